@@ -1,0 +1,80 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { env } from "@/lib/env";
+import * as schema from "./schema";
+
+/**
+ * The query-builder surface both drivers share. PGlite's drizzle database is structurally the same
+ * for every query this app writes; typing both as one keeps use cases driver-agnostic.
+ */
+export type Db = PostgresJsDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything a use case can run queries on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface DbHandle {
+  db: Db;
+  driver: "pglite" | "postgres";
+  /** Set for the embedded driver: pg-boss runs on the same single connection. */
+  pglite?: PGlite;
+  /** Set for the server driver. */
+  connectionString?: string;
+  close(): Promise<void>;
+}
+
+const globalForDb = globalThis as unknown as { __dbHandle?: Promise<DbHandle> };
+
+/**
+ * The process-wide database, opened on first use and never at import (`next build` must not open
+ * the data directory). Cached on globalThis so route bundles and instrumentation share one owner.
+ */
+export function getDbHandle(): Promise<DbHandle> {
+  if (!globalForDb.__dbHandle) {
+    const { DATABASE_URL, DATA_DIR } = env();
+    const opening = DATABASE_URL ? openPostgres(DATABASE_URL) : openPglite(path.join(DATA_DIR, "pglite"));
+    // Never cache a rejected open (STACK.md trap 4): the next caller tries again.
+    globalForDb.__dbHandle = opening.catch((error) => {
+      globalForDb.__dbHandle = undefined;
+      throw error;
+    });
+  }
+  return globalForDb.__dbHandle;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+/** Installs an already-open database as the process database (tests, CLI). */
+export function installDbHandle(handle: DbHandle): void {
+  globalForDb.__dbHandle = Promise.resolve(handle);
+}
+
+export async function closeDb(): Promise<void> {
+  const handle = globalForDb.__dbHandle;
+  globalForDb.__dbHandle = undefined;
+  if (handle) await (await handle).close();
+}
+
+export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DbHandle> {
+  if (!dataDir.startsWith("memory://")) fs.mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create({ dataDir, loadDataDir });
+  return pgliteHandle(pglite);
+}
+
+export function pgliteHandle(pglite: PGlite): DbHandle {
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return { db, driver: "pglite", pglite, close: () => pglite.close() };
+}
+
+export async function openPostgres(connectionString: string, max = 10): Promise<DbHandle> {
+  const client = postgres(connectionString, { max, onnotice: () => {} });
+  await client`select 1`;
+  const db = drizzlePostgres(client, { schema });
+  return { db, driver: "postgres", connectionString, close: () => client.end({ timeout: 5 }) };
+}

@@ -1,0 +1,37 @@
+import "server-only";
+import path from "node:path";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import type { PgliteDatabase } from "drizzle-orm/pglite";
+import type { DbHandle } from "./client";
+
+const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
+/** Any fixed number: serialises migrations when several processes boot against one server. */
+const MIGRATION_LOCK = 7_245_001;
+
+/**
+ * The one migration entry point (boot, CLI, tests). Applies the committed drizzle-kit migrations;
+ * the queue's own schema is installed by lib/jobs/queue.ts (`installQueue`).
+ */
+export async function migrateDatabase(handle: DbHandle): Promise<void> {
+  if (handle.driver === "pglite") {
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  // A session advisory lock: a second process booting at once waits, then finds nothing to do.
+  await withSessionLock(handle, () =>
+    migratePostgres(handle.db, { migrationsFolder: MIGRATIONS_FOLDER }),
+  );
+}
+
+async function withSessionLock(handle: DbHandle, work: () => Promise<void>): Promise<void> {
+  const postgres = (await import("postgres")).default;
+  const lockClient = postgres(handle.connectionString!, { max: 1, onnotice: () => {} });
+  try {
+    await lockClient`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await work();
+    await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+  } finally {
+    await lockClient.end({ timeout: 5 });
+  }
+}

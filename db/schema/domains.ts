@@ -1,0 +1,28 @@
+import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, ts, updatedAt } from "./columns";
+import { workspaces } from "./workspaces";
+
+export const DOMAIN_STATUSES = ["PENDING", "VERIFIED", "FAILED"] as const;
+
+export const domains = pgTable(
+  "domains",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** Lower-cased domain name. */
+    name: text("name").notNull(),
+    status: text("status", { enum: DOMAIN_STATUSES }).notNull().default("PENDING"),
+    verifiedAt: ts("verified_at"),
+    dkimSelector: text("dkim_selector").notNull(),
+    dkimPublicKey: text("dkim_public_key").notNull(),
+    /** PKCS#8 PEM, AES-256-GCM encrypted with a key derived from AUTH_SECRET. */
+    dkimPrivateKeyEncrypted: text("dkim_private_key_encrypted").notNull(),
+    lastCheckedAt: ts("last_checked_at"),
+    lastCheckError: text("last_check_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("domains_workspace_name_idx").on(t.workspaceId, t.name)],
+);

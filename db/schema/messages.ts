@@ -1,0 +1,134 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, ts, updatedAt } from "./columns";
+import { templates } from "./templates";
+import { workspaces } from "./workspaces";
+
+export const MESSAGE_SOURCES = [
+  "PREVIEW",
+  "API",
+  "SANDBOX_API",
+  "WORKFLOW",
+  "SANDBOX_WORKFLOW",
+  "BATCH",
+  "SANDBOX_BATCH",
+] as const;
+export type MessageSource = (typeof MESSAGE_SOURCES)[number];
+
+export const MESSAGE_STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export interface StoredAttachment {
+  name: string;
+  contentType: string;
+  size: number;
+  cid?: string;
+  /** Where the bytes are kept until delivery (inline content or an uploaded attachment). */
+  attachmentId?: string;
+  contentBase64?: string;
+}
+
+export const emailMessages = pgTable(
+  "email_messages",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    source: text("source", { enum: MESSAGE_SOURCES }).notNull(),
+    sandbox: boolean("sandbox").notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
+    templateId: text("template_id").references(() => templates.id, { onDelete: "set null" }),
+    batchId: text("batch_id"),
+    workflowRunId: text("workflow_run_id"),
+    groupId: text("group_id"),
+    variables: jsonb("variables").$type<Record<string, unknown>>().notNull().default({}),
+    referenceId: text("reference_id").notNull().default(""),
+    to: jsonb("to").$type<string[]>().notNull(),
+    cc: jsonb("cc").$type<string[]>().notNull().default([]),
+    bcc: jsonb("bcc").$type<string[]>().notNull().default([]),
+    from: text("from").notNull(),
+    replyTo: text("reply_to"),
+    subject: text("subject").notNull(),
+    bodyHtml: text("body_html").notNull(),
+    bodyText: text("body_text").notNull(),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    attachments: jsonb("attachments").$type<StoredAttachment[]>().notNull().default([]),
+    metaId: text("meta_id"),
+    metadata: jsonb("metadata").$type<Record<string, string | number | boolean>>().notNull().default({}),
+    processedAt: ts("processed_at"),
+    sentAt: ts("sent_at"),
+    deliveredAt: ts("delivered_at"),
+    firstOpenedAt: ts("first_opened_at"),
+    lastOpenedAt: ts("last_opened_at"),
+    firstClickedAt: ts("first_clicked_at"),
+    lastClickedAt: ts("last_clicked_at"),
+    firstComplainedAt: ts("first_complained_at"),
+    lastComplainedAt: ts("last_complained_at"),
+    firstBouncedAt: ts("first_bounced_at"),
+    lastBouncedAt: ts("last_bounced_at"),
+    erroredAt: ts("errored_at"),
+    lastSuppressedAt: ts("last_suppressed_at"),
+    lastUnsubscribedAt: ts("last_unsubscribed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Keyset pagination (ARCHITECTURE.md rule 7): newest first within a workspace.
+    index("email_messages_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    index("email_messages_meta_idx")
+      .on(t.workspaceId, t.metaId, t.createdAt.desc())
+      .where(sql`${t.metaId} is not null`),
+    index("email_messages_batch_idx")
+      .on(t.batchId, t.createdAt, t.id)
+      .where(sql`${t.batchId} is not null`),
+    index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const emailMessageLogs = pgTable(
+  "email_message_logs",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    emailMessageId: text("email_message_id")
+      .notNull()
+      .references(() => emailMessages.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    message: text("message").notNull(),
+    /** Provider's own event id: the same provider event twice records one event. */
+    providerEventId: text("provider_event_id"),
+    /** Opens and clicks from scanners and prefetchers are kept but do not move timestamps. */
+    bot: boolean("bot").notNull().default(false),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("email_message_logs_message_idx").on(t.emailMessageId, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex("email_message_logs_provider_event_idx")
+      .on(t.emailMessageId, t.providerEventId)
+      .where(sql`${t.providerEventId} is not null`),
+  ],
+);
+
+/**
+ * metaId idempotency (DECISIONS.md): one row per workspace, endpoint scope, metaId and body hash.
+ * The primary key makes two identical concurrent requests create one resource.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    scope: text("scope").notNull(),
+    metaId: text("meta_id").notNull(),
+    requestHash: text("request_hash").notNull(),
+    resourceId: text("resource_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.scope, t.metaId, t.requestHash] })],
+);

@@ -1,0 +1,83 @@
+import { boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt, ts, updatedAt } from "./columns";
+
+export const workspaces = pgTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** New workspaces may only send live mail to their members (DECISIONS.md, test mode). */
+  testMode: boolean("test_mode").notNull().default(true),
+  trackingEnabled: boolean("tracking_enabled").notNull().default(true),
+  sendingPaused: boolean("sending_paused").notNull().default(false),
+  pausedReason: text("paused_reason"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Auth.js-compatible user table (property names as @auth/drizzle-adapter expects). */
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name"),
+  email: text("email").notNull().unique(),
+  emailVerified: ts("email_verified"),
+  image: text("image"),
+  passwordHash: text("password_hash"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const MEMBERSHIP_ROLES = ["OWNER", "ADMIN", "MEMBER"] as const;
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: MEMBERSHIP_ROLES }).notNull().default("MEMBER"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+);
+
+/** Auth.js adapter tables: OAuth accounts, database sessions, magic-link tokens. */
+export const accounts = pgTable(
+  "accounts",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] })],
+);
+
+export const sessions = pgTable("sessions", {
+  sessionToken: text("session_token").primaryKey(),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expires: ts("expires").notNull(),
+});
+
+export const verificationTokens = pgTable(
+  "verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: ts("expires").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);

@@ -1,0 +1,34 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+/** Layering rules of ARCHITECTURE.md are enforced here, not only written down. */
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  { ignores: [".next/**", "node_modules/**", ".data/**", "db/migrations/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/db", "@/db/*"], message: "app/ and components/ call lib/ use cases; they never import db/." }] },
+      ],
+    },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["next", "next/*", "@/app/*"], message: "lib/ is transport-neutral: no next/* or app/ imports." }] },
+      ],
+    },
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+];
+
+export default config;

@@ -1,0 +1,55 @@
+import "server-only";
+import { and, eq, isNull } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { apiKeys } from "@/db/schema";
+import { safeEqual, sha256Hex } from "@/lib/crypto/secret-box";
+import { AppError } from "@/lib/errors";
+
+export interface ApiPrincipal {
+  apiKeyId: string;
+  workspaceId: string;
+}
+
+/** Never reveals which part was wrong: every failure is the same 401. */
+const unauthorized = () =>
+  new AppError(
+    "UNAUTHORIZED",
+    "Missing or invalid credentials. Send HTTP Basic auth with your API key username (key_…) and password.",
+  );
+
+// Hash of a random value: unknown usernames still cost one comparison, so timing tells nothing.
+const DECOY_HASH = sha256Hex("decoy-secret-never-issued");
+
+/**
+ * HTTP Basic with an API key. Accepts `Basic base64(username:password)` and, as the real client's
+ * one-value form may send, `Basic username:password` verbatim.
+ */
+export async function authenticateApiKey(authorization: string | null): Promise<ApiPrincipal> {
+  const credentials = parseBasic(authorization);
+  if (!credentials) throw unauthorized();
+  const db = await getDb();
+  const [key] = await db
+    .select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, secretHash: apiKeys.secretHash, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, credentials.username), isNull(apiKeys.revokedAt)));
+  const matches = safeEqual(sha256Hex(credentials.password), key?.secretHash ?? DECOY_HASH);
+  if (!key || !matches) throw unauthorized();
+  // Last use is for humans: minute precision is plenty and saves a write per request.
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
+    await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, key.id));
+  }
+  return { apiKeyId: key.id, workspaceId: key.workspaceId };
+}
+
+function parseBasic(header: string | null): { username: string; password: string } | null {
+  const match = header?.match(/^Basic\s+(\S+)\s*$/i);
+  if (!match) return null;
+  const token = match[1];
+  const decoded = token.includes(":") ? token : Buffer.from(token, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon <= 0) return null;
+  const username = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  if (!/^key_[0-9A-Za-z]{16}$/.test(username) || password.length === 0 || password.length > 256) return null;
+  return { username, password };
+}

@@ -1,0 +1,22 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { domains } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+
+/** The sender's domain must be a VERIFIED domain of the workspace (DECISIONS.md: 422 otherwise). */
+export async function assertSenderDomainVerified(db: Executor, workspaceId: string, address: string): Promise<void> {
+  const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+  const [row] = await db
+    .select({ status: domains.status })
+    .from(domains)
+    .where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, domain)));
+  if (row?.status === "VERIFIED") return;
+  throw new AppError(
+    "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
+    row
+      ? `The sender domain ${domain} is not verified yet. Publish its DNS records and verify it in the dashboard.`
+      : `The sender domain ${domain} is not a domain of this workspace. Add and verify it first.`,
+    { param: "from" },
+  );
+}

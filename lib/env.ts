@@ -1,0 +1,91 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting of the service, validated in one place. Defaults make the embedded mode
+ * (PGlite under DATA_DIR, local inbox provider) work with no configuration at all.
+ * Documented one by one in .env.example and docs/configuration.md.
+ */
+const booleanString = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend"]).default("local"),
+  SMTP_URL: z.string().optional(),
+  RESEND_API_KEY: z.string().optional(),
+  RESEND_BASE_URL: z.url().optional(),
+  RUN_WORKER: booleanString.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+  SEED_DEMO: booleanString.default(true),
+  SEED_API_KEY: z
+    .string()
+    .regex(/^key_[0-9A-Za-z]{16}:[0-9A-Za-z_-]{32,}$/, "must be key_<16 base62>:<secret of 32+ characters>")
+    .optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema> & { APP_URL: string; AUTH_SECRET: string; DATA_DIR: string };
+
+let cached: Env | undefined;
+
+/** Reads and validates process.env once; throws a readable error naming each bad variable. */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(emptyStringsAsUnset(process.env));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DATA_DIR);
+  cached = {
+    ...values,
+    DATA_DIR: dataDir,
+    APP_URL: (values.APP_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ""),
+    AUTH_SECRET: values.AUTH_SECRET ?? persistedSecret(dataDir),
+  };
+  return cached;
+}
+
+/** Tests change settings between cases; production never calls this. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}
+
+function emptyStringsAsUnset(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== "")) as Record<
+    string,
+    string
+  >;
+}
+
+/**
+ * AUTH_SECRET signs sessions, tracking links and upload URLs. When the operator gives none we make
+ * one and keep it under DATA_DIR, so restarts keep links and sessions valid.
+ */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    try {
+      fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch {
+      // Another process wrote it first: use theirs.
+      return fs.readFileSync(file, "utf8").trim();
+    }
+  }
+}

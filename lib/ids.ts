@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Ids are a prefix and 16 base62 characters (DECISIONS.md): 8 characters of the creation time in
+ * milliseconds, then 8 random ones. The alphabet is in ASCII order, so ids sort by creation time,
+ * which keeps keyset pagination on (created_at, id) stable and makes index inserts append-only.
+ */
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export const ID_PREFIXES = {
+  message: "em_",
+  event: "log_",
+  batch: "batch_",
+  workflow: "wf_",
+  workflowRun: "wfr_",
+  template: "tpl_",
+  attachment: "attachment_",
+  group: "group_",
+  contact: "contact_",
+  domain: "dom_",
+  apiKey: "key_",
+  workspace: "ws_",
+  user: "user_",
+  activity: "act_",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+export function newId(kind: IdKind, at: Date = new Date()): string {
+  return ID_PREFIXES[kind] + encodeTime(at.getTime()) + randomBase62(8);
+}
+
+export function isId(kind: IdKind, value: unknown): value is string {
+  return typeof value === "string" && new RegExp(`^${ID_PREFIXES[kind]}[0-9A-Za-z]{16}$`).test(value);
+}
+
+export function randomBase62(length: number): string {
+  // Rejection sampling keeps every character equally likely.
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+function encodeTime(ms: number): string {
+  let out = "";
+  let rest = ms;
+  for (let i = 0; i < 8; i++) {
+    out = ALPHABET[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}

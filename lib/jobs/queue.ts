@@ -1,0 +1,84 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
+import { getDbHandle, type DbHandle, type Tx } from "@/db/client";
+import { log } from "@/lib/log";
+
+/**
+ * The durable job queue: pg-boss on the same database as the data, so a message and its delivery
+ * job commit in one transaction. On PGlite it shares the embedded connection (fromPglite); on
+ * PostgreSQL it keeps a small pool of its own. Its schema ("pgboss") is installed and migrated by
+ * pg-boss itself; see docs/architecture.md for why that is not a drizzle migration.
+ */
+export const QUEUES = {
+  deliverMessage: "deliver-message",
+} as const;
+
+export interface DeliverMessageJob {
+  workspaceId: string;
+  messageId: string;
+}
+
+const QUEUE_OPTIONS: Record<string, Omit<Queue, "name">> = {
+  [QUEUES.deliverMessage]: {
+    retryLimit: 8,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    // A worker that dies mid-job leaves it active; after this it is retried, never lost.
+    expireInSeconds: 120,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  },
+};
+
+const globalForQueue = globalThis as unknown as { __queue?: Promise<PgBoss> };
+
+export function createBoss(handle: DbHandle): PgBoss {
+  const boss =
+    handle.driver === "pglite"
+      ? new PgBoss({ db: fromPglite(handle.pglite!), backend: "pglite" })
+      : new PgBoss({ connectionString: handle.connectionString!, max: 4 });
+  boss.on("error", (error) => log.error("queue error", { error: String(error) }));
+  return boss;
+}
+
+/**
+ * Creates the queues (idempotent) on a started boss, then primes its queue cache. Priming matters on
+ * PGlite: a send inside a transaction that misses the cache would look the queue up on the shared
+ * connection the transaction holds, and wait for itself forever.
+ */
+export async function installQueue(boss: PgBoss): Promise<void> {
+  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
+    const existing = await boss.getQueue(name);
+    if (!existing) await boss.createQueue(name, options);
+    await boss.getJobById(name, "00000000-0000-0000-0000-000000000000");
+  }
+}
+
+/** The process-wide started queue, shared by senders and this process's workers. */
+export function getQueue(): Promise<PgBoss> {
+  if (!globalForQueue.__queue) {
+    globalForQueue.__queue = (async () => {
+      const boss = createBoss(await getDbHandle());
+      await boss.start();
+      await installQueue(boss);
+      return boss;
+    })().catch((error) => {
+      globalForQueue.__queue = undefined;
+      throw error;
+    });
+  }
+  return globalForQueue.__queue;
+}
+
+export async function stopQueue(): Promise<void> {
+  const boss = globalForQueue.__queue;
+  globalForQueue.__queue = undefined;
+  if (boss) await (await boss).stop({ graceful: true, timeout: 10_000 });
+}
+
+/** Enqueues delivery inside the caller's transaction: the job exists if and only if the message does. */
+export async function enqueueDelivery(tx: Tx, job: DeliverMessageJob): Promise<void> {
+  const boss = await getQueue();
+  await boss.send(QUEUES.deliverMessage, job, { db: fromDrizzle(tx, sql) });
+}

@@ -1,0 +1,41 @@
+import "server-only";
+import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { log } from "@/lib/log";
+import { getQueue, QUEUES, type DeliverMessageJob } from "./queue";
+
+/**
+ * Registers this process's job handlers. In embedded mode the server process calls this from
+ * instrumentation.ts; with DATABASE_URL any number of `npm run worker` processes may too: pg-boss
+ * claims each job with FOR UPDATE SKIP LOCKED, so one job runs in one worker at a time.
+ */
+const globalForWorkers = globalThis as unknown as { __workerIds?: string[] };
+
+export interface WorkerOptions {
+  concurrency?: number;
+  pollingIntervalSeconds?: number;
+}
+
+export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
+  if (globalForWorkers.__workerIds) return;
+  const boss = await getQueue();
+  globalForWorkers.__workerIds = [];
+  const id = await boss.work<DeliverMessageJob>(
+    QUEUES.deliverMessage,
+    {
+      batchSize: 1,
+      localConcurrency: options.concurrency ?? 5,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
+    },
+    async ([job]) => deliverMessage(job.data, { attempt: job.retryCount ?? 0 }),
+  );
+  globalForWorkers.__workerIds.push(id);
+  log.info("workers started", { queues: [QUEUES.deliverMessage], concurrency: options.concurrency ?? 5 });
+}
+
+export async function stopWorkers(): Promise<void> {
+  const ids = globalForWorkers.__workerIds;
+  globalForWorkers.__workerIds = undefined;
+  if (!ids?.length) return;
+  const boss = await getQueue();
+  for (const id of ids) await boss.offWork(QUEUES.deliverMessage, { id, wait: true });
+}

@@ -1,0 +1,138 @@
+import { convert } from "html-to-text";
+import { Liquid, type Template } from "liquidjs";
+import { AppError } from "@/lib/errors";
+
+/**
+ * The one renderer (ARCHITECTURE.md rule 2): the editor preview, /render, /preview and the send path
+ * all call renderTemplate, so what is previewed is what is sent. Pure: no I/O, safe in the browser.
+ *
+ * HTML output escapes variables (use `| raw` to insert trusted HTML); subject and text do not.
+ */
+export interface TemplateSource {
+  subject: string;
+  bodyHtml: string;
+  bodyText: string | null;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  bodyHtml: string;
+  bodyText: string;
+}
+
+export type TemplateField = keyof TemplateSource;
+
+function makeEngine(escapeOutput: boolean, strict: boolean): Liquid {
+  const engine = new Liquid({
+    strictVariables: strict,
+    strictFilters: true,
+    outputEscape: escapeOutput ? "escape" : undefined,
+    // Templates come from workspace users: no file system access, bounded work.
+    relativeReference: false,
+    parseLimit: 1_000_000,
+    renderLimit: 2_000,
+    memoryLimit: 64_000_000,
+  });
+  engine.registerFilter("currency", formatCurrency);
+  engine.registerFilter("pluralize", pluralize);
+  return engine;
+}
+
+const engines = {
+  html: { lenient: makeEngine(true, false), strict: makeEngine(true, true) },
+  plain: { lenient: makeEngine(false, false), strict: makeEngine(false, true) },
+};
+
+/** `{{ 12.5 | currency }}` → "$12.50"; `{{ 12.5 | currency: "EUR", "de-DE" }}` → "12,50 €". Major units. */
+export function formatCurrency(value: unknown, code: unknown = "USD", locale: unknown = "en-US"): string {
+  const amount = typeof value === "number" ? value : Number(value);
+  if (!Number.isFinite(amount)) return "";
+  try {
+    return new Intl.NumberFormat(String(locale), { style: "currency", currency: String(code) }).format(amount);
+  } catch {
+    throw new Error(`currency: unknown currency code "${String(code)}" or locale "${String(locale)}"`);
+  }
+}
+
+/** `{{ count | pluralize: "item", "items" }}` → "item" when count is 1, otherwise "items". */
+export function pluralize(value: unknown, singular: unknown = "", plural: unknown = ""): string {
+  return Number(value) === 1 ? String(singular) : String(plural);
+}
+
+const PARSE_CACHE_LIMIT = 500;
+const parseCache = new Map<string, Template[]>();
+
+function parseCached(engine: Liquid, kind: "html" | "plain", source: string): Template[] {
+  const key = `${kind}\u0000${source}`;
+  const cached = parseCache.get(key);
+  if (cached) return cached;
+  const parsed = engine.parse(source);
+  if (parseCache.size >= PARSE_CACHE_LIMIT) parseCache.delete(parseCache.keys().next().value!);
+  parseCache.set(key, parsed);
+  return parsed;
+}
+
+function renderField(field: TemplateField, source: string, variables: Record<string, unknown>, strict: boolean): string {
+  const kind = field === "bodyHtml" ? "html" : "plain";
+  const engine = engines[kind][strict ? "strict" : "lenient"];
+  try {
+    return engine.renderSync(parseCached(engine, kind, source), variables) as string;
+  } catch (error) {
+    throw templateError(field, error);
+  }
+}
+
+/** Renders subject, HTML and text; with no text part, text is derived from the HTML (links as `text [url]`). */
+export function renderTemplate(
+  source: TemplateSource,
+  variables: Record<string, unknown>,
+  options: { strict?: boolean } = {},
+): RenderedEmail {
+  const strict = options.strict ?? false;
+  const subject = renderField("subject", source.subject, variables, strict).replace(/\s+/g, " ").trim();
+  const bodyHtml = renderField("bodyHtml", source.bodyHtml, variables, strict);
+  const bodyText = source.bodyText ? renderField("bodyText", source.bodyText, variables, strict) : htmlToText(bodyHtml);
+  return { subject, bodyHtml, bodyText };
+}
+
+/** Throws TEMPLATE_RENDER_ERROR naming the field, line and column when any part does not parse. */
+export function compileTemplateOrThrow(source: TemplateSource): void {
+  for (const field of ["subject", "bodyHtml", "bodyText"] as const) {
+    const text = source[field];
+    if (text == null) continue;
+    const kind = field === "bodyHtml" ? "html" : "plain";
+    try {
+      parseCached(engines[kind].lenient, kind, text);
+    } catch (error) {
+      throw templateError(field, error);
+    }
+  }
+}
+
+export function htmlToText(html: string): string {
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: "a", options: { linkBrackets: ["[", "]"], hideLinkHrefIfSameAsText: true } },
+      { selector: "img", format: "skip" },
+      { selector: "h1", options: { uppercase: false } },
+      { selector: "h2", options: { uppercase: false } },
+      { selector: "h3", options: { uppercase: false } },
+      { selector: "table", format: "dataTable" },
+    ],
+  }).trim();
+}
+
+export interface TemplateErrorPosition {
+  field: TemplateField;
+  line?: number;
+  column?: number;
+}
+
+function templateError(field: TemplateField, error: unknown): AppError {
+  const raw = error instanceof Error ? error.message : String(error);
+  const position = raw.match(/line:(\d+), col:(\d+)/);
+  const where = position ? ` (line ${position[1]}, column ${position[2]})` : "";
+  const reason = raw.replace(/, line:\d+, col:\d+/, "").split("\n")[0];
+  return new AppError("TEMPLATE_RENDER_ERROR", `Template ${field}${where}: ${reason}`, { param: field });
+}

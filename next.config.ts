@@ -1,0 +1,16 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // A lockfile in a parent folder must not move the workspace root (STACK.md trap 8).
+  turbopack: { root: process.cwd() },
+  outputFileTracingRoot: process.cwd(),
+  // These run only on the server and must not be bundled (native/WASM assets, optional drivers).
+  serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "postgres", "nodemailer", "liquidjs"],
+  poweredByHeader: false,
+  // `{APP_URL}/v1/...` reaches the same handlers as `{APP_URL}/api/v1/...` (DECISIONS.md, Base URL).
+  async rewrites() {
+    return [{ source: "/v1/:path*", destination: "/api/v1/:path*" }];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const root = process.cwd();
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": root,
+      // Outside Next.js the marker package throws; tests are server code.
+      "server-only": path.join(root, "lib/testing/server-only-stub.ts"),
+    },
+  },
+  test: {
+    include: ["{app,lib,db,components,scripts}/**/*.test.{ts,tsx}"],
+    globalSetup: ["lib/testing/global-setup.ts"],
+    setupFiles: ["lib/testing/setup-db.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: {
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      AUTH_SECRET: "test-secret-test-secret-test-secret-0123456789",
+      DATA_DIR: path.join(root, ".data", "test"),
+      APP_URL: "http://localhost:3000",
+      SEED_DEMO: "false",
+    },
+  },
+});
