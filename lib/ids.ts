@@ -26,8 +26,34 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
+let lastTime = -1;
+let lastRandom = "";
+
+/**
+ * Monotonic within a process: ids made in the same millisecond increment the random part, so two
+ * events recorded back to back (CREATED, then RENDERED) keep their order on (created_at, id).
+ */
 export function newId(kind: IdKind, at: Date = new Date()): string {
-  return ID_PREFIXES[kind] + encodeTime(at.getTime()) + randomBase62(8);
+  const time = at.getTime();
+  if (time === lastTime) {
+    lastRandom = increment(lastRandom) ?? randomBase62(8);
+  } else {
+    lastTime = time;
+    lastRandom = randomBase62(8);
+  }
+  return ID_PREFIXES[kind] + encodeTime(time) + lastRandom;
+}
+
+function increment(value: string): string | null {
+  const digits = [...value].map((char) => ALPHABET.indexOf(char));
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i] < 61) {
+      digits[i]++;
+      return digits.map((digit) => ALPHABET[digit]).join("");
+    }
+    digits[i] = 0;
+  }
+  return null;
 }
 
 export function isId(kind: IdKind, value: unknown): value is string {

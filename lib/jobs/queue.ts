@@ -79,6 +79,22 @@ export async function stopQueue(): Promise<void> {
 
 /** Enqueues delivery inside the caller's transaction: the job exists if and only if the message does. */
 export async function enqueueDelivery(tx: Tx, job: DeliverMessageJob): Promise<void> {
+  await enqueueDeliveries(tx, [job]);
+}
+
+/** One statement for any number of jobs (a 1,000-message batch). */
+export async function enqueueDeliveries(tx: Tx, jobs: DeliverMessageJob[]): Promise<void> {
+  if (jobs.length === 0) return;
   const boss = await getQueue();
-  await boss.send(QUEUES.deliverMessage, job, { db: fromDrizzle(tx, sql) });
+  await boss.insert(QUEUES.deliverMessage, jobs.map((data) => ({ data })), { db: fromDrizzle(tx, sql) });
+}
+
+/**
+ * A database transaction that may enqueue jobs. The queue is started before the transaction opens:
+ * starting it inside would query the shared PGlite connection the transaction holds, and hang.
+ */
+export async function queueTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  await getQueue();
+  const { db } = await getDbHandle();
+  return db.transaction(work);
 }

@@ -98,3 +98,29 @@ const COLUMN_KEYS = new Map(Object.entries(getTableColumns(m)).map(([key, column
 function keyOf(column: PgColumn): string {
   return COLUMN_KEYS.get(column.name)!;
 }
+
+/**
+ * The first two timeline entries of new messages, written set-based (one statement for a whole
+ * batch). The message rows are inserted with processedAt already set, which is RENDERED's effect.
+ */
+export async function recordCreationEvents(
+  db: Executor,
+  messages: Array<{ id: string; workspaceId: string; createdAt: Date; createdMessage: string; renderedMessage: string }>,
+): Promise<void> {
+  if (messages.length === 0) return;
+  const rows = messages.flatMap((message) => [
+    { code: "EMAIL_MESSAGE_CREATED", text: message.createdMessage, message },
+    { code: "EMAIL_MESSAGE_RENDERED", text: message.renderedMessage, message },
+  ]);
+  await db.insert(emailMessageLogs).values(
+    rows.map(({ code, text, message }) => ({
+      id: newId("event", message.createdAt),
+      workspaceId: message.workspaceId,
+      emailMessageId: message.id,
+      code,
+      message: text,
+      createdAt: message.createdAt,
+      updatedAt: message.createdAt,
+    })),
+  );
+}

@@ -136,3 +136,14 @@ function templateError(field: TemplateField, error: unknown): AppError {
   const reason = raw.replace(/, line:\d+, col:\d+/, "").split("\n")[0];
   return new AppError("TEMPLATE_RENDER_ERROR", `Template ${field}${where}: ${reason}`, { param: field });
 }
+
+/** Liquid in a one-line field (a template's default sender or reply-to), unescaped. */
+export function renderLine(source: string, variables: Record<string, unknown>, param: string, options: { strict?: boolean } = {}): string {
+  const engine = engines.plain[options.strict ? "strict" : "lenient"];
+  try {
+    return (engine.renderSync(parseCached(engine, "plain", source), variables) as string).replace(/\s+/g, " ").trim();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new AppError("TEMPLATE_RENDER_ERROR", `Template ${param}: ${reason}`, { param });
+  }
+}

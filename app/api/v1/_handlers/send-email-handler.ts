@@ -1,0 +1,12 @@
+import { created, ok } from "@/lib/api/respond";
+import { withApiKey } from "@/lib/api/with-api-key";
+import { sendMessage } from "@/lib/messages/send-message";
+import { serializeMessage } from "@/lib/messages/serialize";
+
+/** Shared by POST /v1/email_messages and /v1/sandbox/email_messages. */
+export function sendEmailHandler({ sandbox }: { sandbox: boolean }) {
+  return withApiKey({ body: "json", sandbox }, async ({ principal, body }) => {
+    const { message, replayed } = await sendMessage({ workspaceId: principal.workspaceId, sandbox, body });
+    return replayed ? ok(serializeMessage(message), { "idempotent-replayed": "true" }) : created(serializeMessage(message));
+  });
+}

@@ -1,0 +1,48 @@
+import { AppError } from "@/lib/errors";
+
+export const MB = 1024 * 1024;
+
+/**
+ * Reads a JSON body, refusing it while reading once it passes `maxBytes` (a 200 MB body is never
+ * buffered). Content-Type must be JSON; an empty body is `undefined` when `optional`.
+ */
+export async function readJsonBody(request: Request, maxBytes: number, optional = false): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const contentType = request.headers.get("content-type") ?? "";
+  const text = await readCapped(request, maxBytes);
+  if (text.trim() === "") {
+    if (optional) return undefined;
+    throw new AppError("INVALID_JSON", "The request body is empty; send a JSON object.");
+  }
+  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type ${contentType.split(";")[0]} is not supported; send application/json.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("INVALID_JSON", "The request body is not valid JSON.");
+  }
+}
+
+async function readCapped(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.round(maxBytes / MB)} MB.`);
+}

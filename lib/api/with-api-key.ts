@@ -1,0 +1,89 @@
+import "server-only";
+import { recordActivity } from "@/lib/activity/record-activity";
+import { authenticateApiKey, type ApiPrincipal } from "@/lib/api-keys/authenticate-api-key";
+import { AppError } from "@/lib/errors";
+import { MB, readJsonBody } from "./read-json";
+import { errorReply, jsonResponse, type ApiReply } from "./respond";
+
+export interface ApiContext<P> {
+  principal: ApiPrincipal;
+  request: Request;
+  url: URL;
+  params: P;
+  body: unknown;
+}
+
+export interface ApiOptions {
+  /** "json": a JSON object is required; "optional": may be empty; "none": not read. */
+  body?: "json" | "optional" | "none";
+  maxBytes?: number;
+  /** Recorded on the activity log entry (sandbox endpoints). */
+  sandbox?: boolean;
+}
+
+type RouteContext<P> = { params: Promise<P> };
+
+/**
+ * The one route wrapper (ARCHITECTURE.md rule 1): authenticate → read the body (size-capped) →
+ * call the handler (parse, use case, serialize) → turn any error into the envelope → log the
+ * request to the workspace's activity log. Deliberately small: no special cases live here.
+ */
+export function withApiKey<P = Record<string, never>>(
+  options: ApiOptions,
+  handler: (context: ApiContext<P>) => Promise<ApiReply | Response>,
+) {
+  return async (request: Request, route: RouteContext<P>): Promise<Response> => {
+    const started = performance.now();
+    let principal: ApiPrincipal | null = null;
+    let body: unknown;
+    let reply: ApiReply;
+    let passthrough: Response | null = null;
+    try {
+      principal = await authenticateApiKey(request.headers.get("authorization"));
+      if (options.body !== "none" && request.method !== "GET") {
+        body = await readJsonBody(request, options.maxBytes ?? 10 * MB, options.body === "optional");
+      }
+      const result = await handler({ principal, request, url: new URL(request.url), params: await route.params, body });
+      if (result instanceof Response) {
+        passthrough = result;
+        reply = { status: result.status, body: null };
+      } else {
+        reply = result;
+      }
+    } catch (error) {
+      reply = errorReply(error);
+    }
+    if (principal) {
+      const data = (reply.body as { data?: { id?: unknown } } | null)?.data;
+      const failure = (reply.body as { error?: { code?: string } } | null)?.error;
+      await recordActivity({
+        workspaceId: principal.workspaceId,
+        apiKeyId: principal.apiKeyId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: reply.status,
+        durationMs: Math.round(performance.now() - started),
+        sandbox: options.sandbox ?? false,
+        errorCode: failure?.code ?? null,
+        resourceId: typeof data?.id === "string" ? data.id : null,
+        requestBody: body ?? null,
+        responseBody: reply.body,
+      });
+    }
+    return passthrough ?? jsonResponse(reply);
+  };
+}
+
+/** Answers a known path's other methods: 405 with Allow (DECISIONS.md). */
+export function methodNotAllowed(...allowed: string[]) {
+  return async (): Promise<Response> => {
+    const reply = errorReply(new AppError("METHOD_NOT_ALLOWED", `This path accepts ${allowed.join(", ")} only.`));
+    return jsonResponse({ ...reply, headers: { ...reply.headers, allow: allowed.join(", ") } });
+  };
+}
+
+/** Any path under /v1 that does not exist. */
+export async function unknownPath(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  return jsonResponse(errorReply(new AppError("NOT_FOUND", `There is no endpoint at ${request.method} ${path}. See /api/v1/openapi.json.`)));
+}

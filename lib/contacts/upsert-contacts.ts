@@ -1,0 +1,28 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { contacts } from "@/db/schema";
+import { newId } from "@/lib/ids";
+
+/**
+ * Each recipient upserts a workspace contact; a display name sets the contact's name, a bare address
+ * keeps the name it had. One statement, rows in address order (no deadlocks between concurrent sends).
+ */
+export async function upsertContacts(db: Executor, workspaceId: string, recipients: Array<{ address: string; name: string | null }>) {
+  const byEmail = new Map<string, string | null>();
+  for (const recipient of recipients) {
+    const email = recipient.address.toLowerCase();
+    byEmail.set(email, recipient.name ?? byEmail.get(email) ?? null);
+  }
+  if (byEmail.size === 0) return;
+  const rows = [...byEmail.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([email, name]) => ({ id: newId("contact"), workspaceId, email, name }));
+  await db
+    .insert(contacts)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [contacts.workspaceId, contacts.email],
+      set: { name: sql`coalesce(excluded.name, ${contacts.name})`, updatedAt: sql`now()` },
+    });
+}

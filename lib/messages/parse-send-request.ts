@@ -1,0 +1,125 @@
+import { AppError, invalidParameter } from "@/lib/errors";
+import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
+import { MAX_RECIPIENTS, parseAddressList, parseSingleAddress, type Recipient } from "./recipients.shared";
+import { sendEmailSchema, type AttachmentInput } from "./schemas";
+
+/** A send request after every check that needs no database: what prepare-message.ts works from. */
+export interface SendCommand {
+  templateId: string | null;
+  raw: { subject: string; bodyHtml: string; bodyText: string | null } | null;
+  to: Recipient[];
+  cc: Recipient[];
+  bcc: Recipient[];
+  from: Recipient | null;
+  replyTo: string | null;
+  variables: Record<string, unknown>;
+  attachments: AttachmentInput[];
+  groupId: string | null;
+  groupKey: string | null;
+  metaId: string | null;
+  metadata: Record<string, string | number | boolean>;
+  headers: { references?: string };
+}
+
+const METADATA_MAX_KEYS = 50;
+const METADATA_MAX_BYTES = 8 * 1024;
+const RAW_FIELDS = ["bodyHtml", "bodyText", "subject"] as const;
+
+/**
+ * Validates one send body (DECISIONS.md, Sending). `prefix` names fields inside a batch
+ * (`emailMessages[3].to`). Throws the first AppError; creates nothing.
+ */
+export function parseSendRequest(body: unknown, prefix = ""): SendCommand {
+  if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object.", { param: prefix || undefined });
+  const parsed = sendEmailSchema.safeParse(dropNulls(body));
+  if (!parsed.success) throw zodToAppError(parsed.error, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prefix);
+  const input = parsed.data;
+  const p = (name: string) => (prefix ? `${prefix}.${name}` : name);
+
+  const rawGiven = RAW_FIELDS.filter((field) => input[field] !== undefined);
+  if (input.templateId !== undefined && rawGiven.length > 0) {
+    throw invalidParameter(p(rawGiven[0]), `Send either templateId or raw content (bodyHtml, subject, bodyText), not both; ${rawGiven[0]} was given with templateId.`);
+  }
+  if (input.templateId === undefined && rawGiven.length === 0) {
+    throw invalidParameter(p("templateId"), "Either templateId, or bodyHtml with subject and from, is required.");
+  }
+  if (input.templateId === undefined) {
+    if (input.bodyHtml === undefined || input.bodyHtml.trim() === "") throw invalidParameter(p("bodyHtml"), "bodyHtml is required when sending without a template.");
+    if (input.subject === undefined || input.subject.trim() === "") throw invalidParameter(p("subject"), "subject is required when sending without a template.");
+  }
+
+  const recipients = parseRecipients(input, p);
+  const from = parseSender(input.from, input.templateId === undefined, p);
+  return {
+    templateId: input.templateId ?? null,
+    raw: input.templateId === undefined ? { subject: input.subject!, bodyHtml: input.bodyHtml!, bodyText: input.bodyText ?? null } : null,
+    ...recipients,
+    from,
+    replyTo: input.replyTo === undefined || input.replyTo.trim() === "" ? null : normaliseReplyTo(input.replyTo, p("replyTo")),
+    variables: input.variables ?? {},
+    attachments: input.attachments ?? [],
+    groupId: input.groupId ?? null,
+    groupKey: input.groupKey ?? null,
+    metaId: input.metaId ?? null,
+    metadata: checkMetadata(input.metadata ?? {}, p("metadata")),
+    headers: parseHeaders(input.headers, p("headers")),
+  };
+}
+
+function parseRecipients(input: { to?: string; cc?: string; bcc?: string }, p: (name: string) => string) {
+  const to = input.to === undefined ? [] : parseAddressList(input.to, p("to"));
+  if (to.length === 0) {
+    throw new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "to must hold at least one recipient address.", { param: p("to") });
+  }
+  const cc = input.cc === undefined ? [] : parseAddressList(input.cc, p("cc"));
+  const bcc = input.bcc === undefined ? [] : parseAddressList(input.bcc, p("bcc"));
+  const total = to.length + cc.length + bcc.length;
+  if (total > MAX_RECIPIENTS) {
+    throw new AppError(
+      "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
+      `A message may have at most ${MAX_RECIPIENTS} recipients over to, cc and bcc; this one has ${total}.`,
+      { param: p(to.length > MAX_RECIPIENTS ? "to" : cc.length >= bcc.length ? "cc" : "bcc") },
+    );
+  }
+  return { to, cc, bcc };
+}
+
+function parseSender(from: string | undefined, required: boolean, p: (name: string) => string): Recipient | null {
+  if (from === undefined || from.trim() === "") {
+    if (!required) return null;
+    throw new AppError("EMAIL_MESSAGE_INVALID_SENDER_ERROR", "from is required when sending without a template.", { param: p("from") });
+  }
+  return parseSingleAddress(from, p("from"), "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
+}
+
+function normaliseReplyTo(value: string, param: string): string {
+  return parseAddressList(value, param, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
+    .map((recipient) => recipient.entry)
+    .join(", ");
+}
+
+function checkMetadata(metadata: Record<string, string | number | boolean>, param: string) {
+  if (Object.keys(metadata).length > METADATA_MAX_KEYS) throw invalidParameter(param, `metadata may have at most ${METADATA_MAX_KEYS} keys.`);
+  if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES) throw invalidParameter(param, "metadata may be at most 8 KB as JSON.");
+  return metadata;
+}
+
+const MESSAGE_ID_TOKEN = /^<?[^<>\s@]+@[^<>\s@]+>?$/;
+
+/** Only `references` is allowed; its value is one or more `<id@domain>` ids or addresses, no CR/LF. */
+function parseHeaders(headers: Record<string, unknown> | undefined, param: string): { references?: string } {
+  if (!headers) return {};
+  for (const key of Object.keys(headers)) {
+    if (key !== "references") throw invalidParameter(`${param}.${key}`, `The header ${key} is not allowed; the only custom header is references.`);
+  }
+  const value = headers.references;
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
+    throw invalidParameter(`${param}.references`, "references must be a string of message ids such as <id@example.com>, with no line breaks.");
+  }
+  const tokens = value.trim().split(/[\s,]+/).filter(Boolean);
+  if (tokens.length === 0 || tokens.length > 50 || !tokens.every((token) => MESSAGE_ID_TOKEN.test(token))) {
+    throw invalidParameter(`${param}.references`, "references must hold one or more message ids formatted as <id@example.com>.");
+  }
+  return { references: tokens.map((token) => (token.startsWith("<") ? token : `<${token.replace(/>$/, "")}>`)).join(" ") };
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/**
+ * The body of POST /v1/email_messages (and each element of a batch). Known fields are type-checked;
+ * unknown fields are ignored (the real client may send more); explicit null means absent.
+ * Cross-field rules (form, recipients, sender, headers) live in parse-send-request.ts.
+ */
+export const attachmentInputSchema = z.object({
+  name: z.string().min(1).max(255),
+  contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as application/pdf"),
+  contentBlob: z.string().optional(),
+  attachmentId: z.string().max(64).optional(),
+  cid: z.string().min(1).max(255).regex(/^[^\s<>"]+$/, "must not contain spaces, quotes or angle brackets").optional(),
+});
+
+const metadataValue = z.union([z.string().max(2000), z.number(), z.boolean()]);
+
+export const sendEmailSchema = z.object({
+  templateId: z.string().max(64).optional(),
+  to: z.string().max(50_000).optional(),
+  cc: z.string().max(50_000).optional(),
+  bcc: z.string().max(50_000).optional(),
+  from: z.string().max(1000).optional(),
+  replyTo: z.string().max(5000).optional(),
+  subject: z.string().max(2000).optional(),
+  bodyHtml: z.string().optional(),
+  bodyText: z.string().optional(),
+  variables: z.record(z.string(), z.unknown()).optional(),
+  attachments: z.array(attachmentInputSchema).max(100).optional(),
+  groupId: z.string().max(64).optional(),
+  groupKey: z.string().max(255).optional(),
+  metaId: z.string().min(1).max(255).optional(),
+  metadata: z.record(z.string().min(1).max(255), metadataValue).optional(),
+  headers: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type SendEmailBody = z.infer<typeof sendEmailSchema>;
+export type AttachmentInput = z.infer<typeof attachmentInputSchema>;

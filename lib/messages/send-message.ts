@@ -1,0 +1,47 @@
+import "server-only";
+import { getDb } from "@/db/client";
+import { queueTransaction } from "@/lib/jobs/queue";
+import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { createMessages } from "./create-messages";
+import { getMessageOrThrow, type EmailMessageRow } from "./get-message-or-throw";
+import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
+import { parseSendRequest } from "./parse-send-request";
+import { prepareMessage } from "./prepare-message";
+
+export interface SendMessageResult {
+  message: EmailMessageRow;
+  /** True when metaId and body matched an earlier request: nothing new was created. */
+  replayed: boolean;
+}
+
+/**
+ * POST /v1/email_messages and its sandbox twin (DECISIONS.md, Sending and Idempotency). Validation,
+ * template lookup and rendering happen here, so the caller learns of every problem at once; the
+ * message, its first events, its contacts and its delivery job then commit in one transaction.
+ */
+export async function sendMessage(input: { workspaceId: string; sandbox: boolean; body: unknown }): Promise<SendMessageResult> {
+  const command = parseSendRequest(input.body);
+  const db = await getDb();
+  const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
+  const prepared = await prepareMessage(db, command, {
+    workspace,
+    sandbox: input.sandbox,
+    source: input.sandbox ? "SANDBOX_API" : "API",
+  });
+  const replayOf = await queueTransaction(async (tx) => {
+    if (command.metaId) {
+      const earlier = await claimIdempotencyKey(tx, {
+        workspaceId: workspace.id,
+        scope: input.sandbox ? "email_messages:sandbox" : "email_messages:live",
+        metaId: command.metaId,
+        requestHash: hashRequestBody(input.body),
+        resourceId: prepared.id,
+      });
+      if (earlier) return earlier;
+    }
+    await createMessages(tx, [prepared]);
+    return null;
+  });
+  const message = await getMessageOrThrow(workspace.id, replayOf ?? prepared.id);
+  return { message, replayed: replayOf !== null };
+}

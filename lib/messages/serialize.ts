@@ -1,0 +1,54 @@
+import type { emailMessageLogs } from "@/db/schema";
+import type { EmailMessageRow } from "./get-message-or-throw";
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** The public EmailMessage (API.md): explicit nulls, ISO timestamps with milliseconds, never a raw row. */
+export function serializeMessage(message: EmailMessageRow) {
+  return {
+    id: message.id,
+    type: "EmailMessage" as const,
+    createdAt: message.createdAt.toISOString(),
+    updatedAt: message.updatedAt.toISOString(),
+    source: message.source,
+    status: message.status,
+    processedAt: iso(message.processedAt),
+    serviceTemplateId: message.templateId,
+    variables: message.status === "DELETED" ? {} : message.variables,
+    referenceId: message.referenceId,
+    to: message.to,
+    cc: message.cc,
+    bcc: message.bcc,
+    from: message.from,
+    replyTo: message.replyTo,
+    subject: message.status === "DELETED" ? null : message.subject,
+    sentAt: iso(message.sentAt),
+    deliveredAt: iso(message.deliveredAt),
+    firstOpenedAt: iso(message.firstOpenedAt),
+    lastOpenedAt: iso(message.lastOpenedAt),
+    firstClickedAt: iso(message.firstClickedAt),
+    lastClickedAt: iso(message.lastClickedAt),
+    firstComplainedAt: iso(message.firstComplainedAt),
+    lastComplainedAt: iso(message.lastComplainedAt),
+    firstBouncedAt: iso(message.firstBouncedAt),
+    lastBouncedAt: iso(message.lastBouncedAt),
+    erroredAt: iso(message.erroredAt),
+    lastSuppressedAt: iso(message.lastSuppressedAt),
+    lastUnsubscribedAt: iso(message.lastUnsubscribedAt),
+    metaId: message.metaId,
+    metadata: message.metadata,
+    batchId: message.batchId,
+    workflowRunId: message.workflowRunId,
+  };
+}
+
+export function serializeEvent(event: typeof emailMessageLogs.$inferSelect) {
+  return {
+    id: event.id,
+    type: "EmailMessageLog" as const,
+    createdAt: event.createdAt.toISOString(),
+    updatedAt: event.updatedAt.toISOString(),
+    code: event.code,
+    message: event.message,
+  };
+}
