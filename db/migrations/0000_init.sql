@@ -124,6 +124,7 @@ CREATE TABLE "email_messages" (
 	"variables" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"reference_id" text DEFAULT '' NOT NULL,
 	"to" jsonb NOT NULL,
+	"to_addresses" text[] DEFAULT '{}'::text[] NOT NULL,
 	"cc" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"bcc" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"from" text NOT NULL,
@@ -232,6 +233,7 @@ CREATE UNIQUE INDEX "email_message_logs_provider_event_idx" ON "email_message_lo
 CREATE INDEX "email_messages_workspace_created_idx" ON "email_messages" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "email_messages_meta_idx" ON "email_messages" USING btree ("workspace_id","meta_id","created_at" DESC NULLS LAST) WHERE "email_messages"."meta_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_batch_idx" ON "email_messages" USING btree ("batch_id","created_at","id") WHERE "email_messages"."batch_id" is not null;--> statement-breakpoint
+CREATE INDEX "email_messages_to_idx" ON "email_messages" USING gin ("to_addresses");--> statement-breakpoint
 CREATE INDEX "email_messages_status_idx" ON "email_messages" USING btree ("workspace_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "contacts_workspace_email_idx" ON "contacts" USING btree ("workspace_id","email");--> statement-breakpoint
 CREATE UNIQUE INDEX "unsubscribe_groups_workspace_key_idx" ON "unsubscribe_groups" USING btree ("workspace_id","key");--> statement-breakpoint

@@ -45,6 +45,8 @@ export const emailMessages = pgTable(
     variables: jsonb("variables").$type<Record<string, unknown>>().notNull().default({}),
     referenceId: text("reference_id").notNull().default(""),
     to: jsonb("to").$type<string[]>().notNull(),
+    /** Lower-cased bare addresses of `to`, for the index-backed `to` filter. */
+    toAddresses: text("to_addresses").array().notNull().default(sql`'{}'::text[]`),
     cc: jsonb("cc").$type<string[]>().notNull().default([]),
     bcc: jsonb("bcc").$type<string[]>().notNull().default([]),
     from: text("from").notNull(),
@@ -82,6 +84,7 @@ export const emailMessages = pgTable(
     index("email_messages_batch_idx")
       .on(t.batchId, t.createdAt, t.id)
       .where(sql`${t.batchId} is not null`),
+    index("email_messages_to_idx").using("gin", t.toAddresses),
     index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
   ],
 );

@@ -32,6 +32,7 @@ export async function createMessages(
       groupId: message.groupId,
       variables: message.variables,
       to: message.to,
+      toAddresses: message.toAddresses,
       cc: message.cc,
       bcc: message.bcc,
       from: message.from,

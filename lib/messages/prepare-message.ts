@@ -20,6 +20,7 @@ export interface PreparedMessage {
   groupId: string | null;
   variables: Record<string, unknown>;
   to: string[];
+  toAddresses: string[];
   cc: string[];
   bcc: string[];
   from: string;
@@ -74,6 +75,7 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
     groupId,
     variables: command.variables,
     to: command.to.map((r) => r.entry),
+    toAddresses: [...new Set(command.to.map((r) => r.address.toLowerCase()))],
     cc: command.cc.map((r) => r.entry),
     bcc: command.bcc.map((r) => r.entry),
     from: sender.entry,

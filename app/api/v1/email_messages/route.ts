@@ -1,10 +1,19 @@
-import { methodNotAllowed } from "@/lib/api/with-api-key";
+import { list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { listMessages } from "@/lib/messages/list-messages";
+import { serializeMessage } from "@/lib/messages/serialize";
 import { sendEmailHandler } from "../_handlers/send-email-handler";
 
 // POST /v1/email_messages – send an email, with a template or raw content
 export const POST = sendEmailHandler({ sandbox: false });
 
-const notAllowed = methodNotAllowed("POST");
+// GET /v1/email_messages – newest first, keyset cursors, createdAt and other filters
+export const GET = withApiKey({ body: "none" }, async ({ principal, url }) => {
+  const { items, meta } = await listMessages(principal.workspaceId, url.searchParams);
+  return list(meta, items.map(serializeMessage));
+});
+
+const notAllowed = methodNotAllowed("GET", "POST");
 export const PUT = notAllowed;
 export const PATCH = notAllowed;
 export const DELETE = notAllowed;
