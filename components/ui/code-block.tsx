@@ -1,0 +1,12 @@
+import type { ReactNode } from "react";
+
+export function CodeBlock({ children, label }: { children: ReactNode; label?: string }) {
+  return (
+    <pre
+      aria-label={label}
+      className="overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed whitespace-pre text-slate-100"
+    >
+      {children}
+    </pre>
+  );
+}

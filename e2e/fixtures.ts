@@ -1,0 +1,19 @@
+/**
+ * Values shared by playwright.config.ts (which hands them to the server it starts) and the specs.
+ * The server seeds its demo workspace with this exact key (SEED_API_KEY), since the test process
+ * cannot open the server's embedded database.
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+/** Wiped before every run, so each run starts from a fresh database and a freshly seeded demo. */
+export const E2E_DATA_DIR = ".data/e2e";
+
+export const E2E_API_USERNAME = "key_E2E0000000000000";
+export const E2E_API_PASSWORD = "e2e-secret-e2e-secret-e2e-secret-00";
+export const E2E_SEED_API_KEY = `${E2E_API_USERNAME}:${E2E_API_PASSWORD}`;
+
+export const e2eHttpCredentials = { username: E2E_API_USERNAME, password: E2E_API_PASSWORD };
+
+export function basicAuth(username = E2E_API_USERNAME, password = E2E_API_PASSWORD): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { emailMessages } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { getMessageDetail } from "./get-message-detail";
+import { recordEvent } from "./record-event";
+
+async function insertMessage(workspaceId: string) {
+  const db = await getDb();
+  const id = newId("message");
+  await db.insert(emailMessages).values({
+    id,
+    workspaceId,
+    source: "API",
+    sandbox: false,
+    status: "PENDING",
+    to: ["Ada <ada@example.org>"],
+    from: "Demo <hello@example.com>",
+    subject: "Hello",
+    bodyHtml: '<p>Hi <a href="https://example.org">there</a></p>',
+    bodyText: "Hi there [https://example.org]",
+    attachments: [{ name: "a.txt", contentType: "text/plain", size: 3, contentBase64: "YWJj" }],
+    metadata: { order: 42 },
+  });
+  return id;
+}
+
+describe("getMessageDetail", () => {
+  it("returns every field and the timeline newest first", async () => {
+    const { workspace } = await createTestWorkspace();
+    const db = await getDb();
+    const id = await insertMessage(workspace.id);
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+    const base = { workspaceId: workspace.id, messageId: id };
+    await recordEvent(db, { ...base, code: "EMAIL_MESSAGE_CREATED", message: "created", at: at(1) });
+    await recordEvent(db, { ...base, code: "EMAIL_MESSAGE_RENDERED", message: "rendered", at: at(1) });
+    await recordEvent(db, { ...base, code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", message: "sent", at: at(2) });
+
+    const detail = await getMessageDetail(workspace.id, id);
+    expect(detail?.message).toMatchObject({
+      id,
+      status: "SUCCEEDED",
+      source: "API",
+      serviceTemplateId: null,
+      to: ["Ada <ada@example.org>"],
+      from: "Demo <hello@example.com>",
+      processedAt: at(1),
+      sentAt: at(2),
+      metadata: { order: 42 },
+      attachments: [{ name: "a.txt", contentType: "text/plain", size: 3 }],
+    });
+    expect(detail?.message).not.toHaveProperty("workspaceId");
+    expect(JSON.stringify(detail)).not.toContain("YWJj");
+    expect(detail?.events.map((e) => e.code)).toEqual([
+      "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+      "EMAIL_MESSAGE_RENDERED",
+      "EMAIL_MESSAGE_CREATED",
+    ]);
+    expect(detail?.eventCount).toBe(3);
+
+    const cut = await getMessageDetail(workspace.id, id, { eventLimit: 1 });
+    expect(cut?.events).toHaveLength(1);
+    expect(cut?.eventCount).toBe(3);
+  });
+
+  it("gives null for an unknown id, a malformed id and another workspace's message", async () => {
+    const { workspace } = await createTestWorkspace();
+    const { workspace: other } = await createTestWorkspace();
+    const id = await insertMessage(other.id);
+    expect(await getMessageDetail(workspace.id, id)).toBeNull();
+    expect(await getMessageDetail(workspace.id, newId("message"))).toBeNull();
+    expect(await getMessageDetail(workspace.id, "not-an-id")).toBeNull();
+    expect(await getMessageDetail(other.id, id)).not.toBeNull();
+  });
+});

@@ -1,0 +1,45 @@
+import "server-only";
+import { desc, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { emailMessages, type MessageSource, type MessageStatus } from "@/db/schema";
+
+export interface RecentMessage {
+  id: string;
+  status: MessageStatus;
+  source: MessageSource;
+  sandbox: boolean;
+  to: string[];
+  from: string;
+  subject: string;
+  createdAt: Date;
+}
+
+export const RECENT_MESSAGES_MAX = 50;
+
+/**
+ * The newest messages of one workspace, newest first (createdAt, then id: stable under equal
+ * timestamps). Served by the (workspace_id, created_at desc, id desc) index, so it stays one index
+ * range scan at any table size. Only list columns are read: bodies and attachments stay on disk.
+ */
+export async function listRecentMessages(
+  workspaceId: string,
+  options: { limit?: number } = {},
+): Promise<RecentMessage[]> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? RECENT_MESSAGES_MAX), 1), RECENT_MESSAGES_MAX);
+  const db = await getDb();
+  return db
+    .select({
+      id: emailMessages.id,
+      status: emailMessages.status,
+      source: emailMessages.source,
+      sandbox: emailMessages.sandbox,
+      to: emailMessages.to,
+      from: emailMessages.from,
+      subject: emailMessages.subject,
+      createdAt: emailMessages.createdAt,
+    })
+    .from(emailMessages)
+    .where(eq(emailMessages.workspaceId, workspaceId))
+    .orderBy(desc(emailMessages.createdAt), desc(emailMessages.id))
+    .limit(limit);
+}

@@ -1,0 +1,68 @@
+import { defineConfig, devices } from "@playwright/test";
+import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT, E2E_SEED_API_KEY } from "./e2e/fixtures";
+
+const CI = Boolean(process.env.CI);
+
+/**
+ * Playwright drives the built app (next build && next start) in Debian's Chromium; no browser is
+ * downloaded. The server gets a fresh embedded database and seeds the e2e key at boot.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: CI,
+  reporter: "list",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  outputDir: "test-results",
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          // Without the networking flags Chromium keeps trying to reach the internet (STACK.md trap 11).
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `rm -rf ${E2E_DATA_DIR} && npx next build && npx next start --hostname 127.0.0.1 --port ${E2E_PORT}`,
+    // The proxy answers / with 401 once the server is up; Playwright counts 401 as ready.
+    url: `${E2E_BASE_URL}/`,
+    timeout: 180_000,
+    reuseExistingServer: !CI,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "production",
+      PORT: String(E2E_PORT),
+      APP_URL: E2E_BASE_URL,
+      DATA_DIR: E2E_DATA_DIR,
+      // Always the embedded database, even when the shell points at a PostgreSQL server.
+      DATABASE_URL: "",
+      SEED_DEMO: "true",
+      SEED_API_KEY: E2E_SEED_API_KEY,
+      RUN_WORKER: "true",
+      DELIVERY_PROVIDER: "local",
+      LOG_LEVEL: "warn",
+    },
+  },
+});
