@@ -1,0 +1,23 @@
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { renderTemplateById } from "@/lib/templates/render-template-by-id";
+
+// POST /v1/templates/:id/preview – the body IS the variables; the answer is the HTML document
+export const POST = withApiKey<{ id: string }>({ body: "optional" }, async ({ principal, params, body }) => {
+  const rendered = await renderTemplateById(principal.workspaceId, params.id, body);
+  return new Response(rendered.bodyHtml, {
+    status: 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      // Rendered user HTML: never run its scripts or let it reach this origin if opened directly.
+      "content-security-policy": "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *; font-src * data:",
+      "x-content-type-options": "nosniff",
+    },
+  });
+});
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

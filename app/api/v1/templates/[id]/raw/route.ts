@@ -1,0 +1,15 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
+import { serializeRawTemplate } from "@/lib/templates/serialize";
+
+// GET /v1/templates/:id/raw – the Liquid source, unexpanded
+export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+  ok(serializeRawTemplate(await getTemplateOrThrow(principal.workspaceId, params.id, undefined, "id"))),
+);
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { callRoute } from "@/lib/testing/http";
+import { POST as preview } from "./[id]/preview/route";
+import { GET as raw } from "./[id]/raw/route";
+import { POST as render } from "./[id]/render/route";
+
+describe("templates API", () => {
+  it("renders with variables, returns raw source, previews as text/html", async () => {
+    const ws = await createTestWorkspace();
+    const template = await ws.createTemplate({
+      subject: "Hi {{ name }}",
+      bodyHtml: '<p>{{ total | currency: "EUR", "de-DE" }} – <a href="https://example.com/o">order</a></p>',
+    });
+    const params = { id: template.id };
+    const rendered = await callRoute(render, `/api/v1/templates/${template.id}/render`, { authorization: ws.authorization, params, body: { variables: { name: "Ann", total: 12.5 } } });
+    expect(rendered.status).toBe(200);
+    expect(rendered.json.data).toMatchObject({
+      type: "RenderedTemplate",
+      subject: "Hi Ann",
+      bodyHtml: '<p>12,50\u00a0€ – <a href="https://example.com/o">order</a></p>',
+      bodyText: "12,50\u00a0€ – order [https://example.com/o]",
+    });
+
+    const source = await callRoute(raw, `/api/v1/templates/${template.id}/raw`, { authorization: ws.authorization, params });
+    expect(source.json.data).toMatchObject({ id: template.id, type: "Template", rawSubject: "Hi {{ name }}", rawBodyText: null });
+
+    const html = await callRoute(preview, `/api/v1/templates/${template.id}/preview`, { authorization: ws.authorization, params, body: { name: "Bo", total: 1 } });
+    expect(html.status).toBe(200);
+    expect(html.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(html.text).toContain("1,00");
+  });
+
+  it("401 without credentials, 404 for another workspace, 400 for bad variables, 422 for strict misses", async () => {
+    const ws = await createTestWorkspace();
+    const other = await createTestWorkspace();
+    const strict = await ws.createTemplate({ strict: true, subject: "Hi {{ name }}" });
+    const foreign = await other.createTemplate();
+    const call = (handler: unknown, id: string, body?: unknown, authorization: string | null = ws.authorization) =>
+      callRoute(handler, `/api/v1/templates/${id}/render`, { authorization, params: { id }, body });
+    expect((await call(render, strict.id, { variables: {} }, null)).status).toBe(401);
+    const missing = await call(render, foreign.id, { variables: {} });
+    expect([missing.status, missing.json.error.code, missing.json.error.param]).toEqual([404, "NOT_FOUND", "id"]);
+    expect((await callRoute(raw, `/api/v1/templates/${foreign.id}/raw`, { authorization: ws.authorization, params: { id: foreign.id } })).status).toBe(404);
+    const badVariables = await call(render, strict.id, { variables: [1, 2] });
+    expect([badVariables.status, badVariables.json.error.param]).toEqual([400, "variables"]);
+    const strictMiss = await call(render, strict.id, { variables: {} });
+    expect([strictMiss.status, strictMiss.json.error.code, strictMiss.json.error.param]).toEqual([422, "TEMPLATE_RENDER_ERROR", "subject"]);
+    const previewMiss = await call(preview, strict.id, {});
+    expect(previewMiss.status).toBe(422);
+  });
+});
