@@ -1,5 +1,7 @@
 import "server-only";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { getDeliveryProvider } from "@/lib/delivery/registry";
+import type { JobWithMetadata } from "pg-boss";
 import { log } from "@/lib/log";
 import { getQueue, QUEUES, type DeliverMessageJob } from "./queue";
 
@@ -17,16 +19,20 @@ export interface WorkerOptions {
 
 export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   if (globalForWorkers.__workerIds) return;
+  // Fail at start, not at the first message, when the configured provider cannot work.
+  getDeliveryProvider();
   const boss = await getQueue();
   globalForWorkers.__workerIds = [];
-  const id = await boss.work<DeliverMessageJob>(
+  const id = await boss.work(
     QUEUES.deliverMessage,
     {
       batchSize: 1,
+      // retryCount and retryLimit tell the handler when a transient failure is the last one.
+      includeMetadata: true,
       localConcurrency: options.concurrency ?? 5,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
     },
-    async ([job]) => deliverMessage(job.data, { attempt: job.retryCount ?? 0 }),
+    async ([job]: JobWithMetadata<DeliverMessageJob>[]) => deliverMessage(job.data, { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }),
   );
   globalForWorkers.__workerIds.push(id);
   log.info("workers started", { queues: [QUEUES.deliverMessage], concurrency: options.concurrency ?? 5 });

@@ -1,0 +1,146 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { fromDrizzle, fromPglite, PgBoss } from "pg-boss";
+import { afterEach, describe, expect, it } from "vitest";
+import { getDbHandle, installDbHandle, openPglite, type DbHandle } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/jobs/queue";
+import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { createTestWorkspace } from "@/lib/testing/fixtures";
+
+/**
+ * "A stopped and restarted server keeps every message; a message accepted just before a crash is
+ * delivered after the restart, once." Runs on an embedded database in a real directory on disk,
+ * whichever database the rest of the run uses.
+ */
+const harnessHandle = await getDbHandle();
+const opened: DbHandle[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await stopWorkers();
+  await stopQueue();
+  for (const handle of opened.splice(0)) await handle.close().catch(() => {});
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  installDbHandle(harnessHandle);
+});
+
+async function boot(dir: string): Promise<DbHandle> {
+  const handle = await openPglite(dir);
+  opened.push(handle);
+  await migrateDatabase(handle);
+  installDbHandle(handle);
+  await getQueue(); // installs the queue on this database (and primes its cache before any transaction)
+  return handle;
+}
+
+/** Stops the queue without running any job and closes the database: what a crash leaves on disk. */
+async function crash(handle: DbHandle): Promise<void> {
+  await stopQueue();
+  await handle.close();
+  opened.splice(opened.indexOf(handle), 1);
+}
+
+function row(workspaceId: string): typeof emailMessages.$inferInsert {
+  return {
+    id: newId("message"),
+    workspaceId,
+    source: "API",
+    sandbox: false,
+    status: "PENDING",
+    to: ["ada@example.org"],
+    from: "hello@example.com",
+    subject: "Before the crash",
+    bodyHtml: "<p>Hi</p>",
+    bodyText: "Hi",
+  };
+}
+
+async function deliveries(handle: DbHandle, messageId: string) {
+  const [message] = await handle.db.select().from(emailMessages).where(eq(emailMessages.id, messageId));
+  const events = await handle.db.select().from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, messageId));
+  const inbox = await handle.db.select().from(localInbox).where(eq(localInbox.emailMessageId, messageId));
+  return { status: message.status, codes: events.map((event) => event.code).sort(), inboxRows: inbox.length };
+}
+
+async function waitUntilDelivered(handle: DbHandle, messageIds: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const id of messageIds) {
+    while ((await deliveries(handle, id)).status !== "SUCCEEDED") {
+      if (Date.now() > deadline) throw new Error(`message ${id} was not delivered in time`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+describe("crash safety (embedded database on disk)", () => {
+  it("delivers after a restart, once: a message never claimed, and one claimed by a worker that died", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-crash-"));
+    dirs.push(dir);
+
+    // First life: two messages accepted with their jobs; no worker runs.
+    let handle = await boot(dir);
+    const { workspace } = await createTestWorkspace();
+    const claimed = row(workspace.id);
+    const waiting = row(workspace.id);
+    const boss = await getQueue();
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(emailMessages).values(claimed);
+      const job: DeliverMessageJob = { workspaceId: workspace.id, messageId: claimed.id! };
+      // A short expiry and retry delay keep the test fast; the queue's own are 120 s and 5 s.
+      await boss.send(QUEUES.deliverMessage, job, {
+        db: fromDrizzle(tx, sql),
+        expireInSeconds: 2,
+        retryDelay: 1,
+        retryBackoff: false,
+      });
+    });
+    // A worker claims that job and dies before finishing it: the job stays active.
+    const [taken] = await boss.fetch<DeliverMessageJob>(QUEUES.deliverMessage);
+    expect(taken.data.messageId).toBe(claimed.id);
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(emailMessages).values(waiting);
+      await enqueueDelivery(tx, { workspaceId: workspace.id, messageId: waiting.id! });
+    });
+    await crash(handle);
+
+    // Second life: the same directory, the server's workers, and a supervisor that checks expiry
+    // every second (pg-boss's default is every minute).
+    handle = await boot(dir);
+    expect((await deliveries(handle, waiting.id!)).status).toBe("PENDING");
+    const supervisor = new PgBoss({
+      db: fromPglite(handle.pglite!),
+      backend: "pglite",
+      superviseIntervalSeconds: 1,
+      monitorIntervalSeconds: 1,
+      schedule: false,
+    });
+    await supervisor.start();
+    try {
+      await startWorkers({ pollingIntervalSeconds: 0.5 });
+      await waitUntilDelivered(handle, [waiting.id!, claimed.id!], 25_000);
+    } finally {
+      await supervisor.stop({ graceful: false, close: false });
+    }
+    await stopWorkers();
+
+    for (const id of [waiting.id!, claimed.id!]) {
+      expect(await deliveries(handle, id)).toEqual({
+        status: "SUCCEEDED",
+        codes: ["EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", "EMAIL_MESSAGE_SENT_PROVIDER_EVENT"],
+        inboxRows: 1,
+      });
+    }
+    const retried = await (await getQueue()).getJobById(QUEUES.deliverMessage, taken.id);
+    expect(retried).toMatchObject({ state: "completed", retryCount: 1 });
+
+    // A clean stop and restart keeps every message.
+    await crash(handle);
+    handle = await boot(dir);
+    expect(await deliveries(handle, claimed.id!)).toMatchObject({ status: "SUCCEEDED", inboxRows: 1 });
+  }, 60_000);
+});

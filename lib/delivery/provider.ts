@@ -1,0 +1,51 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import type { BuiltMime, MailFields } from "./build-mime";
+
+/**
+ * One outgoing message as every provider sees it: the structured fields (for HTTP APIs such as Resend)
+ * and the exact MIME built once by build-mime.ts (for SMTP and the local inbox), with its envelope.
+ */
+export interface OutboundMail {
+  workspaceId: string;
+  /** `em_…`: the idempotency key to give providers that deduplicate. */
+  messageId: string;
+  fields: MailFields;
+  mime: BuiltMime;
+}
+
+export interface ProviderContext {
+  /**
+   * The transaction the claim holds when the provider is `transactional`; the database otherwise
+   * (a provider that talks to the outside world should not need it).
+   */
+  db: Executor;
+  /** 0 on the first try; the queue's retry count after. */
+  attempt: number;
+}
+
+/**
+ * What a send came to. `accepted`: the provider took the message (`referenceId` becomes the message's
+ * referenceId; `delivered` when the provider already knows it reached the mailbox). `retry`: a
+ * transient failure, tried again later by the queue. `failed`: a permanent rejection; `diagnostic` is
+ * shown on the timeline.
+ */
+export type ProviderResult =
+  | { outcome: "accepted"; referenceId: string; delivered?: { at: Date; message: string } }
+  | { outcome: "retry"; diagnostic: string }
+  | { outcome: "failed"; diagnostic: string };
+
+export interface DeliveryProvider {
+  readonly name: "local" | "smtp" | "resend";
+  /** Completes "Sent through …." on the timeline, e.g. "the local inbox provider". */
+  readonly description: string;
+  /**
+   * True when send() only writes through `ctx.db`: then the claim, the send and the recorded events
+   * commit in one transaction, and a re-run is a no-op. False for providers that reach the network:
+   * they are sent between a claim and a separate recording transaction (never holding a transaction
+   * open across a network call: on PGlite that would stall the whole database).
+   */
+  readonly transactional: boolean;
+  /** Translates one message to the provider and its answer back. Throws only on unexpected errors. */
+  send(mail: OutboundMail, ctx: ProviderContext): Promise<ProviderResult>;
+}

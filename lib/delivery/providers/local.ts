@@ -1,0 +1,34 @@
+import "server-only";
+import { localInbox } from "@/db/schema";
+import type { DeliveryProvider } from "../provider";
+
+/**
+ * The built-in default provider: "delivers" by storing the exact MIME in the local_inbox table, so a
+ * new install shows a full timeline (sent, then delivered) without any outside service. It only
+ * writes through the claim's transaction, so the inbox row and the events commit together; the
+ * primary key on email_message_id makes a re-run a no-op.
+ */
+export const localProvider: DeliveryProvider = {
+  name: "local",
+  description: "the local inbox provider",
+  transactional: true,
+  async send(mail, { db }) {
+    const at = new Date();
+    await db
+      .insert(localInbox)
+      .values({
+        emailMessageId: mail.messageId,
+        workspaceId: mail.workspaceId,
+        envelopeFrom: mail.mime.envelope.from,
+        envelopeTo: mail.mime.envelope.to,
+        mime: mail.mime.raw,
+        createdAt: at,
+      })
+      .onConflictDoNothing({ target: localInbox.emailMessageId });
+    return {
+      outcome: "accepted",
+      referenceId: mail.mime.messageIdHeader,
+      delivered: { at, message: `Delivered to the local inbox at ${at.toISOString()}.` },
+    };
+  },
+};
