@@ -25,10 +25,13 @@ export async function setup(project: TestProject) {
     const handle = await openPostgres(url.toString(), 2);
     await prepare(handle);
     await handle.close();
+    // Each test file clones this migrated template into a database of its own (setup-db.ts), so
+    // one file's workers never deliver another file's messages.
     project.provide("testDatabaseUrl", url.toString());
     project.provide("testPgliteDump", "");
     teardownTasks.push(async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${name}%`}`;
+      for (const { datname } of leftovers) await admin.unsafe(`drop database if exists ${datname} with (force)`);
       await admin.end();
     });
     return;

@@ -1,17 +1,30 @@
 import fs from "node:fs";
+import postgres from "postgres";
 import { afterAll, inject } from "vitest";
-import { closeDb, openPglite, openPostgres, installDbHandle } from "@/db/client";
-import { stopWorkers } from "@/lib/jobs/worker";
+import { closeDb, installDbHandle, openPglite, openPostgres } from "@/db/client";
 import { stopQueue } from "@/lib/jobs/queue";
+import { stopWorkers } from "@/lib/jobs/worker";
 
 /**
- * Each test file gets its own database: a copy of the migrated PGlite dump, or a pool on the run's
- * PostgreSQL database (shared by files; tests isolate themselves by creating their own workspace).
+ * Each test file gets a database of its own: a copy of the migrated PGlite dump, or on PostgreSQL a
+ * clone of the run's migrated template database (CREATE DATABASE … TEMPLATE), dropped afterwards.
  */
-const url = inject("testDatabaseUrl");
-if (url) {
-  process.env.DATABASE_URL = url;
-  installDbHandle(await openPostgres(url, 5));
+const templateUrl = inject("testDatabaseUrl");
+let dropDatabase: (() => Promise<void>) | undefined;
+
+if (templateUrl) {
+  const url = new URL(templateUrl);
+  const template = url.pathname.slice(1);
+  const name = `${template}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = postgres({ ...adminOptions(url), max: 1, onnotice: () => {} });
+  await cloneWithRetry(admin, name, template);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+  installDbHandle(await openPostgres(url.toString(), 5));
+  dropDatabase = async () => {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  };
 } else {
   delete process.env.DATABASE_URL;
   const dump = new Blob([fs.readFileSync(inject("testPgliteDump"))]);
@@ -22,4 +35,24 @@ afterAll(async () => {
   await stopWorkers();
   await stopQueue();
   await closeDb();
+  await dropDatabase?.();
 });
+
+function adminOptions(url: URL) {
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  return { host: admin.hostname, port: Number(admin.port || 5432), user: decodeURIComponent(admin.username || "postgres"), password: decodeURIComponent(admin.password) || undefined, database: "postgres" };
+}
+
+/** Two files cloning the same template at the same instant may collide; the loser tries again. */
+async function cloneWithRetry(admin: postgres.Sql, name: string, template: string) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.unsafe(`create database ${name} template ${template}`);
+      return;
+    } catch (error) {
+      if (attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+    }
+  }
+}
