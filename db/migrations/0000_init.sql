@@ -119,6 +119,7 @@ CREATE TABLE "email_messages" (
 	"status" text NOT NULL,
 	"template_id" text,
 	"batch_id" text,
+	"batch_index" integer,
 	"workflow_run_id" text,
 	"group_id" text,
 	"variables" jsonb DEFAULT '{}'::jsonb NOT NULL,
@@ -207,6 +208,57 @@ CREATE TABLE "local_inbox" (
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "batches" (
+	"id" text PRIMARY KEY NOT NULL,
+	"workspace_id" text NOT NULL,
+	"sandbox" boolean NOT NULL,
+	"count" integer NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "workflow_runs" (
+	"id" text PRIMARY KEY NOT NULL,
+	"workspace_id" text NOT NULL,
+	"workflow_id" text,
+	"workflow_key" text,
+	"sandbox" boolean NOT NULL,
+	"status" text NOT NULL,
+	"reason" text,
+	"variables" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"meta_id" text,
+	"steps" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"next_step" integer DEFAULT 0 NOT NULL,
+	"completed_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "workflows" (
+	"id" text PRIMARY KEY NOT NULL,
+	"workspace_id" text NOT NULL,
+	"name" text NOT NULL,
+	"key" text,
+	"enabled" boolean DEFAULT true NOT NULL,
+	"steps" jsonb NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "attachments" (
+	"id" text PRIMARY KEY NOT NULL,
+	"workspace_id" text NOT NULL,
+	"name" text,
+	"content_type" text,
+	"size" integer,
+	"status" text DEFAULT 'PENDING' NOT NULL,
+	"storage_key" text NOT NULL,
+	"upload_expires_at" timestamp (3) with time zone NOT NULL,
+	"uploaded_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -224,6 +276,11 @@ ALTER TABLE "unsubscribe_groups" ADD CONSTRAINT "unsubscribe_groups_workspace_id
 ALTER TABLE "activity_logs" ADD CONSTRAINT "activity_logs_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "local_inbox" ADD CONSTRAINT "local_inbox_email_message_id_email_messages_id_fk" FOREIGN KEY ("email_message_id") REFERENCES "public"."email_messages"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "local_inbox" ADD CONSTRAINT "local_inbox_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "batches" ADD CONSTRAINT "batches_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflow_runs" ADD CONSTRAINT "workflow_runs_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflow_runs" ADD CONSTRAINT "workflow_runs_workflow_id_workflows_id_fk" FOREIGN KEY ("workflow_id") REFERENCES "public"."workflows"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflows" ADD CONSTRAINT "workflows_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "attachments" ADD CONSTRAINT "attachments_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "memberships_user_idx" ON "memberships" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "api_keys_workspace_idx" ON "api_keys" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "domains_workspace_name_idx" ON "domains" USING btree ("workspace_id","name");--> statement-breakpoint
@@ -232,9 +289,15 @@ CREATE INDEX "email_message_logs_message_idx" ON "email_message_logs" USING btre
 CREATE UNIQUE INDEX "email_message_logs_provider_event_idx" ON "email_message_logs" USING btree ("email_message_id","provider_event_id") WHERE "email_message_logs"."provider_event_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_workspace_created_idx" ON "email_messages" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "email_messages_meta_idx" ON "email_messages" USING btree ("workspace_id","meta_id","created_at" DESC NULLS LAST) WHERE "email_messages"."meta_id" is not null;--> statement-breakpoint
-CREATE INDEX "email_messages_batch_idx" ON "email_messages" USING btree ("batch_id","created_at","id") WHERE "email_messages"."batch_id" is not null;--> statement-breakpoint
+CREATE INDEX "email_messages_batch_idx" ON "email_messages" USING btree ("batch_id","batch_index") WHERE "email_messages"."batch_id" is not null;--> statement-breakpoint
+CREATE INDEX "email_messages_workflow_run_idx" ON "email_messages" USING btree ("workflow_run_id","created_at") WHERE "email_messages"."workflow_run_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_to_idx" ON "email_messages" USING gin ("to_addresses");--> statement-breakpoint
 CREATE INDEX "email_messages_status_idx" ON "email_messages" USING btree ("workspace_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "contacts_workspace_email_idx" ON "contacts" USING btree ("workspace_id","email");--> statement-breakpoint
 CREATE UNIQUE INDEX "unsubscribe_groups_workspace_key_idx" ON "unsubscribe_groups" USING btree ("workspace_id","key");--> statement-breakpoint
-CREATE INDEX "activity_logs_workspace_created_idx" ON "activity_logs" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);
+CREATE INDEX "activity_logs_workspace_created_idx" ON "activity_logs" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "batches_workspace_created_idx" ON "batches" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "workflow_runs_workspace_created_idx" ON "workflow_runs" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE UNIQUE INDEX "workflows_workspace_key_idx" ON "workflows" USING btree ("workspace_id","key") WHERE "workflows"."key" is not null;--> statement-breakpoint
+CREATE INDEX "workflows_workspace_created_idx" ON "workflows" USING btree ("workspace_id","created_at");--> statement-breakpoint
+CREATE INDEX "attachments_workspace_created_idx" ON "attachments" USING btree ("workspace_id","created_at");

@@ -6,3 +6,6 @@ export * from "./messages";
 export * from "./contacts";
 export * from "./activity";
 export * from "./inbox";
+export * from "./batches";
+export * from "./workflows";
+export * from "./attachments";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
 import { templates } from "./templates";
 import { workspaces } from "./workspaces";
@@ -40,6 +40,8 @@ export const emailMessages = pgTable(
     status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     templateId: text("template_id").references(() => templates.id, { onDelete: "set null" }),
     batchId: text("batch_id"),
+    /** Position in the batch request (0-based): batch pages list in request order. */
+    batchIndex: integer("batch_index"),
     workflowRunId: text("workflow_run_id"),
     groupId: text("group_id"),
     variables: jsonb("variables").$type<Record<string, unknown>>().notNull().default({}),
@@ -82,8 +84,11 @@ export const emailMessages = pgTable(
       .on(t.workspaceId, t.metaId, t.createdAt.desc())
       .where(sql`${t.metaId} is not null`),
     index("email_messages_batch_idx")
-      .on(t.batchId, t.createdAt, t.id)
+      .on(t.batchId, t.batchIndex)
       .where(sql`${t.batchId} is not null`),
+    index("email_messages_workflow_run_idx")
+      .on(t.workflowRunId, t.createdAt)
+      .where(sql`${t.workflowRunId} is not null`),
     index("email_messages_to_idx").using("gin", t.toAddresses),
     index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
   ],
