@@ -1,0 +1,97 @@
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+
+/**
+ * The CLI's small toolkit: where output goes (injected, so tests run commands in-process), flag
+ * parsing on node:util parseArgs with readable errors, and printing either lines or JSON.
+ */
+export interface CliIo {
+  /** One line (or block) of normal output. */
+  stdout(text: string): void;
+  /** One line of errors and hints. */
+  stderr(text: string): void;
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(`${text}\n`),
+  stderr: (text) => process.stderr.write(`${text}\n`),
+};
+
+/** Misuse (unknown command, bad or missing flag): printed with the usage line, exit code 2. */
+export class UsageError extends Error {
+  /** For an unknown subcommand: the group whose commands to list (`workspace`). */
+  constructor(
+    message: string,
+    readonly group?: string,
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export type DatabaseNeed = "none" | "open" | "migrated";
+
+export interface CliContext {
+  io: CliIo;
+  json: boolean;
+}
+
+export interface CliCommand {
+  /** Everything after `npm run cli --`, e.g. `key create --workspace ID|NAME --name NAME`. */
+  usage: string;
+  summary: string;
+  /** What main.ts prepares before running: nothing, an open database, or an open and migrated one. */
+  database: DatabaseNeed;
+  run(args: string[], context: CliContext): Promise<void>;
+}
+
+export type FlagValues = Record<string, string | boolean | undefined>;
+
+/** Parses `--flag value` and `--flag=value` strictly; `--json` is accepted everywhere. */
+export function parseFlags(args: string[], options: ParseArgsOptionsConfig): FlagValues {
+  try {
+    const { values } = parseArgs({ args, options: { ...options, json: { type: "boolean" } }, strict: true, allowPositionals: false });
+    return values as FlagValues;
+  } catch (error) {
+    throw new UsageError(describeParseError(error));
+  }
+}
+
+function describeParseError(error: unknown): string {
+  const { code, message } = error as { code?: string; message: string };
+  const quoted = /'([^']+)'/.exec(message)?.[1];
+  const flag = quoted?.split(" ")[0];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `Unknown option ${flag}.`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return message.includes("does not take an argument") ? `${flag} does not take a value.` : `${flag} needs a value.`;
+  }
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `Unexpected argument "${quoted}".`;
+  return message;
+}
+
+export function requiredString(values: FlagValues, name: string): string {
+  const value = optionalString(values, name);
+  if (value === undefined) throw new UsageError(`Missing --${name}.`);
+  return value;
+}
+
+export function optionalString(values: FlagValues, name: string): string | undefined {
+  const value = values[name];
+  if (typeof value !== "string") return undefined;
+  if (value.trim() === "") throw new UsageError(`--${name} must not be empty.`);
+  return value;
+}
+
+export function flag(values: FlagValues, name: string): boolean {
+  return values[name] === true;
+}
+
+/** Prints `data` as JSON with --json, else the human lines. */
+export function emit(context: CliContext, data: unknown, lines: string[]): void {
+  if (context.json) context.io.stdout(JSON.stringify(data, null, 2));
+  else for (const line of lines) context.io.stdout(line);
+}
+
+/** Single-quotes a value for a copy-pasteable shell command line. */
+export function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { count } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { getDbHandle } from "@/db/client";
+import { workspaces } from "@/db/schema";
+import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
+import { basicAuthHeader } from "@/lib/api-keys/create-api-key";
+import { randomBase62 } from "@/lib/ids";
+import { getQueue, QUEUES } from "@/lib/jobs/queue";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
+import { bootServer } from "./boot";
+import { DataDirBusyError } from "./data-dir-lock";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-boot-"));
+const lockFile = path.join(dataDir, "server.pid");
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/**
+ * bootServer runs on the test's installed database (getDbHandle returns it); DATABASE_URL is
+ * overridden to "embedded" so the DATA_DIR lock is exercised on both test databases. shutdown()
+ * closes the database, so the successful boot is the file's last test.
+ */
+describe("bootServer", () => {
+  it("refuses to start while another live process holds DATA_DIR, touching nothing", async () => {
+    fs.writeFileSync(lockFile, `${process.ppid}\nserver\n`);
+    await expect(bootServer({ settings: { DATABASE_URL: undefined, DATA_DIR: dataDir }, handleSignals: false })).rejects.toBeInstanceOf(
+      DataDirBusyError,
+    );
+    expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.ppid}\nserver\n`);
+    fs.rmSync(lockFile);
+    // The database is still open and usable.
+    const { db } = await getDbHandle();
+    await db.select({ value: count() }).from(workspaces);
+  });
+
+  it("takes the lock, migrates, starts queue and workers, seeds an empty database; shutdown undoes it all", async () => {
+    const { db, driver } = await getDbHandle();
+    const [before] = await db.select({ value: count() }).from(workspaces);
+    // On the shared PostgreSQL database other files' workspaces exist; make "not empty" certain there.
+    if (driver === "postgres") await createWorkspace({ name: "Existing" });
+    const expectSeed = driver === "pglite" && before.value === 0;
+
+    const seedKey = `key_${randomBase62(16)}:${randomBase62(40)}`;
+    const printed: string[] = [];
+    const settings = { DATABASE_URL: undefined, DATA_DIR: dataDir, SEED_DEMO: true, SEED_API_KEY: seedKey, RUN_WORKER: false };
+    const server = await bootServer({ settings, print: (line) => printed.push(line), handleSignals: false });
+    expect(await bootServer({ settings, handleSignals: false })).toBe(server); // once per process
+
+    expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.pid}\nserver\n`);
+    expect(server.embedded).toBe(true);
+    // Embedded: the worker runs in the server process even with RUN_WORKER=false.
+    expect(server.workersStarted).toBe(true);
+    const boss = await getQueue();
+    expect(await boss.getQueue(QUEUES.deliverMessage)).toBeTruthy();
+
+    if (expectSeed) {
+      expect(server.seed?.status).toBe("created");
+      const text = printed.join("\n");
+      expect(text).toContain("Dashboard:    http://localhost:3000/");
+      expect(text).toContain(`-u '${seedKey}'`);
+      expect(text).toContain("/api/v1/email_messages");
+      const [username, password] = seedKey.split(":");
+      const principal = await authenticateApiKey(basicAuthHeader(username, password));
+      if (server.seed?.status === "created") expect(principal.workspaceId).toBe(server.seed.workspace.id);
+    } else {
+      expect(server.seed).toEqual({ status: "skipped" });
+      expect(printed).toEqual([]);
+    }
+
+    await server.shutdown();
+    await server.shutdown();
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+});
