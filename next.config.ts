@@ -7,6 +7,8 @@ const nextConfig: NextConfig = {
   // These run only on the server and must not be bundled (native/WASM assets, optional drivers).
   serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "postgres", "nodemailer", "liquidjs"],
   poweredByHeader: false,
+  // unauthorized() lets a page answer 401, so a browser asks again after wrong Basic credentials.
+  experimental: { authInterrupts: true },
   // `{APP_URL}/v1/...` reaches the same handlers as `{APP_URL}/api/v1/...` (DECISIONS.md, Base URL).
   async rewrites() {
     return [{ source: "/v1/:path*", destination: "/api/v1/:path*" }];

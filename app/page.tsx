@@ -1,6 +1,6 @@
+import { unauthorized } from "next/navigation";
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { InvalidCredentials } from "@/components/messages/invalid-credentials";
 import { MessageTable } from "@/components/messages/message-table";
 import { CodeBlock } from "@/components/ui/code-block";
 import { env } from "@/lib/env";
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Messages" };
 export default async function HomePage() {
   await connection();
   const principal = await requestPrincipal();
-  if (!principal) return <InvalidCredentials />;
+  if (!principal) unauthorized();
   const messages = await listRecentMessages(principal.workspaceId);
 
   return (

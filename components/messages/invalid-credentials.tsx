@@ -7,7 +7,7 @@ export function InvalidCredentials() {
       <p className="mt-2 text-sm text-slate-600">
         Sign in with an API key of your workspace: its username (<code className="font-mono">key_…</code>) and its
         password, the same HTTP Basic credentials the API takes. The key may have been revoked, or the password
-        mistyped. Close the browser window to be asked again.
+        mistyped. Reload the page to be asked again.
       </p>
     </div>
   );

@@ -111,6 +111,10 @@ test("the pages ask for credentials and show only a valid key's workspace", asyn
   await wrongPage.goto("/");
   await expect(wrongPage.getByRole("heading", { name: "Invalid credentials" })).toBeVisible();
   await wrong.close();
+  // A 401 that asks again, so a browser does not keep the wrong credentials.
+  const wrongKey = await request.get("/", { headers: { Authorization: basicAuth(E2E_API_USERNAME, "not-the-password-not-the-password") } });
+  expect(wrongKey.status()).toBe(401);
+  expect(wrongKey.headers()["www-authenticate"]).toBe('Basic realm="postwerk"');
 
   // An id that does not exist (or is another workspace's) is a 404.
   const missing = await request.get("/messages/em_0000000000000000", { headers: { Authorization: basicAuth() } });

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, unauthorized } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
-import { InvalidCredentials } from "@/components/messages/invalid-credentials";
 import { MessageTimeline } from "@/components/messages/message-timeline";
 import { StatusBadge } from "@/components/messages/status-badge";
 import { Badge } from "@/components/ui/badge";
@@ -25,7 +24,7 @@ export default async function MessagePage({ params }: Props) {
   await connection();
   const { id } = await params;
   const principal = await requestPrincipal();
-  if (!principal) return <InvalidCredentials />;
+  if (!principal) unauthorized();
   const detail = await getMessageDetail(principal.workspaceId, id);
   if (!detail) notFound();
   const { message, events, eventCount } = detail;
