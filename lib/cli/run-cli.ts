@@ -6,6 +6,7 @@ import { keyCommands } from "./commands/key";
 import { seedCommands } from "./commands/seed";
 import { templateCommands } from "./commands/template";
 import { userCommands } from "./commands/user";
+import { workflowCommands } from "./commands/workflow";
 import { workspaceCommands } from "./commands/workspace";
 import { UsageError, type CliCommand, type CliContext, type CliIo, type DatabaseNeed } from "./io";
 
@@ -17,6 +18,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...keyCommands,
   ...domainCommands,
   ...templateCommands,
+  ...workflowCommands,
   ...dbCommands,
   ...seedCommands,
 };

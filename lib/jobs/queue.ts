@@ -12,6 +12,8 @@ import { log } from "@/lib/log";
  */
 export const QUEUES = {
   deliverMessage: "deliver-message",
+  /** One job per workflow-run step; a wait step's successor is a delayed job (lib/workflows). */
+  workflowStep: "workflow-step",
 } as const;
 
 export interface DeliverMessageJob {
@@ -27,6 +29,16 @@ const QUEUE_OPTIONS: Record<string, Omit<Queue, "name">> = {
     retryDelayMax: 600,
     // A worker that dies mid-job leaves it active; after this it is retried, never lost.
     expireInSeconds: 120,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  },
+  [QUEUES.workflowStep]: {
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 120,
+    // Counted from the job's startAfter, so a 90-day wait is kept; this is the grace for workers being down.
+    retentionSeconds: 30 * 24 * 3600,
     deleteAfterSeconds: 7 * 24 * 3600,
   },
 };

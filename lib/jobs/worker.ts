@@ -3,6 +3,8 @@ import { deliverMessage } from "@/lib/delivery/deliver-message";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobWithMetadata } from "pg-boss";
 import { log } from "@/lib/log";
+import type { WorkflowStepJob } from "@/lib/workflows/enqueue-workflow-step";
+import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "./queue";
 
 /**
@@ -10,7 +12,7 @@ import { getQueue, QUEUES, type DeliverMessageJob } from "./queue";
  * instrumentation.ts; with DATABASE_URL any number of `npm run worker` processes may too: pg-boss
  * claims each job with FOR UPDATE SKIP LOCKED, so one job runs in one worker at a time.
  */
-const globalForWorkers = globalThis as unknown as { __workerIds?: string[] };
+const globalForWorkers = globalThis as unknown as { __workerIds?: Array<{ queue: string; id: string }> };
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -34,8 +36,19 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
     },
     async ([job]: JobWithMetadata<DeliverMessageJob>[]) => deliverMessage(job.data, { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }),
   );
-  globalForWorkers.__workerIds.push(id);
-  log.info("workers started", { queues: [QUEUES.deliverMessage], concurrency: options.concurrency ?? 5 });
+  globalForWorkers.__workerIds.push({ queue: QUEUES.deliverMessage, id });
+  const workflowId = await boss.work(
+    QUEUES.workflowStep,
+    {
+      batchSize: 1,
+      includeMetadata: true,
+      localConcurrency: options.concurrency ?? 5,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
+    },
+    async ([job]: JobWithMetadata<WorkflowStepJob>[]) => runWorkflowStep(job.data, { lastAttempt: job.retryCount >= job.retryLimit }),
+  );
+  globalForWorkers.__workerIds.push({ queue: QUEUES.workflowStep, id: workflowId });
+  log.info("workers started", { queues: [QUEUES.deliverMessage, QUEUES.workflowStep], concurrency: options.concurrency ?? 5 });
 }
 
 export async function stopWorkers(): Promise<void> {
@@ -43,5 +56,5 @@ export async function stopWorkers(): Promise<void> {
   globalForWorkers.__workerIds = undefined;
   if (!ids?.length) return;
   const boss = await getQueue();
-  for (const id of ids) await boss.offWork(QUEUES.deliverMessage, { id, wait: true });
+  for (const { queue, id } of ids) await boss.offWork(queue, { id, wait: true });
 }
