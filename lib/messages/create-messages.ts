@@ -15,12 +15,17 @@ import { recordCreationEvents } from "./record-event";
 export async function createMessages(
   tx: Tx,
   prepared: PreparedMessage[],
-  extra: { batchId?: string; workflowRunId?: string } = {},
+  extra: {
+    batchId?: string;
+    /** Each message's position in the batch request; defaults to its position in `prepared`. */
+    batchIndexes?: number[];
+    workflowRunId?: string;
+  } = {},
 ): Promise<void> {
   if (prepared.length === 0) return;
   const now = new Date();
   await tx.insert(emailMessages).values(
-    prepared.map((message) => ({
+    prepared.map((message, index) => ({
       id: message.id,
       workspaceId: message.workspaceId,
       source: message.source,
@@ -28,6 +33,7 @@ export async function createMessages(
       status: message.sandbox ? ("SUCCEEDED" as const) : ("PENDING" as const),
       templateId: message.templateId,
       batchId: extra.batchId ?? null,
+      batchIndex: extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null,
       workflowRunId: extra.workflowRunId ?? null,
       groupId: message.groupId,
       variables: message.variables,

@@ -1,0 +1,14 @@
+import { MB } from "@/lib/api/read-json";
+import { created, ok } from "@/lib/api/respond";
+import { withApiKey } from "@/lib/api/with-api-key";
+import { sendBatch } from "@/lib/batches/send-batch";
+import { serializeBatch } from "@/lib/batches/serialize";
+
+/** Shared by POST /v1/batches, /v1/sandbox/batches and the older /v1/(sandbox/)email_messages_batch. */
+export function sendBatchHandler({ sandbox }: { sandbox: boolean }) {
+  return withApiKey({ body: "json", maxBytes: 10 * MB, sandbox }, async ({ principal, body }) => {
+    const { batch, emailMessageIds, replayed } = await sendBatch({ workspaceId: principal.workspaceId, sandbox, body });
+    const data = serializeBatch(batch, emailMessageIds);
+    return replayed ? ok(data, { "idempotent-replayed": "true" }) : created(data);
+  });
+}

@@ -1,0 +1,15 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { getBatchDetail } from "@/lib/batches/get-batch-detail";
+import { serializeBatchDetail } from "@/lib/batches/serialize";
+
+// GET /v1/batches/:id – the batch with its messages counted by status
+export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+  ok(serializeBatchDetail(await getBatchDetail(principal.workspaceId, params.id))),
+);
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

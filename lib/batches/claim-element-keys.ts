@@ -1,0 +1,107 @@
+import "server-only";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Executor, Tx } from "@/db/client";
+import { idempotencyKeys } from "@/db/schema";
+import { hashRequestBody } from "@/lib/messages/idempotency";
+import type { PreparedElement } from "./prepare-batch";
+
+const WINDOW = sql`interval '24 hours'`;
+
+interface ElementKey {
+  metaId: string;
+  requestHash: string;
+}
+
+export interface ElementIds {
+  /** The message id at each position of the request: a new one, or the earlier one it replays. */
+  ids: string[];
+  /** The elements to create, each the first of its idempotency key in the batch. */
+  create: PreparedElement[];
+}
+
+/**
+ * metaId idempotency per batch element (DECISIONS.md: "the same holds per element inside a
+ * batch"), with the rule of lib/messages/idempotency.ts applied set-based: one insert claims every
+ * distinct (metaId, body) key of the batch, one select reads the keys held by earlier requests.
+ * An element whose key an earlier request (or an earlier element of this batch) holds is not created:
+ * its position gets that message's id. Keys are inserted in sorted order, so two batches sharing
+ * keys wait for each other instead of deadlocking. Call inside the creating transaction.
+ */
+export async function claimElementKeys(tx: Tx, scope: { workspaceId: string; scope: string }, elements: PreparedElement[]): Promise<ElementIds> {
+  const owners = new Map<string, PreparedElement>();
+  const keyAt = new Map<number, string>();
+  for (const element of elements) {
+    if (!element.metaId) continue;
+    const key = keyString({ metaId: element.metaId, requestHash: hashRequestBody(element.body) });
+    keyAt.set(element.index, key);
+    if (!owners.has(key)) owners.set(key, element);
+  }
+  const claimed = await insertKeys(tx, scope, owners);
+  const unclaimed = [...owners.keys()].filter((key) => !claimed.has(key));
+  const earlier = await lookupElementKeys(tx, scope, unclaimed.map(parseKey));
+  const ids: string[] = [];
+  const create: PreparedElement[] = [];
+  for (const element of elements) {
+    const key = keyAt.get(element.index);
+    const owner = key === undefined ? element : claimed.has(key) ? owners.get(key)! : null;
+    if (owner === element) create.push(element);
+    const id = owner ? owner.prepared.id : earlier.get(key!);
+    // Unreachable: a key the insert did not claim is held by a committed row.
+    if (!id) throw new Error(`Idempotency key of batch element ${element.index} is neither claimed nor held.`);
+    ids.push(id);
+  }
+  return { ids, create };
+}
+
+/** The message ids an earlier request stored for these elements (a whole-batch replay). */
+export async function earlierElementIds(db: Executor, scope: { workspaceId: string; scope: string }, elements: PreparedElement[]): Promise<string[]> {
+  const keys = elements.map((element) => ({ metaId: element.metaId!, requestHash: hashRequestBody(element.body) }));
+  const found = await lookupElementKeys(db, scope, keys);
+  return keys.map((key) => {
+    const id = found.get(keyString(key));
+    if (!id) throw new Error(`Idempotency key of a replayed batch element is missing (metaId ${key.metaId}).`);
+    return id;
+  });
+}
+
+async function insertKeys(tx: Tx, scope: { workspaceId: string; scope: string }, owners: Map<string, PreparedElement>): Promise<Set<string>> {
+  if (owners.size === 0) return new Set();
+  const now = new Date();
+  const rows = [...owners.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, owner]) => ({ ...scope, ...parseKey(key), resourceId: owner.prepared.id, createdAt: now }));
+  const claimed = await tx
+    .insert(idempotencyKeys)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.workspaceId, idempotencyKeys.scope, idempotencyKeys.metaId, idempotencyKeys.requestHash],
+      // Exactly as the single send: the primary key makes a concurrent identical element wait for the
+      // first transaction, and an expired key is taken over by the new request.
+      set: { resourceId: sql`excluded.resource_id`, createdAt: now },
+      setWhere: sql`${idempotencyKeys.createdAt} < now() - ${WINDOW}`,
+    })
+    .returning({ metaId: idempotencyKeys.metaId, requestHash: idempotencyKeys.requestHash });
+  return new Set(claimed.map(keyString));
+}
+
+async function lookupElementKeys(db: Executor, scope: { workspaceId: string; scope: string }, keys: ElementKey[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({ metaId: idempotencyKeys.metaId, requestHash: idempotencyKeys.requestHash, resourceId: idempotencyKeys.resourceId })
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.workspaceId, scope.workspaceId),
+        eq(idempotencyKeys.scope, scope.scope),
+        inArray(idempotencyKeys.metaId, [...new Set(keys.map((key) => key.metaId))]),
+      ),
+    );
+  return new Map(rows.map((row) => [keyString(row), row.resourceId]));
+}
+
+const keyString = (key: ElementKey) => `${key.requestHash}:${key.metaId}`;
+
+function parseKey(key: string): ElementKey {
+  const split = key.indexOf(":");
+  return { requestHash: key.slice(0, split), metaId: key.slice(split + 1) };
+}

@@ -1,0 +1,37 @@
+import "server-only";
+import { and, asc, count, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { emailMessages } from "@/db/schema";
+import { invalidParameter } from "@/lib/errors";
+import { queryParam } from "@/lib/pagination";
+import { getBatchOrThrow } from "./get-batch-or-throw";
+
+export const BATCH_MESSAGES_PAGE_SIZE = 100;
+
+/**
+ * GET /v1/batches/:id/email_messages (API.md, DECISIONS.md Batches): the batch's messages in request
+ * order, 100 a page from `offset`. OFFSET is what the API mandates here, and it stays cheap: a batch
+ * holds at most 1,000 messages, read through email_messages_batch_idx (ARCHITECTURE.md rule 7).
+ */
+export async function listBatchMessages(workspaceId: string, batchId: string, params: URLSearchParams) {
+  const offset = parseOffset(queryParam(params, "offset"));
+  const db = await getDb();
+  const batch = await getBatchOrThrow(workspaceId, batchId, db);
+  const where = and(eq(emailMessages.workspaceId, workspaceId), eq(emailMessages.batchId, batch.id));
+  const [{ total }] = await db.select({ total: count() }).from(emailMessages).where(where);
+  const items = await db
+    .select()
+    .from(emailMessages)
+    .where(where)
+    .orderBy(asc(emailMessages.batchIndex), asc(emailMessages.id))
+    .limit(BATCH_MESSAGES_PAGE_SIZE)
+    .offset(offset);
+  return { items, meta: { offset, limit: BATCH_MESSAGES_PAGE_SIZE, count: Number(total) } };
+}
+
+function parseOffset(value: string | null): number {
+  if (value === null || value === "") return 0;
+  if (!/^\d{1,6}$/.test(value)) throw invalidParameter("offset", "offset must be a whole number from 0 (the position in the batch to start from).");
+  // Past the end is an empty page, not an error.
+  return Number(value);
+}

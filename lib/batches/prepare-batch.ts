@@ -1,0 +1,95 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import { AppError, invalidParameter, type ErrorCode, type ErrorDetail } from "@/lib/errors";
+import { parseSendRequest } from "@/lib/messages/parse-send-request";
+import { listMemberEmails, prepareMessage, type PrepareContext, type PreparedMessage } from "@/lib/messages/prepare-message";
+import { isPlainObject } from "@/lib/validation.shared";
+import { createRequestMemo, type RequestMemo } from "./request-memo";
+
+export const BATCH_MAX_MESSAGES = 1000;
+
+/** One element of a batch after every check: its position, its body as sent and the message to write. */
+export interface PreparedElement {
+  index: number;
+  body: Record<string, unknown>;
+  metaId: string | null;
+  prepared: PreparedMessage;
+}
+
+/**
+ * All-or-nothing validation of a batch (DECISIONS.md, Batches): every element is parsed and prepared
+ * (template lookup, rendering, sender, group and test-mode checks) with the single-send code, so a
+ * batch element is accepted exactly when the same body would be by POST /v1/email_messages. Every
+ * failure is collected; if there is any, one AppError names each bad index in `details`.
+ * Writes nothing.
+ */
+export async function prepareBatch(
+  db: Executor,
+  body: unknown,
+  context: { workspace: { id: string; testMode: boolean }; sandbox: boolean },
+): Promise<PreparedElement[]> {
+  const elements = parseBatchBody(body);
+  const { workspace, sandbox } = context;
+  // Shared by every element: one members query per batch, and (memo) each template row, sender
+  // domain and group read once. prepareMessage reads `memo` once lib/messages/prepare-message.ts
+  // takes it (PrepareContext.memo); until then the extra field is ignored and lookups repeat.
+  const shared: Omit<PrepareContext, "prefix"> & { memo: RequestMemo } = {
+    workspace,
+    sandbox,
+    source: sandbox ? "SANDBOX_BATCH" : "BATCH",
+    memberEmails: workspace.testMode && !sandbox ? await listMemberEmails(db, workspace.id) : undefined,
+    memo: createRequestMemo(),
+  };
+  const prepared: PreparedElement[] = [];
+  const failures: ErrorDetail[] = [];
+  // Sequential on purpose: ids are minted in request order, and PGlite runs one query at a time anyway.
+  for (const [index, element] of elements.entries()) {
+    const prefix = `emailMessages[${index}]`;
+    try {
+      if (!isPlainObject(element)) throw invalidParameter(prefix, `${prefix} must be an object with the fields of a send request.`);
+      const command = parseSendRequest(element, prefix);
+      const message = await prepareMessage(db, command, { ...shared, prefix });
+      prepared.push({ index, body: element, metaId: command.metaId, prepared: message });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failures.push({ index, param: error.param ?? prefix, code: error.code, message: error.message });
+    }
+  }
+  if (failures.length > 0) throw batchRejected(failures, elements.length);
+  return prepared;
+}
+
+function parseBatchBody(body: unknown): unknown[] {
+  if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object: { \"emailMessages\": [ ... ] }.");
+  const elements = body.emailMessages;
+  if (!Array.isArray(elements)) {
+    throw invalidParameter("emailMessages", "emailMessages is required: an array of send requests (each with templateId, or bodyHtml, subject and from).");
+  }
+  if (elements.length === 0 || elements.length > BATCH_MAX_MESSAGES) {
+    throw invalidParameter("emailMessages", `emailMessages must hold 1 to ${BATCH_MAX_MESSAGES} messages; it holds ${elements.length}.`);
+  }
+  return elements;
+}
+
+/**
+ * The rejection of a batch: the failures' code when they all share one (so every element naming an
+ * unknown template is a 404, every unverified sender a 422), otherwise the generic
+ * EMAIL_MESSAGE_INVALID_PARAMETER_ERROR (400). `param` names the first bad field; `details` all of
+ * them, each with its own code.
+ */
+export function batchRejected(failures: ErrorDetail[], total: number): AppError {
+  const [first] = failures;
+  const shared = failures.every((failure) => failure.code === first.code);
+  const code: ErrorCode = shared ? first.code : "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR";
+  const which = failures.length === 1 ? `Message ${first.index}` : `${failures.length} of ${total} messages (indexes ${summarise(failures)})`;
+  return new AppError(
+    code,
+    `${which} of the batch ${failures.length === 1 ? "is" : "are"} invalid, so nothing was sent; see details. First: ${first.message}`,
+    { param: first.param, details: failures },
+  );
+}
+
+function summarise(failures: ErrorDetail[]): string {
+  const shown = failures.slice(0, 10).map((failure) => failure.index).join(", ");
+  return failures.length > 10 ? `${shown}, …` : shown;
+}

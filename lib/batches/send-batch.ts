@@ -1,0 +1,67 @@
+import "server-only";
+import { getDb } from "@/db/client";
+import { batches } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { queueTransaction } from "@/lib/jobs/queue";
+import { createMessages } from "@/lib/messages/create-messages";
+import { claimIdempotencyKey, hashRequestBody } from "@/lib/messages/idempotency";
+import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { claimElementKeys, earlierElementIds } from "./claim-element-keys";
+import { getBatchOrThrow, type BatchRow } from "./get-batch-or-throw";
+import { prepareBatch } from "./prepare-batch";
+
+export interface SendBatchResult {
+  batch: BatchRow;
+  /** Request order; a replayed element's position holds the earlier message's id. */
+  emailMessageIds: string[];
+  /** True when the whole body matched an earlier batch: nothing new was created. */
+  replayed: boolean;
+}
+
+/** The metaId of a whole batch's idempotency key (its own scope keeps it apart from element keys). */
+const WHOLE_BATCH = "(whole batch)";
+
+/**
+ * POST /v1/batches and its sandbox twin (DECISIONS.md, Batches and Idempotency). Every element is
+ * validated and rendered first (all-or-nothing, prepare-batch.ts); then the batch, its messages,
+ * their first events, contacts and delivery jobs commit in one transaction of a few set-based
+ * statements, whatever the batch size.
+ *
+ * Idempotency: an element whose metaId and body match an earlier element (of this batch, or of a
+ * batch within 24 hours) is not created again (claim-element-keys.ts). When every element carries a
+ * metaId, the batch itself is keyed by its whole body: the same batch again returns the earlier one.
+ */
+export async function sendBatch(input: { workspaceId: string; sandbox: boolean; body: unknown }): Promise<SendBatchResult> {
+  const db = await getDb();
+  const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
+  const elements = await prepareBatch(db, input.body, { workspace, sandbox: input.sandbox });
+  const scope = { workspaceId: workspace.id, scope: input.sandbox ? "batches:sandbox" : "batches:live" };
+  const batchId = newId("batch");
+  return queueTransaction(async (tx) => {
+    if (elements.every((element) => element.metaId)) {
+      const earlier = await claimIdempotencyKey(tx, {
+        workspaceId: workspace.id,
+        scope: `${scope.scope}:request`,
+        metaId: WHOLE_BATCH,
+        requestHash: hashRequestBody(input.body),
+        resourceId: batchId,
+      });
+      if (earlier) {
+        const batch = await getBatchOrThrow(workspace.id, earlier, tx);
+        return { batch, emailMessageIds: await earlierElementIds(tx, scope, elements), replayed: true };
+      }
+    }
+    const { ids, create } = await claimElementKeys(tx, scope, elements);
+    const now = new Date();
+    const [batch] = await tx
+      .insert(batches)
+      .values({ id: batchId, workspaceId: workspace.id, sandbox: input.sandbox, count: elements.length, createdAt: now, updatedAt: now })
+      .returning();
+    await createMessages(
+      tx,
+      create.map((element) => element.prepared),
+      { batchId, batchIndexes: create.map((element) => element.index) },
+    );
+    return { batch, emailMessageIds: ids, replayed: false };
+  });
+}
