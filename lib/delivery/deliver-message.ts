@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { getDb, type Db, type Executor } from "@/db/client";
 import { emailMessages } from "@/db/schema";
+import { loadMessageAttachments } from "@/lib/attachments/load-message-attachments";
 import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
 import { AppError } from "@/lib/errors";
 import type { DeliverMessageJob } from "@/lib/jobs/queue";
@@ -49,7 +50,15 @@ export async function deliverMessage(job: DeliverMessageJob, context: DeliverCon
     return;
   }
 
-  const fields = mailFields(message);
+  // Uploaded attachments are read from storage; bytes purged while the message waited fail it.
+  const loaded = await loadMessageAttachments(db, message.workspaceId, message.attachments);
+  if (!loaded.ok) {
+    await db.transaction(async (tx) => {
+      if (await claim(tx, message)) await recordFailure(tx, message, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", loaded.reason);
+    });
+    return;
+  }
+  const fields = mailFields(message, loaded.attachments);
   const mail: OutboundMail = {
     workspaceId: message.workspaceId,
     messageId: message.id,
@@ -164,7 +173,7 @@ async function senderRejection(db: Executor, message: Message): Promise<string |
   }
 }
 
-function mailFields(message: Message): MailFields {
+function mailFields(message: Message, attachments: MimeAttachment[]): MailFields {
   const references = Object.entries(message.headers).find(([key]) => key.toLowerCase() === "references")?.[1];
   return {
     from: message.from,
@@ -176,18 +185,7 @@ function mailFields(message: Message): MailFields {
     html: message.bodyHtml,
     text: message.bodyText,
     references: references ?? null,
-    attachments: message.attachments.map((attachment): MimeAttachment => {
-      // Uploaded attachments (attachmentId) are read from storage by the attachments slice.
-      if (attachment.contentBase64 === undefined) {
-        throw new Error(`Attachment ${attachment.name} has no stored content to send yet.`);
-      }
-      return {
-        filename: attachment.name,
-        contentType: attachment.contentType,
-        content: Buffer.from(attachment.contentBase64, "base64"),
-        cid: attachment.cid,
-      };
-    }),
+    attachments,
   };
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema";
+import { resolveSendAttachments } from "@/lib/attachments/resolve-send-attachments";
 import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
 import { AppError, invalidParameter, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -45,27 +46,38 @@ export interface PrepareContext {
   prefix?: string;
   /** Member addresses, fetched once per request when the workspace is in test mode. */
   memberEmails?: Set<string>;
+  /** Shares lookups between the elements of one batch (lib/batches/request-memo.ts): each template row, sender domain and group is read once. */
+  memo?: <T>(key: string, load: () => Promise<T> | PromiseLike<T>) => Promise<T>;
 }
 
-const INLINE_ATTACHMENTS_MAX_BYTES = 5 * 1024 * 1024;
+type Memo = NonNullable<PrepareContext["memo"]>;
+const noMemo: Memo = async (_key, load) => load();
+
+/** Names this message's field on an AppError from a (shared) lookup; any other error (the database down) goes on unchanged. */
+const rethrowAt = (param: string) => (error: unknown): never => {
+  if (error instanceof AppError) throw new AppError(error.code, error.message, { param });
+  throw error;
+};
 
 /**
  * Template lookup, rendering, sender-domain, group and test-mode checks (DECISIONS.md, Sending).
- * Throws the first AppError; writes nothing.
+ * Throws the first AppError; writes nothing (beyond marking UPLOADED an attachment found in S3).
  */
 export async function prepareMessage(db: Executor, command: SendCommand, context: PrepareContext): Promise<PreparedMessage> {
   const p = (name: string) => (context.prefix ? `${context.prefix}.${name}` : name);
   const { workspace } = context;
-  const content = await renderContent(db, workspace.id, command, p);
+  const memo = context.memo ?? noMemo;
+  const content = await renderContent(db, workspace.id, command, p, memo);
   const sender = command.from ?? senderFromTemplate(content.templateFrom, p);
-  await assertSenderDomainVerified(db, workspace.id, sender.address).catch((error: AppError) => {
-    throw new AppError(error.code, error.message, { param: p("from") });
-  });
-  const groupId = await resolveGroupId(db, workspace.id, command, p);
+  const senderDomain = sender.address.slice(sender.address.lastIndexOf("@") + 1).toLowerCase();
+  await memo(`sender-domain:${senderDomain}`, () => assertSenderDomainVerified(db, workspace.id, sender.address)).catch(rethrowAt(p("from")));
+  const groupId = await resolveGroupId(db, workspace.id, command, p, memo);
   if (workspace.testMode && !context.sandbox) {
     const members = context.memberEmails ?? (await listMemberEmails(db, workspace.id));
     assertTestModeRecipients(command, members, p);
   }
+  // Last: with the S3 driver it may record an upload found at the store, so only once all else holds.
+  const attachments = await resolveSendAttachments(db, workspace.id, command.attachments, p);
   return {
     id: newId("message"),
     workspaceId: workspace.id,
@@ -84,7 +96,7 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
     bodyHtml: content.bodyHtml,
     bodyText: content.bodyText,
     headers: command.headers.references ? { references: command.headers.references } : {},
-    attachments: decodeInlineAttachments(command, p),
+    attachments,
     metaId: command.metaId,
     metadata: command.metadata,
     contacts: [...command.to, ...command.cc, ...command.bcc],
@@ -92,13 +104,14 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
   };
 }
 
-async function renderContent(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string) {
+async function renderContent(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string, memo: Memo) {
   if (command.raw) {
     // Raw content is sent as given (no Liquid): only the text part is derived when absent.
     const { subject, bodyHtml, bodyText } = command.raw;
     return { subject: subject.replace(/\s+/g, " ").trim(), bodyHtml, bodyText: bodyText ?? htmlToText(bodyHtml), templateFrom: null, templateReplyTo: null };
   }
-  const template = await getTemplateOrThrow(workspaceId, command.templateId!, db, p("templateId"));
+  const templateId = command.templateId!;
+  const template = await memo(`template:${templateId}`, () => getTemplateOrThrow(workspaceId, templateId, db)).catch(rethrowAt(p("templateId")));
   const options = { strict: template.strict };
   const rendered = renderTemplate(template, command.variables, options);
   return {
@@ -115,13 +128,15 @@ function senderFromTemplate(templateFrom: string | null, p: (name: string) => st
   return parseSingleAddress(templateFrom, p("from"), "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
 }
 
-async function resolveGroupId(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string) {
+async function resolveGroupId(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string, memo: Memo) {
   if (!command.groupId && !command.groupKey) return null;
   const where = command.groupId ? eq(unsubscribeGroups.id, command.groupId) : eq(unsubscribeGroups.key, command.groupKey!);
-  const [group] = await db
-    .select({ id: unsubscribeGroups.id, key: unsubscribeGroups.key })
-    .from(unsubscribeGroups)
-    .where(and(eq(unsubscribeGroups.workspaceId, workspaceId), where));
+  const [group] = await memo(`group:${command.groupId ?? ""}:${command.groupKey ?? ""}`, () =>
+    db
+      .select({ id: unsubscribeGroups.id, key: unsubscribeGroups.key })
+      .from(unsubscribeGroups)
+      .where(and(eq(unsubscribeGroups.workspaceId, workspaceId), where)),
+  );
   const param = p(command.groupId ? "groupId" : "groupKey");
   if (!group) throw notFound(`Unsubscribe group ${command.groupId ?? command.groupKey}`, param);
   if (command.groupId && command.groupKey && group.key !== command.groupKey) {
@@ -150,26 +165,4 @@ function assertTestModeRecipients(command: SendCommand, members: Set<string>, p:
       );
     }
   }
-}
-
-function decodeInlineAttachments(command: SendCommand, p: (name: string) => string): StoredAttachment[] {
-  let total = 0;
-  return command.attachments.map((attachment, index) => {
-    const at = (name: string) => p(`attachments[${index}].${name}`);
-    if (attachment.attachmentId !== undefined && attachment.contentBlob !== undefined) {
-      throw invalidParameter(at("attachmentId"), "Give either contentBlob or attachmentId, not both.");
-    }
-    if (attachment.attachmentId !== undefined) {
-      throw invalidParameter(at("attachmentId"), `Attachment ${attachment.attachmentId} does not exist or has not been uploaded.`);
-    }
-    if (attachment.contentBlob === undefined) throw invalidParameter(at("contentBlob"), "contentBlob (base64) or attachmentId is required.");
-    const blob = attachment.contentBlob.replace(/\s+/g, "");
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob) || blob.length % 4 === 1) throw invalidParameter(at("contentBlob"), "contentBlob must be base64.");
-    const size = Buffer.byteLength(blob, "base64");
-    total += size;
-    if (total > INLINE_ATTACHMENTS_MAX_BYTES) {
-      throw new AppError("PAYLOAD_TOO_LARGE", "Inline attachments may total at most 5 MB per message (decoded); upload larger files with POST /v1/attachments.", { param: at("contentBlob") });
-    }
-    return { name: attachment.name, contentType: attachment.contentType, size, cid: attachment.cid, contentBase64: blob };
-  });
 }

@@ -1,0 +1,16 @@
+import { created } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { createAttachment } from "@/lib/attachments/create-attachment";
+import { serializeAttachment } from "@/lib/attachments/serialize";
+
+// POST /v1/attachments – an attachment id and the signed URL its bytes are PUT to (valid 1 hour)
+export const POST = withApiKey({ body: "optional", maxBytes: 64 * 1024 }, async ({ principal, body }) => {
+  const { attachment, uploadUrl } = await createAttachment({ workspaceId: principal.workspaceId, credential: principal.apiKeyId, body });
+  return created(serializeAttachment(attachment, uploadUrl));
+});
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,47 @@
+/** What a storage driver knows of the stored bytes. */
+export interface StoredObject {
+  size: number;
+  /** Recorded by the store (S3 keeps the PUT's Content-Type); null when the store keeps none. */
+  contentType: string | null;
+  /** When the bytes were last written. */
+  modifiedAt: Date;
+}
+
+export interface UploadTarget {
+  attachmentId: string;
+  key: string;
+  expiresAt: Date;
+  /** Who may upload: the API key id that created the attachment, or its workspace id. */
+  credential: string;
+}
+
+/** Bytes received and written aside: `commit` makes them the attachment's, `discard` drops them. */
+export interface StagedUpload {
+  size: number;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/**
+ * Where uploaded attachments' bytes live (ARCHITECTURE.md rule 6). Keys are
+ * `attachments/<workspace>/<attachment>`; every method is idempotent.
+ */
+export interface AttachmentStorage {
+  readonly driver: "local" | "s3";
+  /** A URL the caller PUTs the bytes to with no other credentials, valid until `expiresAt`. */
+  uploadUrl(target: UploadTarget): Promise<string>;
+  /**
+   * Drivers whose upload URL points at this service receive the PUT's body here: streamed to disk while
+   * counted, refused with PAYLOAD_TOO_LARGE past `maxBytes` without buffering it.
+   */
+  receive?(key: string, body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<StagedUpload>;
+  /** Size (and content type) of the stored bytes, or null when nothing is stored under `key`. */
+  stat(key: string): Promise<StoredObject | null>;
+  /** The bytes, or null when nothing is stored under `key`. */
+  read(key: string): Promise<Buffer | null>;
+  delete(key: string): Promise<void>;
+}
+
+export function storageKey(workspaceId: string, attachmentId: string): string {
+  return `attachments/${workspaceId}/${attachmentId}`;
+}
