@@ -2,6 +2,7 @@ import "server-only";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { authenticateApiKey, type ApiPrincipal } from "@/lib/api-keys/authenticate-api-key";
 import { AppError } from "@/lib/errors";
+import { consumeRateLimit, withRateLimitHeaders } from "./rate-limit";
 import { MB, readJsonBody } from "./read-json";
 import { errorReply, jsonResponse, type ApiReply } from "./respond";
 
@@ -24,9 +25,10 @@ export interface ApiOptions {
 type RouteContext<P> = { params: Promise<P> };
 
 /**
- * The one route wrapper (ARCHITECTURE.md rule 1): authenticate → read the body (size-capped) →
- * call the handler (parse, use case, serialize) → turn any error into the envelope → log the
- * request to the workspace's activity log. Deliberately small: no special cases live here.
+ * The one route wrapper (ARCHITECTURE.md rule 1): authenticate → rate limit (per key) → read the
+ * body (size-capped) → call the handler (parse, use case, serialize) → turn any error into the
+ * envelope → log the request to the workspace's activity log. Deliberately small: no special
+ * cases live here.
  */
 export function withApiKey<P = Record<string, never>>(
   options: ApiOptions,
@@ -38,8 +40,10 @@ export function withApiKey<P = Record<string, never>>(
     let body: unknown;
     let reply: ApiReply;
     let passthrough: Response | null = null;
+    const rateLimit: Record<string, string> = {};
     try {
       principal = await authenticateApiKey(request.headers.get("authorization"));
+      await consumeRateLimit(principal.apiKeyId, rateLimit); // fills RateLimit-*; over the limit throws RATE_LIMITED
       if (options.body !== "none" && request.method !== "GET") {
         body = await readJsonBody(request, options.maxBytes ?? 10 * MB, options.body === "optional");
       }
@@ -70,7 +74,7 @@ export function withApiKey<P = Record<string, never>>(
         responseBody: reply.body,
       });
     }
-    return passthrough ?? jsonResponse(reply);
+    return withRateLimitHeaders(passthrough ?? jsonResponse(reply), rateLimit);
   };
 }
 

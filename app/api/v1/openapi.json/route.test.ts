@@ -1,0 +1,130 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { callRoute } from "@/lib/testing/http";
+import { GET, POST } from "./route";
+
+const V1 = path.resolve(process.cwd(), "app/api/v1");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** Every route.ts under app/api/v1 as an OpenAPI path: [id] → {id}; the catch-all and _handlers skipped. */
+function routeFiles(dir = V1): Array<{ file: string; openApiPath: string }> {
+  const found: Array<{ file: string; openApiPath: string }> = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name.startsWith("_") || entry.name.startsWith("[...")) continue;
+      found.push(...routeFiles(full));
+    } else if (entry.name === "route.ts") {
+      const segments = path.relative(V1, dir).split(path.sep).filter(Boolean);
+      const openApiPath = ["/v1", ...segments.map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))].join("/");
+      found.push({ file: full, openApiPath });
+    }
+  }
+  return found;
+}
+
+/**
+ * The methods a route really serves: each exported one is called without credentials; 401 (or any
+ * answer but 405) means it is served, 405 means it only exists to say "wrong method".
+ */
+async function servedOperations(): Promise<string[]> {
+  const operations: string[] = [];
+  for (const { file, openApiPath } of routeFiles()) {
+    const route = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
+    for (const method of METHODS) {
+      if (typeof route[method] !== "function") continue;
+      const params: Record<string, string> = openApiPath.includes("{id}") ? { id: "x" } : {};
+      const answer = await callRoute(route[method], openApiPath.replace("{id}", "x"), { method, params });
+      if (answer.status !== 405) operations.push(`${method} ${openApiPath}`);
+    }
+  }
+  return operations.sort();
+}
+
+function documentedOperations(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
+  return Object.entries(doc.paths)
+    .flatMap(([p, item]) => Object.keys(item).filter((k) => METHODS.includes(k.toUpperCase() as never)).map((k) => `${k.toUpperCase()} ${p}`))
+    .sort();
+}
+
+/** Every "$ref" in the document, as a JSON pointer into it. */
+function refs(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((item) => refs(item, found));
+  else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") found.push(value);
+      else refs(value, found);
+    }
+  }
+  return found;
+}
+
+function resolvePointer(doc: unknown, ref: string): unknown {
+  if (!ref.startsWith("#/")) return undefined;
+  return ref
+    .slice(2)
+    .split("/")
+    .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), doc);
+}
+
+describe("GET /v1/openapi.json", () => {
+  it("is public JSON, cacheable for 5 minutes; other methods are 405", async () => {
+    const res = await callRoute(GET, "/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(res.json.openapi).toBe("3.1.0");
+    const post = await callRoute(POST, "/api/v1/openapi.json", { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET");
+  });
+
+  it("describes every route under app/api/v1, and nothing that is not served", async () => {
+    const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
+    const served = await servedOperations();
+    expect(served).toContain("POST /v1/email_messages");
+    expect(served).toContain("GET /v1/email_messages/{id}/events");
+    expect(served).not.toContain("DELETE /v1/email_messages");
+    expect(documentedOperations(doc)).toEqual(served);
+  });
+
+  it("has the basic shape of OpenAPI 3.1: info, servers, security, operations with responses, resolvable $refs", async () => {
+    const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    expect(doc.servers[0].url).toBe("/api");
+    expect(doc.components.securitySchemes.basicAuth).toEqual(expect.objectContaining({ type: "http", scheme: "basic" }));
+    for (const name of ["EmailMessage", "EmailMessageLog", "Batch", "WorkflowRun", "Attachment", "RenderedTemplate", "Template", "Error"]) {
+      expect(doc.components.schemas[name], name).toMatchObject({ type: "object" });
+    }
+    const ids = new Set<string>();
+    for (const [p, item] of Object.entries<Record<string, { operationId: string; responses: object; parameters?: { name: string; in: string }[] }>>(doc.paths)) {
+      for (const op of Object.values(item)) {
+        expect(ids.has(op.operationId), op.operationId).toBe(false);
+        ids.add(op.operationId);
+        expect(Object.keys(op.responses).length).toBeGreaterThan(0);
+        for (const [, name] of p.matchAll(/\{(\w+)\}/g)) {
+          expect(op.parameters?.some((param) => param.in === "path" && param.name === name), `${p} ${name}`).toBe(true);
+        }
+      }
+    }
+    const unresolved = refs(doc).filter((ref) => resolvePointer(doc, ref) === undefined);
+    expect(unresolved).toEqual([]);
+    expect(refs(doc).length).toBeGreaterThan(50);
+  });
+
+  it("names the errors of each endpoint: 429 everywhere behind auth, 413/415 on JSON bodies, dotted list params", async () => {
+    const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
+    const send = doc.paths["/v1/email_messages"].post;
+    expect(Object.keys(send.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "401", "404", "413", "415", "422", "429", "503"]));
+    expect(send.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/SendEmailRequest" });
+    expect(doc.components.responses.RateLimited.headers).toHaveProperty("Retry-After");
+    expect(send.responses["201"].headers).toHaveProperty("RateLimit-Remaining");
+    const list = doc.paths["/v1/email_messages"].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["limit", "cursor.after", "cursor.before", "createdAt.gte"]));
+    expect(doc.paths["/v1/openapi.json"].get.security).toEqual([]);
+    // Generated from the handler's zod schema: its limits show up.
+    expect(doc.components.schemas.SendEmailRequest.properties.attachments).toMatchObject({ maxItems: 100 });
+  });
+});

@@ -1,0 +1,125 @@
+import { z } from "zod";
+import * as requests from "./requests";
+import * as resources from "./resources";
+
+export type JsonObject = Record<string, unknown>;
+
+/** Named schemas: each becomes components/schemas/<name>, and every use of it a $ref. */
+const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
+  ["EmailMessage", resources.emailMessageResource, "A message and its delivery timestamps."],
+  ["EmailMessageLog", resources.emailMessageLogResource, "One event of a message's delivery timeline."],
+  ["RenderedTemplate", resources.renderedTemplateResource, "A template rendered with variables."],
+  ["Template", resources.templateResource, "A template's Liquid source, unexpanded."],
+  ["Batch", resources.batchResource, "A batch of messages sent in one call."],
+  ["WorkflowRun", resources.workflowRunResource, "One run of a workflow."],
+  ["Attachment", resources.attachmentResource, "An uploaded attachment, referenced as attachmentId when sending."],
+  ["Error", resources.errorEnvelope, "Every error: JSON, never an HTML page or a stack trace."],
+  ["MessageListMeta", resources.messageListMeta, "Keyset pagination of GET /v1/email_messages."],
+  ["EventListMeta", resources.eventListMeta, "Page-numbered pagination of a message's events."],
+  ["BatchMessagesMeta", resources.batchMessagesMeta, "Offset pagination of a batch's messages."],
+  [
+    "SendEmailRequest",
+    requests.sendEmailSchema,
+    "Either templateId (+ variables), or raw bodyHtml + subject (+ bodyText) with from. Unknown fields are ignored; an explicit null means absent.",
+  ],
+  ["AttachmentInput", requests.attachmentInputSchema, "Inline (contentBlob, base64) or uploaded (attachmentId)."],
+  ["SendBatchRequest", requests.sendBatchSchema, "Body of POST /v1/batches (at most 10 MB)."],
+  ["TriggerWorkflowRunRequest", requests.triggerWorkflowRunSchema, "Exactly one of workflowId and workflowKey."],
+  ["CreateAttachmentRequest", requests.createAttachmentSchema, "Optional: what the client knows of the file."],
+  ["RenderTemplateRequest", requests.renderTemplateSchema, "Variables to render the template with."],
+  ["PreviewVariables", requests.previewVariablesSchema, "The template's variables, as the whole body."],
+];
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** All named schemas as JSON Schema 2020-12 (OpenAPI 3.1's dialect), through zod's own converter. */
+export function componentSchemas(): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of NAMED) registry.add(schema, { id: name });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: "input", // requests: what a caller may send; responses carry no transforms, so input = output
+    uri: (name) => `#/components/schemas/${name}`,
+    // Noise for readers: zod spells date-time out as a long regex too (the format says it), and
+    // bounds every integer by the safe-integer range.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
+  });
+  const described: Record<string, JsonObject> = {};
+  for (const [name, , description] of NAMED) {
+    const schema: JsonObject = { description, ...schemas[name] };
+    delete schema.$schema;
+    delete schema.$id;
+    described[name] = schema;
+  }
+  return described;
+}
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } });
+
+export const headers = {
+  "RateLimit-Limit": integerHeader("The most requests this API key may send at once (RATE_LIMIT_BURST, default 200)."),
+  "RateLimit-Remaining": integerHeader("How many more requests the key may send right now."),
+  "RateLimit-Reset": integerHeader("Seconds until more requests become available."),
+  "Retry-After": integerHeader("Seconds to wait before retrying."),
+  "Idempotent-Replayed": {
+    description: "true when an earlier identical request (same metaId and body) is answered again.",
+    schema: { type: "string", enum: ["true"] },
+  },
+  "WWW-Authenticate": { description: 'Basic realm="api"', schema: { type: "string" } },
+  Allow: { description: "The methods the path accepts.", schema: { type: "string" } },
+};
+
+const header = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+
+/** Every answer to an authenticated request carries the rate-limit headers. */
+export const rateLimitHeaders = {
+  "RateLimit-Limit": header("RateLimit-Limit"),
+  "RateLimit-Remaining": header("RateLimit-Remaining"),
+  "RateLimit-Reset": header("RateLimit-Reset"),
+};
+
+const errorResponse = (name: string, description: string, extraHeaders: JsonObject = rateLimitHeaders) =>
+  [name, { description, headers: extraHeaders, content: { "application/json": { schema: ref("Error") } } }] as const;
+
+/** The DECISIONS.md error table: one reusable response per status, named in components/responses. */
+export const ERROR_RESPONSES = {
+  "400": errorResponse(
+    "BadRequest",
+    "INVALID_JSON (not a JSON object), EMAIL_MESSAGE_INVALID_PARAMETER_ERROR, EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR or " +
+      "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR; `param` names the field.",
+  ),
+  "401": errorResponse("Unauthorized", "UNAUTHORIZED: no, malformed, unknown or revoked credentials.", {
+    "WWW-Authenticate": header("WWW-Authenticate"),
+  }),
+  "404": errorResponse("NotFound", "NOT_FOUND: unknown id, or an id of another workspace; `param` names it."),
+  "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
+    Allow: header("Allow"),
+  }),
+  "413": errorResponse(
+    "PayloadTooLarge",
+    "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",
+  ),
+  "415": errorResponse("UnsupportedMediaType", "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json."),
+  "422": errorResponse(
+    "UnprocessableContent",
+    "EMAIL_MESSAGE_INVALID_SENDER_ERROR, EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR or TEMPLATE_RENDER_ERROR.",
+  ),
+  "429": errorResponse("RateLimited", "RATE_LIMITED: over the API key's rate; retry after Retry-After seconds.", {
+    ...rateLimitHeaders,
+    "Retry-After": header("Retry-After"),
+  }),
+  "503": errorResponse("ServiceUnavailable", "SERVICE_UNAVAILABLE: the database is unreachable; nothing was written.", {
+    "Retry-After": header("Retry-After"),
+  }),
+};
+
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+
+export const errorResponseRef = (status: ErrorStatus) => ({ $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` });
+
+export function responseComponents(): Record<string, JsonObject> {
+  return Object.fromEntries(Object.values(ERROR_RESPONSES).map(([name, response]) => [name, response]));
+}

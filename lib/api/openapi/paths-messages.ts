@@ -1,0 +1,108 @@
+import { MESSAGE_SOURCES, MESSAGE_STATUSES } from "@/db/schema";
+import type { JsonObject } from "./components";
+import { operation, pathId, queryParam, replayed, SEND_ERRORS, JSON_BODY_ERRORS, type OperationSpec } from "./operation";
+
+const messageCreated = { status: "201", description: "Accepted: validated, rendered and stored; delivery follows from the queue.", data: "EmailMessage" } as const;
+
+const send = (sandbox: boolean): OperationSpec => ({
+  operationId: sandbox ? "sendSandboxEmailMessage" : "sendEmailMessage",
+  summary: sandbox ? "Send a test email (validated, rendered and stored; never delivered)" : "Send an email, with a template or raw content",
+  description: sandbox
+    ? "Same validation, rendering and stored message as the live endpoint (source SANDBOX_API, status SUCCEEDED once rendered); nothing reaches a provider and test mode does not apply."
+    : "Exactly one form: templateId (+ variables), or raw bodyHtml + subject (+ bodyText) with from. Every problem is reported in the request; delivery happens after the answer.",
+  tag: sandbox ? "Sandbox" : "Email messages",
+  body: { schema: "SendEmailRequest" },
+  success: [messageCreated, { ...replayed, data: "EmailMessage" }],
+  errors: SEND_ERRORS,
+});
+
+const dateTime = { type: "string", format: "date-time" };
+const text = { type: "string", minLength: 1, maxLength: 255 };
+
+const listParameters: JsonObject[] = [
+  queryParam("limit", { type: "integer", minimum: 1, maximum: 50, default: 50 }, "Messages per page."),
+  queryParam("cursor.after", { type: "string" }, "A message id: the page after it (older). Also accepted as cursor[after]."),
+  queryParam("cursor.before", { type: "string" }, "A message id: the page before it (newer), still newest first. Also cursor[before]."),
+  ...(["gt", "gte", "lt", "lte"] as const).map((op) =>
+    queryParam(`createdAt.${op}`, dateTime, `createdAt ${{ gt: ">", gte: "≥", lt: "<", lte: "≤" }[op]} this ISO 8601 date-time. Also createdAt[${op}].`),
+  ),
+  queryParam("status", { type: "string", enum: [...MESSAGE_STATUSES] }, "Only messages with this status."),
+  queryParam("source", { type: "string", enum: [...MESSAGE_SOURCES] }, "Only messages created this way."),
+  queryParam("templateId", text, "Only messages sent with this template."),
+  queryParam("batchId", text, "Only messages of this batch."),
+  queryParam("metaId", text, "Only messages with this metaId."),
+  queryParam("to", { type: "string" }, "Only messages whose to holds this address (exact, case-insensitive)."),
+];
+
+export const messagePaths: Record<string, JsonObject> = {
+  "/v1/email_messages": {
+    get: operation({
+      operationId: "listEmailMessages",
+      summary: "List messages, newest first",
+      description: "Keyset pagination: createdAt descending, then id descending. An unknown cursor id is a 400. Filters combine.",
+      tag: "Email messages",
+      parameters: listParameters,
+      success: [{ status: "200", description: "One page of messages.", list: { meta: "MessageListMeta", item: "EmailMessage" } }],
+      errors: ["400"],
+    }),
+    post: operation(send(false)),
+  },
+  "/v1/email_messages/{id}": {
+    get: operation({
+      operationId: "getEmailMessage",
+      summary: "Retrieve a message with its delivery timestamps",
+      tag: "Email messages",
+      parameters: [pathId("message", "em_")],
+      success: [{ status: "200", description: "The message.", data: "EmailMessage" }],
+      errors: ["404"],
+    }),
+  },
+  "/v1/email_messages/{id}/events": {
+    get: operation({
+      operationId: "listEmailMessageEvents",
+      summary: "List a message's delivery timeline, newest first",
+      tag: "Email messages",
+      parameters: [
+        pathId("message", "em_"),
+        queryParam("page", { type: "integer", minimum: 1, default: 1 }, "1-based; 50 events a page. A page past the end is empty."),
+      ],
+      success: [{ status: "200", description: "One page of events.", list: { meta: "EventListMeta", item: "EmailMessageLog" } }],
+      errors: ["400", "404"],
+    }),
+  },
+  "/v1/sandbox/email_messages": { post: operation(send(true)) },
+  "/v1/templates/{id}/render": {
+    post: operation({
+      operationId: "renderTemplate",
+      summary: "Render a template with variables",
+      description: "Through the same renderer as a send: subject, HTML and text (derived from the HTML when the template has none).",
+      tag: "Templates",
+      parameters: [pathId("template", "tpl_")],
+      body: { schema: "RenderTemplateRequest", optional: true },
+      success: [{ status: "200", description: "The rendered template.", data: "RenderedTemplate" }],
+      errors: [...JSON_BODY_ERRORS, "404", "422"],
+    }),
+  },
+  "/v1/templates/{id}/raw": {
+    get: operation({
+      operationId: "getRawTemplate",
+      summary: "Retrieve a template's Liquid source",
+      tag: "Templates",
+      parameters: [pathId("template", "tpl_")],
+      success: [{ status: "200", description: "The raw template.", data: "Template" }],
+      errors: ["404"],
+    }),
+  },
+  "/v1/templates/{id}/preview": {
+    post: operation({
+      operationId: "previewTemplate",
+      summary: "Render a template to its HTML document (used by the Node client)",
+      description: "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox.",
+      tag: "Templates",
+      parameters: [pathId("template", "tpl_")],
+      body: { schema: "PreviewVariables", optional: true },
+      success: [{ status: "200", description: "The rendered HTML.", content: { "text/html": { schema: { type: "string" } } } }],
+      errors: [...JSON_BODY_ERRORS, "404", "422"],
+    }),
+  },
+};

@@ -1,0 +1,106 @@
+import type { JsonObject } from "./components";
+import { JSON_BODY_ERRORS, operation, pathId, queryParam, replayed, SEND_ERRORS, type OperationSpec } from "./operation";
+
+const batch = (sandbox: boolean, older = false): OperationSpec => ({
+  operationId: `${sandbox ? "sendSandboxBatch" : "sendBatch"}${older ? "Legacy" : ""}`,
+  summary: older
+    ? `The older path of POST /v1/${sandbox ? "sandbox/" : ""}batches (same behaviour)`
+    : sandbox
+      ? "Send a test batch (validated, rendered and stored; never delivered)"
+      : "Send a batch of 1–1000 messages, all or nothing",
+  description:
+    "Every element is validated like a single send; one bad element rejects the batch, with `details` naming each bad index " +
+    "(the status is the failures' shared one: 404 for unknown templates, 422 for senders, else 400). Body at most 10 MB.",
+  tag: sandbox ? "Sandbox" : "Batches",
+  deprecated: older,
+  body: { schema: "SendBatchRequest" },
+  success: [
+    { status: "201", description: "The batch, its message ids in request order.", data: "Batch" },
+    { ...replayed, data: "Batch" },
+  ],
+  errors: SEND_ERRORS,
+});
+
+const workflowRun = (sandbox: boolean): OperationSpec => ({
+  operationId: sandbox ? "triggerSandboxWorkflowRun" : "triggerWorkflowRun",
+  summary: sandbox ? "Start a test workflow run (its emails are stored, never delivered)" : "Start a workflow run by id or key",
+  description:
+    "Exactly one of workflowId and workflowKey. An unknown workflowId is a 404; a key that matches no enabled workflow gives a SKIPPED run.",
+  tag: sandbox ? "Sandbox" : "Workflow runs",
+  body: { schema: "TriggerWorkflowRunRequest" },
+  success: [
+    { status: "201", description: "The run, started.", data: "WorkflowRun" },
+    { ...replayed, data: "WorkflowRun" },
+  ],
+  errors: [...JSON_BODY_ERRORS, "404"],
+});
+
+export const sendPaths: Record<string, JsonObject> = {
+  "/v1/batches": { post: operation(batch(false)) },
+  "/v1/sandbox/batches": { post: operation(batch(true)) },
+  "/v1/email_messages_batch": { post: operation(batch(false, true)) },
+  "/v1/sandbox/email_messages_batch": { post: operation(batch(true, true)) },
+  "/v1/batches/{id}": {
+    get: operation({
+      operationId: "getBatch",
+      summary: "Retrieve a batch with its messages counted by status",
+      tag: "Batches",
+      parameters: [pathId("batch", "batch_")],
+      success: [{ status: "200", description: "The batch, with counts.", data: "Batch" }],
+      errors: ["404"],
+    }),
+  },
+  "/v1/batches/{id}/email_messages": {
+    get: operation({
+      operationId: "listBatchEmailMessages",
+      summary: "List a batch's messages in request order, 100 a page",
+      tag: "Batches",
+      parameters: [
+        pathId("batch", "batch_"),
+        queryParam("offset", { type: "integer", minimum: 0, default: 0 }, "Position in the batch to start from; past the end is an empty page."),
+      ],
+      success: [{ status: "200", description: "One page of the batch's messages.", list: { meta: "BatchMessagesMeta", item: "EmailMessage" } }],
+      errors: ["400", "404"],
+    }),
+  },
+  "/v1/workflow_runs": { post: operation(workflowRun(false)) },
+  "/v1/sandbox/workflow_runs": { post: operation(workflowRun(true)) },
+  "/v1/workflow_runs/{id}": {
+    get: operation({
+      operationId: "getWorkflowRun",
+      summary: "Retrieve a workflow run with its status and messages",
+      tag: "Workflow runs",
+      parameters: [pathId("workflow run", "wfr_")],
+      success: [{ status: "200", description: "The run.", data: "WorkflowRun" }],
+      errors: ["404"],
+    }),
+  },
+  "/v1/attachments": {
+    post: operation({
+      operationId: "createAttachment",
+      summary: "Create an attachment and its upload URL",
+      description:
+        "Then PUT the bytes to uploadUrl (no other credentials, at most 40 MB, within an hour) and send with attachments[].attachmentId.",
+      tag: "Attachments",
+      body: { schema: "CreateAttachmentRequest", optional: true },
+      success: [{ status: "201", description: "The attachment, with its upload URL.", data: "Attachment" }],
+      errors: JSON_BODY_ERRORS,
+    }),
+  },
+  "/v1/openapi.json": {
+    get: operation({
+      operationId: "getOpenApiDocument",
+      summary: "This document",
+      tag: "Meta",
+      public: true,
+      success: [
+        {
+          status: "200",
+          description: "The OpenAPI 3.1 document, generated from the handlers' zod schemas.",
+          content: { "application/json": { schema: { type: "object" } } },
+          headers: { "Cache-Control": { description: "public, max-age=300", schema: { type: "string" } } },
+        },
+      ],
+    }),
+  },
+};

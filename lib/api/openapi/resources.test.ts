@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAttachment } from "@/lib/attachments/create-attachment";
+import { serializeAttachment } from "@/lib/attachments/serialize";
+import { getBatchDetail } from "@/lib/batches/get-batch-detail";
+import { listBatchMessages } from "@/lib/batches/list-batch-messages";
+import { sendBatch } from "@/lib/batches/send-batch";
+import { serializeBatch, serializeBatchDetail } from "@/lib/batches/serialize";
+import { AppError } from "@/lib/errors";
+import { listMessageEvents } from "@/lib/messages/list-message-events";
+import { listMessages } from "@/lib/messages/list-messages";
+import { sendMessage } from "@/lib/messages/send-message";
+import { serializeEvent, serializeMessage } from "@/lib/messages/serialize";
+import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
+import { renderTemplateById } from "@/lib/templates/render-template-by-id";
+import { serializeRawTemplate, serializeRendered } from "@/lib/templates/serialize";
+import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { serializeWorkflowRun } from "@/lib/workflows/serialize";
+import { triggerWorkflowRun } from "@/lib/workflows/trigger-workflow-run";
+import { errorReply } from "../respond";
+import * as resources from "./resources";
+
+/** Strict at the top level: a field the serializer adds but the document lacks fails here. */
+const conforms = (schema: z.ZodObject, value: unknown) => expect(() => schema.strict().parse(value)).not.toThrow();
+
+const raw = { from: "Acme <hello@example.com>", to: "Ann <ann@example.org>", subject: "Hi", bodyHtml: "<p>Hi</p>" };
+
+// The document's resources are zod schemas written beside the serializers: these tests keep them equal.
+describe("OpenAPI resources match what the serializers build", () => {
+  it("EmailMessage, EmailMessageLog, RenderedTemplate, Template", async () => {
+    const ws = await createTestWorkspace();
+    const { message } = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw, metaId: "order-1", metadata: { n: 1 } } });
+    conforms(resources.emailMessageResource, serializeMessage(message));
+    const { events } = await listMessageEvents(ws.workspace.id, message.id, null);
+    for (const event of events) conforms(resources.emailMessageLogResource, serializeEvent(event));
+
+    const template = await ws.createTemplate({ bodyText: "Hello {{ name }}" });
+    conforms(resources.renderedTemplateResource, serializeRendered(await renderTemplateById(ws.workspace.id, template.id, { name: "Ann" })));
+    conforms(resources.templateResource, serializeRawTemplate(await getTemplateOrThrow(ws.workspace.id, template.id)));
+  });
+
+  it("Batch (created, and with counts), and the list metas", async () => {
+    const ws = await createTestWorkspace();
+    const { batch, emailMessageIds } = await sendBatch({ workspaceId: ws.workspace.id, sandbox: true, body: { emailMessages: [raw, raw] } });
+    conforms(resources.batchResource, serializeBatch(batch, emailMessageIds));
+    const detail = serializeBatchDetail(await getBatchDetail(ws.workspace.id, batch.id));
+    conforms(resources.batchResource, detail);
+    expect(resources.batchResource.parse(detail).counts).toMatchObject({ SUCCEEDED: 2 });
+    conforms(resources.batchMessagesMeta, (await listBatchMessages(ws.workspace.id, batch.id, new URLSearchParams())).meta);
+    conforms(resources.messageListMeta, (await listMessages(ws.workspace.id, new URLSearchParams("limit=1"))).meta);
+  });
+
+  it("WorkflowRun (a skipped one: no workflow has the key)", async () => {
+    const ws = await createTestWorkspace();
+    const { run } = await triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox: true, body: { workflowKey: "not-yet", variables: { a: 1 } } });
+    conforms(resources.workflowRunResource, serializeWorkflowRun(run));
+  });
+
+  it("Attachment", async () => {
+    const ws = await createTestWorkspace();
+    const { attachment, uploadUrl } = await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: { name: "a.pdf" } });
+    conforms(resources.attachmentResource, serializeAttachment(attachment, uploadUrl));
+  });
+
+  it("the Error envelope, with param and details", () => {
+    conforms(resources.errorEnvelope, errorReply(new AppError("NOT_FOUND", "Template not found.", { param: "templateId" })).body);
+    const details = [{ index: 1, param: "emailMessages[1].to", code: "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR" as const, message: "to is empty." }];
+    conforms(resources.errorEnvelope, errorReply(new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "Bad batch.", { details })).body);
+  });
+});

@@ -1,0 +1,143 @@
+import { z } from "zod";
+import { ATTACHMENT_STATUSES, MESSAGE_SOURCES, MESSAGE_STATUSES, WORKFLOW_RUN_STATUSES } from "@/db/schema";
+import { ERROR_CODES } from "@/lib/errors";
+import { EVENT_CODES } from "@/lib/messages/event-codes.shared";
+
+/**
+ * The public resources as zod schemas, for the OpenAPI document only: the serializers build these
+ * objects, and resources.test.ts parses their real output with these schemas (strictly), so the
+ * document cannot drift from what the API answers.
+ */
+const timestamp = z.iso.datetime().describe("ISO 8601 UTC with milliseconds, e.g. 2026-01-02T03:04:05.678Z.");
+const happenedAt = (what: string) => timestamp.nullable().describe(`${what}; null until it happens.`);
+const id = (prefix: string) => z.string().describe(`A "${prefix}" prefix and 16 base62 characters.`);
+const base = <T extends string>(type: T, prefix: string) => ({
+  id: id(prefix),
+  type: z.literal(type),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const emailMessageResource = z.object({
+  ...base("EmailMessage", "em_"),
+  source: z.enum(MESSAGE_SOURCES).describe("How the message was created; fixed at creation."),
+  status: z.enum(MESSAGE_STATUSES),
+  processedAt: happenedAt("When the message was validated and rendered"),
+  serviceTemplateId: z.string().nullable().describe("The template id, when sent with a template."),
+  variables: z.record(z.string(), z.unknown()).describe("Template variables as given (empty once DELETED)."),
+  referenceId: z.string().describe("The id the delivery provider gave the message; empty until it is sent."),
+  to: z.array(z.string()).describe('Each entry as given: "addr" or "Display Name <addr>".'),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
+  from: z.string(),
+  replyTo: z.string().nullable(),
+  subject: z.string().nullable().describe("The rendered subject (beyond API.md); null once DELETED."),
+  sentAt: happenedAt("When the message was handed to the provider"),
+  deliveredAt: happenedAt("When the recipient's server accepted it"),
+  firstOpenedAt: happenedAt("First open"),
+  lastOpenedAt: happenedAt("Last open"),
+  firstClickedAt: happenedAt("First click"),
+  lastClickedAt: happenedAt("Last click"),
+  firstComplainedAt: happenedAt("First complaint"),
+  lastComplainedAt: happenedAt("Last complaint"),
+  firstBouncedAt: happenedAt("First bounce"),
+  lastBouncedAt: happenedAt("Last bounce"),
+  erroredAt: happenedAt("When the message failed and was not sent"),
+  lastSuppressedAt: happenedAt("When a recipient was suppressed (unsubscribed or on the suppression list)"),
+  lastUnsubscribedAt: happenedAt("When a contact unsubscribed through this message"),
+  metaId: z.string().nullable().describe("The caller's reference and idempotency key."),
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  batchId: z.string().nullable().describe("The batch it was sent in (beyond API.md)."),
+  workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond API.md)."),
+});
+
+export const emailMessageLogResource = z.object({
+  ...base("EmailMessageLog", "log_"),
+  code: z.enum(EVENT_CODES),
+  message: z.string().describe("A sentence with the event's details (delivery time, client, link, diagnostic)."),
+});
+
+export const renderedTemplateResource = z.object({
+  type: z.literal("RenderedTemplate"),
+  createdAt: timestamp,
+  subject: z.string(),
+  bodyHtml: z.string(),
+  bodyText: z.string().describe("Given, or derived from the HTML with links written as text [url]."),
+});
+
+export const templateResource = z.object({
+  ...base("Template", "tpl_"),
+  rawSubject: z.string(),
+  rawBodyHtml: z.string(),
+  rawBodyText: z.string().nullable().describe("Beyond API.md; null when the text part is derived from the HTML."),
+});
+
+const batchBase = {
+  ...base("Batch", "batch_"),
+  sandbox: z.boolean(),
+  count: z.int().describe("Messages in the batch."),
+  emailMessageIds: z.array(z.string()).describe("The batch's message ids, in request order."),
+};
+
+export const batchResource = z.object({
+  ...batchBase,
+  counts: z
+    .record(z.enum(MESSAGE_STATUSES), z.int())
+    .optional()
+    .describe("Messages by status: answered by GET /v1/batches/{id} (beyond API.md), not by the create call."),
+});
+
+export const workflowRunResource = z.object({
+  ...base("WorkflowRun", "wfr_"),
+  workflowId: z.string().nullable().describe("Null when the key matched no enabled workflow."),
+  workflowKey: z.string().nullable(),
+  sandbox: z.boolean(),
+  status: z.enum(WORKFLOW_RUN_STATUSES).describe("SKIPPED: the key matched no enabled workflow (see reason)."),
+  reason: z.string().nullable().describe("Why the run was skipped or failed."),
+  variables: z.record(z.string(), z.unknown()),
+  metaId: z.string().nullable(),
+  emailMessageIds: z.array(z.string()).describe("Messages sent by the run so far, in creation order."),
+  completedAt: happenedAt("When the run finished (beyond DECISIONS.md)"),
+});
+
+export const attachmentResource = z.object({
+  ...base("Attachment", "attachment_"),
+  uploadUrl: z.url().describe("PUT the bytes here (no other credentials; at most 40 MB) before expiresAt."),
+  expiresAt: timestamp.describe("When uploadUrl stops working (1 hour after creation)."),
+  status: z.enum(ATTACHMENT_STATUSES).describe("UPLOADED once the bytes arrived."),
+  name: z.string().nullable(),
+  contentType: z.string().nullable(),
+  size: z.int().nullable().describe("Declared at creation; the real size once uploaded."),
+  uploadedAt: happenedAt("When the bytes arrived"),
+});
+
+export const errorEnvelope = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string().describe("What went wrong and how to fix it."),
+    param: z.string().optional().describe("The field at fault, e.g. to, attachments[0].contentBlob, cursor.after."),
+    details: z
+      .array(z.object({ index: z.int(), param: z.string().optional(), code: z.enum(ERROR_CODES), message: z.string() }))
+      .optional()
+      .describe("Batches: one entry per bad element."),
+  }),
+});
+
+export const messageListMeta = z.object({
+  limit: z.int(),
+  count: z.int().describe("Items on this page."),
+  "cursor.after": z.string().nullable().describe("Pass as cursor.after for the next (older) page; null at the end."),
+  "cursor.before": z.string().nullable().describe("Pass as cursor.before for the previous (newer) page; null at the start."),
+});
+
+export const eventListMeta = z.object({
+  count: z.int().describe("All events of the message."),
+  page: z.int().describe("1-based."),
+  limit: z.literal(50),
+});
+
+export const batchMessagesMeta = z.object({
+  offset: z.int(),
+  limit: z.literal(100),
+  count: z.int().describe("All messages of the batch."),
+});
