@@ -101,13 +101,14 @@ describe("several workers at once (PostgreSQL)", () => {
     await Promise.all(workers.map((worker) => worker.started));
     const ids = await acceptMessages(30);
     await expectEachDeliveredOnce(ids);
-    // Each process logs every message it handed to the provider: none twice, and both took a share.
+    // Each process logs every message it handed to the provider: none twice. (Which process takes
+    // how many is up to timing: one may claim whole batches before the other wakes.)
     const handedOver = workers.map((worker) =>
       worker.lines().filter((line) => line.message === "message handed to provider" && ids.includes(line.messageId as string)),
     );
     const all = handedOver.flat().map((line) => line.messageId);
     expect(new Set(all).size).toBe(all.length);
-    for (const lines of handedOver) expect(lines.length).toBeGreaterThan(0);
+    expect(all.length).toBe(ids.length);
     for (const worker of workers) expect(await stopProcess(worker.child)).toBe(0);
   }, 60_000);
 

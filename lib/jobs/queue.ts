@@ -14,6 +14,8 @@ export const QUEUES = {
   deliverMessage: "deliver-message",
   /** One job per workflow-run step; a wait step's successor is a delayed job (lib/workflows). */
   workflowStep: "workflow-step",
+  /** Hourly retention work (lib/jobs/maintenance.ts), on pg-boss's cron: one run per hour cluster-wide. */
+  maintenance: "maintenance",
 } as const;
 
 export interface DeliverMessageJob {
@@ -23,6 +25,8 @@ export interface DeliverMessageJob {
 
 const QUEUE_OPTIONS: Record<string, Omit<Queue, "name">> = {
   [QUEUES.deliverMessage]: {
+    // Wake a worker as soon as a job is inserted instead of at its next poll.
+    notify: true,
     retryLimit: 8,
     retryDelay: 5,
     retryBackoff: true,
@@ -32,6 +36,7 @@ const QUEUE_OPTIONS: Record<string, Omit<Queue, "name">> = {
     deleteAfterSeconds: 7 * 24 * 3600,
   },
   [QUEUES.workflowStep]: {
+    notify: true,
     retryLimit: 5,
     retryDelay: 5,
     retryBackoff: true,
@@ -42,6 +47,8 @@ const QUEUE_OPTIONS: Record<string, Omit<Queue, "name">> = {
     deleteAfterSeconds: 7 * 24 * 3600,
   },
 };
+
+QUEUE_OPTIONS[QUEUES.maintenance] = { retryLimit: 2, retryDelay: 60, expireInSeconds: 900, deleteAfterSeconds: 24 * 3600 };
 
 const globalForQueue = globalThis as unknown as { __queue?: Promise<PgBoss> };
 
@@ -62,7 +69,8 @@ export function createBoss(handle: DbHandle): PgBoss {
 export async function installQueue(boss: PgBoss): Promise<void> {
   for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
     const existing = await boss.getQueue(name);
-    if (!existing) await boss.createQueue(name, options);
+    if (existing) await boss.updateQueue(name, options);
+    else await boss.createQueue(name, options);
     await boss.getJobById(name, "00000000-0000-0000-0000-000000000000");
   }
 }

@@ -1,8 +1,9 @@
 import "server-only";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
-import type { JobWithMetadata } from "pg-boss";
+import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { log } from "@/lib/log";
+import { runMaintenance } from "./maintenance";
 import type { WorkflowStepJob } from "@/lib/workflows/enqueue-workflow-step";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "./queue";
@@ -25,30 +26,61 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   getDeliveryProvider();
   const boss = await getQueue();
   globalForWorkers.__workerIds = [];
+  const ids = [
+    await work<DeliverMessageJob>(boss, QUEUES.deliverMessage, options, (job) =>
+      deliverMessage(job.data, { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }),
+    ),
+    await work<WorkflowStepJob>(boss, QUEUES.workflowStep, options, (job) =>
+      runWorkflowStep(job.data, { lastAttempt: job.retryCount >= job.retryLimit }),
+    ),
+    await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
+  ];
+  // Idempotent: every process declares the same schedule; pg-boss creates one job per occurrence.
+  await boss.schedule(QUEUES.maintenance, "17 * * * *");
+  globalForWorkers.__workerIds.push(...ids);
+  log.info("workers started", { queues: ids.map((entry) => entry.queue), concurrency: options.concurrency ?? 5 });
+}
+
+const BATCH_SIZE = 10;
+
+/**
+ * Each of `concurrency` pollers fetches up to 10 jobs and runs them at once, settling each job on its
+ * own (one failure retries only that job). While fetches come back full the poller keeps fetching
+ * without waiting (burst); an idle queue is polled every `pollingIntervalSeconds`, and NOTIFY wakes
+ * pollers as soon as a job is inserted.
+ */
+async function work<T extends object>(
+  boss: PgBoss,
+  queue: string,
+  options: WorkerOptions,
+  handle: (job: JobWithMetadata<T>) => Promise<unknown>,
+): Promise<{ queue: string; id: string }> {
   const id = await boss.work(
-    QUEUES.deliverMessage,
+    queue,
     {
-      batchSize: 1,
+      batchSize: BATCH_SIZE,
+      burstWhenBatchFull: true,
+      perJobResults: true,
       // retryCount and retryLimit tell the handler when a transient failure is the last one.
       includeMetadata: true,
       localConcurrency: options.concurrency ?? 5,
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
+      notifyPollingIntervalSeconds: 5,
     },
-    async ([job]: JobWithMetadata<DeliverMessageJob>[]) => deliverMessage(job.data, { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }),
+    async (jobs: JobWithMetadata<T>[]): Promise<JobResult[]> =>
+      Promise.all(
+        jobs.map(async (job): Promise<JobResult> => {
+          try {
+            await handle(job);
+            return { id: job.id, status: "completed" };
+          } catch (error) {
+            log.warn("job failed; the queue retries it", { queue, jobId: job.id, attempt: job.retryCount, error: String(error) });
+            return { id: job.id, status: "failed", output: { message: error instanceof Error ? error.message : String(error) } };
+          }
+        }),
+      ),
   );
-  globalForWorkers.__workerIds.push({ queue: QUEUES.deliverMessage, id });
-  const workflowId = await boss.work(
-    QUEUES.workflowStep,
-    {
-      batchSize: 1,
-      includeMetadata: true,
-      localConcurrency: options.concurrency ?? 5,
-      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
-    },
-    async ([job]: JobWithMetadata<WorkflowStepJob>[]) => runWorkflowStep(job.data, { lastAttempt: job.retryCount >= job.retryLimit }),
-  );
-  globalForWorkers.__workerIds.push({ queue: QUEUES.workflowStep, id: workflowId });
-  log.info("workers started", { queues: [QUEUES.deliverMessage, QUEUES.workflowStep], concurrency: options.concurrency ?? 5 });
+  return { queue, id };
 }
 
 export async function stopWorkers(): Promise<void> {
