@@ -6,12 +6,8 @@
  * and on the PostgreSQL server (DATABASE_URL of the bench, default the local server), plus how long
  * the worker takes to deliver them all. A benchmark, not a test: figures vary with the machine.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
+import { BENCH_AUTH, build, percentile, scratchPostgres, seconds, sendBody, startServer, tempDir } from "./bench/server";
 
 const { values: args } = parseArgs({
   options: {
@@ -25,49 +21,14 @@ const { values: args } = parseArgs({
 const COUNT = Number(args.count);
 const CONCURRENCY = Number(args.concurrency);
 const PORT = Number(args.port);
-const KEY = "key_BENCH00000000000:bench-secret-bench-secret-bench-secret";
-const AUTH = `Basic ${Buffer.from(KEY).toString("base64")}`;
-const BASE = `http://127.0.0.1:${PORT}/api/v1`;
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-function build() {
-  if (args["skip-build"]) return console.log("build: skipped");
-  const started = performance.now();
-  const result = spawnSync("npx", ["next", "build"], { stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (result.status !== 0) throw new Error("next build failed");
-  console.log(`build: ${seconds(performance.now() - started)}`);
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; coldStartMs: number }> {
-  const started = performance.now();
-  const child = spawn("node", ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
-    env: { ...process.env, ...env, PORT: String(PORT), SEED_DEMO: "true", SEED_API_KEY: KEY, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(`${BASE}/email_messages?limit=1`, { headers: { authorization: AUTH } });
-      if (response.status === 200) return { child, coldStartMs: performance.now() - started };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+let BASE = "";
 
 async function sendOnce(i: number): Promise<number> {
   const started = performance.now();
   const response = await fetch(`${BASE}/email_messages`, {
     method: "POST",
-    headers: { authorization: AUTH, "content-type": "application/json" },
-    body: JSON.stringify({
-      from: "Bench <bench@example.com>",
-      to: `Reader ${i} <reader${i}@example.org>`,
-      subject: `Bench ${i}`,
-      bodyHtml: `<p>Hello reader ${i}, <a href="https://example.com/${i}">open</a>.</p>`,
-    }),
+    headers: { authorization: BENCH_AUTH, "content-type": "application/json" },
+    body: JSON.stringify(sendBody(i)),
   });
   if (response.status !== 201) throw new Error(`send answered ${response.status}: ${await response.text()}`);
   return performance.now() - started;
@@ -84,14 +45,14 @@ async function loop(count: number, concurrency: number) {
   );
   const elapsed = performance.now() - started;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(1);
+  const pct = (p: number) => percentile(latencies, p).toFixed(1);
   return `${(count / (elapsed / 1000)).toFixed(0)} sends/s (p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms)`;
 }
 
 async function drained(): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const response = await fetch(`${BASE}/email_messages?status=PENDING&limit=1`, { headers: { authorization: AUTH } });
+    const response = await fetch(`${BASE}/email_messages?status=PENDING&limit=1`, { headers: { authorization: BENCH_AUTH } });
     const body = (await response.json()) as { data: unknown[] };
     if (body.data.length === 0) return performance.now() - started;
     if (performance.now() - started > 300_000) throw new Error("delivery did not drain in 5 minutes");
@@ -100,7 +61,9 @@ async function drained(): Promise<number> {
 }
 
 async function benchmark(label: string, env: Record<string, string>) {
-  const { child, coldStartMs } = await startServer(env);
+  const server = await startServer(PORT, env);
+  const coldStartMs = server.coldStartMs;
+  BASE = server.base;
   try {
     await loop(20, 1); // warm-up: JIT, caches, connection pools
     const sequential = await loop(COUNT, 1);
@@ -111,35 +74,24 @@ async function benchmark(label: string, env: Record<string, string>) {
     console.log(`${label}: ${CONCURRENCY} concurrent ${concurrent}`);
     console.log(`${label}: ${COUNT * 2 + 20} messages delivered to the local inbox ${seconds(drainMs)} after the last send was accepted`);
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await server.stop();
   }
 }
 
 async function main() {
-  build();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-bench-"));
-  await benchmark("pglite", { DATA_DIR: dataDir });
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  build(args["skip-build"]!);
+  const embedded = tempDir();
+  await benchmark("pglite", { DATA_DIR: embedded.dir });
+  embedded.remove();
 
-  const name = `bench_${Date.now()}`;
-  const admin = postgres(args["pg-url"]!, { max: 1, onnotice: () => {} });
+  const database = await scratchPostgres(args["pg-url"]!);
+  if (!database) return;
+  const dataDir = tempDir();
   try {
-    await admin.unsafe(`create database ${name}`);
-  } catch (error) {
-    console.log(`postgres: skipped (${String(error)})`);
-    await admin.end();
-    return;
-  }
-  const url = new URL(args["pg-url"]!);
-  url.pathname = `/${name}`;
-  const pgDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-bench-"));
-  try {
-    await benchmark("postgres", { DATABASE_URL: url.toString(), DATA_DIR: pgDataDir });
+    await benchmark("postgres", { DATABASE_URL: database.url, DATA_DIR: dataDir.dir });
   } finally {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    fs.rmSync(pgDataDir, { recursive: true, force: true });
+    await database.drop();
+    dataDir.remove();
   }
 }
 
