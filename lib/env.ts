@@ -32,6 +32,26 @@ const envSchema = z.object({
     .regex(/^key_[0-9A-Za-z]{16}:[0-9A-Za-z_-]{32,}$/, "must be key_<16 base62>:<secret of 32+ characters>")
     .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Per API key, per process (lib/api/rate-limit.ts). 0 turns rate limiting off.
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
+  // Attachment storage (lib/attachments/storage): local disk under DATA_DIR, or an S3-compatible store.
+  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanString.default(false),
+  ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+}).superRefine((values, ctx) => {
+  if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
+    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
+  }
+  if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({ code: "custom", path: ["S3_SECRET_ACCESS_KEY"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });
+  }
 });
 
 export type Env = z.infer<typeof envSchema> & { APP_URL: string; AUTH_SECRET: string; DATA_DIR: string };
