@@ -1,48 +1,26 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss } from "pg-boss";
-import { afterEach, describe, expect, it } from "vitest";
-import { getDbHandle, installDbHandle, openPglite, type DbHandle } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
+import { describe, expect, it } from "vitest";
+import { type DbHandle } from "@/db/client";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/jobs/queue";
 import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { onDiskDatabases } from "@/lib/testing/on-disk-database";
 
 /**
  * "A stopped and restarted server keeps every message; a message accepted just before a crash is
  * delivered after the restart, once." Runs on an embedded database in a real directory on disk,
  * whichever database the rest of the run uses.
  */
-const harnessHandle = await getDbHandle();
-const opened: DbHandle[] = [];
-const dirs: string[] = [];
-
-afterEach(async () => {
-  await stopWorkers();
-  await stopQueue();
-  for (const handle of opened.splice(0)) await handle.close().catch(() => {});
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  installDbHandle(harnessHandle);
-});
-
-async function boot(dir: string): Promise<DbHandle> {
-  const handle = await openPglite(dir);
-  opened.push(handle);
-  await migrateDatabase(handle);
-  installDbHandle(handle);
-  await getQueue(); // installs the queue on this database (and primes its cache before any transaction)
-  return handle;
-}
+const disk = await onDiskDatabases();
+const boot = disk.boot;
 
 /** Stops the queue without running any job and closes the database: what a crash leaves on disk. */
 async function crash(handle: DbHandle): Promise<void> {
   await stopQueue();
-  await handle.close();
-  opened.splice(opened.indexOf(handle), 1);
+  await disk.close(handle);
 }
 
 function row(workspaceId: string): typeof emailMessages.$inferInsert {
@@ -79,8 +57,7 @@ async function waitUntilDelivered(handle: DbHandle, messageIds: string[], timeou
 
 describe("crash safety (embedded database on disk)", () => {
   it("delivers after a restart, once: a message never claimed, and one claimed by a worker that died", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-crash-"));
-    dirs.push(dir);
+    const dir = disk.tempDir("crash");
 
     // First life: two messages accepted with their jobs; no worker runs.
     let handle = await boot(dir);

@@ -1,30 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessages } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { getMessageDetail } from "./get-message-detail";
 import { recordEvent } from "./record-event";
 
-async function insertMessage(workspaceId: string) {
-  const db = await getDb();
-  const id = newId("message");
-  await db.insert(emailMessages).values({
-    id,
-    workspaceId,
-    source: "API",
-    sandbox: false,
-    status: "PENDING",
-    to: ["Ada <ada@example.org>"],
+const insertMessage = (workspaceId: string) =>
+  insertTestMessage(workspaceId, {
     from: "Demo <hello@example.com>",
-    subject: "Hello",
     bodyHtml: '<p>Hi <a href="https://example.org">there</a></p>',
     bodyText: "Hi there [https://example.org]",
     attachments: [{ name: "a.txt", contentType: "text/plain", size: 3, contentBase64: "YWJj" }],
     metadata: { order: 42 },
   });
-  return id;
-}
 
 describe("getMessageDetail", () => {
   it("returns every field and the timeline newest first", async () => {

@@ -1,29 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
-import { emailMessages } from "@/db/schema";
-import { newId } from "@/lib/ids";
-import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { listRecentMessages } from "./list-recent-messages";
 
-async function insertMessage(workspaceId: string, subject: string, createdAt: Date) {
-  const db = await getDb();
-  const id = newId("message", createdAt);
-  await db.insert(emailMessages).values({
-    id,
-    workspaceId,
-    source: "API",
-    sandbox: false,
-    status: "PENDING",
-    to: ["Ada <ada@example.org>"],
-    from: "hello@example.com",
-    subject,
-    bodyHtml: "<p>x</p>",
-    bodyText: "x",
-    createdAt,
-    updatedAt: createdAt,
-  });
-  return id;
-}
+const insertMessage = (workspaceId: string, subject: string, createdAt: Date) => insertTestMessage(workspaceId, { subject, createdAt });
 
 describe("listRecentMessages", () => {
   it("lists only the workspace's messages, newest first, stable under equal timestamps", async () => {

@@ -2,27 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema";
-import { newId } from "@/lib/ids";
-import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { recordEvent } from "./record-event";
 
-async function insertMessage(workspaceId: string) {
-  const db = await getDb();
-  const id = newId("message");
-  await db.insert(emailMessages).values({
-    id,
-    workspaceId,
-    source: "API",
-    sandbox: false,
-    status: "PENDING",
-    to: ["a@example.com"],
-    from: "hello@example.com",
-    subject: "s",
-    bodyHtml: "<p>x</p>",
-    bodyText: "x",
-  });
-  return id;
-}
+const insertMessage = (workspaceId: string) => insertTestMessage(workspaceId, { to: ["a@example.com"], from: "hello@example.com", subject: "s" });
 
 describe("recordEvent", () => {
   it("moves timestamps order-tolerantly and never moves status backwards", async () => {

@@ -1,6 +1,9 @@
+import { getDb } from "@/db/client";
+import { emailMessages } from "@/db/schema";
 import { addDomain } from "@/lib/domains/add-domain";
 import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
 import { createTemplate, type CreateTemplateInput } from "@/lib/templates/create-template";
+import { newId } from "@/lib/ids";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 /**
@@ -26,4 +29,27 @@ export async function createTestWorkspace(options: { testMode?: boolean; name?: 
         ...input,
       }),
   };
+}
+
+/** A live PENDING message row written directly (for tests of reads and of the timeline). */
+export async function insertTestMessage(workspaceId: string, overrides: Partial<typeof emailMessages.$inferInsert> = {}) {
+  const createdAt = overrides.createdAt ?? new Date();
+  const id = overrides.id ?? newId("message", createdAt);
+  await (await getDb()).insert(emailMessages).values({
+    id,
+    workspaceId,
+    source: "API",
+    sandbox: false,
+    status: "PENDING",
+    to: ["Ada <ada@example.org>"],
+    toAddresses: ["ada@example.org"],
+    from: "hello@example.com",
+    subject: "Hello",
+    bodyHtml: "<p>x</p>",
+    bodyText: "x",
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  });
+  return id;
 }

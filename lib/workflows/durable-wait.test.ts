@@ -1,11 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { getDbHandle, installDbHandle, openPglite, type DbHandle } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
-import { getQueue, stopQueue } from "@/lib/jobs/queue";
+import { describe, expect, it } from "vitest";
+import { type DbHandle } from "@/db/client";
+import { stopQueue } from "@/lib/jobs/queue";
 import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { onDiskDatabases } from "@/lib/testing/on-disk-database";
 import { getWorkflowRunOrThrow } from "./get-workflow-run-or-throw";
 import { createWorkflowWorkspace, stepJobsOf } from "./testing";
 import { triggerWorkflowRun } from "./trigger-workflow-run";
@@ -14,32 +11,13 @@ import { triggerWorkflowRun } from "./trigger-workflow-run";
  * "Waits survive restarts (durable delayed jobs)": a whole restart, on an embedded database in a
  * directory on disk that is closed and reopened, whichever database the rest of the run uses.
  */
-const harnessHandle = await getDbHandle();
-const opened: DbHandle[] = [];
-const dirs: string[] = [];
-
-afterEach(async () => {
-  await stopWorkers();
-  await stopQueue();
-  for (const handle of opened.splice(0)) await handle.close().catch(() => {});
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  installDbHandle(harnessHandle);
-});
-
-async function boot(dir: string): Promise<DbHandle> {
-  const handle = await openPglite(dir);
-  opened.push(handle);
-  await migrateDatabase(handle);
-  installDbHandle(handle);
-  await getQueue();
-  return handle;
-}
+const disk = await onDiskDatabases();
+const boot = disk.boot;
 
 async function shutDown(handle: DbHandle): Promise<void> {
   await stopWorkers();
   await stopQueue();
-  await handle.close();
-  opened.splice(opened.indexOf(handle), 1);
+  await disk.close(handle);
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -53,8 +31,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 
 describe("durable waits (embedded database on disk)", () => {
   it("a run waiting when the server stops finishes after the restart, once", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-wait-"));
-    dirs.push(dir);
+    const dir = disk.tempDir("wait");
 
     // First life: the wait step runs and schedules its successor 2 s ahead; then the server stops.
     let handle = await boot(dir);

@@ -1,11 +1,2 @@
-import { methodNotAllowed } from "@/lib/api/with-api-key";
-import { sendBatchHandler } from "../../_handlers/send-batch-handler";
-
-// POST /v1/sandbox/email_messages_batch – the older path of POST /v1/sandbox/batches
-export const POST = sendBatchHandler({ sandbox: true });
-
-const notAllowed = methodNotAllowed("POST");
-export const GET = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
+// POST /v1/sandbox/email_messages_batch – the older path of POST /v1/sandbox/batches (same handlers)
+export { POST, GET, PUT, PATCH, DELETE } from "../batches/route";
