@@ -39,3 +39,23 @@ test("createClient(value) takes the one-value Basic form, and a 4xx is an error"
   const wrongKey = createClient(E2E_API_USERNAME, "wrong-password-wrong-password-wrong");
   await expect(wrongKey.emailMessages.createRaw(email)).rejects.toMatchObject({ response: { status: 401 } });
 });
+
+test("createTemplated (live and sandbox) and templates.previewHtml with the seeded template", async ({ request }) => {
+  const templates = await request.get("/api/v1/templates", {
+    headers: { Authorization: `Basic ${Buffer.from(`${E2E_API_USERNAME}:${E2E_API_PASSWORD}`).toString("base64")}` },
+  });
+  expect(templates.status()).toBe(200);
+  const templateId = (await templates.json()).data[0].id as string;
+  const client = createClient(E2E_API_USERNAME, E2E_API_PASSWORD);
+
+  const live = await client.emailMessages.createTemplated({ templateId, to: "Ada <ada@example.org>", variables: { name: "Ada" } });
+  expect(live.status).toBe(201);
+  expect(live.body.data).toMatchObject({ source: "API", serviceTemplateId: templateId, variables: { name: "Ada" } });
+
+  const sandbox = await client.sandboxEmailMessages.createTemplated({ templateId, to: "bo@example.org", variables: { name: "Bo" } });
+  expect(sandbox.body.data).toMatchObject({ source: "SANDBOX_API", status: "SUCCEEDED" });
+
+  const preview = await client.templates.previewHtml(templateId, { name: "Grace" });
+  expect(preview.status).toBe(200);
+  expect(String(preview.body)).toContain("Grace");
+});

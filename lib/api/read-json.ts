@@ -31,7 +31,10 @@ async function readCapped(request: Request, maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // A client that hangs up mid-body is its own problem, not a database outage: answer 400.
+    const { done, value } = await reader.read().catch(() => {
+      throw new AppError("INVALID_JSON", "The request body could not be read to its end.");
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -1,8 +1,9 @@
 import "server-only";
-import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from "drizzle-orm";
+import { eq, gt, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, MESSAGE_SOURCES, MESSAGE_STATUSES } from "@/db/schema";
 import { invalidParameter } from "@/lib/errors";
+import { keysetPage } from "@/lib/keyset";
 import { parseCursorPage, parseEnum, queryParam } from "@/lib/pagination";
 import { parseSingleAddress } from "./recipients.shared";
 
@@ -16,47 +17,13 @@ const m = emailMessages;
  */
 export async function listMessages(workspaceId: string, params: URLSearchParams) {
   const page = parseCursorPage(params, { maxLimit: MESSAGES_PAGE_SIZE });
-  const filters = parseFilters(workspaceId, params, page.createdAt);
-  const db = await getDb();
-  let anchor: { createdAt: Date; id: string } | undefined;
-  if (page.cursor) {
-    [anchor] = await db
-      .select({ createdAt: m.createdAt, id: m.id })
-      .from(m)
-      .where(and(eq(m.workspaceId, workspaceId), eq(m.id, page.cursor.id)));
-    if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No message ${page.cursor.id} to page from.`);
-  }
-  const older = (row: { createdAt: Date; id: string }) => sql`(${m.createdAt}, ${m.id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
-  const newer = (row: { createdAt: Date; id: string }) => sql`(${m.createdAt}, ${m.id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
-  const backwards = page.cursor?.direction === "before";
-  const rows = await db
-    .select()
-    .from(m)
-    .where(and(...filters, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
-    .orderBy(...(backwards ? [asc(m.createdAt), asc(m.id)] : [desc(m.createdAt), desc(m.id)]))
-    .limit(page.limit + 1);
-  const more = rows.length > page.limit;
-  const items = rows.slice(0, page.limit);
-  if (backwards) items.reverse();
-  const exists = async (condition: SQL) =>
-    (await db.select({ id: m.id }).from(m).where(and(...filters, condition)).limit(1)).length > 0;
-  const first = items[0];
-  const last = items[items.length - 1];
-  const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
-  const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer(first)));
-  return {
-    items,
-    meta: {
-      limit: page.limit,
-      count: items.length,
-      "cursor.after": hasOlder ? last.id : null,
-      "cursor.before": hasNewer ? first.id : null,
-    },
-  };
+  const filters = parseFilters(params, page.createdAt);
+  const query = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters };
+  return keysetPage<typeof m.$inferSelect>(query, page);
 }
 
-function parseFilters(workspaceId: string, params: URLSearchParams, createdAt: { gt?: Date; gte?: Date; lt?: Date; lte?: Date }): SQL[] {
-  const filters: SQL[] = [eq(m.workspaceId, workspaceId)];
+function parseFilters(params: URLSearchParams, createdAt: { gt?: Date; gte?: Date; lt?: Date; lte?: Date }): SQL[] {
+  const filters: SQL[] = [];
   if (createdAt.gt) filters.push(gt(m.createdAt, createdAt.gt));
   if (createdAt.gte) filters.push(gte(m.createdAt, createdAt.gte));
   if (createdAt.lt) filters.push(lt(m.createdAt, createdAt.lt));

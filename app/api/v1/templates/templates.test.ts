@@ -4,6 +4,7 @@ import { callRoute } from "@/lib/testing/http";
 import { POST as preview } from "./[id]/preview/route";
 import { GET as raw } from "./[id]/raw/route";
 import { POST as render } from "./[id]/render/route";
+import { GET as list } from "./route";
 
 describe("templates API", () => {
   it("renders with variables, returns raw source, previews as text/html", async () => {
@@ -48,5 +49,25 @@ describe("templates API", () => {
     expect([strictMiss.status, strictMiss.json.error.code, strictMiss.json.error.param]).toEqual([422, "TEMPLATE_RENDER_ERROR", "subject"]);
     const previewMiss = await call(preview, strict.id, {});
     expect(previewMiss.status).toBe(422);
+  });
+});
+
+describe("GET /v1/templates", () => {
+  it("lists the workspace's own templates newest first, with cursors", async () => {
+    const ws = await createTestWorkspace();
+    const other = await createTestWorkspace();
+    await other.createTemplate({ name: "Theirs" });
+    const first = await ws.createTemplate({ name: "First" });
+    const second = await ws.createTemplate({ name: "Second" });
+    const page = await callRoute(list, "/api/v1/templates?limit=1", { authorization: ws.authorization });
+    expect(page.status).toBe(200);
+    expect(page.json.data.map((t: { id: string }) => t.id)).toEqual([second.id]);
+    expect(page.json.data[0]).toMatchObject({ type: "Template", rawSubject: "Welcome, {{ name }}" });
+    expect(page.json.meta).toEqual({ limit: 1, count: 1, "cursor.after": second.id, "cursor.before": null });
+    const next = await callRoute(list, `/api/v1/templates?limit=1&cursor.after=${second.id}`, { authorization: ws.authorization });
+    expect(next.json.data.map((t: { id: string }) => t.id)).toEqual([first.id]);
+    expect(next.json.meta["cursor.after"]).toBeNull();
+    expect((await callRoute(list, "/api/v1/templates?limit=101", { authorization: ws.authorization })).json.error.param).toBe("limit");
+    expect((await callRoute(list, "/api/v1/templates", {})).status).toBe(401);
   });
 });

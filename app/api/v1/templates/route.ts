@@ -1,0 +1,16 @@
+import { list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { listTemplates } from "@/lib/templates/list-templates";
+import { serializeRawTemplate } from "@/lib/templates/serialize";
+
+// GET /v1/templates – the workspace's templates (raw), newest first, keyset cursors
+export const GET = withApiKey({ body: "none" }, async ({ principal, url }) => {
+  const { items, meta } = await listTemplates(principal.workspaceId, url.searchParams);
+  return list(meta, items.map(serializeRawTemplate));
+});
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

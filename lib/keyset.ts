@@ -1,0 +1,57 @@
+import "server-only";
+import { and, asc, desc, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Executor } from "@/db/client";
+import { invalidParameter } from "@/lib/errors";
+import type { CursorPage } from "@/lib/pagination";
+
+interface Keyed {
+  createdAt: Date;
+  id: string;
+}
+
+export interface KeysetQuery {
+  db: Executor;
+  table: PgTable;
+  createdAt: PgColumn;
+  id: PgColumn;
+  /** Tenant scope and filters; the cursor object must also satisfy the tenant scope. */
+  scope: SQL;
+  filters: SQL[];
+}
+
+/**
+ * Newest-first keyset pages on (created_at, id), both directions (DECISIONS.md, Listing): the page
+ * is an index range scan whatever its depth. `cursor.after` pages towards older rows, `cursor.before`
+ * towards newer ones, still newest first. An unknown (or another tenant's) cursor id is a 400.
+ */
+export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: CursorPage) {
+  const { db, table, createdAt, id, scope } = query;
+  const where = [scope, ...query.filters];
+  let anchor: Keyed | undefined;
+  if (page.cursor) {
+    [anchor] = (await db.select({ createdAt, id }).from(table).where(and(scope, sql`${id} = ${page.cursor.id}`))) as Keyed[];
+    if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
+  }
+  const older = (row: Keyed) => sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const newer = (row: Keyed) => sql`(${createdAt}, ${id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const backwards = page.cursor?.direction === "before";
+  const rows = (await db
+    .select()
+    .from(table)
+    .where(and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
+    .orderBy(...(backwards ? [asc(createdAt), asc(id)] : [desc(createdAt), desc(id)]))
+    .limit(page.limit + 1)) as T[];
+  const more = rows.length > page.limit;
+  const items = rows.slice(0, page.limit);
+  if (backwards) items.reverse();
+  const exists = async (condition: SQL) => (await db.select({ id }).from(table).where(and(...where, condition)).limit(1)).length > 0;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
+  const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer(first)));
+  return {
+    items,
+    meta: { limit: page.limit, count: items.length, "cursor.after": hasOlder ? last.id : null, "cursor.before": hasNewer ? first.id : null },
+  };
+}
