@@ -83,6 +83,8 @@ async function seedMessages(handle: DbHandle, count: number): Promise<string> {
       from generate_series(${from}::int, ${to}::int) g,
            lateral (select timestamptz '2026-01-01T00:00:00Z' - make_interval(secs => g::double precision / 10) as at) t`);
   }
+  // What autovacuum's analyze does after a bulk load: without statistics the planner may not use the index.
+  await handle.db.execute(sql`analyze email_messages`);
   const deep = (await handle.db.execute(
     sql`select id from email_messages where workspace_id = ${workspaceId} order by created_at desc, id desc offset ${Math.floor(count * 0.9)} limit 1`,
   )) as unknown;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { activityLogs } from "@/db/schema";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { recordActivity } from "./record-activity";
+import { flushActivityLog, recordActivity } from "./record-activity";
 
 describe("recordActivity", () => {
   it("logs attachment contents as their decoded size, at any depth, and shortens other long strings", async () => {
@@ -25,6 +25,7 @@ describe("recordActivity", () => {
       },
       responseBody: { data: { contentBlob: 5 } },
     });
+    await flushActivityLog();
     const [row] = await (await getDb()).select().from(activityLogs).where(eq(activityLogs.workspaceId, workspace.id));
     expect(row.requestBody).toEqual({
       attachments: [{ name: "a.bin", contentBlob: "[base64, 12345 bytes]" }],

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { activityLogs } from "@/db/schema";
+import { flushActivityLog } from "@/lib/activity/record-activity";
 import { resetEnvForTests } from "@/lib/env";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
@@ -50,6 +51,7 @@ describe("rate limit per API key", () => {
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get("ratelimit-remaining")).toBe("2");
 
+    await flushActivityLog();
     const logged = await (await getDb())
       .select({ status: activityLogs.status, errorCode: activityLogs.errorCode })
       .from(activityLogs)

@@ -60,7 +60,7 @@ export function withApiKey<P = Record<string, never>>(
     if (principal) {
       const data = (reply.body as { data?: { id?: unknown } } | null)?.data;
       const failure = (reply.body as { error?: { code?: string } } | null)?.error;
-      await recordActivity({
+      recordActivity({
         workspaceId: principal.workspaceId,
         apiKeyId: principal.apiKeyId,
         method: request.method,

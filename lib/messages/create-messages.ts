@@ -3,6 +3,7 @@ import type { Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { upsertContacts } from "@/lib/contacts/upsert-contacts";
 import { enqueueDeliveries } from "@/lib/jobs/queue";
+import type { EmailMessageRow } from "./get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
 import { recordCreationEvents } from "./record-event";
 
@@ -21,40 +22,43 @@ export async function createMessages(
     batchIndexes?: number[];
     workflowRunId?: string;
   } = {},
-): Promise<void> {
-  if (prepared.length === 0) return;
+): Promise<EmailMessageRow[]> {
+  if (prepared.length === 0) return [];
   const now = new Date();
-  await tx.insert(emailMessages).values(
-    prepared.map((message, index) => ({
-      id: message.id,
-      workspaceId: message.workspaceId,
-      source: message.source,
-      sandbox: message.sandbox,
-      status: message.sandbox ? ("SUCCEEDED" as const) : ("PENDING" as const),
-      templateId: message.templateId,
-      batchId: extra.batchId ?? null,
-      batchIndex: extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null,
-      workflowRunId: extra.workflowRunId ?? null,
-      groupId: message.groupId,
-      variables: message.variables,
-      to: message.to,
-      toAddresses: message.toAddresses,
-      cc: message.cc,
-      bcc: message.bcc,
-      from: message.from,
-      replyTo: message.replyTo,
-      subject: message.subject,
-      bodyHtml: message.bodyHtml,
-      bodyText: message.bodyText,
-      headers: message.headers,
-      attachments: message.attachments,
-      metaId: message.metaId,
-      metadata: message.metadata,
-      processedAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
+  // Complete rows (every column, defaults included): inserted as they are and returned, so the
+  // caller can answer without reading the message back.
+  const rows: EmailMessageRow[] = prepared.map((message, index) => ({
+    ...EMPTY_TIMELINE,
+    id: message.id,
+    workspaceId: message.workspaceId,
+    source: message.source,
+    sandbox: message.sandbox,
+    status: message.sandbox ? ("SUCCEEDED" as const) : ("PENDING" as const),
+    templateId: message.templateId,
+    batchId: extra.batchId ?? null,
+    batchIndex: extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null,
+    workflowRunId: extra.workflowRunId ?? null,
+    groupId: message.groupId,
+    variables: message.variables,
+    to: message.to,
+    toAddresses: message.toAddresses,
+    cc: message.cc,
+    bcc: message.bcc,
+    from: message.from,
+    replyTo: message.replyTo,
+    subject: message.subject,
+    bodyHtml: message.bodyHtml,
+    bodyText: message.bodyText,
+    headers: message.headers,
+    attachments: message.attachments,
+    metaId: message.metaId,
+    metadata: message.metadata,
+    referenceId: "",
+    processedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await tx.insert(emailMessages).values(rows);
   await recordCreationEvents(
     tx,
     prepared.map((message) => ({
@@ -70,7 +74,25 @@ export async function createMessages(
     await upsertContacts(tx, workspaceId, live.filter((m) => m.workspaceId === workspaceId).flatMap((m) => m.contacts));
   }
   await enqueueDeliveries(tx, live.map((message) => ({ workspaceId: message.workspaceId, messageId: message.id })));
+  return rows;
 }
+
+/** Timeline columns of a message nothing has happened to yet. */
+const EMPTY_TIMELINE = {
+  sentAt: null,
+  deliveredAt: null,
+  firstOpenedAt: null,
+  lastOpenedAt: null,
+  firstClickedAt: null,
+  lastClickedAt: null,
+  firstComplainedAt: null,
+  lastComplainedAt: null,
+  firstBouncedAt: null,
+  lastBouncedAt: null,
+  erroredAt: null,
+  lastSuppressedAt: null,
+  lastUnsubscribedAt: null,
+} satisfies Partial<EmailMessageRow>;
 
 function describeCreation(message: PreparedMessage): string {
   const recipients = message.to.length + message.cc.length + message.bcc.length;

@@ -28,7 +28,7 @@ export async function sendMessage(input: { workspaceId: string; sandbox: boolean
     sandbox: input.sandbox,
     source: input.sandbox ? "SANDBOX_API" : "API",
   });
-  const replayOf = await queueTransaction(async (tx) => {
+  const outcome = await queueTransaction(async (tx) => {
     if (command.metaId) {
       const earlier = await claimIdempotencyKey(tx, {
         workspaceId: workspace.id,
@@ -37,11 +37,11 @@ export async function sendMessage(input: { workspaceId: string; sandbox: boolean
         requestHash: hashRequestBody(input.body),
         resourceId: prepared.id,
       });
-      if (earlier) return earlier;
+      if (earlier) return { replayOf: earlier };
     }
-    await createMessages(tx, [prepared]);
-    return null;
+    const [created] = await createMessages(tx, [prepared]);
+    return { created };
   });
-  const message = await getMessageOrThrow(workspace.id, replayOf ?? prepared.id);
-  return { message, replayed: replayOf !== null };
+  if (outcome.created) return { message: outcome.created, replayed: false };
+  return { message: await getMessageOrThrow(workspace.id, outcome.replayOf!), replayed: true };
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { closeDb, getDbHandle } from "@/db/client";
+import { flushActivityLog } from "@/lib/activity/record-activity";
 import { migrateDatabase } from "@/db/migrate";
 import { env, type Env } from "@/lib/env";
 import { getQueue, stopQueue } from "@/lib/jobs/queue";
@@ -91,6 +92,7 @@ async function shutdown(lock: DataDirLock | null, releaseOnExit: () => void): Pr
     await stopWorkers();
     await stopQueue();
   } finally {
+    await flushActivityLog();
     await closeDb();
     lock?.release();
     process.off("exit", releaseOnExit);

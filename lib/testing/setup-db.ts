@@ -2,6 +2,7 @@ import fs from "node:fs";
 import postgres from "postgres";
 import { afterAll, inject } from "vitest";
 import { closeDb, installDbHandle, openPglite, openPostgres } from "@/db/client";
+import { flushActivityLog } from "@/lib/activity/record-activity";
 import { stopQueue } from "@/lib/jobs/queue";
 import { stopWorkers } from "@/lib/jobs/worker";
 
@@ -32,6 +33,7 @@ if (templateUrl) {
 }
 
 afterAll(async () => {
+  await flushActivityLog();
   await stopWorkers();
   await stopQueue();
   await closeDb();

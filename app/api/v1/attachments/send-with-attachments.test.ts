@@ -7,6 +7,7 @@ import { createAttachment } from "@/lib/attachments/create-attachment";
 import { getAttachmentStorage } from "@/lib/attachments/storage";
 import { uploadAttachment, withStorageEnv } from "@/lib/attachments/testing";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { flushActivityLog } from "@/lib/activity/record-activity";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { POST as sandboxSend } from "../sandbox/email_messages/route";
@@ -74,6 +75,7 @@ describe("sending with an uploaded attachment", () => {
     expect(image.content.equals(png)).toBe(true);
     expect(part(mime, /Content-Type: text\/html/).content.toString()).toContain('src="cid:logo@acme"');
 
+    await flushActivityLog();
     const [activity] = await (await getDb()).select().from(activityLogs).where(eq(activityLogs.workspaceId, ws.workspace.id));
     const logged = activity.requestBody as { attachments: Array<{ contentBlob: string; name: string }> };
     expect(logged.attachments[0]).toMatchObject({ name: "logo.png", contentBlob: "[base64, 600 bytes]" });

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { activityLogs, contacts, emailMessages } from "@/db/schema";
+import { flushActivityLog } from "@/lib/activity/record-activity";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { POST as sandboxPost } from "../sandbox/email_messages/route";
@@ -57,6 +58,7 @@ describe("POST /v1/email_messages", () => {
       params: { id: message.id },
     });
     expect(events.json.data.map((e: { code: string }) => e.code)).toEqual(["EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_CREATED"]);
+    await flushActivityLog();
     const activity = await db.select().from(activityLogs).where(eq(activityLogs.workspaceId, ws.workspace.id));
     expect(activity).toHaveLength(2);
   });
