@@ -1,6 +1,7 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { preparedFor } from "@/db/prepared";
 import { apiKeys } from "@/db/schema";
 import { safeEqual, sha256Hex } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
@@ -28,10 +29,14 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   const credentials = parseBasic(authorization);
   if (!credentials) throw unauthorized();
   const db = await getDb();
-  const [key] = await db
-    .select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, secretHash: apiKeys.secretHash, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, credentials.username), isNull(apiKeys.revokedAt)));
+  const findKey = preparedFor(db, "authenticate-api-key", () =>
+    db
+      .select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, secretHash: apiKeys.secretHash, lastUsedAt: apiKeys.lastUsedAt })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, sql.placeholder("id")), isNull(apiKeys.revokedAt)))
+      .prepare("authenticate_api_key"),
+  );
+  const [key] = await findKey.execute({ id: credentials.username });
   const matches = safeEqual(sha256Hex(credentials.password), key?.secretHash ?? DECOY_HASH);
   if (!key || !matches) throw unauthorized();
   // Last use is for humans: minute precision is plenty and saves a write per request.

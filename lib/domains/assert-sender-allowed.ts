@@ -1,16 +1,22 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { preparedFor } from "@/db/prepared";
 import { domains } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 
 /** The sender's domain must be a VERIFIED domain of the workspace (DECISIONS.md: 422 otherwise). */
 export async function assertSenderDomainVerified(db: Executor, workspaceId: string, address: string): Promise<void> {
   const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
-  const [row] = await db
-    .select({ status: domains.status })
-    .from(domains)
-    .where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, domain)));
+  const query = () => db.select({ status: domains.status }).from(domains);
+  const [row] =
+    db === (await getDb())
+      ? await preparedFor(db, "sender-domain", () =>
+          query()
+            .where(and(eq(domains.workspaceId, sql.placeholder("workspaceId")), eq(domains.name, sql.placeholder("name"))))
+            .prepare("sender_domain"),
+        ).execute({ workspaceId, name: domain })
+      : await query().where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, domain)));
   if (row?.status === "VERIFIED") return;
   throw new AppError(
     "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
