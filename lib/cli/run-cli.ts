@@ -5,6 +5,7 @@ import { domainCommands } from "./commands/domain";
 import { keyCommands } from "./commands/key";
 import { seedCommands } from "./commands/seed";
 import { templateCommands } from "./commands/template";
+import { groupCommands } from "./commands/group";
 import { userCommands } from "./commands/user";
 import { workflowCommands } from "./commands/workflow";
 import { workspaceCommands } from "./commands/workspace";
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...domainCommands,
   ...templateCommands,
   ...workflowCommands,
+  ...groupCommands,
   ...dbCommands,
   ...seedCommands,
 };
