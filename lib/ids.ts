@@ -22,6 +22,8 @@ export const ID_PREFIXES = {
   workspace: "ws_",
   user: "user_",
   activity: "act_",
+  suppression: "sup_",
+  unsubscribe: "unsub_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -259,6 +259,26 @@ CREATE TABLE "attachments" (
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "group_unsubscribes" (
+	"id" text PRIMARY KEY NOT NULL,
+	"workspace_id" text NOT NULL,
+	"group_id" text NOT NULL,
+	"email" text NOT NULL,
+	"email_message_id" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "suppressions" (
+	"id" text PRIMARY KEY NOT NULL,
+	"workspace_id" text NOT NULL,
+	"email" text NOT NULL,
+	"reason" text NOT NULL,
+	"email_message_id" text,
+	"detail" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -281,6 +301,9 @@ ALTER TABLE "workflow_runs" ADD CONSTRAINT "workflow_runs_workspace_id_workspace
 ALTER TABLE "workflow_runs" ADD CONSTRAINT "workflow_runs_workflow_id_workflows_id_fk" FOREIGN KEY ("workflow_id") REFERENCES "public"."workflows"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "workflows" ADD CONSTRAINT "workflows_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "attachments" ADD CONSTRAINT "attachments_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "group_unsubscribes" ADD CONSTRAINT "group_unsubscribes_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "group_unsubscribes" ADD CONSTRAINT "group_unsubscribes_group_id_unsubscribe_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."unsubscribe_groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "suppressions" ADD CONSTRAINT "suppressions_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "memberships_user_idx" ON "memberships" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "api_keys_workspace_idx" ON "api_keys" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "domains_workspace_name_idx" ON "domains" USING btree ("workspace_id","name");--> statement-breakpoint
@@ -292,6 +315,7 @@ CREATE INDEX "email_messages_meta_idx" ON "email_messages" USING btree ("workspa
 CREATE INDEX "email_messages_batch_idx" ON "email_messages" USING btree ("batch_id","batch_index") WHERE "email_messages"."batch_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_workflow_run_idx" ON "email_messages" USING btree ("workflow_run_id","created_at") WHERE "email_messages"."workflow_run_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_to_idx" ON "email_messages" USING gin ("to_addresses");--> statement-breakpoint
+CREATE INDEX "email_messages_reference_idx" ON "email_messages" USING btree ("reference_id") WHERE "email_messages"."reference_id" <> '';--> statement-breakpoint
 CREATE INDEX "email_messages_status_idx" ON "email_messages" USING btree ("workspace_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "contacts_workspace_email_idx" ON "contacts" USING btree ("workspace_id","email");--> statement-breakpoint
 CREATE UNIQUE INDEX "unsubscribe_groups_workspace_key_idx" ON "unsubscribe_groups" USING btree ("workspace_id","key");--> statement-breakpoint
@@ -300,4 +324,7 @@ CREATE INDEX "batches_workspace_created_idx" ON "batches" USING btree ("workspac
 CREATE INDEX "workflow_runs_workspace_created_idx" ON "workflow_runs" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "workflows_workspace_key_idx" ON "workflows" USING btree ("workspace_id","key") WHERE "workflows"."key" is not null;--> statement-breakpoint
 CREATE INDEX "workflows_workspace_created_idx" ON "workflows" USING btree ("workspace_id","created_at");--> statement-breakpoint
-CREATE INDEX "attachments_workspace_created_idx" ON "attachments" USING btree ("workspace_id","created_at");
+CREATE INDEX "attachments_workspace_created_idx" ON "attachments" USING btree ("workspace_id","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "group_unsubscribes_group_email_idx" ON "group_unsubscribes" USING btree ("workspace_id","group_id","email");--> statement-breakpoint
+CREATE INDEX "group_unsubscribes_email_idx" ON "group_unsubscribes" USING btree ("workspace_id","email");--> statement-breakpoint
+CREATE UNIQUE INDEX "suppressions_workspace_email_idx" ON "suppressions" USING btree ("workspace_id","email");

@@ -9,3 +9,4 @@ export * from "./inbox";
 export * from "./batches";
 export * from "./workflows";
 export * from "./attachments";
+export * from "./suppressions";

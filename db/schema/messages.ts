@@ -90,6 +90,8 @@ export const emailMessages = pgTable(
       .on(t.workflowRunId, t.createdAt)
       .where(sql`${t.workflowRunId} is not null`),
     index("email_messages_to_idx").using("gin", t.toAddresses),
+    // Provider events name the message by the provider's id.
+    index("email_messages_reference_idx").on(t.referenceId).where(sql`${t.referenceId} <> ''`),
     index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
   ],
 );
