@@ -308,20 +308,20 @@ CREATE INDEX "memberships_user_idx" ON "memberships" USING btree ("user_id");-->
 CREATE INDEX "api_keys_workspace_idx" ON "api_keys" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "domains_workspace_name_idx" ON "domains" USING btree ("workspace_id","name");--> statement-breakpoint
 CREATE INDEX "templates_workspace_idx" ON "templates" USING btree ("workspace_id","created_at");--> statement-breakpoint
-CREATE INDEX "email_message_logs_message_idx" ON "email_message_logs" USING btree ("email_message_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "email_message_logs_message_idx" ON "email_message_logs" USING btree ("email_message_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "email_message_logs_provider_event_idx" ON "email_message_logs" USING btree ("email_message_id","provider_event_id") WHERE "email_message_logs"."provider_event_id" is not null;--> statement-breakpoint
-CREATE INDEX "email_messages_workspace_created_idx" ON "email_messages" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "email_messages_meta_idx" ON "email_messages" USING btree ("workspace_id","meta_id","created_at" DESC NULLS LAST) WHERE "email_messages"."meta_id" is not null;--> statement-breakpoint
+CREATE INDEX "email_messages_workspace_created_idx" ON "email_messages" USING btree ("workspace_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "email_messages_meta_idx" ON "email_messages" USING btree ("workspace_id","meta_id","created_at") WHERE "email_messages"."meta_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_batch_idx" ON "email_messages" USING btree ("batch_id","batch_index") WHERE "email_messages"."batch_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_workflow_run_idx" ON "email_messages" USING btree ("workflow_run_id","created_at") WHERE "email_messages"."workflow_run_id" is not null;--> statement-breakpoint
 CREATE INDEX "email_messages_to_idx" ON "email_messages" USING gin ("to_addresses");--> statement-breakpoint
 CREATE INDEX "email_messages_reference_idx" ON "email_messages" USING btree ("reference_id") WHERE "email_messages"."reference_id" <> '';--> statement-breakpoint
-CREATE INDEX "email_messages_status_idx" ON "email_messages" USING btree ("workspace_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "email_messages_status_idx" ON "email_messages" USING btree ("workspace_id","status","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "contacts_workspace_email_idx" ON "contacts" USING btree ("workspace_id","email");--> statement-breakpoint
 CREATE UNIQUE INDEX "unsubscribe_groups_workspace_key_idx" ON "unsubscribe_groups" USING btree ("workspace_id","key");--> statement-breakpoint
-CREATE INDEX "activity_logs_workspace_created_idx" ON "activity_logs" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "batches_workspace_created_idx" ON "batches" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "workflow_runs_workspace_created_idx" ON "workflow_runs" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "activity_logs_workspace_created_idx" ON "activity_logs" USING btree ("workspace_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "batches_workspace_created_idx" ON "batches" USING btree ("workspace_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "workflow_runs_workspace_created_idx" ON "workflow_runs" USING btree ("workspace_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "workflows_workspace_key_idx" ON "workflows" USING btree ("workspace_id","key") WHERE "workflows"."key" is not null;--> statement-breakpoint
 CREATE INDEX "workflows_workspace_created_idx" ON "workflows" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE INDEX "attachments_workspace_created_idx" ON "attachments" USING btree ("workspace_id","created_at");--> statement-breakpoint

@@ -22,5 +22,5 @@ export const activityLogs = pgTable(
     responseBody: jsonb("response_body"),
     createdAt: createdAt(),
   },
-  (t) => [index("activity_logs_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc())],
+  (t) => [index("activity_logs_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id)],
 );

@@ -15,5 +15,5 @@ export const batches = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("batches_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc())],
+  (t) => [index("batches_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id)],
 );

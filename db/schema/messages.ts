@@ -79,9 +79,9 @@ export const emailMessages = pgTable(
   },
   (t) => [
     // Keyset pagination (ARCHITECTURE.md rule 7): newest first within a workspace.
-    index("email_messages_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    index("email_messages_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
     index("email_messages_meta_idx")
-      .on(t.workspaceId, t.metaId, t.createdAt.desc())
+      .on(t.workspaceId, t.metaId, t.createdAt)
       .where(sql`${t.metaId} is not null`),
     index("email_messages_batch_idx")
       .on(t.batchId, t.batchIndex)
@@ -92,7 +92,7 @@ export const emailMessages = pgTable(
     index("email_messages_to_idx").using("gin", t.toAddresses),
     // Provider events name the message by the provider's id.
     index("email_messages_reference_idx").on(t.referenceId).where(sql`${t.referenceId} <> ''`),
-    index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
+    index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
   ],
 );
 
@@ -117,7 +117,7 @@ export const emailMessageLogs = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("email_message_logs_message_idx").on(t.emailMessageId, t.createdAt.desc(), t.id.desc()),
+    index("email_message_logs_message_idx").on(t.emailMessageId, t.createdAt, t.id),
     uniqueIndex("email_message_logs_provider_event_idx")
       .on(t.emailMessageId, t.providerEventId)
       .where(sql`${t.providerEventId} is not null`),

@@ -65,5 +65,5 @@ export const workflowRuns = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("workflow_runs_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc())],
+  (t) => [index("workflow_runs_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id)],
 );
