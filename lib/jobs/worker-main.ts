@@ -4,6 +4,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { env } from "@/lib/env";
 import { log, setLogLevel } from "@/lib/log";
+import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
 import { getQueue, stopQueue } from "./queue";
 import { startWorkers, stopWorkers } from "./worker";
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     try {
       // Lets running deliveries finish; an unfinished one is retried by another worker after expiry.
       await stopWorkers();
+      await closeSmtpTransport();
       await stopQueue();
       await closeDb();
       process.exit(0);

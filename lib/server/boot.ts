@@ -7,6 +7,7 @@ import { getQueue, stopQueue } from "@/lib/jobs/queue";
 import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
 import { log } from "@/lib/log";
 import { describeDemo, seedDemo, type SeedDemoResult } from "@/lib/workspaces/seed-demo";
+import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
@@ -90,6 +91,7 @@ async function boot(options: BootOptions): Promise<BootedServer> {
 async function shutdown(lock: DataDirLock | null, releaseOnExit: () => void): Promise<void> {
   try {
     await stopWorkers();
+    await closeSmtpTransport();
     await stopQueue();
   } finally {
     await flushActivityLog();

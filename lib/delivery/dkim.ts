@@ -1,0 +1,53 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { domains } from "@/db/schema";
+import { decryptSecret } from "@/lib/crypto/secret-box";
+import { DKIM_KEY_PURPOSE } from "@/lib/domains/add-domain";
+
+/** What nodemailer's `dkim` option takes for one signature. */
+export interface DkimSigningKey {
+  domainName: string;
+  keySelector: string;
+  /** PKCS#8 PEM. */
+  privateKey: string;
+}
+
+/**
+ * Decrypted keys are kept for a few minutes per workspace and domain: decrypting is cheap, but the
+ * lookup is one query per message otherwise. A domain removed and added again (a new key pair) signs
+ * with its old key for at most this long; receivers then see a failing signature, not a lost message.
+ */
+const CACHE_TTL_MS = 5 * 60_000;
+const cache = new Map<string, { key: DkimSigningKey; expiresAt: number }>();
+
+/**
+ * The DKIM key of the sending domain within the message's workspace (the domain row named exactly
+ * like the sender's domain, as assertSenderDomainVerified requires), or null when the workspace has no
+ * such domain.
+ */
+export async function getDkimSigningKey(db: Executor, workspaceId: string, domainName: string): Promise<DkimSigningKey | null> {
+  const name = domainName.toLowerCase();
+  const cacheKey = `${workspaceId}\n${name}`;
+  const hit = cache.get(cacheKey);
+  if (hit && hit.expiresAt > Date.now()) return hit.key;
+  const [row] = await db
+    .select({ selector: domains.dkimSelector, sealed: domains.dkimPrivateKeyEncrypted })
+    .from(domains)
+    .where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, name)));
+  // A missing domain is not cached: it may be added a moment later.
+  if (!row) return null;
+  const key = { domainName: name, keySelector: row.selector, privateKey: decryptSecret(row.sealed, DKIM_KEY_PURPOSE) };
+  cache.set(cacheKey, { key, expiresAt: Date.now() + CACHE_TTL_MS });
+  return key;
+}
+
+/** Drops every cached key (tests; a future "rotate DKIM key" use case). */
+export function forgetDkimKeys(): void {
+  cache.clear();
+}
+
+/** The TXT record value publishing a domain's public key (base64 SPKI DER) at `<selector>._domainkey.<domain>`. */
+export function dkimTxtRecord(publicKeyBase64: string): string {
+  return `v=DKIM1; k=rsa; p=${publicKeyBase64}`;
+}

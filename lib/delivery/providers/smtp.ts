@@ -1,0 +1,131 @@
+import "server-only";
+import nodemailer from "nodemailer";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { getDkimSigningKey } from "../dkim";
+import { sendingDomain } from "../mime.shared";
+import type { DeliveryProvider, ProviderResult } from "../provider";
+
+type Transporter = ReturnType<typeof createPool>;
+
+/**
+ * One pooled transporter per process (STACK.md trap 6: a connection per message costs the server's
+ * greeting delay each time). Rebuilt only when the settings change (tests); closed by closeSmtpTransport.
+ */
+const globalForSmtp = globalThis as unknown as { __smtpTransport?: { settings: string; transporter: Transporter } };
+
+interface SmtpSettings {
+  url: string;
+  poolSize: number;
+  rejectUnauthorized: boolean;
+  timeoutMs: number;
+}
+
+/**
+ * The `smtp` provider: hands the MIME built once by build-mime.ts, unchanged but DKIM-signed with the
+ * sending domain's own key, to the relay at SMTP_URL. `referenceId` is the Message-ID: stable across
+ * retries and what receivers see (a 250 reply's queue id has no standard form; it is logged instead).
+ * Throws at creation, so at worker start, when SMTP_URL is missing or not an smtp(s):// URL.
+ */
+export function getSmtpProvider(): DeliveryProvider {
+  const settings = smtpSettings();
+  return {
+    name: "smtp",
+    description: `the SMTP relay ${new URL(settings.url).hostname}`,
+    transactional: false,
+    async send(mail, { db }): Promise<ProviderResult> {
+      const domain = sendingDomain(mail.fields.from);
+      const dkim = await getDkimSigningKey(db, mail.workspaceId, domain);
+      // deliverMessage checked the domain just before; only its removal in between gets here.
+      if (!dkim) return { outcome: "failed", diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.` };
+      try {
+        const info = await transport(settings).sendMail({ envelope: mail.mime.envelope, raw: mail.mime.raw, dkim });
+        const fields = { messageId: mail.messageId, response: info.response, rejected: info.rejected };
+        if (info.rejected.length) log.warn("smtp relay accepted the message for some recipients only", fields);
+        else log.debug("smtp relay accepted the message", fields);
+        return { outcome: "accepted", referenceId: mail.mime.messageIdHeader };
+      } catch (error) {
+        return smtpFailure(error);
+      }
+    },
+  };
+}
+
+/** Closes the pooled connections; the next send opens new ones. Call once when the process stops. */
+export function closeSmtpTransport(): void {
+  globalForSmtp.__smtpTransport?.transporter.close();
+  globalForSmtp.__smtpTransport = undefined;
+}
+
+interface SmtpError extends Error {
+  code?: string;
+  response?: string;
+  responseCode?: number;
+  command?: string;
+}
+
+/**
+ * An SMTP reply decides: 5xx is a permanent rejection (but 503, a session out of step, which a new
+ * connection may not repeat), 4xx is transient. Without a reply, a message the client itself refused
+ * to send (EENVELOPE, EMESSAGE: an invalid address, a message over the server's size limit) is
+ * permanent; everything else (connection refused or lost, timeouts, TLS, DNS) is retried.
+ */
+export function smtpFailure(error: unknown): ProviderResult {
+  const err = (error instanceof Error ? error : new Error(String(error))) as SmtpError;
+  const code = err.responseCode;
+  if (code) {
+    const diagnostic = err.response?.trim() || err.message;
+    return code >= 500 && code !== 503 ? { outcome: "failed", diagnostic } : { outcome: "retry", diagnostic };
+  }
+  const diagnostic = err.code ? `${err.message} (${err.code})` : err.message;
+  if (err.code === "EENVELOPE" || err.code === "EMESSAGE") return { outcome: "failed", diagnostic };
+  return { outcome: "retry", diagnostic };
+}
+
+function smtpSettings(): SmtpSettings {
+  const values = env();
+  const url = values.SMTP_URL;
+  if (!url) {
+    throw new Error(
+      "DELIVERY_PROVIDER=smtp needs SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465 or smtp://smtp.example.com:587 (STARTTLS).",
+    );
+  }
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new Error("SMTP_URL is not a URL: expected smtp://host:port or smtps://host:port.");
+  }
+  if (protocol !== "smtp:" && protocol !== "smtps:") {
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, not ${protocol}//.`);
+  }
+  return {
+    url,
+    poolSize: values.SMTP_POOL_SIZE,
+    rejectUnauthorized: values.SMTP_TLS_REJECT_UNAUTHORIZED,
+    timeoutMs: values.SMTP_TIMEOUT_MS,
+  };
+}
+
+function transport(settings: SmtpSettings): Transporter {
+  const key = JSON.stringify(settings);
+  const current = globalForSmtp.__smtpTransport;
+  if (current?.settings === key) return current.transporter;
+  current?.transporter.close();
+  const transporter = createPool(settings);
+  globalForSmtp.__smtpTransport = { settings: key, transporter };
+  return transporter;
+}
+
+function createPool(settings: SmtpSettings) {
+  // Options in the URL's query (?requireTLS=true, ?ignoreTLS=true…) are nodemailer's own and apply too.
+  return nodemailer.createTransport({
+    pool: true,
+    url: settings.url,
+    maxConnections: settings.poolSize,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+    tls: { rejectUnauthorized: settings.rejectUnauthorized },
+  });
+}
