@@ -6,6 +6,7 @@ import { keyCommands } from "./commands/key";
 import { seedCommands } from "./commands/seed";
 import { templateCommands } from "./commands/template";
 import { groupCommands } from "./commands/group";
+import { suppressionCommands } from "./commands/suppression";
 import { userCommands } from "./commands/user";
 import { workflowCommands } from "./commands/workflow";
 import { workspaceCommands } from "./commands/workspace";
@@ -21,6 +22,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...templateCommands,
   ...workflowCommands,
   ...groupCommands,
+  ...suppressionCommands,
   ...dbCommands,
   ...seedCommands,
 };

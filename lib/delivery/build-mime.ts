@@ -14,6 +14,8 @@ export interface MailFields {
   /** The message's `headers.references`: one or more `<id@domain>`, space separated. */
   references: string | null;
   attachments: MimeAttachment[];
+  /** Group mail: the RFC 8058 one-click URL, sent as List-Unsubscribe with List-Unsubscribe-Post. */
+  listUnsubscribe?: string | null;
 }
 
 export interface MimeAttachment {
@@ -35,7 +37,8 @@ export interface BuiltMime {
 
 /**
  * Builds the real MIME message with nodemailer's MailComposer: Message-ID `<{messageId}@{sending
- * domain}>`, From, Reply-To, To, Cc, References, Date, text and HTML as alternatives, attachments.
+ * domain}>`, From, Reply-To, To, Cc, References, Date, List-Unsubscribe (group mail), text and HTML as
+ * alternatives, attachments.
  */
 export async function buildMime(messageId: string, fields: MailFields, date: Date = new Date()): Promise<BuiltMime> {
   const header = messageIdHeader(messageId, fields.from);
@@ -57,6 +60,9 @@ export async function buildMime(messageId: string, fields: MailFields, date: Dat
       content: attachment.content,
       cid: attachment.cid,
     })),
+    headers: fields.listUnsubscribe
+      ? { "List-Unsubscribe": `<${fields.listUnsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" }
+      : undefined,
     disableFileAccess: true,
     disableUrlAccess: true,
   }).compile();

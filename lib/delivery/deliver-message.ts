@@ -9,6 +9,8 @@ import type { DeliverMessageJob } from "@/lib/jobs/queue";
 import { log } from "@/lib/log";
 import type { EventCode } from "@/lib/messages/event-codes.shared";
 import { recordEvent } from "@/lib/messages/record-event";
+import { filterSuppressedRecipients, recordSuppressed, type FilteredRecipients, type SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
+import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
 import { bareAddress } from "./mime.shared";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
@@ -41,6 +43,16 @@ export async function deliverMessage(job: DeliverMessageJob, context: DeliverCon
   if (!message || message.sandbox || message.status !== "PENDING" || message.sentAt) return;
   const provider = context.provider ?? getDeliveryProvider();
 
+  // Unsubscribed (group mail) and suppression-listed recipients are dropped; with nobody left the
+  // message is done without a send (DECISIONS.md "Unsubscribe groups, suppression").
+  const recipients = await filterSuppressedRecipients(db, message);
+  if (recipients.remaining === 0 && recipients.suppressed.length > 0) {
+    await db.transaction(async (tx) => {
+      if (await claim(tx, message)) await recordSuppressed(tx, message, recipients.suppressed, { nobodyLeft: true });
+    });
+    return;
+  }
+
   // A domain unverified between acceptance and delivery fails the message (DECISIONS.md "Errors").
   const rejection = await senderRejection(db, message);
   if (rejection) {
@@ -58,14 +70,14 @@ export async function deliverMessage(job: DeliverMessageJob, context: DeliverCon
     });
     return;
   }
-  const fields = mailFields(message, loaded.attachments);
+  const fields = mailFields(message, loaded.attachments, recipients);
   const mail: OutboundMail = {
     workspaceId: message.workspaceId,
     messageId: message.id,
     fields,
     mime: await buildMime(message.id, fields),
   };
-  const result = await sendAndRecord(db, mail, { message, provider, context });
+  const result = await sendAndRecord(db, mail, { message, provider, context, suppressed: recipients.suppressed });
   if (result?.outcome === "retry" && !context.lastAttempt) {
     throw new Error(`${capitalize(provider.description)} asked to try again later: ${result.diagnostic}`);
   }
@@ -76,6 +88,7 @@ interface Run {
   message: Message;
   provider: DeliveryProvider;
   context: DeliverContext;
+  suppressed: SuppressedRecipient[];
 }
 
 /** Claim → send → record. Returns null when another run had already claimed the message. */
@@ -116,8 +129,13 @@ interface Outcome extends Run {
   startedAt: Date;
 }
 
-async function recordResult(tx: Executor, { message, provider, result, startedAt, context }: Outcome): Promise<void> {
+async function recordResult(tx: Executor, { message, provider, result, startedAt, context, suppressed }: Outcome): Promise<void> {
   const who = capitalize(provider.description);
+  if (suppressed.length > 0 && (result.outcome !== "retry" || context.lastAttempt)) {
+    // Placed just before "sent" (see sentAt below) so the timeline reads in order.
+    const delivered = result.outcome === "accepted" ? result.delivered?.at.getTime() : undefined;
+    await recordSuppressed(tx, message, suppressed, { at: new Date(Math.min(startedAt.getTime(), delivered ?? Infinity) - 2) });
+  }
   if (result.outcome === "failed") {
     return recordFailure(tx, message, "EMAIL_MESSAGE_PROVIDER_ERROR", `${who} rejected the message: ${result.diagnostic}`);
   }
@@ -173,19 +191,22 @@ async function senderRejection(db: Executor, message: Message): Promise<string |
   }
 }
 
-function mailFields(message: Message, attachments: MimeAttachment[]): MailFields {
+function mailFields(message: Message, attachments: MimeAttachment[], recipients: FilteredRecipients): MailFields {
   const references = Object.entries(message.headers).find(([key]) => key.toLowerCase() === "references")?.[1];
+  // The same address as the body's link (lib/messages/prepare-message.ts): the first recipient as sent.
+  const linkAddress = message.toAddresses[0] ?? bareAddress([...message.to, ...message.cc, ...message.bcc][0] ?? "") ?? "";
   return {
     from: message.from,
-    to: message.to,
-    cc: message.cc,
-    bcc: message.bcc,
+    to: recipients.to,
+    cc: recipients.cc,
+    bcc: recipients.bcc,
     replyTo: message.replyTo,
     subject: message.subject,
     html: message.bodyHtml,
     text: message.bodyText,
     references: references ?? null,
     attachments,
+    listUnsubscribe: message.groupId && linkAddress ? oneClickUnsubscribeUrl(message.id, linkAddress.toLowerCase()) : null,
   };
 }
 

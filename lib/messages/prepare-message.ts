@@ -8,6 +8,8 @@ import { AppError, invalidParameter, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
 import { renderLine, renderTemplate, htmlToText } from "@/lib/templates/render.shared";
+import { appendUnsubscribeLink } from "@/lib/unsubscribe/append-link";
+import { unsubscribeUrl } from "@/lib/unsubscribe/token";
 import type { SendCommand } from "./parse-send-request";
 import { parseSingleAddress, type Recipient } from "./recipients.shared";
 
@@ -67,7 +69,12 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
   const p = (name: string) => (context.prefix ? `${context.prefix}.${name}` : name);
   const { workspace } = context;
   const memo = context.memo ?? noMemo;
-  const content = await renderContent(db, workspace.id, command, p, memo);
+  const id = newId("message");
+  // Group mail carries an unsubscribe link for its first recipient (one MIME for all recipients, so
+  // one link): the Liquid variable `unsubscribeUrl`, appended to raw content that lacks it.
+  const unsubscribe = command.groupId || command.groupKey ? unsubscribeUrl(id, firstRecipient(command)) : null;
+  let content = await renderContent(db, workspace.id, command, p, memo, unsubscribe);
+  if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
   const sender = command.from ?? senderFromTemplate(content.templateFrom, p);
   const senderDomain = sender.address.slice(sender.address.lastIndexOf("@") + 1).toLowerCase();
   await memo(`sender-domain:${senderDomain}`, () => assertSenderDomainVerified(db, workspace.id, sender.address)).catch(rethrowAt(p("from")));
@@ -79,7 +86,7 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
   // Last: with the S3 driver it may record an upload found at the store, so only once all else holds.
   const attachments = await resolveSendAttachments(db, workspace.id, command.attachments, p);
   return {
-    id: newId("message"),
+    id,
     workspaceId: workspace.id,
     source: context.source,
     sandbox: context.sandbox,
@@ -104,7 +111,7 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
   };
 }
 
-async function renderContent(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string, memo: Memo) {
+async function renderContent(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string, memo: Memo, unsubscribe: string | null) {
   if (command.raw) {
     // Raw content is sent as given (no Liquid): only the text part is derived when absent.
     const { subject, bodyHtml, bodyText } = command.raw;
@@ -113,12 +120,18 @@ async function renderContent(db: Executor, workspaceId: string, command: SendCom
   const templateId = command.templateId!;
   const template = await memo(`template:${templateId}`, () => getTemplateOrThrow(workspaceId, templateId, db)).catch(rethrowAt(p("templateId")));
   const options = { strict: template.strict };
-  const rendered = renderTemplate(template, command.variables, options);
+  const variables = unsubscribe ? { ...command.variables, unsubscribeUrl: unsubscribe } : command.variables;
+  const rendered = renderTemplate(template, variables, options);
   return {
     ...rendered,
     templateFrom: template.fromAddress ? renderLine(template.fromAddress, command.variables, "from", options) : null,
     templateReplyTo: template.replyTo ? renderLine(template.replyTo, command.variables, "replyTo", options) || null : null,
   };
+}
+
+/** The address the unsubscribe link is for: the first `to` (else cc, bcc), lower-cased. */
+function firstRecipient(command: SendCommand): string {
+  return ([...command.to, ...command.cc, ...command.bcc][0]?.address ?? "").toLowerCase();
 }
 
 function senderFromTemplate(templateFrom: string | null, p: (name: string) => string): Recipient {

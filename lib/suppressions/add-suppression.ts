@@ -1,0 +1,43 @@
+import "server-only";
+import { getDb, type Executor } from "@/db/client";
+import { SUPPRESSION_REASONS, suppressions } from "@/db/schema/suppressions";
+import { invalidParameter } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { parseSingleAddress } from "@/lib/messages/recipients.shared";
+
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+export type Suppression = typeof suppressions.$inferSelect;
+
+export interface AddSuppressionInput {
+  workspaceId: string;
+  email: string;
+  reason: SuppressionReason;
+  /** The message whose hard bounce or complaint put the address here. */
+  emailMessageId?: string | null;
+  detail?: string | null;
+}
+
+/**
+ * Puts an address on the workspace's suppression list (DECISIONS.md: hard bounces and complaints, or
+ * by hand); later live sends to it are suppressed. An idempotent upsert: an address already listed
+ * keeps its row and takes the latest reason. Pass the transaction of provider-event ingestion as `db`.
+ */
+export async function addSuppression(input: AddSuppressionInput, db?: Executor): Promise<Suppression> {
+  if (!SUPPRESSION_REASONS.includes(input.reason)) {
+    throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
+  }
+  const email = normalizeSuppressionEmail(input.email);
+  const now = new Date();
+  const values = { reason: input.reason, emailMessageId: input.emailMessageId ?? null, detail: input.detail ?? null, updatedAt: now };
+  const [row] = await (db ?? (await getDb()))
+    .insert(suppressions)
+    .values({ id: newId("suppression", now), workspaceId: input.workspaceId, email, ...values, createdAt: now })
+    .onConflictDoUpdate({ target: [suppressions.workspaceId, suppressions.email], set: values })
+    .returning();
+  return row;
+}
+
+/** The stored form of a listed address: bare and lower-cased; anything but one address is refused. */
+export function normalizeSuppressionEmail(email: string): string {
+  return parseSingleAddress(email.trim(), "email", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR").address.toLowerCase();
+}

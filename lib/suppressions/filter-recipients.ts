@@ -1,0 +1,114 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { emailMessages, unsubscribeGroups } from "@/db/schema";
+// Not (yet) re-exported by db/schema/index.ts.
+import { groupUnsubscribes, suppressions, type SUPPRESSION_REASONS } from "@/db/schema/suppressions";
+import { bareAddress } from "@/lib/delivery/mime.shared";
+import { recordEvent } from "@/lib/messages/record-event";
+
+export interface SuppressedRecipient {
+  /** Lower-cased. */
+  email: string;
+  /** UNSUBSCRIBED: from the message's group; otherwise the reason the address is on the suppression list. */
+  reason: "UNSUBSCRIBED" | (typeof SUPPRESSION_REASONS)[number];
+  /** For UNSUBSCRIBED: the group's name, for the timeline sentence. */
+  groupName?: string;
+}
+
+export interface FilteredRecipients {
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  suppressed: SuppressedRecipient[];
+  /** How many entries are left in to + cc + bcc. */
+  remaining: number;
+}
+
+interface MessageRecipients {
+  workspaceId: string;
+  groupId: string | null;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+}
+
+/**
+ * The recipients a live message may still go to (DECISIONS.md "Unsubscribe groups, suppression"):
+ * without those who unsubscribed from its group (group mail only: mail without a group is
+ * transactional and goes) and those on the workspace's suppression list (any live mail). Reads only.
+ */
+export async function filterSuppressedRecipients(db: Executor, message: MessageRecipients): Promise<FilteredRecipients> {
+  const entries = [...message.to, ...message.cc, ...message.bcc];
+  const addressOf = (entry: string) => (bareAddress(entry) ?? entry).trim().toLowerCase();
+  const addresses = [...new Set(entries.map(addressOf))];
+  const suppressed = new Map<string, SuppressedRecipient>();
+  if (addresses.length > 0) {
+    const listed = await db
+      .select({ email: suppressions.email, reason: suppressions.reason })
+      .from(suppressions)
+      .where(and(eq(suppressions.workspaceId, message.workspaceId), inArray(suppressions.email, addresses)));
+    for (const row of listed) suppressed.set(row.email, { email: row.email, reason: row.reason });
+    if (message.groupId) {
+      const unsubscribed = await db
+        .select({ email: groupUnsubscribes.email, groupName: unsubscribeGroups.name })
+        .from(groupUnsubscribes)
+        .innerJoin(unsubscribeGroups, eq(unsubscribeGroups.id, groupUnsubscribes.groupId))
+        .where(
+          and(
+            eq(groupUnsubscribes.workspaceId, message.workspaceId),
+            eq(groupUnsubscribes.groupId, message.groupId),
+            inArray(groupUnsubscribes.email, addresses),
+          ),
+        );
+      for (const row of unsubscribed) {
+        if (!suppressed.has(row.email)) suppressed.set(row.email, { email: row.email, reason: "UNSUBSCRIBED", groupName: row.groupName });
+      }
+    }
+  }
+  const keep = (list: string[]) => list.filter((entry) => !suppressed.has(addressOf(entry)));
+  const to = keep(message.to);
+  const cc = keep(message.cc);
+  const bcc = keep(message.bcc);
+  return { to, cc, bcc, suppressed: [...suppressed.values()], remaining: to.length + cc.length + bcc.length };
+}
+
+const REASON_TEXT = {
+  HARD_BOUNCE: "on the suppression list after a hard bounce",
+  COMPLAINT: "on the suppression list after a complaint",
+  MANUAL: "on the suppression list (added by hand)",
+} as const;
+
+/**
+ * Records EMAIL_MESSAGE_SUPPRESSED (sets lastSuppressedAt) in the claim's transaction. With nobody left
+ * the message is done: SUCCEEDED without sentAt ("the service did what was asked"). recordEvent only
+ * moves the status on SENT/DELIVERED and errors, and SUPPRESSED alone must not (some recipients may
+ * still be sent to, or fail), so that one status move is made here, on the still-PENDING message.
+ */
+export async function recordSuppressed(
+  tx: Executor,
+  message: { id: string; workspaceId: string },
+  suppressed: SuppressedRecipient[],
+  options: { at?: Date; nobodyLeft?: boolean } = {},
+): Promise<void> {
+  if (suppressed.length === 0) return;
+  const parts = suppressed.map(
+    (s) => `${s.email} (${s.reason === "UNSUBSCRIBED" ? `unsubscribed from the group "${s.groupName}"` : REASON_TEXT[s.reason]})`,
+  );
+  const sentence = options.nobodyLeft
+    ? `Not sent: every recipient is suppressed: ${parts.join(", ")}.`
+    : `Not sent to ${parts.join(", ")}; sent to the other recipients.`;
+  await recordEvent(tx, {
+    workspaceId: message.workspaceId,
+    messageId: message.id,
+    code: "EMAIL_MESSAGE_SUPPRESSED",
+    message: sentence,
+    at: options.at,
+    details: { suppressed: suppressed.map(({ email, reason }) => ({ email, reason })) },
+  });
+  if (!options.nobodyLeft) return;
+  await tx
+    .update(emailMessages)
+    .set({ status: "SUCCEEDED", updatedAt: new Date() })
+    .where(and(eq(emailMessages.id, message.id), eq(emailMessages.workspaceId, message.workspaceId), eq(emailMessages.status, "PENDING")));
+}
