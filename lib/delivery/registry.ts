@@ -2,6 +2,8 @@ import "server-only";
 import { env } from "@/lib/env";
 import type { DeliveryProvider } from "./provider";
 import { localProvider } from "./providers/local";
+import { resendProvider } from "./providers/resend";
+import { getSmtpProvider } from "./providers/smtp";
 
 /**
  * The delivery provider chosen by DELIVERY_PROVIDER (ARCHITECTURE.md rule 6). Called when workers
@@ -12,10 +14,15 @@ export function getDeliveryProvider(): DeliveryProvider {
   switch (name) {
     case "local":
       return localProvider;
+    case "resend": {
+      const { RESEND_API_KEY, RESEND_BASE_URL } = env();
+      if (!RESEND_API_KEY) {
+        throw new Error("DELIVERY_PROVIDER=resend needs RESEND_API_KEY: an API key with sending access from https://resend.com/api-keys.");
+      }
+      return resendProvider({ apiKey: RESEND_API_KEY, baseUrl: RESEND_BASE_URL });
+    }
     case "smtp":
-    case "resend":
-      throw new Error(
-        `DELIVERY_PROVIDER=${name} is not implemented yet. Unset DELIVERY_PROVIDER to use the built-in local inbox provider.`,
-      );
+      // Throws a plain message when SMTP_URL is missing or not smtp(s)://.
+      return getSmtpProvider();
   }
 }

@@ -1,0 +1,130 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { getDb } from "@/db/client";
+import { emailMessages } from "@/db/schema";
+import { env } from "@/lib/env";
+import { AppError, invalidParameter } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { recordEvent } from "@/lib/messages/record-event";
+import { addSuppression } from "@/lib/suppressions/add-suppression";
+import { bareAddress } from "./mime.shared";
+import { mapResendEvent, parseResendTime, resendEventSchema, type MappedEvent } from "./resend-events";
+
+export interface ResendDelivery {
+  /** The raw body, exactly as received: the signature covers these bytes. */
+  body: string;
+  headers: Headers;
+}
+
+export type IngestResult =
+  | { outcome: "recorded" | "duplicate"; messageId: string }
+  | { outcome: "ignored"; reason: string };
+
+/**
+ * How long an event for an email id we do not know is answered 409 (so Resend retries it) rather than
+ * dropped. The id is normally stored milliseconds after Resend answers the send call, but a webhook
+ * can overtake that commit; a worker that died in between retries the send within minutes (the
+ * Idempotency-Key brings back the same id). Resend retries after 5 s, 5 min, 30 min, 2 h…: past an
+ * hour the email is someone else's (another application on the same Resend account), and answering
+ * 2xx keeps Resend from disabling the endpoint for failing.
+ */
+export const UNKNOWN_EMAIL_RETRY_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * POST /api/provider-events/resend: verifies the Svix (Standard Webhooks) signature with
+ * RESEND_WEBHOOK_SECRET (forged, replayed beyond 5 minutes or unsigned → UNAUTHORIZED), finds the
+ * message by reference_id = data.email_id in any workspace (the webhook is service-wide) and records
+ * the event through recordEvent at the event's own time. Idempotent: the svix-id is the providerEventId.
+ */
+export async function ingestResendEvent(delivery: ResendDelivery): Promise<IngestResult> {
+  const secret = env().RESEND_WEBHOOK_SECRET;
+  if (!secret) {
+    log.error("a Resend webhook arrived but RESEND_WEBHOOK_SECRET is not set");
+    throw new AppError("SERVICE_UNAVAILABLE", "Resend events are not accepted yet: RESEND_WEBHOOK_SECRET is not set.");
+  }
+  const eventId = verifySignature(secret, delivery);
+  const parsed = resendEventSchema.safeParse(parseJson(delivery.body));
+  if (!parsed.success) throw invalidParameter(parsed.error.issues[0].path.join("."), "Not a Resend event: " + parsed.error.issues[0].message);
+  const event = parsed.data;
+  const at = parseResendTime(event.created_at);
+  if (!at) throw invalidParameter("created_at", `Unreadable event time "${event.created_at}".`);
+  const mapped = mapResendEvent(event, at);
+  if (!mapped) return { outcome: "ignored", reason: `Event type ${event.type} is not recorded.` };
+  const emailId = event.data.email_id;
+  if (!emailId) throw invalidParameter("data.email_id", `A ${event.type} event needs data.email_id.`);
+
+  const db = await getDb();
+  const [message] = await db
+    .select({ id: emailMessages.id, workspaceId: emailMessages.workspaceId, to: emailMessages.to, cc: emailMessages.cc, bcc: emailMessages.bcc })
+    .from(emailMessages)
+    .where(eq(emailMessages.referenceId, emailId))
+    .limit(1);
+  if (!message) {
+    if (Date.now() - at.getTime() < UNKNOWN_EMAIL_RETRY_WINDOW_MS) {
+      throw new AppError("CONFLICT", `No message has Resend email id ${emailId} yet; retry later.`);
+    }
+    log.warn("Resend event for an unknown email dropped", { emailId, type: event.type, eventId });
+    return { outcome: "ignored", reason: `No message has Resend email id ${emailId}.` };
+  }
+
+  const recorded = await db.transaction(async (tx) => {
+    const isNew = await recordEvent(tx, {
+      workspaceId: message.workspaceId,
+      messageId: message.id,
+      code: mapped.code,
+      message: mapped.message,
+      at,
+      // email.sent repeats what the send call's answer already recorded: one SENT per message.
+      providerEventId: event.type === "email.sent" ? "resend:sent" : `resend:${eventId}`,
+      details: { ...mapped.details, eventId },
+    });
+    const address = isNew && mapped.suppress ? suppressedAddress(message, mapped) : null;
+    if (address) {
+      await addSuppression({ workspaceId: message.workspaceId, email: address, reason: mapped.suppress!, emailMessageId: message.id, detail: mapped.message }, tx);
+    }
+    return isNew;
+  });
+  return { outcome: recorded ? "recorded" : "duplicate", messageId: message.id };
+}
+
+/**
+ * The address a hard bounce or complaint puts on the workspace's suppression list. Resend reports one
+ * event per email, not per recipient, so only a message with a single recipient (to, cc and bcc
+ * together) names it without doubt; for others the event stays on the timeline and nothing is listed.
+ */
+function suppressedAddress(message: { id: string; to: string[]; cc: string[]; bcc: string[] }, mapped: MappedEvent): string | null {
+  const recipients = [...message.to, ...message.cc, ...message.bcc];
+  const address = recipients.length === 1 ? bareAddress(recipients[0]) : null;
+  if (!address) log.warn("provider event names no single recipient to suppress", { messageId: message.id, code: mapped.code, recipients: recipients.length });
+  return address;
+}
+
+/** Checks the signature and its timestamp (±5 minutes); returns the event id (svix-id). */
+function verifySignature(secret: string, { body, headers }: ResendDelivery): string {
+  // Resend sends svix-*; the Standard Webhooks names are the same values.
+  const header = (name: string) => headers.get(`svix-${name}`) ?? headers.get(`webhook-${name}`);
+  const id = header("id");
+  const timestamp = header("timestamp");
+  const signature = header("signature");
+  if (!id || !timestamp || !signature) {
+    throw new AppError("UNAUTHORIZED", "Missing webhook signature: svix-id, svix-timestamp and svix-signature are required.");
+  }
+  try {
+    new Webhook(secret).verify(body, { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signature }, { jsonParse: false });
+    return id;
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) {
+      throw new AppError("UNAUTHORIZED", `Webhook signature rejected: ${error.message}.`);
+    }
+    throw error;
+  }
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new AppError("INVALID_JSON", "The event body is not valid JSON.");
+  }
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One POST /emails the fake received, whatever it answered. */
+export interface FakeResendCall {
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  body: Record<string, unknown>;
+  status: number;
+}
+
+export interface FakeResend {
+  /** Give to the SDK as baseUrl (RESEND_BASE_URL). */
+  url: string;
+  apiKey: string;
+  calls: FakeResendCall[];
+  /** Emails created, by id: a repeated Idempotency-Key creates none. */
+  emails: Map<string, Record<string, unknown>>;
+  /**
+   * The next `count` calls answer `status` with Resend's error body. With `afterCreating`, the email is
+   * created first and only the answer is lost (the case the Idempotency-Key exists for).
+   */
+  failNext(status: number, count?: number, options?: { message?: string; afterCreating?: boolean }): void;
+  close(): Promise<void>;
+}
+
+const ERROR_NAMES: Record<number, string> = {
+  401: "missing_api_key",
+  403: "invalid_api_key",
+  409: "invalid_idempotent_request",
+  422: "validation_error",
+  429: "rate_limit_exceeded",
+  500: "internal_server_error",
+};
+
+/**
+ * A local HTTP server that behaves like Resend's POST /emails: it checks the bearer key, requires an
+ * Idempotency-Key and answers a repeated key with the first email's id (as Resend does for 24 hours).
+ */
+export async function startFakeResend(apiKey = "re_test_0123456789"): Promise<FakeResend> {
+  const calls: FakeResendCall[] = [];
+  const emails = new Map<string, Record<string, unknown>>();
+  const byKey = new Map<string, string>();
+  const failures: Array<{ status: number; message: string; afterCreating: boolean }> = [];
+
+  const server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const reply = (status: number, body: unknown) => {
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      return status;
+    };
+    const error = (status: number, message: string) =>
+      reply(status, { statusCode: status, name: ERROR_NAMES[status] ?? "application_error", message });
+    if (request.method !== "POST" || request.url !== "/emails") return error(404, `No route ${request.method} ${request.url}.`);
+
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
+    const authorization = request.headers.authorization;
+    const idempotencyKey = request.headers["idempotency-key"] as string | undefined;
+    const call: FakeResendCall = { authorization, idempotencyKey, body, status: 0 };
+    calls.push(call);
+    const create = () => {
+      const existing = idempotencyKey ? byKey.get(idempotencyKey) : undefined;
+      if (existing) return existing;
+      const id = randomUUID();
+      emails.set(id, body);
+      if (idempotencyKey) byKey.set(idempotencyKey, id);
+      return id;
+    };
+
+    if (!authorization) call.status = error(401, "Missing API key in the authorization header.");
+    else if (authorization !== `Bearer ${apiKey}`) call.status = error(403, "API key is invalid.");
+    else if (!idempotencyKey) call.status = error(422, "The fake requires an Idempotency-Key header.");
+    else if (failures.length) {
+      const failure = failures.shift()!;
+      if (failure.afterCreating) create();
+      call.status = error(failure.status, failure.message);
+    } else call.status = reply(200, { id: create() });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    calls,
+    emails,
+    failNext(status, count = 1, options = {}) {
+      const message = options.message ?? `Fake failure ${status}.`;
+      for (let i = 0; i < count; i++) failures.push({ status, message, afterCreating: options.afterCreating ?? false });
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
