@@ -22,8 +22,14 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend"]).default("local"),
   SMTP_URL: z.string().optional(),
+  // SMTP provider (lib/delivery/providers/smtp.ts): pooled connections, certificate checks, timeouts.
+  SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+  SMTP_TLS_REJECT_UNAUTHORIZED: booleanString.default(true),
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   RESEND_API_KEY: z.string().optional(),
   RESEND_BASE_URL: z.url().optional(),
+  // Signing secret (whsec_…) of the Resend webhook pointed at /api/provider-events/resend.
+  RESEND_WEBHOOK_SECRET: z.string().startsWith("whsec_", "must be the whsec_… signing secret Resend shows for the webhook").optional(),
   RUN_WORKER: booleanString.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   SEED_DEMO: booleanString.default(true),
