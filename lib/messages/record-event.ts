@@ -19,6 +19,8 @@ export interface RecordEventInput {
   /** Scanner or prefetch traffic: kept on the timeline, moves no timestamp. */
   bot?: boolean;
   details?: Record<string, unknown>;
+  /** This event ends delivery with nothing left to send (every recipient suppressed): PENDING/PAUSED → SUCCEEDED. */
+  settles?: boolean;
 }
 
 interface Effect {
@@ -84,7 +86,7 @@ export async function recordEvent(db: Executor, input: RecordEventInput): Promis
     if (effect.first) changes[keyOf(effect.first)] = sql`least(${effect.first}, ${atParam})`;
     if (effect.last) changes[keyOf(effect.last)] = sql`greatest(${effect.last}, ${atParam})`;
   }
-  if (effect?.status === "SUCCEEDED") {
+  if (effect?.status === "SUCCEEDED" || input.settles) {
     changes.status = sql`case when ${m.status} in ('PENDING', 'PAUSED') then 'SUCCEEDED' else ${m.status} end`;
   } else if (effect?.status === "FAILED") {
     changes.status = sql`case when ${m.status} = 'DELETED' then ${m.status} else 'FAILED' end`;

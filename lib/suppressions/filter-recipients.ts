@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { emailMessages, unsubscribeGroups } from "@/db/schema";
+import { unsubscribeGroups } from "@/db/schema";
 // Not (yet) re-exported by db/schema/index.ts.
 import { groupUnsubscribes, suppressions, type SUPPRESSION_REASONS } from "@/db/schema/suppressions";
 import { bareAddress } from "@/lib/delivery/mime.shared";
@@ -105,10 +105,7 @@ export async function recordSuppressed(
     message: sentence,
     at: options.at,
     details: { suppressed: suppressed.map(({ email, reason }) => ({ email, reason })) },
+    // "The service did what was asked" (DECISIONS.md): SUCCEEDED, with no sentAt.
+    settles: options.nobodyLeft,
   });
-  if (!options.nobodyLeft) return;
-  await tx
-    .update(emailMessages)
-    .set({ status: "SUCCEEDED", updatedAt: new Date() })
-    .where(and(eq(emailMessages.id, message.id), eq(emailMessages.workspaceId, message.workspaceId), eq(emailMessages.status, "PENDING")));
 }
