@@ -1,11 +1,11 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
+import { emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { enqueueDelivery, getQueue } from "@/lib/jobs/queue";
 import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
-import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "./deliver-message";
 import type { DeliveryProvider, ProviderResult } from "./provider";
 
@@ -36,17 +36,7 @@ async function insertMessage(values: NewMessage) {
   return { workspaceId: row.workspaceId, messageId: row.id! };
 }
 
-async function state(messageId: string) {
-  const db = await getDb();
-  const [message] = await db.select().from(emailMessages).where(eq(emailMessages.id, messageId));
-  const events = await db
-    .select()
-    .from(emailMessageLogs)
-    .where(eq(emailMessageLogs.emailMessageId, messageId))
-    .orderBy(asc(emailMessageLogs.createdAt), asc(emailMessageLogs.id));
-  const inbox = await db.select().from(localInbox).where(eq(localInbox.emailMessageId, messageId));
-  return { message, events, codes: events.map((event) => event.code), inbox };
-}
+const state = readMessageState;
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
-import { emailMessages } from "@/db/schema";
+import { asc, eq } from "drizzle-orm";
+import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { addDomain } from "@/lib/domains/add-domain";
 import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
 import { createTemplate, type CreateTemplateInput } from "@/lib/templates/create-template";
@@ -52,4 +53,17 @@ export async function insertTestMessage(workspaceId: string, overrides: Partial<
     ...overrides,
   });
   return id;
+}
+
+/** A message, its timeline in order, and what the local inbox holds for it: what delivery tests assert on. */
+export async function readMessageState(messageId: string) {
+  const db = await getDb();
+  const [message] = await db.select().from(emailMessages).where(eq(emailMessages.id, messageId));
+  const events = await db
+    .select()
+    .from(emailMessageLogs)
+    .where(eq(emailMessageLogs.emailMessageId, messageId))
+    .orderBy(asc(emailMessageLogs.createdAt), asc(emailMessageLogs.id));
+  const inbox = await db.select().from(localInbox).where(eq(localInbox.emailMessageId, messageId));
+  return { message, events, codes: events.map((event) => event.code), inbox };
 }

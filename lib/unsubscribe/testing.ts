@@ -1,9 +1,7 @@
-import { asc, eq } from "drizzle-orm";
 import { simpleParser } from "mailparser";
-import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
 import { sendMessage } from "@/lib/messages/send-message";
+import { readMessageState } from "@/lib/testing/fixtures";
 
 /** Test helpers for group mail and suppression: a live send through the API's use case, then the real delivery job. */
 export async function sendLive(workspaceId: string, body: Record<string, unknown>): Promise<string> {
@@ -17,14 +15,7 @@ export async function deliver(workspaceId: string, messageId: string): Promise<v
 }
 
 export async function messageState(messageId: string) {
-  const db = await getDb();
-  const [message] = await db.select().from(emailMessages).where(eq(emailMessages.id, messageId));
-  const events = await db
-    .select()
-    .from(emailMessageLogs)
-    .where(eq(emailMessageLogs.emailMessageId, messageId))
-    .orderBy(asc(emailMessageLogs.createdAt), asc(emailMessageLogs.id));
-  const [inbox] = await db.select().from(localInbox).where(eq(localInbox.emailMessageId, messageId));
-  const parsed = inbox ? await simpleParser(inbox.mime) : null;
-  return { message, events, codes: events.map((event) => event.code), inbox: inbox ?? null, parsed };
+  const { inbox, ...rest } = await readMessageState(messageId);
+  const parsed = inbox[0] ? await simpleParser(inbox[0].mime) : null;
+  return { ...rest, inbox: inbox[0] ?? null, parsed };
 }

@@ -1,14 +1,11 @@
 import net from "node:net";
-import { asc, eq } from "drizzle-orm";
 import { dkimVerify } from "mailauth";
 import { simpleParser, type AddressObject } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages } from "@/db/schema";
 import { resetEnvForTests } from "@/lib/env";
 import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
 import { sendMessage } from "@/lib/messages/send-message";
-import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
+import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { deliverMessage } from "../deliver-message";
 import { dkimTxtRecord, forgetDkimKeys } from "../dkim";
@@ -45,16 +42,7 @@ afterAll(async () => {
   forgetDkimKeys();
 });
 
-async function state(messageId: string) {
-  const db = await getDb();
-  const [message] = await db.select().from(emailMessages).where(eq(emailMessages.id, messageId));
-  const events = await db
-    .select()
-    .from(emailMessageLogs)
-    .where(eq(emailMessageLogs.emailMessageId, messageId))
-    .orderBy(asc(emailMessageLogs.createdAt), asc(emailMessageLogs.id));
-  return { message, events, codes: events.map((event) => event.code) };
-}
+const state = readMessageState;
 
 async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
