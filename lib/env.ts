@@ -51,6 +51,20 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanString.default(false),
   ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Message bodies, variables and stored MIME are purged after this; metadata and events stay.
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Provider hand-off attempts before a transient failure (4xx, timeout, 429/5xx) fails the message.
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(9),
+  // A sent message with no delivery confirmation after this many minutes is flagged (0 turns it off).
+  DELIVERY_UNCONFIRMED_AFTER_MINUTES: z.coerce.number().int().min(0).max(100_000).default(60),
+  // Automatic pause: rates over the last 1,000 live messages, once at least AUTO_PAUSE_MIN_MESSAGES were sent.
+  AUTO_PAUSE_BOUNCE_RATE: z.coerce.number().min(0).max(1).default(0.1),
+  AUTO_PAUSE_COMPLAINT_RATE: z.coerce.number().min(0).max(1).default(0.001),
+  AUTO_PAUSE_MIN_MESSAGES: z.coerce.number().int().min(1).max(1000).default(100),
+  // Domain verification: "dns" looks the records up; "off" marks domains verified when added (self-hosted, no DNS).
+  DOMAIN_VERIFICATION: z.enum(["dns", "off"]).default("dns"),
+  // Resolvers for domain verification, comma-separated host[:port]; the system's when unset.
+  DNS_SERVERS: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, "must be host[:port] entries separated by commas").optional(),
 }).superRefine((values, ctx) => {
   if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });

@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   activity: "act_",
   suppression: "sup_",
   unsubscribe: "unsub_",
+  invitation: "inv_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -10,3 +10,4 @@ export * from "./batches";
 export * from "./workflows";
 export * from "./attachments";
 export * from "./suppressions";
+export * from "./invitations";

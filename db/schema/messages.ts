@@ -74,6 +74,10 @@ export const emailMessages = pgTable(
     erroredAt: ts("errored_at"),
     lastSuppressedAt: ts("last_suppressed_at"),
     lastUnsubscribedAt: ts("last_unsubscribed_at"),
+    /** Set by the periodic check when a sent message never got a delivery confirmation. */
+    deliveryUnconfirmedAt: ts("delivery_unconfirmed_at"),
+    /** Bodies, variables and stored MIME removed (retention or erase); metadata and events stay. */
+    contentPurgedAt: ts("content_purged_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -93,6 +97,12 @@ export const emailMessages = pgTable(
     // Provider events name the message by the provider's id.
     index("email_messages_reference_idx").on(t.referenceId).where(sql`${t.referenceId} <> ''`),
     index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
+    // The unconfirmed-delivery check reads only sent, unconfirmed, undelivered messages.
+    index("email_messages_unconfirmed_idx")
+      .on(t.sentAt)
+      .where(sql`${t.sentAt} is not null and ${t.deliveredAt} is null and ${t.deliveryUnconfirmedAt} is null`),
+    // Retention walks messages whose content is still stored, oldest first.
+    index("email_messages_retention_idx").on(t.createdAt).where(sql`${t.contentPurgedAt} is null`),
   ],
 );
 

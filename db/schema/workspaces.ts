@@ -9,6 +9,9 @@ export const workspaces = pgTable("workspaces", {
   trackingEnabled: boolean("tracking_enabled").notNull().default(true),
   sendingPaused: boolean("sending_paused").notNull().default(false),
   pausedReason: text("paused_reason"),
+  pausedAt: ts("paused_at"),
+  /** Paused by the bounce/complaint guard rather than by an admin. */
+  pausedAutomatically: boolean("paused_automatically").notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -92,6 +92,8 @@ const EMPTY_TIMELINE = {
   erroredAt: null,
   lastSuppressedAt: null,
   lastUnsubscribedAt: null,
+  deliveryUnconfirmedAt: null,
+  contentPurgedAt: null,
 } satisfies Partial<EmailMessageRow>;
 
 function describeCreation(message: PreparedMessage): string {

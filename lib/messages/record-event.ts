@@ -44,6 +44,7 @@ const EFFECTS: Partial<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT: { first: m.firstComplainedAt, last: m.lastComplainedAt },
   EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED: { last: m.lastUnsubscribedAt },
   EMAIL_MESSAGE_SUPPRESSED: { last: m.lastSuppressedAt },
+  EMAIL_MESSAGE_DELIVERY_UNCONFIRMED: { first: m.deliveryUnconfirmedAt },
   EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR: ERROR,
   EMAIL_MESSAGE_INVALID_PARAMETER_ERROR: ERROR,
   EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR: ERROR,
