@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT, E2E_SEED_API_KEY } from "./e2e/fixtures";
+import { E2E_BASE_URL, E2E_DATA_DIR, E2E_OWNER_STATE, E2E_PORT, E2E_SEED_API_KEY } from "./e2e/fixtures";
 
 const CI = Boolean(process.env.CI);
 
@@ -7,6 +7,23 @@ const CI = Boolean(process.env.CI);
  * Playwright drives the built app (next build && next start) in Debian's Chromium; no browser is
  * downloaded. The server gets a fresh embedded database and seeds the e2e key at boot.
  */
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    // Without the networking flags Chromium keeps trying to reach the internet (STACK.md trap 11).
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
@@ -23,30 +40,18 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
+    // First: /setup creates the owner and saves the signed-in session for every other spec.
+    { name: "setup", testMatch: /ui\/setup\.spec\.ts/, use: { ...chromium } },
     {
       name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          // Without the networking flags Chromium keeps trying to reach the internet (STACK.md trap 11).
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
-      },
+      dependencies: ["setup"],
+      testIgnore: /ui\/setup\.spec\.ts/,
+      use: { ...chromium, storageState: E2E_OWNER_STATE },
     },
   ],
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && npx next build && npx next start --hostname 127.0.0.1 --port ${E2E_PORT}`,
-    // The proxy answers / with 401 once the server is up; Playwright counts 401 as ready.
-    url: `${E2E_BASE_URL}/`,
+    url: `${E2E_BASE_URL}/login`,
     timeout: 180_000,
     reuseExistingServer: !CI,
     stdout: "ignore",

@@ -6,10 +6,10 @@ export default function NotFound() {
       <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">404</p>
       <h1 className="mt-1 text-lg font-semibold text-slate-900">Not found</h1>
       <p className="mt-2 text-sm text-slate-600">
-        There is nothing here, or it belongs to another workspace than the one of your API key.
+        There is nothing here, or it belongs to another workspace than the one you are looking at.
       </p>
       <Link href="/" className="mt-4 inline-block text-sm font-medium text-indigo-600 hover:underline">
-        ← Back to messages
+        ← Back to the overview
       </Link>
     </div>
   );

@@ -17,3 +17,7 @@ export const e2eHttpCredentials = { username: E2E_API_USERNAME, password: E2E_AP
 export function basicAuth(username = E2E_API_USERNAME, password = E2E_API_PASSWORD): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 }
+
+/** The first owner, created through /setup by e2e/ui/setup.spec.ts; its session is saved for the other specs. */
+export const E2E_OWNER = { name: "Olivia Owner", email: "owner@e2e.test", password: "owner-password-e2e" };
+export const E2E_OWNER_STATE = "e2e/.auth/owner.json";

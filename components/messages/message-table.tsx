@@ -46,7 +46,7 @@ export function MessageTable({ messages }: { messages: MessageRow[] }) {
               </td>
               <td className="min-w-0 px-4 py-3">
                 <Link
-                  href={`/messages/${message.id}`}
+                  href={`/emails/${message.id}`}
                   className="block truncate font-medium text-slate-900 after:absolute after:inset-0 hover:underline"
                 >
                   {message.subject || "(no subject)"}

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { basicAuth, e2eHttpCredentials, E2E_API_USERNAME } from "../fixtures";
+import { basicAuth } from "../fixtures";
 
 const TIMELINE = [
   "EMAIL_MESSAGE_CREATED",
@@ -39,7 +39,7 @@ async function getEmail(request: APIRequestContext, id: string): Promise<EmailMe
   return ((await response.json()) as { data: EmailMessage }).data;
 }
 
-test("send through the API, then follow the message and its timeline in the browser", async ({ browser, request }, testInfo) => {
+test("send through the API, then follow the message and its timeline in the dashboard", async ({ page, request }, testInfo) => {
   const subject = `E2E hello ${Date.now()}`;
   const sent = await sendRawEmail(request, subject);
 
@@ -51,11 +51,9 @@ test("send through the API, then follow the message and its timeline in the brow
     }, { timeout: 30_000 })
     .toEqual({ status: "SUCCEEDED", delivered: true });
 
-  const context = await browser.newContext({ httpCredentials: e2eHttpCredentials });
-  const page = await context.newPage();
 
   // The message page: fields, status and the whole timeline.
-  const response = await page.goto(`/messages/${sent.id}`);
+  const response = await page.goto(`/emails/${sent.id}`);
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1, name: subject })).toBeVisible();
   await expect(page.getByText("SUCCEEDED").first()).toBeVisible();
@@ -78,7 +76,7 @@ test("send through the API, then follow the message and its timeline in the brow
   await expect(link).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("home.png"), fullPage: true });
   await link.click();
-  await expect(page).toHaveURL(new RegExp(`/messages/${sent.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/emails/${sent.id}$`));
   await expect(page.getByRole("heading", { level: 1, name: subject })).toBeVisible();
 
   // Readable on a phone.
@@ -88,35 +86,22 @@ test("send through the API, then follow the message and its timeline in the brow
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: testInfo.outputPath("home-375.png"), fullPage: true });
-  await context.close();
 });
 
-test("the pages ask for credentials and show only a valid key's workspace", async ({ browser, request }) => {
-  // No credentials: a 401 that makes the browser ask.
-  for (const path of ["/", "/messages/em_0000000000000000"]) {
-    const response = await request.get(path);
-    expect(response.status(), path).toBe(401);
-    expect(response.headers()["www-authenticate"]).toBe('Basic realm="postwerk"');
+test("signed out, pages lead to sign-in; the API keeps its own 401; unknown ids are 404", async ({ browser, page, request }) => {
+  const anonymous = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const signedOut = await anonymous.newPage();
+  for (const path of ["/", "/emails/em_0000000000000000"]) {
+    await signedOut.goto(path);
+    await expect(signedOut).toHaveURL(/\/login$/);
   }
+  await anonymous.close();
   // The API keeps its own 401 (the proxy does not run there).
-  const api = await request.get("/api/v1/email_messages/em_0000000000000000");
+  const api = await request.get("/api/v1/email_messages/em_0000000000000000", { headers: { Cookie: "" } });
   expect(api.status()).toBe(401);
-  expect(api.headers()["www-authenticate"]).not.toContain("postwerk");
+  expect(api.headers()["www-authenticate"]).toBe('Basic realm="api"');
 
-  // Credentials that name no live key.
-  const wrong = await browser.newContext({
-    httpCredentials: { username: E2E_API_USERNAME, password: "not-the-password-not-the-password" },
-  });
-  const wrongPage = await wrong.newPage();
-  await wrongPage.goto("/");
-  await expect(wrongPage.getByRole("heading", { name: "Invalid credentials" })).toBeVisible();
-  await wrong.close();
-  // A 401 that asks again, so a browser does not keep the wrong credentials.
-  const wrongKey = await request.get("/", { headers: { Authorization: basicAuth(E2E_API_USERNAME, "not-the-password-not-the-password") } });
-  expect(wrongKey.status()).toBe(401);
-  expect(wrongKey.headers()["www-authenticate"]).toBe('Basic realm="postwerk"');
-
-  // An id that does not exist (or is another workspace's) is a 404.
-  const missing = await request.get("/messages/em_0000000000000000", { headers: { Authorization: basicAuth() } });
-  expect(missing.status()).toBe(404);
+  // An id that does not exist (or is another workspace's) is a 404 for a signed-in user too.
+  const missing = await page.goto("/emails/em_0000000000000000");
+  expect(missing?.status()).toBe(404);
 });

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, unauthorized } from "next/navigation";
+import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { MessageTimeline } from "@/components/messages/message-timeline";
@@ -11,7 +11,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { DescriptionList, type DescriptionItem } from "@/components/ui/description-list";
 import { Timestamp } from "@/components/ui/timestamp";
 import { getMessageDetail, type MessageDetail } from "@/lib/messages/get-message-detail";
-import { requestPrincipal } from "../../_lib/request-principal";
+import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -23,16 +23,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function MessagePage({ params }: Props) {
   await connection();
   const { id } = await params;
-  const principal = await requestPrincipal();
-  if (!principal) unauthorized();
-  const detail = await getMessageDetail(principal.workspaceId, id);
+  const { workspace } = await requireDashboard();
+  const detail = await getMessageDetail(workspace.id, id);
   if (!detail) notFound();
   const { message, events, eventCount } = detail;
 
   return (
     <div className="space-y-6">
       <div>
-        <Link href="/" className="text-sm text-indigo-600 hover:underline">
+        <Link href="/emails" className="text-sm text-indigo-600 hover:underline">
           ← All messages
         </Link>
         <div className="mt-2 flex flex-wrap items-center gap-2">

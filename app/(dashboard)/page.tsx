@@ -1,20 +1,18 @@
-import { unauthorized } from "next/navigation";
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { MessageTable } from "@/components/messages/message-table";
 import { CodeBlock } from "@/components/ui/code-block";
 import { env } from "@/lib/env";
 import { listRecentMessages, RECENT_MESSAGES_MAX } from "@/lib/messages/list-recent-messages";
-import { requestPrincipal } from "./_lib/request-principal";
+import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Messages" };
 
-// The latest messages of the API key's workspace (a stand-in until the dashboard lands).
+// The latest messages of the current workspace.
 export default async function HomePage() {
   await connection();
-  const principal = await requestPrincipal();
-  if (!principal) unauthorized();
-  const messages = await listRecentMessages(principal.workspaceId);
+  const { workspace } = await requireDashboard();
+  const messages = await listRecentMessages(workspace.id);
 
   return (
     <div className="space-y-4">
@@ -28,15 +26,15 @@ export default async function HomePage() {
               : `${messages.length} ${messages.length === 1 ? "message" : "messages"}, newest first`}
         </p>
       </div>
-      {messages.length === 0 ? <EmptyState apiKeyId={principal.apiKeyId} /> : <MessageTable messages={messages} />}
+      {messages.length === 0 ? <EmptyState /> : <MessageTable messages={messages} />}
     </div>
   );
 }
 
-function EmptyState({ apiKeyId }: { apiKeyId: string }) {
+function EmptyState() {
   const command = [
     `curl ${env().APP_URL}/v1/email_messages \\`,
-    `  -u '${apiKeyId}:YOUR_API_KEY_PASSWORD' \\`,
+    `  -u 'key_…:YOUR_API_KEY_PASSWORD' \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  -d '{`,
     `    "from": "Demo <hello@example.com>",`,
@@ -49,8 +47,7 @@ function EmptyState({ apiKeyId }: { apiKeyId: string }) {
     <div className="rounded-lg border border-dashed border-slate-300 bg-white p-5 shadow-sm sm:p-6">
       <h2 className="font-semibold text-slate-900">Send your first email</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Nothing has been sent from this workspace yet. Send a message through the API with the key you signed in
-        with; the sender&apos;s domain must be verified in the workspace. It shows up here with its delivery
+        Nothing has been sent from this workspace yet. Send a message through the API with one of the workspace&apos;s API keys; the sender&apos;s domain must be verified in the workspace. It shows up here with its delivery
         timeline.
       </p>
       <div className="mt-4">

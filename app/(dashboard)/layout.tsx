@@ -1,0 +1,58 @@
+import type { ReactNode } from "react";
+import { connection } from "next/server";
+import { Logo } from "@/components/dashboard/logo";
+import { QueryProvider } from "@/components/providers/query-provider";
+import { NavLinks, type NavItem } from "@/components/dashboard/nav-links";
+import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
+import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { signOutAction, switchWorkspace } from "./actions";
+
+const NAV: NavItem[] = [
+  { href: "/", label: "Overview" },
+  { href: "/emails", label: "Emails" },
+  { href: "/batches", label: "Batches" },
+  { href: "/workflow-runs", label: "Workflow runs" },
+  { href: "/activity", label: "Activity" },
+  { href: "/inbox", label: "Local inbox" },
+  { href: "/contacts", label: "Contacts" },
+  { href: "/groups", label: "Unsubscribe groups" },
+  { href: "/api-keys", label: "API keys" },
+  { href: "/domains", label: "Domains" },
+  { href: "/settings", label: "Settings" },
+];
+
+/** The signed-in shell: sections on the left (a scrolling row on phones), workspace and account on top. */
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  await connection();
+  const { user, workspace, workspaces } = await requireDashboard();
+  return (
+    <div className="lg:flex">
+      <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:h-screen lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">
+        <div className="flex h-14 items-center px-4">
+          <Logo />
+        </div>
+        <nav aria-label="Sections" className="px-2 pb-2 lg:pb-4">
+          <NavLinks items={NAV} />
+        </nav>
+      </aside>
+      <div className="min-w-0 flex-1">
+        <header className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-2 sm:px-6">
+          <WorkspaceSwitcher workspaces={workspaces} currentId={workspace.id} action={switchWorkspace} />
+          <div className="flex items-center gap-3 text-sm">
+            <span className="hidden text-slate-600 sm:inline" data-testid="signed-in-as">
+              {user.email}
+            </span>
+            <form action={signOutAction}>
+              <button type="submit" className="font-medium text-slate-700 hover:text-slate-900">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </header>
+        <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
+          <QueryProvider>{children}</QueryProvider>
+        </main>
+      </div>
+    </div>
+  );
+}
