@@ -14,6 +14,7 @@ import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
 import { bareAddress } from "./mime.shared";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
+import { holdIfPaused } from "./hold-if-paused";
 import { getDeliveryProvider } from "./registry";
 
 type Message = typeof emailMessages.$inferSelect;
@@ -41,6 +42,8 @@ export async function deliverMessage(job: DeliverMessageJob, context: DeliverCon
     .from(emailMessages)
     .where(and(eq(emailMessages.id, job.messageId), eq(emailMessages.workspaceId, job.workspaceId)));
   if (!message || message.sandbox || message.status !== "PENDING" || message.sentAt) return;
+  // A paused workspace's message waits as PAUSED; resuming enqueues a new job (docs/delivery.md).
+  if (await holdIfPaused(db, message)) return;
   const provider = context.provider ?? getDeliveryProvider();
 
   // Unsubscribed (group mail) and suppression-listed recipients are dropped; with nobody left the
