@@ -43,6 +43,6 @@ export async function discardPausedMessages(input: { workspaceId: string }): Pro
     discarded += count;
     if (count < DISCARD_CHUNK) break;
   }
-  if (discarded > 0) log.warn("paused messages discarded", { workspaceId: input.workspaceId, discarded });
+  if (discarded > 0) log.info("paused messages discarded", { workspaceId: input.workspaceId, discarded });
   return { discarded };
 }

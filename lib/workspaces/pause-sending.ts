@@ -28,7 +28,7 @@ export async function pauseSending(input: PauseSendingInput): Promise<void> {
     .where(and(eq(workspaces.id, input.workspaceId), eq(workspaces.sendingPaused, false)))
     .returning({ id: workspaces.id });
   if (paused) {
-    log.warn("workspace sending paused", { workspaceId: input.workspaceId, automatic, reason });
+    log.info("workspace sending paused", { workspaceId: input.workspaceId, automatic, reason });
     return;
   }
   const [exists] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, input.workspaceId));
