@@ -12,9 +12,9 @@ import { recordEvent } from "@/lib/messages/record-event";
 import { filterSuppressedRecipients, recordSuppressed, type FilteredRecipients, type SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
 import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
+import { holdIfPaused } from "./hold-if-paused";
 import { bareAddress } from "./mime.shared";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
-import { holdIfPaused } from "./hold-if-paused";
 import { getDeliveryProvider } from "./registry";
 
 type Message = typeof emailMessages.$inferSelect;

@@ -3,9 +3,9 @@ import type { Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { upsertContacts } from "@/lib/contacts/upsert-contacts";
 import { enqueueDeliveries } from "@/lib/jobs/queue";
+import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
 import type { EmailMessageRow } from "./get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
-import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
 import { recordCreationEvents, recordEventForMessages } from "./record-event";
 
 /**
