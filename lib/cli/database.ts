@@ -2,6 +2,7 @@ import "server-only";
 import { closeDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { env, type Env } from "@/lib/env";
+import { stopQueue } from "@/lib/jobs/queue";
 import { acquireDataDirLock, type DataDirLock } from "@/lib/server/data-dir-lock";
 import type { DatabaseNeed } from "./io";
 
@@ -22,6 +23,8 @@ export function createCliDatabase(settings: Pick<Env, "DATABASE_URL" | "DATA_DIR
     },
     async close(): Promise<void> {
       try {
+        // Commands that enqueue (workspace resume) started the queue: stop it before its database.
+        if (opened) await stopQueue();
         if (opened) await closeDb();
       } finally {
         lock?.release();

@@ -95,3 +95,23 @@ export function emit(context: CliContext, data: unknown, lines: string[]): void 
 export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
+
+/**
+ * Commands that name their subject first (`workspace pause ID`): the leading positional argument,
+ * then the flags after it.
+ */
+export function leadingArgument(args: string[], label: string, options: ParseArgsOptionsConfig): { value: string; flags: FlagValues } {
+  const [first, ...rest] = args;
+  if (first === undefined || first.startsWith("-")) throw new UsageError(`Missing ${label}.`);
+  if (first.trim() === "") throw new UsageError(`${label} must not be empty.`);
+  return { value: first, flags: parseFlags(rest, options) };
+}
+
+/** An optional `--flag on|off`. */
+export function onOff(values: FlagValues, name: string): boolean | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new UsageError(`--${name} must be on or off (got "${String(value)}").`);
+}

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { dbCommands } from "./commands/db";
 import { domainCommands } from "./commands/domain";
 import { keyCommands } from "./commands/key";
+import { messageCommands } from "./commands/message";
 import { seedCommands } from "./commands/seed";
 import { templateCommands } from "./commands/template";
 import { groupCommands } from "./commands/group";
@@ -23,6 +24,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...workflowCommands,
   ...groupCommands,
   ...suppressionCommands,
+  ...messageCommands,
   ...dbCommands,
   ...seedCommands,
 };

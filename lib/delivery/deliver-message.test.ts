@@ -54,6 +54,7 @@ function fakeProvider(result: ProviderResult, transactional = false): DeliveryPr
     name: "smtp",
     description: "the SMTP relay smtp.test",
     transactional,
+    confirmsDelivery: false,
     calls: 0,
     async send() {
       this.calls++;

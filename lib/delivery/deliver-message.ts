@@ -12,6 +12,7 @@ import { recordEvent } from "@/lib/messages/record-event";
 import { filterSuppressedRecipients, recordSuppressed, type FilteredRecipients, type SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
 import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
+import { holdIfPaused } from "./hold-if-paused";
 import { bareAddress } from "./mime.shared";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
 import { getDeliveryProvider } from "./registry";
@@ -41,6 +42,8 @@ export async function deliverMessage(job: DeliverMessageJob, context: DeliverCon
     .from(emailMessages)
     .where(and(eq(emailMessages.id, job.messageId), eq(emailMessages.workspaceId, job.workspaceId)));
   if (!message || message.sandbox || message.status !== "PENDING" || message.sentAt) return;
+  // A paused workspace's message waits as PAUSED; resuming enqueues a new job (docs/delivery.md).
+  if (await holdIfPaused(db, message)) return;
   const provider = context.provider ?? getDeliveryProvider();
 
   // Unsubscribed (group mail) and suppression-listed recipients are dropped; with nobody left the

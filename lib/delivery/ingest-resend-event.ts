@@ -8,6 +8,7 @@ import { AppError, invalidParameter } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { recordEvent } from "@/lib/messages/record-event";
 import { addSuppression } from "@/lib/suppressions/add-suppression";
+import { checkAutoPause } from "@/lib/workspaces/check-auto-pause";
 import { bareAddress } from "./mime.shared";
 import { mapResendEvent, parseResendTime, resendEventSchema, type MappedEvent } from "./resend-events";
 
@@ -85,7 +86,19 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
     }
     return isNew;
   });
+  if (recorded && GUARDED_CODES.has(mapped.code)) await guardSending(message.workspaceId);
   return { outcome: recorded ? "recorded" : "duplicate", messageId: message.id };
+}
+
+const GUARDED_CODES = new Set(["EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT"]);
+
+/** The automatic pause check after a bounce or complaint. The event is recorded: a failed check is only logged. */
+async function guardSending(workspaceId: string): Promise<void> {
+  try {
+    await checkAutoPause({ workspaceId });
+  } catch (error) {
+    log.error("automatic pause check failed", { workspaceId, error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /**

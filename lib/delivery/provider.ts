@@ -46,6 +46,12 @@ export interface DeliveryProvider {
    * open across a network call: on PGlite that would stall the whole database).
    */
   readonly transactional: boolean;
+  /**
+   * True when the provider later reports delivery (Resend's webhook): a sent message with no DELIVERED
+   * or bounce after DELIVERY_UNCONFIRMED_AFTER_MINUTES is then flagged (flag-unconfirmed-deliveries.ts).
+   * False for SMTP (a relay's 250 is all it gives) and local (DELIVERED is recorded with SENT).
+   */
+  readonly confirmsDelivery: boolean;
   /** Translates one message to the provider and its answer back. Throws only on unexpected errors. */
   send(mail: OutboundMail, ctx: ProviderContext): Promise<ProviderResult>;
 }

@@ -16,6 +16,8 @@ export const QUEUES = {
   workflowStep: "workflow-step",
   /** Hourly retention work (lib/jobs/maintenance.ts), on pg-boss's cron: one run per hour cluster-wide. */
   maintenance: "maintenance",
+  /** Every 5 minutes: flag sent messages the provider never confirmed (lib/delivery/flag-unconfirmed-deliveries.ts). */
+  unconfirmedDeliveries: "flag-unconfirmed-deliveries",
 } as const;
 
 export interface DeliverMessageJob {
@@ -49,6 +51,8 @@ const QUEUE_OPTIONS: Record<string, Omit<Queue, "name">> = {
 };
 
 QUEUE_OPTIONS[QUEUES.maintenance] = { retryLimit: 2, retryDelay: 60, expireInSeconds: 900, deleteAfterSeconds: 24 * 3600 };
+// The next run, 5 minutes later, picks up whatever a failed one left: no retries needed.
+QUEUE_OPTIONS[QUEUES.unconfirmedDeliveries] = { retryLimit: 0, expireInSeconds: 600, deleteAfterSeconds: 3600 };
 
 const globalForQueue = globalThis as unknown as { __queue?: Promise<PgBoss> };
 

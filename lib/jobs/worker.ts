@@ -1,5 +1,6 @@
 import "server-only";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { flagUnconfirmedDeliveries } from "@/lib/delivery/flag-unconfirmed-deliveries";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { log } from "@/lib/log";
@@ -34,9 +35,11 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
       runWorkflowStep(job.data, { lastAttempt: job.retryCount >= job.retryLimit }),
     ),
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
+    await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
   ];
   // Idempotent: every process declares the same schedule; pg-boss creates one job per occurrence.
   await boss.schedule(QUEUES.maintenance, "17 * * * *");
+  await boss.schedule(QUEUES.unconfirmedDeliveries, "*/5 * * * *");
   globalForWorkers.__workerIds.push(...ids);
   log.info("workers started", { queues: ids.map((entry) => entry.queue), concurrency: options.concurrency ?? 5 });
 }

@@ -3,14 +3,16 @@ import type { Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { upsertContacts } from "@/lib/contacts/upsert-contacts";
 import { enqueueDeliveries } from "@/lib/jobs/queue";
+import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
 import type { EmailMessageRow } from "./get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
-import { recordCreationEvents } from "./record-event";
+import { recordCreationEvents, recordEventForMessages } from "./record-event";
 
 /**
  * Writes prepared messages, their CREATED and RENDERED events, their contacts and their delivery jobs
  * in the caller's transaction (ARCHITECTURE.md rule 3), set-based so a 1,000-message batch is a few
- * statements. Live messages start PENDING and wait for the worker; sandbox ones are SUCCEEDED once
+ * statements. Live messages start PENDING and wait for the worker, or PAUSED with no job while their
+ * workspace's sending is paused (resumeSending enqueues them); sandbox ones are SUCCEEDED once
  * rendered and never reach a provider.
  */
 export async function createMessages(
@@ -25,6 +27,9 @@ export async function createMessages(
 ): Promise<EmailMessageRow[]> {
   if (prepared.length === 0) return [];
   const now = new Date();
+  const paused = await lockPausedWorkspaces(tx, [...new Set(prepared.filter((p) => !p.sandbox).map((p) => p.workspaceId))]);
+  const statusOf = (message: PreparedMessage) =>
+    message.sandbox ? ("SUCCEEDED" as const) : paused.has(message.workspaceId) ? ("PAUSED" as const) : ("PENDING" as const);
   // Complete rows (every column, defaults included): inserted as they are and returned, so the
   // caller can answer without reading the message back.
   const rows: EmailMessageRow[] = prepared.map((message, index) => ({
@@ -33,7 +38,7 @@ export async function createMessages(
     workspaceId: message.workspaceId,
     source: message.source,
     sandbox: message.sandbox,
-    status: message.sandbox ? ("SUCCEEDED" as const) : ("PENDING" as const),
+    status: statusOf(message),
     templateId: message.templateId,
     batchId: extra.batchId ?? null,
     batchIndex: extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null,
@@ -73,7 +78,13 @@ export async function createMessages(
   for (const workspaceId of new Set(live.map((message) => message.workspaceId))) {
     await upsertContacts(tx, workspaceId, live.filter((m) => m.workspaceId === workspaceId).flatMap((m) => m.contacts));
   }
-  await enqueueDeliveries(tx, live.map((message) => ({ workspaceId: message.workspaceId, messageId: message.id })));
+  for (const [workspaceId, reason] of paused) {
+    const held = live.filter((message) => message.workspaceId === workspaceId).map((message) => message.id);
+    // A millisecond after CREATED and RENDERED, so the timeline reads in order.
+    await recordEventForMessages(tx, { workspaceId, messageIds: held, code: "EMAIL_MESSAGE_PAUSED", message: heldSentence(reason), at: new Date(now.getTime() + 1) });
+  }
+  const ready = live.filter((message) => !paused.has(message.workspaceId));
+  await enqueueDeliveries(tx, ready.map((message) => ({ workspaceId: message.workspaceId, messageId: message.id })));
   return rows;
 }
 

@@ -19,6 +19,10 @@ export const EVENT_CODES = [
   "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT",
   "EMAIL_MESSAGE_DELIVERY_UNCONFIRMED",
   "EMAIL_MESSAGE_PROVIDER_ERROR",
+  // Workspace sending state (docs/delivery.md): held while paused, released on resume, content erased.
+  "EMAIL_MESSAGE_PAUSED",
+  "EMAIL_MESSAGE_RESUMED",
+  "EMAIL_MESSAGE_ERASED",
 ] as const;
 
 export type EventCode = (typeof EVENT_CODES)[number];

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema";
@@ -28,7 +28,7 @@ interface Effect {
   first?: PgColumn;
   /** Latest occurrence wins. */
   last?: PgColumn;
-  status?: "SUCCEEDED" | "FAILED";
+  status?: "SUCCEEDED" | "FAILED" | "PAUSED" | "PENDING" | "DELETED";
 }
 
 const m = emailMessages;
@@ -51,12 +51,17 @@ const EFFECTS: Partial<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_INVALID_SENDER_ERROR: ERROR,
   EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR: ERROR,
   EMAIL_MESSAGE_PROVIDER_ERROR: ERROR,
+  // Held while the workspace is paused, released on resume; erasing ends the message for good.
+  EMAIL_MESSAGE_PAUSED: { status: "PAUSED" },
+  EMAIL_MESSAGE_RESUMED: { status: "PENDING" },
+  EMAIL_MESSAGE_ERASED: { status: "DELETED" },
 };
 
 /**
  * Every timeline change goes through here (ARCHITECTURE.md rule 4): append the EmailMessageLog, set
  * the first/last timestamps and move the status, in the caller's transaction. Status only moves
- * forward: PENDING/PAUSED → SUCCEEDED on sent or delivered, anything but DELETED → FAILED on an error.
+ * forward: PENDING/PAUSED → SUCCEEDED on sent or delivered, anything but DELETED → FAILED on an error;
+ * the sending-state codes move only PENDING → PAUSED (held), PAUSED → PENDING (resumed), any → DELETED.
  * Returns false when the provider event was already recorded (nothing changes then).
  */
 export async function recordEvent(db: Executor, input: RecordEventInput): Promise<boolean> {
@@ -87,13 +92,71 @@ export async function recordEvent(db: Executor, input: RecordEventInput): Promis
     if (effect.first) changes[keyOf(effect.first)] = sql`least(${effect.first}, ${atParam})`;
     if (effect.last) changes[keyOf(effect.last)] = sql`greatest(${effect.last}, ${atParam})`;
   }
-  if (effect?.status === "SUCCEEDED" || input.settles) {
-    changes.status = sql`case when ${m.status} in ('PENDING', 'PAUSED') then 'SUCCEEDED' else ${m.status} end`;
-  } else if (effect?.status === "FAILED") {
-    changes.status = sql`case when ${m.status} = 'DELETED' then ${m.status} else 'FAILED' end`;
-  }
+  const status = statusChange(input.settles ? "SUCCEEDED" : effect?.status);
+  if (status) changes.status = status;
   await db.update(m).set(changes).where(eq(m.id, input.messageId));
   return true;
+}
+
+/** The status a code moves the message to, as SQL on its current status (forward moves only). */
+function statusChange(target: Effect["status"]): SQL | undefined {
+  switch (target) {
+    case "SUCCEEDED":
+      return sql`case when ${m.status} in ('PENDING', 'PAUSED') then 'SUCCEEDED' else ${m.status} end`;
+    case "FAILED":
+      return sql`case when ${m.status} = 'DELETED' then ${m.status} else 'FAILED' end`;
+    case "PAUSED":
+      return sql`case when ${m.status} = 'PENDING' then 'PAUSED' else ${m.status} end`;
+    case "PENDING":
+      return sql`case when ${m.status} = 'PAUSED' then 'PENDING' else ${m.status} end`;
+    case "DELETED":
+      return sql`'DELETED'`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * One event for many messages of a workspace, set-based (two statements whatever the count): for the
+ * sending-state changes that touch a whole paused queue at once (resume, discard). Same effects as
+ * recordEvent; no providerEventId (these are the service's own, recorded once by their caller).
+ */
+export async function recordEventForMessages(
+  db: Executor,
+  input: { workspaceId: string; messageIds: string[]; code: EventCode; message: string; at?: Date },
+): Promise<void> {
+  if (input.messageIds.length === 0) return;
+  const at = input.at ?? new Date();
+  await db.insert(emailMessageLogs).values(
+    input.messageIds.map((messageId) => ({
+      id: newId("event", at),
+      workspaceId: input.workspaceId,
+      emailMessageId: messageId,
+      code: input.code,
+      message: input.message,
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
+  const status = statusChange(EFFECTS[input.code]?.status);
+  if (!status) return;
+  await db
+    .update(m)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(m.workspaceId, input.workspaceId), inArray(m.id, input.messageIds)));
+}
+
+/**
+ * An erase removes the content, and the RENDERED sentence quotes the subject: it is rewritten so the
+ * timeline keeps the step without the words. The one place a recorded event changes after the fact.
+ */
+export async function redactRenderedEvents(db: Executor, workspaceId: string, messageIds: string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  const logs = emailMessageLogs;
+  await db
+    .update(logs)
+    .set({ message: "Content rendered (erased since: subject and bodies are no longer stored).", updatedAt: new Date() })
+    .where(and(eq(logs.workspaceId, workspaceId), inArray(logs.emailMessageId, messageIds), eq(logs.code, "EMAIL_MESSAGE_RENDERED")));
 }
 
 const COLUMN_KEYS = new Map(Object.entries(getTableColumns(m)).map(([key, column]) => [column.name, key]));

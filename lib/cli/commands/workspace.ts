@@ -1,6 +1,9 @@
 import "server-only";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import { emit, flag, parseFlags, requiredString, shellQuote, type CliCommand } from "../io";
+import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
+import { updateWorkspace } from "@/lib/workspaces/update-workspace";
+import { emit, flag, leadingArgument, onOff, optionalString, parseFlags, requiredString, shellQuote, UsageError, type CliCommand } from "../io";
+import { serializeWorkspaceState, workspaceSendingCommands } from "./workspace-sending";
 
 export const workspaceCommands: Record<string, CliCommand> = {
   "workspace create": {
@@ -23,4 +26,25 @@ export const workspaceCommands: Record<string, CliCommand> = {
       );
     },
   },
+  "workspace set": {
+    usage: "workspace set ID|NAME [--name NAME] [--tracking on|off] [--test-mode on|off] [--json]",
+    summary: "Change a workspace's name, open/click tracking or test mode.",
+    database: "migrated",
+    async run(args, context) {
+      const { value, flags } = leadingArgument(args, "the workspace (ID or NAME)", {
+        name: { type: "string" },
+        tracking: { type: "string" },
+        "test-mode": { type: "string" },
+      });
+      const changes = { name: optionalString(flags, "name"), trackingEnabled: onOff(flags, "tracking"), testMode: onOff(flags, "test-mode") };
+      if (Object.values(changes).every((change) => change === undefined)) {
+        throw new UsageError("Nothing to change: give --name, --tracking or --test-mode.");
+      }
+      const workspace = await updateWorkspace({ workspaceId: (await findWorkspaceOrThrow(value)).id, ...changes });
+      emit(context, serializeWorkspaceState(workspace), [
+        `Updated workspace "${workspace.name}" (${workspace.id}): tracking ${workspace.trackingEnabled ? "on" : "off"}, test mode ${workspace.testMode ? "on" : "off"}.`,
+      ]);
+    },
+  },
+  ...workspaceSendingCommands,
 };

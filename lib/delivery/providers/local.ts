@@ -12,6 +12,7 @@ export const localProvider: DeliveryProvider = {
   name: "local",
   description: "the local inbox provider",
   transactional: true,
+  confirmsDelivery: false,
   async send(mail, { db }) {
     const at = new Date();
     await db

@@ -28,6 +28,7 @@ function createResendProvider(settings: ResendSettings): DeliveryProvider {
     name: "resend",
     description: "Resend",
     transactional: false,
+    confirmsDelivery: true,
     async send(mail) {
       const { data, error } = await client.emails.send(resendPayload(mail), { idempotencyKey: mail.messageId });
       if (data?.id) return { outcome: "accepted", referenceId: data.id };

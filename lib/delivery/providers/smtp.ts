@@ -33,6 +33,7 @@ export function getSmtpProvider(): DeliveryProvider {
     name: "smtp",
     description: `the SMTP relay ${new URL(settings.url).hostname}`,
     transactional: false,
+    confirmsDelivery: false,
     async send(mail, { db }): Promise<ProviderResult> {
       const domain = sendingDomain(mail.fields.from);
       const dkim = await getDkimSigningKey(db, mail.workspaceId, domain);

@@ -1,0 +1,18 @@
+import "server-only";
+import { eraseMessage } from "@/lib/messages/erase-message";
+import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
+import { emit, leadingArgument, requiredString, type CliCommand } from "../io";
+
+export const messageCommands: Record<string, CliCommand> = {
+  "message erase": {
+    usage: "message erase MESSAGE_ID --workspace ID|NAME [--json]",
+    summary: "Erase a message: status DELETED; subject, bodies, variables and stored MIME removed; metadata and timeline kept. A waiting message is never sent.",
+    database: "migrated",
+    async run(args, context) {
+      const { value: messageId, flags } = leadingArgument(args, "the message id (em_…)", { workspace: { type: "string" } });
+      const workspace = await findWorkspaceOrThrow(requiredString(flags, "workspace"));
+      await eraseMessage({ workspaceId: workspace.id, messageId });
+      emit(context, { id: messageId, workspaceId: workspace.id, status: "DELETED" }, [`Erased message ${messageId} of "${workspace.name}".`]);
+    },
+  },
+};

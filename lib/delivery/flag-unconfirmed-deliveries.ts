@@ -1,0 +1,85 @@
+import "server-only";
+import { and, asc, eq, gt, gte, isNull, isNotNull, lt, or, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { emailMessageLogs, emailMessages } from "@/db/schema";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { recordEvent } from "@/lib/messages/record-event";
+import type { DeliveryProvider } from "./provider";
+import { getDeliveryProvider } from "./registry";
+
+const CHUNK = 500;
+/**
+ * How far back past the threshold a run looks. Each run (every 5 minutes) flags what crossed the
+ * threshold since the last; this bounds the scan of the rows that never leave the partial index
+ * (bounced or failed after sending) and still covers a worker that was down for days.
+ */
+const LOOKBACK_MS = 7 * 24 * 3600 * 1000;
+/** One flag per message: recordEvent keeps a providerEventId once. */
+export const UNCONFIRMED_EVENT_ID = "postwerk:delivery-unconfirmed";
+
+/**
+ * The scheduled check (every 5 minutes, lib/jobs/worker.ts): a live message the provider accepted more
+ * than DELIVERY_UNCONFIRMED_AFTER_MINUTES ago with no delivery, bounce, complaint or error since gets
+ * EMAIL_MESSAGE_DELIVERY_UNCONFIRMED (sets deliveryUnconfirmedAt) instead of staying silent. Only for
+ * a provider that reports delivery (confirmsDelivery: Resend), and only messages that provider sent
+ * (their SENT event's providerEventId), so a switch of DELIVERY_PROVIDER flags nothing old. Reads the
+ * partial index email_messages_unconfirmed_idx. 0 minutes turns the check off.
+ */
+export async function flagUnconfirmedDeliveries(options: { provider?: DeliveryProvider; now?: Date } = {}): Promise<{ flagged: number }> {
+  const minutes = env().DELIVERY_UNCONFIRMED_AFTER_MINUTES;
+  if (minutes === 0) return { flagged: 0 };
+  const provider = options.provider ?? getDeliveryProvider();
+  if (!provider.confirmsDelivery) return { flagged: 0 };
+  const db = await getDb();
+  const m = emailMessages;
+  const now = options.now ?? new Date();
+  const cutoff = new Date(now.getTime() - minutes * 60_000);
+  const sentByProvider = sql`exists (select 1 from ${emailMessageLogs} where ${emailMessageLogs.emailMessageId} = ${m.id}
+    and ${emailMessageLogs.providerEventId} = ${`${provider.name}:sent`})`;
+  const sentence = `No delivery confirmation from ${provider.description} ${minutes} minutes after sending.`;
+  let after: { sentAt: Date; id: string } | null = null;
+  let flagged = 0;
+  for (;;) {
+    const rows: Array<{ id: string; workspaceId: string; sentAt: Date | null }> = await db
+      .select({ id: m.id, workspaceId: m.workspaceId, sentAt: m.sentAt })
+      .from(m)
+      .where(
+        and(
+          // The partial index's predicate, then its range.
+          isNotNull(m.sentAt),
+          isNull(m.deliveredAt),
+          isNull(m.deliveryUnconfirmedAt),
+          lt(m.sentAt, cutoff),
+          gte(m.sentAt, new Date(cutoff.getTime() - LOOKBACK_MS)),
+          after ? or(gt(m.sentAt, after.sentAt), and(eq(m.sentAt, after.sentAt), gt(m.id, after.id))) : undefined,
+          eq(m.sandbox, false),
+          isNull(m.firstBouncedAt),
+          isNull(m.firstComplainedAt),
+          isNull(m.erroredAt),
+          sentByProvider,
+        ),
+      )
+      .orderBy(asc(m.sentAt), asc(m.id))
+      .limit(CHUNK);
+    for (const row of rows) {
+      const recorded = await db.transaction((tx) =>
+        recordEvent(tx, {
+          workspaceId: row.workspaceId,
+          messageId: row.id,
+          code: "EMAIL_MESSAGE_DELIVERY_UNCONFIRMED",
+          message: sentence,
+          at: now,
+          providerEventId: UNCONFIRMED_EVENT_ID,
+          details: { provider: provider.name, afterMinutes: minutes },
+        }),
+      );
+      if (recorded) flagged++;
+    }
+    if (rows.length < CHUNK) break;
+    const last = rows[rows.length - 1];
+    after = { sentAt: last.sentAt!, id: last.id };
+  }
+  if (flagged > 0) log.warn("deliveries unconfirmed", { flagged, provider: provider.name, afterMinutes: minutes });
+  return { flagged };
+}

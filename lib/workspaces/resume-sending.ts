@@ -1,0 +1,63 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { getDb, type Tx } from "@/db/client";
+import { emailMessages, workspaces } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+import { enqueueDeliveries, queueTransaction } from "@/lib/jobs/queue";
+import { log } from "@/lib/log";
+import { recordEventForMessages } from "@/lib/messages/record-event";
+
+/** Messages released per transaction: a few statements each, so a million take a thousand short transactions. */
+export const RESUME_CHUNK = 1000;
+
+/**
+ * Resumes the workspace's sending: clears the pause, then moves its PAUSED live messages back to
+ * PENDING (event EMAIL_MESSAGE_RESUMED) and enqueues their delivery jobs, oldest first, chunk by
+ * chunk (set-based statements, one short queueTransaction per chunk). Stops early if the workspace is
+ * paused again meanwhile. Also releases messages left PAUSED by an interrupted earlier resume, so
+ * running it again is the fix for one. Unknown workspace → NOT_FOUND.
+ */
+export async function resumeSending(input: { workspaceId: string }): Promise<{ resumed: number }> {
+  const db = await getDb();
+  // Committed before any message is looked at: a send that holds its workspace row FOR SHARE (accepting
+  // as PAUSED) finishes first, so its message is among those found below (sending-state.ts).
+  const [workspace] = await db
+    .update(workspaces)
+    .set({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false, updatedAt: new Date() })
+    .where(eq(workspaces.id, input.workspaceId))
+    .returning({ id: workspaces.id });
+  if (!workspace) throw notFound(`Workspace ${input.workspaceId}`, "workspace");
+
+  let resumed = 0;
+  for (;;) {
+    const released = await queueTransaction((tx) => releaseChunk(tx, input.workspaceId));
+    if (released === null) break;
+    resumed += released;
+    if (released < RESUME_CHUNK) break;
+  }
+  if (resumed > 0) log.info("workspace sending resumed", { workspaceId: input.workspaceId, resumed });
+  return { resumed };
+}
+
+/** One chunk: the oldest PAUSED messages, through the status index. Null when paused again. */
+async function releaseChunk(tx: Tx, workspaceId: string): Promise<number | null> {
+  const [state] = await tx.select({ paused: workspaces.sendingPaused }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("share");
+  if (!state || state.paused) return null;
+  const m = emailMessages;
+  const rows = await tx
+    .select({ id: m.id })
+    .from(m)
+    .where(and(eq(m.workspaceId, workspaceId), eq(m.status, "PAUSED")))
+    .orderBy(asc(m.createdAt), asc(m.id))
+    .limit(RESUME_CHUNK)
+    .for("update", { skipLocked: true });
+  const ids = rows.map((row) => row.id);
+  await recordEventForMessages(tx, {
+    workspaceId,
+    messageIds: ids,
+    code: "EMAIL_MESSAGE_RESUMED",
+    message: "Sending resumed: the message goes on to delivery.",
+  });
+  await enqueueDeliveries(tx, ids.map((messageId) => ({ workspaceId, messageId })));
+  return ids.length;
+}
