@@ -16,6 +16,5 @@ export function clientFromHeaders(headers: Headers): Client {
 }
 
 function clean(value: string, maxLength: number): string {
-  // eslint-disable-next-line no-control-regex
   return value.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, maxLength);
 }
