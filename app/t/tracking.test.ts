@@ -5,9 +5,11 @@ import { emailMessages, workspaces } from "@/db/schema";
 import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
+import { isTrackingEnabled } from "@/lib/tracking/apply-tracking";
 import { signClickToken, signOpenToken } from "@/lib/tracking/token";
 import { deliver, messageState } from "@/lib/unsubscribe/testing";
 import { signUnsubscribeToken } from "@/lib/unsubscribe/token";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { POST as sendRoute } from "../api/v1/email_messages/route";
 import { GET as clickGet, HEAD as clickHead } from "./c/[token]/route";
 import { GET as openGet, HEAD as openHead } from "./o/[token]/route";
@@ -21,9 +23,7 @@ const BODY_HTML =
 
 /** A live group message sent through the real API route, then delivered by the real job to the local inbox. */
 async function sentMessage(options: { tracking?: boolean } = {}) {
-  const ws = await createTestWorkspace();
-  const db = await getDb();
-  if (options.tracking === false) await db.update(workspaces).set({ trackingEnabled: false }).where(eq(workspaces.id, ws.workspace.id));
+  const ws = await createTestWorkspace({ tracking: options.tracking ?? true });
   await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "orders", name: "Order news" });
   const body = { from: "Acme <hello@example.com>", to: "ada@example.org", subject: "Your order", bodyHtml: BODY_HTML, groupKey: "orders" };
   const res = await callRoute(sendRoute, "/api/v1/email_messages", { authorization: ws.authorization, body });
@@ -177,8 +177,14 @@ describe("delivery with tracking on (the default)", () => {
   });
 });
 
-describe("delivery with tracking off", () => {
-  it("hands the provider the HTML as rendered: no wrapped links, no pixel", async () => {
+describe("the workspace setting", () => {
+  it("is on for a new workspace (test fixtures turn it off unless asked)", async () => {
+    const workspace = await createWorkspace({ name: "Defaults" });
+    expect(workspace.trackingEnabled).toBe(true);
+    expect(await isTrackingEnabled(await getDb(), workspace.id)).toBe(true);
+  });
+
+  it("off: the provider gets the HTML as rendered: no wrapped links, no pixel", async () => {
     const { html, clicks, pixel, stored } = await sentMessage({ tracking: false });
     expect(clicks).toEqual([]);
     expect(pixel).toBeNull();
