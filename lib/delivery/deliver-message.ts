@@ -10,6 +10,7 @@ import { log } from "@/lib/log";
 import type { EventCode } from "@/lib/messages/event-codes.shared";
 import { recordEvent } from "@/lib/messages/record-event";
 import { filterSuppressedRecipients, recordSuppressed, type FilteredRecipients, type SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
+import { applyTracking } from "@/lib/tracking/apply-tracking";
 import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
 import { holdIfPaused } from "./hold-if-paused";
@@ -74,6 +75,8 @@ export async function deliverMessage(job: DeliverMessageJob, context: DeliverCon
     return;
   }
   const fields = mailFields(message, loaded.attachments, recipients);
+  // Open and click tracking rewrites only what the provider gets; the stored bodyHtml stays as rendered.
+  fields.html = await applyTracking(db, message, fields.html);
   const mail: OutboundMail = {
     workspaceId: message.workspaceId,
     messageId: message.id,

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { asc, eq } from "drizzle-orm";
-import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
+import { emailMessageLogs, emailMessages, localInbox, workspaces } from "@/db/schema";
 import { addDomain } from "@/lib/domains/add-domain";
 import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
 import { createTemplate, type CreateTemplateInput } from "@/lib/templates/create-template";
@@ -10,9 +10,14 @@ import { createWorkspace } from "@/lib/workspaces/create-workspace";
 /**
  * A fresh workspace per test: tests on the shared PostgreSQL database never see each other's rows.
  * Test mode is off unless asked (most tests send to arbitrary addresses); example.com is verified.
+ * Open and click tracking is off unless asked (on by default in production): most delivery tests
+ * assert on the exact HTML a provider gets; app/t/tracking.test.ts covers tracking.
  */
-export async function createTestWorkspace(options: { testMode?: boolean; name?: string } = {}) {
-  const workspace = await createWorkspace({ name: options.name ?? "Test workspace", testMode: options.testMode ?? false });
+export async function createTestWorkspace(options: { testMode?: boolean; name?: string; tracking?: boolean } = {}) {
+  const created = await createWorkspace({ name: options.name ?? "Test workspace", testMode: options.testMode ?? false });
+  const trackingEnabled = options.tracking ?? false;
+  const db = await getDb();
+  const [workspace] = await db.update(workspaces).set({ trackingEnabled }).where(eq(workspaces.id, created.id)).returning();
   const domain = await addDomain({ workspaceId: workspace.id, name: "example.com", verified: true });
   const key = await createApiKey({ workspaceId: workspace.id, name: "test key" });
   return {
