@@ -59,7 +59,10 @@ export function deliverMessageQueueOptions(): Omit<Queue, "name"> {
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 600,
-    // A worker that dies mid-job leaves it active; after this it is retried, never lost.
+    // A worker that dies mid-job leaves it active: its heartbeat (refreshed every 15 s while the job
+    // runs) stops, and the supervisor hands the job to another worker. A live but slow job keeps
+    // beating, so it is never run twice at once; the expiry is only the outer bound.
+    heartbeatSeconds: 30,
     expireInSeconds: 120,
     deleteAfterSeconds: 7 * 24 * 3600,
   };
