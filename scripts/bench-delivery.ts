@@ -39,7 +39,7 @@ const COUNT = Number(args.count);
 const rate = (count: number, ms: number) => `${Math.round(count / (ms / 1000))} msg/s`;
 
 /** The settings every setup shares; the workers' concurrency and pool sizes are the defaults unless given. */
-function useSettings(values: Record<string, string | undefined>): void {
+function applySettings(values: Record<string, string | undefined>): void {
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === "") delete process.env[key];
     else process.env[key] = value;
@@ -98,7 +98,7 @@ async function postgresSetup(sink: SmtpSink, processes: number, serverUrl: strin
   const database = await scratchPostgres(serverUrl);
   if (!database) return;
   const dataDir = tempDir();
-  useSettings({ DATABASE_URL: database.url, DATA_DIR: dataDir.dir });
+  applySettings({ DATABASE_URL: database.url, DATA_DIR: dataDir.dir });
   const children: WorkerProcess[] = [];
   try {
     await migrateDatabase(await getDbHandle());
@@ -123,7 +123,7 @@ async function postgresSetup(sink: SmtpSink, processes: number, serverUrl: strin
 
 async function embeddedSetup(sink: SmtpSink): Promise<void> {
   const dataDir = tempDir();
-  useSettings({ DATABASE_URL: undefined, DATA_DIR: dataDir.dir });
+  applySettings({ DATABASE_URL: undefined, DATA_DIR: dataDir.dir });
   try {
     await migrateDatabase(await getDbHandle());
     const options = { concurrency: Number(process.env.WORKER_CONCURRENCY || 5) };
@@ -141,7 +141,7 @@ async function embeddedSetup(sink: SmtpSink): Promise<void> {
 async function main(): Promise<void> {
   const sink = await startSmtpSink();
   // The workers (children inherit this environment) and the in-process worker deliver to the sink.
-  useSettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, WORKER_CONCURRENCY: args.concurrency, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
+  applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, WORKER_CONCURRENCY: args.concurrency, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
   setLogLevel("warn");
   console.log(`bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`);
   try {

@@ -18,7 +18,7 @@ const keys = ["DELIVERY_PROVIDER", "SMTP_URL", "DELIVERY_MAX_ATTEMPTS"] as const
 const saved = Object.fromEntries(keys.map((key) => [key, process.env[key]]));
 let sink: SmtpSink;
 
-function useSettings(values: Record<string, string | undefined>): void {
+function applySettings(values: Record<string, string | undefined>): void {
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
@@ -29,14 +29,14 @@ function useSettings(values: Record<string, string | undefined>): void {
 beforeAll(async () => {
   sink = await startSmtpSink({ responder: () => ({ code: 421, message: "4.3.2 Try again later" }) });
   // Set before the queue is first installed in this process: the queue's options are read then.
-  useSettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, DELIVERY_MAX_ATTEMPTS: String(ATTEMPTS) });
+  applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, DELIVERY_MAX_ATTEMPTS: String(ATTEMPTS) });
 });
 
 afterAll(async () => {
   await stopWorkers();
   closeSmtpTransport();
   await sink.close();
-  useSettings(saved);
+  applySettings(saved);
   forgetDkimKeys();
 });
 
