@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Tx } from "@/db/client";
+import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 
 /**
@@ -25,34 +26,51 @@ export interface DeliverMessageJob {
   messageId: string;
 }
 
-const QUEUE_OPTIONS: Record<string, Omit<Queue, "name">> = {
-  [QUEUES.deliverMessage]: {
+/**
+ * Each queue's options, read from the settings when the queue is installed (never at import: tests
+ * and operators change DELIVERY_MAX_ATTEMPTS). pg-boss copies them into every job it inserts.
+ */
+export function queueOptions(): Record<string, Omit<Queue, "name">> {
+  return {
+    [QUEUES.deliverMessage]: deliverMessageQueueOptions(),
+    [QUEUES.workflowStep]: {
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 120,
+      // Counted from the job's startAfter, so a 90-day wait is kept; this is the grace for workers being down.
+      retentionSeconds: 30 * 24 * 3600,
+      deleteAfterSeconds: 7 * 24 * 3600,
+    },
+    [QUEUES.maintenance]: { retryLimit: 2, retryDelay: 60, expireInSeconds: 900, deleteAfterSeconds: 24 * 3600 },
+    // The next run, 5 minutes later, picks up whatever a failed one left: no retries needed.
+    [QUEUES.unconfirmedDeliveries]: { retryLimit: 0, expireInSeconds: 600, deleteAfterSeconds: 3600 },
+  };
+}
+
+/**
+ * DELIVERY_MAX_ATTEMPTS hand-offs in all: the first plus attempts − 1 retries. pg-boss's backoff has
+ * its own jitter: the delay after attempt n (1-based) is retryDelay · 2^(n−1) · (1 + random()), capped
+ * at retryDelayMax, i.e. 5–10 s, 10–20 s, 20–40 s … up to 10 minutes (docs/delivery.md "Retries").
+ */
+export function deliverMessageQueueOptions(): Omit<Queue, "name"> {
+  return {
     // Wake a worker as soon as a job is inserted instead of at its next poll.
     notify: true,
-    retryLimit: 8,
+    retryLimit: env().DELIVERY_MAX_ATTEMPTS - 1,
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 600,
-    // A worker that dies mid-job leaves it active; after this it is retried, never lost.
+    // A worker that dies mid-job leaves it active: its heartbeat (refreshed every 15 s while the job
+    // runs) stops, and the supervisor hands the job to another worker. A live but slow job keeps
+    // beating, so it is never run twice at once; the expiry is only the outer bound.
+    heartbeatSeconds: 30,
     expireInSeconds: 120,
     deleteAfterSeconds: 7 * 24 * 3600,
-  },
-  [QUEUES.workflowStep]: {
-    notify: true,
-    retryLimit: 5,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    expireInSeconds: 120,
-    // Counted from the job's startAfter, so a 90-day wait is kept; this is the grace for workers being down.
-    retentionSeconds: 30 * 24 * 3600,
-    deleteAfterSeconds: 7 * 24 * 3600,
-  },
-};
-
-QUEUE_OPTIONS[QUEUES.maintenance] = { retryLimit: 2, retryDelay: 60, expireInSeconds: 900, deleteAfterSeconds: 24 * 3600 };
-// The next run, 5 minutes later, picks up whatever a failed one left: no retries needed.
-QUEUE_OPTIONS[QUEUES.unconfirmedDeliveries] = { retryLimit: 0, expireInSeconds: 600, deleteAfterSeconds: 3600 };
+  };
+}
 
 const globalForQueue = globalThis as unknown as { __queue?: Promise<PgBoss> };
 
@@ -71,7 +89,7 @@ export function createBoss(handle: DbHandle): PgBoss {
  * connection the transaction holds, and wait for itself forever.
  */
 export async function installQueue(boss: PgBoss): Promise<void> {
-  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
+  for (const [name, options] of Object.entries(queueOptions())) {
     const existing = await boss.getQueue(name);
     if (existing) await boss.updateQueue(name, options);
     else await boss.createQueue(name, options);

@@ -78,6 +78,9 @@ export async function startSmtpSink(options: { responder?: SinkResponder } = {})
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
   });
+  // A client killed mid-session (the crash-safety test SIGKILLs workers) resets its connections;
+  // smtp-server reports that as a server error, which unhandled would crash the test process.
+  server.on("error", () => {});
   const { port } = server.server.address() as AddressInfo;
 
   return {

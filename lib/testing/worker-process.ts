@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+/** A standalone `npm run worker` process (lib/jobs/worker-main.ts), for tests and benchmarks. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Resolves once the process logged "workers started"; rejects if it exits first. */
+  started: Promise<void>;
+  /** Its JSON log lines so far. */
+  lines(): Array<Record<string, unknown>>;
+  stderr(): string;
+  /** SIGTERM (graceful) and the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Spawns the worker the way `npm run worker` does (tsx with the react-server condition). */
+export function startWorkerProcess(env: Record<string, string | undefined>, root = process.cwd()): WorkerProcess {
+  const child = spawn(
+    path.join(root, "node_modules", ".bin", "tsx"),
+    ["--conditions=react-server", path.join("lib", "jobs", "worker-main.ts")],
+    { cwd: root, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdio: "pipe" },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const started = new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('"workers started"')) resolve();
+    });
+    child.once("exit", (code, signal) => reject(new Error(`worker exited with ${code ?? signal}: ${stderr}`)));
+  });
+  started.catch(() => {});
+  return {
+    child,
+    started,
+    lines: () =>
+      stdout
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      return exitOf(child);
+    },
+  };
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}

@@ -1,0 +1,163 @@
+/**
+ * npm run bench:delivery [-- --count 5000 --concurrency 5 --skip-postgres --skip-pglite]
+ *
+ * Accepts N messages through sendBatch (the use case behind POST /v1/batches: the fastest way in,
+ * 1,000 per call), delivers them through the smtp provider to an in-process SMTP sink (pooled, no
+ * STARTTLS; STACK.md trap 6) and prints, per setup:
+ * - end to end: messages/s from the first acceptance to the sink's last 250, workers running meanwhile;
+ * - acceptance only: messages/s of the sendBatch calls in that run;
+ * - delivery only: N more messages accepted while the workers are stopped (SIGSTOP, or not started in
+ *   embedded mode), then messages/s from resuming them to the sink's last 250.
+ * Setups: PostgreSQL with 1 and with 2 `npm run worker` processes (a fresh database on the bench
+ * server, created and dropped), and embedded PGlite with the in-process worker.
+ * A benchmark, not a test: figures vary with the machine.
+ */
+import { parseArgs } from "node:util";
+import { closeDb, getDbHandle } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { sendBatch } from "@/lib/batches/send-batch";
+import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
+import { resetEnvForTests } from "@/lib/env";
+import { getQueue, stopQueue } from "@/lib/jobs/queue";
+import { setLogLevel } from "@/lib/log";
+import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
+import { scratchPostgres, seconds, tempDir } from "./bench/server";
+
+const { values: args } = parseArgs({
+  options: {
+    count: { type: "string", default: "5000" },
+    concurrency: { type: "string", default: process.env.WORKER_CONCURRENCY ?? "" },
+    "skip-postgres": { type: "boolean", default: false },
+    "skip-pglite": { type: "boolean", default: false },
+    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+  },
+});
+const COUNT = Number(args.count);
+const rate = (count: number, ms: number) => `${Math.round(count / (ms / 1000))} msg/s`;
+
+/** The settings every setup shares; the workers' concurrency and pool sizes are the defaults unless given. */
+function applySettings(values: Record<string, string | undefined>): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined || value === "") delete process.env[key];
+    else process.env[key] = value;
+  }
+  resetEnvForTests();
+}
+
+async function accept(workspaceId: string, count: number, offset: number): Promise<number> {
+  const started = performance.now();
+  for (let start = 0; start < count; start += 1000) {
+    const emailMessages = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
+      from: "Bench <bench@example.com>",
+      to: `Reader ${offset + start + i} <reader${offset + start + i}@example.org>`,
+      subject: `Bench ${offset + start + i}`,
+      bodyHtml: `<p>Hello reader ${offset + start + i}, <a href="https://example.com/${i}">open</a>.</p>`,
+    }));
+    await sendBatch({ workspaceId, sandbox: false, body: { emailMessages } });
+  }
+  return performance.now() - started;
+}
+
+interface Workers {
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+}
+
+/** Runs both measurements on the database the process is configured for; `workers` are already running. */
+async function measure(label: string, sink: SmtpSink, workers: Workers): Promise<void> {
+  const { workspace } = await createTestWorkspace({ name: "Bench" });
+  await accept(workspace.id, 20, -100); // warm-up: JIT, caches, pools
+  await sink.waitForMessages(20, 60_000);
+  sink.messages.length = 0;
+
+  const started = performance.now();
+  const acceptMs = await accept(workspace.id, COUNT, 0);
+  await sink.waitForMessages(COUNT, 600_000);
+  const endToEndMs = performance.now() - started;
+  sink.messages.length = 0;
+
+  await workers.pause();
+  await accept(workspace.id, COUNT, COUNT);
+  const resumed = performance.now();
+  await workers.resume();
+  await sink.waitForMessages(COUNT, 600_000);
+  const deliveryMs = performance.now() - resumed;
+  sink.messages.length = 0;
+
+  console.log(
+    `${label}: end to end ${rate(COUNT, endToEndMs)} (${COUNT} in ${seconds(endToEndMs)}); ` +
+      `acceptance only ${rate(COUNT, acceptMs)} (sendBatch, 1,000 per call); ` +
+      `delivery only ${rate(COUNT, deliveryMs)} (${COUNT} in ${seconds(deliveryMs)})`,
+  );
+}
+
+async function postgresSetup(sink: SmtpSink, processes: number, serverUrl: string): Promise<void> {
+  const database = await scratchPostgres(serverUrl);
+  if (!database) return;
+  const dataDir = tempDir();
+  applySettings({ DATABASE_URL: database.url, DATA_DIR: dataDir.dir });
+  const children: WorkerProcess[] = [];
+  try {
+    await migrateDatabase(await getDbHandle());
+    await getQueue();
+    // info: "workers started" says a child is ready (each delivery logs a line too, as in production).
+    const workerEnv = { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, LOG_LEVEL: "info" };
+    for (let i = 0; i < processes; i++) children.push(startWorkerProcess(workerEnv));
+    await Promise.all(children.map((child) => child.started));
+    const signal = (name: NodeJS.Signals) => children.forEach((child) => child.child.kill(name));
+    await measure(`postgres, ${processes} worker process${processes > 1 ? "es" : ""}`, sink, {
+      pause: async () => signal("SIGSTOP"),
+      resume: async () => signal("SIGCONT"),
+    });
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    await stopQueue();
+    await closeDb();
+    await database.drop();
+    dataDir.remove();
+  }
+}
+
+async function embeddedSetup(sink: SmtpSink): Promise<void> {
+  const dataDir = tempDir();
+  applySettings({ DATABASE_URL: undefined, DATA_DIR: dataDir.dir });
+  try {
+    await migrateDatabase(await getDbHandle());
+    const options = { concurrency: Number(process.env.WORKER_CONCURRENCY || 5) };
+    await startWorkers(options);
+    await measure("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options) });
+  } finally {
+    await stopWorkers();
+    closeSmtpTransport();
+    await stopQueue();
+    await closeDb();
+    dataDir.remove();
+  }
+}
+
+async function main(): Promise<void> {
+  const sink = await startSmtpSink();
+  // The workers (children inherit this environment) and the in-process worker deliver to the sink.
+  applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, WORKER_CONCURRENCY: args.concurrency, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
+  setLogLevel("warn");
+  console.log(`bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`);
+  try {
+    if (!args["skip-postgres"]) {
+      await postgresSetup(sink, 1, args["pg-url"]!);
+      await postgresSetup(sink, 2, args["pg-url"]!);
+    }
+    if (!args["skip-pglite"]) await embeddedSetup(sink);
+  } finally {
+    await sink.close();
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
