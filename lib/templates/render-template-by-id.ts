@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env";
 import { invalidParameter } from "@/lib/errors";
 import { isPlainObject } from "@/lib/validation.shared";
 import { getTemplateOrThrow } from "./get-template-or-throw";
@@ -13,5 +14,8 @@ export async function renderTemplateById(workspaceId: string, templateId: string
     throw invalidParameter("variables", "variables must be a JSON object.");
   }
   const template = await getTemplateOrThrow(workspaceId, templateId, undefined, "id");
-  return renderTemplate(template, (variables ?? {}) as Record<string, unknown>, { strict: template.strict });
+  // A send with a group gets its recipient's own link; a preview has no recipient, so it shows a
+  // stand-in (which answers "not a valid link") instead of an empty href or, in strict mode, an error.
+  const data = { unsubscribeUrl: `${env().APP_URL}/u/preview`, ...(variables as Record<string, unknown> | null | undefined) };
+  return renderTemplate(template, data, { strict: template.strict });
 }

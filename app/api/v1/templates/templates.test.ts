@@ -50,6 +50,18 @@ describe("templates API", () => {
     const previewMiss = await call(preview, strict.id, {});
     expect(previewMiss.status).toBe(422);
   });
+
+  it("gives unsubscribeUrl a stand-in link when rendering without a recipient, even in strict mode", async () => {
+    const ws = await createTestWorkspace();
+    const template = await ws.createTemplate({ strict: true, subject: "News", bodyHtml: '<a href="{{ unsubscribeUrl }}">Unsubscribe</a>' });
+    const rendered = await callRoute(render, `/api/v1/templates/${template.id}/render`, {
+      authorization: ws.authorization,
+      params: { id: template.id },
+      body: { variables: {} },
+    });
+    expect(rendered.status).toBe(200);
+    expect(rendered.json.data.bodyHtml).toMatch(/href="http[^"]+\/u\/preview"/);
+  });
 });
 
 describe("GET /v1/templates", () => {
