@@ -81,7 +81,7 @@ export function InboxReader({ mail }: { mail: InboxMail }) {
           <details>
             <summary className="cursor-pointer text-sm font-medium text-slate-800">View source ({formatBytes(mail.mime.length)})</summary>
             <div className="mt-3">
-              <CodeBlock label="Raw MIME">{mail.mime}</CodeBlock>
+              <CodeBlock label="Raw MIME of the message">{mail.mime}</CodeBlock>
             </div>
           </details>
         ) : null}

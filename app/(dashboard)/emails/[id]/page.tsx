@@ -103,7 +103,7 @@ export default async function EmailPage({ params }: Props) {
             <details>
               <summary className="cursor-pointer text-sm font-medium text-slate-800">Show the raw message ({formatBytes(inbox.mime.length)})</summary>
               <div className="mt-3">
-                <CodeBlock label="Raw MIME">{inbox.mime}</CodeBlock>
+                <CodeBlock label="Raw MIME of the message">{inbox.mime}</CodeBlock>
               </div>
             </details>
           ) : (

@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { EMAIL_FILTER_PARAMS, listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { toSearchParams } from "./search-params";
+import { toSearchParams } from "../search-params";
 
 export const metadata: Metadata = { title: "Emails" };
 
