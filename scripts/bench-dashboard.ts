@@ -1,5 +1,5 @@
 /**
- * npm run bench:dashboard [-- --skip-build --seed 1000000 --runs 50 --no-http]
+ * npm run bench:dashboard [-- --skip-build --seed 1000000 --runs 50 --no-http --seeded-url URL]
  *
  * The Emails page's server time with 1,000,000 messages in the workspace, on a scratch database of
  * the PostgreSQL server. Seeds varied messages (statuses, sources, templates, batches, metaIds,
@@ -7,18 +7,22 @@
  * listTemplateChoices, as app/(dashboard)/emails/page.tsx makes them) in-process: p50/p95 over
  * `--runs` runs each for the first page, a deep cursor and filtered pages. Then starts the built app
  * on the same database, signs in through Auth.js and times real GETs of /emails with the session
- * cookie. A benchmark, not a test: it prints figures.
+ * cookie. A benchmark, not a test: it prints figures. `--seeded-url` re-measures a database an
+ * earlier run seeded (kept, not dropped) instead of seeding a new one.
  */
 import { parseArgs } from "node:util";
-import { installDbHandle, openPostgres } from "@/db/client";
+import { closeDb, installDbHandle, openPostgres } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { addDomain } from "@/lib/domains/add-domain";
 import { listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
 import { createTemplate } from "@/lib/templates/create-template";
 import { createUser } from "@/lib/users/create-user";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import { build, percentile, scratchPostgres, startServer, tempDir } from "./bench/server";
-import { seedMessages } from "./bench/seed-messages";
+import { seedDemo } from "@/lib/workspaces/seed-demo";
+import { sql } from "drizzle-orm";
+import type { DbHandle } from "@/db/client";
+import { BENCH_KEY, build, percentile, scratchPostgres, startServer, tempDir } from "./bench/server";
+import { firstRow, seedMessages } from "./bench/seed-messages";
 
 const { values: args } = parseArgs({
   options: {
@@ -28,6 +32,7 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "50" },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
     port: { type: "string", default: "3221" },
+    "seeded-url": { type: "string" },
   },
 });
 const RUNS = Number(args.runs);
@@ -97,40 +102,70 @@ async function httpTimes(origin: string, cookie: string, queries: [string, Recor
   }
 }
 
+interface Seeded {
+  workspaceId: string;
+  templateIds: string[];
+  deepCursor: string;
+}
+
+/** A workspace with 1,000,000 varied messages, three templates and a signed-in-able owner. */
+async function seedWorkspace(handle: DbHandle): Promise<Seeded> {
+  await migrateDatabase(handle);
+  // The server's health check signs in with the bench key; at boot it seeds the demo only into an empty database.
+  await seedDemo({ apiKey: BENCH_KEY });
+  const workspace = await createWorkspace({ name: "Bench dashboard", testMode: false });
+  await addDomain({ workspaceId: workspace.id, name: "example.com", verified: true });
+  const templateIds: string[] = [];
+  for (const name of ["Welcome", "Receipt", "Reset password"]) {
+    templateIds.push((await createTemplate({ workspaceId: workspace.id, name, subject: name, bodyHtml: `<p>${name}</p>` })).id);
+  }
+  await createUser({ ...USER, workspaceId: workspace.id, role: "OWNER" });
+  const deepCursor = await seedMessages(handle, workspace.id, Number(args.seed), { varied: { templateIds } });
+  return { workspaceId: workspace.id, templateIds, deepCursor };
+}
+
+/** The workspace an earlier run seeded (--seeded-url). */
+async function findSeeded(handle: DbHandle): Promise<Seeded> {
+  await seedDemo({ apiKey: BENCH_KEY });
+  const rows = await handle.db.execute(sql`select id from workspaces where name = 'Bench dashboard'`);
+  const workspaceId = firstRow<{ id: string }>(rows).id;
+  const templateIds = (await listTemplateChoices(workspaceId)).map((template) => template.id).reverse();
+  const count = firstRow<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from email_messages where workspace_id = ${workspaceId}`)).n;
+  const deep = await handle.db.execute(
+    sql`select id from email_messages where workspace_id = ${workspaceId} order by created_at desc, id desc offset ${Math.floor(count * 0.9)} limit 1`,
+  );
+  return { workspaceId, templateIds, deepCursor: firstRow<{ id: string }>(deep).id };
+}
+
+async function measure(url: string, handle: DbHandle, seeded: Seeded, dataDir: string) {
+  const all = cases(seeded.deepCursor, seeded.templateIds[1]);
+  console.log(`page data in-process (PostgreSQL, ${RUNS} runs each after 5 warm-up runs):`);
+  for (const [label, query] of all) console.log(`  ${label}: ${await time(RUNS, pageData(seeded.workspaceId, query))}`);
+  if (args["no-http"]) return;
+  build(args["skip-build"]!);
+  const server = await startServer(Number(args.port), { DATABASE_URL: url, DATA_DIR: dataDir, RUN_WORKER: "false", APP_URL: `http://127.0.0.1:${args.port}` });
+  try {
+    const origin = new URL(server.base).origin;
+    const cookie = await signIn(origin);
+    console.log(`GET /emails over HTTP with a session (next start on PostgreSQL, ${RUNS} sequential requests each):`);
+    await httpTimes(origin, cookie, [all[0], all[1], all[2], all[6], all[7]]);
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main() {
-  const database = await scratchPostgres(args["pg-url"]!);
+  const given = args["seeded-url"];
+  const database = given ? { url: given, drop: async () => {} } : await scratchPostgres(args["pg-url"]!);
   if (!database) return;
   const dataDir = tempDir();
   try {
     const handle = await openPostgres(database.url, 4);
     installDbHandle(handle);
-    await migrateDatabase(handle);
-    const workspace = await createWorkspace({ name: "Bench dashboard", testMode: false });
-    await addDomain({ workspaceId: workspace.id, name: "example.com", verified: true });
-    const templateIds: string[] = [];
-    for (const name of ["Welcome", "Receipt", "Reset password"]) {
-      templateIds.push((await createTemplate({ workspaceId: workspace.id, name, subject: name, bodyHtml: `<p>${name}</p>` })).id);
-    }
-    await createUser({ ...USER, workspaceId: workspace.id, role: "OWNER" });
-    const deepCursor = await seedMessages(handle, workspace.id, Number(args.seed), { varied: { templateIds } });
-    const all = cases(deepCursor, templateIds[1]);
-
-    console.log(`page data in-process (PostgreSQL, ${RUNS} runs each after 5 warm-up runs):`);
-    for (const [label, query] of all) console.log(`  ${label}: ${await time(RUNS, pageData(workspace.id, query))}`);
-
-    if (args["no-http"]) return;
-    build(args["skip-build"]!);
-    const server = await startServer(Number(args.port), { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, RUN_WORKER: "false", APP_URL: `http://127.0.0.1:${args.port}` });
-    try {
-      const origin = new URL(server.base).origin;
-      const cookie = await signIn(origin);
-      console.log(`GET /emails over HTTP with a session (next start on PostgreSQL, ${RUNS} sequential requests each):`);
-      await httpTimes(origin, cookie, [all[0], all[1], all[2], all[6], all[7]]);
-    } finally {
-      await server.stop();
-    }
+    const seeded = given ? await findSeeded(handle) : await seedWorkspace(handle);
+    await measure(database.url, handle, seeded, dataDir.dir);
   } finally {
-    await (await import("@/db/client")).closeDb();
+    await closeDb();
     await database.drop();
     dataDir.remove();
   }
