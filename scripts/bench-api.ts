@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { openPglite, openPostgres, type DbHandle } from "@/db/client";
 import { BENCH_AUTH, BENCH_KEY_USERNAME, build, percentile, scratchPostgres, sendBody, startServer, tempDir } from "./bench/server";
+import { firstRow, seedMessages } from "./bench/seed-messages";
 
 const { values: args } = parseArgs({
   options: {
@@ -67,34 +68,10 @@ async function listLatency(base: string, query: string, requests = 400, concurre
   return `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p95 ${percentile(latencies, 0.95).toFixed(1)} ms`;
 }
 
-/** Set-based seeding straight into the database (server stopped for PGlite: it has one owner). */
-async function seedMessages(handle: DbHandle, count: number): Promise<string> {
+/** The bench key's workspace, seeded straight into the database (server stopped for PGlite: it has one owner). */
+async function seedBenchWorkspace(handle: DbHandle, count: number): Promise<string> {
   const rows = (await handle.db.execute(sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`)) as unknown;
-  const workspaceId = firstRow<{ workspace_id: string }>(rows).workspace_id;
-  const chunk = 100_000;
-  const started = performance.now();
-  for (let from = 1; from <= count; from += chunk) {
-    const to = Math.min(count, from + chunk - 1);
-    await handle.db.execute(sql`
-      insert into email_messages (id, workspace_id, source, sandbox, status, "to", to_addresses, "from", subject, body_html, body_text, processed_at, sent_at, created_at, updated_at)
-      select 'em_S' || lpad(g::text, 15, '0'), ${workspaceId}, 'API', false, 'SUCCEEDED',
-             jsonb_build_array('user' || g || '@example.org'), array['user' || g || '@example.org'],
-             'bench@example.com', 'Seeded ' || g, '<p>seeded</p>', 'seeded', t.at, t.at, t.at, t.at
-      from generate_series(${from}::int, ${to}::int) g,
-           lateral (select timestamptz '2026-01-01T00:00:00Z' - make_interval(secs => g::double precision / 10) as at) t`);
-  }
-  // What autovacuum's analyze does after a bulk load: without statistics the planner may not use the index.
-  await handle.db.execute(sql`analyze email_messages`);
-  const deep = (await handle.db.execute(
-    sql`select id from email_messages where workspace_id = ${workspaceId} order by created_at desc, id desc offset ${Math.floor(count * 0.9)} limit 1`,
-  )) as unknown;
-  console.log(`  seeded ${count.toLocaleString("en")} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return firstRow<{ id: string }>(deep).id;
-}
-
-function firstRow<T>(result: unknown): T {
-  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
-  return rows[0] as T;
+  return seedMessages(handle, firstRow<{ workspace_id: string }>(rows).workspace_id, count);
 }
 
 async function benchmark(label: string, env: Record<string, string>, open: () => Promise<DbHandle>) {
@@ -107,7 +84,7 @@ async function benchmark(label: string, env: Record<string, string>, open: () =>
     await server.stop();
   }
   const handle = await open();
-  const deepCursor = await seedMessages(handle, SEED);
+  const deepCursor = await seedBenchWorkspace(handle, SEED);
   await handle.close();
   server = await startServer(PORT, env);
   try {

@@ -44,6 +44,10 @@ export interface MessageDetail {
   lastUnsubscribedAt: Date | null;
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
+  /** Set when a sent message never got a delivery confirmation in time. */
+  deliveryUnconfirmedAt: Date | null;
+  /** Set when retention or an erase removed the bodies, variables and stored MIME. */
+  contentPurgedAt: Date | null;
 }
 
 export interface MessageTimelineEvent {

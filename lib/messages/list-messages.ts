@@ -15,9 +15,11 @@ const m = emailMessages;
  * both directions, filters combinable. Every query walks email_messages_workspace_created_idx (or a
  * filter's own index), so a page costs the same at any depth.
  */
-export async function listMessages(workspaceId: string, params: URLSearchParams) {
+export async function listMessages(workspaceId: string, params: URLSearchParams, options: { sandbox?: boolean } = {}) {
   const page = parseCursorPage(params, { maxLimit: MESSAGES_PAGE_SIZE });
   const filters = parseFilters(params, page.createdAt);
+  // The dashboard's live/sandbox filter (not an API parameter: there `source` says it).
+  if (options.sandbox !== undefined) filters.push(eq(m.sandbox, options.sandbox));
   const query = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters };
   return keysetPage<typeof m.$inferSelect>(query, page);
 }

@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { EmailFilters, type EmailFilterValues } from "@/components/messages/email-filters";
+import { EmailListTable } from "@/components/messages/email-list-table";
+import { NewMessagesNotice } from "@/components/messages/new-messages-notice";
+import { EmptyState } from "@/components/ui/empty-state";
+import { FormMessage } from "@/components/ui/field";
+import { PageHeader } from "@/components/ui/page-header";
+import { hrefWith, Pager } from "@/components/ui/pager";
+import { EMAIL_FILTER_PARAMS, listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
+import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { toSearchParams } from "../search-params";
+
+export const metadata: Metadata = { title: "Emails" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const FORM_FIELDS = new Set<string>(EMAIL_FILTER_PARAMS);
+
+// Every message of the workspace, newest first: filters and cursors live in the URL.
+export default async function EmailsPage({ searchParams }: Props) {
+  await connection();
+  const { workspace } = await requireDashboard();
+  const search = toSearchParams(await searchParams);
+  const [result, templates] = await Promise.all([listDashboardMessages(workspace.id, search), listTemplateChoices(workspace.id)]);
+
+  const values = Object.fromEntries([...EMAIL_FILTER_PARAMS, "limit"].map((name) => [name, search.get(name) ?? ""])) as unknown as EmailFilterValues;
+  const filterLink = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
+  const filtered = EMAIL_FILTER_PARAMS.some((name) => values[name] !== "");
+  const firstPage = !search.get("cursor.after") && !search.get("cursor.before");
+  const fieldError = result.ok ? null : FORM_FIELDS.has(result.param) ? result : null;
+
+  return (
+    <div>
+      <PageHeader title="Emails" description="Every message of this workspace, newest first. Filters and pages are in the URL: share it." />
+      <EmailFilters values={values} templates={templates} error={fieldError} />
+      {!result.ok ? (
+        <FormMessage tone="error">
+          <span data-testid="filter-error">{result.message}</span>{" "}
+          {fieldError ? null : (
+            <a href={hrefWith("/emails", filterLink)} className="font-semibold underline">
+              Back to the first page
+            </a>
+          )}
+        </FormMessage>
+      ) : (
+        <>
+          {firstPage ? <NewMessagesNotice query={new URLSearchParams(filterLink).toString()} newestId={result.page.rows[0]?.id ?? null} /> : null}
+          {result.page.rows.length === 0 ? (
+            <EmptyState title={filtered ? "No emails match these filters" : firstPage ? "No emails yet" : "No more emails"}>
+              {filtered
+                ? "Try a wider date range or clear a filter."
+                : "Messages sent through the API, batches and workflows of this workspace appear here, with their delivery timeline."}
+            </EmptyState>
+          ) : (
+            <EmailListTable rows={result.page.rows} templateNames={new Map(templates.map((template) => [template.id, template.name]))} />
+          )}
+          <Pager
+            summary={`${result.page.rows.length} on this page`}
+            previousHref={result.page.newerCursor ? hrefWith("/emails", { ...filterLink, "cursor.before": result.page.newerCursor }) : null}
+            nextHref={result.page.olderCursor ? hrefWith("/emails", { ...filterLink, "cursor.after": result.page.olderCursor }) : null}
+          />
+        </>
+      )}
+    </div>
+  );
+}

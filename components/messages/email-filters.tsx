@@ -1,0 +1,96 @@
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button";
+import { Field, Input, Select } from "@/components/ui/field";
+
+export const STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED"] as const;
+export const SOURCES = ["API", "BATCH", "WORKFLOW", "SANDBOX_API", "SANDBOX_BATCH", "SANDBOX_WORKFLOW", "PREVIEW"] as const;
+
+export interface EmailFilterValues {
+  status: string;
+  source: string;
+  mode: string;
+  templateId: string;
+  batchId: string;
+  to: string;
+  metaId: string;
+  createdFrom: string;
+  createdTo: string;
+  limit: string;
+}
+
+/**
+ * The Emails filters: a GET form, so the URL carries every filter (shareable, back-button safe) and a
+ * new search starts at the first page. The server names a bad value's field; its error sits beside it.
+ */
+export function EmailFilters({ values, templates, error }: { values: EmailFilterValues; templates: { id: string; name: string }[]; error: { param: string; message: string } | null }) {
+  const errorFor = (param: string) => (error?.param === param ? error.message : null);
+  const invalid = (param: string) => (error?.param === param ? { "aria-invalid": true, "aria-describedby": `filter-${param}-error` } : {});
+  const templateKnown = !values.templateId || templates.some((template) => template.id === values.templateId);
+  return (
+    <form method="get" action="/emails" aria-label="Filter emails" className="mb-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Field label="Status" htmlFor="filter-status" error={errorFor("status")}>
+          <Select id="filter-status" name="status" defaultValue={values.status} {...invalid("status")}>
+            <option value="">Any status</option>
+            {STATUSES.map((status) => (
+              <option key={status}>{status}</option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Source" htmlFor="filter-source" error={errorFor("source")}>
+          <Select id="filter-source" name="source" defaultValue={values.source} {...invalid("source")}>
+            <option value="">Any source</option>
+            {SOURCES.map((source) => (
+              <option key={source}>{source}</option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Live or sandbox" htmlFor="filter-mode" error={errorFor("mode")}>
+          <Select id="filter-mode" name="mode" defaultValue={values.mode} {...invalid("mode")}>
+            <option value="">Live and sandbox</option>
+            <option value="live">Live only</option>
+            <option value="sandbox">Sandbox only</option>
+          </Select>
+        </Field>
+        <Field label="Template" htmlFor="filter-template" error={errorFor("templateId")}>
+          <Select id="filter-template" name="templateId" defaultValue={values.templateId} {...invalid("templateId")}>
+            <option value="">Any template</option>
+            {templateKnown ? null : <option value={values.templateId}>{values.templateId}</option>}
+            {templates.map((template) => (
+              <option key={template.id} value={template.id}>
+                {template.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Recipient" htmlFor="filter-to" error={errorFor("to")} hint="Exact address">
+          <Input id="filter-to" name="to" type="text" inputMode="email" placeholder="ada@example.org" defaultValue={values.to} {...invalid("to")} />
+        </Field>
+        <Field label="metaId" htmlFor="filter-metaId" error={errorFor("metaId")}>
+          <Input id="filter-metaId" name="metaId" defaultValue={values.metaId} {...invalid("metaId")} />
+        </Field>
+        <Field label="Batch id" htmlFor="filter-batchId" error={errorFor("batchId")}>
+          <Input id="filter-batchId" name="batchId" placeholder="batch_…" defaultValue={values.batchId} {...invalid("batchId")} />
+        </Field>
+        <div className="grid grid-cols-2 gap-3">
+          <Field label="Created from" htmlFor="filter-createdFrom" error={errorFor("createdFrom")}>
+            <Input id="filter-createdFrom" name="createdFrom" type="date" defaultValue={values.createdFrom} {...invalid("createdFrom")} />
+          </Field>
+          <Field label="Created to" htmlFor="filter-createdTo" error={errorFor("createdTo")}>
+            <Input id="filter-createdTo" name="createdTo" type="date" defaultValue={values.createdTo} {...invalid("createdTo")} />
+          </Field>
+        </div>
+      </div>
+      {values.limit ? <input type="hidden" name="limit" value={values.limit} /> : null}
+      <div className="mt-4 flex flex-wrap items-center gap-2">
+        <button type="submit" className={buttonClass("primary")}>
+          Apply filters
+        </button>
+        <Link href="/emails" className={buttonClass("ghost")}>
+          Clear
+        </Link>
+        <span className="text-xs text-slate-500">Dates are whole days in UTC.</span>
+      </div>
+    </form>
+  );
+}
