@@ -49,7 +49,7 @@ describe("listActivity", () => {
     expect(second.items.map((row) => row.path)).toEqual(["/a"]);
 
     const theirs = (await list(other.workspace.id)).items[0].id;
-    for (const query of [{ errors: "yes" }, { "cursor.after": theirs }]) {
+    for (const query of [{ errors: "yes" }, { "cursor.after": theirs }] as Array<Record<string, string>>) {
       const error = await list(ws.workspace.id, query).catch((reason: unknown) => reason);
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe("EMAIL_MESSAGE_INVALID_PARAMETER_ERROR");

@@ -32,11 +32,11 @@ describe("getOverview", () => {
     expect(overview.days[0].date).toBe("2026-03-07");
     expect(overview.days[13].date).toBe("2026-03-20");
     expect(overview.messages).toBe(5);
-    expect(overview.days[13].live).toEqual({ sent: 2, delivered: 1, opened: 1, clicked: 1, bounced: 1, complained: 0, failed: 1 });
-    expect(overview.days[13].sandbox).toEqual({ sent: 1, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, failed: 0 });
-    expect(overview.days[0].live).toEqual({ sent: 1, delivered: 1, opened: 0, clicked: 0, bounced: 0, complained: 1, failed: 0 });
+    expect(overview.days[13].live).toEqual({ accepted: 3, sent: 2, delivered: 1, opened: 1, clicked: 1, bounced: 1, complained: 0, failed: 1 });
+    expect(overview.days[13].sandbox).toEqual({ accepted: 1, sent: 1, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, failed: 0 });
+    expect(overview.days[0].live).toEqual({ accepted: 1, sent: 1, delivered: 1, opened: 0, clicked: 0, bounced: 0, complained: 1, failed: 0 });
     expect(overview.days.slice(1, 13).every((day) => day.live.sent === 0 && day.sandbox.sent === 0)).toBe(true);
-    expect(overview.totals.live).toEqual({ sent: 3, delivered: 2, opened: 1, clicked: 1, bounced: 1, complained: 1, failed: 1 });
+    expect(overview.totals.live).toEqual({ accepted: 4, sent: 3, delivered: 2, opened: 1, clicked: 1, bounced: 1, complained: 1, failed: 1 });
     expect(rates(overview.totals.live)).toEqual({ delivery: 2 / 3, open: 0.5, click: 0.5, bounce: 1 / 3 });
   });
 

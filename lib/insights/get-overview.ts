@@ -40,7 +40,7 @@ export async function getOverview(workspaceId: string, now = new Date()): Promis
     .select({
       day,
       sandbox: m.sandbox,
-      messages: sql<number>`count(*)::int`.mapWith(Number),
+      accepted: sql<number>`count(*)::int`.mapWith(Number),
       sent: countWhere(m.sentAt),
       delivered: countWhere(m.deliveredAt),
       opened: countWhere(m.firstOpenedAt),
@@ -64,7 +64,7 @@ export async function getOverview(workspaceId: string, now = new Date()): Promis
     // A clock a little behind the database can put a row on "tomorrow": it is not in the window.
     const entry = byDate.get(row.day);
     if (!entry) continue;
-    messages += row.messages;
+    messages += row.accepted;
     const counts = row.sandbox ? entry.sandbox : entry.live;
     for (const metric of OVERVIEW_METRICS) counts[metric] += row[metric];
   }

@@ -1,10 +1,14 @@
-/** The Overview's metrics, in funnel order; each counts messages whose timestamp of that name is set. */
-export const OVERVIEW_METRICS = ["sent", "delivered", "opened", "clicked", "bounced", "complained", "failed"] as const;
+/**
+ * The Overview's metrics, in funnel order. `accepted` counts every message created (sandbox messages
+ * stop there: they are never sent); the others count messages whose timestamp of that name is set.
+ */
+export const OVERVIEW_METRICS = ["accepted", "sent", "delivered", "opened", "clicked", "bounced", "complained", "failed"] as const;
 export type OverviewMetric = (typeof OVERVIEW_METRICS)[number];
 
 export type MetricCounts = Record<OverviewMetric, number>;
 
 export const METRIC_LABELS: Record<OverviewMetric, string> = {
+  accepted: "Accepted",
   sent: "Sent",
   delivered: "Delivered",
   opened: "Opened",
@@ -16,6 +20,7 @@ export const METRIC_LABELS: Record<OverviewMetric, string> = {
 
 /** Chart colours: calm for the funnel, warm for problems. */
 export const METRIC_COLORS: Record<OverviewMetric, string> = {
+  accepted: "#94a3b8",
   sent: "#6366f1",
   delivered: "#10b981",
   opened: "#0ea5e9",
@@ -33,7 +38,7 @@ export interface OverviewDay {
 }
 
 export function emptyCounts(): MetricCounts {
-  return { sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, failed: 0 };
+  return { accepted: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, failed: 0 };
 }
 
 export function addCounts(a: MetricCounts, b: MetricCounts): MetricCounts {
