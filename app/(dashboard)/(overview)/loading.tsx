@@ -1,3 +1,4 @@
+// In the (overview) group so this skeleton wraps only the Overview, not every dashboard page below it.
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 
 // The Overview's shape while its counts load.
