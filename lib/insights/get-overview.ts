@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gte, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { addCounts, emptyCounts, OVERVIEW_METRICS, type MetricCounts, type OverviewDay } from "./metrics.shared";
 
@@ -20,6 +20,28 @@ export interface Overview {
   messages: number;
 }
 
+/** The per-day query itself (exported for the benchmark's EXPLAIN). */
+export function overviewQuery(db: Db, workspaceId: string, since: Date) {
+  // Group on a cheap date per row; format only the 28 grouped values.
+  const utcDate = sql`(${m.createdAt} at time zone 'UTC')::date`;
+  return db
+    .select({
+      day: sql<string>`to_char(${utcDate}, 'YYYY-MM-DD')`,
+      sandbox: m.sandbox,
+      accepted: sql<number>`count(*)::int`.mapWith(Number),
+      sent: countWhere(m.sentAt),
+      delivered: countWhere(m.deliveredAt),
+      opened: countWhere(m.firstOpenedAt),
+      clicked: countWhere(m.firstClickedAt),
+      bounced: countWhere(m.firstBouncedAt),
+      complained: countWhere(m.firstComplainedAt),
+      failed: countWhere(m.erroredAt),
+    })
+    .from(m)
+    .where(and(eq(m.workspaceId, workspaceId), gte(m.createdAt, since)))
+    .groupBy(utcDate, m.sandbox);
+}
+
 /** Midnight UTC `days - 1` days before `now`'s day: the window is today and the 13 days before it. */
 export function overviewSince(now: Date, days = OVERVIEW_DAYS): Date {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -34,24 +56,7 @@ export function overviewSince(now: Date, days = OVERVIEW_DAYS): Date {
  */
 export async function getOverview(workspaceId: string, now = new Date()): Promise<Overview> {
   const since = overviewSince(now);
-  const day = sql<string>`to_char(${m.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const db = await getDb();
-  const rows = await db
-    .select({
-      day,
-      sandbox: m.sandbox,
-      accepted: sql<number>`count(*)::int`.mapWith(Number),
-      sent: countWhere(m.sentAt),
-      delivered: countWhere(m.deliveredAt),
-      opened: countWhere(m.firstOpenedAt),
-      clicked: countWhere(m.firstClickedAt),
-      bounced: countWhere(m.firstBouncedAt),
-      complained: countWhere(m.firstComplainedAt),
-      failed: countWhere(m.erroredAt),
-    })
-    .from(m)
-    .where(and(eq(m.workspaceId, workspaceId), gte(m.createdAt, since)))
-    .groupBy(day, m.sandbox);
+  const rows = await overviewQuery(await getDb(), workspaceId, since);
 
   const days: OverviewDay[] = Array.from({ length: OVERVIEW_DAYS }, (_, index) => ({
     date: new Date(since.getTime() + index * DAY_MS).toISOString().slice(0, 10),
