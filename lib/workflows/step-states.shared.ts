@@ -1,0 +1,46 @@
+import type { WorkflowRunStatus, WorkflowStep } from "@/db/schema";
+
+export type StepState = "done" | "running" | "waiting" | "failed" | "pending" | "not run";
+
+export interface StepView {
+  index: number;
+  kind: WorkflowStep["type"];
+  /** One line on what the step does: its template and recipient, or how long it waits. */
+  summary: string;
+  state: StepState;
+}
+
+/**
+ * Where a run stands on each of its steps, from its status and `nextStep` (the index of the next step
+ * to run; a failing step still advances it, see run-workflow-step.ts). Pure: the dashboard and tests
+ * share it.
+ */
+export function stepStates(run: { status: WorkflowRunStatus; nextStep: number; steps: WorkflowStep[] }): StepView[] {
+  const failedAt = run.status === "FAILED" ? run.nextStep - 1 : -1;
+  return run.steps.map((step, index) => ({ index, kind: step.type, summary: summarize(step), state: stateOf(run, step, index, failedAt) }));
+}
+
+/** Steps finished, counting a failed step as done with (it ran and will not run again). */
+export function stepsDone(run: { status: WorkflowRunStatus; nextStep: number; steps: WorkflowStep[] }): number {
+  return Math.min(run.status === "COMPLETED" ? run.steps.length : run.nextStep, run.steps.length);
+}
+
+function stateOf(run: { status: WorkflowRunStatus; nextStep: number }, step: WorkflowStep, index: number, failedAt: number): StepState {
+  if (run.status === "COMPLETED") return "done";
+  if (run.status === "FAILED") return index < failedAt ? "done" : index === failedAt ? "failed" : "not run";
+  if (index < run.nextStep) return "done";
+  if (index === run.nextStep && run.status === "RUNNING") return step.type === "wait" ? "waiting" : "running";
+  return "pending";
+}
+
+function summarize(step: WorkflowStep): string {
+  if (step.type === "wait") return `Wait ${formatSeconds(step.seconds)}`;
+  return `Send template ${step.templateId} to ${step.to}`;
+}
+
+function formatSeconds(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
