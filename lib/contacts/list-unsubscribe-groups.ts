@@ -1,5 +1,5 @@
 import "server-only";
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { unsubscribeGroups } from "@/db/schema";
 
@@ -23,20 +23,25 @@ export interface UnsubscribeGroupSummary {
  * no index on email_messages.group_id, so each count is bounded to GROUP_MESSAGE_COUNT_CAP + 1 rows.
  */
 export async function listUnsubscribeGroups(workspaceId: string): Promise<UnsubscribeGroupSummary[]> {
+  return selectGroupSummaries(workspaceId);
+}
+
+/** The list's query, narrowed by `where` (get-unsubscribe-group.ts reads one group with its counts). */
+export async function selectGroupSummaries(workspaceId: string, where?: SQL): Promise<UnsubscribeGroupSummary[]> {
   const db = await getDb();
-  const rows = await db
+  return db
     .select({
       id: unsubscribeGroups.id,
       key: unsubscribeGroups.key,
       name: unsubscribeGroups.name,
       createdAt: unsubscribeGroups.createdAt,
       updatedAt: unsubscribeGroups.updatedAt,
+      // Written as SQL: the correlated subqueries must name the outer table explicitly.
       unsubscribedCount: sql<number>`(select count(*) from group_unsubscribes u where u.workspace_id = ${workspaceId} and u.group_id = unsubscribe_groups.id)`.mapWith(Number),
       messageCount: sql<number>`(select count(*) from (select 1 from email_messages m where m.workspace_id = ${workspaceId} and m.group_id = unsubscribe_groups.id limit ${GROUP_MESSAGE_COUNT_CAP + 1}) capped)`.mapWith(Number),
     })
     .from(unsubscribeGroups)
-    .where(eq(unsubscribeGroups.workspaceId, workspaceId))
+    .where(and(eq(unsubscribeGroups.workspaceId, workspaceId), where))
     .orderBy(asc(unsubscribeGroups.name), asc(unsubscribeGroups.id))
     .limit(200);
-  return rows;
 }

@@ -52,3 +52,16 @@ describe("unsubscribe groups in the dashboard", () => {
     expect(await listUnsubscribeGroups(other.workspace.id)).toEqual([]);
   });
 });
+
+describe("one unsubscribe group", () => {
+  it("has its counts and says when its key is locked; null for another workspace", async () => {
+    const { getUnsubscribeGroup } = await import("./get-unsubscribe-group");
+    const ws = await createTestWorkspace();
+    const other = await createTestWorkspace();
+    const group = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "news", name: "News" });
+    expect(await getUnsubscribeGroup(ws.workspace.id, group.id)).toMatchObject({ key: "news", unsubscribedCount: 0, messageCount: 0, keyLocked: false });
+    await insertTestMessage(ws.workspace.id, { groupId: group.id });
+    expect(await getUnsubscribeGroup(ws.workspace.id, group.id)).toMatchObject({ messageCount: 1, keyLocked: true });
+    expect(await getUnsubscribeGroup(other.workspace.id, group.id)).toBeNull();
+  });
+});

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, groupUnsubscribes, unsubscribeGroups, workflows } from "@/db/schema";
-import { AppError, invalidParameter, notFound } from "@/lib/errors";
+import { invalidParameter, notFound } from "@/lib/errors";
 import { GROUP_KEY_PATTERN } from "./create-unsubscribe-group";
 
 export type UnsubscribeGroup = typeof unsubscribeGroups.$inferSelect;
