@@ -59,12 +59,16 @@ export function DomainRecords({ domainId, records, verifyAction }: { domainId: s
               {check?.detail ? <p className="mt-1 text-xs break-words text-slate-600">Found: {check.detail}</p> : null}
               <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-[5rem_minmax(0,1fr)_auto] sm:items-start">
                 <dt className="text-xs font-medium text-slate-500 sm:pt-1.5">Host</dt>
-                <dd className="min-w-0 rounded bg-slate-50 px-2 py-1 font-mono text-xs break-all">{record.host}</dd>
+                <dd className="min-w-0 rounded bg-slate-50 px-2 py-1 font-mono text-xs break-all" data-testid={`record-${record.kind}-host`}>
+                  {record.host}
+                </dd>
                 <dd>
                   <CopyButton value={record.host} label={`Copy ${record.kind} host`} />
                 </dd>
                 <dt className="text-xs font-medium text-slate-500 sm:pt-1.5">Value</dt>
-                <dd className="min-w-0 rounded bg-slate-50 px-2 py-1 font-mono text-xs break-all">{record.value}</dd>
+                <dd className="min-w-0 rounded bg-slate-50 px-2 py-1 font-mono text-xs break-all" data-testid={`record-${record.kind}-value`}>
+                  {record.value}
+                </dd>
                 <dd>
                   <CopyButton value={record.value} label={`Copy ${record.kind} value`} />
                 </dd>
