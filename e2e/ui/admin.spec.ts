@@ -23,8 +23,12 @@ async function sendLive(request: APIRequestContext, body: Record<string, unknown
   return ((await response.json()) as { data: { id: string } }).data;
 }
 
+/** The switcher's action sets the cookie and redirects to the overview: wait for that before relying on it. */
 async function switchWorkspace(page: Page, name: string) {
+  await page.goto("/domains");
   await page.getByLabel("Workspace").selectOption({ label: name });
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.reload();
   await expect(page.getByLabel("Workspace").locator("option:checked")).toHaveText(name);
 }
 
@@ -37,7 +41,7 @@ test("API keys: create, the secret shown once, use it, revoke it", async ({ page
   const username = (await page.getByTestId("new-key-username").textContent())!.trim();
   const password = (await page.getByTestId("new-key-password").textContent())!.trim();
   expect(username).toMatch(/^key_[0-9A-Za-z]{16}$/);
-  await expect(page.getByLabel("curl example")).toContainText(`-u '${username}:${password}'`);
+  await expect(page.getByLabel("curl example", { exact: true })).toContainText(`-u '${username}:${password}'`);
   await expect(page.getByTestId(`api-key-${username}`)).toContainText(`${password.slice(0, 4)}…`);
   await screenshot(page, "api-keys");
 

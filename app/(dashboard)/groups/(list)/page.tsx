@@ -10,7 +10,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import { GROUP_MESSAGE_COUNT_CAP, listUnsubscribeGroups } from "@/lib/contacts/list-unsubscribe-groups";
 import { hasRole } from "@/lib/members/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { createGroupAction } from "./actions";
+import { createGroupAction } from "../actions";
 
 export const metadata: Metadata = { title: "Unsubscribe groups" };
 

@@ -11,7 +11,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import { listDomains } from "@/lib/domains/list-domains";
 import { hasRole } from "@/lib/members/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { addDomainAction } from "./actions";
+import { addDomainAction } from "../actions";
 
 export const metadata: Metadata = { title: "Domains" };
 
