@@ -68,6 +68,8 @@ export default defineConfig({
       RUN_WORKER: "true",
       DELIVERY_PROVIDER: "local",
       LOG_LEVEL: "warn",
+      // Domain verification asks the DNS server e2e/ui/admin.spec.ts starts on this port.
+      DNS_SERVERS: "127.0.0.1:5391",
     },
   },
 });

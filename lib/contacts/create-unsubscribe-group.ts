@@ -4,13 +4,13 @@ import { unsubscribeGroups } from "@/db/schema";
 import { invalidParameter } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
-const KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
+export const GROUP_KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
 
 /** An unsubscribe group (DECISIONS.md): sends name it by groupId or groupKey; its key is unique in the workspace. */
 export async function createUnsubscribeGroup(input: { workspaceId: string; key: string; name: string }) {
   const key = input.key.trim();
   const name = input.name.trim();
-  if (!KEY_PATTERN.test(key)) throw invalidParameter("key", "key must be 1–100 letters, digits, or _ . : -");
+  if (!GROUP_KEY_PATTERN.test(key)) throw invalidParameter("key", "key must be 1–100 letters, digits, or _ . : -");
   if (name === "" || name.length > 200) throw invalidParameter("name", "name must be 1–200 characters.");
   const [group] = await (await getDb())
     .insert(unsubscribeGroups)

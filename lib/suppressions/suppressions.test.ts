@@ -100,3 +100,27 @@ describe("the suppression list", () => {
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });
 });
+
+describe("the suppression list page", () => {
+  it("pages alphabetically, filters by prefix, and stays inside the workspace; removal by another workspace changes nothing", async () => {
+    const { listSuppressionsPage } = await import("./list-suppressions-page");
+    const { removeSuppressionOrThrow } = await import("./remove-suppression");
+    const ws = await createTestWorkspace();
+    const other = await createTestWorkspace();
+    for (const email of ["carol@example.org", "ada@example.org", "bob@example.org"]) {
+      await addSuppression({ workspaceId: ws.workspace.id, email, reason: "MANUAL" });
+    }
+    const first = await listSuppressionsPage(ws.workspace.id, { limit: 2 });
+    expect(first.items.map((s) => s.email)).toEqual(["ada@example.org", "bob@example.org"]);
+    const next = await listSuppressionsPage(ws.workspace.id, { limit: 2, after: first.nextAfter! });
+    expect(next.items.map((s) => s.email)).toEqual(["carol@example.org"]);
+    expect(next.previousBefore).toBe("carol@example.org");
+    expect((await listSuppressionsPage(ws.workspace.id, { prefix: "B" })).items.map((s) => s.email)).toEqual(["bob@example.org"]);
+    expect((await listSuppressionsPage(other.workspace.id, {})).items).toEqual([]);
+
+    await expect(removeSuppressionOrThrow(other.workspace.id, "bob@example.org")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await listSuppressionsPage(ws.workspace.id, {})).items).toHaveLength(3);
+    await removeSuppressionOrThrow(ws.workspace.id, "bob@example.org");
+    expect((await listSuppressionsPage(ws.workspace.id, {})).items.map((s) => s.email)).toEqual(["ada@example.org", "carol@example.org"]);
+  });
+});

@@ -1,7 +1,10 @@
 import "server-only";
 import { addDomain } from "@/lib/domains/add-domain";
+import { findDomainOrThrow } from "@/lib/domains/get-domain-or-throw";
+import { verifyDomain } from "@/lib/domains/verify-domain";
+import { AppError } from "@/lib/errors";
 import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
-import { emit, flag, parseFlags, requiredString, type CliCommand } from "../io";
+import { emit, flag, parseFlags, requiredString, UsageError, type CliCommand } from "../io";
 
 export const domainCommands: Record<string, CliCommand> = {
   "domain add": {
@@ -31,6 +34,40 @@ export const domainCommands: Record<string, CliCommand> = {
             : "Publish its DNS records (shown on the dashboard's Domains page), then verify it there.",
         ],
       );
+    },
+  },
+  "domain verify": {
+    usage: "domain verify ID|NAME --workspace ID|NAME [--json]",
+    summary: "Look up the domain's SPF, DKIM and DMARC records and store the outcome; exit code 1 unless VERIFIED.",
+    database: "migrated",
+    async run(args, context) {
+      const [ref, ...rest] = args;
+      if (ref === undefined || ref.startsWith("-")) throw new UsageError("Name the domain to verify (its id or name).");
+      const values = parseFlags(rest, { workspace: { type: "string" } });
+      const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
+      const { domain, checks } = await verifyDomain(workspace.id, (await findDomainOrThrow(workspace.id, ref)).id);
+      emit(
+        context,
+        {
+          id: domain.id,
+          name: domain.name,
+          status: domain.status,
+          verifiedAt: domain.verifiedAt?.toISOString() ?? null,
+          lastCheckedAt: domain.lastCheckedAt?.toISOString() ?? null,
+          lastCheckError: domain.lastCheckError,
+          checks,
+        },
+        [
+          `${domain.name} (${domain.id}): ${domain.status}.`,
+          ...(checks.length === 0 ? ["DOMAIN_VERIFICATION=off: marked verified without a DNS lookup."] : []),
+          ...checks.map(
+            (check) => `  ${check.kind.padEnd(5)} ${check.outcome}${check.required ? "" : " (recommended)"}  ${check.host}${check.detail ? `  ${check.detail}` : ""}`,
+          ),
+        ],
+      );
+      if (domain.status !== "VERIFIED") {
+        throw new AppError("CONFLICT", `${domain.name} is not verified: ${domain.lastCheckError ?? "see above"}.`);
+      }
     },
   },
 };

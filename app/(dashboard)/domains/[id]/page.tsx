@@ -1,0 +1,63 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { DomainRecords } from "@/components/domains/domain-records";
+import { DomainStatusBadge } from "@/components/domains/domain-status-badge";
+import { Card } from "@/components/ui/card";
+import { DescriptionList } from "@/components/ui/description-list";
+import { PageHeader } from "@/components/ui/page-header";
+import { Timestamp } from "@/components/ui/timestamp";
+import { getDomainOrThrow, type Domain } from "@/lib/domains/get-domain-or-throw";
+import { expectedDnsRecords } from "@/lib/domains/verify-domain";
+import { AppError } from "@/lib/errors";
+import { hasRole } from "@/lib/members/roles.shared";
+import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { verifyDomainAction } from "../actions";
+
+type Props = { params: Promise<{ id: string }> };
+
+export const metadata: Metadata = { title: "Domain" };
+
+// One domain: the DNS records to publish and the outcome of the last check. Another workspace's id is a 404.
+export default async function DomainPage({ params }: Props) {
+  await connection();
+  const { id } = await params;
+  const { workspace, role } = await requireDashboard();
+  const domain = await findDomain(workspace.id, id);
+  if (!domain) notFound();
+  return (
+    <div className="space-y-6">
+      <Link href="/domains" className="text-sm text-indigo-600 hover:underline">
+        ← All domains
+      </Link>
+      <PageHeader title={domain.name} description={<span className="font-mono text-xs">{domain.id}</span>} actions={<DomainStatusBadge status={domain.status} />} />
+      <Card title="Status" id="status">
+        <DescriptionList
+          items={[
+            { term: "status", value: <DomainStatusBadge status={domain.status} /> },
+            { term: "verifiedAt", value: <Timestamp value={domain.verifiedAt} /> },
+            { term: "lastCheckedAt", value: <Timestamp value={domain.lastCheckedAt} /> },
+            { term: "lastCheckError", value: <span data-testid="last-check-error">{domain.lastCheckError ?? "—"}</span> },
+          ]}
+        />
+      </Card>
+      <Card
+        title="DNS records"
+        id="records"
+        description="Publish these TXT records at your DNS provider. SPF and DKIM are required to verify; DMARC (p=none to start) is recommended."
+      >
+        <DomainRecords domainId={domain.id} records={expectedDnsRecords(domain)} verifyAction={hasRole(role, "ADMIN") ? verifyDomainAction : undefined} />
+      </Card>
+    </div>
+  );
+}
+
+async function findDomain(workspaceId: string, id: string): Promise<Domain | null> {
+  try {
+    return await getDomainOrThrow(workspaceId, id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}
