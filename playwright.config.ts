@@ -52,7 +52,7 @@ export default defineConfig({
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && npx next build && npx next start --hostname 127.0.0.1 --port ${E2E_PORT}`,
     url: `${E2E_BASE_URL}/login`,
-    timeout: 180_000,
+    timeout: 600_000,
     reuseExistingServer: !CI,
     stdout: "ignore",
     stderr: "pipe",
