@@ -2,11 +2,13 @@ import "server-only";
 import type { NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { verifyCredentials } from "@/lib/users/verify-credentials";
 import { createAuthAdapter } from "./adapter";
 import { CHECK_EMAIL_PATH, isKnownUserEmail, MAGIC_LINK_PROVIDER_ID, magicLinkProvider } from "./magic-link";
 
 export const PASSWORD_PROVIDER_ID = "password";
+const EXPECTED_AUTH_ERRORS = new Set(["CredentialsSignin", "Verification", "AccessDenied"]);
 
 /**
  * Dashboard sign-in (Auth.js v5): email + password, and sign-in links mailed as system mail.
@@ -23,6 +25,14 @@ export async function authConfig(): Promise<NextAuthConfig> {
     useSecureCookies: settings.APP_URL.startsWith("https://"),
     session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
     adapter: await createAuthAdapter(),
+    logger: {
+      // A wrong password or a used link is an answer to the user, not a server error.
+      error(error) {
+        const type = (error as { type?: string }).type ?? error.name;
+        if (EXPECTED_AUTH_ERRORS.has(type)) log.debug("sign-in refused", { type });
+        else log.error("auth error", { type, error: String(error.cause ?? error.message) });
+      },
+    },
     pages: { signIn: "/login", error: "/login", verifyRequest: CHECK_EMAIL_PATH },
     providers: [
       Credentials({
