@@ -13,7 +13,8 @@ import { CHECK_EMAIL_PATH } from "./magic-link";
 /** Auth.js exactly as the server actions (POST, raw) and the link's callback route (GET) drive it. */
 async function run(request: Request, asServerAction: boolean) {
   const config = { ...(await authConfig()), basePath: "/api/auth" } as AuthConfig;
-  return Auth(request, asServerAction ? { ...config, raw, skipCSRFCheck } : config) as Promise<unknown>;
+  if (asServerAction) return Auth(request, { ...config, raw, skipCSRFCheck });
+  return Auth(request, config);
 }
 
 async function requestLink(email: string): Promise<{ redirect: string }> {
