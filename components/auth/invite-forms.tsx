@@ -12,7 +12,7 @@ export function NewAccountForm({ token, email, action }: { token: string; email:
   const [state, submit, pending] = useActionState(action, {});
   const passwordError = state.param === "password" ? state.error : null;
   return (
-    <form action={submit} className="space-y-4" aria-label="Create your account">
+    <form action={submit} className="space-y-4">
       <input type="hidden" name="token" value={token} />
       {state.error && !passwordError ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <Field label="Email" htmlFor="invite-email">
@@ -35,7 +35,7 @@ export function NewAccountForm({ token, email, action }: { token: string; email:
 export function SignInToAcceptForm({ token, email, action }: { token: string; email: string; action: Action }) {
   const [state, submit, pending] = useActionState(action, {});
   return (
-    <form action={submit} className="space-y-4" aria-label="Sign in to accept">
+    <form action={submit} className="space-y-4">
       <input type="hidden" name="token" value={token} />
       <input type="hidden" name="email" value={email} />
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
@@ -53,7 +53,7 @@ export function SignInToAcceptForm({ token, email, action }: { token: string; em
 export function AcceptForm({ token, workspaceName, action }: { token: string; workspaceName: string; action: Action }) {
   const [state, submit, pending] = useActionState(action, {});
   return (
-    <form action={submit} className="space-y-4" aria-label="Accept the invitation">
+    <form action={submit} className="space-y-4">
       <input type="hidden" name="token" value={token} />
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <Button type="submit" disabled={pending} className="w-full">

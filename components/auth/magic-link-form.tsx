@@ -11,7 +11,7 @@ type Action = (previous: State, form: FormData) => Promise<State>;
 export function MagicLinkForm({ action }: { action: Action }) {
   const [state, submit, pending] = useActionState(action, {});
   return (
-    <form action={submit} className="space-y-3" aria-label="Email me a sign-in link">
+    <form action={submit} className="space-y-3">
       <Field label="Email for a sign-in link" htmlFor="link-email" error={state.error}>
         <Input id="link-email" name="email" type="email" autoComplete="email" required defaultValue={state.email} aria-invalid={Boolean(state.error)} />
       </Field>

@@ -10,7 +10,7 @@ type Action = (previous: State, form: FormData) => Promise<State>;
 export function PasswordSignInForm({ action }: { action: Action }) {
   const [state, submit, pending] = useActionState(action, {});
   return (
-    <form action={submit} className="space-y-4" aria-label="Sign in with password">
+    <form action={submit} className="space-y-4">
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <Field label="Email" htmlFor="email">
         <Input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.email} />

@@ -93,3 +93,14 @@ describe("sign-in links", () => {
     await expect(signIn("wrong-password")).rejects.toMatchObject({ type: "CredentialsSignin" });
   });
 });
+
+describe("redirects after sign-in", () => {
+  it("go to APP_URL's origin, never elsewhere", async () => {
+    const { callbacks } = await authConfig();
+    const app = env().APP_URL;
+    const redirect = (url: string) => callbacks!.redirect!({ url, baseUrl: "http://localhost:9" });
+    expect(await redirect("/settings?x=1")).toBe(`${app}/settings?x=1`);
+    expect(await redirect("http://localhost:9/emails")).toBe(`${app}/emails`);
+    expect(await redirect("https://evil.example/steal")).toBe(new URL(app).origin);
+  });
+});

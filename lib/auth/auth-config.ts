@@ -55,6 +55,14 @@ export async function authConfig(): Promise<NextAuthConfig> {
         // A stranger gets the same "check your inbox" page as a user, but no token, no mail, no account.
         return email?.verificationRequest ? CHECK_EMAIL_PATH : false;
       },
+      // Back to APP_URL, whatever host the request came in on (a cookie set for one host is not sent to
+      // another); only our own origin, so sign-in can never be turned into an open redirect.
+      redirect({ url, baseUrl }) {
+        const app = new URL(settings.APP_URL);
+        const target = new URL(url, app);
+        if (target.origin !== app.origin && target.origin !== new URL(baseUrl).origin) return app.origin;
+        return `${app.origin}${target.pathname}${target.search}${target.hash}`;
+      },
       jwt({ token, user }) {
         if (user?.id) token.sub = user.id;
         return token;
