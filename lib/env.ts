@@ -65,6 +65,8 @@ const envSchema = z.object({
   DOMAIN_VERIFICATION: z.enum(["dns", "off"]).default("dns"),
   // Resolvers for domain verification, comma-separated host[:port]; the system's when unset.
   DNS_SERVERS: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, "must be host[:port] entries separated by commas").optional(),
+  // Sender of sign-in links and invitations (the "System mail" workspace); its domain is verified there at boot.
+  SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
 }).superRefine((values, ctx) => {
   if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR",
   "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
   "UNAUTHORIZED",
+  "FORBIDDEN",
   "NOT_FOUND",
   "METHOD_NOT_ALLOWED",
   "PAYLOAD_TOO_LARGE",
@@ -50,4 +51,9 @@ export function invalidParameter(param: string, message: string): AppError {
 
 export function notFound(what: string, param?: string): AppError {
   return new AppError("NOT_FOUND", `${what} not found.`, { param });
+}
+
+/** A signed-in dashboard user whose role does not allow the action (the API never needs it: keys have no roles). */
+export function forbidden(message: string): AppError {
+  return new AppError("FORBIDDEN", message);
 }

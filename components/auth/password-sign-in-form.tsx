@@ -4,7 +4,8 @@ import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type Action = (previous: { error?: string }, form: FormData) => Promise<{ error?: string }>;
+type State = { error?: string; email?: string };
+type Action = (previous: State, form: FormData) => Promise<State>;
 
 export function PasswordSignInForm({ action }: { action: Action }) {
   const [state, submit, pending] = useActionState(action, {});
@@ -12,7 +13,7 @@ export function PasswordSignInForm({ action }: { action: Action }) {
     <form action={submit} className="space-y-4">
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <Field label="Email" htmlFor="email">
-        <Input id="email" name="email" type="email" autoComplete="email" required />
+        <Input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.email} />
       </Field>
       <Field label="Password" htmlFor="password">
         <Input id="password" name="password" type="password" autoComplete="current-password" required />

@@ -7,6 +7,7 @@ import { getQueue, stopQueue } from "@/lib/jobs/queue";
 import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
 import { log } from "@/lib/log";
 import { describeDemo, seedDemo, type SeedDemoResult } from "@/lib/workspaces/seed-demo";
+import { ensureSystemWorkspace } from "@/lib/workspaces/system-workspace";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
@@ -37,7 +38,7 @@ const globalForBoot = globalThis as unknown as { __boot?: Promise<BootedServer> 
 /**
  * Server start-up, called once from instrumentation.ts (ARCHITECTURE.md rule 5): own the embedded
  * data directory, open and migrate the database, start the queue, seed the demo on an empty database,
- * run the workers. Never at import and never at build.
+ * create the System mail workspace (sign-in links, invitations), run the workers. Never at import and never at build.
  */
 export function bootServer(options: BootOptions = {}): Promise<BootedServer> {
   if (!globalForBoot.__boot) {
@@ -72,6 +73,8 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     await getQueue();
     const seed = settings.SEED_DEMO ? await seedDemo({ apiKey: settings.SEED_API_KEY, onlyIfEmpty: true }) : null;
     if (seed) describeDemo(seed, { appUrl: settings.APP_URL, deliveryProvider: settings.DELIVERY_PROVIDER }).forEach(print);
+    // After the demo seed, whose "only into an empty database" check must not see this workspace.
+    await ensureSystemWorkspace();
     // With PGlite no other process can open the database, so the worker must run here.
     if (embedded && !settings.RUN_WORKER) log.warn("RUN_WORKER=false is ignored with the embedded database");
     const workersStarted = embedded || settings.RUN_WORKER;

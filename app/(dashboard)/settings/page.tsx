@@ -1,0 +1,73 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { GeneralForm } from "@/components/settings/general-form";
+import { InviteForm } from "@/components/settings/invite-form";
+import { MembersTable } from "@/components/settings/members-table";
+import { SendingForm } from "@/components/settings/sending-form";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { DescriptionList } from "@/components/ui/description-list";
+import { PageHeader } from "@/components/ui/page-header";
+import { listPendingInvitations } from "@/lib/members/list-invitations";
+import { listMembers } from "@/lib/members/list-members";
+import { hasRole, ROLE_LABELS } from "@/lib/members/roles.shared";
+import { getWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
+import { changeRoleAction, inviteAction, removeMemberAction, revokeInvitationAction, saveGeneral, saveSending } from "./actions";
+
+export const metadata: Metadata = { title: "Settings" };
+
+const onOff = (on: boolean) => <Badge tone={on ? "success" : "neutral"}>{on ? "On" : "Off"}</Badge>;
+
+// Everyone in the workspace sees its settings; only admins get the controls (the actions re-check).
+export default async function SettingsPage() {
+  await connection();
+  const { user, workspace, role } = await requireDashboard();
+  const [settings, members, invitations] = await Promise.all([
+    getWorkspaceSettings(workspace.id),
+    listMembers(workspace.id),
+    listPendingInvitations(workspace.id),
+  ]);
+  const canEdit = hasRole(role, "ADMIN");
+  return (
+    <div>
+      <PageHeader
+        title="Settings"
+        description={canEdit ? `Settings of ${settings.name}.` : `Settings of ${settings.name}. You are a ${ROLE_LABELS[role].toLowerCase()}: ask an admin to change them.`}
+      />
+      <div className="space-y-6">
+        <Card title="General" id="general">
+          {canEdit ? (
+            <GeneralForm name={settings.name} action={saveGeneral} />
+          ) : (
+            <DescriptionList items={[{ term: "Workspace name", value: settings.name }]} />
+          )}
+        </Card>
+        <Card title="Sending" id="sending" description="How live messages of this workspace are sent.">
+          {canEdit ? (
+            <SendingForm testMode={settings.testMode} trackingEnabled={settings.trackingEnabled} locked={settings.system} action={saveSending} />
+          ) : (
+            <DescriptionList
+              items={[
+                { term: "Test mode", value: onOff(settings.testMode) },
+                { term: "Tracking", value: onOff(settings.trackingEnabled) },
+              ]}
+            />
+          )}
+        </Card>
+        <Card title="Members & invitations" id="members" description="Owners manage owners; admins manage members, admins and invitations.">
+          <div className="space-y-5">
+            {canEdit ? <InviteForm roles={role === "OWNER" ? ["MEMBER", "ADMIN", "OWNER"] : ["MEMBER", "ADMIN"]} action={inviteAction} /> : null}
+            <MembersTable
+              members={members}
+              invitations={invitations}
+              currentUserId={user.id}
+              viewerRole={role}
+              actions={canEdit ? { changeRole: changeRoleAction, remove: removeMemberAction, revoke: revokeInvitationAction } : null}
+            />
+          </div>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field, FormMessage, Input, Select } from "@/components/ui/field";
+import { ROLE_LABELS, type Role } from "@/lib/members/roles.shared";
+import type { SettingsAction } from "./form-state.shared";
+
+/** Invite by email; the link goes out as system mail and is never shown here. */
+export function InviteForm({ roles, action }: { roles: Role[]; action: SettingsAction }) {
+  const [state, submit, pending] = useActionState(action, {});
+  const errorFor = (param: string) => (state.param === param ? state.error : null);
+  return (
+    <form action={submit} className="space-y-3" aria-label="Invite a member">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end">
+        <Field label="Email to invite" htmlFor="invite-email" error={errorFor("email")}>
+          <Input id="invite-email" name="email" type="email" required autoComplete="off" defaultValue={state.values?.email} aria-invalid={Boolean(errorFor("email"))} />
+        </Field>
+        <Field label="Role" htmlFor="invite-role" error={errorFor("role")}>
+          <Select id="invite-role" name="role" defaultValue={state.values?.role ?? "MEMBER"}>
+            {roles.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Button type="submit" disabled={pending}>
+          {pending ? "Sending…" : "Send invitation"}
+        </Button>
+      </div>
+      {state.error && !errorFor("email") && !errorFor("role") ? <FormMessage tone="error">{state.error}</FormMessage> : null}
+      {state.ok ? <FormMessage tone="success">{state.ok}</FormMessage> : null}
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { invitations } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+import { isId } from "@/lib/ids";
+import { assertActorRole, type Actor } from "./actor";
+import { pendingIn } from "./invitation-token";
+
+/** Revokes a pending invitation of the actor's workspace (ADMIN+); its link stops working at once. */
+export async function revokeInvitation(actor: Actor, invitationId: string): Promise<void> {
+  assertActorRole(actor, "ADMIN", "revoke invitations");
+  if (!isId("invitation", invitationId)) throw notFound(`Invitation ${invitationId}`, "invitationId");
+  const db = await getDb();
+  const revoked = await db
+    .update(invitations)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(invitations.id, invitationId), pendingIn(actor.workspaceId)))
+    .returning({ id: invitations.id });
+  // Another workspace's invitation, a used one and an unknown id are the same answer.
+  if (revoked.length === 0) throw notFound(`Invitation ${invitationId}`, "invitationId");
+}

@@ -1,0 +1,49 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { workspaces } from "@/db/schema";
+import { invalidParameter, notFound } from "@/lib/errors";
+import { assertActorRole, type Actor } from "@/lib/members/actor";
+import { parseInput } from "@/lib/members/schemas";
+import { updateWorkspaceSettingsSchema, type UpdateWorkspaceSettingsInput } from "./schemas";
+import { isSystemWorkspace } from "./system-workspace";
+
+export interface WorkspaceSettings {
+  id: string;
+  name: string;
+  testMode: boolean;
+  trackingEnabled: boolean;
+}
+
+/**
+ * Name, test mode and tracking of the actor's own workspace (ADMIN+; the workspace is the actor's,
+ * never one named by the caller). The System mail workspace must stay live and untracked: test
+ * mode would stop links to new addresses, tracking would put sign-in links behind redirects.
+ */
+export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspaceSettingsInput): Promise<WorkspaceSettings> {
+  assertActorRole(actor, "ADMIN", "change workspace settings");
+  const changes = parseInput(updateWorkspaceSettingsSchema, input);
+  if (isSystemWorkspace(actor.workspaceId)) {
+    if (changes.testMode) throw invalidParameter("testMode", "System mail always sends live: test mode cannot be turned on here.");
+    if (changes.trackingEnabled) throw invalidParameter("trackingEnabled", "System mail is never tracked: sign-in links must not pass through redirects.");
+  }
+  const db = await getDb();
+  const [updated] = await db
+    .update(workspaces)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(workspaces.id, actor.workspaceId))
+    .returning({ id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled });
+  if (!updated) throw notFound(`Workspace ${actor.workspaceId}`);
+  return updated;
+}
+
+/** What the settings page shows: everyone in the workspace may read it. */
+export async function getWorkspaceSettings(workspaceId: string): Promise<WorkspaceSettings & { system: boolean }> {
+  const db = await getDb();
+  const [workspace] = await db
+    .select({ id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId));
+  if (!workspace) throw notFound(`Workspace ${workspaceId}`);
+  return { ...workspace, system: isSystemWorkspace(workspaceId) };
+}
