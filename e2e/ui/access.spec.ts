@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { basicAuth, E2E_OWNER } from "../fixtures";
+import { switchWorkspace } from "./workspace";
 
 /**
  * Access: password sign-in and sign-out, sign-in links read in the System mail workspace, the
@@ -8,23 +9,14 @@ import { basicAuth, E2E_OWNER } from "../fixtures";
  */
 const unique = () => Math.random().toString(36).slice(2, 10);
 
-async function switchTo(page: Page, name: string) {
-  await page.goto("/");
-  const switcher = page.getByLabel("Workspace", { exact: true });
-  const id = await switcher.locator("option", { hasText: new RegExp(`^${name}$`) }).getAttribute("value");
-  await switcher.selectOption({ label: name });
-  // The switch is a server action setting a cookie: wait for it before the next navigation.
-  await expect.poll(async () => (await page.context().cookies()).find((cookie) => cookie.name === "pw_workspace")?.value).toBe(id);
-}
-
 /** The link in the newest System mail whose subject contains `subject`, read as the owner would: overview → message → text part. */
 async function readSystemMailLink(page: Page, subject: string): Promise<string> {
-  await switchTo(page, "System mail");
+  await switchWorkspace(page, "System mail");
   await page.getByRole("link", { name: subject }).first().click();
   const text = await page.locator("#text").innerText();
   const link = text.match(/https?:\/\/\S+/)?.[0];
   expect(link, text).toBeTruthy();
-  await switchTo(page, "Demo");
+  await switchWorkspace(page, "Demo");
   return link!;
 }
 
@@ -86,10 +78,10 @@ test("a sign-in link: same answer for a stranger, the owner's link arrives as Sy
 });
 
 test("switching workspace: the header and the pages follow the selection", async ({ page }) => {
-  await switchTo(page, "Acme");
+  await switchWorkspace(page, "Acme");
   await page.goto("/settings");
   await expect(page.getByText("Settings of Acme.")).toBeVisible();
-  await switchTo(page, "Demo");
+  await switchWorkspace(page, "Demo");
   await page.goto("/settings");
   await expect(page.getByText("Settings of Demo.")).toBeVisible();
 });
@@ -97,7 +89,7 @@ test("switching workspace: the header and the pages follow the selection", async
 test("an invited Member joins Acme, sees settings without controls, cannot act as admin, and never sees Demo", async ({ browser, page }) => {
   const email = `member-${unique()}@e2e.test`;
   await page.setViewportSize({ width: 1440, height: 900 });
-  await switchTo(page, "Acme");
+  await switchWorkspace(page, "Acme");
   await page.goto("/settings");
   await page.getByLabel("Email to invite").fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption("MEMBER");
@@ -137,5 +129,5 @@ test("an invited Member joins Acme, sees settings without controls, cannot act a
   await member.goto(link);
   await expect(member.getByRole("heading", { name: "Invitation already used" })).toBeVisible();
   await member.context().close();
-  await switchTo(page, "Demo");
+  await switchWorkspace(page, "Demo");
 });

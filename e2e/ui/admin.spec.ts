@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { startDnsServer, type TestDnsServer } from "../../lib/testing/dns-server";
 import { basicAuth } from "../fixtures";
+import { switchWorkspace } from "./workspace";
 
 // playwright.config.ts points the server's DNS_SERVERS here.
 const DNS_PORT = 5391;
@@ -24,14 +25,6 @@ async function sendLive(request: APIRequestContext, body: Record<string, unknown
 }
 
 /** The switcher's action sets the cookie and redirects to the overview: wait for that before relying on it. */
-async function switchWorkspace(page: Page, name: string) {
-  await page.goto("/domains");
-  await page.getByLabel("Workspace").selectOption({ label: name });
-  await page.waitForURL((url) => url.pathname === "/");
-  await page.reload();
-  await expect(page.getByLabel("Workspace").locator("option:checked")).toHaveText(name);
-}
-
 test("API keys: create, the secret shown once, use it, revoke it", async ({ page, request }) => {
   await page.goto("/api-keys");
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();

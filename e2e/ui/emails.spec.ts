@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { basicAuth } from "../fixtures";
+import { switchWorkspace } from "./workspace";
 
 // Everything this spec sends carries one marker (metaId and recipient), so other specs' data never matters.
 const marker = `e2e-emails-${Date.now()}`;
@@ -166,16 +167,8 @@ test("read the message in the local inbox", async ({ page }) => {
 });
 
 /** Switch workspaces and wait until the server has stored the choice (the action redirects to /). */
-async function switchTo(page: Page, name: string) {
-  await page.goto("/emails");
-  await page.getByLabel("Workspace").selectOption({ label: name });
-  await page.waitForURL((url) => url.pathname === "/");
-  await page.goto("/emails");
-  await expect(page.getByLabel("Workspace").locator("option:checked")).toHaveText(name);
-}
-
 test("another workspace sees none of it: 404 pages, nothing new", async ({ page }) => {
-  await switchTo(page, "Acme");
+  await switchWorkspace(page, "Acme");
   try {
     expect((await page.goto(`/emails/${ids[0]}`))?.status()).toBe(404);
     expect((await page.goto(`/inbox?id=${ids[0]}`))?.status()).toBe(404);
@@ -188,6 +181,6 @@ test("another workspace sees none of it: 404 pages, nothing new", async ({ page 
     await expect(page.getByText("No emails match these filters")).toBeVisible();
     await expect(page.getByTestId("email-row")).toHaveCount(0);
   } finally {
-    await switchTo(page, "Demo");
+    await switchWorkspace(page, "Demo");
   }
 });

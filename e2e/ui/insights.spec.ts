@@ -1,17 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { basicAuth } from "../fixtures";
+import { switchWorkspace } from "./workspace";
 
 const auth = { Authorization: basicAuth() };
 
 async function post(request: APIRequestContext, path: string, data: unknown) {
   const response = await request.post(`/api/v1${path}`, { headers: auth, data });
   return { status: response.status(), body: (await response.json()) as { data: { id: string; status?: string; emailMessageIds?: string[] } } };
-}
-
-async function switchWorkspace(page: Page, name: string) {
-  await page.getByLabel("Workspace").selectOption({ label: name });
-  await expect(page.getByLabel("Workspace").locator("option:checked")).toHaveText(name);
-  await page.waitForURL("/");
 }
 
 async function shoot(page: Page, name: string) {

@@ -5,6 +5,8 @@ import { GeneralForm } from "@/components/settings/general-form";
 import { InviteForm } from "@/components/settings/invite-form";
 import { MembersTable } from "@/components/settings/members-table";
 import { SendingForm } from "@/components/settings/sending-form";
+import { EraseMessageCard } from "@/components/sending/erase-message-card";
+import { SendingCard } from "@/components/sending/sending-card";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
@@ -12,8 +14,10 @@ import { PageHeader } from "@/components/ui/page-header";
 import { listPendingInvitations } from "@/lib/members/list-invitations";
 import { listMembers } from "@/lib/members/list-members";
 import { hasRole, ROLE_LABELS } from "@/lib/members/roles.shared";
+import { getSendingState } from "@/lib/workspaces/get-sending-state";
 import { getWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
 import { changeRoleAction, inviteAction, removeMemberAction, revokeInvitationAction, saveGeneral, saveSending } from "./actions";
+import { discardPausedAction, eraseMessageAction, pauseSendingAction, resumeSendingAction } from "./sending-actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -23,8 +27,9 @@ const onOff = (on: boolean) => <Badge tone={on ? "success" : "neutral"}>{on ? "O
 export default async function SettingsPage() {
   await connection();
   const { user, workspace, role } = await requireDashboard();
-  const [settings, members, invitations] = await Promise.all([
+  const [settings, sending, members, invitations] = await Promise.all([
     getWorkspaceSettings(workspace.id),
+    getSendingState(workspace.id),
     listMembers(workspace.id),
     listPendingInvitations(workspace.id),
   ]);
@@ -55,6 +60,11 @@ export default async function SettingsPage() {
             />
           )}
         </Card>
+        <SendingCard
+          sending={{ ...sending, pausedAt: sending.pausedAt?.toISOString() ?? null }}
+          canEdit={canEdit}
+          actions={{ pause: pauseSendingAction, resume: resumeSendingAction, discard: discardPausedAction }}
+        />
         <Card title="Members & invitations" id="members" description="Owners manage owners; admins manage members, admins and invitations.">
           <div className="space-y-5">
             {canEdit ? <InviteForm roles={role === "OWNER" ? ["MEMBER", "ADMIN", "OWNER"] : ["MEMBER", "ADMIN"]} action={inviteAction} /> : null}
@@ -67,6 +77,7 @@ export default async function SettingsPage() {
             />
           </div>
         </Card>
+        {canEdit ? <EraseMessageCard action={eraseMessageAction} /> : null}
       </div>
     </div>
   );
