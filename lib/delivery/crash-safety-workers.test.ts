@@ -20,8 +20,8 @@ import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-pro
 const serverUrl = process.env.DATABASE_URL;
 const COUNT = 2_000;
 const CONCURRENCY = 5;
-/** lib/jobs/worker.ts fetches 10 jobs per poller: what one worker can hold at once. */
-const IN_FLIGHT_PER_WORKER = CONCURRENCY * 10;
+/** lib/jobs/worker.ts fetches up to 100 delivery jobs per poller: what one worker can hold at once. */
+const IN_FLIGHT_PER_WORKER = CONCURRENCY * 100;
 const cleanup: Array<() => Promise<unknown>> = [];
 
 afterAll(async () => {

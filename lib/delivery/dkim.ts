@@ -1,4 +1,5 @@
 import "server-only";
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { domains } from "@/db/schema";
@@ -9,8 +10,8 @@ import { DKIM_KEY_PURPOSE } from "@/lib/domains/add-domain";
 export interface DkimSigningKey {
   domainName: string;
   keySelector: string;
-  /** PKCS#8 PEM. */
-  privateKey: string;
+  /** Parsed once: signing with a PEM string would parse it again for every message. */
+  privateKey: KeyObject;
 }
 
 /**
@@ -20,6 +21,24 @@ export interface DkimSigningKey {
  */
 const CACHE_TTL_MS = 5 * 60_000;
 const cache = new Map<string, { key: DkimSigningKey; expiresAt: number }>();
+
+/**
+ * Decrypted and parsed keys by their sealed form, for callers that read the domain row themselves (the
+ * batch delivery path reads every domain of a batch in one query). Keyed by the ciphertext, so a new
+ * key pair is never signed with the old key; the TTL only bounds how long removed keys stay in memory.
+ */
+const unsealed = new Map<string, { key: KeyObject; expiresAt: number }>();
+
+export function dkimSigningKeyFromRow(domainName: string, row: { selector: string; sealed: string }): DkimSigningKey {
+  const now = Date.now();
+  let hit = unsealed.get(row.sealed);
+  if (!hit || hit.expiresAt <= now) {
+    if (unsealed.size > 1000) for (const [sealed, entry] of unsealed) if (entry.expiresAt <= now) unsealed.delete(sealed);
+    hit = { key: createPrivateKey(decryptSecret(row.sealed, DKIM_KEY_PURPOSE)), expiresAt: now + CACHE_TTL_MS };
+    unsealed.set(row.sealed, hit);
+  }
+  return { domainName: domainName.toLowerCase(), keySelector: row.selector, privateKey: hit.key };
+}
 
 /**
  * The DKIM key of the sending domain within the message's workspace (the domain row named exactly
@@ -37,7 +56,7 @@ export async function getDkimSigningKey(db: Executor, workspaceId: string, domai
     .where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, name)));
   // A missing domain is not cached: it may be added a moment later.
   if (!row) return null;
-  const key = { domainName: name, keySelector: row.selector, privateKey: decryptSecret(row.sealed, DKIM_KEY_PURPOSE) };
+  const key = dkimSigningKeyFromRow(name, row);
   cache.set(cacheKey, { key, expiresAt: Date.now() + CACHE_TTL_MS });
   return key;
 }
@@ -45,6 +64,7 @@ export async function getDkimSigningKey(db: Executor, workspaceId: string, domai
 /** Drops every cached key (tests; a future "rotate DKIM key" use case). */
 export function forgetDkimKeys(): void {
   cache.clear();
+  unsealed.clear();
 }
 
 /** The TXT record value publishing a domain's public key (base64 SPKI DER) at `<selector>._domainkey.<domain>`. */

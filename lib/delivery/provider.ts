@@ -1,6 +1,7 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import type { BuiltMime, MailFields } from "./build-mime";
+import type { DkimSigningKey } from "./dkim";
 
 /**
  * One outgoing message as every provider sees it: the structured fields (for HTTP APIs such as Resend)
@@ -12,6 +13,8 @@ export interface OutboundMail {
   messageId: string;
   fields: MailFields;
   mime: BuiltMime;
+  /** The sending domain's key, when the caller already read it (the batch path reads all at once). */
+  dkim?: DkimSigningKey;
 }
 
 export interface ProviderContext {
@@ -54,4 +57,9 @@ export interface DeliveryProvider {
   readonly confirmsDelivery: boolean;
   /** Translates one message to the provider and its answer back. Throws only on unexpected errors. */
   send(mail: OutboundMail, ctx: ProviderContext): Promise<ProviderResult>;
+  /**
+   * Several messages in as few calls as the provider allows (Resend's batch endpoint): one result per
+   * mail, in order. Only for non-transactional providers; absent means one send() per message.
+   */
+  sendMany?(mails: OutboundMail[], ctx: ProviderContext): Promise<ProviderResult[]>;
 }

@@ -17,12 +17,14 @@ export async function assertSenderDomainVerified(db: Executor, workspaceId: stri
             .prepare("sender_domain"),
         ).execute({ workspaceId, name: domain })
       : await query().where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, domain)));
-  if (row?.status === "VERIFIED") return;
-  throw new AppError(
-    "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
-    row
-      ? `The sender domain ${domain} is not verified yet. Publish its DNS records and verify it in the dashboard.`
-      : `The sender domain ${domain} is not a domain of this workspace. Add and verify it first.`,
-    { param: "from" },
-  );
+  const rejection = senderDomainRejection(domain, row?.status);
+  if (rejection) throw new AppError("EMAIL_MESSAGE_INVALID_SENDER_ERROR", rejection, { param: "from" });
+}
+
+/** Why a sender domain with this status (undefined: not a domain of the workspace) may not send, or null. */
+export function senderDomainRejection(domain: string, status: string | undefined): string | null {
+  if (status === "VERIFIED") return null;
+  return status
+    ? `The sender domain ${domain} is not verified yet. Publish its DNS records and verify it in the dashboard.`
+    : `The sender domain ${domain} is not a domain of this workspace. Add and verify it first.`;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessages } from "@/lib/delivery/deliver-batch";
 import { flagUnconfirmedDeliveries } from "@/lib/delivery/flag-unconfirmed-deliveries";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
@@ -28,8 +28,8 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   const boss = await getQueue();
   globalForWorkers.__workerIds = [];
   const ids = [
-    await work<DeliverMessageJob>(boss, QUEUES.deliverMessage, options, (job) =>
-      deliverMessage(job.data, { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }),
+    await workBatches<DeliverMessageJob>(boss, QUEUES.deliverMessage, { ...options, batchSize: DELIVERY_BATCH_SIZE }, (jobs) =>
+      deliverMessages(jobs.map((job) => ({ job: job.data, context: { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit } }))),
     ),
     await work<WorkflowStepJob>(boss, QUEUES.workflowStep, options, (job) =>
       runWorkflowStep(job.data, { lastAttempt: job.retryCount >= job.retryLimit }),
@@ -45,23 +45,50 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
 }
 
 const BATCH_SIZE = 10;
+/** Delivery reads a batch's messages, suppressions and domains set-based: larger batches amortise more. */
+const DELIVERY_BATCH_SIZE = 100;
 
-/**
- * Each of `concurrency` pollers fetches up to 10 jobs and runs them at once, settling each job on its
- * own (one failure retries only that job). While fetches come back full the poller keeps fetching
- * without waiting (burst); an idle queue is polled every `pollingIntervalSeconds`, and NOTIFY wakes
- * pollers as soon as a job is inserted.
- */
-async function work<T extends object>(
+interface WorkOptions extends WorkerOptions {
+  batchSize?: number;
+}
+
+/** One job at a time per handler call (the jobs of a fetched batch still run at once). */
+function work<T extends object>(
   boss: PgBoss,
   queue: string,
-  options: WorkerOptions,
+  options: WorkOptions,
   handle: (job: JobWithMetadata<T>) => Promise<unknown>,
+): Promise<{ queue: string; id: string }> {
+  return workBatches<T>(boss, queue, options, (jobs) =>
+    Promise.all(
+      jobs.map(async (job) => {
+        try {
+          await handle(job);
+          return null;
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      }),
+    ),
+  );
+}
+
+/**
+ * Each of `concurrency` pollers fetches up to `batchSize` jobs and hands them to `handle` at once,
+ * which answers one entry per job (null: done; an Error: that job alone is retried). While fetches come
+ * back full the poller keeps fetching without waiting (burst); an idle queue is polled every
+ * `pollingIntervalSeconds`, and NOTIFY wakes pollers as soon as a job is inserted.
+ */
+async function workBatches<T extends object>(
+  boss: PgBoss,
+  queue: string,
+  options: WorkOptions,
+  handle: (jobs: JobWithMetadata<T>[]) => Promise<Array<Error | null>>,
 ): Promise<{ queue: string; id: string }> {
   const id = await boss.work(
     queue,
     {
-      batchSize: BATCH_SIZE,
+      batchSize: options.batchSize ?? BATCH_SIZE,
       burstWhenBatchFull: true,
       perJobResults: true,
       // retryCount and retryLimit tell the handler when a transient failure is the last one.
@@ -70,18 +97,21 @@ async function work<T extends object>(
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
       notifyPollingIntervalSeconds: 5,
     },
-    async (jobs: JobWithMetadata<T>[]): Promise<JobResult[]> =>
-      Promise.all(
-        jobs.map(async (job): Promise<JobResult> => {
-          try {
-            await handle(job);
-            return { id: job.id, status: "completed" };
-          } catch (error) {
-            log.warn("job failed; the queue retries it", { queue, jobId: job.id, attempt: job.retryCount, error: String(error) });
-            return { id: job.id, status: "failed", output: { message: error instanceof Error ? error.message : String(error) } };
-          }
-        }),
-      ),
+    async (jobs: JobWithMetadata<T>[]): Promise<JobResult[]> => {
+      let errors: Array<Error | null>;
+      try {
+        errors = await handle(jobs);
+      } catch (error) {
+        // A failure of the whole batch (its set-based reads): every job is retried.
+        errors = jobs.map(() => (error instanceof Error ? error : new Error(String(error))));
+      }
+      return jobs.map((job, index): JobResult => {
+        const error = errors[index];
+        if (!error) return { id: job.id, status: "completed" };
+        log.warn("job failed; the queue retries it", { queue, jobId: job.id, attempt: job.retryCount, error: String(error) });
+        return { id: job.id, status: "failed", output: { message: error.message } };
+      });
+    },
   );
   return { queue, id };
 }

@@ -26,6 +26,7 @@ export interface FilteredRecipients {
 }
 
 interface MessageRecipients {
+  id: string;
   workspaceId: string;
   groupId: string | null;
   to: string[];
@@ -33,38 +34,66 @@ interface MessageRecipients {
   bcc: string[];
 }
 
+const addressOf = (entry: string) => (bareAddress(entry) ?? entry).trim().toLowerCase();
+
 /**
  * The recipients a live message may still go to (DECISIONS.md "Unsubscribe groups, suppression"):
  * without those who unsubscribed from its group (group mail only: mail without a group is
  * transactional and goes) and those on the workspace's suppression list (any live mail). Reads only.
  */
 export async function filterSuppressedRecipients(db: Executor, message: MessageRecipients): Promise<FilteredRecipients> {
-  const entries = [...message.to, ...message.cc, ...message.bcc];
-  const addressOf = (entry: string) => (bareAddress(entry) ?? entry).trim().toLowerCase();
-  const addresses = [...new Set(entries.map(addressOf))];
-  const suppressed = new Map<string, SuppressedRecipient>();
-  if (addresses.length > 0) {
-    const listed = await db
-      .select({ email: suppressions.email, reason: suppressions.reason })
+  return (await filterSuppressedRecipientsOfMessages(db, [message])).get(message.id)!;
+}
+
+/**
+ * The same for many messages, set-based: one query for the suppression list and one for group
+ * unsubscribes (only when some message has a group), whatever the number of messages. By message id.
+ */
+export async function filterSuppressedRecipientsOfMessages(
+  db: Executor,
+  messages: MessageRecipients[],
+): Promise<Map<string, FilteredRecipients>> {
+  const addresses = new Set<string>();
+  for (const message of messages) for (const entry of [...message.to, ...message.cc, ...message.bcc]) addresses.add(addressOf(entry));
+  const workspaceIds = [...new Set(messages.map((message) => message.workspaceId))];
+  const groupIds = [...new Set(messages.flatMap((message) => (message.groupId ? [message.groupId] : [])))];
+  const listed = new Map<string, SuppressedRecipient>();
+  const unsubscribed = new Map<string, SuppressedRecipient>();
+  if (addresses.size > 0) {
+    const rows = await db
+      .select({ workspaceId: suppressions.workspaceId, email: suppressions.email, reason: suppressions.reason })
       .from(suppressions)
-      .where(and(eq(suppressions.workspaceId, message.workspaceId), inArray(suppressions.email, addresses)));
-    for (const row of listed) suppressed.set(row.email, { email: row.email, reason: row.reason });
-    if (message.groupId) {
-      const unsubscribed = await db
-        .select({ email: groupUnsubscribes.email, groupName: unsubscribeGroups.name })
-        .from(groupUnsubscribes)
-        .innerJoin(unsubscribeGroups, eq(unsubscribeGroups.id, groupUnsubscribes.groupId))
-        .where(
-          and(
-            eq(groupUnsubscribes.workspaceId, message.workspaceId),
-            eq(groupUnsubscribes.groupId, message.groupId),
-            inArray(groupUnsubscribes.email, addresses),
-          ),
-        );
-      for (const row of unsubscribed) {
-        if (!suppressed.has(row.email)) suppressed.set(row.email, { email: row.email, reason: "UNSUBSCRIBED", groupName: row.groupName });
-      }
-    }
+      .where(and(inArray(suppressions.workspaceId, workspaceIds), inArray(suppressions.email, [...addresses])));
+    for (const row of rows) listed.set(`${row.workspaceId}\n${row.email}`, { email: row.email, reason: row.reason });
+  }
+  if (addresses.size > 0 && groupIds.length > 0) {
+    const rows = await db
+      .select({ groupId: groupUnsubscribes.groupId, email: groupUnsubscribes.email, groupName: unsubscribeGroups.name })
+      .from(groupUnsubscribes)
+      .innerJoin(unsubscribeGroups, eq(unsubscribeGroups.id, groupUnsubscribes.groupId))
+      .where(
+        and(
+          inArray(groupUnsubscribes.workspaceId, workspaceIds),
+          inArray(groupUnsubscribes.groupId, groupIds),
+          inArray(groupUnsubscribes.email, [...addresses]),
+        ),
+      );
+    // A group belongs to one workspace, so the group id alone scopes the address.
+    for (const row of rows) unsubscribed.set(`${row.groupId}\n${row.email}`, { email: row.email, reason: "UNSUBSCRIBED", groupName: row.groupName });
+  }
+  return new Map(messages.map((message) => [message.id, filterOne(message, listed, unsubscribed)]));
+}
+
+function filterOne(
+  message: MessageRecipients,
+  listed: Map<string, SuppressedRecipient>,
+  unsubscribed: Map<string, SuppressedRecipient>,
+): FilteredRecipients {
+  const suppressed = new Map<string, SuppressedRecipient>();
+  const entries = [...message.to, ...message.cc, ...message.bcc];
+  for (const address of new Set(entries.map(addressOf))) {
+    const hit = listed.get(`${message.workspaceId}\n${address}`) ?? (message.groupId ? unsubscribed.get(`${message.groupId}\n${address}`) : undefined);
+    if (hit) suppressed.set(address, hit);
   }
   const keep = (list: string[]) => list.filter((entry) => !suppressed.has(addressOf(entry)));
   const to = keep(message.to);

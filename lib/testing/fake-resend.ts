@@ -2,11 +2,15 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** One POST /emails the fake received, whatever it answered. */
+/** One POST /emails or POST /emails/batch the fake received, whatever it answered. */
 export interface FakeResendCall {
+  path: "/emails" | "/emails/batch";
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** POST /emails: the email. POST /emails/batch: `{}` (the emails are in `batch`). */
   body: Record<string, unknown>;
+  /** POST /emails/batch: the emails, in order. */
+  batch?: Array<Record<string, unknown>>;
   status: number;
 }
 
@@ -18,8 +22,9 @@ export interface FakeResend {
   /** Emails created, by id: a repeated Idempotency-Key creates none. */
   emails: Map<string, Record<string, unknown>>;
   /**
-   * The next `count` calls answer `status` with Resend's error body. With `afterCreating`, the email is
-   * created first and only the answer is lost (the case the Idempotency-Key exists for).
+   * The next `count` calls (either endpoint) answer `status` with Resend's error body. With
+   * `afterCreating`, the email (every email of a batch) is created first and only the answer is lost
+   * (the case the Idempotency-Key exists for).
    */
   failNext(status: number, count?: number, options?: { message?: string; afterCreating?: boolean }): void;
   close(): Promise<void>;
@@ -35,13 +40,15 @@ const ERROR_NAMES: Record<number, string> = {
 };
 
 /**
- * A local HTTP server that behaves like Resend's POST /emails: it checks the bearer key, requires an
- * Idempotency-Key and answers a repeated key with the first email's id (as Resend does for 24 hours).
+ * A local HTTP server that behaves like Resend's POST /emails and POST /emails/batch: it checks the
+ * bearer key, requires an Idempotency-Key and answers a repeated key with the first answer's ids (as
+ * Resend does for 24 hours). A batch answers `{ data: [{ id }, …] }` in the order of its emails.
  */
 export async function startFakeResend(apiKey = "re_test_0123456789"): Promise<FakeResend> {
   const calls: FakeResendCall[] = [];
   const emails = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, string>();
+  const batchesByKey = new Map<string, string[]>();
   const failures: Array<{ status: number; message: string; afterCreating: boolean }> = [];
 
   const server = http.createServer(async (request, response) => {
@@ -53,30 +60,50 @@ export async function startFakeResend(apiKey = "re_test_0123456789"): Promise<Fa
     };
     const error = (status: number, message: string) =>
       reply(status, { statusCode: status, name: ERROR_NAMES[status] ?? "application_error", message });
-    if (request.method !== "POST" || request.url !== "/emails") return error(404, `No route ${request.method} ${request.url}.`);
+    const path = request.url === "/emails" || request.url === "/emails/batch" ? request.url : null;
+    if (request.method !== "POST" || !path) return error(404, `No route ${request.method} ${request.url}.`);
 
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
+    const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as unknown;
+    const batch = path === "/emails/batch" ? (parsed as Array<Record<string, unknown>>) : undefined;
+    const body = batch ? {} : (parsed as Record<string, unknown>);
     const authorization = request.headers.authorization;
     const idempotencyKey = request.headers["idempotency-key"] as string | undefined;
-    const call: FakeResendCall = { authorization, idempotencyKey, body, status: 0 };
+    const call: FakeResendCall = { path, authorization, idempotencyKey, body, batch, status: 0 };
     calls.push(call);
+    const createOne = (email: Record<string, unknown>) => {
+      const id = randomUUID();
+      emails.set(id, email);
+      return id;
+    };
     const create = () => {
       const existing = idempotencyKey ? byKey.get(idempotencyKey) : undefined;
       if (existing) return existing;
-      const id = randomUUID();
-      emails.set(id, body);
+      const id = createOne(body);
       if (idempotencyKey) byKey.set(idempotencyKey, id);
       return id;
+    };
+    const createBatch = (list: Array<Record<string, unknown>>) => {
+      const existing = idempotencyKey ? batchesByKey.get(idempotencyKey) : undefined;
+      if (existing) return existing;
+      const ids = list.map(createOne);
+      if (idempotencyKey) batchesByKey.set(idempotencyKey, ids);
+      return ids;
     };
 
     if (!authorization) call.status = error(401, "Missing API key in the authorization header.");
     else if (authorization !== `Bearer ${apiKey}`) call.status = error(403, "API key is invalid.");
     else if (!idempotencyKey) call.status = error(422, "The fake requires an Idempotency-Key header.");
+    else if (batch && (!Array.isArray(batch) || batch.length > 100)) call.status = error(422, "A batch holds 1 to 100 emails.");
+    else if (batch?.some((email) => "attachments" in email)) call.status = error(422, "Attachments are not supported in batch emails.");
     else if (failures.length) {
       const failure = failures.shift()!;
-      if (failure.afterCreating) create();
+      if (failure.afterCreating) {
+        if (batch) createBatch(batch);
+        else create();
+      }
       call.status = error(failure.status, failure.message);
-    } else call.status = reply(200, { id: create() });
+    } else if (batch) call.status = reply(200, { data: createBatch(batch).map((id) => ({ id })) });
+    else call.status = reply(200, { id: create() });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -19,7 +19,13 @@ export interface TrackedMessage {
  * author wrote, and turning tracking off affects every message not yet delivered.
  */
 export async function applyTracking(db: Executor, message: TrackedMessage, html: string): Promise<string> {
-  if (message.sandbox || !html.trim() || !(await isTrackingEnabled(db, message.workspaceId))) return html;
+  if (message.sandbox || !html.trim()) return html;
+  return trackedHtml(message, html, await isTrackingEnabled(db, message.workspaceId));
+}
+
+/** applyTracking for a caller that already read the workspace's tracking flag (the batch delivery path). */
+export function trackedHtml(message: TrackedMessage, html: string, trackingEnabled: boolean): string {
+  if (message.sandbox || !html.trim() || !trackingEnabled) return html;
   return rewriteHtmlForTracking(html, {
     appUrl: env().APP_URL,
     clickUrl: (index, url) => clickUrl(message.id, index, url),

@@ -36,7 +36,7 @@ export function getSmtpProvider(): DeliveryProvider {
     confirmsDelivery: false,
     async send(mail, { db }): Promise<ProviderResult> {
       const domain = sendingDomain(mail.fields.from);
-      const dkim = await getDkimSigningKey(db, mail.workspaceId, domain);
+      const dkim = mail.dkim ?? (await getDkimSigningKey(db, mail.workspaceId, domain));
       // deliverMessage checked the domain just before; only its removal in between gets here.
       if (!dkim) return { outcome: "failed", diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.` };
       try {

@@ -1,0 +1,134 @@
+import "server-only";
+import { getDb, type Db } from "@/db/client";
+import type { DeliverMessageJob } from "@/lib/jobs/queue";
+import { log } from "@/lib/log";
+import type { EventCode } from "@/lib/messages/event-codes.shared";
+import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/suppressions/filter-recipients";
+import { holdIfPaused } from "./hold-if-paused";
+import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderCheck } from "./load-delivery-batch";
+import { prepareMail } from "./prepare-mail";
+import type { DeliveryProvider } from "./provider";
+import { getDeliveryProvider } from "./registry";
+import { capitalize, claim, recordFailure } from "./record-delivery";
+import { sendPrepared, type ReadyMail, type Settled } from "./send-prepared";
+
+export interface DeliverContext {
+  /** 0 on the first try; the queue's retry count after. */
+  attempt: number;
+  /** The queue gives up after this attempt: a transient provider failure is then recorded as FAILED. */
+  lastAttempt?: boolean;
+  /** Overrides the configured provider (tests; later perhaps a per-workspace choice). */
+  provider?: DeliveryProvider;
+}
+
+export interface DeliveryItem {
+  job: DeliverMessageJob;
+  context: DeliverContext;
+}
+
+interface Run extends Deliverable {
+  context: DeliverContext;
+  provider: DeliveryProvider;
+}
+
+/**
+ * The delivery job for a batch of jobs (DECISIONS.md "Sending"), with set-based reads: one query for
+ * the messages and their workspaces' state, one for suppressions, one for sender domains. Each message
+ * is then held (paused workspace), settled without a send (every recipient suppressed), failed (sender
+ * domain, attachments) or handed to the provider and recorded on its own (send-prepared.ts). Returns
+ * one entry per item, in order: null when its job is done, or the Error that has the queue retry it
+ * (a transient provider failure before the last attempt, or an unexpected error of that message).
+ */
+export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Error | null>> {
+  const db = await getDb();
+  const deliverable = await loadDeliverableMessages(db, items.map((item) => item.job));
+  // A message named by two jobs of the batch (a retry and a resume) is delivered once for both.
+  const runs = new Map<string, Run>();
+  for (const { job, context } of items) {
+    const found = deliverable.get(job.messageId);
+    if (found && !runs.has(job.messageId)) runs.set(job.messageId, { ...found, context, provider: context.provider ?? getDeliveryProvider() });
+  }
+  const outcomes = new Map<string, Error | null>();
+  const active = await withoutHeld(db, [...runs.values()], outcomes);
+  const messages = active.map((run) => run.message);
+  const [recipients, senders] = await Promise.all([filterSuppressedRecipientsOfMessages(db, messages), checkSenders(db, messages)]);
+  const ready: ReadyMail[] = [];
+  await Promise.all(
+    active.map(async (run) => {
+      try {
+        const mail = await readyOrSettled(db, run, recipients.get(run.message.id)!, senders.get(run.message.id)!);
+        if (mail) ready.push(mail);
+        outcomes.set(run.message.id, null);
+      } catch (error) {
+        outcomes.set(run.message.id, asError(error));
+      }
+    }),
+  );
+  const sent = await sendPrepared(db, ready);
+  await Promise.all(
+    ready.map(async (entry) => outcomes.set(entry.mail.messageId, outcomeOf(runs.get(entry.mail.messageId)!, await sent.get(entry.mail.messageId)!))),
+  );
+  return items.map((item) => outcomes.get(item.job.messageId) ?? null);
+}
+
+/** Moves the messages of paused workspaces to PAUSED (resuming enqueues new jobs); returns the rest. */
+async function withoutHeld(db: Db, runs: Run[], outcomes: Map<string, Error | null>): Promise<Run[]> {
+  const active: Run[] = [];
+  for (const run of runs) {
+    if (!run.paused) {
+      active.push(run);
+      continue;
+    }
+    try {
+      // Re-checked under the workspace lock: a resume at this moment means the message goes now.
+      if (await holdIfPaused(db, run.message)) outcomes.set(run.message.id, null);
+      else active.push(run);
+    } catch (error) {
+      outcomes.set(run.message.id, asError(error));
+    }
+  }
+  return active;
+}
+
+/**
+ * The mail to hand over, or null when the message was settled without a send: every recipient
+ * suppressed (DECISIONS.md "Unsubscribe groups, suppression"), a sender domain no longer verified
+ * (DECISIONS.md "Errors"), or uploaded attachments purged while the message waited.
+ */
+async function readyOrSettled(db: Db, run: Run, recipients: FilteredRecipients, sender: SenderCheck): Promise<ReadyMail | null> {
+  const { message } = run;
+  if (recipients.remaining === 0 && recipients.suppressed.length > 0) {
+    await db.transaction(async (tx) => {
+      if (await claim(tx, message)) await recordSuppressed(tx, message, recipients.suppressed, { nobodyLeft: true });
+    });
+    return null;
+  }
+  if (!sender.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_SENDER_ERROR", sender.reason);
+  const prepared = await prepareMail(db, run, recipients, sender.dkim);
+  if (!prepared.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prepared.reason);
+  const { attempt, lastAttempt = false } = run.context;
+  return { mail: prepared.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed };
+}
+
+async function settleWithFailure(db: Db, { message }: Run, code: EventCode, sentence: string): Promise<null> {
+  await db.transaction(async (tx) => {
+    if (await claim(tx, message)) await recordFailure(tx, message, code, sentence);
+  });
+  return null;
+}
+
+/** A send's result as its job's result: a transient failure before the last attempt is retried. */
+function outcomeOf(run: Run, settled: Settled): Error | null {
+  if (!settled.ok) return asError(settled.error);
+  const result = settled.result;
+  if (!result) return null;
+  if (result.outcome === "retry" && !run.context.lastAttempt) {
+    return new Error(`${capitalize(run.provider.description)} asked to try again later: ${result.diagnostic}`);
+  }
+  log.info("message handed to provider", { messageId: run.message.id, provider: run.provider.name, outcome: result.outcome });
+  return null;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,104 @@
+import "server-only";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { domains, emailMessages, workspaces } from "@/db/schema";
+import { senderDomainRejection } from "@/lib/domains/assert-sender-allowed";
+import type { DeliverMessageJob } from "@/lib/jobs/queue";
+import { dkimSigningKeyFromRow, type DkimSigningKey } from "./dkim";
+import { bareAddress } from "./mime.shared";
+
+export type Message = typeof emailMessages.$inferSelect;
+
+/** A live message waiting for delivery, with what its workspace says about it. */
+export interface Deliverable {
+  message: Message;
+  paused: boolean;
+  trackingEnabled: boolean;
+}
+
+/**
+ * The batch's messages that are still to deliver, by id, in one query (with their workspace's sending
+ * state and tracking flag): live, PENDING, unsent, and in the workspace their job names (a job naming
+ * another workspace is ignored, as an unknown id is).
+ */
+export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessageJob[]): Promise<Map<string, Deliverable>> {
+  const ids = [...new Set(jobs.map((job) => job.messageId))];
+  if (ids.length === 0) return new Map();
+  const m = emailMessages;
+  const rows = await db
+    .select({ message: m, paused: workspaces.sendingPaused, trackingEnabled: workspaces.trackingEnabled })
+    .from(m)
+    .innerJoin(workspaces, eq(workspaces.id, m.workspaceId))
+    .where(and(inArray(m.id, ids), eq(m.sandbox, false), eq(m.status, "PENDING"), isNull(m.sentAt)));
+  const byId = new Map(rows.map((row) => [row.message.id, row]));
+  const found = new Map<string, Deliverable>();
+  for (const job of jobs) {
+    const row = byId.get(job.messageId);
+    if (row && row.message.workspaceId === job.workspaceId) found.set(job.messageId, row);
+  }
+  return found;
+}
+
+/** The ids among `messageIds` still PENDING and unsent: the batch's last check before it sends. */
+export async function stillUnsent(db: Executor, messageIds: string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const m = emailMessages;
+  const rows = await db
+    .select({ id: m.id })
+    .from(m)
+    .where(and(inArray(m.id, messageIds), eq(m.status, "PENDING"), isNull(m.sentAt)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** A message's sender as delivery sees it: whether it may send, and with which DKIM key. */
+export type SenderCheck = { ok: true; dkim?: DkimSigningKey } | { ok: false; reason: string };
+
+/**
+ * The sender check of every message (DECISIONS.md "Errors": a domain unverified between acceptance and
+ * delivery fails the message), with one query for all the batch's (workspace, domain) pairs. The DKIM
+ * key comes with the row; it is decrypted and parsed once per key (dkim.ts), not per message.
+ */
+export async function checkSenders(db: Executor, messages: Message[]): Promise<Map<string, SenderCheck>> {
+  const wanted = new Map<string, { workspaceId: string; domain: string }>();
+  const domainOf = new Map<string, string | null>();
+  for (const message of messages) {
+    const address = bareAddress(message.from);
+    const domain = address ? address.slice(address.lastIndexOf("@") + 1).toLowerCase() : null;
+    domainOf.set(message.id, domain);
+    if (domain) wanted.set(`${message.workspaceId}\n${domain}`, { workspaceId: message.workspaceId, domain });
+  }
+  const rows =
+    wanted.size === 0
+      ? []
+      : await db
+          .select({ workspaceId: domains.workspaceId, name: domains.name, status: domains.status, selector: domains.dkimSelector, sealed: domains.dkimPrivateKeyEncrypted })
+          .from(domains)
+          .where(
+            and(
+              inArray(domains.workspaceId, [...new Set([...wanted.values()].map((pair) => pair.workspaceId))]),
+              inArray(domains.name, [...new Set([...wanted.values()].map((pair) => pair.domain))]),
+            ),
+          );
+  const byPair = new Map(rows.map((row) => [`${row.workspaceId}\n${row.name}`, row]));
+  const checks = new Map<string, SenderCheck>();
+  for (const message of messages) {
+    const domain = domainOf.get(message.id);
+    if (!domain) {
+      checks.set(message.id, { ok: false, reason: `The sender "${message.from}" has no address.` });
+      continue;
+    }
+    const row = byPair.get(`${message.workspaceId}\n${domain}`);
+    const rejection = senderDomainRejection(domain, row?.status);
+    checks.set(message.id, rejection || !row ? { ok: false, reason: rejection! } : { ok: true, dkim: signingKeyOrNothing(domain, row) });
+  }
+  return checks;
+}
+
+/** A key that does not decrypt fails only its own message: the SMTP provider looks it up again and throws. */
+function signingKeyOrNothing(domain: string, row: { selector: string; sealed: string }): DkimSigningKey | undefined {
+  try {
+    return dkimSigningKeyFromRow(domain, row);
+  } catch {
+    return undefined;
+  }
+}

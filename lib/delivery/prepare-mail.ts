@@ -1,0 +1,55 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import { loadMessageAttachments } from "@/lib/attachments/load-message-attachments";
+import type { FilteredRecipients } from "@/lib/suppressions/filter-recipients";
+import { trackedHtml } from "@/lib/tracking/apply-tracking";
+import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
+import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
+import type { DkimSigningKey } from "./dkim";
+import type { Deliverable } from "./load-delivery-batch";
+import { bareAddress } from "./mime.shared";
+import type { OutboundMail } from "./provider";
+
+export type PreparedMail = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
+
+/**
+ * The message as the provider gets it: recipients left after suppression, attachments read from
+ * storage (only when it has any; bytes purged while the message waited make it `ok: false`), the HTML
+ * with tracking applied (a delivery-time rewrite: the stored bodyHtml stays as rendered), and the MIME.
+ */
+export async function prepareMail(
+  db: Executor,
+  { message, trackingEnabled }: Deliverable,
+  recipients: FilteredRecipients,
+  dkim: DkimSigningKey | undefined,
+): Promise<PreparedMail> {
+  let attachments: MimeAttachment[] = [];
+  if (message.attachments.length > 0) {
+    const loaded = await loadMessageAttachments(db, message.workspaceId, message.attachments);
+    if (!loaded.ok) return loaded;
+    attachments = loaded.attachments;
+  }
+  const fields = mailFields(message, attachments, recipients);
+  fields.html = trackedHtml(message, fields.html, trackingEnabled);
+  const mime = await buildMime(message.id, fields);
+  return { ok: true, mail: { workspaceId: message.workspaceId, messageId: message.id, fields, mime, dkim } };
+}
+
+function mailFields(message: Deliverable["message"], attachments: MimeAttachment[], recipients: FilteredRecipients): MailFields {
+  const references = Object.entries(message.headers).find(([key]) => key.toLowerCase() === "references")?.[1];
+  // The same address as the body's link (lib/messages/prepare-message.ts): the first recipient as sent.
+  const linkAddress = message.toAddresses[0] ?? bareAddress([...message.to, ...message.cc, ...message.bcc][0] ?? "") ?? "";
+  return {
+    from: message.from,
+    to: recipients.to,
+    cc: recipients.cc,
+    bcc: recipients.bcc,
+    replyTo: message.replyTo,
+    subject: message.subject,
+    html: message.bodyHtml,
+    text: message.bodyText,
+    references: references ?? null,
+    attachments,
+    listUnsubscribe: message.groupId && linkAddress ? oneClickUnsubscribeUrl(message.id, linkAddress.toLowerCase()) : null,
+  };
+}

@@ -1,0 +1,105 @@
+import "server-only";
+import type { Db } from "@/db/client";
+import { log } from "@/lib/log";
+import type { SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
+import { stillUnsent } from "./load-delivery-batch";
+import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
+import { claim, claimAndRecordResult, recordResult, storeReferenceId, type DeliveryOutcome } from "./record-delivery";
+
+/** A message ready to hand over, and how its job is to be treated. */
+export interface ReadyMail {
+  mail: OutboundMail;
+  provider: DeliveryProvider;
+  attempt: number;
+  lastAttempt: boolean;
+  suppressed: SuppressedRecipient[];
+}
+
+/** What came of a ready message: null when another run had claimed it first. */
+export type SendResult = ProviderResult | null;
+
+/** Settled as soon as it is made, so a failure waits for its reader without an unhandled rejection. */
+export type Settled = { ok: true; result: SendResult } | { ok: false; error: unknown };
+
+const settle = (promise: Promise<SendResult>): Promise<Settled> =>
+  promise.then(
+    (result) => ({ ok: true as const, result }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+/**
+ * Sends the batch's ready messages and records each result on its own, as soon as its own answer is
+ * in: SMTP sends run concurrently over the pool, and a message's SENT is committed right after its 250,
+ * so a crash loses at most the messages in flight, never a batch's worth (docs/delivery.md "Crash
+ * safety"). A provider with sendMany (Resend's batch endpoint) gets the messages in one call instead.
+ */
+export async function sendPrepared(db: Db, ready: ReadyMail[]): Promise<Map<string, Promise<Settled>>> {
+  const results = new Map<string, Promise<Settled>>();
+  const network = ready.filter((entry) => !entry.provider.transactional);
+  for (const entry of ready) {
+    if (entry.provider.transactional) results.set(entry.mail.messageId, settle(sendInTransaction(db, entry)));
+  }
+  if (network.length === 0) return results;
+  // The last check before anything leaves: no lock (pg-boss runs a job in one worker at a time, and
+  // the message id is the idempotency key such a provider gets); the recording transaction re-checks.
+  const unsent = await stillUnsent(db, network.map((entry) => entry.mail.messageId));
+  const toSend = network.filter((entry) => unsent.has(entry.mail.messageId));
+  for (const entry of network) if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
+  for (const group of byProvider(toSend)) {
+    const { provider } = group[0];
+    if (provider.sendMany && group.length > 1) {
+      const startedAt = new Date();
+      const answers = provider.sendMany(group.map((entry) => entry.mail), { db, attempt: Math.min(...group.map((entry) => entry.attempt)) });
+      group.forEach((entry, index) => {
+        results.set(entry.mail.messageId, settle(answers.then((all) => record(db, entry, all[index], startedAt))));
+      });
+      continue;
+    }
+    for (const entry of group) results.set(entry.mail.messageId, settle(sendOne(db, entry)));
+  }
+  return results;
+}
+
+async function sendOne(db: Db, entry: ReadyMail): Promise<SendResult> {
+  const startedAt = new Date();
+  const result = await entry.provider.send(entry.mail, { db, attempt: entry.attempt });
+  return record(db, entry, result, startedAt);
+}
+
+/** The recording transaction of one message: claim (re-checked under the row lock) and events. */
+async function record(db: Db, entry: ReadyMail, result: ProviderResult, startedAt: Date): Promise<SendResult> {
+  const recorded = await db.transaction((tx) => claimAndRecordResult(tx, outcomeOf(entry, result, startedAt)));
+  if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
+  return result;
+}
+
+/** All such a provider does is write in this transaction: claim, send and record commit together. */
+async function sendInTransaction(db: Db, entry: ReadyMail): Promise<SendResult> {
+  const startedAt = new Date();
+  const message = { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId };
+  return db.transaction(async (tx) => {
+    if (!(await claim(tx, message))) return null;
+    const result = await entry.provider.send(entry.mail, { db: tx, attempt: entry.attempt });
+    await storeReferenceId(tx, message, result);
+    await recordResult(tx, outcomeOf(entry, result, startedAt));
+    return result;
+  });
+}
+
+function outcomeOf(entry: ReadyMail, result: ProviderResult, startedAt: Date): DeliveryOutcome {
+  return {
+    message: { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId },
+    provider: entry.provider,
+    result,
+    startedAt,
+    attempt: entry.attempt,
+    lastAttempt: entry.lastAttempt,
+    suppressed: entry.suppressed,
+  };
+}
+
+function byProvider(entries: ReadyMail[]): ReadyMail[][] {
+  const groups = new Map<DeliveryProvider, ReadyMail[]>();
+  for (const entry of entries) groups.set(entry.provider, [...(groups.get(entry.provider) ?? []), entry]);
+  return [...groups.values()];
+}
