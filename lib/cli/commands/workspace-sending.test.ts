@@ -68,7 +68,7 @@ describe("workspace set", () => {
   });
 
   it("refuses a bad on/off value and an empty change, changing nothing", async () => {
-    const { workspace } = await createTestWorkspace();
+    const { workspace } = await createTestWorkspace({ tracking: true });
     const bad = await cli(["workspace", "set", workspace.id, "--tracking", "maybe"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Error: --tracking must be on or off (got "maybe").');
