@@ -23,6 +23,7 @@ import { sql } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
 import { BENCH_KEY, build, percentile, scratchPostgres, startServer, tempDir } from "./bench/server";
 import { firstRow, seedMessages } from "./bench/seed-messages";
+import { encode } from "next-auth/jwt";
 
 const { values: args } = parseArgs({
   options: {
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
 });
 const RUNS = Number(args.runs);
 const USER = { email: "bench-owner@example.com", password: "bench-password-bench" };
+const BENCH_AUTH_SECRET = "bench-auth-secret-bench-auth-secret-0001";
 
 async function time(runs: number, work: () => Promise<unknown>): Promise<string> {
   for (let i = 0; i < 5; i++) await work(); // warm-up: prepared plans, caches
@@ -75,20 +77,13 @@ function cases(deepCursor: string, templateId: string): [string, Record<string, 
   ];
 }
 
-async function signIn(origin: string): Promise<string> {
-  const csrf = await fetch(`${origin}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookies = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
-  const body = new URLSearchParams({ csrfToken, email: USER.email, password: USER.password, callbackUrl: `${origin}/emails` });
-  const response = await fetch(`${origin}/api/auth/callback/password`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
-    body,
-  });
-  const session = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).find((cookie) => cookie.startsWith("authjs.session-token="));
-  if (!session) throw new Error(`sign-in failed (${response.status})`);
-  return session;
+/**
+ * The session cookie a password sign-in would set, minted with the server's AUTH_SECRET: sign-in POSTs
+ * go only through /login's throttled server actions, which a script cannot call.
+ */
+async function sessionCookie(userId: string): Promise<string> {
+  const token = await encode({ token: { sub: userId, email: USER.email }, secret: BENCH_AUTH_SECRET, salt: "authjs.session-token" });
+  return `authjs.session-token=${token}`;
 }
 
 async function httpTimes(origin: string, cookie: string, queries: [string, Record<string, string>][]) {
@@ -104,6 +99,7 @@ async function httpTimes(origin: string, cookie: string, queries: [string, Recor
 
 interface Seeded {
   workspaceId: string;
+  userId: string;
   templateIds: string[];
   deepCursor: string;
 }
@@ -119,9 +115,9 @@ async function seedWorkspace(handle: DbHandle): Promise<Seeded> {
   for (const name of ["Welcome", "Receipt", "Reset password"]) {
     templateIds.push((await createTemplate({ workspaceId: workspace.id, name, subject: name, bodyHtml: `<p>${name}</p>` })).id);
   }
-  await createUser({ ...USER, workspaceId: workspace.id, role: "OWNER" });
+  const user = await createUser({ ...USER, workspaceId: workspace.id, role: "OWNER" });
   const deepCursor = await seedMessages(handle, workspace.id, Number(args.seed), { varied: { templateIds } });
-  return { workspaceId: workspace.id, templateIds, deepCursor };
+  return { workspaceId: workspace.id, userId: user.id, templateIds, deepCursor };
 }
 
 /** The workspace an earlier run seeded (--seeded-url). */
@@ -134,7 +130,8 @@ async function findSeeded(handle: DbHandle): Promise<Seeded> {
   const deep = await handle.db.execute(
     sql`select id from email_messages where workspace_id = ${workspaceId} order by created_at desc, id desc offset ${Math.floor(count * 0.9)} limit 1`,
   );
-  return { workspaceId, templateIds, deepCursor: firstRow<{ id: string }>(deep).id };
+  const userId = firstRow<{ id: string }>(await handle.db.execute(sql`select id from users where email = ${USER.email}`)).id;
+  return { workspaceId, userId, templateIds, deepCursor: firstRow<{ id: string }>(deep).id };
 }
 
 async function measure(url: string, handle: DbHandle, seeded: Seeded, dataDir: string) {
@@ -143,10 +140,16 @@ async function measure(url: string, handle: DbHandle, seeded: Seeded, dataDir: s
   for (const [label, query] of all) console.log(`  ${label}: ${await time(RUNS, pageData(seeded.workspaceId, query))}`);
   if (args["no-http"]) return;
   build(args["skip-build"]!);
-  const server = await startServer(Number(args.port), { DATABASE_URL: url, DATA_DIR: dataDir, RUN_WORKER: "false", APP_URL: `http://127.0.0.1:${args.port}` });
+  const server = await startServer(Number(args.port), {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    AUTH_SECRET: BENCH_AUTH_SECRET,
+    RUN_WORKER: "false",
+    APP_URL: `http://127.0.0.1:${args.port}`,
+  });
   try {
     const origin = new URL(server.base).origin;
-    const cookie = await signIn(origin);
+    const cookie = await sessionCookie(seeded.userId);
     console.log(`GET /emails over HTTP with a session (next start on PostgreSQL, ${RUNS} sequential requests each):`);
     await httpTimes(origin, cookie, [all[0], all[1], all[2], all[6], all[7]]);
   } finally {
