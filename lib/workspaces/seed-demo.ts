@@ -105,7 +105,7 @@ export function describeDemo(result: SeedDemoResult, settings: { appUrl: string;
     "",
     "Demo workspace created",
     "======================",
-    `Dashboard:    ${settings.appUrl}/`,
+    `Dashboard:    ${settings.appUrl}/ (first visit: /setup creates your account, owner of this workspace too)`,
     `Workspace:    ${result.workspace.name} (${result.workspace.id}), test mode OFF: live sends go to any address.`,
     `Domain:       ${result.domain.name} (verified locally, no DNS check)`,
     `Template:     ${result.template.name} (${result.template.id})`,
