@@ -1,7 +1,7 @@
 import "server-only";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
-import { updateWorkspace } from "@/lib/workspaces/update-workspace";
+import { updateWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
 import { emit, flag, leadingArgument, onOff, optionalString, parseFlags, requiredString, shellQuote, UsageError, type CliCommand } from "../io";
 import { serializeWorkspaceState, workspaceSendingCommands } from "./workspace-sending";
 
@@ -40,7 +40,10 @@ export const workspaceCommands: Record<string, CliCommand> = {
       if (Object.values(changes).every((change) => change === undefined)) {
         throw new UsageError("Nothing to change: give --name, --tracking or --test-mode.");
       }
-      const workspace = await updateWorkspace({ workspaceId: (await findWorkspaceOrThrow(value)).id, ...changes });
+      const target = await findWorkspaceOrThrow(value);
+      // The operator acts with an owner's rights, under the dashboard's rules (System mail stays live and untracked).
+      await updateWorkspaceSettings({ userId: "cli", workspaceId: target.id, role: "OWNER" }, changes);
+      const workspace = await findWorkspaceOrThrow(target.id);
       emit(context, serializeWorkspaceState(workspace), [
         `Updated workspace "${workspace.name}" (${workspace.id}): tracking ${workspace.trackingEnabled ? "on" : "off"}, test mode ${workspace.testMode ? "on" : "off"}.`,
       ]);
