@@ -14,6 +14,8 @@ export const ID_PREFIXES = {
   workflow: "wf_",
   workflowRun: "wfr_",
   template: "tpl_",
+  templateVersion: "tplv_",
+  templateScenario: "tpls_",
   attachment: "attachment_",
   group: "group_",
   contact: "contact_",

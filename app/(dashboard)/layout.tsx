@@ -10,6 +10,8 @@ import { signOutAction, switchWorkspace } from "./actions";
 const NAV: NavItem[] = [
   { href: "/", label: "Overview" },
   { href: "/emails", label: "Emails" },
+  { href: "/templates", label: "Templates" },
+  { href: "/workflows", label: "Workflows" },
   { href: "/batches", label: "Batches" },
   { href: "/workflow-runs", label: "Workflow runs" },
   { href: "/activity", label: "Activity" },

@@ -1,7 +1,15 @@
-import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
-import { workspaces } from "./workspaces";
+import { users, workspaces } from "./workspaces";
 
+export const TEMPLATE_KINDS = ["code", "blocks"] as const;
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
+
+/**
+ * A template's editable content. `code` templates are edited as Liquid HTML; `blocks` templates keep an
+ * EmailBuilder.js document in `blocks` and `bodyHtml` holds the Liquid HTML compiled from it at save
+ * time, so every template is sent through the one renderer from `bodyHtml` (ARCHITECTURE.md rule 2).
+ */
 export const templates = pgTable(
   "templates",
   {
@@ -18,8 +26,63 @@ export const templates = pgTable(
     replyTo: text("reply_to"),
     /** Strict: a variable missing from the data is a TEMPLATE_RENDER_ERROR instead of "". */
     strict: boolean("strict").notNull().default(false),
+    kind: text("kind", { enum: TEMPLATE_KINDS }).notNull().default("code"),
+    /** The EmailBuilder.js document of a `blocks` template; null for `code`. */
+    blocks: jsonb("blocks").$type<Record<string, unknown>>(),
+    /** The number of the current version (template_versions.version). */
+    version: integer("version").notNull().default(1),
+    /** Who saved the current version; null when the CLI or API did, or the user was removed. */
+    updatedByUserId: text("updated_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index("templates_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/** Every save is a version: a full copy of the editable content, who saved it and when. */
+export const templateVersions = pgTable(
+  "template_versions",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    name: text("name").notNull(),
+    subject: text("subject").notNull(),
+    bodyHtml: text("body_html").notNull(),
+    bodyText: text("body_text"),
+    fromAddress: text("from_address"),
+    replyTo: text("reply_to"),
+    strict: boolean("strict").notNull(),
+    kind: text("kind", { enum: TEMPLATE_KINDS }).notNull(),
+    blocks: jsonb("blocks").$type<Record<string, unknown>>(),
+    /** Set when this version was made by restoring an earlier one. */
+    restoredFromVersion: integer("restored_from_version"),
+    createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("template_versions_template_version_idx").on(t.templateId, t.version)],
+);
+
+/** Named sample-data sets ("new customer", "empty cart") the editor previews a template with. */
+export const templateScenarios = pgTable(
+  "template_scenarios",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    variables: jsonb("variables").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("template_scenarios_template_name_idx").on(t.templateId, t.name)],
 );

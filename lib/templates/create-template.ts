@@ -2,7 +2,9 @@ import "server-only";
 import { getDb, type Executor } from "@/db/client";
 import { templates } from "@/db/schema";
 import { newId } from "@/lib/ids";
+import { insertTemplateVersion } from "./insert-template-version";
 import { compileTemplateOrThrow } from "./render.shared";
+import type { TemplateKind } from "@/db/schema/templates";
 
 export interface CreateTemplateInput {
   workspaceId: string;
@@ -13,25 +15,40 @@ export interface CreateTemplateInput {
   fromAddress?: string | null;
   replyTo?: string | null;
   strict?: boolean;
+  kind?: TemplateKind;
+  blocks?: Record<string, unknown> | null;
+  /** The dashboard user creating it; null for the CLI, seeds and tests. */
+  userId?: string | null;
 }
 
-/** Stores a template after checking that its Liquid parses (a broken template is refused, not saved). */
+/**
+ * Stores a template and its version 1 after checking that its Liquid parses (a broken template is
+ * refused, not saved). With an executor the caller's transaction holds both rows.
+ */
 export async function createTemplate(input: CreateTemplateInput, executor?: Executor) {
   compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
-  const db = executor ?? (await getDb());
-  const [template] = await db
-    .insert(templates)
-    .values({
-      id: newId("template"),
-      workspaceId: input.workspaceId,
-      name: input.name.trim(),
-      subject: input.subject,
-      bodyHtml: input.bodyHtml,
-      bodyText: input.bodyText ?? null,
-      fromAddress: input.fromAddress ?? null,
-      replyTo: input.replyTo ?? null,
-      strict: input.strict ?? false,
-    })
-    .returning();
-  return template;
+  const write = async (tx: Executor) => {
+    const [template] = await tx
+      .insert(templates)
+      .values({
+        id: newId("template"),
+        workspaceId: input.workspaceId,
+        name: input.name.trim(),
+        subject: input.subject,
+        bodyHtml: input.bodyHtml,
+        bodyText: input.bodyText ?? null,
+        fromAddress: input.fromAddress ?? null,
+        replyTo: input.replyTo ?? null,
+        strict: input.strict ?? false,
+        kind: input.kind ?? "code",
+        blocks: input.kind === "blocks" ? (input.blocks ?? null) : null,
+        version: 1,
+        updatedByUserId: input.userId ?? null,
+      })
+      .returning();
+    await insertTemplateVersion(tx, template, { userId: input.userId ?? null });
+    return template;
+  };
+  if (executor) return write(executor);
+  return (await getDb()).transaction(write);
 }

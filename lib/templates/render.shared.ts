@@ -150,3 +150,12 @@ export function renderLine(source: string, variables: Record<string, unknown>, p
     throw new AppError("TEMPLATE_RENDER_ERROR", `Template ${param}: ${reason}`, { param });
   }
 }
+
+/**
+ * The global variable paths a Liquid source reads (`user.name`, `items`), loop and `assign` locals
+ * excluded. Throws like compileTemplateOrThrow when the source does not parse.
+ */
+export function variableSegments(source: string): Array<Array<string | number>> {
+  const engine = engines.plain.lenient;
+  return engine.globalVariableSegmentsSync(parseCached(engine, "plain", source)) as Array<Array<string | number>>;
+}

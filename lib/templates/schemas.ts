@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/**
+ * What a template editor saves (dashboard forms, duplicate, restore, starters). Pure: client forms
+ * share it. Liquid is checked by compileTemplateOrThrow in the use case, which names line and column.
+ */
+export const TEMPLATE_NAME_MAX = 200;
+export const TEMPLATE_BODY_MAX = 512_000;
+
+const optionalLine = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((value) => (value == null || value.trim() === "" ? null : value));
+
+export const templateContentSchema = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(TEMPLATE_NAME_MAX),
+  subject: z.string().trim().min(1, "must not be empty").max(2_000),
+  bodyHtml: z.string().max(TEMPLATE_BODY_MAX),
+  bodyText: z
+    .string()
+    .max(TEMPLATE_BODY_MAX)
+    .nullish()
+    .transform((value) => (value == null || value.trim() === "" ? null : value)),
+  fromAddress: optionalLine(1_000),
+  replyTo: optionalLine(5_000),
+  strict: z.boolean().default(false),
+  kind: z.enum(["code", "blocks"]).default("code"),
+  /** The EmailBuilder.js document of a blocks template (its shape is checked in blocks.shared.ts). */
+  blocks: z.record(z.string(), z.unknown()).nullish().transform((value) => value ?? null),
+});
+
+export type TemplateContentInput = z.input<typeof templateContentSchema>;
+export type TemplateContent = z.output<typeof templateContentSchema>;
