@@ -23,10 +23,50 @@ export interface WorkflowDraft {
   steps: StepDraft[];
 }
 
+/** A template the builder offers, with the variables it uses (computed on the server). */
+export interface TemplateChoice {
+  id: string;
+  name: string;
+  /** The variables its subject, bodies, sender and reply-to read (templateVariables). */
+  variables: string[];
+}
+
+export interface GroupChoice {
+  key: string;
+  name: string;
+}
+
 /** A server-side problem with the field it names (`steps[2].to`, `key`, or none). */
 export interface FieldError {
   param?: string;
   message: string;
+}
+
+/** What the builder's save action answers. */
+export type SaveWorkflowResult = { ok: true; updatedAt: string } | { ok: false; errors: FieldError[] };
+
+/** What the builder's "Run as sandbox" action answers. */
+export type TestRunResult = { ok: true; runId: string; status: string; reason: string | null } | { ok: false; error: FieldError };
+
+const FIELD_LABELS: Record<string, string> = {
+  templateId: "template",
+  to: "To",
+  cc: "Cc",
+  bcc: "Bcc",
+  from: "From",
+  replyTo: "Reply-to",
+  groupKey: "unsubscribe group",
+  seconds: "wait",
+  type: "type",
+};
+
+/** `steps[2].to` → "Step 3, To"; `key` → "Key": where a problem is, in the builder's words. */
+export function describeParam(param: string | undefined): string {
+  if (!param) return "Workflow";
+  const step = /^steps\[(\d+)\](?:\.(\w+))?$/.exec(param);
+  if (step) return `Step ${Number(step[1]) + 1}${step[2] ? `, ${FIELD_LABELS[step[2]] ?? step[2]}` : ""}`;
+  if (param === "steps") return "Steps";
+  return param.charAt(0).toUpperCase() + param.slice(1);
 }
 
 /** The largest unit the seconds are a whole number of; seconds only for values the CLI stored. */

@@ -3,23 +3,16 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";
 import { listUnsubscribeGroups } from "@/lib/contacts/list-unsubscribe-groups";
-import { safeVariables } from "./builder.shared";
+import { safeVariables, type GroupChoice, type TemplateChoice } from "./builder.shared";
 
 /** The picker lists this many templates by name; templates the workflow names are added beyond it. */
 export const TEMPLATE_CHOICES_LIMIT = 500;
-
-export interface TemplateChoice {
-  id: string;
-  name: string;
-  /** The variables its subject, bodies, sender and reply-to read (templateVariables). */
-  variables: string[];
-}
 
 export interface BuilderChoices {
   templates: TemplateChoice[];
   /** More templates exist than the picker shows. */
   templatesTruncated: boolean;
-  groups: Array<{ key: string; name: string }>;
+  groups: GroupChoice[];
 }
 
 /**

@@ -29,7 +29,7 @@ const liquidLine = (max: number) =>
 
 export const sendEmailStepSchema = z.object({
   type: z.literal("sendEmail"),
-  templateId: z.string().min(1).max(64),
+  templateId: z.string().min(1, "must name a template").max(64),
   to: liquidLine(5000).refine((value) => value.trim() !== "", "must not be empty"),
   cc: liquidLine(5000).optional(),
   bcc: liquidLine(5000).optional(),
@@ -41,7 +41,7 @@ export const sendEmailStepSchema = z.object({
 export const waitStepSchema = z.object({
   type: z.literal("wait"),
   seconds: z
-    .number()
+    .number({ error: "must be a number of seconds" })
     .int("must be a whole number of seconds")
     .min(WAIT_MIN_SECONDS, `must be at least ${WAIT_MIN_SECONDS} second`)
     .max(WAIT_MAX_SECONDS, `must be at most ${WAIT_MAX_SECONDS} seconds (90 days)`),
