@@ -21,6 +21,10 @@ async function trigger(request: APIRequestContext, variables: Record<string, unk
   return ((await response.json()) as { data: { id: string; status: string; reason: string | null } }).data;
 }
 
+async function noHorizontalOverflow(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+}
+
 /** The run page, reloaded until step `index` (0-based) reaches `state` (the worker runs in the server). */
 async function waitForStep(page: Page, runId: string, index: number, state: string) {
   await expect
@@ -162,6 +166,13 @@ test("disable it (a trigger is SKIPPED), delete a workflow (runs are kept)", asy
   await expect(row).toContainText("disabled");
   await expect(row.getByRole("button", { name: `Enable ${name}` })).toBeVisible();
   await screenshot(page, "workflows-list");
+  // Readable on a phone: the table scrolls inside its frame, the builder stacks.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await noHorizontalOverflow(page);
+  await page.goto(workflowPath);
+  await expect(page.getByTestId("step-3")).toBeVisible();
+  await noHorizontalOverflow(page);
+  await page.setViewportSize({ width: 1440, height: 1000 });
 
   const skipped = await trigger(request, { user: { email: recipient } });
   expect(skipped.status).toBe("SKIPPED");

@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WorkflowStep } from "@/db/schema";
-import {
-  addressVariables,
-  definitionFromDraft,
-  draftFromWorkflow,
-  missingSampleVariables,
-  moveStep,
-  newSendStep,
-  parseSampleVariables,
-  splitWait,
-  stepErrors,
-  variablesSkeleton,
-  waitSeconds,
-  workflowErrors,
-  workflowVariables,
-} from "./builder.shared";
+import { definitionFromDraft, describeParam, draftFromWorkflow, moveStep, newSendStep, splitWait, stepErrors, waitSeconds, workflowErrors } from "./builder.shared";
+import { addressVariables, missingSampleVariables, parseSampleVariables, variablesSkeleton, workflowVariables } from "./builder-variables.shared";
 import { workflowDefinitionIssues } from "./schemas";
 
 describe("waits", () => {
@@ -95,6 +82,8 @@ describe("errors", () => {
     expect(workflowErrors(issues)).toEqual({ name: "must not be empty" });
     expect(stepErrors([{ param: "steps[1]", message: "bad step" }], 1)).toEqual({ "": "bad step" });
     expect(workflowErrors([{ message: "whole" }, { param: "steps", message: "no send" }])).toEqual({ "": "whole", steps: "no send" });
+    expect(issues.map((issue) => describeParam(issue.param))).toEqual(["Name", "Step 1, To", "Step 2, wait", "Step 3, Cc"]);
+    expect(describeParam(undefined)).toBe("Workflow");
     expect(workflowDefinitionIssues({ name: "ok", steps: [{ type: "sendEmail", templateId: "t", to: "a@example.org" }] })).toEqual([]);
   });
 });

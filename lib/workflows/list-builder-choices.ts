@@ -3,7 +3,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";
 import { listUnsubscribeGroups } from "@/lib/contacts/list-unsubscribe-groups";
-import { safeVariables, type GroupChoice, type TemplateChoice } from "./builder.shared";
+import type { GroupChoice, TemplateChoice } from "./builder.shared";
+import { safeVariables } from "./builder-variables.shared";
 
 /** The picker lists this many templates by name; templates the workflow names are added beyond it. */
 export const TEMPLATE_CHOICES_LIMIT = 500;

@@ -1,5 +1,6 @@
 import { Field, Input, Select } from "@/components/ui/field";
-import { addressVariables, type AddressField, type GroupChoice, type SendStepDraft, type TemplateChoice } from "@/lib/workflows/builder.shared";
+import type { AddressField, GroupChoice, SendStepDraft, TemplateChoice } from "@/lib/workflows/builder.shared";
+import { addressVariables } from "@/lib/workflows/builder-variables.shared";
 import { VariableList } from "./variable-list";
 
 const ADDRESS_INPUTS: Array<{ field: AddressField; label: string; placeholder: string; hint?: string }> = [

@@ -6,12 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import {
   definitionFromDraft,
-  moveStep,
-  newSendStep,
-  newWaitStep,
-  stepErrors,
   workflowErrors,
-  workflowVariables,
   type FieldError,
   type GroupChoice,
   type SaveWorkflowResult,
@@ -20,12 +15,11 @@ import {
   type TestRunResult,
   type WorkflowDraft,
 } from "@/lib/workflows/builder.shared";
+import { workflowVariables } from "@/lib/workflows/builder-variables.shared";
 import { SaveStatus } from "./save-status";
-import { SendEmailStep } from "./send-email-step";
-import { StepCard } from "./step-card";
+import { StepList } from "./step-list";
 import { TestRunPanel } from "./test-run-panel";
 import { VariableList } from "./variable-list";
-import { WaitStep } from "./wait-step";
 import { WorkflowSettings } from "./workflow-settings";
 
 export interface WorkflowBuilderProps {
@@ -68,7 +62,6 @@ export function WorkflowBuilder({ workflowId, initial, templates, groups, save, 
     setSaved(null);
   };
   const setSteps = (steps: StepDraft[]) => edit({ ...draft, steps });
-  const patchStep = (index: number, patch: Partial<StepDraft>) => setSteps(draft.steps.map((step, i) => (i === index ? ({ ...step, ...patch } as StepDraft) : step)));
 
   const onSave = () =>
     startTransition(async () => {
@@ -93,42 +86,15 @@ export function WorkflowBuilder({ workflowId, initial, templates, groups, save, 
         </Card>
         <Card title="Steps" id="steps" description="Run in order, top to bottom. At least one sends an email; the last is not a wait.">
           {general.steps ? <p className="mb-3 text-xs text-red-600">{general.steps}</p> : null}
-          <ol className="space-y-3">
-            {draft.steps.map((step, index) => {
-              const errorsOfStep = stepErrors(errors, index);
-              return (
-                <StepCard
-                  key={step.uid}
-                  index={index}
-                  count={draft.steps.length}
-                  kind={step.type === "wait" ? "Wait" : "Send email"}
-                  error={errorsOfStep[""] ?? errorsOfStep.type}
-                  onMove={(delta) => {
-                    setSteps(moveStep(draft.steps, index, delta));
-                    setErrors([]);
-                  }}
-                  onRemove={() => {
-                    setSteps(draft.steps.filter((_, i) => i !== index));
-                    setErrors([]);
-                  }}
-                >
-                  {step.type === "wait" ? (
-                    <WaitStep step={step} errors={errorsOfStep} onChange={(patch) => patchStep(index, patch)} />
-                  ) : (
-                    <SendEmailStep step={step} templates={templates} groups={groups} errors={errorsOfStep} onChange={(patch) => patchStep(index, patch)} />
-                  )}
-                </StepCard>
-              );
-            })}
-          </ol>
-          <div className="mt-4 flex flex-wrap gap-2">
-            <Button variant="secondary" onClick={() => setSteps([...draft.steps, newSendStep(uid(), templates[0]?.id ?? "")])}>
-              + Send email
-            </Button>
-            <Button variant="secondary" onClick={() => setSteps([...draft.steps, newWaitStep(uid())])}>
-              + Wait
-            </Button>
-          </div>
+          <StepList
+            steps={draft.steps}
+            errors={errors}
+            templates={templates}
+            groups={groups}
+            newUid={uid}
+            onChange={setSteps}
+            onErrorsStale={() => setErrors([])}
+          />
         </Card>
         <div className="space-y-3">
           <SaveStatus errors={errors} saved={saved} />
