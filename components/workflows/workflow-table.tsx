@@ -28,7 +28,8 @@ export function WorkflowTable({ workflows, recentDays, setEnabled, remove }: { w
         <Th className="text-right">Runs ({recentDays} days)</Th>
         <Th>Last run</Th>
         <Th>Updated</Th>
-        <Th>
+        {/* relative: the absolutely placed sr-only text would otherwise escape the table's scroll frame on phones. */}
+        <Th className="relative">
           <span className="sr-only">Actions</span>
         </Th>
       </THead>
