@@ -39,7 +39,8 @@ ALTER TABLE "template_versions" ADD CONSTRAINT "template_versions_template_id_te
 ALTER TABLE "template_versions" ADD CONSTRAINT "template_versions_created_by_user_id_users_id_fk" FOREIGN KEY ("created_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "template_scenarios_template_name_idx" ON "template_scenarios" USING btree ("template_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "template_versions_template_version_idx" ON "template_versions" USING btree ("template_id","version");--> statement-breakpoint
-ALTER TABLE "templates" ADD CONSTRAINT "templates_updated_by_user_id_users_id_fk" FOREIGN KEY ("updated_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+ALTER TABLE "templates" ADD CONSTRAINT "templates_updated_by_user_id_users_id_fk" FOREIGN KEY ("updated_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "workflow_runs_workflow_created_idx" ON "workflow_runs" USING btree ("workflow_id","created_at");
 --> statement-breakpoint
 INSERT INTO "template_versions" ("id", "workspace_id", "template_id", "version", "name", "subject", "body_html", "body_text", "from_address", "reply_to", "strict", "kind", "blocks", "created_at")
 SELECT 'tplv_' || substr("id", 5), "workspace_id", "id", 1, "name", "subject", "body_html", "body_text", "from_address", "reply_to", "strict", 'code', NULL, "updated_at" FROM "templates";
