@@ -150,6 +150,34 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   await expect(page.frameLocator("iframe[title='Message in the local inbox']").getByText("Unsaved Pro draft")).toBeVisible();
 });
 
+test("a save based on a version someone else replaced is refused, and nothing is overwritten", async ({ page, context }) => {
+  await switchWorkspace(page, "Demo");
+  const id = await demoTemplateId(page);
+  await page.goto(`/templates/${id}`);
+  await expect(page.getByRole("textbox", { name: "HTML body" })).toBeVisible();
+  // Someone else (another tab here) saves first.
+  const other = await context.newPage();
+  await other.goto(`/templates/${id}`);
+  await other.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(other.getByTestId("save-feedback")).toContainText("Saved as version");
+
+  await setEditor(page, "Text body", `Conflicting ${marker}`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("save-feedback")).toContainText("saved by someone else");
+  await expect(page.getByTestId("dirty-state")).toHaveText("● Unsaved changes");
+  await other.reload();
+  await expect(other.getByRole("textbox", { name: "Text body" })).toBeVisible();
+  await expect(other.getByRole("textbox", { name: "Text body" })).not.toContainText(marker);
+});
+
+test("the editor fits a phone screen", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await switchWorkspace(page, "Demo");
+  await page.goto(`/templates/${await demoTemplateId(page)}`);
+  await expect(page.locator(PREVIEW)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+});
+
 test("another workspace's or an unknown template id is a 404", async ({ page }) => {
   const response = await page.goto("/templates/tpl_0000000000000000");
   expect(response?.status()).toBe(404);

@@ -52,7 +52,7 @@ const ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
 /** The first syntax error of a JSON text (RFC 8259), or null when it is valid. */
 function scanJson(text: string): JsonFault | null {
   let i = 0;
-  const found = () => (i >= text.length ? "the end of the data" : JSON.stringify(text[i]));
+  const found = () => (i >= text.length ? "the end of the data" : text[i] === "'" ? `"'"` : `'${text[i]}'`);
   const fail = (message: string, at = i): never => {
     throw Object.assign(new Error(message), { fault: { offset: at, message } });
   };
