@@ -12,7 +12,7 @@ export interface CompiledBlocks {
 
 function compile(document: BlocksDocument): CompiledBlocks {
   const problem = blocksDocumentProblem(document);
-  if (problem) return { html: null, problem: `The block document ${problem}` };
+  if (problem) return { html: null, problem: `Block document: ${problem}` };
   try {
     return { html: blocksToLiquidHtml(document), problem: null };
   } catch (error) {
