@@ -38,9 +38,15 @@ describe("restoreTemplateVersion", () => {
     expect(await getTemplateVersionOrThrow(ws.workspace.id, template.id, 2)).toMatchObject({ bodyHtml: "<p>Second {{ name }}</p>" });
   });
 
-  it("refuses the current version, a stale base version, and an unknown one, changing nothing", async () => {
+  it("restores the current version as an identical new one", async () => {
     const { ws, template } = await templateWithTwoVersions();
-    await expect(restoreTemplateVersion({ workspaceId: ws.workspace.id, templateId: template.id, version: 2, userId: null })).rejects.toMatchObject({ param: "version" });
+    const again = await restoreTemplateVersion({ workspaceId: ws.workspace.id, templateId: template.id, version: 2, userId: null });
+    expect(again).toMatchObject({ version: 3, subject: "Hello {{ name }}", strict: true });
+    expect(await getTemplateVersionOrThrow(ws.workspace.id, template.id, 3)).toMatchObject({ restoredFromVersion: 2, bodyHtml: "<p>Second {{ name }}</p>" });
+  });
+
+  it("refuses a stale base version and an unknown version, changing nothing", async () => {
+    const { ws, template } = await templateWithTwoVersions();
     await expect(restoreTemplateVersion({ workspaceId: ws.workspace.id, templateId: template.id, version: 1, userId: null, baseVersion: 1 })).rejects.toMatchObject({ code: "CONFLICT", param: "baseVersion" });
     await expect(restoreTemplateVersion({ workspaceId: ws.workspace.id, templateId: template.id, version: 9, userId: null })).rejects.toMatchObject({ code: "NOT_FOUND", param: "version" });
     expect((await listTemplateVersions(ws.workspace.id, template.id)).template.version).toBe(2);

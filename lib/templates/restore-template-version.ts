@@ -1,5 +1,4 @@
 import "server-only";
-import { invalidParameter } from "@/lib/errors";
 import { getTemplateOrThrow } from "./get-template-or-throw";
 import { getTemplateVersionOrThrow } from "./get-template-version-or-throw";
 import { updateTemplate } from "./update-template";
@@ -17,12 +16,12 @@ export interface RestoreTemplateVersionInput {
 /**
  * Restoring is a save: the old version's content (name, subject, bodies, sender fields, strict, kind and
  * blocks) becomes a new version N+1 marked "restored from vK". Nothing is lost; the versions in between
- * stay in the history and can be restored the same way.
+ * stay in the history and can be restored the same way. Restoring the current version is allowed: it
+ * saves the same content again (a marker in the history, e.g. before a risky edit).
  */
 export async function restoreTemplateVersion(input: RestoreTemplateVersionInput) {
   const template = await getTemplateOrThrow(input.workspaceId, input.templateId, undefined, "templateId");
   const old = await getTemplateVersionOrThrow(input.workspaceId, template.id, input.version);
-  if (old.version === template.version) throw invalidParameter("version", `Version ${old.version} is already the current version.`);
   return updateTemplate({
     workspaceId: input.workspaceId,
     templateId: template.id,
