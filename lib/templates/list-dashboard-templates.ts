@@ -48,6 +48,7 @@ export async function listDashboardTemplates(workspaceId: string, request: Dashb
       updatedAt: templates.updatedAt,
       editorName: users.name,
       editorEmail: users.email,
+      // The same containment test as findWorkflowsUsingTemplate, correlated per row.
       usedByWorkflows: sql<number>`(select count(*)::int from workflows w where w.workspace_id = ${templates.workspaceId} and w.steps @> jsonb_build_array(jsonb_build_object('templateId', ${templates.id})))`,
     })
     .from(templates)

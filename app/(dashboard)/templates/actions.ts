@@ -3,21 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { AppError } from "@/lib/errors";
 import { createBlankTemplate } from "@/lib/templates/create-blank-template";
 import { createTemplateFromStarter } from "@/lib/templates/create-template-from-starter";
 import { deleteTemplate } from "@/lib/templates/delete-template";
 import { duplicateTemplate } from "@/lib/templates/duplicate-template";
 import { restoreTemplateVersion } from "@/lib/templates/restore-template-version";
-import type { FormState } from "../domains/form-state";
+import { appErrorState, type FormState } from "../domains/form-state";
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
-
-/** AppErrors are the user's to read (a refused delete names the workflows); anything else is a bug. */
-function errorState(error: unknown, values?: Record<string, string>): FormState {
-  if (error instanceof AppError) return { error: error.message, param: error.param, values };
-  throw error;
-}
 
 /** /templates/new: a blank code or blocks template, or a starter; then the editor. Any member may. */
 export async function createTemplateAction(_previous: FormState, form: FormData): Promise<FormState> {
@@ -43,7 +36,7 @@ export async function createTemplateAction(_previous: FormState, form: FormData)
       return { error: "Choose a blank template or a starter.", param: "choice", values };
     }
   } catch (error) {
-    return errorState(error, values);
+    return appErrorState(error, values);
   }
   revalidatePath("/templates");
   redirect(`/templates/${id}`);
@@ -56,7 +49,7 @@ export async function duplicateTemplateAction(_previous: FormState, form: FormDa
   try {
     id = (await duplicateTemplate({ workspaceId: workspace.id, templateId: text(form, "templateId"), userId: user.id })).id;
   } catch (error) {
-    return errorState(error);
+    return appErrorState(error, {});
   }
   revalidatePath("/templates");
   redirect(`/templates/${id}`);
@@ -70,7 +63,7 @@ export async function deleteTemplateAction(_previous: FormState, form: FormData)
     revalidatePath("/templates");
     return { ok: `“${deleted.name}” was deleted.` };
   } catch (error) {
-    return errorState(error);
+    return appErrorState(error, {});
   }
 }
 
@@ -89,7 +82,7 @@ export async function restoreVersionAction(_previous: FormState, form: FormData)
     });
     version = restored.version;
   } catch (error) {
-    return errorState(error);
+    return appErrorState(error, {});
   }
   revalidatePath("/templates", "layout");
   redirect(`/templates/${templateId}/versions?version=${version}`);
