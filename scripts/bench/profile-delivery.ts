@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
     workers: { type: "string", default: "1" },
     "cpu-prof": { type: "boolean", default: false },
     "log-statements": { type: "boolean", default: false },
+    "accept-only": { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
   },
 });
@@ -139,6 +140,8 @@ async function main(): Promise<void> {
       await closeDb(); // new connections take the setting
       await getQueue();
     }
+    const isBackend = (cmdline: string) => cmdline.includes(`postgres: 15/main: postgres ${name} `);
+    const acceptPg0 = cpuOf(isBackend);
     const acceptCpu = process.cpuUsage();
     const logStart = fs.statSync(PG_LOG).size;
     const acceptStarted = performance.now();
@@ -153,14 +156,15 @@ async function main(): Promise<void> {
     }
     const acceptMs = performance.now() - acceptStarted;
     const acceptUsage = process.cpuUsage(acceptCpu);
+    const acceptPg = cpuOf(isBackend) - acceptPg0;
     const acceptLogEnd = fs.statSync(PG_LOG).size;
-    console.log(`accepted ${COUNT} in ${seconds(acceptMs)} (${Math.round(COUNT / (acceptMs / 1000))} msg/s); bench process CPU ${((acceptUsage.user + acceptUsage.system) / 1e6 / COUNT * 1000).toFixed(3)} ms/msg`);
+    console.log(`accepted ${COUNT} in ${seconds(acceptMs)} (${Math.round(COUNT / (acceptMs / 1000))} msg/s); bench process CPU ${((acceptUsage.user + acceptUsage.system) / 1e6 / COUNT * 1000).toFixed(3)} ms/msg, database backends ${((acceptPg / COUNT) * 1000).toFixed(3)} ms/msg`);
 
+    if (args["accept-only"]) return;
     const env: Record<string, string> = { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, LOG_LEVEL: "info" };
     for (let i = 0; i < Number(args.workers); i++) workers.push(args["cpu-prof"] ? profiledWorker(env) : startWorkerProcess(env));
     await Promise.all(workers.map((worker) => worker.started));
     const trees = () => new Set(workers.flatMap((worker) => [...descendants(worker.child.pid!)]));
-    const isBackend = (cmdline: string) => cmdline.includes(`postgres: 15/main: postgres ${name} `);
     const tree0 = trees();
     const workerCpu0 = cpuOf((_, pid) => tree0.has(pid));
     const pgCpu0 = cpuOf(isBackend);
