@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     "cpu-prof": { type: "boolean", default: false },
     "log-statements": { type: "boolean", default: false },
     "accept-only": { type: "boolean", default: false },
+    "end-to-end": { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
   },
 });
@@ -144,6 +145,18 @@ async function main(): Promise<void> {
     const acceptPg0 = cpuOf(isBackend);
     const acceptCpu = process.cpuUsage();
     const logStart = fs.statSync(PG_LOG).size;
+    if (args["end-to-end"]) {
+      const env = { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, LOG_LEVEL: "info" };
+      for (let i = 0; i < Number(args.workers); i++) workers.push(startWorkerProcess(env));
+      await Promise.all(workers.map((worker) => worker.started));
+      const t0 = performance.now();
+      console.log(`t0 = ${new Date().toISOString()}`);
+      const timer = setInterval(() => console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s: sink ${sink.messages.length}`), 1000);
+      void sink.waitForMessages(COUNT, 600_000).then(() => {
+        clearInterval(timer);
+        console.log(`end to end ${COUNT} in ${seconds(performance.now() - t0)}`);
+      });
+    }
     const acceptStarted = performance.now();
     for (let start = 0; start < COUNT; start += 1000) {
       const emailMessages = Array.from({ length: Math.min(1000, COUNT - start) }, (_, i) => ({
@@ -161,6 +174,15 @@ async function main(): Promise<void> {
     console.log(`accepted ${COUNT} in ${seconds(acceptMs)} (${Math.round(COUNT / (acceptMs / 1000))} msg/s); bench process CPU ${((acceptUsage.user + acceptUsage.system) / 1e6 / COUNT * 1000).toFixed(3)} ms/msg, database backends ${((acceptPg / COUNT) * 1000).toFixed(3)} ms/msg`);
 
     if (args["accept-only"]) return;
+    if (args["end-to-end"]) {
+      await sink.waitForMessages(COUNT, 600_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const failed = workers.flatMap((worker) => worker.lines()).filter((line) => line.level === "warn" || line.level === "error");
+      console.log(`worker warnings: ${failed.length}`, failed.slice(0, 3));
+      const lines = workers.flatMap((worker) => worker.lines());
+      console.log(lines.slice(0, 4), lines.length);
+      return;
+    }
     const env: Record<string, string> = { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, LOG_LEVEL: "info" };
     for (let i = 0; i < Number(args.workers); i++) workers.push(args["cpu-prof"] ? profiledWorker(env) : startWorkerProcess(env));
     await Promise.all(workers.map((worker) => worker.started));
