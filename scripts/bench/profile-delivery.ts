@@ -71,7 +71,13 @@ function descendants(root: number): Set<number> {
   }
   const all = new Set([root]);
   const stack = [root];
-  while (stack.length) for (const child of children.get(stack.pop()!) ?? []) if (!all.has(child)) all.add(child), stack.push(child);
+  while (stack.length) {
+    for (const child of children.get(stack.pop()!) ?? []) {
+      if (all.has(child)) continue;
+      all.add(child);
+      stack.push(child);
+    }
+  }
   return all;
 }
 
