@@ -4,6 +4,7 @@ import { log } from "@/lib/log";
 import type { SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
 import { stillUnsent } from "./load-delivery-batch";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
+import { acceptedSendRecorder, isPlainAcceptance } from "./record-accepted";
 import { claim, claimAndRecordResult, recordResult, storeReferenceId, type DeliveryOutcome } from "./record-delivery";
 
 /** A message ready to hand over, and how its job is to be treated. */
@@ -66,9 +67,16 @@ async function sendOne(db: Db, entry: ReadyMail): Promise<SendResult> {
   return record(db, entry, result, startedAt);
 }
 
-/** The recording transaction of one message: claim (re-checked under the row lock) and events. */
+/**
+ * The recording of one message as soon as its answer is in: a plain acceptance through the group
+ * recorder (one statement for the answers that arrive together, record-accepted.ts), anything else in
+ * a transaction of its own (claim, re-checked under the row lock, and events).
+ */
 async function record(db: Db, entry: ReadyMail, result: ProviderResult, startedAt: Date): Promise<SendResult> {
-  const recorded = await db.transaction((tx) => claimAndRecordResult(tx, outcomeOf(entry, result, startedAt)));
+  const outcome = outcomeOf(entry, result, startedAt);
+  const recorded = isPlainAcceptance(outcome)
+    ? await acceptedSendRecorder(db).record(outcome)
+    : await db.transaction((tx) => claimAndRecordResult(tx, outcome));
   if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
   return result;
 }

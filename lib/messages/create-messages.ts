@@ -6,6 +6,7 @@ import { enqueueDeliveries } from "@/lib/jobs/queue";
 import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
 import type { EmailMessageRow } from "./get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
+import { insertJsonRows } from "./insert-json-rows";
 import { recordCreationEvents, recordEventForMessages } from "./record-event";
 
 /**
@@ -63,7 +64,7 @@ export async function createMessages(
     createdAt: now,
     updatedAt: now,
   }));
-  await tx.insert(emailMessages).values(rows);
+  await insertJsonRows(tx, emailMessages, rows);
   await recordCreationEvents(
     tx,
     prepared.map((message) => ({

@@ -5,6 +5,7 @@ import type { Executor } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import type { EventCode } from "./event-codes.shared";
+import { insertJsonRows } from "./insert-json-rows";
 
 export interface RecordEventInput {
   workspaceId: string;
@@ -178,7 +179,9 @@ export async function recordCreationEvents(
     { code: "EMAIL_MESSAGE_CREATED", text: message.createdMessage, message },
     { code: "EMAIL_MESSAGE_RENDERED", text: message.renderedMessage, message },
   ]);
-  await db.insert(emailMessageLogs).values(
+  await insertJsonRows(
+    db,
+    emailMessageLogs,
     rows.map(({ code, text, message }) => ({
       id: newId("event", message.createdAt),
       workspaceId: message.workspaceId,

@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { getDkimSigningKey } from "../dkim";
+import { dkimSign } from "../dkim-sign";
 import { sendingDomain } from "../mime.shared";
 import type { DeliveryProvider, ProviderResult } from "../provider";
 
@@ -40,7 +41,9 @@ export function getSmtpProvider(): DeliveryProvider {
       // deliverMessage checked the domain just before; only its removal in between gets here.
       if (!dkim) return { outcome: "failed", diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.` };
       try {
-        const info = await transport(settings).sendMail({ envelope: mail.mime.envelope, raw: mail.mime.raw, dkim });
+        // Signed here (dkim-sign.ts), off the event loop, rather than by nodemailer's `dkim` streams.
+        const raw = await dkimSign(mail.mime.raw, dkim);
+        const info = await transport(settings).sendMail({ envelope: mail.mime.envelope, raw });
         const fields = { messageId: mail.messageId, response: info.response, rejected: info.rejected };
         if (info.rejected.length) log.warn("smtp relay accepted the message for some recipients only", fields);
         else log.debug("smtp relay accepted the message", fields);
