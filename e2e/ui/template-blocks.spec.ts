@@ -1,5 +1,6 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { basicAuth } from "../fixtures";
+import { switchWorkspace } from "./workspace";
 
 // Unique per run: other specs share the e2e database.
 const name = `Blocks spec ${Date.now()}`;
@@ -22,18 +23,21 @@ function positions(html: string, snippets: string[]): number[] {
   });
 }
 
+/** Replaces the shell's sample data (a CodeMirror editor), as a user selecting all and typing would. */
 async function setSampleData(page: Page, data: object) {
-  const editor: Locator = page.getByLabel("Sample data");
+  const editor = page.getByRole("textbox", { name: "Sample data (JSON)", exact: true });
   await editor.click();
   await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(JSON.stringify(data, null, 2));
+  await page.keyboard.insertText(JSON.stringify(data));
+  await expect(editor).toContainText('"A-1001"');
 }
 
 test("compose a blocks template: palette, properties, reorder; the preview and the API render agree", async ({ page, request }) => {
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1600, height: 1100 });
 
-  // A blank blocks template, from the library.
+  // A blank blocks template, from the library, in the workspace of the API key.
+  await switchWorkspace(page, "Demo");
   await page.goto("/templates/new");
   await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: /Blank \(visual blocks\)/ }).click();
@@ -80,18 +84,20 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
 
   // The shell's live preview renders the compiled blocks with the sample data.
   await setSampleData(page, variables);
-  const preview = page.frameLocator('iframe[title="Preview"]');
+  const preview = page.frameLocator("iframe[title='Preview of the HTML body']");
   await expect(preview.getByText("Order A-1001 for Ada Lovelace")).toBeVisible();
   await expect(preview.getByRole("link", { name: "Track A-1001" })).toHaveAttribute("href", "https://shop.example/orders/A-1001?who=Ada+Lovelace");
   await expect(preview.getByText("Ships to Lisbon")).toBeVisible();
   await expect(preview.locator("h1")).toHaveText("Order A-1001 for Ada Lovelace");
+  // From the top: the sticky toolbar would otherwise be drawn where the page was scrolled to.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: "docs/screenshots/template-blocks.png", fullPage: true });
 
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByText(/Saved/).first()).toBeVisible();
+  await expect(page.getByTestId("save-feedback")).toHaveText(/^Saved as version \d+\.$/);
 
   // Preview = send: the API renders the saved template to the same values, in the same order.
-  const response = await request.post(`/api/v1/templates/${templateId}/render`, { headers: { Authorization: basicAuth() }, data: { variables } });
+  const response = await request.post(`/v1/templates/${templateId}/render`, { headers: { Authorization: basicAuth() }, data: { variables } });
   expect(response.status(), await response.text()).toBe(200);
   const { bodyHtml } = ((await response.json()) as { data: { bodyHtml: string } }).data;
   expect(bodyHtml).toContain('href="https://shop.example/orders/A-1001?who=Ada+Lovelace"');

@@ -79,7 +79,7 @@ export function BlocksComposer({ value, onChange }: BlocksComposerProps) {
 
   return (
     <div className="@container">
-      <div className="grid gap-4 @2xl:grid-cols-2">
+      <div className="grid gap-4 @xl:grid-cols-2">
         <div className="space-y-4">
           <BlockPalette target={targetText(value, selection)} onAdd={(type) => add(type)} />
           <BlockOutline document={value} selection={selection} actions={actions} />
