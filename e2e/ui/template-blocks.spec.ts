@@ -39,8 +39,9 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   // A blank blocks template, from the library, in the workspace of the API key.
   await switchWorkspace(page, "Demo");
   await page.goto("/templates/new");
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: /Blank \(visual blocks\)/ }).click();
+  await page.getByTestId("template-choice").filter({ hasText: "Blank (visual blocks)" }).getByRole("radio").check();
+  await page.getByLabel("Template name").fill(name);
+  await page.getByRole("button", { name: "Create template" }).click();
   await expect(page).toHaveURL(/\/templates\/tpl_[A-Za-z0-9]+$/);
   const templateId = new URL(page.url()).pathname.split("/").pop()!;
   await expect(composer(page)).toBeVisible();
