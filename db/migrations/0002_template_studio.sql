@@ -27,6 +27,7 @@ CREATE TABLE "template_versions" (
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "workspaces" ADD COLUMN "resumed_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "templates" ADD COLUMN "kind" text DEFAULT 'code' NOT NULL;--> statement-breakpoint
 ALTER TABLE "templates" ADD COLUMN "blocks" jsonb;--> statement-breakpoint
 ALTER TABLE "templates" ADD COLUMN "version" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
@@ -39,5 +40,7 @@ ALTER TABLE "template_versions" ADD CONSTRAINT "template_versions_created_by_use
 CREATE UNIQUE INDEX "template_scenarios_template_name_idx" ON "template_scenarios" USING btree ("template_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "template_versions_template_version_idx" ON "template_versions" USING btree ("template_id","version");--> statement-breakpoint
 ALTER TABLE "templates" ADD CONSTRAINT "templates_updated_by_user_id_users_id_fk" FOREIGN KEY ("updated_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "workflow_runs_workflow_created_idx" ON "workflow_runs" USING btree ("workflow_id","created_at");
+--> statement-breakpoint
 INSERT INTO "template_versions" ("id", "workspace_id", "template_id", "version", "name", "subject", "body_html", "body_text", "from_address", "reply_to", "strict", "kind", "blocks", "created_at")
 SELECT 'tplv_' || substr("id", 5), "workspace_id", "id", 1, "name", "subject", "body_html", "body_text", "from_address", "reply_to", "strict", 'code', NULL, "updated_at" FROM "templates";

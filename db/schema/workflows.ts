@@ -65,5 +65,9 @@ export const workflowRuns = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("workflow_runs_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id)],
+  (t) => [
+    index("workflow_runs_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
+    // A workflow's runs (builder list figures) and the set-null when a workflow is deleted.
+    index("workflow_runs_workflow_created_idx").on(t.workflowId, t.createdAt),
+  ],
 );

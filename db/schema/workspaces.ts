@@ -12,6 +12,11 @@ export const workspaces = pgTable("workspaces", {
   pausedAt: ts("paused_at"),
   /** Paused by the bounce/complaint guard rather than by an admin. */
   pausedAutomatically: boolean("paused_automatically").notNull().default(false),
+  /**
+   * When sending last resumed: the automatic-pause guard counts only bounces and complaints after it,
+   * so the ones that caused a pause cannot pause the workspace again right after a resume.
+   */
+  resumedAt: ts("resumed_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -44,6 +44,22 @@ function toProblem(field: PreviewProblem["field"], error: unknown): PreviewProbl
   };
 }
 
+/** Each field rendered on its own, so that every field's error is reported, not only the first. */
+function fieldProblems(draft: z.output<typeof previewDraftSchema>, data: Record<string, unknown>): PreviewProblem[] {
+  const problems: PreviewProblem[] = [];
+  for (const field of ["subject", "bodyHtml", "bodyText"] as const) {
+    const source = draft[field];
+    if (!source) continue;
+    try {
+      renderTemplate({ subject: field === "subject" ? source : "", bodyHtml: field === "bodyHtml" ? source : "", bodyText: field === "bodyText" ? source : null }, data, { strict: draft.strict });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      problems.push(toProblem(field, error));
+    }
+  }
+  return problems;
+}
+
 /**
  * The live preview of the template editor: the draft through the one renderer (exactly what /render
  * and a send would produce for the same source and data), with every field's error reported with its
@@ -63,15 +79,13 @@ export function previewDraft(input: unknown): PreviewResult {
     // A source that does not parse is reported below, field by field.
   }
   let rendered: RenderedEmail | null = null;
-  for (const field of ["subject", "bodyHtml", "bodyText"] as const) {
-    const source = draft[field];
-    if (!source) continue;
-    try {
-      renderTemplate({ subject: field === "subject" ? source : "", bodyHtml: field === "bodyHtml" ? source : "", bodyText: field === "bodyText" ? source : null }, data, { strict: draft.strict });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      problems.push(toProblem(field, error));
-    }
+  try {
+    // The common case, a draft that renders: rendered once, as a send renders it.
+    rendered = renderTemplate({ subject: draft.subject, bodyHtml: draft.bodyHtml, bodyText: draft.bodyText ?? null }, data, { strict: draft.strict });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    problems.push(...fieldProblems(draft, data));
+    if (problems.length === 0) problems.push(toProblem((error.param as TemplateField | undefined) ?? "bodyHtml", error));
   }
   const lines: Record<"fromAddress" | "replyTo", string | null> = { fromAddress: null, replyTo: null };
   for (const field of ["fromAddress", "replyTo"] as const) {
@@ -84,9 +98,7 @@ export function previewDraft(input: unknown): PreviewResult {
       problems.push(toProblem(field, error));
     }
   }
-  if (problems.length === 0) {
-    rendered = renderTemplate({ subject: draft.subject, bodyHtml: draft.bodyHtml, bodyText: draft.bodyText ?? null }, data, { strict: draft.strict });
-  }
+  if (problems.length > 0) rendered = null;
   return {
     rendered: rendered ? { ...rendered, ...lines } : null,
     problems,

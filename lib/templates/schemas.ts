@@ -33,3 +33,17 @@ export const templateContentSchema = z.object({
 
 export type TemplateContentInput = z.input<typeof templateContentSchema>;
 export type TemplateContent = z.output<typeof templateContentSchema>;
+
+/** Sample-data scenarios of the template editor ("new customer", "empty cart"). */
+export const TEMPLATE_SCENARIO_NAME_MAX = 100;
+export const TEMPLATE_SCENARIO_VARIABLES_MAX_BYTES = 256 * 1024;
+export const TEMPLATE_SCENARIOS_MAX = 50;
+
+export const templateScenarioSchema = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(TEMPLATE_SCENARIO_NAME_MAX),
+  variables: z
+    .record(z.string(), z.unknown(), { error: "must be a JSON object" })
+    .refine((value) => JSON.stringify(value).length <= TEMPLATE_SCENARIO_VARIABLES_MAX_BYTES, "must be at most 256 KB as JSON"),
+});
+
+export type TemplateScenarioInput = z.input<typeof templateScenarioSchema>;

@@ -1,37 +1,19 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
-import { templates, unsubscribeGroups, workflows, type WorkflowStep } from "@/db/schema";
-import { AppError, notFound } from "@/lib/errors";
+import { workflows } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
-import { workflowDefinitionSchema } from "./schemas";
+import { checkWorkflowDefinition, isUniqueViolation, keyTaken } from "./check-workflow-definition";
 
 export type WorkflowRow = typeof workflows.$inferSelect;
 
 /**
- * Stores a workflow (DECISIONS.md, Workflows) after every check: the definition's shape
- * (schemas.ts), every sendEmail step's template and unsubscribe group in this workspace (404 naming
- * `steps[i].templateId` / `steps[i].groupKey`), and a key not used by another workflow of the
- * workspace (409 naming `key`). Both can still vanish later: the step then fails (prepare-email-step.ts).
+ * Stores a workflow (DECISIONS.md, Workflows) after every check of check-workflow-definition.ts:
+ * shape, templates and groups in this workspace, key free. Templates and groups can still vanish
+ * later: the step then fails when it runs (prepare-email-step.ts).
  */
 export async function createWorkflow(input: { workspaceId: string; definition: unknown }, executor?: Executor): Promise<WorkflowRow> {
-  if (!isPlainObject(input.definition)) throw new AppError("INVALID_JSON", "A workflow must be a JSON object with name and steps.");
-  const parsed = workflowDefinitionSchema.safeParse(dropNulls(input.definition));
-  if (!parsed.success) throw zodToAppError(parsed.error);
-  const definition = parsed.data;
   const db = executor ?? (await getDb());
-  const steps: WorkflowStep[] = definition.steps;
-
-  await assertReferencesExist(db, input.workspaceId, steps);
-  if (definition.key !== undefined) {
-    const [taken] = await db
-      .select({ id: workflows.id })
-      .from(workflows)
-      .where(and(eq(workflows.workspaceId, input.workspaceId), eq(workflows.key, definition.key)));
-    if (taken) throw keyTaken(definition.key, taken.id);
-  }
-
+  const definition = await checkWorkflowDefinition(db, input);
   try {
     const [workflow] = await db
       .insert(workflows)
@@ -41,51 +23,12 @@ export async function createWorkflow(input: { workspaceId: string; definition: u
         name: definition.name,
         key: definition.key ?? null,
         enabled: definition.enabled ?? true,
-        steps,
+        steps: definition.steps,
       })
       .returning();
     return workflow;
   } catch (error) {
-    // Two creations with the same key at once: the unique index decides, the loser gets the same 409.
     if (definition.key !== undefined && isUniqueViolation(error)) throw keyTaken(definition.key, null);
     throw error;
   }
-}
-
-/** Each sendEmail step's template, and its unsubscribe group when it names one, in this workspace. */
-async function assertReferencesExist(db: Executor, workspaceId: string, steps: WorkflowStep[]): Promise<void> {
-  const sends = steps.flatMap((step, index) => (step.type === "sendEmail" ? [{ step, index }] : []));
-  const templateIds = [...new Set(sends.map(({ step }) => step.templateId))];
-  const groupKeys = [...new Set(sends.flatMap(({ step }) => (step.groupKey ? [step.groupKey] : [])))];
-  const foundTemplates = await db
-    .select({ id: templates.id })
-    .from(templates)
-    .where(and(eq(templates.workspaceId, workspaceId), inArray(templates.id, templateIds)));
-  const foundGroups = groupKeys.length
-    ? await db
-        .select({ key: unsubscribeGroups.key })
-        .from(unsubscribeGroups)
-        .where(and(eq(unsubscribeGroups.workspaceId, workspaceId), inArray(unsubscribeGroups.key, groupKeys)))
-    : [];
-  const knownTemplates = new Set(foundTemplates.map((row) => row.id));
-  const knownGroups = new Set(foundGroups.map((row) => row.key));
-  for (const { step, index } of sends) {
-    if (!knownTemplates.has(step.templateId)) throw notFound(`Template ${step.templateId} (step ${index + 1})`, `steps[${index}].templateId`);
-    if (step.groupKey && !knownGroups.has(step.groupKey)) {
-      throw notFound(`Unsubscribe group "${step.groupKey}" (step ${index + 1})`, `steps[${index}].groupKey`);
-    }
-  }
-}
-
-function keyTaken(key: string, workflowId: string | null): AppError {
-  const who = workflowId ? ` (${workflowId})` : "";
-  return new AppError("CONFLICT", `Another workflow${who} of this workspace already has the key "${key}".`, { param: "key" });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

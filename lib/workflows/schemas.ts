@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { renderLine } from "@/lib/templates/render.shared";
+import { dropNulls, formatParam } from "@/lib/validation.shared";
 
 /**
  * Workflows (DECISIONS.md, Workflows): the definition a workflow is created from (CLI file, later the
@@ -28,7 +29,7 @@ const liquidLine = (max: number) =>
 
 export const sendEmailStepSchema = z.object({
   type: z.literal("sendEmail"),
-  templateId: z.string().min(1).max(64),
+  templateId: z.string().min(1, "must name a template").max(64),
   to: liquidLine(5000).refine((value) => value.trim() !== "", "must not be empty"),
   cc: liquidLine(5000).optional(),
   bcc: liquidLine(5000).optional(),
@@ -40,7 +41,7 @@ export const sendEmailStepSchema = z.object({
 export const waitStepSchema = z.object({
   type: z.literal("wait"),
   seconds: z
-    .number()
+    .number({ error: "must be a number of seconds" })
     .int("must be a whole number of seconds")
     .min(WAIT_MIN_SECONDS, `must be at least ${WAIT_MIN_SECONDS} second`)
     .max(WAIT_MAX_SECONDS, `must be at most ${WAIT_MAX_SECONDS} seconds (90 days)`),
@@ -61,6 +62,16 @@ export const workflowDefinitionSchema = z.object({
     .refine((steps) => steps.some((step) => step.type === "sendEmail"), "must hold at least one sendEmail step")
     .refine((steps) => steps.at(-1)?.type !== "wait", "must not end with a wait (it would only delay completion)"),
 });
+
+/**
+ * Every problem of a definition's shape, each naming its field (`steps[2].to`), for the builder to
+ * show all at once; the use cases stop at the first (zodToAppError). Empty when the shape is right.
+ */
+export function workflowDefinitionIssues(definition: unknown): Array<{ param?: string; message: string }> {
+  const parsed = workflowDefinitionSchema.safeParse(dropNulls(definition));
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => ({ param: formatParam(issue.path) || undefined, message: issue.message }));
+}
 
 /** The body of POST /v1/workflow_runs and /v1/sandbox/workflow_runs; exactly-one-of is checked after. */
 export const triggerWorkflowRunSchema = z.object({

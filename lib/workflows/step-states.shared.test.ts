@@ -14,6 +14,9 @@ describe("stepStates", () => {
     expect(states("RUNNING", 0)).toEqual(["running", "pending", "pending"]);
     expect(states("RUNNING", 1)).toEqual(["done", "waiting", "pending"]);
     expect(stepsDone({ status: "RUNNING", nextStep: 1, steps })).toBe(1);
+    // The wait step has run (next_step moved past it) and its successor is a delayed job: still waiting.
+    expect(states("RUNNING", 2)).toEqual(["done", "waiting", "pending"]);
+    expect(stepsDone({ status: "RUNNING", nextStep: 2, steps })).toBe(1);
   });
 
   it("marks the failing step (nextStep - 1) and the ones that never ran", () => {

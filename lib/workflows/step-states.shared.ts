@@ -17,12 +17,28 @@ export interface StepView {
  */
 export function stepStates(run: { status: WorkflowRunStatus; nextStep: number; steps: WorkflowStep[] }): StepView[] {
   const failedAt = run.status === "FAILED" ? run.nextStep - 1 : -1;
-  return run.steps.map((step, index) => ({ index, kind: step.type, summary: summarize(step), state: stateOf(run, step, index, failedAt) }));
+  const waitingAt = inWait(run) ? run.nextStep - 1 : -1;
+  return run.steps.map((step, index) => ({
+    index,
+    kind: step.type,
+    summary: summarize(step),
+    state: index === waitingAt ? "waiting" : index === waitingAt + 1 && waitingAt >= 0 ? "pending" : stateOf(run, step, index, failedAt),
+  }));
 }
 
 /** Steps finished, counting a failed step as done with (it ran and will not run again). */
 export function stepsDone(run: { status: WorkflowRunStatus; nextStep: number; steps: WorkflowStep[] }): number {
-  return Math.min(run.status === "COMPLETED" ? run.steps.length : run.nextStep, run.steps.length);
+  if (run.status === "COMPLETED") return run.steps.length;
+  return Math.min(run.nextStep - (inWait(run) ? 1 : 0), run.steps.length);
+}
+
+/**
+ * A wait step commits at once (run-workflow-step.ts advances next_step and schedules its successor
+ * as a delayed job), so while a run waits, next_step already points past the wait: that wait is the
+ * step in progress, and the step after it has not started.
+ */
+function inWait(run: { status: WorkflowRunStatus; nextStep: number; steps: WorkflowStep[] }): boolean {
+  return run.status === "RUNNING" && run.steps[run.nextStep - 1]?.type === "wait";
 }
 
 function stateOf(run: { status: WorkflowRunStatus; nextStep: number }, step: WorkflowStep, index: number, failedAt: number): StepState {

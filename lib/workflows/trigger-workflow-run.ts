@@ -17,16 +17,24 @@ export interface TriggerWorkflowRunResult {
   replayed: boolean;
 }
 
+export interface TriggerWorkflowRunInput {
+  workspaceId: string;
+  sandbox: boolean;
+  body: unknown;
+  /** The dashboard's test run only (test-run-workflow.ts): run the workflow even while it is disabled. */
+  runDisabled?: boolean;
+}
+
 /**
  * POST /v1/workflow_runs and its sandbox twin (DECISIONS.md, Workflows and Idempotency). Exactly one
  * of workflowId (unknown → 404) and workflowKey. A key that matches no enabled workflow, or a disabled
  * workflow named by id, gives a SKIPPED run with a reason, so callers can ship before the workflow is
  * live. Otherwise the run (RUNNING, with a copy of the steps) and its first step job commit together.
  */
-export async function triggerWorkflowRun(input: { workspaceId: string; sandbox: boolean; body: unknown }): Promise<TriggerWorkflowRunResult> {
+export async function triggerWorkflowRun(input: TriggerWorkflowRunInput): Promise<TriggerWorkflowRunResult> {
   const request = parseTriggerRequest(input.body);
   const db = await getDb();
-  const target = await resolveTarget(db, input.workspaceId, request);
+  const target = await resolveTarget(db, input.workspaceId, request, input.runDisabled ?? false);
   const runId = newId("workflowRun");
   const replayOf = await queueTransaction(async (tx) => {
     if (request.metaId) {
@@ -78,7 +86,7 @@ interface Target {
   reason: string | null;
 }
 
-async function resolveTarget(db: Executor, workspaceId: string, request: TriggerWorkflowRunBody): Promise<Target> {
+async function resolveTarget(db: Executor, workspaceId: string, request: TriggerWorkflowRunBody, runDisabled: boolean): Promise<Target> {
   const byId = request.workflowId !== undefined;
   const [workflow] = await db
     .select()
@@ -89,7 +97,7 @@ async function resolveTarget(db: Executor, workspaceId: string, request: Trigger
     const reason = `No workflow has the key "${request.workflowKey}" in this workspace yet; nothing was run.`;
     return { workflow: null, status: "SKIPPED", reason };
   }
-  if (!workflow.enabled) {
+  if (!workflow.enabled && !runDisabled) {
     const reason = `The workflow "${workflow.name}" (${workflow.id}) is disabled; nothing was run.`;
     return { workflow, status: "SKIPPED", reason };
   }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/provider-events/resend/route";
@@ -10,6 +10,7 @@ import { newId } from "@/lib/ids";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { checkAutoPause } from "./check-auto-pause";
+import { resumeSending } from "./resume-sending";
 
 const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 const saved = process.env.RESEND_WEBHOOK_SECRET;
@@ -86,6 +87,20 @@ describe("checkAutoPause", () => {
     const check = await checkAutoPause({ workspaceId: workspace.id });
     expect(check).toMatchObject({ paused: true, sent: 1000, bounced: 102 });
     expect(check.reason).toBe("Paused automatically: bounce rate 10.2% over the last 1,000 live messages passed the 10% threshold.");
+  });
+
+  it("after a resume, only bounces recorded since count: the ones that caused the pause do not pause again", async () => {
+    const { workspace } = await createTestWorkspace();
+    await sent(workspace.id, 100, { bounced: 20 });
+    expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({ paused: true, bounced: 20 });
+    await resumeSending({ workspaceId: workspace.id });
+    expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({ paused: false, sent: 100, bounced: 0 });
+
+    const later = new Date(Date.now() + 1000);
+    const db = await getDb();
+    const recent = await db.select({ id: emailMessages.id }).from(emailMessages).where(eq(emailMessages.workspaceId, workspace.id)).limit(11);
+    await db.update(emailMessages).set({ firstBouncedAt: later }).where(inArray(emailMessages.id, recent.map((row) => row.id)));
+    expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({ paused: true, sent: 100, bounced: 11 });
   });
 
   it("pauses on the complaint rate (0.1%): one complaint in 1,000 is not above it, two are", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, desc, eq, isNotNull } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -27,13 +27,17 @@ export interface AutoPauseCheck extends Counts {
  * (workspace_id, created_at, id) index: at most 1,000 rows read), counts those that bounced or drew a
  * complaint; past AUTO_PAUSE_BOUNCE_RATE or AUTO_PAUSE_COMPLAINT_RATE (strictly above) it pauses
  * sending with the figures as the reason. Never before AUTO_PAUSE_MIN_MESSAGES were sent, so a small
- * sender is not paused by one complaint. A paused workspace is not checked again.
+ * sender is not paused by one complaint. A paused workspace is not checked again, and after a resume
+ * only new bounces and complaints count.
  */
 export async function checkAutoPause(input: { workspaceId: string }): Promise<AutoPauseCheck> {
   const db = await getDb();
-  const [workspace] = await db.select({ paused: workspaces.sendingPaused }).from(workspaces).where(eq(workspaces.id, input.workspaceId));
+  const [workspace] = await db
+    .select({ paused: workspaces.sendingPaused, resumedAt: workspaces.resumedAt })
+    .from(workspaces)
+    .where(eq(workspaces.id, input.workspaceId));
   if (!workspace || workspace.paused) return { paused: false, sent: 0, bounced: 0, complained: 0 };
-  const counts = await recentCounts(input.workspaceId);
+  const counts = await recentCounts(input.workspaceId, workspace.resumedAt);
   const reason = autoPauseReason(counts);
   if (!reason) return { paused: false, ...counts };
   await pauseSending({ workspaceId: input.workspaceId, reason, automatic: true });
@@ -41,11 +45,17 @@ export async function checkAutoPause(input: { workspaceId: string }): Promise<Au
   return { paused: true, reason, ...counts };
 }
 
-async function recentCounts(workspaceId: string): Promise<Counts> {
+/**
+ * Bounces and complaints recorded before the last resume are left out (the admin has seen them and
+ * chose to resume); the messages still count as sent, so the rate is over the same window.
+ */
+async function recentCounts(workspaceId: string, resumedAt: Date | null): Promise<Counts> {
   const db = await getDb();
   const m = emailMessages;
+  const after = (column: typeof m.firstBouncedAt) =>
+    resumedAt ? sql<Date | null>`case when ${column} > ${resumedAt.toISOString()}::timestamptz then ${column} end` : sql<Date | null>`${column}`;
   const recent = db
-    .select({ bouncedAt: m.firstBouncedAt, complainedAt: m.firstComplainedAt })
+    .select({ bouncedAt: after(m.firstBouncedAt).as("bounced_at"), complainedAt: after(m.firstComplainedAt).as("complained_at") })
     .from(m)
     .where(and(eq(m.workspaceId, workspaceId), eq(m.sandbox, false), isNotNull(m.sentAt)))
     .orderBy(desc(m.createdAt), desc(m.id))

@@ -23,7 +23,7 @@ export async function resumeSending(input: { workspaceId: string }): Promise<{ r
   // as PAUSED) finishes first, so its message is among those found below (sending-state.ts).
   const [workspace] = await db
     .update(workspaces)
-    .set({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false, updatedAt: new Date() })
+    .set({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false, resumedAt: new Date(), updatedAt: new Date() })
     .where(eq(workspaces.id, input.workspaceId))
     .returning({ id: workspaces.id });
   if (!workspace) throw notFound(`Workspace ${input.workspaceId}`, "workspace");

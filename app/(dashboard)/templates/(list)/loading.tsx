@@ -1,0 +1,11 @@
+// In the (list) group so this skeleton wraps only the list: /templates/<id> answers 404 with a real 404 status.
+import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
+
+export default function TemplatesLoading() {
+  return (
+    <div className="space-y-6">
+      <Skeleton className="h-7 w-40" />
+      <TableSkeleton rows={10} />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { templates } from "@/db/schema";
+import { AppError, notFound } from "@/lib/errors";
+import { findWorkflowsUsingTemplate } from "./find-workflows-using-template";
+
+/**
+ * Deletes a template with its versions and scenarios (messages sent from it keep their content; their
+ * templateId becomes null). Refused with CONFLICT naming the workflows while any workflow's steps use
+ * it, since those steps would fail at run time. The template row is locked first, so the check and
+ * the delete see the same workflows as a concurrent dashboard action.
+ */
+export async function deleteTemplate(input: { workspaceId: string; templateId: string }) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [template] = await tx
+      .select({ id: templates.id, name: templates.name })
+      .from(templates)
+      .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
+      .for("update");
+    if (!template) throw notFound(`Template ${input.templateId}`, "templateId");
+    const users = await findWorkflowsUsingTemplate(input.workspaceId, template.id, tx);
+    if (users.length > 0) {
+      const names = users.map((workflow) => `“${workflow.name}”`).join(", ");
+      const noun = users.length === 1 ? "workflow" : "workflows";
+      throw new AppError("CONFLICT", `“${template.name}” is used by the ${noun} ${names}. Remove it from their steps first, then delete it.`, { param: "templateId" });
+    }
+    await tx.delete(templates).where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, template.id)));
+    return template;
+  });
+}

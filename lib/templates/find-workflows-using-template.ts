@@ -1,0 +1,22 @@
+import "server-only";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { workflows } from "@/db/schema";
+
+/** `steps @> '[{"templateId": …}]'`: true for a workflow with a sendEmail step using the template. */
+export function stepsUseTemplate(templateId: string) {
+  return sql`${workflows.steps} @> ${JSON.stringify([{ templateId }])}::jsonb`;
+}
+
+/**
+ * The workflows of the workspace whose steps send the template, by name. What stops a delete: a
+ * workflow step whose template is gone fails at run time (prepare-email-step.ts).
+ */
+export async function findWorkflowsUsingTemplate(workspaceId: string, templateId: string, executor?: Executor) {
+  const db = executor ?? (await getDb());
+  return db
+    .select({ id: workflows.id, name: workflows.name, key: workflows.key })
+    .from(workflows)
+    .where(and(eq(workflows.workspaceId, workspaceId), stepsUseTemplate(templateId)))
+    .orderBy(asc(workflows.name), asc(workflows.id));
+}

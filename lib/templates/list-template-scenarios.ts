@@ -1,0 +1,21 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { templateScenarios } from "@/db/schema";
+import { getTemplateOrThrow } from "./get-template-or-throw";
+
+export type TemplateScenario = typeof templateScenarios.$inferSelect;
+
+/**
+ * A template's named sample-data sets, by name. Another workspace's template is the same NOT_FOUND
+ * as an unknown one, never an empty list that would hide the mistake.
+ */
+export async function listTemplateScenarios(workspaceId: string, templateId: string): Promise<TemplateScenario[]> {
+  const db = await getDb();
+  await getTemplateOrThrow(workspaceId, templateId, db, "templateId");
+  return db
+    .select()
+    .from(templateScenarios)
+    .where(and(eq(templateScenarios.workspaceId, workspaceId), eq(templateScenarios.templateId, templateId)))
+    .orderBy(asc(templateScenarios.name));
+}

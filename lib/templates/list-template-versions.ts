@@ -1,0 +1,32 @@
+import "server-only";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { templateVersions, users } from "@/db/schema";
+import { getTemplateOrThrow } from "./get-template-or-throw";
+
+/**
+ * A template and its history, newest first: each version's number, when, who saved it (null for the
+ * CLI or API) and which version it restored. Content is read per version (getTemplateVersionOrThrow).
+ */
+export async function listTemplateVersions(workspaceId: string, templateId: string) {
+  const template = await getTemplateOrThrow(workspaceId, templateId, undefined, "templateId");
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: templateVersions.id,
+      version: templateVersions.version,
+      name: templateVersions.name,
+      createdAt: templateVersions.createdAt,
+      restoredFromVersion: templateVersions.restoredFromVersion,
+      authorName: users.name,
+      authorEmail: users.email,
+    })
+    .from(templateVersions)
+    .leftJoin(users, eq(users.id, templateVersions.createdByUserId))
+    .where(and(eq(templateVersions.workspaceId, workspaceId), eq(templateVersions.templateId, template.id)))
+    .orderBy(desc(templateVersions.version));
+  const versions = rows.map(({ authorName, authorEmail, ...row }) => ({ ...row, author: authorEmail ? { name: authorName, email: authorEmail } : null }));
+  return { template, versions };
+}
+
+export type TemplateVersionSummary = Awaited<ReturnType<typeof listTemplateVersions>>["versions"][number];

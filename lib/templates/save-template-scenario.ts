@@ -1,0 +1,51 @@
+import "server-only";
+import { and, count, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { templates, templateScenarios } from "@/db/schema";
+import { invalidParameter, notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { zodToAppError } from "@/lib/validation.shared";
+import type { TemplateScenario } from "./list-template-scenarios";
+import { TEMPLATE_SCENARIOS_MAX, templateScenarioSchema } from "./schemas";
+
+export interface SaveTemplateScenarioInput {
+  workspaceId: string;
+  templateId: string;
+  name: unknown;
+  variables: unknown;
+}
+
+/**
+ * Creates the scenario of that name, or replaces its variables when the template already has one:
+ * names are unique per template, so "save" in the editor is one upsert on (template, name). The
+ * variables must be a JSON object, as a send's `variables` are.
+ */
+export async function saveTemplateScenario(input: SaveTemplateScenarioInput): Promise<TemplateScenario> {
+  const parsed = templateScenarioSchema.safeParse({ name: input.name, variables: input.variables });
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const { name, variables } = parsed.data;
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    // The template row is locked, so two concurrent new names cannot both pass the count below.
+    const [template] = await tx
+      .select({ id: templates.id })
+      .from(templates)
+      .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
+      .for("update");
+    if (!template) throw notFound(`Template ${input.templateId}`, "templateId");
+    const scope = and(eq(templateScenarios.workspaceId, input.workspaceId), eq(templateScenarios.templateId, input.templateId));
+    const [existing] = await tx.select({ id: templateScenarios.id }).from(templateScenarios).where(and(scope, eq(templateScenarios.name, name)));
+    if (!existing) {
+      const [{ value: total }] = await tx.select({ value: count() }).from(templateScenarios).where(scope);
+      if (total >= TEMPLATE_SCENARIOS_MAX) {
+        throw invalidParameter("name", `A template can have at most ${TEMPLATE_SCENARIOS_MAX} scenarios; delete one before adding "${name}".`);
+      }
+    }
+    const [saved] = await tx
+      .insert(templateScenarios)
+      .values({ id: newId("templateScenario"), workspaceId: input.workspaceId, templateId: input.templateId, name, variables })
+      .onConflictDoUpdate({ target: [templateScenarios.templateId, templateScenarios.name], set: { variables, updatedAt: new Date() } })
+      .returning();
+    return saved;
+  });
+}
