@@ -4,7 +4,7 @@ import { switchWorkspace } from "./workspace";
 
 // Unique per run: other specs share the e2e database.
 const name = `Blocks spec ${Date.now()}`;
-const variables = { order: { id: "A-1001" }, customer: { name: "Ada Lovelace", city: "Lisbon" } };
+const variables = { name: "Ada", order: { id: "A-1001" }, customer: { name: "Ada Lovelace", city: "Lisbon" } };
 
 const composer = (page: Page) => page.getByRole("navigation", { name: "Blocks" });
 const row = (page: Page, text: string | RegExp) => composer(page).getByTestId("block-row").filter({ hasText: text });
@@ -90,9 +90,15 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   await expect(preview.getByRole("link", { name: "Track A-1001" })).toHaveAttribute("href", "https://shop.example/orders/A-1001?who=Ada+Lovelace");
   await expect(preview.getByText("Ships to Lisbon")).toBeVisible();
   await expect(preview.locator("h1")).toHaveText("Order A-1001 for Ada Lovelace");
+  await expect(preview.getByText("Hello Ada")).toBeVisible();
+  // The button selected, to show its properties next to the preview.
+  await row(page, /^Button: Track/).getByRole("button", { name: /^Button: Track/ }).click();
+  await expect(page.getByLabel("Button URL")).toHaveValue("https://shop.example/orders/{{ order.id }}?who={{ customer.name | url_encode }}");
   // From the top: the sticky toolbar would otherwise be drawn where the page was scrolled to.
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: "docs/screenshots/template-blocks.png", fullPage: true });
+
+  const previewHtml = await page.locator("iframe[title='Preview of the HTML body']").getAttribute("srcdoc");
 
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("save-feedback")).toHaveText(/^Saved as version \d+\.$/);
@@ -101,6 +107,7 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   const response = await request.post(`/v1/templates/${templateId}/render`, { headers: { Authorization: basicAuth() }, data: { variables } });
   expect(response.status(), await response.text()).toBe(200);
   const { bodyHtml } = ((await response.json()) as { data: { bodyHtml: string } }).data;
+  expect(bodyHtml).toBe(previewHtml);
   expect(bodyHtml).toContain('href="https://shop.example/orders/A-1001?who=Ada+Lovelace"');
   expect(bodyHtml).toContain("background-color:#0F766E");
   expect(bodyHtml).toContain("background-color:#FEFCE8");
