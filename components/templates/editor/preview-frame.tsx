@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { SegmentedControl } from "@/components/ui/segmented-control";
 
 export type PreviewWidth = "desktop" | "mobile";
 
@@ -34,21 +35,13 @@ export function PreviewFrame({ html, title }: { html: string; title: string }) {
 
   return (
     <div className="space-y-2">
-      <div role="group" aria-label="Preview width" className="inline-flex rounded-md ring-1 ring-slate-300 ring-inset">
-        {(Object.keys(WIDTHS) as PreviewWidth[]).map((key) => (
-          <button
-            key={key}
-            type="button"
-            aria-pressed={width === key}
-            onClick={() => setWidth(key)}
-            className={`px-3 py-1 text-xs font-medium first:rounded-l-md last:rounded-r-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 ${
-              width === key ? "bg-indigo-600 text-white" : "bg-white text-slate-700 hover:bg-slate-50"
-            }`}
-          >
-            {WIDTHS[key].label}
-          </button>
-        ))}
-      </div>
+      <SegmentedControl
+        label="Preview width"
+        size="xs"
+        options={(Object.keys(WIDTHS) as PreviewWidth[]).map((key) => ({ value: key, label: WIDTHS[key].label }))}
+        value={width}
+        onChange={setWidth}
+      />
       <div ref={box} className="overflow-hidden rounded-md bg-slate-100" style={{ height: FRAME_HEIGHT * scale + 2 }}>
         <iframe
           title={title}
