@@ -35,7 +35,7 @@ describe("diffVersionContent", () => {
   });
 
   it("compares blocks documents as formatted JSON and a missing text part as empty", () => {
-    const from = { ...base, kind: "blocks", blocks: { root: { type: "EmailLayout", data: { childrenIds: ["a"] } } } };
+    const from: VersionContent = { ...base, kind: "blocks", blocks: { root: { type: "EmailLayout", data: { childrenIds: ["a"] } } } };
     const to = { ...from, bodyText: "Plain", blocks: { root: { type: "EmailLayout", data: { childrenIds: ["a", "b"] } } } };
     const diff = diffVersionContent(from, to);
     expect(diff.filter((field) => field.changed).map((field) => field.field)).toEqual(["bodyText", "blocks"]);

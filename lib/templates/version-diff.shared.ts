@@ -1,17 +1,8 @@
 import { diffLines, diffWords, type ChangeObject } from "diff";
+import type { TemplateContent } from "./schemas";
 
-/** The content a version holds (and the template's current row): what a diff compares. */
-export interface VersionContent {
-  name: string;
-  subject: string;
-  bodyHtml: string;
-  bodyText: string | null;
-  fromAddress: string | null;
-  replyTo: string | null;
-  strict: boolean;
-  kind: string;
-  blocks: Record<string, unknown> | null;
-}
+/** The content a version holds (and the template's current row): what a save takes, so what a diff compares. */
+export type VersionContent = TemplateContent;
 
 /** A piece of a line: `changed` pieces are the words that differ from the line it replaces. */
 export interface DiffSegment {

@@ -1,21 +1,14 @@
 import type { BlocksDocument } from "@/lib/templates/blocks.shared";
+import type { TemplateContent } from "@/lib/templates/schemas";
 // Types only (erased at build): the preview route's answer, so the client reads what the server sends.
 import type { PreviewProblem, PreviewResult } from "@/lib/templates/preview-draft";
 
 export type { PreviewProblem, PreviewResult };
 
 /** The stored template as the editor opens it. */
-export interface EditorTemplateProps {
+export interface EditorTemplateProps extends Omit<TemplateContent, "blocks"> {
   id: string;
-  kind: "code" | "blocks";
   version: number;
-  name: string;
-  subject: string;
-  bodyHtml: string;
-  bodyText: string | null;
-  fromAddress: string | null;
-  replyTo: string | null;
-  strict: boolean;
   blocks: BlocksDocument | null;
 }
 
