@@ -1,5 +1,5 @@
 /**
- * tsx --conditions=react-server scripts/bench/profile-delivery.ts [--count 3000] [--workers 1] [--cpu-prof] [--log-statements]
+ * tsx --conditions=react-server scripts/bench/profile-delivery.ts [--count 3000] [--workers 1] [--cpu-prof] [--log-statements] [--explain]
  *
  * A profiling aid for bench:delivery, not a benchmark of its own: accepts N messages on a scratch
  * PostgreSQL database with no worker running, then starts `--workers` worker processes and prints the
@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
     workers: { type: "string", default: "1" },
     "cpu-prof": { type: "boolean", default: false },
     "log-statements": { type: "boolean", default: false },
+    explain: { type: "boolean", default: false },
     "accept-only": { type: "boolean", default: false },
     "end-to-end": { type: "boolean", default: false },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
@@ -141,8 +142,14 @@ async function main(): Promise<void> {
     await migrateDatabase(await getDbHandle());
     await getQueue();
     const { workspace } = await createTestWorkspace({ name: "Profile" });
-    if (args["log-statements"]) {
-      await admin.unsafe(`alter database ${name} set log_min_duration_statement = 0`);
+    if (args.explain) {
+      // Plans of statements over 5 ms go to the server log (auto_explain, loaded per session).
+      await admin.unsafe(`alter database ${name} set session_preload_libraries = 'auto_explain'`);
+      await admin.unsafe(`alter database ${name} set auto_explain.log_min_duration = 5`);
+      await admin.unsafe(`alter database ${name} set auto_explain.log_analyze = on`);
+    }
+    if (args["log-statements"] || args.explain) {
+      if (args["log-statements"]) await admin.unsafe(`alter database ${name} set log_min_duration_statement = 0`);
       await stopQueue();
       await closeDb(); // new connections take the setting
       await getQueue();
