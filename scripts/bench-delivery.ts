@@ -2,12 +2,13 @@
  * npm run bench:delivery [-- --count 5000 --concurrency 5 --skip-postgres --skip-pglite]
  *
  * Accepts N messages through sendBatch (the use case behind POST /v1/batches: the fastest way in,
- * 1,000 per call), delivers them through the smtp provider to an in-process SMTP sink (pooled, no
- * STARTTLS; STACK.md trap 6) and prints, per setup:
+ * 1,000 per call), delivers them through the smtp provider to an in-process stand-in relay
+ * (bench/relay-sink.ts: minimal pipelining ESMTP, no STARTTLS) and prints, per setup:
  * - end to end: messages/s from the first acceptance to the sink's last 250, workers running meanwhile;
  * - acceptance only: messages/s of the sendBatch calls in that run;
  * - delivery only: N more messages accepted while the workers are stopped (SIGSTOP, or not started in
- *   embedded mode), then messages/s from resuming them to the sink's last 250.
+ *   embedded mode), then messages/s from resuming them to the sink's last 250;
+ * - how many Message-IDs the relay received twice (the at-least-once window; expected 0).
  * Setups: PostgreSQL with 1 and with 2 `npm run worker` processes (a fresh database on the bench
  * server, created and dropped), and embedded PGlite with the in-process worker.
  * A benchmark, not a test: figures vary with the machine.
@@ -22,8 +23,8 @@ import { getQueue, stopQueue } from "@/lib/jobs/queue";
 import { setLogLevel } from "@/lib/log";
 import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
+import { startRelaySink, type RelaySink } from "./bench/relay-sink";
 import { scratchPostgres, seconds, tempDir } from "./bench/server";
 
 const { values: args } = parseArgs({
@@ -67,17 +68,18 @@ interface Workers {
 }
 
 /** Runs both measurements on the database the process is configured for; `workers` are already running. */
-async function measure(label: string, sink: SmtpSink, workers: Workers): Promise<void> {
+async function measure(label: string, sink: RelaySink, workers: Workers): Promise<void> {
   const { workspace } = await createTestWorkspace({ name: "Bench" });
   await accept(workspace.id, 20, -100); // warm-up: JIT, caches, pools
   await sink.waitForMessages(20, 60_000);
-  sink.messages.length = 0;
+  sink.reset();
 
   const started = performance.now();
   const acceptMs = await accept(workspace.id, COUNT, 0);
   await sink.waitForMessages(COUNT, 600_000);
   const endToEndMs = performance.now() - started;
-  sink.messages.length = 0;
+  const duplicates = sink.duplicates();
+  sink.reset();
 
   await workers.pause();
   await accept(workspace.id, COUNT, COUNT);
@@ -85,16 +87,18 @@ async function measure(label: string, sink: SmtpSink, workers: Workers): Promise
   await workers.resume();
   await sink.waitForMessages(COUNT, 600_000);
   const deliveryMs = performance.now() - resumed;
-  sink.messages.length = 0;
+  const allDuplicates = duplicates + sink.duplicates();
+  sink.reset();
 
   console.log(
     `${label}: end to end ${rate(COUNT, endToEndMs)} (${COUNT} in ${seconds(endToEndMs)}); ` +
       `acceptance only ${rate(COUNT, acceptMs)} (sendBatch, 1,000 per call); ` +
-      `delivery only ${rate(COUNT, deliveryMs)} (${COUNT} in ${seconds(deliveryMs)})`,
+      `delivery only ${rate(COUNT, deliveryMs)} (${COUNT} in ${seconds(deliveryMs)}); ` +
+      `Message-IDs the relay saw twice: ${allDuplicates}`,
   );
 }
 
-async function postgresSetup(sink: SmtpSink, processes: number, serverUrl: string): Promise<void> {
+async function postgresSetup(sink: RelaySink, processes: number, serverUrl: string): Promise<void> {
   const database = await scratchPostgres(serverUrl);
   if (!database) return;
   const dataDir = tempDir();
@@ -121,7 +125,7 @@ async function postgresSetup(sink: SmtpSink, processes: number, serverUrl: strin
   }
 }
 
-async function embeddedSetup(sink: SmtpSink): Promise<void> {
+async function embeddedSetup(sink: RelaySink): Promise<void> {
   const dataDir = tempDir();
   applySettings({ DATABASE_URL: undefined, DATA_DIR: dataDir.dir });
   try {
@@ -139,7 +143,7 @@ async function embeddedSetup(sink: SmtpSink): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const sink = await startSmtpSink();
+  const sink = await startRelaySink();
   // The workers (children inherit this environment) and the in-process worker deliver to the sink.
   applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, WORKER_CONCURRENCY: args.concurrency, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
   setLogLevel("warn");

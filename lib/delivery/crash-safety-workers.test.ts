@@ -127,6 +127,9 @@ describe.skipIf(!serverUrl)("crash safety with 3 worker processes (PostgreSQL; s
         `all SUCCEEDED ${((Date.now() - killedAt) / 1000).toFixed(1)} s later, ${retried} jobs retried; ` +
         `duplicates: ${duplicated.length}${duplicated.length ? ` (${duplicated.join(", ")})` : ""}`,
     );
+    // The replacement may still be starting when the others finished everything (a loaded machine):
+    // a SIGTERM before its handler is installed would end it with 143, not a graceful 0.
+    await workers[workers.length - 1].started;
     for (const entry of workers.slice(1)) expect(await entry.stop()).toBe(0);
   }, 180_000);
 });

@@ -24,9 +24,16 @@ export function startWorkerProcess(env: Record<string, string | undefined>, root
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const started = new Promise<void>((resolve, reject) => {
+    let ready = false;
     child.stdout!.on("data", (chunk) => {
+      const from = Math.max(0, stdout.length - 20);
       stdout += chunk;
-      if (stdout.includes('"workers started"')) resolve();
+      // Only the new text (and the end of the old, for a line split between chunks): a benchmark's
+      // worker logs thousands of lines, and searching all of them per chunk costs quadratic time.
+      if (!ready && stdout.includes('"workers started"', from)) {
+        ready = true;
+        resolve();
+      }
     });
     child.once("exit", (code, signal) => reject(new Error(`worker exited with ${code ?? signal}: ${stderr}`)));
   });

@@ -17,9 +17,9 @@ import { resetEnvForTests } from "@/lib/env";
 import { getQueue, stopQueue } from "@/lib/jobs/queue";
 import { setLogLevel } from "@/lib/log";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { startSmtpSink } from "@/lib/testing/smtp-sink";
 import { exitOf, startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import postgres from "postgres";
+import { startRelaySink } from "./relay-sink";
 import { scratchPostgres, seconds, tempDir } from "./server";
 
 const { values: args } = parseArgs({
@@ -128,7 +128,7 @@ function profiledWorker(env: Record<string, string>): WorkerProcess {
 }
 
 async function main(): Promise<void> {
-  const sink = await startSmtpSink();
+  const sink = await startRelaySink();
   const database = await scratchPostgres(args["pg-url"]!);
   if (!database) throw new Error("no PostgreSQL");
   const name = new URL(database.url).pathname.slice(1);
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
       await Promise.all(workers.map((worker) => worker.started));
       const t0 = performance.now();
       console.log(`t0 = ${new Date().toISOString()}`);
-      const timer = setInterval(() => console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s: sink ${sink.messages.length}`), 1000);
+      const timer = setInterval(() => console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s: sink ${sink.received()}`), 1000);
       void sink.waitForMessages(COUNT, 600_000).then(() => {
         clearInterval(timer);
         console.log(`end to end ${COUNT} in ${seconds(performance.now() - t0)}`);
@@ -203,15 +203,18 @@ async function main(): Promise<void> {
     const tree0 = trees();
     const workerCpu0 = cpuOf((_, pid) => tree0.has(pid));
     const pgCpu0 = cpuOf(isBackend);
+    const sinkCpu0 = process.cpuUsage();
     const started = performance.now();
     await sink.waitForMessages(COUNT, 600_000);
     const ms = performance.now() - started;
     const tree = trees();
     const workerCpu = cpuOf((_, pid) => tree.has(pid)) - workerCpu0;
     const pgCpu = cpuOf(isBackend) - pgCpu0;
+    const sinkCpu = process.cpuUsage(sinkCpu0);
     console.log(
       `delivered ${COUNT} in ${seconds(ms)} (${Math.round(COUNT / (ms / 1000))} msg/s) with ${workers.length} worker(s); ` +
-        `worker CPU ${((workerCpu / COUNT) * 1000).toFixed(3)} ms/msg, database backends ${((pgCpu / COUNT) * 1000).toFixed(3)} ms/msg`,
+        `worker CPU ${((workerCpu / COUNT) * 1000).toFixed(3)} ms/msg, database backends ${((pgCpu / COUNT) * 1000).toFixed(3)} ms/msg, ` +
+        `relay sink (this process) ${((sinkCpu.user + sinkCpu.system) / 1e3 / COUNT).toFixed(3)} ms/msg (system ${(sinkCpu.system / 1e3 / COUNT).toFixed(3)})`,
     );
     if (args["log-statements"]) {
       await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -1,26 +1,17 @@
 import "server-only";
-import nodemailer from "nodemailer";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { getDkimSigningKey } from "../dkim";
 import { dkimSign } from "../dkim-sign";
 import { sendingDomain } from "../mime.shared";
 import type { DeliveryProvider, ProviderResult } from "../provider";
-
-type Transporter = ReturnType<typeof createPool>;
+import { SmtpPool, type SmtpPoolSettings } from "./smtp-pool";
 
 /**
  * One pooled transporter per process (STACK.md trap 6: a connection per message costs the server's
  * greeting delay each time). Rebuilt only when the settings change (tests); closed by closeSmtpTransport.
  */
-const globalForSmtp = globalThis as unknown as { __smtpTransport?: { settings: string; transporter: Transporter } };
-
-interface SmtpSettings {
-  url: string;
-  poolSize: number;
-  rejectUnauthorized: boolean;
-  timeoutMs: number;
-}
+const globalForSmtp = globalThis as unknown as { __smtpTransport?: { settings: string; pool: SmtpPool } };
 
 /**
  * The `smtp` provider: hands the MIME built once by build-mime.ts, unchanged but DKIM-signed with the
@@ -43,7 +34,7 @@ export function getSmtpProvider(): DeliveryProvider {
       try {
         // Signed here (dkim-sign.ts), off the event loop, rather than by nodemailer's `dkim` streams.
         const raw = await dkimSign(mail.mime.raw, dkim);
-        const info = await transport(settings).sendMail({ envelope: mail.mime.envelope, raw });
+        const info = await transport(settings).send(mail.mime.envelope, raw);
         const fields = { messageId: mail.messageId, response: info.response, rejected: info.rejected };
         if (info.rejected.length) log.warn("smtp relay accepted the message for some recipients only", fields);
         else log.debug("smtp relay accepted the message", fields);
@@ -57,7 +48,7 @@ export function getSmtpProvider(): DeliveryProvider {
 
 /** Closes the pooled connections; the next send opens new ones. Call once when the process stops. */
 export function closeSmtpTransport(): void {
-  globalForSmtp.__smtpTransport?.transporter.close();
+  globalForSmtp.__smtpTransport?.pool.close();
   globalForSmtp.__smtpTransport = undefined;
 }
 
@@ -86,7 +77,7 @@ export function smtpFailure(error: unknown): ProviderResult {
   return { outcome: "retry", diagnostic };
 }
 
-function smtpSettings(): SmtpSettings {
+function smtpSettings(): SmtpPoolSettings {
   const values = env();
   const url = values.SMTP_URL;
   if (!url) {
@@ -111,25 +102,12 @@ function smtpSettings(): SmtpSettings {
   };
 }
 
-function transport(settings: SmtpSettings): Transporter {
+function transport(settings: SmtpPoolSettings): SmtpPool {
   const key = JSON.stringify(settings);
   const current = globalForSmtp.__smtpTransport;
-  if (current?.settings === key) return current.transporter;
-  current?.transporter.close();
-  const transporter = createPool(settings);
-  globalForSmtp.__smtpTransport = { settings: key, transporter };
-  return transporter;
-}
-
-function createPool(settings: SmtpSettings) {
-  // Options in the URL's query (?requireTLS=true, ?ignoreTLS=true…) are nodemailer's own and apply too.
-  return nodemailer.createTransport({
-    pool: true,
-    url: settings.url,
-    maxConnections: settings.poolSize,
-    connectionTimeout: settings.timeoutMs,
-    greetingTimeout: settings.timeoutMs,
-    socketTimeout: settings.timeoutMs,
-    tls: { rejectUnauthorized: settings.rejectUnauthorized },
-  });
+  if (current?.settings === key) return current.pool;
+  current?.pool.close();
+  const pool = new SmtpPool(settings);
+  globalForSmtp.__smtpTransport = { settings: key, pool };
+  return pool;
 }

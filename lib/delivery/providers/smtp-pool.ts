@@ -1,0 +1,194 @@
+import "server-only";
+import SMTPConnection from "nodemailer/lib/smtp-connection";
+import { parseConnectionUrl } from "nodemailer/lib/shared";
+
+export interface SmtpPoolSettings {
+  /** smtp://[user:pass@]host:port or smtps://…; nodemailer's query options (?requireTLS=true…) apply. */
+  url: string;
+  poolSize: number;
+  rejectUnauthorized: boolean;
+  timeoutMs: number;
+}
+
+export type SmtpEnvelope = { from: string; to: string[] };
+
+/** Messages one connection carries before it is replaced (nodemailer's pool does the same). */
+const MESSAGES_PER_CONNECTION = 100;
+/** An idle connection is closed politely after this long rather than left for the relay to drop. */
+const IDLE_MS = 30_000;
+
+interface Connection {
+  smtp: SMTPConnection;
+  messages: number;
+  busy: boolean;
+  gone: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
+interface Waiter {
+  resolve(connection: Connection): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Up to `poolSize` SMTP connections (nodemailer's SMTPConnection: TLS, STARTTLS, AUTH and PIPELINING),
+ * each carrying one message at a time, handed the finished MIME as it is. Why not nodemailer's own
+ * pool: its Mailer re-composes a raw message through MailComposer and streams, three times the CPU per
+ * message of a direct SMTPConnection.send (docs/benchmarks.md), and delivery is CPU-bound.
+ */
+export class SmtpPool {
+  private readonly idle: Connection[] = [];
+  private readonly waiters: Waiter[] = [];
+  /** Connections open or opening, and of those the opening ones. */
+  private count = 0;
+  private opening = 0;
+  private closed = false;
+
+  constructor(private readonly settings: SmtpPoolSettings) {}
+
+  /** Resolves with the relay's answer to the message (its 250), rejects with nodemailer's SMTP error. */
+  async send(envelope: SmtpEnvelope, raw: string | Buffer): Promise<SMTPConnection.SentMessageInfo> {
+    for (let attempt = 0; ; attempt++) {
+      const connection = await this.acquire();
+      const reused = connection.messages > 0;
+      connection.messages++;
+      try {
+        const info = await sendOver(connection.smtp, envelope, raw);
+        this.handOver(connection);
+        return info;
+      } catch (error) {
+        const err = error as SMTPConnection.SMTPError;
+        if (refusedMessage(err) && !connection.gone) this.resetAndRelease(connection);
+        else this.discard(connection);
+        // A reused connection the relay dropped while it sat idle: once more on a fresh one. Had the
+        // message itself gone out before the drop, the queue's retry would send it again all the same.
+        if (reused && attempt === 0 && droppedConnection(err)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Closes idle connections now and busy ones as they finish; later sends are refused. */
+  close(): void {
+    this.closed = true;
+    for (const connection of [...this.idle]) this.discard(connection, true);
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error("The SMTP pool was closed."));
+  }
+
+  private acquire(): Promise<Connection> {
+    if (this.closed) return Promise.reject(new Error("The SMTP pool was closed."));
+    const ready = this.idle.pop();
+    if (ready) {
+      clearTimeout(ready.idleTimer);
+      ready.busy = true;
+      return Promise.resolve(ready);
+    }
+    return new Promise<Connection>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.openForWaiters();
+    });
+  }
+
+  /** Opens connections for waiting sends while the pool has room; a failed open fails its waiter only. */
+  private openForWaiters(): void {
+    while (!this.closed && this.waiters.length > this.opening && this.count < this.settings.poolSize) {
+      this.count++;
+      this.opening++;
+      this.open().then(
+        (connection) => {
+          this.opening--;
+          this.handOver(connection);
+        },
+        (error: unknown) => {
+          this.opening--;
+          this.count--;
+          this.waiters.shift()?.reject(error);
+          this.openForWaiters();
+        },
+      );
+    }
+  }
+
+  private handOver(connection: Connection): void {
+    if (this.closed || connection.gone) return this.discard(connection, true);
+    if (connection.messages >= MESSAGES_PER_CONNECTION) return this.discard(connection, true);
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      connection.busy = true;
+      return waiter.resolve(connection);
+    }
+    connection.busy = false;
+    connection.idleTimer = setTimeout(() => this.discard(connection, true), IDLE_MS);
+    connection.idleTimer.unref();
+    this.idle.push(connection);
+  }
+
+  /** The relay refused this message only: RSET, and the connection serves the next one. */
+  private resetAndRelease(connection: Connection): void {
+    connection.smtp.reset((error) => (error ? this.discard(connection) : this.handOver(connection)));
+  }
+
+  private discard(connection: Connection, polite = false): void {
+    clearTimeout(connection.idleTimer);
+    const index = this.idle.indexOf(connection);
+    if (index >= 0) this.idle.splice(index, 1);
+    if (!connection.gone) {
+      connection.gone = true;
+      this.count--;
+      if (polite) connection.smtp.quit();
+      else connection.smtp.close();
+    }
+    this.openForWaiters();
+  }
+
+  private open(): Promise<Connection> {
+    const { auth, ...options } = parseConnectionUrl(this.settings.url);
+    const smtp = new SMTPConnection({
+      ...options,
+      connectionTimeout: this.settings.timeoutMs,
+      greetingTimeout: this.settings.timeoutMs,
+      socketTimeout: this.settings.timeoutMs,
+      tls: { ...options.tls, rejectUnauthorized: this.settings.rejectUnauthorized },
+    });
+    const connection: Connection = { smtp, messages: 0, busy: true, gone: false };
+    return new Promise<Connection>((resolve, reject) => {
+      let settled = false;
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        smtp.close();
+        reject(error);
+      };
+      const ready = () => {
+        if (settled) return;
+        settled = true;
+        resolve(connection);
+      };
+      // Once open, trouble on an idle connection retires it; a busy one hears of it in its send callback.
+      const lost = () => {
+        if (!settled) return fail(new Error("The SMTP server closed the connection before it was ready."));
+        if (!connection.busy) this.discard(connection);
+      };
+      smtp.on("error", (error) => (settled ? lost() : fail(error)));
+      smtp.once("end", lost);
+      smtp.connect((error) => {
+        if (error) return fail(error);
+        if (!auth?.user || !smtp.allowsAuth) return ready();
+        smtp.login({ user: auth.user, pass: auth.pass, method: options.authMethod as string | undefined }, (loginError) => (loginError ? fail(loginError) : ready()));
+      });
+    });
+  }
+}
+
+function sendOver(smtp: SMTPConnection, envelope: SmtpEnvelope, raw: string | Buffer): Promise<SMTPConnection.SentMessageInfo> {
+  return new Promise((resolve, reject) => smtp.send(envelope, raw, (error, info) => (error ? reject(error) : resolve(info))));
+}
+
+/** The relay turned this message down but the session is fine (nodemailer's pool reuses it too). */
+function refusedMessage(error: SMTPConnection.SMTPError): boolean {
+  return (error.code === "EENVELOPE" || error.code === "EMESSAGE") && error.responseCode !== 421;
+}
+
+function droppedConnection(error: SMTPConnection.SMTPError): boolean {
+  return error.code === "ECONNECTION" || error.code === "ESOCKET";
+}
