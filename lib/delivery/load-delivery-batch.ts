@@ -7,7 +7,30 @@ import type { DeliverMessageJob } from "@/lib/jobs/queue";
 import { dkimSigningKeyFromRow, type DkimSigningKey } from "./dkim";
 import { bareAddress } from "./mime.shared";
 
-export type Message = typeof emailMessages.$inferSelect;
+const m = emailMessages;
+/**
+ * The columns delivery reads: only these, not the whole row. The rest (variables, metadata, twenty
+ * timestamps) would be fetched, parsed and collected again for every message of every batch.
+ */
+const deliveryColumns = {
+  id: m.id,
+  workspaceId: m.workspaceId,
+  sandbox: m.sandbox,
+  groupId: m.groupId,
+  from: m.from,
+  replyTo: m.replyTo,
+  to: m.to,
+  toAddresses: m.toAddresses,
+  cc: m.cc,
+  bcc: m.bcc,
+  subject: m.subject,
+  bodyHtml: m.bodyHtml,
+  bodyText: m.bodyText,
+  headers: m.headers,
+  attachments: m.attachments,
+};
+
+export type Message = { [K in keyof typeof deliveryColumns]: (typeof emailMessages.$inferSelect)[K] };
 
 /** A live message waiting for delivery, with what its workspace says about it. */
 export interface Deliverable {
@@ -24,9 +47,8 @@ export interface Deliverable {
 export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessageJob[]): Promise<Map<string, Deliverable>> {
   const ids = [...new Set(jobs.map((job) => job.messageId))];
   if (ids.length === 0) return new Map();
-  const m = emailMessages;
   const rows = await db
-    .select({ message: m, paused: workspaces.sendingPaused, trackingEnabled: workspaces.trackingEnabled })
+    .select({ message: deliveryColumns, paused: workspaces.sendingPaused, trackingEnabled: workspaces.trackingEnabled })
     .from(m)
     .innerJoin(workspaces, eq(workspaces.id, m.workspaceId))
     .where(and(inArray(m.id, ids), eq(m.sandbox, false), eq(m.status, "PENDING"), isNull(m.sentAt)));
@@ -42,7 +64,6 @@ export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessage
 /** The ids among `messageIds` still PENDING and unsent: the batch's last check before it sends. */
 export async function stillUnsent(db: Executor, messageIds: string[]): Promise<Set<string>> {
   if (messageIds.length === 0) return new Set();
-  const m = emailMessages;
   const rows = await db
     .select({ id: m.id })
     .from(m)
