@@ -28,16 +28,48 @@ export function parseSingleAddress(input: string, param: string, code: ErrorCode
 }
 
 function parseEntry(entry: string, param: string, code: ErrorCode): Recipient {
-  const parsed = addressParser.parseOneAddress({ input: entry, rfc6532: true, rejectTLD: true });
-  if (!parsed || parsed.type !== "mailbox") {
+  const parsed = parseSimpleMailbox(entry) ?? parseMailbox(entry);
+  if (!parsed) {
     throw new AppError(code, `${param} holds "${entry}", which is not an email address or "Name <address>".`, { param });
   }
-  const address = parsed.address;
-  const domain = parsed.domain;
+  const { address, domain } = parsed;
   if (address.length > 254 || !/^[^\s@]+\.[^\s@.]{2,}$/.test(domain)) {
     throw new AppError(code, `${param} holds "${entry}", whose domain is not a valid mail domain.`, { param });
   }
   return { entry, address, name: parsed.name?.trim() || null };
+}
+
+export interface Mailbox {
+  address: string;
+  domain: string;
+  name: string | null;
+}
+
+/** One mailbox by RFC 5322 (with UTF-8, RFC 6532), or null. Exported for the test of the shortcut below. */
+export function parseMailbox(entry: string): Mailbox | null {
+  const parsed = addressParser.parseOneAddress({ input: entry, rfc6532: true, rejectTLD: true });
+  if (!parsed || parsed.type !== "mailbox") return null;
+  return { address: parsed.address, domain: parsed.domain, name: parsed.name };
+}
+
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const DOT_ATOM = `${ATEXT}(?:\\.${ATEXT})*`;
+const ADDRESS = `(${DOT_ATOM})@([A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+)`;
+const SIMPLE_MAILBOX = new RegExp(`^(?:${ADDRESS}|(${ATEXT}(?: ${ATEXT})*) <${ADDRESS}>)$`);
+
+/**
+ * The shortcut for nearly every entry: `local@domain.tld` or `Plain Name <local@domain.tld>`, ASCII
+ * atoms only (splitEntries has already collapsed the spaces). For these the RFC 5322 parser gives
+ * exactly this result (recipients.shared.test.ts compares the two on generated entries) for 10 to 20
+ * times the CPU, which was a fifth of accepting a batch. Anything else returns null: the parser decides.
+ */
+export function parseSimpleMailbox(entry: string): Mailbox | null {
+  const match = SIMPLE_MAILBOX.exec(entry);
+  if (!match) return null;
+  const [, local, domain, name, namedLocal, namedDomain] = match;
+  return local === undefined
+    ? { address: `${namedLocal}@${namedDomain}`, domain: namedDomain, name }
+    : { address: `${local}@${domain}`, domain, name: null };
 }
 
 /** Splits on commas outside quotes, angle brackets and comments. */
