@@ -75,14 +75,14 @@ export function parseSimpleMailbox(entry: string): Mailbox | null {
 /** Splits on commas outside quotes, angle brackets and comments. */
 function splitEntries(input: string): string[] {
   const entries: string[] = [];
-  let current = "";
+  let start = 0;
   let quoted = false;
   let angle = 0;
   let comment = 0;
   for (let i = 0; i < input.length; i++) {
     const char = input[i];
     if (char === "\\" && quoted) {
-      current += char + (input[++i] ?? "");
+      i++; // the escaped character, whatever it is
       continue;
     }
     if (char === '"' && angle === 0 && comment === 0) quoted = !quoted;
@@ -90,13 +90,11 @@ function splitEntries(input: string): string[] {
     else if (!quoted && char === ">") angle = Math.max(0, angle - 1);
     else if (!quoted && char === "(") comment++;
     else if (!quoted && char === ")") comment = Math.max(0, comment - 1);
-    if (char === "," && !quoted && angle === 0 && comment === 0) {
-      entries.push(current);
-      current = "";
-    } else {
-      current += char;
+    else if (char === "," && !quoted && angle === 0 && comment === 0) {
+      entries.push(input.slice(start, i));
+      start = i + 1;
     }
   }
-  entries.push(current);
+  entries.push(input.slice(start));
   return entries.map((entry) => entry.replace(/\s+/g, " ").trim()).filter((entry) => entry.length > 0);
 }
