@@ -17,4 +17,13 @@ describe("ids", () => {
     const later = newId("event", new Date("2026-01-01T00:00:00.001Z"));
     expect(later > sameMs[sameMs.length - 1]).toBe(true);
   });
+
+  it("carry over z within one millisecond", () => {
+    const at = new Date("2026-01-02T00:00:00.000Z");
+    const ids = Array.from({ length: 62 * 62 + 5 }, () => newId("event", at));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tails = ids.map((id) => id.slice(-2));
+    expect(tails.some((tail, index) => index > 0 && tail === "00" && ids[index - 1].endsWith("zz"))).toBe(true);
+  });
 });

@@ -32,8 +32,7 @@ export async function prepareBatch(
   const elements = parseBatchBody(body);
   const { workspace, sandbox } = context;
   // Shared by every element: one members query per batch, and (memo) each template row, sender
-  // domain and group read once. prepareMessage reads `memo` once lib/messages/prepare-message.ts
-  // takes it (PrepareContext.memo); until then the extra field is ignored and lookups repeat.
+  // domain and group read once.
   const shared: Omit<PrepareContext, "prefix"> & { memo: RequestMemo } = {
     workspace,
     sandbox,

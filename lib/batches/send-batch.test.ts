@@ -39,6 +39,20 @@ describe("sendBatch", () => {
     const [a, b] = first.emailMessageIds;
     expect(first.emailMessageIds).toEqual([a, b, a, b]);
   });
+
+  it("stores a lone surrogate as U+FFFD (JSON PostgreSQL would refuse), and well-formed pairs as they are", async () => {
+    const ws = await createTestWorkspace();
+    const body = { emailMessages: [{ ...raw(0), subject: "Broken \uD800 end" }, { ...raw(1), subject: "Smile \u{1F600}" }] };
+    const { batch, emailMessageIds } = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body });
+    const db = await getDb();
+    const rows = await db.select({ id: emailMessages.id, subject: emailMessages.subject }).from(emailMessages).where(eq(emailMessages.batchId, batch.id));
+    expect(new Map(rows.map((row) => [row.id, row.subject]))).toEqual(
+      new Map([
+        [emailMessageIds[0], "Broken \uFFFD end"],
+        [emailMessageIds[1], "Smile \u{1F600}"],
+      ]),
+    );
+  });
 });
 
 describe("batchRejected", () => {

@@ -13,6 +13,32 @@ async function seedContacts(workspaceId: string, people: Array<[string, string |
   await upsertContacts(await getDb(), workspaceId, people.map(([address, name]) => ({ address, name })));
 }
 
+describe("upserting contacts", () => {
+  it("a display name sets the name, a bare address keeps it; addresses are lower-cased, one row each", async () => {
+    const ws = await createTestWorkspace();
+    await seedContacts(ws.workspace.id, [
+      ["Ada@Example.org", "Ada"],
+      ["bob@example.org", null],
+      ["ada@example.org", null],
+    ]);
+    const namesOf = async () => (await searchContacts(ws.workspace.id, {})).items.map((c) => [c.email, c.name]);
+    expect(await namesOf()).toEqual([
+      ["ada@example.org", "Ada"],
+      ["bob@example.org", null],
+    ]);
+    await seedContacts(ws.workspace.id, [
+      ["ada@example.org", null],
+      ["BOB@example.org", "Bob"],
+      ["carol@example.org", "Carol \u{1F600}"],
+    ]);
+    expect(await namesOf()).toEqual([
+      ["ada@example.org", "Ada"],
+      ["bob@example.org", "Bob"],
+      ["carol@example.org", "Carol \u{1F600}"],
+    ]);
+  });
+});
+
 describe("searching contacts", () => {
   it("pages alphabetically in both directions with stable cursors", async () => {
     const ws = await createTestWorkspace();

@@ -3,10 +3,12 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { contacts } from "@/db/schema";
 import { newId } from "@/lib/ids";
+import { insertJsonRows } from "@/lib/messages/insert-json-rows";
 
 /**
  * Each recipient upserts a workspace contact; a display name sets the contact's name, a bare address
- * keeps the name it had. One statement, rows in address order (no deadlocks between concurrent sends).
+ * keeps the name it had. One statement, rows in address order (no deadlocks between concurrent sends),
+ * as one JSON parameter: a batch's 1,000 contacts as 4,000 bind parameters cost ~0.05 ms per message.
  */
 export async function upsertContacts(db: Executor, workspaceId: string, recipients: Array<{ address: string; name: string | null }>) {
   const byEmail = new Map<string, string | null>();
@@ -18,11 +20,7 @@ export async function upsertContacts(db: Executor, workspaceId: string, recipien
   const rows = [...byEmail.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([email, name]) => ({ id: newId("contact"), workspaceId, email, name }));
-  await db
-    .insert(contacts)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [contacts.workspaceId, contacts.email],
-      set: { name: sql`coalesce(excluded.name, ${contacts.name})`, updatedAt: sql`now()` },
-    });
+  await insertJsonRows(db, contacts, rows, {
+    onConflict: sql`on conflict (workspace_id, email) do update set name = coalesce(excluded.name, ${contacts.name}), updated_at = now()`,
+  });
 }

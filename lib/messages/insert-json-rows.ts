@@ -1,5 +1,5 @@
 import "server-only";
-import { getTableColumns, sql } from "drizzle-orm";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 
@@ -10,8 +10,14 @@ import type { Executor } from "@/db/client";
  * The columns are those of the first row (every row has the same keys); omitted columns take their
  * defaults. Values are what Drizzle would send: Dates as ISO strings, jsonb values as JSON, text[]
  * as JSON arrays (PostgreSQL converts a JSON array to the array type of the column).
+ * `onConflict` is appended as it is (`on conflict (…) do update set …`).
  */
-export async function insertJsonRows<T extends PgTable>(db: Executor, table: T, rows: Array<T["$inferInsert"]>): Promise<void> {
+export async function insertJsonRows<T extends PgTable>(
+  db: Executor,
+  table: T,
+  rows: Array<T["$inferInsert"]>,
+  options: { onConflict?: SQL } = {},
+): Promise<void> {
   if (rows.length === 0) return;
   const first = rows[0] as Record<string, unknown>;
   const columns = Object.entries(getTableColumns(table)).filter(([key]) => key in first);
@@ -24,7 +30,17 @@ export async function insertJsonRows<T extends PgTable>(db: Executor, table: T, 
     columns.map(([, column]) => sql.identifier(column.name)),
     sql`, `,
   );
-  // A lone surrogate would be a JSON escape PostgreSQL refuses; as a parameter it became U+FFFD.
-  const json = JSON.stringify(records, (_, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value));
-  await db.execute(sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${json}::json)`);
+  const conflict = options.onConflict ? sql` ${options.onConflict}` : sql``;
+  await db.execute(sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${toJson(records)}::json)${conflict}`);
+}
+
+/**
+ * A lone surrogate would be a JSON escape PostgreSQL refuses; as a parameter it became U+FFFD. A
+ * replacer making every string well-formed costs a call per cell, so it only runs when the plain
+ * JSON holds such an escape (or an escaped backslash followed by one's text: harmless, same result).
+ */
+function toJson(records: unknown[]): string {
+  const json = JSON.stringify(records);
+  if (!/\\ud[89a-f]/i.test(json)) return json;
+  return JSON.stringify(records, (_, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value));
 }

@@ -28,29 +28,61 @@ export function parseSingleAddress(input: string, param: string, code: ErrorCode
 }
 
 function parseEntry(entry: string, param: string, code: ErrorCode): Recipient {
-  const parsed = addressParser.parseOneAddress({ input: entry, rfc6532: true, rejectTLD: true });
-  if (!parsed || parsed.type !== "mailbox") {
+  const parsed = parseSimpleMailbox(entry) ?? parseMailbox(entry);
+  if (!parsed) {
     throw new AppError(code, `${param} holds "${entry}", which is not an email address or "Name <address>".`, { param });
   }
-  const address = parsed.address;
-  const domain = parsed.domain;
+  const { address, domain } = parsed;
   if (address.length > 254 || !/^[^\s@]+\.[^\s@.]{2,}$/.test(domain)) {
     throw new AppError(code, `${param} holds "${entry}", whose domain is not a valid mail domain.`, { param });
   }
   return { entry, address, name: parsed.name?.trim() || null };
 }
 
+export interface Mailbox {
+  address: string;
+  domain: string;
+  name: string | null;
+}
+
+/** One mailbox by RFC 5322 (with UTF-8, RFC 6532), or null. Exported for the test of the shortcut below. */
+export function parseMailbox(entry: string): Mailbox | null {
+  const parsed = addressParser.parseOneAddress({ input: entry, rfc6532: true, rejectTLD: true });
+  if (!parsed || parsed.type !== "mailbox") return null;
+  return { address: parsed.address, domain: parsed.domain, name: parsed.name };
+}
+
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const DOT_ATOM = `${ATEXT}(?:\\.${ATEXT})*`;
+const ADDRESS = `(${DOT_ATOM})@([A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+)`;
+const SIMPLE_MAILBOX = new RegExp(`^(?:${ADDRESS}|(${ATEXT}(?: ${ATEXT})*) <${ADDRESS}>)$`);
+
+/**
+ * The shortcut for nearly every entry: `local@domain.tld` or `Plain Name <local@domain.tld>`, ASCII
+ * atoms only (splitEntries has already collapsed the spaces). For these the RFC 5322 parser gives
+ * exactly this result (recipients.shared.test.ts compares the two on generated entries) for 10 to 20
+ * times the CPU, which was a fifth of accepting a batch. Anything else returns null: the parser decides.
+ */
+export function parseSimpleMailbox(entry: string): Mailbox | null {
+  const match = SIMPLE_MAILBOX.exec(entry);
+  if (!match) return null;
+  const [, local, domain, name, namedLocal, namedDomain] = match;
+  return local === undefined
+    ? { address: `${namedLocal}@${namedDomain}`, domain: namedDomain, name }
+    : { address: `${local}@${domain}`, domain, name: null };
+}
+
 /** Splits on commas outside quotes, angle brackets and comments. */
 function splitEntries(input: string): string[] {
   const entries: string[] = [];
-  let current = "";
+  let start = 0;
   let quoted = false;
   let angle = 0;
   let comment = 0;
   for (let i = 0; i < input.length; i++) {
     const char = input[i];
     if (char === "\\" && quoted) {
-      current += char + (input[++i] ?? "");
+      i++; // the escaped character, whatever it is
       continue;
     }
     if (char === '"' && angle === 0 && comment === 0) quoted = !quoted;
@@ -58,13 +90,11 @@ function splitEntries(input: string): string[] {
     else if (!quoted && char === ">") angle = Math.max(0, angle - 1);
     else if (!quoted && char === "(") comment++;
     else if (!quoted && char === ")") comment = Math.max(0, comment - 1);
-    if (char === "," && !quoted && angle === 0 && comment === 0) {
-      entries.push(current);
-      current = "";
-    } else {
-      current += char;
+    else if (char === "," && !quoted && angle === 0 && comment === 0) {
+      entries.push(input.slice(start, i));
+      start = i + 1;
     }
   }
-  entries.push(current);
+  entries.push(input.slice(start));
   return entries.map((entry) => entry.replace(/\s+/g, " ").trim()).filter((entry) => entry.length > 0);
 }

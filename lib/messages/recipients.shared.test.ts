@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { parseAddressList, parseMailbox, parseSimpleMailbox } from "./recipients.shared";
+
+/** A small seeded generator, so a failure reproduces. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("parseSimpleMailbox", () => {
+  // Mostly characters the shortcut takes, with a few of everything it must leave to the parser.
+  const next = random(42);
+  const pick = (chars: string) => chars[Math.floor(next() * chars.length)];
+  const word = (chars: string, max: number) => Array.from({ length: 1 + Math.floor(next() * max) }, () => pick(chars)).join("");
+  const odd = "é.\"(),:;<>@[]\\ ";
+  const atext = "aZ09!#$%&'*+/=?^_`{|}~-";
+  const maybeOdd = (chars: string) => (next() < 0.15 ? chars + odd : chars);
+  const local = () => Array.from({ length: 1 + Math.floor(next() * 2) }, () => word(maybeOdd(atext), 4)).join(next() < 0.1 ? ".." : ".");
+  const domain = () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => word(maybeOdd("ab9-"), 4)).join(".");
+  const name = () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => word(maybeOdd(atext), 5)).join(" ");
+  const entry = () => {
+    const address = `${local()}@${domain()}`;
+    const form = next();
+    const raw = form < 0.35 ? address : form < 0.8 ? `${name()} <${address}>` : form < 0.9 ? `<${address}>` : `${name()}<${address}>`;
+    return raw.replace(/\s+/g, " ").trim(); // as splitEntries hands them over
+  };
+
+  it("agrees with the RFC 5322 parser on every entry it takes", () => {
+    let taken = 0;
+    for (let i = 0; i < 5000; i++) {
+      const input = entry();
+      const simple = parseSimpleMailbox(input);
+      if (!simple) continue;
+      taken++;
+      expect({ input, ...parseMailbox(input) }).toEqual({ input, ...simple });
+    }
+    expect(taken).toBeGreaterThan(1000);
+  });
+
+  it("leaves quoted names, comments, UTF-8 and dotless domains to the parser", () => {
+    for (const input of ['"Doe, Jane" <jane@example.com>', "jane@example.com (Jane)", "Jörg <jorg@example.com>", "J. Doe <j@example.com>", "root@localhost"]) {
+      expect(parseSimpleMailbox(input)).toBeNull();
+    }
+    expect(parseAddressList('"Doe, Jane" <jane@example.com>, Jörg <jorg@example.com>', "to")).toEqual([
+      { entry: '"Doe, Jane" <jane@example.com>', address: "jane@example.com", name: "Doe, Jane" },
+      { entry: "Jörg <jorg@example.com>", address: "jorg@example.com", name: "Jörg" },
+    ]);
+    expect(() => parseAddressList("root@localhost", "to")).toThrow(/not an email address/);
+  });
+});
