@@ -64,6 +64,7 @@ export async function buildMime(messageId: string, fields: MailFields, date: Dat
   addField(headers, "Reply-To", replyTo.header);
   addField(headers, "References", references(fields.references ?? ""));
   addField(headers, "Subject", unstructuredValue(fields.subject));
+  // A msg-id is structured (no encoded-words): what cannot appear in a header at all is dropped.
   headers.push(headerField("Message-ID", header.replace(/\r?\n|\r/g, " ").replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")));
   headers.push(`Date: ${date.toUTCString().replace(/GMT/, "+0000")}`);
   const body = messageBody(fields);
