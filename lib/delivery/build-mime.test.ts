@@ -70,6 +70,68 @@ describe("buildMime", () => {
   });
 });
 
+describe("buildMime encodings", () => {
+  const message = (overrides: Partial<MailFields>) => buildMime("em_0123456789abcdef", { ...fields, bcc: [], ...overrides });
+
+  it("encodes non-ASCII header text as RFC 2047 words folded within 76 characters, and quotes specials", async () => {
+    const { raw } = await message({
+      from: "Zoë <zoe@example.com>",
+      to: ['"Doe, Jane" <jane@example.org>', "José Ñandú <jose@example.org>"],
+      subject: "Grüße aus München, a subject long enough to need more than one encoded-word",
+    });
+    const head = raw.slice(0, raw.indexOf("\r\n\r\n"));
+    expect(head).toMatch(/^From: =\?UTF-8\?Q\?Zo=C3=AB\?= <zoe@example\.com>$/m);
+    expect(head).toMatch(/^To: "Doe, Jane" <jane@example\.org>, =\?UTF-8\?Q\?Jos=C3=A9_=C3=91and=C3=BA\?=\r\n <jose@example\.org>$/m);
+    expect(head).toContain("Subject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe_aus_M=C3=BCnchen=2C_a_su?=\r\n =?UTF-8?Q?bject_long_enough_");
+    for (const line of head.split("\r\n")) expect(line.length).toBeLessThanOrEqual(76);
+  });
+
+  it("writes IDN domains as A-labels in the headers and the envelope", async () => {
+    const mime = await message({ to: ["Jane <jane@Bücher.de>"], cc: [] });
+    expect(mime.raw).toMatch(/^To: Jane <jane@xn--bcher-kva\.de>$/m);
+    expect(mime.envelope.to).toEqual(["jane@xn--bcher-kva.de"]);
+  });
+
+  it("sends long or non-ASCII text quoted-printable with soft breaks, and every line break as CRLF", async () => {
+    const { raw } = await message({ text: `Grüße\n${"word ".repeat(30)}\rend`, html: "<p>a</p>\n<p>b</p>" });
+    expect(raw).toContain("Content-Transfer-Encoding: quoted-printable\r\n\r\nGr=C3=BC=C3=9Fe\r\nword word");
+    expect(raw).toMatch(/word =\r\nword/); // a soft break after a space
+    expect(raw).toContain("word=20\r\nend\r\n--"); // the bare CR became CRLF, the space before it encoded
+    expect(raw).toContain("Content-Transfer-Encoding: 7bit\r\n\r\n<p>a</p>\r\n<p>b</p>\r\n");
+    expect(raw).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+  });
+
+  it("relates cid images to the HTML and wraps base64 attachments at 76 with an RFC 2231 file name", async () => {
+    const bytes = Buffer.alloc(200, 7);
+    const { raw } = await message({
+      attachments: [
+        { filename: "logo.png", contentType: "image/png", content: Buffer.from("png"), cid: "logo@acme" },
+        { filename: "résumé.pdf", contentType: "application/pdf", content: bytes },
+      ],
+    });
+    expect(raw).toMatch(/^Content-Type: multipart\/mixed;/m);
+    expect(raw).toMatch(/^Content-Type: multipart\/related; type="text\/html";/m);
+    expect(raw).toContain("Content-ID: <logo@acme>\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: inline; filename=logo.png");
+    expect(raw).toContain('Content-Type: application/pdf; name="=?UTF-8?Q?r=C3=A9sum=C3=A9=2Epdf?="');
+    expect(raw).toContain("Content-Disposition: attachment; filename*0*=utf-8''r%C3%A9sum%C3%A9.pdf");
+    const encoded = bytes.toString("base64");
+    expect(raw).toContain(`${encoded.slice(0, 76)}\r\n${encoded.slice(76, 152)}\r\n`);
+  });
+
+  it("uses boundaries unique per part and per message", async () => {
+    const attachments = [{ filename: "logo.png", contentType: "image/png", content: Buffer.from("png"), cid: "logo" }];
+    const boundaries = async () => [...(await message({ attachments })).raw.matchAll(/boundary="([^"]+)"/g)].map((match) => match[1]);
+    const [first, second] = [await boundaries(), await boundaries()];
+    expect(first).toHaveLength(2);
+    expect(new Set([...first, ...second]).size).toBe(4);
+  });
+
+  it("labels a multipart/* attachment type application/octet-stream: it has no parts of its own", async () => {
+    const { raw } = await message({ attachments: [{ filename: "a.bin", contentType: "multipart/mixed", content: Buffer.from("x") }] });
+    expect(raw).toContain("Content-Type: application/octet-stream; name=a.bin");
+  });
+});
+
 describe("sending domain", () => {
   it("is the lower-cased domain of the sender's address", () => {
     expect(sendingDomain("Acme <hello@Mail.Example.com>")).toBe("mail.example.com");

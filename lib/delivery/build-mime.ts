@@ -1,5 +1,8 @@
-import MailComposer from "nodemailer/lib/mail-composer";
+import { randomUUID } from "node:crypto";
+import { addressList } from "./mime-addresses";
+import { attachmentPart, multipart, type Part, textPart } from "./mime-parts";
 import { messageIdHeader } from "./mime.shared";
+import { headerField, unstructuredValue } from "./mime-words";
 
 /** The stored message's content as delivery needs it (entries of to/cc/bcc as given: `addr` or `Name <addr>`). */
 export interface MailFields {
@@ -36,39 +39,93 @@ export interface BuiltMime {
 }
 
 /**
- * Builds the real MIME message with nodemailer's MailComposer: Message-ID `<{messageId}@{sending
- * domain}>`, From, Reply-To, To, Cc, References, Date, List-Unsubscribe (group mail), text and HTML as
- * alternatives, attachments.
+ * Builds the real MIME message in one synchronous pass: Message-ID `<{messageId}@{sending domain}>`,
+ * From, To, Cc, Reply-To, References, Subject, Date, List-Unsubscribe (group mail), text and HTML as
+ * alternatives, inline `cid` parts related to the HTML, attachments. It writes what nodemailer's
+ * MailComposer wrote (same structure, header encodings and address rules; the tests compare the two
+ * parsed) at a fraction of its cost, with every line break CRLF.
  */
 export async function buildMime(messageId: string, fields: MailFields, date: Date = new Date()): Promise<BuiltMime> {
   const header = messageIdHeader(messageId, fields.from);
-  const node = new MailComposer({
-    messageId: header,
-    date,
-    from: fields.from,
-    to: fields.to,
-    cc: fields.cc.length ? fields.cc : undefined,
-    bcc: fields.bcc.length ? fields.bcc : undefined,
-    replyTo: fields.replyTo ?? undefined,
-    references: fields.references ?? undefined,
-    subject: fields.subject,
-    text: fields.text,
-    html: fields.html,
-    attachments: fields.attachments.map((attachment) => ({
-      filename: attachment.filename,
-      contentType: attachment.contentType,
-      content: attachment.content,
-      cid: attachment.cid,
-    })),
-    headers: fields.listUnsubscribe
-      ? { "List-Unsubscribe": `<${fields.listUnsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" }
-      : undefined,
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  }).compile();
-  // Read before build(): the envelope comes from the headers, Bcc included, and build() drops Bcc.
-  const { from, to } = node.getEnvelope();
-  if (!from) throw new Error(`The sender "${fields.from}" has no address.`);
-  const raw = await node.build();
-  return { raw: raw.toString("utf8"), envelope: { from, to }, messageIdHeader: header };
+  const from = addressList([fields.from]);
+  const to = addressList(fields.to);
+  const cc = addressList(fields.cc);
+  const replyTo = addressList(fields.replyTo ? [fields.replyTo] : []);
+  const envelopeFrom = from.addresses[0] ?? replyTo.addresses[0];
+  if (!envelopeFrom) throw new Error(`The sender "${fields.from}" has no address.`);
+  const headers: string[] = [];
+  if (fields.listUnsubscribe) {
+    headers.push(headerField("List-Unsubscribe", unstructuredValue(`<${fields.listUnsubscribe}>`)));
+    headers.push("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+  }
+  addField(headers, "From", from.header);
+  addField(headers, "To", to.header);
+  addField(headers, "Cc", cc.header);
+  addField(headers, "Reply-To", replyTo.header);
+  addField(headers, "References", references(fields.references ?? ""));
+  addField(headers, "Subject", unstructuredValue(fields.subject));
+  // A msg-id is structured (no encoded-words): what cannot appear in a header at all is dropped.
+  headers.push(headerField("Message-ID", header.replace(/\r?\n|\r/g, " ").replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")));
+  headers.push(`Date: ${date.toUTCString().replace(/GMT/, "+0000")}`);
+  const body = messageBody(fields);
+  headers.push(...body.headers, "MIME-Version: 1.0", headerField("Content-Type", body.contentType));
+  const raw = `${headers.join("\r\n")}\r\n\r\n${body.body}`;
+  return {
+    raw: raw.endsWith("\n") ? raw : `${raw}\r\n`,
+    envelope: { from: envelopeFrom, to: [...new Set([...to.addresses, ...cc.addresses, ...addressList(fields.bcc).addresses])] },
+    messageIdHeader: header,
+  };
+}
+
+/** A field with a value, folded; none for an empty value (no Cc, no Reply-To…). */
+function addField(headers: string[], key: string, value: string): void {
+  if (value.trim()) headers.push(headerField(key, value));
+}
+
+/**
+ * Space-separated `<msg-id>`s: whitespace inside each `<…>` removed, brackets added where missing
+ * (MimeNode's rule). Nothing for an empty value.
+ */
+function references(value: string): string {
+  const cleaned = value
+    .replace(/\r?\n|\r/g, " ")
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")
+    .trim();
+  if (!cleaned) return "";
+  let closed = "";
+  let at = 0;
+  for (let open = cleaned.indexOf("<"); open >= 0; open = cleaned.indexOf("<", at)) {
+    const close = cleaned.indexOf(">", open + 1);
+    if (close < 0) break;
+    closed += cleaned.slice(at, open) + cleaned.slice(open, close + 1).replace(/\s/g, "");
+    at = close + 1;
+  }
+  closed += cleaned.slice(at);
+  return closed
+    .split(/\s+/)
+    .map((id) => `${id.startsWith("<") ? "" : "<"}${id}${id.endsWith(">") ? "" : ">"}`)
+    .join(" ");
+}
+
+/**
+ * MailComposer's tree: text and HTML as multipart/alternative; attachments with a `cid` (when there
+ * is HTML) in a multipart/related with the HTML; the others after the body in a multipart/mixed. A
+ * single part is the body itself. Boundaries: a random base per message plus the part's number.
+ */
+function messageBody(fields: MailFields): Part {
+  const base = randomUUID().replaceAll("-", "").slice(0, 16);
+  let multiparts = 0;
+  const boundary = () => `--_NmP-${base}-Part_${++multiparts}`;
+  const files = fields.attachments.map((attachment, index) => ({ related: !!(fields.html && attachment.cid), part: attachmentPart(attachment, index) }));
+  const related = files.filter((file) => file.related).map((file) => file.part);
+  const attached = files.filter((file) => !file.related).map((file) => file.part);
+  const alternatives: Part[] = [];
+  if (fields.text) alternatives.push(textPart("plain", fields.text));
+  if (fields.html) {
+    const html = textPart("html", fields.html);
+    alternatives.push(related.length ? multipart("related", boundary(), [html, ...related]) : html);
+  }
+  const content = alternatives.length > 1 ? [multipart("alternative", boundary(), alternatives)] : alternatives;
+  if (attached.length > 1 || (content.length && attached.length === 1)) return multipart("mixed", boundary(), [...content, ...attached]);
+  return content[0] ?? attached[0] ?? textPart("plain", "");
 }

@@ -1,0 +1,94 @@
+import addressparser, { type Address } from "nodemailer/lib/addressparser";
+import { encodeWord, quoteString } from "nodemailer/lib/mime-funcs";
+import { normalizeDomain } from "nodemailer/lib/shared";
+import { wordEncoding } from "./mime-words";
+
+/** An address header's value and the bare addresses it names, in order (group members included). */
+export interface AddressList {
+  /** Unfolded header value: `Name <addr>, addr, "Doe, Jane" <addr>`; empty when no entry has an address. */
+  header: string;
+  addresses: string[];
+}
+
+// The rules below are MimeNode's (nodemailer/lib/mime-node), so headers and envelopes read as they did
+// when MailComposer built them: RFC 5321 atext plus the non-ASCII that SMTPUTF8 allows; a dot-atom or
+// a quoted-string local part goes out as it is, anything else is quoted.
+const ATEXT = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~\\x80-\\uFFFF]";
+const DOT_ATOM = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*$`);
+const QUOTED_STRING = /^"(?:[^"\\]|\\[\s\S])*"$/;
+// Without a display name, an address holding a special goes into angle brackets, so the header cannot
+// be read as more recipients than the envelope has.
+const PLAIN_ADDRESS = /^[^\s"(),:;<>@[\\\]]+@[^\s"(),:;<>@[\\\]]+$/;
+const DOMAIN_LITERAL_TAIL = /@(\[[^[\]\\]*\])$/;
+const NON_ASCII = /[\x80-\uFFFF]/;
+
+/** Parses stored entries (`addr`, `Name <addr>`, groups) into a header value and their addresses. */
+export function addressList(entries: readonly string[]): AddressList {
+  const values: string[] = [];
+  const addresses: string[] = [];
+  for (const entry of entries) {
+    for (const parsed of parseEntry(entry)) values.push(formatAddress(parsed, addresses));
+  }
+  return { header: values.filter(Boolean).join(", "), addresses };
+}
+
+// The two shapes nearly every entry has, `addr` and `Plain Name <addr>` with an ASCII address, read
+// without addressparser, which costs more than the rest of the header block; the tests check that
+// both read such entries alike.
+const SIMPLE_ADDRESS = "[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*";
+const SIMPLE_ENTRY = new RegExp(`^(?:([A-Za-z0-9_]+(?: [A-Za-z0-9_]+)*) <(${SIMPLE_ADDRESS})>|(${SIMPLE_ADDRESS}))$`);
+
+/** addressparser's reading of one stored entry. */
+export function parseEntry(entry: string): Address[] {
+  const simple = SIMPLE_ENTRY.exec(entry);
+  if (simple) return [{ address: simple[2] ?? simple[3], name: simple[1] ?? "" }];
+  return addressparser(entry);
+}
+
+function formatAddress(parsed: Address, addresses: string[]): string {
+  if (parsed.address) {
+    const address = normalizeAddress(parsed.address);
+    if (!address) return "";
+    addresses.push(address);
+    if (parsed.name) return `${encodeAddressName(parsed.name)} <${address}>`;
+    return PLAIN_ADDRESS.test(address) ? address : `<${address}>`;
+  }
+  if (parsed.group) {
+    const members = parsed.group.map((member) => formatAddress(member, addresses)).filter(Boolean);
+    return `${encodeAddressName(parsed.name)}:${members.join(", ").trim()};`;
+  }
+  return "";
+}
+
+/**
+ * Control characters and stray angle brackets removed; the domain an A-label (a U-label when the
+ * local part is non-ASCII and the address needs SMTPUTF8 anyway); a domain literal split off at its
+ * own `@`, so `a@[x@evil.com]` does not reach evil.com.
+ */
+export function normalizeAddress(raw: string): string {
+  const address = raw.replace(/[\x00-\x1F\x7F<>]+/g, " ").trim();
+  if (!address) return address;
+  const literal = address.endsWith("]") ? DOMAIN_LITERAL_TAIL.exec(address) : null;
+  const at = literal ? address.length - literal[1].length - 1 : address.lastIndexOf("@");
+  if (at < 0) return normalizeLocalPart(address);
+  const user = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  let encodedDomain = domain;
+  try {
+    encodedDomain = normalizeDomain(domain, NON_ASCII.test(user));
+  } catch {
+    // not a domain nodemailer can encode: kept as given; the angle brackets keep it unambiguous
+  }
+  return `${normalizeLocalPart(user)}@${encodedDomain}`;
+}
+
+function normalizeLocalPart(user: string): string {
+  return DOT_ATOM.test(user) || QUOTED_STRING.test(user) ? user : quoteString(user);
+}
+
+/** A display name as it is, quoted when it holds specials, an RFC 2047 encoded-word when non-ASCII. */
+function encodeAddressName(name: string): string {
+  if (/^[\w ]*$/.test(name)) return name;
+  if (/^[\x20-\x7e]*$/.test(name)) return quoteString(name);
+  return encodeWord(name, wordEncoding(name), 52);
+}
