@@ -54,7 +54,9 @@ export class SmtpPool {
       connection.messages++;
       try {
         const info = await sendOver(connection.smtp, envelope, raw);
-        this.handOver(connection);
+        // On the next turn of the event loop, as nodemailer's own pool does: the connection is still
+        // finishing this message's data stream when its 250 arrives.
+        setImmediate(() => this.handOver(connection));
         return info;
       } catch (error) {
         const err = error as SMTPConnection.SMTPError;
@@ -63,6 +65,9 @@ export class SmtpPool {
         // A reused connection the relay dropped while it sat idle: once more on a fresh one. Had the
         // message itself gone out before the drop, the queue's retry would send it again all the same.
         if (reused && attempt === 0 && droppedConnection(err)) continue;
+        // Replies out of step with the pipelined commands (seen rarely under load against smtp-server:
+        // a 354 where a RCPT reply was due): the message was not taken; once more on a fresh session.
+        if (attempt === 0 && outOfStep(err)) continue;
         throw error;
       }
     }
@@ -184,9 +189,16 @@ function sendOver(smtp: SMTPConnection, envelope: SmtpEnvelope, raw: string | Bu
   return new Promise((resolve, reject) => smtp.send(envelope, raw, (error, info) => (error ? reject(error) : resolve(info))));
 }
 
-/** The relay turned this message down but the session is fine (nodemailer's pool reuses it too). */
+/** The relay turned this message down (4xx, 5xx) but the session is fine (nodemailer's pool reuses it too). */
 function refusedMessage(error: SMTPConnection.SMTPError): boolean {
-  return (error.code === "EENVELOPE" || error.code === "EMESSAGE") && error.responseCode !== 421;
+  const code = error.responseCode ?? 0;
+  return (error.code === "EENVELOPE" || error.code === "EMESSAGE") && code >= 400 && code !== 421;
+}
+
+/** An envelope "refused" with a 2xx or 3xx reply: the session's replies no longer match its commands. */
+function outOfStep(error: SMTPConnection.SMTPError): boolean {
+  const code = error.responseCode ?? 0;
+  return error.code === "EENVELOPE" && code >= 200 && code < 400;
 }
 
 function droppedConnection(error: SMTPConnection.SMTPError): boolean {
