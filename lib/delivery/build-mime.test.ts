@@ -130,6 +130,19 @@ describe("buildMime encodings", () => {
     const { raw } = await message({ attachments: [{ filename: "a.bin", contentType: "multipart/mixed", content: Buffer.from("x") }] });
     expect(raw).toContain("Content-Type: application/octet-stream; name=a.bin");
   });
+
+  it("sends a message/* attachment as text when it is UTF-8, and as base64 bytes when it is not", async () => {
+    const latin1 = Buffer.concat([Buffer.from("Subject: caf"), Buffer.from([0xe9]), Buffer.from("\r\n\r\nbody\r\n")]);
+    const { raw } = await message({
+      attachments: [
+        { filename: "ok.eml", contentType: "message/rfc822", content: Buffer.from("Subject: café\r\n\r\nbody\r\n") },
+        { filename: "old.eml", contentType: "message/rfc822", content: latin1 },
+      ],
+    });
+    expect(raw).toContain("Subject: café");
+    expect(raw).toContain("Content-Type: application/octet-stream; name=old.eml");
+    expect(raw).toContain(latin1.toString("base64"));
+  });
 });
 
 describe("sending domain", () => {

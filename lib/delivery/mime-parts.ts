@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { buildHeaderValue, detectExtension, detectMimeType, encodeWord, encodeWords, parseHeaderValue } from "nodemailer/lib/mime-funcs";
 import { encode as qpEncode, wrap as qpWrap } from "nodemailer/lib/qp";
 import type { MimeAttachment } from "./build-mime";
@@ -66,12 +67,15 @@ export function base64Lines(content: Buffer): string {
  * An attachment part as MailComposer made it: base64 with `Content-Disposition: attachment`, or
  * `inline` for an image referenced by `cid`; the file name as `name=` (an encoded-word where
  * non-ASCII) and `filename=` (RFC 2231 when non-ASCII or long). A message/* part cannot be encoded
- * (RFC 2046 5.2.1), so it goes inline as 7bit or 8bit text. A multipart/* type would need a
+ * (RFC 2046 5.2.1), so it goes inline as 7bit or 8bit text (base64 application/octet-stream when its
+ * bytes are not UTF-8). A multipart/* type would need a
  * boundary and parts of its own: such bytes are labelled application/octet-stream instead.
  */
 export function attachmentPart(attachment: MimeAttachment, index: number): Part {
   let type = attachment.contentType || detectMimeType(attachment.filename || "bin");
   if (/^multipart\//i.test(type)) type = "application/octet-stream";
+  // A message/* part goes as text; bytes that are not UTF-8 (a Latin-1 8-bit body) would be mangled.
+  if (/^message\//i.test(type) && !isUtf8(attachment.content)) type = "application/octet-stream";
   const isMessage = /^message\//i.test(type);
   let filename = attachment.filename;
   if (!filename && !isMessage) {

@@ -23,10 +23,12 @@ interface Relay {
 
 const opened: Relay[] = [];
 const pools: SmtpPool[] = [];
+const closers: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
   for (const pool of pools.splice(0)) pool.close();
   for (const relay of opened.splice(0)) await relay.close();
+  for (const close of closers.splice(0)) await close();
 });
 
 async function startRelay(options: { auth?: boolean; refuse?: (raw: string) => boolean } = {}): Promise<Relay> {
@@ -79,6 +81,57 @@ async function startRelay(options: { auth?: boolean; refuse?: (raw: string) => b
   };
   opened.push(relay);
   return relay;
+}
+
+interface ScriptedRelay {
+  url: string;
+  /** The data of every message, as received (refused ones too). */
+  messages: string[];
+  sessions: () => number;
+}
+
+/**
+ * A raw ESMTP relay on loopback (PIPELINING) whose answers a test may override per session and
+ * command verb ("END" is the end of a message's data): undefined gives the normal answer, "" none.
+ */
+async function scriptedRelay(answer: (session: number, verb: string, socket: net.Socket) => string | undefined): Promise<ScriptedRelay> {
+  let sessions = 0;
+  const messages: string[] = [];
+  const server = net.createServer((socket) => {
+    const session = ++sessions;
+    let buffered = "";
+    let data = false;
+    const reply = (verb: string, normal: string) => {
+      const text = answer(session, verb, socket) ?? normal;
+      if (text) socket.write(`${text}\r\n`);
+    };
+    socket.write("220 relay ESMTP\r\n");
+    socket.on("error", () => {});
+    socket.on("data", (chunk) => {
+      buffered += chunk.toString("latin1");
+      for (let end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n"); end >= 0; end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n")) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + (data ? 5 : 2));
+        if (data) {
+          messages.push(line);
+          data = false;
+          reply("END", "250 Ok");
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "EHLO") reply(verb, "250-relay\r\n250 PIPELINING");
+        else if (verb === "QUIT") socket.end("221 Bye\r\n");
+        else if (verb === "DATA") {
+          const text = answer(session, verb, socket) ?? "354 Go ahead";
+          socket.write(`${text}\r\n`);
+          data = text.startsWith("354");
+        } else reply(verb, "250 Ok");
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`, messages, sessions: () => sessions };
 }
 
 function poolFor(url: string, poolSize = 3): SmtpPool {
@@ -140,48 +193,32 @@ describe("SmtpPool", () => {
   });
 
   it("sends once more over a fresh session when the replies fall out of step with the pipelined commands", async () => {
-    // A relay whose first session answers the pipelined MAIL, RCPT, DATA as 250, 354, 250.
-    let sessions = 0;
-    const messages: string[] = [];
-    const server = net.createServer((socket) => {
-      const session = ++sessions;
-      let buffered = "";
-      let data = false;
-      socket.write("220 relay ESMTP\r\n");
-      socket.on("error", () => {});
-      socket.on("data", (chunk) => {
-        buffered += chunk.toString("latin1");
-        for (let end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n"); end >= 0; end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n")) {
-          const line = buffered.slice(0, end);
-          buffered = buffered.slice(end + (data ? 5 : 2));
-          if (data) {
-            messages.push(line);
-            data = false;
-            socket.write("250 Ok\r\n");
-          } else if (/^EHLO/i.test(line)) socket.write("250-relay\r\n250 PIPELINING\r\n");
-          else if (/^MAIL/i.test(line)) socket.write("250 Ok\r\n");
-          else if (/^RCPT/i.test(line)) socket.write(session === 1 ? "354 Go ahead\r\n" : "250 Ok\r\n");
-          else if (/^DATA/i.test(line)) {
-            socket.write(session === 1 ? "250 Ok\r\n" : "354 Go ahead\r\n");
-            data = session !== 1;
-          } else if (/^QUIT/i.test(line)) socket.end("221 Bye\r\n");
-          else socket.write("250 Ok\r\n");
-        }
-      });
+    // The first session answers the pipelined MAIL, RCPT, DATA with 250, 354, 250.
+    const relay = await scriptedRelay((session, verb) => {
+      if (session === 1 && verb === "RCPT") return "354 Go ahead";
+      if (session === 1 && verb === "DATA") return "250 Ok";
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    try {
-      const pool = poolFor(`smtp://127.0.0.1:${(server.address() as AddressInfo).port}`, 1);
-      const info = await pool.send(envelope, message(1));
+    const info = await poolFor(relay.url, 1).send(envelope, message(1));
 
-      expect(info.response).toMatch(/^250/);
-      expect(sessions).toBe(2);
-      expect(messages).toHaveLength(1);
-      expect(messages[0]).toContain("<m1@example.com>");
-      pool.close();
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    expect(info.response).toMatch(/^250/);
+    expect(relay.sessions()).toBe(2);
+    expect(relay.messages).toHaveLength(1);
+    expect(relay.messages[0]).toContain("<m1@example.com>");
+  });
+
+  it("frees the slot of a connection the relay drops after refusing a message (no reply to RSET)", async () => {
+    const relay = await scriptedRelay((session, verb, socket) => {
+      if (session === 1 && verb === "END") {
+        socket.end("554 5.7.1 Too many errors, bye\r\n");
+        return "";
+      }
+    });
+    const pool = poolFor(relay.url, 1);
+    await expect(pool.send(envelope, message(1))).rejects.toMatchObject({ responseCode: 554 });
+    await pool.send(envelope, message(2));
+
+    expect(relay.sessions()).toBe(2);
+    expect(relay.messages.map((raw) => raw.match(/<m\d+@/)?.[0])).toEqual(["<m1@", "<m2@"]);
   });
 
   it("fails a send when the relay cannot be reached, and refuses sends once closed", async () => {

@@ -20,7 +20,8 @@ const IDLE_MS = 30_000;
 interface Connection {
   smtp: SMTPConnection;
   messages: number;
-  busy: boolean;
+  /** A message is on the wire: its send callback, not the pool, hears of a lost connection. */
+  sending: boolean;
   gone: boolean;
   idleTimer?: NodeJS.Timeout;
 }
@@ -52,13 +53,17 @@ export class SmtpPool {
       const connection = await this.acquire();
       const reused = connection.messages > 0;
       connection.messages++;
+      connection.sending = true;
       try {
-        const info = await sendOver(connection.smtp, envelope, raw);
+        // A copy each time: nodemailer keeps the envelope it is given and writes its state onto it.
+        const info = await sendOver(connection.smtp, { from: envelope.from, to: [...envelope.to] }, raw);
+        connection.sending = false;
         // On the next turn of the event loop, as nodemailer's own pool does: the connection is still
         // finishing this message's data stream when its 250 arrives.
         setImmediate(() => this.handOver(connection));
         return info;
       } catch (error) {
+        connection.sending = false;
         const err = error as SMTPConnection.SMTPError;
         if (refusedMessage(err) && !connection.gone) this.resetAndRelease(connection);
         else this.discard(connection);
@@ -85,7 +90,6 @@ export class SmtpPool {
     const ready = this.idle.pop();
     if (ready) {
       clearTimeout(ready.idleTimer);
-      ready.busy = true;
       return Promise.resolve(ready);
     }
     return new Promise<Connection>((resolve, reject) => {
@@ -119,11 +123,10 @@ export class SmtpPool {
     if (connection.messages >= MESSAGES_PER_CONNECTION) return this.discard(connection, true);
     const waiter = this.waiters.shift();
     if (waiter) {
-      connection.busy = true;
       return waiter.resolve(connection);
     }
-    connection.busy = false;
-    connection.idleTimer = setTimeout(() => this.discard(connection, true), IDLE_MS);
+    // Before the socket timeout would end it less politely.
+    connection.idleTimer = setTimeout(() => this.discard(connection, true), Math.min(IDLE_MS, this.settings.timeoutMs / 2));
     connection.idleTimer.unref();
     this.idle.push(connection);
   }
@@ -155,7 +158,7 @@ export class SmtpPool {
       socketTimeout: this.settings.timeoutMs,
       tls: { ...options.tls, rejectUnauthorized: this.settings.rejectUnauthorized },
     });
-    const connection: Connection = { smtp, messages: 0, busy: true, gone: false };
+    const connection: Connection = { smtp, messages: 0, sending: false, gone: false };
     return new Promise<Connection>((resolve, reject) => {
       let settled = false;
       const fail = (error: unknown) => {
@@ -169,10 +172,12 @@ export class SmtpPool {
         settled = true;
         resolve(connection);
       };
-      // Once open, trouble on an idle connection retires it; a busy one hears of it in its send callback.
+      // Once open, a lost connection is retired at once, unless a message is on the wire: its send
+      // callback hears of it. (During an RSET, or between two messages, nobody else would: nodemailer
+      // drops the pending RSET callback when the socket closes.)
       const lost = () => {
         if (!settled) return fail(new Error("The SMTP server closed the connection before it was ready."));
-        if (!connection.busy) this.discard(connection);
+        if (!connection.sending) this.discard(connection);
       };
       smtp.on("error", (error) => (settled ? lost() : fail(error)));
       smtp.once("end", lost);
