@@ -65,10 +65,38 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
     }),
   );
   const sent = await sendPrepared(db, ready);
+  const handedOver = new HandedOverLog();
   await Promise.all(
-    ready.map(async (entry) => outcomes.set(entry.mail.messageId, outcomeOf(runs.get(entry.mail.messageId)!, await sent.get(entry.mail.messageId)!))),
+    ready.map(async (entry) => {
+      const run = runs.get(entry.mail.messageId)!;
+      const settled = await sent.get(entry.mail.messageId)!;
+      const outcome = outcomeOf(run, settled);
+      if (!outcome && settled.ok && settled.result) handedOver.add(run, settled.result.outcome);
+      outcomes.set(entry.mail.messageId, outcome);
+    }),
   );
+  handedOver.write();
   return items.map((item) => outcomes.get(item.job.messageId) ?? null);
+}
+
+/**
+ * The batch's "messages handed to provider" info lines: one per provider and outcome, naming every
+ * message, instead of a line per message (a JSON line and a write to stdout each, at 1,000 messages/s).
+ * A message's id still finds its line; its timeline has the details.
+ */
+class HandedOverLog {
+  private readonly groups = new Map<string, { provider: string; outcome: string; messageIds: string[] }>();
+
+  add(run: Run, outcome: string): void {
+    const key = `${run.provider.name}\n${outcome}`;
+    const group = this.groups.get(key) ?? { provider: run.provider.name, outcome, messageIds: [] };
+    group.messageIds.push(run.message.id);
+    this.groups.set(key, group);
+  }
+
+  write(): void {
+    for (const group of this.groups.values()) log.info("messages handed to provider", group);
+  }
 }
 
 /** Moves the messages of paused workspaces to PAUSED (resuming enqueues new jobs); returns the rest. */
@@ -125,7 +153,6 @@ function outcomeOf(run: Run, settled: Settled): Error | null {
   if (result.outcome === "retry" && !run.context.lastAttempt) {
     return new Error(`${capitalize(run.provider.description)} asked to try again later: ${result.diagnostic}`);
   }
-  log.info("message handed to provider", { messageId: run.message.id, provider: run.provider.name, outcome: result.outcome });
   return null;
 }
 
