@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError, type ErrorCode } from "@/lib/errors";
+import { AppError, invalidParameter, type ErrorCode } from "@/lib/errors";
 
 /** `["attachments", 0, "name"]` → `attachments[0].name`. */
 export function formatParam(path: ReadonlyArray<PropertyKey>, prefix = ""): string {
@@ -38,4 +38,12 @@ function dropNullKeys(value: Record<string, unknown>): Record<string, unknown> {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Parses a form's input; the first problem becomes an AppError naming its field, with the schema's own sentence. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
 }

@@ -18,7 +18,7 @@ import { listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-
 import { createTemplate } from "@/lib/templates/create-template";
 import { createUser } from "@/lib/users/create-user";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import { seedDemo } from "@/lib/workspaces/seed-demo";
+import { seedDemo } from "@/lib/setup/seed-demo";
 import { sql } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
 import { BENCH_KEY, build, percentile, scratchPostgres, startServer, tempDir } from "./bench/server";

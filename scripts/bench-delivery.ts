@@ -16,12 +16,12 @@
 import { parseArgs } from "node:util";
 import { closeDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { sendBatch } from "@/lib/batches/send-batch";
+import { sendBatch } from "@/lib/sending/send-batch";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
 import { resetEnvForTests } from "@/lib/env";
-import { getQueue, stopQueue } from "@/lib/jobs/queue";
+import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { setLogLevel } from "@/lib/log";
-import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import { startRelaySink, type RelaySink } from "./bench/relay-sink";

@@ -14,7 +14,7 @@ import { closeDb, installDbHandle, openPostgres } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { createUser } from "@/lib/users/create-user";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import { seedDemo } from "@/lib/workspaces/seed-demo";
+import { seedDemo } from "@/lib/setup/seed-demo";
 import { BENCH_KEY, build, percentile, scratchPostgres, startServer, tempDir } from "./bench/server";
 
 const { values: args } = parseArgs({

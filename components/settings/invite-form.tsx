@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input, Select } from "@/components/ui/field";
-import { ROLE_LABELS, type Role } from "@/lib/members/roles.shared";
+import { ROLE_LABELS, type Role } from "@/lib/access/roles.shared";
 import type { SettingsAction } from "./form-state.shared";
 
 /** Invite by email; the link goes out as system mail and is never shown here. */

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { EmailConfig } from "next-auth/providers/email";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
-import { sendSystemMail } from "@/lib/workspaces/system-workspace";
+import { sendSystemMail } from "@/lib/sending/send-system-mail";
 
 export const MAGIC_LINK_PROVIDER_ID = "magic-link";
 /** Where both a known and an unknown address end up, so the answer does not tell them apart. */

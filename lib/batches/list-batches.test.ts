@@ -5,7 +5,7 @@ import { emailMessages } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { listBatches } from "./list-batches";
-import { sendBatch } from "./send-batch";
+import { sendBatch } from "@/lib/sending/send-batch";
 
 const raw = (i: number) => ({ from: "hello@example.com", to: `u${i}@example.org`, subject: `S ${i}`, bodyHtml: `<p>${i}</p>` });
 const params = (query: Record<string, string> = {}) => new URLSearchParams(query);

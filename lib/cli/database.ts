@@ -2,7 +2,7 @@ import "server-only";
 import { closeDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { env, type Env } from "@/lib/env";
-import { stopQueue } from "@/lib/jobs/queue";
+import { stopQueue } from "@/lib/queue/queue";
 import { acquireDataDirLock, type DataDirLock } from "@/lib/server/data-dir-lock";
 import type { DatabaseNeed } from "./io";
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { contacts } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { insertJsonRows } from "@/lib/messages/insert-json-rows";
+import { insertJsonRows } from "@/db/insert-json-rows";
 
 /**
  * Each recipient upserts a workspace contact; a display name sets the contact's name, a bare address

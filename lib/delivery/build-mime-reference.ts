@@ -1,6 +1,6 @@
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { BuiltMime, MailFields } from "./build-mime";
-import { messageIdHeader } from "./mime.shared";
+import { messageIdHeader } from "@/lib/addresses/sender-address.shared";
 
 /**
  * The builder build-mime.ts replaced: nodemailer's MailComposer, with the options buildMime passed

@@ -3,8 +3,8 @@ import { PgBoss } from "pg-boss";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema";
-import { sendBatch } from "@/lib/batches/send-batch";
-import { getQueue, QUEUES } from "@/lib/jobs/queue";
+import { sendBatch } from "@/lib/sending/send-batch";
+import { getQueue, QUEUES } from "@/lib/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
@@ -20,7 +20,7 @@ import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-pro
 const serverUrl = process.env.DATABASE_URL;
 const COUNT = 2_000;
 const CONCURRENCY = 5;
-/** lib/jobs/worker.ts fetches up to 100 delivery jobs per poller: what one worker can hold at once. */
+/** lib/worker/worker.ts fetches up to 100 delivery jobs per poller: what one worker can hold at once. */
 const IN_FLIGHT_PER_WORKER = CONCURRENCY * 100;
 const cleanup: Array<() => Promise<unknown>> = [];
 

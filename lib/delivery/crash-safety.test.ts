@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { type DbHandle } from "@/db/client";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/jobs/queue";
-import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/queue/queue";
+import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { onDiskDatabases } from "@/lib/testing/on-disk-database";
 

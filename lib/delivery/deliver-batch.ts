@@ -1,8 +1,8 @@
 import "server-only";
 import { getDb, type Db } from "@/db/client";
-import type { DeliverMessageJob } from "@/lib/jobs/queue";
+import type { DeliverMessageJob } from "@/lib/queue/queue";
 import { log } from "@/lib/log";
-import type { EventCode } from "@/lib/messages/event-codes.shared";
+import type { EventCode } from "@/lib/timeline/event-codes.shared";
 import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/suppressions/filter-recipients";
 import { holdIfPaused } from "./hold-if-paused";
 import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderCheck } from "./load-delivery-batch";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DeliverMessageJob } from "@/lib/jobs/queue";
+import type { DeliverMessageJob } from "@/lib/queue/queue";
 import { deliverMessages, type DeliverContext } from "./deliver-batch";
 
 export type { DeliverContext } from "./deliver-batch";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvForTests } from "@/lib/env";
-import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/jobs/queue";
-import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
+import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { enqueueDelivery, queueTransaction } from "@/lib/jobs/queue";
+import { enqueueDelivery, queueTransaction } from "@/lib/queue/queue";
 import { forgetDkimKeys } from "./dkim";
 import { closeSmtpTransport } from "./providers/smtp";
 

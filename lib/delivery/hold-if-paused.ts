@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
-import { recordEvent } from "@/lib/messages/record-event";
+import { recordEvent } from "@/lib/timeline/record-event";
 import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
 
 /**

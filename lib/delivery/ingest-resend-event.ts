@@ -6,10 +6,10 @@ import { emailMessages } from "@/db/schema";
 import { env } from "@/lib/env";
 import { AppError, invalidParameter } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { recordEvent } from "@/lib/messages/record-event";
+import { recordEvent } from "@/lib/timeline/record-event";
 import { addSuppression } from "@/lib/suppressions/add-suppression";
 import { checkAutoPause } from "@/lib/workspaces/check-auto-pause";
-import { bareAddress } from "./mime.shared";
+import { bareAddress } from "@/lib/addresses/sender-address.shared";
 import { mapResendEvent, parseResendTime, resendEventSchema, type MappedEvent } from "./resend-events";
 
 export interface ResendDelivery {

@@ -3,9 +3,9 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { domains, emailMessages, workspaces } from "@/db/schema";
 import { senderDomainRejection } from "@/lib/domains/assert-sender-allowed";
-import type { DeliverMessageJob } from "@/lib/jobs/queue";
+import type { DeliverMessageJob } from "@/lib/queue/queue";
 import { dkimSigningKeyFromRow, type DkimSigningKey } from "./dkim";
-import { bareAddress } from "./mime.shared";
+import { bareAddress } from "@/lib/addresses/sender-address.shared";
 
 const m = emailMessages;
 /**

@@ -7,7 +7,7 @@ import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
 import type { DkimSigningKey } from "./dkim";
 import type { Deliverable } from "./load-delivery-batch";
-import { bareAddress } from "./mime.shared";
+import { bareAddress } from "@/lib/addresses/sender-address.shared";
 import type { OutboundMail } from "./provider";
 
 export type PreparedMail = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
@@ -37,7 +37,7 @@ export async function prepareMail(
 
 function mailFields(message: Deliverable["message"], attachments: MimeAttachment[], recipients: FilteredRecipients): MailFields {
   const references = Object.entries(message.headers).find(([key]) => key.toLowerCase() === "references")?.[1];
-  // The same address as the body's link (lib/messages/prepare-message.ts): the first recipient as sent.
+  // The same address as the body's link (lib/sending/prepare-message.ts): the first recipient as sent.
   const linkAddress = message.toAddresses[0] ?? bareAddress([...message.to, ...message.cc, ...message.bcc][0] ?? "") ?? "";
   return {
     from: message.from,

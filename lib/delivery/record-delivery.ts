@@ -2,8 +2,8 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { emailMessages } from "@/db/schema";
-import type { EventCode } from "@/lib/messages/event-codes.shared";
-import { recordEvent } from "@/lib/messages/record-event";
+import type { EventCode } from "@/lib/timeline/event-codes.shared";
+import { recordEvent } from "@/lib/timeline/record-event";
 import { recordSuppressed, type SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
 import type { DeliveryProvider, ProviderResult } from "./provider";
 

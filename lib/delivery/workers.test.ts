@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb, openPostgres, type DbHandle } from "@/db/client";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { createBoss, enqueueDelivery, getQueue, installQueue, QUEUES, type DeliverMessageJob } from "@/lib/jobs/queue";
+import { createBoss, enqueueDelivery, getQueue, installQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { deliverMessage } from "./deliver-message";
 

@@ -5,8 +5,9 @@ import { invitations, memberships, users, workspaces } from "@/db/schema";
 import { AppError, forbidden } from "@/lib/errors";
 import { createUser } from "@/lib/users/create-user";
 import { hashInvitationToken, isInvitationToken } from "./invitation-token";
-import { hasRole, type Role } from "./roles.shared";
-import { acceptInvitationAsNewUserSchema, parseInput, type AcceptInvitationAsNewUserInput } from "./schemas";
+import { hasRole, type Role } from "@/lib/access/roles.shared";
+import { acceptInvitationAsNewUserSchema, type AcceptInvitationAsNewUserInput } from "./schemas";
+import { parseInput } from "@/lib/validation.shared";
 
 export type InvitationState = "pending" | "expired" | "revoked" | "accepted" | "unknown";
 

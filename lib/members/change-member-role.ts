@@ -3,9 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { memberships } from "@/db/schema";
 import { AppError, notFound } from "@/lib/errors";
-import { assertActorRole, assertMayGrant, type Actor } from "./actor";
-import type { Role } from "./roles.shared";
-import { changeMemberRoleSchema, parseInput, type ChangeMemberRoleInput } from "./schemas";
+import { assertActorRole, assertMayGrant, type Actor } from "@/lib/access/actor";
+import type { Role } from "@/lib/access/roles.shared";
+import { changeMemberRoleSchema, type ChangeMemberRoleInput } from "./schemas";
+import { parseInput } from "@/lib/validation.shared";
 
 /**
  * Changes a member's role (ADMIN+). Only owners make or unmake owners, and the last owner can never

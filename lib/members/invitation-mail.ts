@@ -1,4 +1,4 @@
-import { ROLE_LABELS, type Role } from "./roles.shared";
+import { ROLE_LABELS, type Role } from "@/lib/access/roles.shared";
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);

@@ -5,12 +5,13 @@ import { invitations, memberships, users, workspaces } from "@/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { parseSingleAddress } from "@/lib/messages/recipients.shared";
-import { sendSystemMail } from "@/lib/workspaces/system-workspace";
-import { assertActorRole, assertMayGrant, type Actor } from "./actor";
+import { parseSingleAddress } from "@/lib/addresses/recipients.shared";
+import { sendSystemMail } from "@/lib/sending/send-system-mail";
+import { assertActorRole, assertMayGrant, type Actor } from "@/lib/access/actor";
 import { invitationMail } from "./invitation-mail";
 import { newInvitationToken, pendingIn } from "./invitation-token";
-import { inviteMemberSchema, parseInput, type InviteMemberInput } from "./schemas";
+import { inviteMemberSchema, type InviteMemberInput } from "./schemas";
+import { parseInput } from "@/lib/validation.shared";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 

@@ -2,7 +2,7 @@ import "server-only";
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { invitations, users } from "@/db/schema";
-import type { Role } from "./roles.shared";
+import type { Role } from "@/lib/access/roles.shared";
 import { pendingIn } from "./invitation-token";
 
 export interface PendingInvitation {

@@ -2,7 +2,7 @@ import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { memberships, users } from "@/db/schema";
-import type { Role } from "./roles.shared";
+import type { Role } from "@/lib/access/roles.shared";
 
 export interface WorkspaceMember {
   userId: string;

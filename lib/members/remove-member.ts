@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { memberships } from "@/db/schema";
-import { assertActorRole, assertMayGrant, type Actor } from "./actor";
+import { assertActorRole, assertMayGrant, type Actor } from "@/lib/access/actor";
 import { assertAnotherOwner, lockMembership } from "./change-member-role";
 
 /**

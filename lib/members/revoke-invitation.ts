@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { invitations } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import { isId } from "@/lib/ids";
-import { assertActorRole, type Actor } from "./actor";
+import { assertActorRole, type Actor } from "@/lib/access/actor";
 import { pendingIn } from "./invitation-token";
 
 /** Revokes a pending invitation of the actor's workspace (ADMIN+); its link stops working at once. */

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { invalidParameter } from "@/lib/errors";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/users/password";
-import { ROLES } from "./roles.shared";
+import { ROLES } from "@/lib/access/roles.shared";
 
 /** Shared by the settings server actions and the use cases (ARCHITECTURE.md: one schema per input). */
 export const inviteMemberSchema = z.object({
@@ -28,11 +27,3 @@ export const acceptInvitationAsNewUserSchema = z.object({
     .max(MAX_PASSWORD_LENGTH, `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`),
 });
 export type AcceptInvitationAsNewUserInput = z.input<typeof acceptInvitationAsNewUserSchema>;
-
-/** Parses a form's input; the first problem becomes an AppError naming its field, with the schema's own sentence. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
-}

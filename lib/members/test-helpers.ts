@@ -4,8 +4,8 @@ import { emailMessages, invitations, memberships } from "@/db/schema";
 import { randomBase62 } from "@/lib/ids";
 import { createUser } from "@/lib/users/create-user";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import type { Actor } from "./actor";
-import type { Role } from "./roles.shared";
+import type { Actor } from "@/lib/access/actor";
+import type { Role } from "@/lib/access/roles.shared";
 
 /** Test-only helpers for the member use cases: people with roles in fresh workspaces, and the mailed link. */
 export const uniqueEmail = (local: string) => `${local}-${randomBase62(8).toLowerCase()}@example.org`;

@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { eraseMessage } from "./erase-message";
-import { sendMessage } from "./send-message";
+import { sendMessage } from "@/lib/sending/send-message";
 
 const body = {
   from: "hello@example.com",

@@ -6,7 +6,7 @@ import { notFound } from "@/lib/errors";
 import { isId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { eraseStoredContent } from "./erase-content";
-import { recordEvent, redactRenderedEvents } from "./record-event";
+import { recordEvent, redactRenderedEvents } from "@/lib/timeline/record-event";
 
 /**
  * Erases one message (DECISIONS.md "DELETED"): status DELETED; subject, bodies, variables, inline

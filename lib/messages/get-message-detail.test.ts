@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { newId } from "@/lib/ids";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { getMessageDetail } from "./get-message-detail";
-import { recordEvent } from "./record-event";
+import { recordEvent } from "@/lib/timeline/record-event";
 
 const insertMessage = (workspaceId: string) =>
   insertTestMessage(workspaceId, {

@@ -5,7 +5,7 @@ import { emailMessages, MESSAGE_SOURCES, MESSAGE_STATUSES } from "@/db/schema";
 import { invalidParameter } from "@/lib/errors";
 import { keysetPage } from "@/lib/keyset";
 import { parseCursorPage, parseEnum, queryParam } from "@/lib/pagination";
-import { parseSingleAddress } from "./recipients.shared";
+import { parseSingleAddress } from "@/lib/addresses/recipients.shared";
 
 export const MESSAGES_PAGE_SIZE = 50;
 const m = emailMessages;

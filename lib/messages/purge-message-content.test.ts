@@ -5,7 +5,7 @@ import { emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { purgeMessageContent } from "./purge-message-content";
-import { recordEvent } from "./record-event";
+import { recordEvent } from "@/lib/timeline/record-event";
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000);
 

@@ -9,7 +9,7 @@ import { eraseStoredContent } from "./erase-content";
 const PURGE_CHUNK = 1000;
 
 /**
- * Retention (hourly, lib/jobs/maintenance.ts): messages created more than RETENTION_DAYS ago whose
+ * Retention (hourly, lib/worker/maintenance.ts): messages created more than RETENTION_DAYS ago whose
  * content is still stored lose their bodies, variables, inline attachment bytes and local inbox MIME;
  * contentPurgedAt is set. The subject, addresses, metadata, timestamps and events stay. Messages still
  * waiting for delivery (PENDING, PAUSED) are kept whatever their age. Walks the partial retention index

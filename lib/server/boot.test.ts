@@ -8,7 +8,7 @@ import { workspaces } from "@/db/schema";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { basicAuthHeader } from "@/lib/api-keys/create-api-key";
 import { randomBase62 } from "@/lib/ids";
-import { getQueue, QUEUES } from "@/lib/jobs/queue";
+import { getQueue, QUEUES } from "@/lib/queue/queue";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { bootServer } from "./boot";
 import { DataDirBusyError } from "./data-dir-lock";

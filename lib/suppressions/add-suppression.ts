@@ -3,7 +3,7 @@ import { getDb, type Executor } from "@/db/client";
 import { SUPPRESSION_REASONS, suppressions } from "@/db/schema/suppressions";
 import { invalidParameter } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { parseSingleAddress } from "@/lib/messages/recipients.shared";
+import { parseSingleAddress } from "@/lib/addresses/recipients.shared";
 
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 export type Suppression = typeof suppressions.$inferSelect;

@@ -4,8 +4,8 @@ import type { Executor } from "@/db/client";
 import { unsubscribeGroups } from "@/db/schema";
 // Not (yet) re-exported by db/schema/index.ts.
 import { groupUnsubscribes, suppressions, type SUPPRESSION_REASONS } from "@/db/schema/suppressions";
-import { bareAddress } from "@/lib/delivery/mime.shared";
-import { recordEvent } from "@/lib/messages/record-event";
+import { bareAddress } from "@/lib/addresses/sender-address.shared";
+import { recordEvent } from "@/lib/timeline/record-event";
 
 export interface SuppressedRecipient {
   /** Lower-cased. */

@@ -3,8 +3,8 @@ import postgres from "postgres";
 import { afterAll, inject } from "vitest";
 import { closeDb, installDbHandle, openPglite, openPostgres } from "@/db/client";
 import { flushActivityLog } from "@/lib/activity/record-activity";
-import { stopQueue } from "@/lib/jobs/queue";
-import { stopWorkers } from "@/lib/jobs/worker";
+import { stopQueue } from "@/lib/queue/queue";
+import { stopWorkers } from "@/lib/worker/worker";
 
 /**
  * Each test file gets a database of its own: a copy of the migrated PGlite dump, or on PostgreSQL a

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
-/** A standalone `npm run worker` process (lib/jobs/worker-main.ts), for tests and benchmarks. */
+/** A standalone `npm run worker` process (lib/worker/worker-main.ts), for tests and benchmarks. */
 export interface WorkerProcess {
   child: ChildProcess;
   /** Resolves once the process logged "workers started"; rejects if it exits first. */

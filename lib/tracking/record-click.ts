@@ -3,7 +3,7 @@ import { and, eq, gte } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
 import { emailMessageLogs } from "@/db/schema";
 import { log } from "@/lib/log";
-import { recordEvent } from "@/lib/messages/record-event";
+import { recordEvent } from "@/lib/timeline/record-event";
 import { classifyClick, LINK_BURST_SECONDS, type Client } from "./bot-rules";
 import { findTrackedMessage } from "./find-tracked-message";
 import { engagementSentence } from "./sentence";

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { log } from "@/lib/log";
-import { recordEvent } from "@/lib/messages/record-event";
+import { recordEvent } from "@/lib/timeline/record-event";
 import { classifyOpen, type Client } from "./bot-rules";
 import { engagementSentence } from "./sentence";
 import { findTrackedMessage } from "./find-tracked-message";

@@ -1,6 +1,6 @@
 import { simpleParser } from "mailparser";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
-import { sendMessage } from "@/lib/messages/send-message";
+import { sendMessage } from "@/lib/sending/send-message";
 import { readMessageState } from "@/lib/testing/fixtures";
 
 /** Test helpers for group mail and suppression: a live send through the API's use case, then the real delivery job. */

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/db/client";
 import { groupUnsubscribes } from "@/db/schema/suppressions";
 import { newId } from "@/lib/ids";
-import { recordEvent } from "@/lib/messages/record-event";
+import { recordEvent } from "@/lib/timeline/record-event";
 import { getUnsubscribeTargetOrThrow, type UnsubscribeTarget } from "./get-unsubscribe-target";
 
 export type UnsubscribeMethod = "ONE_CLICK" | "PAGE";

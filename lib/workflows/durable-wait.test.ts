@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type DbHandle } from "@/db/client";
-import { stopQueue } from "@/lib/jobs/queue";
-import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { stopQueue } from "@/lib/queue/queue";
+import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { onDiskDatabases } from "@/lib/testing/on-disk-database";
 import { getWorkflowRunOrThrow } from "./get-workflow-run-or-throw";
 import { createWorkflowWorkspace, stepJobsOf } from "./testing";

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { fromDrizzle } from "pg-boss";
 import type { Tx } from "@/db/client";
-import { getQueue, QUEUES } from "@/lib/jobs/queue";
+import { getQueue, QUEUES } from "@/lib/queue/queue";
 
 export interface WorkflowStepJob {
   workspaceId: string;

@@ -2,13 +2,13 @@ import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages, localInbox } from "@/db/schema";
-import { stopQueue } from "@/lib/jobs/queue";
-import { startWorkers, stopWorkers } from "@/lib/jobs/worker";
+import { stopQueue } from "@/lib/queue/queue";
+import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { getWorkflowRunOrThrow, type WorkflowRunView } from "./get-workflow-run-or-throw";
 import { createWorkflowWorkspace, stepJobsOf } from "./testing";
 import { triggerWorkflowRun } from "./trigger-workflow-run";
 
-/** Workflow runs executed by the real workers (lib/jobs/worker.ts) on the real queue. */
+/** Workflow runs executed by the real workers (lib/worker/worker.ts) on the real queue. */
 afterEach(async () => {
   await stopWorkers();
   await stopQueue();

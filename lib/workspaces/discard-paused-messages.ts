@@ -5,7 +5,7 @@ import { emailMessages, workspaces } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { eraseStoredContent } from "@/lib/messages/erase-content";
-import { recordEventForMessages, redactRenderedEvents } from "@/lib/messages/record-event";
+import { recordEventForMessages, redactRenderedEvents } from "@/lib/timeline/record-event";
 
 const DISCARD_CHUNK = 1000;
 

@@ -3,9 +3,9 @@ import { and, asc, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
 import { notFound } from "@/lib/errors";
-import { enqueueDeliveries, queueTransaction } from "@/lib/jobs/queue";
+import { enqueueDeliveries, queueTransaction } from "@/lib/queue/queue";
 import { log } from "@/lib/log";
-import { recordEventForMessages } from "@/lib/messages/record-event";
+import { recordEventForMessages } from "@/lib/timeline/record-event";
 
 /** Messages released per transaction: a few statements each, so a million take a thousand short transactions. */
 export const RESUME_CHUNK = 1000;

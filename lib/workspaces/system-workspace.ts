@@ -5,8 +5,7 @@ import { domains, workspaces } from "@/db/schema";
 import { addDomain } from "@/lib/domains/add-domain";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { parseSingleAddress } from "@/lib/messages/recipients.shared";
-import { sendMessage } from "@/lib/messages/send-message";
+import { parseSingleAddress } from "@/lib/addresses/recipients.shared";
 
 /**
  * System mail (sign-in links, invitations) is an ordinary live message of this dedicated workspace,
@@ -45,32 +44,6 @@ export async function ensureSystemWorkspace(from: string = env().SYSTEM_EMAIL_FR
       await tx.update(domains).set({ status: "VERIFIED", verifiedAt: new Date() }).where(eq(domains.id, domain.id));
     }
   });
-}
-
-export interface SystemMail {
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-}
-
-let ensured: { from: string; done: Promise<void> } | undefined;
-
-/** Sends one system mail through the configured provider; returns the message id. */
-export async function sendSystemMail(mail: SystemMail): Promise<string> {
-  const from = env().SYSTEM_EMAIL_FROM;
-  // Boot already did this; tests and a changed SYSTEM_EMAIL_FROM need it once per process.
-  if (ensured?.from !== from) ensured = { from, done: ensureSystemWorkspace(from) };
-  await ensured.done.catch((error) => {
-    ensured = undefined;
-    throw error;
-  });
-  const { message } = await sendMessage({
-    workspaceId: SYSTEM_WORKSPACE_ID,
-    sandbox: false,
-    body: { from, to: mail.to, subject: mail.subject, bodyHtml: mail.html, bodyText: mail.text },
-  });
-  return message.id;
 }
 
 function senderDomain(from: string): string {

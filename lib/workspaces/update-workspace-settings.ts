@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { invalidParameter, notFound } from "@/lib/errors";
-import { assertActorRole, type Actor } from "@/lib/members/actor";
-import { parseInput } from "@/lib/members/schemas";
+import { assertActorRole, type Actor } from "@/lib/access/actor";
+import { parseInput } from "@/lib/validation.shared";
 import { updateWorkspaceSettingsSchema, type UpdateWorkspaceSettingsInput } from "./schemas";
 import { isSystemWorkspace } from "./system-workspace";
 

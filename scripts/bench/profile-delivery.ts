@@ -12,9 +12,9 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { closeDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { sendBatch } from "@/lib/batches/send-batch";
+import { sendBatch } from "@/lib/sending/send-batch";
 import { resetEnvForTests } from "@/lib/env";
-import { getQueue, stopQueue } from "@/lib/jobs/queue";
+import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { setLogLevel } from "@/lib/log";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { exitOf, startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
@@ -103,7 +103,7 @@ function statementsBetween(offset: number, end: number, database: string): Map<s
 function profiledWorker(env: Record<string, string>): WorkerProcess {
   const child = spawn(
     process.execPath,
-    ["--cpu-prof", "--cpu-prof-dir=/tmp/postwerk-prof", "--conditions=react-server", "--import", "tsx", "lib/jobs/worker-main.ts"],
+    ["--cpu-prof", "--cpu-prof-dir=/tmp/postwerk-prof", "--conditions=react-server", "--import", "tsx", "lib/worker/worker-main.ts"],
     { env: { ...process.env, ...env }, stdio: "pipe" },
   );
   let stdout = "";

@@ -2,7 +2,7 @@
 
 import { signIn } from "@/app/_lib/auth";
 import { AppError } from "@/lib/errors";
-import { setupFirstOwner } from "@/lib/users/setup-first-owner";
+import { setupFirstOwner } from "@/lib/setup/setup-first-owner";
 
 export interface SetupState {
   error?: string;

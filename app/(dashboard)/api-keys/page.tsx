@@ -10,7 +10,7 @@ import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { env } from "@/lib/env";
-import { hasRole } from "@/lib/members/roles.shared";
+import { hasRole } from "@/lib/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 

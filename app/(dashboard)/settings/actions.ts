@@ -4,12 +4,12 @@ import { revalidatePath } from "next/cache";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import type { SettingsFormState } from "@/components/settings/form-state.shared";
 import { AppError } from "@/lib/errors";
-import type { Actor } from "@/lib/members/actor";
+import type { Actor } from "@/lib/access/actor";
 import { changeMemberRole } from "@/lib/members/change-member-role";
 import { inviteMember } from "@/lib/members/invite-member";
 import { removeMember } from "@/lib/members/remove-member";
 import { revokeInvitation } from "@/lib/members/revoke-invitation";
-import type { Role } from "@/lib/members/roles.shared";
+import type { Role } from "@/lib/access/roles.shared";
 import { updateWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
 
 /**

@@ -13,7 +13,7 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { PageHeader } from "@/components/ui/page-header";
 import { listPendingInvitations } from "@/lib/members/list-invitations";
 import { listMembers } from "@/lib/members/list-members";
-import { hasRole, ROLE_LABELS } from "@/lib/members/roles.shared";
+import { hasRole, ROLE_LABELS } from "@/lib/access/roles.shared";
 import { getSendingState } from "@/lib/workspaces/get-sending-state";
 import { getWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
 import { changeRoleAction, inviteAction, removeMemberAction, revokeInvitationAction, saveGeneral, saveSending } from "./actions";

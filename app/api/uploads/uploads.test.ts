@@ -8,7 +8,7 @@ import { createAttachment } from "@/lib/attachments/create-attachment";
 import { withStorageEnv } from "@/lib/attachments/testing";
 import { uploadQuery } from "@/lib/attachments/upload-signature";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { sendMessage } from "@/lib/messages/send-message";
+import { sendMessage } from "@/lib/sending/send-message";
 import { OPTIONS, PUT } from "./[id]/route";
 
 const storage = withStorageEnv();

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { createAttachmentSchema } from "@/lib/attachments/schemas";
-import { BATCH_MAX_MESSAGES } from "@/lib/batches/prepare-batch";
+import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, sendEmailSchema } from "@/lib/messages/schemas";
 import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
 
 /**
  * Request bodies: the handlers' own zod schemas wherever they have one. Batches are parsed element
- * by element with the single-send schema (lib/batches/prepare-batch.ts), and the template routes
+ * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
 export { attachmentInputSchema, createAttachmentSchema, sendEmailSchema, triggerWorkflowRunSchema };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ATTACHMENT_STATUSES, MESSAGE_SOURCES, MESSAGE_STATUSES, WORKFLOW_RUN_STATUSES } from "@/db/schema";
 import { ERROR_CODES } from "@/lib/errors";
-import { EVENT_CODES } from "@/lib/messages/event-codes.shared";
+import { EVENT_CODES } from "@/lib/timeline/event-codes.shared";
 
 /**
  * The public resources as zod schemas, for the OpenAPI document only: the serializers build these

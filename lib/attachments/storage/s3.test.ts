@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { attachments, localInbox } from "@/db/schema";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { sendMessage } from "@/lib/messages/send-message";
+import { sendMessage } from "@/lib/sending/send-message";
 import { createAttachment } from "../create-attachment";
 import { purgeExpiredAttachments } from "../purge-expired-attachments";
 import { uploadTo, withStorageEnv } from "../testing";

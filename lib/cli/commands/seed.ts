@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { demoCurl, describeDemo, seedDemo } from "@/lib/workspaces/seed-demo";
+import { demoCurl, describeDemo, seedDemo } from "@/lib/setup/seed-demo";
 import { emit, optionalString, parseFlags, type CliCommand } from "../io";
 
 export const seedCommands: Record<string, CliCommand> = {

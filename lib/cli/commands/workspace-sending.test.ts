@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { sendMessage } from "@/lib/messages/send-message";
+import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { runCli } from "../run-cli";
 

@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { getDkimSigningKey } from "../dkim";
 import { dkimSign } from "../dkim-sign";
-import { sendingDomain } from "../mime.shared";
+import { sendingDomain } from "@/lib/addresses/sender-address.shared";
 import type { DeliveryProvider, ProviderResult } from "../provider";
 import { SmtpPool, type SmtpPoolSettings } from "./smtp-pool";
 

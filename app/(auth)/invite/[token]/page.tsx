@@ -6,7 +6,7 @@ import { AcceptForm, NewAccountForm, SignInToAcceptForm } from "@/components/aut
 import { Button } from "@/components/ui/button";
 import { currentUser } from "@/app/_lib/dashboard-context";
 import { getInvitationByToken, type InvitationState } from "@/lib/members/accept-invitation";
-import { ROLE_LABELS } from "@/lib/members/roles.shared";
+import { ROLE_LABELS } from "@/lib/access/roles.shared";
 import { acceptAsNewUser, acceptAsSignedInUser, signInToAccept, signOutToAccept } from "./actions";
 
 export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };

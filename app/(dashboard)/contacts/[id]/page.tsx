@@ -14,7 +14,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { CONTACT_MESSAGES_MAX, getContactDetail } from "@/lib/contacts/get-contact-detail";
-import { hasRole } from "@/lib/members/roles.shared";
+import { hasRole } from "@/lib/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { addSuppressionAction, removeSuppressionAction } from "../actions";
 

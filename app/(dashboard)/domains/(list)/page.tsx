@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { listDomains } from "@/lib/domains/list-domains";
-import { hasRole } from "@/lib/members/roles.shared";
+import { hasRole } from "@/lib/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { addDomainAction } from "../actions";
 

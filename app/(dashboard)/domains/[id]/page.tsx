@@ -11,7 +11,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import { getDomainOrThrow, type Domain } from "@/lib/domains/get-domain-or-throw";
 import { expectedDnsRecords } from "@/lib/domains/verify-domain";
 import { AppError } from "@/lib/errors";
-import { hasRole } from "@/lib/members/roles.shared";
+import { hasRole } from "@/lib/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { verifyDomainAction } from "../actions";
 

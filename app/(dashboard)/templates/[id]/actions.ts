@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { deleteTemplateScenario } from "@/lib/templates/delete-template-scenario";
 import { saveTemplateScenario } from "@/lib/templates/save-template-scenario";
 import type { TemplateContentInput } from "@/lib/templates/schemas";
-import { sendTemplateTest } from "@/lib/templates/send-template-test";
+import { sendTemplateTest } from "@/lib/sending/send-template-test";
 import { updateTemplate } from "@/lib/templates/update-template";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 

@@ -1,7 +1,7 @@
 import { MB } from "@/lib/api/read-json";
 import { created, ok } from "@/lib/api/respond";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { sendBatch } from "@/lib/batches/send-batch";
+import { sendBatch } from "@/lib/sending/send-batch";
 import { serializeBatch } from "@/lib/batches/serialize";
 
 /** Shared by POST /v1/batches, /v1/sandbox/batches and the older /v1/(sandbox/)email_messages_batch. */

@@ -1,6 +1,6 @@
 import { created, ok } from "@/lib/api/respond";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { sendMessage } from "@/lib/messages/send-message";
+import { sendMessage } from "@/lib/sending/send-message";
 import { serializeMessage } from "@/lib/messages/serialize";
 
 /** Shared by POST /v1/email_messages and /v1/sandbox/email_messages. */

@@ -1,13 +1,13 @@
 import "server-only";
 import type { Tx } from "@/db/client";
-import { emailMessages } from "@/db/schema";
+import { emailMessages } from "@/db/schema/index";
 import { upsertContacts } from "@/lib/contacts/upsert-contacts";
-import { enqueueDeliveries } from "@/lib/jobs/queue";
+import { enqueueDeliveries } from "@/lib/queue/queue";
 import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
-import type { EmailMessageRow } from "./get-message-or-throw";
+import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
-import { insertJsonRows } from "./insert-json-rows";
-import { recordCreationEvents, recordEventForMessages } from "./record-event";
+import { insertJsonRows } from "@/db/insert-json-rows";
+import { recordCreationEvents, recordEventForMessages } from "@/lib/timeline/record-event";
 
 /**
  * Writes prepared messages, their CREATED and RENDERED events, their contacts and their delivery jobs

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema";
+import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema/index";
 import { resolveSendAttachments } from "@/lib/attachments/resolve-send-attachments";
 import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
 import { AppError, invalidParameter, notFound } from "@/lib/errors";
@@ -11,7 +11,7 @@ import { renderLine, renderTemplate, htmlToText } from "@/lib/templates/render.s
 import { appendUnsubscribeLink } from "@/lib/unsubscribe/append-link";
 import { unsubscribeUrl } from "@/lib/unsubscribe/token";
 import type { SendCommand } from "./parse-send-request";
-import { parseSingleAddress, type Recipient } from "./recipients.shared";
+import { parseSingleAddress, type Recipient } from "@/lib/addresses/recipients.shared";
 
 /** A validated, rendered message ready to insert: the output of every check that reads the database. */
 export interface PreparedMessage {
@@ -48,7 +48,7 @@ export interface PrepareContext {
   prefix?: string;
   /** Member addresses, fetched once per request when the workspace is in test mode. */
   memberEmails?: Set<string>;
-  /** Shares lookups between the elements of one batch (lib/batches/request-memo.ts): each template row, sender domain and group is read once. */
+  /** Shares lookups between the elements of one batch (lib/sending/request-memo.ts): each template row, sender domain and group is read once. */
   memo?: <T>(key: string, load: () => Promise<T> | PromiseLike<T>) => Promise<T>;
 }
 

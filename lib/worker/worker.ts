@@ -7,7 +7,7 @@ import { log } from "@/lib/log";
 import { runMaintenance } from "./maintenance";
 import type { WorkflowStepJob } from "@/lib/workflows/enqueue-workflow-step";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
-import { getQueue, QUEUES, type DeliverMessageJob } from "./queue";
+import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
 
 /**
  * Registers this process's job handlers. In embedded mode the server process calls this from

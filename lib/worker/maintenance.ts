@@ -3,7 +3,7 @@ import { purgeOldActivity } from "@/lib/activity/purge-old-activity";
 import { purgeExpiredAttachments } from "@/lib/attachments/purge-expired-attachments";
 import { purgeMessageContent } from "@/lib/messages/purge-message-content";
 
-/** The hourly maintenance job (scheduled in lib/jobs/worker.ts): retention of logs, attachment bytes and message content. */
+/** The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs, attachment bytes and message content. */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
   await purgeExpiredAttachments();

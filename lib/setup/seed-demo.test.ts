@@ -1,12 +1,12 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDbHandle } from "@/db/client";
-import { domains, workspaces } from "@/db/schema";
+import { domains, workspaces } from "@/db/schema/index";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { basicAuthHeader } from "@/lib/api-keys/create-api-key";
 import { randomBase62 } from "@/lib/ids";
 import { renderTemplate } from "@/lib/templates/render.shared";
-import { createWorkspace } from "./create-workspace";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { DEMO_WORKSPACE_NAME, describeDemo, parseSeedApiKey, seedDemo } from "./seed-demo";
 
 const uniqueName = () => `Demo ${randomBase62(8)}`;

@@ -1,13 +1,13 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
-import { workspaces } from "@/db/schema";
+import { workspaces } from "@/db/schema/index";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { addDomain } from "@/lib/domains/add-domain";
 import { invalidParameter } from "@/lib/errors";
 import { isId } from "@/lib/ids";
 import { createTemplate } from "@/lib/templates/create-template";
-import { createWorkspace } from "./create-workspace";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 export const DEMO_WORKSPACE_NAME = "Demo";
 /** Any fixed number: two processes booting on one empty PostgreSQL database seed one demo, not two. */

@@ -1,13 +1,13 @@
 import "server-only";
 import { getDb } from "@/db/client";
-import { batches } from "@/db/schema";
+import { batches } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
-import { queueTransaction } from "@/lib/jobs/queue";
-import { createMessages } from "@/lib/messages/create-messages";
-import { claimIdempotencyKey, hashRequestBody } from "@/lib/messages/idempotency";
+import { queueTransaction } from "@/lib/queue/queue";
+import { createMessages } from "@/lib/sending/create-messages";
+import { claimIdempotencyKey, hashRequestBody } from "@/lib/sending/idempotency";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { claimElementKeys, earlierElementIds } from "./claim-element-keys";
-import { getBatchOrThrow, type BatchRow } from "./get-batch-or-throw";
+import { getBatchOrThrow, type BatchRow } from "@/lib/batches/get-batch-or-throw";
 import { prepareBatch } from "./prepare-batch";
 
 export interface SendBatchResult {

@@ -5,7 +5,7 @@ import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { env } from "@/lib/env";
 import { log, setLogLevel } from "@/lib/log";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
-import { getQueue, stopQueue } from "./queue";
+import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { startWorkers, stopWorkers } from "./worker";
 
 /**

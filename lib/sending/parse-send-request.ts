@@ -1,7 +1,7 @@
 import { AppError, invalidParameter } from "@/lib/errors";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
-import { MAX_RECIPIENTS, parseAddressList, parseSingleAddress, type Recipient } from "./recipients.shared";
-import { sendEmailSchema, type AttachmentInput } from "./schemas";
+import { MAX_RECIPIENTS, parseAddressList, parseSingleAddress, type Recipient } from "@/lib/addresses/recipients.shared";
+import { sendEmailSchema, type AttachmentInput } from "@/lib/messages/schemas";
 
 /** A send request after every check that needs no database: what prepare-message.ts works from. */
 export interface SendCommand {

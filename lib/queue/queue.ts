@@ -15,7 +15,7 @@ export const QUEUES = {
   deliverMessage: "deliver-message",
   /** One job per workflow-run step; a wait step's successor is a delayed job (lib/workflows). */
   workflowStep: "workflow-step",
-  /** Hourly retention work (lib/jobs/maintenance.ts), on pg-boss's cron: one run per hour cluster-wide. */
+  /** Hourly retention work (lib/worker/maintenance.ts), on pg-boss's cron: one run per hour cluster-wide. */
   maintenance: "maintenance",
   /** Every 5 minutes: flag sent messages the provider never confirmed (lib/delivery/flag-unconfirmed-deliveries.ts). */
   unconfirmedDeliveries: "flag-unconfirmed-deliveries",

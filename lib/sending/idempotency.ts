@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { idempotencyKeys } from "@/db/schema";
+import { idempotencyKeys } from "@/db/schema/index";
 
 const WINDOW = sql`interval '24 hours'`;
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { getDb } from "@/db/client";
-import { queueTransaction } from "@/lib/jobs/queue";
+import { queueTransaction } from "@/lib/queue/queue";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { createMessages } from "./create-messages";
-import { getMessageOrThrow, type EmailMessageRow } from "./get-message-or-throw";
+import { getMessageOrThrow, type EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
 import { parseSendRequest } from "./parse-send-request";
 import { prepareMessage } from "./prepare-message";

@@ -2,10 +2,10 @@ import "server-only";
 import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
-import { emailMessageLogs, emailMessages } from "@/db/schema";
+import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
 import type { EventCode } from "./event-codes.shared";
-import { insertJsonRows } from "./insert-json-rows";
+import { insertJsonRows } from "@/db/insert-json-rows";
 
 export interface RecordEventInput {
   workspaceId: string;

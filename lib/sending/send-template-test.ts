@@ -1,17 +1,17 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
-import { memberships, users } from "@/db/schema";
+import { memberships, users } from "@/db/schema/index";
 import { AppError, invalidParameter, notFound } from "@/lib/errors";
-import { queueTransaction } from "@/lib/jobs/queue";
-import { createMessages } from "@/lib/messages/create-messages";
+import { queueTransaction } from "@/lib/queue/queue";
+import { createMessages } from "@/lib/sending/create-messages";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
-import { parseSendRequest } from "@/lib/messages/parse-send-request";
-import { prepareMessage } from "@/lib/messages/prepare-message";
+import { parseSendRequest } from "@/lib/sending/parse-send-request";
+import { prepareMessage } from "@/lib/sending/prepare-message";
 import { zodToAppError } from "@/lib/validation.shared";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
-import { getTemplateOrThrow } from "./get-template-or-throw";
-import { previewDraft, previewDraftSchema, type PreviewProblem } from "./preview-draft";
+import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
+import { previewDraft, previewDraftSchema, type PreviewProblem } from "@/lib/templates/preview-draft";
 
 export type TemplateTestMode = "me" | "sandbox";
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessages, idempotencyKeys } from "@/db/schema";
+import { emailMessages, idempotencyKeys } from "@/db/schema/index";
 import { AppError } from "@/lib/errors";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { batchRejected } from "./prepare-batch";

@@ -1,8 +1,8 @@
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db/client";
-import { idempotencyKeys } from "@/db/schema";
-import { hashRequestBody } from "@/lib/messages/idempotency";
+import { idempotencyKeys } from "@/db/schema/index";
+import { hashRequestBody } from "@/lib/sending/idempotency";
 import type { PreparedElement } from "./prepare-batch";
 
 const WINDOW = sql`interval '24 hours'`;
@@ -21,7 +21,7 @@ export interface ElementIds {
 
 /**
  * metaId idempotency per batch element (DECISIONS.md: "the same holds per element inside a
- * batch"), with the rule of lib/messages/idempotency.ts applied set-based: one insert claims every
+ * batch"), with the rule of lib/sending/idempotency.ts applied set-based: one insert claims every
  * distinct (metaId, body) key of the batch, one select reads the keys held by earlier requests.
  * An element whose key an earlier request (or an earlier element of this batch) holds is not created:
  * its position gets that message's id. Keys are inserted in sorted order, so two batches sharing

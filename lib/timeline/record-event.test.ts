@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages } from "@/db/schema";
+import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { recordEvent } from "./record-event";
 

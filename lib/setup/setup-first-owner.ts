@@ -2,10 +2,10 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { memberships, users, workspaces } from "@/db/schema";
+import { memberships, users, workspaces } from "@/db/schema/index";
 import { AppError, invalidParameter } from "@/lib/errors";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import { createUser, type CreatedUser } from "./create-user";
+import { createUser, type CreatedUser } from "@/lib/users/create-user";
 
 export const setupFirstOwnerSchema = z.object({
   name: z.string().trim().max(200).optional(),

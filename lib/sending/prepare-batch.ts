@@ -1,8 +1,8 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { AppError, invalidParameter, type ErrorCode, type ErrorDetail } from "@/lib/errors";
-import { parseSendRequest } from "@/lib/messages/parse-send-request";
-import { listMemberEmails, prepareMessage, type PrepareContext, type PreparedMessage } from "@/lib/messages/prepare-message";
+import { parseSendRequest } from "@/lib/sending/parse-send-request";
+import { listMemberEmails, prepareMessage, type PrepareContext, type PreparedMessage } from "@/lib/sending/prepare-message";
 import { isPlainObject } from "@/lib/validation.shared";
 import { createRequestMemo, type RequestMemo } from "./request-memo";
 

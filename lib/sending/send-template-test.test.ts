@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessages } from "@/db/schema";
+import { emailMessages } from "@/db/schema/index";
 import { deliverMessage } from "@/lib/delivery/deliver-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { createUser } from "@/lib/users/create-user";
-import { previewDraft } from "./preview-draft";
+import { previewDraft } from "@/lib/templates/preview-draft";
 import { sendTemplateTest } from "./send-template-test";
 
 let counter = 0;
