@@ -3,7 +3,7 @@ import { invalidParameter } from "@/lib/errors";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/users/password";
 import { ROLES } from "./roles.shared";
 
-/** Shared by the settings server actions and the use cases (ARCHITECTURE.md: one schema per input). */
+/** Shared by the settings server actions and the use cases (docs/architecture.md#naming-and-size: one schema per input). */
 export const inviteMemberSchema = z.object({
   email: z
     .string()
