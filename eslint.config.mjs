@@ -1,7 +1,7 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-/** Layering rules of ARCHITECTURE.md are enforced here, not only written down. */
+/** Layering rules of docs/architecture.md#layering are enforced here, not only written down. */
 const config = [
   ...nextVitals,
   ...nextTs,

@@ -1,7 +1,7 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // A lockfile in a parent folder must not move the workspace root (STACK.md trap 8).
+  // A lockfile in a parent folder must not move the workspace root (docs/development.md#traps, trap 8).
   turbopack: { root: process.cwd() },
   outputFileTracingRoot: process.cwd(),
   // These run only on the server and must not be bundled (native/WASM assets, optional drivers).
@@ -9,7 +9,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // unauthorized() lets a page answer 401, so a browser asks again after wrong Basic credentials.
   experimental: { authInterrupts: true },
-  // `{APP_URL}/v1/...` reaches the same handlers as `{APP_URL}/api/v1/...` (DECISIONS.md, Base URL).
+  // `{APP_URL}/v1/...` reaches the same handlers as `{APP_URL}/api/v1/...` (docs/api.md#decided-base-url).
   async rewrites() {
     return [{ source: "/v1/:path*", destination: "/api/v1/:path*" }];
   },

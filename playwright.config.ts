@@ -11,7 +11,7 @@ const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    // Without the networking flags Chromium keeps trying to reach the internet (STACK.md trap 11).
+    // Without the networking flags Chromium keeps trying to reach the internet (docs/development.md#traps, trap 11).
     args: [
       "--headless",
       "--no-sandbox",

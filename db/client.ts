@@ -37,7 +37,7 @@ export function getDbHandle(): Promise<DbHandle> {
   if (!globalForDb.__dbHandle) {
     const { DATABASE_URL, DATA_DIR } = env();
     const opening = DATABASE_URL ? openPostgres(DATABASE_URL) : openPglite(path.join(DATA_DIR, "pglite"));
-    // Never cache a rejected open (STACK.md trap 4): the next caller tries again.
+    // Never cache a rejected open (docs/development.md#traps, trap 4): the next caller tries again.
     globalForDb.__dbHandle = opening.catch((error) => {
       globalForDb.__dbHandle = undefined;
       throw error;

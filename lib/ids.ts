@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 /**
- * Ids are a prefix and 16 base62 characters (DECISIONS.md): 8 characters of the creation time in
+ * Ids are a prefix and 16 base62 characters (docs/api.md#decided-envelope-ids-time): 8 characters of the creation time in
  * milliseconds, then 8 random ones. The alphabet is in ASCII order, so ids sort by creation time,
  * which keeps keyset pagination on (created_at, id) stable and makes index inserts append-only.
  */

@@ -21,7 +21,7 @@ export interface KeysetQuery {
 }
 
 /**
- * Newest-first keyset pages on (created_at, id), both directions (DECISIONS.md, Listing): the page
+ * Newest-first keyset pages on (created_at, id), both directions (docs/api.md#decided-listing-messages): the page
  * is an index range scan whatever its depth. `cursor.after` pages towards older rows, `cursor.before`
  * towards newer ones, still newest first. An unknown (or another tenant's) cursor id is a 400.
  */

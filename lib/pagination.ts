@@ -1,7 +1,7 @@
 import { invalidParameter } from "@/lib/errors";
 
 /**
- * List parameters parsed in one place (ARCHITECTURE.md rule 7). Accepts the dotted names of API.md
+ * List parameters parsed in one place (docs/architecture.md#rules-that-carry-weight, rule 7). Accepts the dotted names of the API
  * (`cursor.after`, `createdAt.gte`) and the bracket form many query-string encoders produce
  * (`cursor[after]`, `createdAt[gte]`).
  */

@@ -19,7 +19,7 @@ export function zodToAppError(error: z.ZodError, code: ErrorCode = "EMAIL_MESSAG
   return new AppError(code, message.replace(/\.\.$/, "."), { param });
 }
 
-/** Explicit null means absent (DECISIONS.md): drop null-valued keys, one level deep and inside arrays of objects. */
+/** Explicit null means absent (docs/api.md#decided-envelope-ids-time): drop null-valued keys, one level deep and inside arrays of objects. */
 export function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => (isPlainObject(item) ? dropNullKeys(item) : item));
   if (isPlainObject(value)) {

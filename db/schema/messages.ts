@@ -82,7 +82,7 @@ export const emailMessages = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    // Keyset pagination (ARCHITECTURE.md rule 7): newest first within a workspace.
+    // Keyset pagination (docs/architecture.md#rules-that-carry-weight, rule 7): newest first within a workspace.
     index("email_messages_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
     index("email_messages_meta_idx")
       .on(t.workspaceId, t.metaId, t.createdAt)
@@ -135,7 +135,7 @@ export const emailMessageLogs = pgTable(
 );
 
 /**
- * metaId idempotency (DECISIONS.md): one row per workspace, endpoint scope, metaId and body hash.
+ * metaId idempotency (docs/api.md#decided-idempotency): one row per workspace, endpoint scope, metaId and body hash.
  * The primary key makes two identical concurrent requests create one resource.
  */
 export const idempotencyKeys = pgTable(

@@ -5,7 +5,7 @@ import { workspaces } from "./workspaces";
 
 export const SUPPRESSION_REASONS = ["HARD_BOUNCE", "COMPLAINT", "MANUAL"] as const;
 
-/** The workspace's suppression list: later live sends to these addresses are suppressed (DECISIONS.md). */
+/** The workspace's suppression list: later live sends to these addresses are suppressed (docs/api.md#decided-unsubscribe-groups-suppression-contacts). */
 export const suppressions = pgTable(
   "suppressions",
   {

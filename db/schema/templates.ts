@@ -8,7 +8,7 @@ export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 /**
  * A template's editable content. `code` templates are edited as Liquid HTML; `blocks` templates keep an
  * EmailBuilder.js document in `blocks` and `bodyHtml` holds the Liquid HTML compiled from it at save
- * time, so every template is sent through the one renderer from `bodyHtml` (ARCHITECTURE.md rule 2).
+ * time, so every template is sent through the one renderer from `bodyHtml` (docs/architecture.md#rules-that-carry-weight, rule 2).
  */
 export const templates = pgTable(
   "templates",

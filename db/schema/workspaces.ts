@@ -4,7 +4,7 @@ import { createdAt, ts, updatedAt } from "./columns";
 export const workspaces = pgTable("workspaces", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  /** New workspaces may only send live mail to their members (DECISIONS.md, test mode). */
+  /** New workspaces may only send live mail to their members (docs/api.md#decided-api-keys-domains-test-mode). */
   testMode: boolean("test_mode").notNull().default(true),
   trackingEnabled: boolean("tracking_enabled").notNull().default(true),
   sendingPaused: boolean("sending_paused").notNull().default(false),

@@ -25,7 +25,7 @@ async function demoTemplateId(page: Page): Promise<string> {
   const response = await page.request.get("/v1/templates?limit=100", { headers: { Authorization: basicAuth() } });
   expect(response.status()).toBe(200);
   const { data } = (await response.json()) as { data: Array<{ id: string; name?: string }> };
-  // API.md's Template has no name: failing that, the demo is the workspace's oldest template (seeded at
+  // The published Template (docs/api.md#resources) has no name: failing that, the demo is the workspace's oldest template (seeded at
   // boot; other specs only add newer ones, and may have edited its subject already).
   const demo = data.find((template) => template.name === "Welcome (demo)") ?? data.at(-1);
   expect(demo, "the seeded Welcome (demo) template").toBeTruthy();

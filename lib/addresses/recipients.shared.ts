@@ -2,7 +2,7 @@ import addressParser from "email-addresses";
 import { AppError, type ErrorCode } from "@/lib/errors";
 
 /**
- * Address lists as the API takes them (DECISIONS.md): one string, comma-separated, each entry a bare
+ * Address lists as the API takes them (docs/api.md#decided-sending): one string, comma-separated, each entry a bare
  * address or `Display Name <address>` (quoted names may contain commas). Parsed with an RFC 5322
  * parser, entry by entry, so an error names the entry at fault.
  */

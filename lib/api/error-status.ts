@@ -1,6 +1,6 @@
 import type { ErrorCode } from "@/lib/errors";
 
-/** The one code → HTTP status table (DECISIONS.md, Errors). */
+/** The one code → HTTP status table (docs/api.md#decided-errors). */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   INVALID_JSON: 400,
   EMAIL_MESSAGE_INVALID_PARAMETER_ERROR: 400,

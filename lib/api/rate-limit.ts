@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 /**
- * Per-API-key rate limit (DECISIONS.md, Limits: default 100 requests/s with a burst of 200).
+ * Per-API-key rate limit (docs/api.md#decided-limits: default 100 requests/s with a burst of 200).
  *
  * rate-limiter-flexible has no token bucket, so this is its BurstyRateLimiter: a fixed 1-second
  * window of RATE_LIMIT_PER_SECOND requests, and once that is spent a second allowance of

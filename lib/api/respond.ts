@@ -20,7 +20,7 @@ export function jsonResponse(reply: ApiReply): Response {
   });
 }
 
-/** Any thrown value as the DECISIONS.md envelope. Unknown errors are logged and never leak a stack. */
+/** Any thrown value as the error envelope (docs/api.md#decided-errors). Unknown errors are logged and never leak a stack. */
 export function errorReply(error: unknown): ApiReply {
   if (error instanceof AppError) {
     const headers: Record<string, string> = {};

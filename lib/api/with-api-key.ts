@@ -25,7 +25,7 @@ export interface ApiOptions {
 type RouteContext<P> = { params: Promise<P> };
 
 /**
- * The one route wrapper (ARCHITECTURE.md rule 1): authenticate → rate limit (per key) → read the
+ * The one route wrapper (docs/architecture.md#rules-that-carry-weight, rule 1): authenticate → rate limit (per key) → read the
  * body (size-capped) → call the handler (parse, use case, serialize) → turn any error into the
  * envelope → log the request to the workspace's activity log. Deliberately small: no special
  * cases live here.
@@ -78,7 +78,7 @@ export function withApiKey<P = Record<string, never>>(
   };
 }
 
-/** Answers a known path's other methods: 405 with Allow (DECISIONS.md). */
+/** Answers a known path's other methods: 405 with Allow (docs/api.md#decided-errors). */
 export function methodNotAllowed(...allowed: string[]) {
   return async (): Promise<Response> => {
     const reply = errorReply(new AppError("METHOD_NOT_ALLOWED", `This path accepts ${allowed.join(", ")} only.`));

@@ -18,7 +18,7 @@ export interface CreateAttachmentCommand {
 }
 
 /**
- * POST /v1/attachments (DECISIONS.md, Attachments): records a PENDING attachment and returns the URL
+ * POST /v1/attachments (docs/api.md#decided-attachments): records a PENDING attachment and returns the URL
  * its bytes are PUT to, valid 1 hour. A declared size over 40 MB is refused before anything exists.
  */
 export async function createAttachment(command: CreateAttachmentCommand): Promise<{ attachment: AttachmentRow; uploadUrl: string }> {

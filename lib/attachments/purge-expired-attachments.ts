@@ -9,7 +9,7 @@ import { getAttachmentStorage } from "./storage";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Retention (DECISIONS.md, Attachments): deletes the bytes and the record of every attachment uploaded
+ * Retention (docs/api.md#decided-attachments): deletes the bytes and the record of every attachment uploaded
  * (or, never uploaded, created) more than ATTACHMENT_RETENTION_DAYS ago, in batches. Bytes go first, so
  * a storage failure leaves the record for the next run; sends already refuse such ids. Meant for a
  * periodic job; safe to run concurrently and repeatedly.

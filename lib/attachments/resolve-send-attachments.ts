@@ -13,7 +13,7 @@ const INLINE_ATTACHMENTS_MAX_BYTES = 5 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The `attachments` of a send request as the message stores them (DECISIONS.md, Attachments): inline
+ * The `attachments` of a send request as the message stores them (docs/api.md#decided-attachments): inline
  * `contentBlob`s decoded and checked (≤ 5 MB per message), uploaded ones by `attachmentId`, which must
  * name an UPLOADED attachment of this workspace still within ATTACHMENT_RETENTION_DAYS; an unknown,
  * foreign, not yet uploaded or expired id is the same 400 naming `attachments[i].attachmentId`.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** DECISIONS.md, Limits: an uploaded attachment is at most 40 MB; its upload URL lives 1 hour. */
+/** docs/api.md#decided-limits: an uploaded attachment is at most 40 MB; its upload URL lives 1 hour. */
 export const MAX_UPLOAD_BYTES = 40 * 1024 * 1024;
 export const UPLOAD_URL_TTL_SECONDS = 60 * 60;
 /** All of one message's attachments together (inline and uploaded): what providers accept. */

@@ -1,8 +1,8 @@
 import type { attachments } from "@/db/schema";
 
 /**
- * The Attachment of API.md (`id`, `type`, `createdAt`, `updatedAt`, `uploadUrl`) with `expiresAt`
- * (DECISIONS.md) and, beyond both, what the service knows of the upload so far.
+ * The Attachment of the published API (`id`, `type`, `createdAt`, `updatedAt`, `uploadUrl`) with `expiresAt`
+ * (docs/api.md#decided-attachments) and, beyond both, what the service knows of the upload so far.
  */
 export function serializeAttachment(attachment: typeof attachments.$inferSelect, uploadUrl: string) {
   return {

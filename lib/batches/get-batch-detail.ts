@@ -5,7 +5,7 @@ import { emailMessages, MESSAGE_STATUSES, type MessageStatus } from "@/db/schema
 import { getBatchOrThrow } from "./get-batch-or-throw";
 
 /**
- * GET /v1/batches/:id (beyond API.md): the batch, the ids of its messages in request order and their
+ * GET /v1/batches/:id (beyond the published API): the batch, the ids of its messages in request order and their
  * count by status. One index-backed read of at most 1,000 narrow rows.
  */
 export async function getBatchDetail(workspaceId: string, batchId: string) {

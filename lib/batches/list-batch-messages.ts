@@ -9,9 +9,9 @@ import { getBatchOrThrow } from "./get-batch-or-throw";
 export const BATCH_MESSAGES_PAGE_SIZE = 100;
 
 /**
- * GET /v1/batches/:id/email_messages (API.md, DECISIONS.md Batches): the batch's messages in request
+ * GET /v1/batches/:id/email_messages (docs/api.md#decided-batches): the batch's messages in request
  * order, 100 a page from `offset`. OFFSET is what the API mandates here, and it stays cheap: a batch
- * holds at most 1,000 messages, read through email_messages_batch_idx (ARCHITECTURE.md rule 7).
+ * holds at most 1,000 messages, read through email_messages_batch_idx (docs/architecture.md#rules-that-carry-weight, rule 7).
  */
 export async function listBatchMessages(workspaceId: string, batchId: string, params: URLSearchParams) {
   const offset = parseOffset(queryParam(params, "offset"));

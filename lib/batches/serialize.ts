@@ -1,7 +1,7 @@
 import type { MessageStatus } from "@/db/schema";
 import type { BatchRow } from "./get-batch-or-throw";
 
-/** The public Batch (DECISIONS.md, Batches): ids in request order, ISO timestamps, never a raw row. */
+/** The public Batch (docs/api.md#decided-batches): ids in request order, ISO timestamps, never a raw row. */
 export function serializeBatch(batch: BatchRow, emailMessageIds: string[]) {
   return {
     id: batch.id,

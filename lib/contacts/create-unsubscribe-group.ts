@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 
 export const GROUP_KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
 
-/** An unsubscribe group (DECISIONS.md): sends name it by groupId or groupKey; its key is unique in the workspace. */
+/** An unsubscribe group (docs/api.md#decided-unsubscribe-groups-suppression-contacts): sends name it by groupId or groupKey; its key is unique in the workspace. */
 export async function createUnsubscribeGroup(input: { workspaceId: string; key: string; name: string }) {
   const key = input.key.trim();
   const name = input.name.trim();

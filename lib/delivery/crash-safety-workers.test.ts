@@ -15,7 +15,7 @@ import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-pro
  * server saw each Message-ID once, except (SMTP has no idempotency key) a message whose 250 the killed
  * worker got but had not yet recorded: docs/delivery.md "Crash safety" bounds that, and so does this.
  *
- * PostgreSQL only: separate worker processes cannot open the embedded database (ARCHITECTURE.md rule 5).
+ * PostgreSQL only: separate worker processes cannot open the embedded database (docs/architecture.md#rules-that-carry-weight, rule 5).
  */
 const serverUrl = process.env.DATABASE_URL;
 const COUNT = 2_000;

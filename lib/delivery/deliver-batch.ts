@@ -32,7 +32,7 @@ interface Run extends Deliverable {
 }
 
 /**
- * The delivery job for a batch of jobs (DECISIONS.md "Sending"), with set-based reads: one query for
+ * The delivery job for a batch of jobs (docs/api.md#decided-sending), with set-based reads: one query for
  * the messages and their workspaces' state, one for suppressions, one for sender domains. Each message
  * is then held (paused workspace), settled without a send (every recipient suppressed), failed (sender
  * domain, attachments) or handed to the provider and recorded on its own (send-prepared.ts). Returns
@@ -120,8 +120,8 @@ async function withoutHeld(db: Db, runs: Run[], outcomes: Map<string, Error | nu
 
 /**
  * The mail to hand over, or null when the message was settled without a send: every recipient
- * suppressed (DECISIONS.md "Unsubscribe groups, suppression"), a sender domain no longer verified
- * (DECISIONS.md "Errors"), or uploaded attachments purged while the message waited.
+ * suppressed (docs/api.md#decided-unsubscribe-groups-suppression-contacts), a sender domain no longer verified
+ * (docs/api.md#decided-errors), or uploaded attachments purged while the message waited.
  */
 async function readyOrSettled(db: Db, run: Run, recipients: FilteredRecipients, sender: SenderCheck): Promise<ReadyMail | null> {
   const { message } = run;

@@ -5,11 +5,11 @@ import { deliverMessages, type DeliverContext } from "./deliver-batch";
 export type { DeliverContext } from "./deliver-batch";
 
 /**
- * The delivery job for one message (DECISIONS.md "Sending"): hands a live PENDING message to the
+ * The delivery job for one message (docs/api.md#decided-sending): hands a live PENDING message to the
  * provider, then records SENT (sentAt, status SUCCEEDED) and, when the provider knows it, DELIVERED.
  * Sandbox messages are never handed to a provider. Claim → send → record: each run re-checks the
  * message is still unsent before sending and under the row lock when recording, so a retried or
- * duplicated job is a no-op (ARCHITECTURE.md rule 3). Throws to have the queue retry: a transient
+ * duplicated job is a no-op (docs/architecture.md#rules-that-carry-weight, rule 3). Throws to have the queue retry: a transient
  * provider failure or an unexpected error. The worker delivers whole batches (deliver-batch.ts).
  */
 export async function deliverMessage(job: DeliverMessageJob, context: DeliverContext): Promise<void> {

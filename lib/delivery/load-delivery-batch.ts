@@ -75,7 +75,7 @@ export async function stillUnsent(db: Executor, messageIds: string[]): Promise<S
 export type SenderCheck = { ok: true; dkim?: DkimSigningKey } | { ok: false; reason: string };
 
 /**
- * The sender check of every message (DECISIONS.md "Errors": a domain unverified between acceptance and
+ * The sender check of every message (docs/api.md#decided-errors: a domain unverified between acceptance and
  * delivery fails the message), with one query for all the batch's (workspace, domain) pairs. The DKIM
  * key comes with the row; it is decrypted and parsed once per key (dkim.ts), not per message.
  */

@@ -6,7 +6,7 @@ import { resendProvider } from "./providers/resend";
 import { getSmtpProvider } from "./providers/smtp";
 
 /**
- * The delivery provider chosen by DELIVERY_PROVIDER (ARCHITECTURE.md rule 6). Called when workers
+ * The delivery provider chosen by DELIVERY_PROVIDER (docs/architecture.md#rules-that-carry-weight, rule 6). Called when workers
  * start, so a misconfiguration stops the process with a plain message instead of failing each job.
  */
 export function getDeliveryProvider(): DeliveryProvider {

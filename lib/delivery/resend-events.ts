@@ -29,7 +29,7 @@ export interface MappedEvent {
 }
 
 /**
- * Maps one Resend email event (DECISIONS.md "Events": human sentences with the delivery time, the
+ * Maps one Resend email event (docs/api.md#decided-events: human sentences with the delivery time, the
  * bounce diagnostic, the opener's IP and user agent, the clicked link). Null for event types that do
  * not concern a message's timeline (email.scheduled, email.received, contact.*, domain.*, …).
  */

@@ -5,7 +5,7 @@ import { preparedFor } from "@/db/prepared";
 import { domains } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 
-/** The sender's domain must be a VERIFIED domain of the workspace (DECISIONS.md: 422 otherwise). */
+/** The sender's domain must be a VERIFIED domain of the workspace (docs/api.md#decided-sending: 422 otherwise). */
 export async function assertSenderDomainVerified(db: Executor, workspaceId: string, address: string): Promise<void> {
   const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
   const query = () => db.select({ status: domains.status }).from(domains);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/users/password";
 import { ROLES } from "@/lib/access/roles.shared";
 
-/** Shared by the settings server actions and the use cases (ARCHITECTURE.md: one schema per input). */
+/** Shared by the settings server actions and the use cases (docs/architecture.md#naming-and-size: one schema per input). */
 export const inviteMemberSchema = z.object({
   email: z
     .string()

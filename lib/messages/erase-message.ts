@@ -9,7 +9,7 @@ import { eraseStoredContent } from "./erase-content";
 import { recordEvent, redactRenderedEvents } from "@/lib/timeline/record-event";
 
 /**
- * Erases one message (DECISIONS.md "DELETED"): status DELETED; subject, bodies, variables, inline
+ * Erases one message (docs/api.md#decided-paused-and-deleted): status DELETED; subject, bodies, variables, inline
  * attachment bytes and the local inbox's MIME removed, and the RENDERED event's sentence (it quotes
  * the subject) rewritten. Ids, addresses, timestamps, metadata, attachment names and the timeline stay.
  * A PENDING or PAUSED message erased never goes out: delivery claims only PENDING messages.

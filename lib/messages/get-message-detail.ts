@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages, type MessageSource, type MessageStatus } from "@/db/schema";
 import { isId } from "@/lib/ids";
 
-/** Every EmailMessage field of API.md, plus what a person reading the message needs (bodies, links). */
+/** Every EmailMessage field of docs/api.md#resources, plus what a person reading the message needs (bodies, links). */
 export interface MessageDetail {
   id: string;
   createdAt: Date;
@@ -71,7 +71,7 @@ export const MESSAGE_DETAIL_EVENT_LIMIT = 200;
 
 /**
  * One message of a workspace with its timeline, for the message page. Tenant-scoped: an unknown id
- * and another workspace's id both give null (ARCHITECTURE.md: the same not-found, never a hint).
+ * and another workspace's id both give null (docs/architecture.md#tenant-scoping: the same not-found, never a hint).
  */
 export async function getMessageDetail(
   workspaceId: string,

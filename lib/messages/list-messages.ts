@@ -11,7 +11,7 @@ export const MESSAGES_PAGE_SIZE = 50;
 const m = emailMessages;
 
 /**
- * GET /v1/email_messages (DECISIONS.md, Listing): newest first on (created_at, id), keyset cursors in
+ * GET /v1/email_messages (docs/api.md#decided-listing-messages): newest first on (created_at, id), keyset cursors in
  * both directions, filters combinable. Every query walks email_messages_workspace_created_idx (or a
  * filter's own index), so a page costs the same at any depth.
  */

@@ -3,7 +3,7 @@ import type { EmailMessageRow } from "./get-message-or-throw";
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-/** The public EmailMessage (API.md): explicit nulls, ISO timestamps with milliseconds, never a raw row. */
+/** The public EmailMessage (docs/api.md#resources): explicit nulls, ISO timestamps with milliseconds, never a raw row. */
 export function serializeMessage(message: EmailMessageRow) {
   return {
     id: message.id,

@@ -20,7 +20,7 @@ export interface ElementIds {
 }
 
 /**
- * metaId idempotency per batch element (DECISIONS.md: "the same holds per element inside a
+ * metaId idempotency per batch element (docs/api.md#decided-idempotency: "the same holds per element inside a
  * batch"), with the rule of lib/sending/idempotency.ts applied set-based: one insert claims every
  * distinct (metaId, body) key of the batch, one select reads the keys held by earlier requests.
  * An element whose key an earlier request (or an earlier element of this batch) holds is not created:

@@ -11,7 +11,7 @@ import { recordCreationEvents, recordEventForMessages } from "@/lib/timeline/rec
 
 /**
  * Writes prepared messages, their CREATED and RENDERED events, their contacts and their delivery jobs
- * in the caller's transaction (ARCHITECTURE.md rule 3), set-based so a 1,000-message batch is a few
+ * in the caller's transaction (docs/architecture.md#rules-that-carry-weight, rule 3), set-based so a 1,000-message batch is a few
  * statements. Live messages start PENDING and wait for the worker, or PAUSED with no job while their
  * workspace's sending is paused (resumeSending enqueues them); sandbox ones are SUCCEEDED once
  * rendered and never reach a provider.

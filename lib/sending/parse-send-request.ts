@@ -26,7 +26,7 @@ const METADATA_MAX_BYTES = 8 * 1024;
 const RAW_FIELDS = ["bodyHtml", "bodyText", "subject"] as const;
 
 /**
- * Validates one send body (DECISIONS.md, Sending). `prefix` names fields inside a batch
+ * Validates one send body (docs/api.md#decided-sending). `prefix` names fields inside a batch
  * (`emailMessages[3].to`). Throws the first AppError; creates nothing.
  */
 export function parseSendRequest(body: unknown, prefix = ""): SendCommand {

@@ -18,7 +18,7 @@ export interface PreparedElement {
 }
 
 /**
- * All-or-nothing validation of a batch (DECISIONS.md, Batches): every element is parsed and prepared
+ * All-or-nothing validation of a batch (docs/api.md#decided-batches): every element is parsed and prepared
  * (template lookup, rendering, sender, group and test-mode checks) with the single-send code, so a
  * batch element is accepted exactly when the same body would be by POST /v1/email_messages. Every
  * failure is collected; if there is any, one AppError names each bad index in `details`.

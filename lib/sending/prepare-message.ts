@@ -62,7 +62,7 @@ const rethrowAt = (param: string) => (error: unknown): never => {
 };
 
 /**
- * Template lookup, rendering, sender-domain, group and test-mode checks (DECISIONS.md, Sending).
+ * Template lookup, rendering, sender-domain, group and test-mode checks (docs/api.md#decided-sending).
  * Throws the first AppError; writes nothing (beyond marking UPLOADED an attachment found in S3).
  */
 export async function prepareMessage(db: Executor, command: SendCommand, context: PrepareContext): Promise<PreparedMessage> {

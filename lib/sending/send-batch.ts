@@ -22,7 +22,7 @@ export interface SendBatchResult {
 const WHOLE_BATCH = "(whole batch)";
 
 /**
- * POST /v1/batches and its sandbox twin (DECISIONS.md, Batches and Idempotency). Every element is
+ * POST /v1/batches and its sandbox twin (docs/api.md#decided-batches, #decided-idempotency). Every element is
  * validated and rendered first (all-or-nothing, prepare-batch.ts); then the batch, its messages,
  * their first events, contacts and delivery jobs commit in one transaction of a few set-based
  * statements, whatever the batch size.

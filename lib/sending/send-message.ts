@@ -15,7 +15,7 @@ export interface SendMessageResult {
 }
 
 /**
- * POST /v1/email_messages and its sandbox twin (DECISIONS.md, Sending and Idempotency). Validation,
+ * POST /v1/email_messages and its sandbox twin (docs/api.md#decided-sending, #decided-idempotency). Validation,
  * template lookup and rendering happen here, so the caller learns of every problem at once; the
  * message, its first events, its contacts and its delivery job then commit in one transaction.
  */

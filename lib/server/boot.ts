@@ -36,7 +36,7 @@ export interface BootedServer {
 const globalForBoot = globalThis as unknown as { __boot?: Promise<BootedServer> };
 
 /**
- * Server start-up, called once from instrumentation.ts (ARCHITECTURE.md rule 5): own the embedded
+ * Server start-up, called once from instrumentation.ts (docs/architecture.md#rules-that-carry-weight, rule 5): own the embedded
  * data directory, open and migrate the database, start the queue, seed the demo on an empty database,
  * create the System mail workspace (sign-in links, invitations), run the workers. Never at import and never at build.
  */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * The embedded database has one owner (ARCHITECTURE.md rule 5; two processes on one PGlite data
+ * The embedded database has one owner (docs/architecture.md#rules-that-carry-weight, rule 5; two processes on one PGlite data
  * directory corrupt it). The owner records itself in DATA_DIR/server.pid: line 1 its pid, line 2
  * who it is ("server" or "cli"). The file is created exclusively; one whose pid is no longer alive
  * (a crash, a kill -9) is stale and replaced. Not needed with DATABASE_URL.

@@ -18,7 +18,7 @@ export interface AddSuppressionInput {
 }
 
 /**
- * Puts an address on the workspace's suppression list (DECISIONS.md: hard bounces and complaints, or
+ * Puts an address on the workspace's suppression list (docs/api.md#decided-unsubscribe-groups-suppression-contacts: hard bounces and complaints, or
  * by hand); later live sends to it are suppressed. An idempotent upsert: an address already listed
  * keeps its row and takes the latest reason. Pass the transaction of provider-event ingestion as `db`.
  */

@@ -37,7 +37,7 @@ interface MessageRecipients {
 const addressOf = (entry: string) => (bareAddress(entry) ?? entry).trim().toLowerCase();
 
 /**
- * The recipients a live message may still go to (DECISIONS.md "Unsubscribe groups, suppression"):
+ * The recipients a live message may still go to (docs/api.md#decided-unsubscribe-groups-suppression-contacts):
  * without those who unsubscribed from its group (group mail only: mail without a group is
  * transactional and goes) and those on the workspace's suppression list (any live mail). Reads only.
  */
@@ -134,7 +134,7 @@ export async function recordSuppressed(
     message: sentence,
     at: options.at,
     details: { suppressed: suppressed.map(({ email, reason }) => ({ email, reason })) },
-    // "The service did what was asked" (DECISIONS.md): SUCCEEDED, with no sentAt.
+    // "The service did what was asked" (docs/api.md#decided-unsubscribe-groups-suppression-contacts): SUCCEEDED, with no sentAt.
     settles: options.nobodyLeft,
   });
 }

@@ -7,7 +7,7 @@ import { parseCursorPage } from "@/lib/pagination";
 
 export const TEMPLATES_PAGE_SIZE = 100;
 
-/** GET /v1/templates (beyond API.md): the workspace's templates, newest first, keyset cursors like messages. */
+/** GET /v1/templates (beyond the published API; docs/api.md#decided-templates): the workspace's templates, newest first, keyset cursors like messages. */
 export async function listTemplates(workspaceId: string, params: URLSearchParams) {
   const page = parseCursorPage(params, { maxLimit: TEMPLATES_PAGE_SIZE });
   const t = templates;

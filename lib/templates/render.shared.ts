@@ -3,7 +3,7 @@ import { Liquid, type Template } from "liquidjs";
 import { AppError } from "@/lib/errors";
 
 /**
- * The one renderer (ARCHITECTURE.md rule 2): the editor preview, /render, /preview and the send path
+ * The one renderer (docs/architecture.md#rules-that-carry-weight, rule 2): the editor preview, /render, /preview and the send path
  * all call renderTemplate, so what is previewed is what is sent. Pure: no I/O, safe in the browser.
  *
  * HTML output escapes variables (use `| raw` to insert trusted HTML); subject and text do not.

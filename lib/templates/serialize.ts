@@ -5,7 +5,7 @@ export function serializeRendered(rendered: RenderedEmail, at = new Date()) {
   return { type: "RenderedTemplate" as const, createdAt: at.toISOString(), bodyHtml: rendered.bodyHtml, bodyText: rendered.bodyText, subject: rendered.subject };
 }
 
-/** The raw Template of API.md, plus rawBodyText (DECISIONS.md). */
+/** The raw Template (docs/api.md#resources), plus rawBodyText (docs/api.md#decided-templates). */
 export function serializeRawTemplate(template: typeof templates.$inferSelect) {
   return {
     id: template.id,

@@ -1,7 +1,7 @@
 import { isPlainObject } from "@/lib/validation.shared";
 import { variableSegments } from "./render.shared";
 
-/** Variables every render receives without the caller giving them (DECISIONS.md, unsubscribe groups). */
+/** Variables every render receives without the caller giving them (docs/api.md#decided-unsubscribe-groups-suppression-contacts). */
 const PROVIDED = new Set(["unsubscribeUrl"]);
 
 function formatPath(segments: Array<string | number>): string {

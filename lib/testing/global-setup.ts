@@ -10,7 +10,7 @@ import { createBoss, installQueue } from "@/lib/queue/queue";
 /**
  * Runs once per test run. With DATABASE_URL: creates a fresh database on that server, migrates it,
  * and drops it afterwards. Without: migrates one in-memory PGlite and dumps it, so every test file
- * opens its own copy in ~0.3 s instead of initialising and migrating again (STACK.md trap 4).
+ * opens its own copy in ~0.3 s instead of initialising and migrating again (docs/development.md#traps, trap 4).
  */
 let teardownTasks: Array<() => Promise<void>> = [];
 

@@ -30,7 +30,7 @@ export interface SmtpSink {
 }
 
 /**
- * A real SMTP server on a free loopback port for tests and benchmarks (STACK.md trap 6: no STARTTLS,
+ * A real SMTP server on a free loopback port for tests and benchmarks (docs/development.md#traps, trap 6: no STARTTLS,
  * no reverse lookup, any sender and recipient). It answers 250 with "Ok: queued as <n>" like Postfix,
  * or whatever the responder says.
  */

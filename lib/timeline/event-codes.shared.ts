@@ -1,4 +1,4 @@
-/** Timeline codes: the published set of API.md plus the ones the service records beyond it. */
+/** Timeline codes: the published set (docs/api.md#resources) plus the ones the service records beyond it. */
 export const EVENT_CODES = [
   "EMAIL_MESSAGE_CREATED",
   "EMAIL_MESSAGE_RENDERED",
@@ -14,7 +14,7 @@ export const EVENT_CODES = [
   "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
   "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
   "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR",
-  // Beyond API.md: recorded so a timeline never goes silent.
+  // Beyond the published API: recorded so a timeline never goes silent.
   "EMAIL_MESSAGE_SUPPRESSED",
   "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT",
   "EMAIL_MESSAGE_DELIVERY_UNCONFIRMED",

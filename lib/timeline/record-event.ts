@@ -11,7 +11,7 @@ export interface RecordEventInput {
   workspaceId: string;
   messageId: string;
   code: EventCode;
-  /** A human sentence with the details API.md names (delivery time, client IP and user agent, link…). */
+  /** A human sentence with the details docs/api.md#decided-events names (delivery time, client IP and user agent, link…). */
   message: string;
   /** When it happened (the provider's time for provider events). */
   at?: Date;
@@ -59,7 +59,7 @@ const EFFECTS: Partial<Record<EventCode, Effect>> = {
 };
 
 /**
- * Every timeline change goes through here (ARCHITECTURE.md rule 4): append the EmailMessageLog, set
+ * Every timeline change goes through here (docs/architecture.md#rules-that-carry-weight, rule 4): append the EmailMessageLog, set
  * the first/last timestamps and move the status, in the caller's transaction. Status only moves
  * forward: PENDING/PAUSED → SUCCEEDED on sent or delivered, anything but DELETED → FAILED on an error;
  * the sending-state codes move only PENDING → PAUSED (held), PAUSED → PENDING (resumed), any → DELETED.

@@ -9,7 +9,7 @@ import { verifyOpenToken } from "./token";
 
 /**
  * The open pixel was fetched: records EMAIL_MESSAGE_OPEN_PROVIDER_EVENT with the client's IP and user
- * agent (API.md), flagged as bot traffic by the rules of bot-rules.ts (then no open time moves).
+ * agent (docs/api.md#decided-events), flagged as bot traffic by the rules of bot-rules.ts (then no open time moves).
  * Returns whether the token was ours. Never throws: the pixel is answered whatever happens here, and
  * a recording failure (database unreachable) is logged, never shown to the reader.
  */

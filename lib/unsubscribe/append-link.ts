@@ -1,5 +1,5 @@
 /**
- * Raw content sent with a group gets the unsubscribe link it lacks (DECISIONS.md "Unsubscribe groups"):
+ * Raw content sent with a group gets the unsubscribe link it lacks (docs/api.md#decided-unsubscribe-groups-suppression-contacts):
  * a small footer paragraph before `</body>` (or at the end), and a line at the end of the text part.
  * Content that already holds the URL is left as it is.
  */

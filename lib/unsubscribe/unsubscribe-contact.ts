@@ -8,7 +8,7 @@ import { getUnsubscribeTargetOrThrow, type UnsubscribeTarget } from "./get-unsub
 export type UnsubscribeMethod = "ONE_CLICK" | "PAGE";
 
 /**
- * Following an unsubscribe link (DECISIONS.md "Unsubscribe groups"): the contact is unsubscribed from
+ * Following an unsubscribe link (docs/api.md#decided-unsubscribe-groups-suppression-contacts): the contact is unsubscribed from
  * the message's group, and the message gets EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED (lastUnsubscribedAt).
  * Idempotent: a repeated POST (mail clients retry) changes nothing and records no second event for the
  * same message and address. Throws NOT_FOUND for a token that is not ours or names nothing left.

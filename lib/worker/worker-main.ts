@@ -10,7 +10,7 @@ import { startWorkers, stopWorkers } from "./worker";
 
 /**
  * `npm run worker`: a standalone worker process. Only with DATABASE_URL: the embedded PGlite data
- * directory has a single owner (ARCHITECTURE.md rule 5), so in embedded mode the workers run inside
+ * directory has a single owner (docs/architecture.md#rules-that-carry-weight, rule 5), so in embedded mode the workers run inside
  * the server. Any number of these may run at once: pg-boss hands each job to one worker at a time.
  */
 async function main(): Promise<void> {

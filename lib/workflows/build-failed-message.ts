@@ -13,7 +13,7 @@ type SendEmailStep = Extract<WorkflowStep, { type: "sendEmail" }>;
 
 /**
  * The message of a sendEmail step that failed a check only knowable when the step runs (an empty
- * rendered `to`, an unverified sender…): DECISIONS.md records such a condition on the message, so it
+ * rendered `to`, an unverified sender…): docs/api.md#decided-errors records such a condition on the message, so it
  * is built from what is known (rendered template, addresses as rendered) and then created FAILED.
  * Returns null when no message can be built: the template is gone or does not render.
  */

@@ -7,7 +7,7 @@ import { checkWorkflowDefinition, isUniqueViolation, keyTaken } from "./check-wo
 export type WorkflowRow = typeof workflows.$inferSelect;
 
 /**
- * Stores a workflow (DECISIONS.md, Workflows) after every check of check-workflow-definition.ts:
+ * Stores a workflow (docs/api.md#decided-workflows) after every check of check-workflow-definition.ts:
  * shape, templates and groups in this workspace, key free. Templates and groups can still vanish
  * later: the step then fails when it runs (prepare-email-step.ts).
  */

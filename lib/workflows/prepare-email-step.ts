@@ -36,7 +36,7 @@ const MESSAGE_ERRORS: Partial<Record<ErrorCode, EventCode>> = {
  * A sendEmail step, everything but the writes: renders the address fields (Liquid, lenient: a missing
  * variable renders empty) with the run's variables, then the same parse and prepare as
  * POST /v1/email_messages with source WORKFLOW or SANDBOX_WORKFLOW. A check that fails now is
- * recorded on a FAILED message where one can be built (DECISIONS.md, Errors); a template that is gone
+ * recorded on a FAILED message where one can be built (docs/api.md#decided-errors); a template that is gone
  * or does not render fails the run without a message.
  */
 export async function prepareEmailStep(db: Executor, run: StepRun, index: number): Promise<StepOutcome> {

@@ -16,7 +16,7 @@ export interface WorkflowStepContext {
 }
 
 /**
- * The workflow-step job (DECISIONS.md, Workflows). Runs step `job.step` of a RUNNING run whose
+ * The workflow-step job (docs/api.md#decided-workflows). Runs step `job.step` of a RUNNING run whose
  * next_step is still that index; anything else is a retried or duplicated job and does nothing.
  * A sendEmail step creates its message (see prepare-email-step.ts); a wait step schedules its
  * successor as a durable delayed job. Throws to have the queue retry an unexpected error.

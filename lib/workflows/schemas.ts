@@ -4,7 +4,7 @@ import { renderLine } from "@/lib/templates/render.shared";
 import { dropNulls, formatParam } from "@/lib/validation.shared";
 
 /**
- * Workflows (DECISIONS.md, Workflows): the definition a workflow is created from (CLI file, later the
+ * Workflows (docs/api.md#decided-workflows): the definition a workflow is created from (CLI file, later the
  * dashboard builder) and the body of POST /v1/workflow_runs. Pure, so client forms can share it.
  * Checks that need the database (templates exist, key free) live in create-workflow.ts.
  */

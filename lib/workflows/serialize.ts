@@ -20,7 +20,7 @@ export function serializeWorkflow(workflow: WorkflowRow) {
 }
 
 /**
- * The public WorkflowRun (DECISIONS.md, Workflows), plus `completedAt` beyond it. `emailMessageIds`
+ * The public WorkflowRun (docs/api.md#decided-workflows), plus `completedAt` beyond it. `emailMessageIds`
  * are the run's messages in creation order.
  */
 export function serializeWorkflowRun(run: WorkflowRunRow & { emailMessageIds: string[] }) {

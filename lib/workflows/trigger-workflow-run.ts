@@ -26,7 +26,7 @@ export interface TriggerWorkflowRunInput {
 }
 
 /**
- * POST /v1/workflow_runs and its sandbox twin (DECISIONS.md, Workflows and Idempotency). Exactly one
+ * POST /v1/workflow_runs and its sandbox twin (docs/api.md#decided-workflows, #decided-idempotency). Exactly one
  * of workflowId (unknown → 404) and workflowKey. A key that matches no enabled workflow, or a disabled
  * workflow named by id, gives a SKIPPED run with a reason, so callers can ship before the workflow is
  * live. Otherwise the run (RUNNING, with a copy of the steps) and its first step job commit together.

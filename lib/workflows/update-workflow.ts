@@ -10,8 +10,8 @@ import { getWorkflowOrThrow } from "./get-workflow-or-throw";
 /**
  * Replaces a workflow's definition (the dashboard builder saves the whole of it), with the same
  * checks as creation. An absent `key` removes the key; an absent `enabled` keeps the current state.
- * Runs already started are untouched: each run holds its own copy of the steps (DECISIONS.md,
- * Workflows), so an edit applies to runs triggered after it.
+ * Runs already started are untouched: each run holds its own copy of the steps (see
+ * docs/api.md#decided-workflows), so an edit applies to runs triggered after it.
  */
 export async function updateWorkflow(
   input: { workspaceId: string; workflowId: string; definition: unknown },

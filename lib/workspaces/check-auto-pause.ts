@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { pauseSending } from "./pause-sending";
 
-/** The window of DECISIONS.md "PAUSED": the workspace's last 1,000 live messages. */
+/** The window of docs/api.md#decided-paused-and-deleted (PAUSED): the workspace's last 1,000 live messages. */
 export const AUTO_PAUSE_WINDOW = 1000;
 
 interface Counts {

@@ -10,7 +10,7 @@ import { recordEventForMessages, redactRenderedEvents } from "@/lib/timeline/rec
 const DISCARD_CHUNK = 1000;
 
 /**
- * Discards the workspace's paused queue (DECISIONS.md "DELETED": a paused queue discarded): every
+ * Discards the workspace's paused queue (docs/api.md#decided-paused-and-deleted, DELETED: a paused queue discarded): every
  * PAUSED message becomes DELETED with its content erased as eraseMessage does, chunk by chunk
  * (set-based, one short transaction each). The workspace stays paused. Unknown workspace → NOT_FOUND.
  */

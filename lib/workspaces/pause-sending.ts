@@ -13,7 +13,7 @@ export interface PauseSendingInput {
 }
 
 /**
- * Pauses the workspace's live sending (DECISIONS.md "PAUSED"): from now on accepted live messages wait
+ * Pauses the workspace's live sending (docs/api.md#decided-paused-and-deleted): from now on accepted live messages wait
  * as PAUSED, and delivery jobs already queued hold theirs instead of sending. Sandbox is unaffected.
  * Idempotent: pausing a paused workspace changes nothing (the first reason and time stay).
  */

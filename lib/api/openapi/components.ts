@@ -84,7 +84,7 @@ export const rateLimitHeaders = {
 const errorResponse = (name: string, description: string, extraHeaders: JsonObject = rateLimitHeaders) =>
   [name, { description, headers: extraHeaders, content: { "application/json": { schema: ref("Error") } } }] as const;
 
-/** The DECISIONS.md error table: one reusable response per status, named in components/responses. */
+/** The error table of docs/api.md#decided-errors: one reusable response per status, named in components/responses. */
 export const ERROR_RESPONSES = {
   "400": errorResponse(
     "BadRequest",

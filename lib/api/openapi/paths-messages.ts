@@ -74,7 +74,7 @@ export const messagePaths: Record<string, JsonObject> = {
   "/v1/templates": {
     get: operation({
       operationId: "listTemplates",
-      summary: "List the workspace's templates, newest first (beyond API.md)",
+      summary: "List the workspace's templates, newest first (beyond the published API)",
       description: "Raw templates (Liquid source), 100 a page at most, with the same keyset cursors as messages.",
       tag: "Templates",
       parameters: [

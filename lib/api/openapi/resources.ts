@@ -31,7 +31,7 @@ export const emailMessageResource = z.object({
   bcc: z.array(z.string()),
   from: z.string(),
   replyTo: z.string().nullable(),
-  subject: z.string().nullable().describe("The rendered subject (beyond API.md); null once DELETED."),
+  subject: z.string().nullable().describe("The rendered subject (beyond the published API); null once DELETED."),
   sentAt: happenedAt("When the message was handed to the provider"),
   deliveredAt: happenedAt("When the recipient's server accepted it"),
   firstOpenedAt: happenedAt("First open"),
@@ -47,8 +47,8 @@ export const emailMessageResource = z.object({
   lastUnsubscribedAt: happenedAt("When a contact unsubscribed through this message"),
   metaId: z.string().nullable().describe("The caller's reference and idempotency key."),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-  batchId: z.string().nullable().describe("The batch it was sent in (beyond API.md)."),
-  workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond API.md)."),
+  batchId: z.string().nullable().describe("The batch it was sent in (beyond the published API)."),
+  workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond the published API)."),
 });
 
 export const emailMessageLogResource = z.object({
@@ -69,7 +69,7 @@ export const templateResource = z.object({
   ...base("Template", "tpl_"),
   rawSubject: z.string(),
   rawBodyHtml: z.string(),
-  rawBodyText: z.string().nullable().describe("Beyond API.md; null when the text part is derived from the HTML."),
+  rawBodyText: z.string().nullable().describe("Beyond the published API; null when the text part is derived from the HTML."),
 });
 
 const batchBase = {
@@ -84,7 +84,7 @@ export const batchResource = z.object({
   counts: z
     .record(z.enum(MESSAGE_STATUSES), z.int())
     .optional()
-    .describe("Messages by status: answered by GET /v1/batches/{id} (beyond API.md), not by the create call."),
+    .describe("Messages by status: answered by GET /v1/batches/{id} (beyond the published API), not by the create call."),
 });
 
 export const workflowRunResource = z.object({
@@ -97,7 +97,7 @@ export const workflowRunResource = z.object({
   variables: z.record(z.string(), z.unknown()),
   metaId: z.string().nullable(),
   emailMessageIds: z.array(z.string()).describe("Messages sent by the run so far, in creation order."),
-  completedAt: happenedAt("When the run finished (beyond DECISIONS.md)"),
+  completedAt: happenedAt("When the run finished (beyond the decided rules)"),
 });
 
 export const attachmentResource = z.object({

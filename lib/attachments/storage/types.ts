@@ -23,7 +23,7 @@ export interface StagedUpload {
 }
 
 /**
- * Where uploaded attachments' bytes live (ARCHITECTURE.md rule 6). Keys are
+ * Where uploaded attachments' bytes live (docs/architecture.md#rules-that-carry-weight, rule 6). Keys are
  * `attachments/<workspace>/<attachment>`; every method is idempotent.
  */
 export interface AttachmentStorage {

@@ -3,7 +3,7 @@ import { SMTPServer, type SMTPServerSession } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { SmtpPool } from "./smtp-pool";
 
-/** The pool against real smtp-server instances on loopback (ARCHITECTURE.md rule 6). */
+/** The pool against real smtp-server instances on loopback (docs/architecture.md#rules-that-carry-weight, rule 6). */
 interface Received {
   raw: string;
   session: SMTPServerSession;

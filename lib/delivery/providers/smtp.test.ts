@@ -12,7 +12,7 @@ import { dkimTxtRecord, forgetDkimKeys } from "../dkim";
 import { getDeliveryProvider } from "../registry";
 import { closeSmtpTransport, smtpFailure } from "./smtp";
 
-/** ARCHITECTURE.md rule 6: the smtp provider against a real SMTP server (smtp-server) on loopback. */
+/** docs/architecture.md#rules-that-carry-weight, rule 6: the smtp provider against a real SMTP server (smtp-server) on loopback. */
 const SENT = "EMAIL_MESSAGE_SENT_PROVIDER_EVENT";
 const saved = { DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER, SMTP_URL: process.env.SMTP_URL };
 let sink: SmtpSink;

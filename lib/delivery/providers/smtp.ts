@@ -8,7 +8,7 @@ import type { DeliveryProvider, ProviderResult } from "../provider";
 import { SmtpPool, type SmtpPoolSettings } from "./smtp-pool";
 
 /**
- * One pooled transporter per process (STACK.md trap 6: a connection per message costs the server's
+ * One pooled transporter per process (docs/development.md#traps, trap 6: a connection per message costs the server's
  * greeting delay each time). Rebuilt only when the settings change (tests); closed by closeSmtpTransport.
  */
 const globalForSmtp = globalThis as unknown as { __smtpTransport?: { settings: string; pool: SmtpPool } };

@@ -77,7 +77,7 @@ describe("POST /v1/batches", () => {
     expect(await deliveryJobs(ws.workspace.id)).toBe(0);
   });
 
-  // No timing assertion (ARCHITECTURE.md: benchmarks are scripts); the long timeout is for loaded CI machines.
+  // No timing assertion (docs/architecture.md#test-rules: benchmarks are scripts); the long timeout is for loaded CI machines.
   it("accepts 1,000 messages in one batch, and refuses 1,001 and an empty array", { timeout: 120_000 }, async () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate();

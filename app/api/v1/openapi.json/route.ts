@@ -2,7 +2,7 @@ import { openApiDocument } from "@/lib/api/openapi/document";
 import { jsonResponse } from "@/lib/api/respond";
 import { methodNotAllowed } from "@/lib/api/with-api-key";
 
-// Built per process on first request, never at build time (STACK.md trap 3).
+// Built per process on first request, never at build time (docs/development.md#traps, trap 3).
 export const dynamic = "force-dynamic";
 
 // GET /v1/openapi.json – this API's OpenAPI 3.1 document: public, cacheable for 5 minutes
