@@ -22,7 +22,7 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend"]).default("local"),
   SMTP_URL: z.string().optional(),
-  // SMTP provider (lib/delivery/providers/smtp.ts): pooled connections, certificate checks, timeouts.
+  // SMTP provider (lib/delivery/providers/smtp/smtp-provider.ts): pooled connections, certificate checks, timeouts.
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   SMTP_TLS_REJECT_UNAUTHORIZED: booleanString.default(true),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),

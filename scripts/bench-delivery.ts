@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { closeDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { sendBatch } from "@/lib/sending/send-batch";
-import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
+import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import { resetEnvForTests } from "@/lib/env";
 import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { setLogLevel } from "@/lib/log";

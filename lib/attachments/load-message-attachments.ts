@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { attachments, type StoredAttachment } from "@/db/schema";
-import type { MimeAttachment } from "@/lib/delivery/build-mime";
+import type { MimeAttachment } from "@/lib/delivery/mime/build-mime";
 import { getAttachmentStorage } from "./storage";
 
 export type LoadedAttachments = { ok: true; attachments: MimeAttachment[] } | { ok: false; reason: string };

@@ -3,7 +3,7 @@ import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages, localInbox, users, verificationTokens } from "@/db/schema";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { env } from "@/lib/env";
 import { addPerson, uniqueEmail, workspaceWithOwner } from "@/lib/members/test-helpers";
 import { SYSTEM_WORKSPACE_ID } from "@/lib/workspaces/system-workspace";

@@ -132,7 +132,7 @@ async function readyOrSettled(db: Db, run: Run, recipients: FilteredRecipients, 
     return null;
   }
   if (!sender.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_SENDER_ERROR", sender.reason);
-  const prepared = await prepareMail(db, run, recipients, sender.dkim);
+  const prepared = await prepareMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
   if (!prepared.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prepared.reason);
   const { attempt, lastAttempt = false } = run.context;
   return { mail: prepared.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed };

@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 import { enqueueDelivery, getQueue } from "@/lib/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
-import { deliverMessage } from "./deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import type { DeliveryProvider, ProviderResult } from "./provider";
 
 type NewMessage = Partial<typeof emailMessages.$inferInsert> & { workspaceId: string };

@@ -5,8 +5,8 @@ import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { enqueueDelivery, queueTransaction } from "@/lib/queue/queue";
-import { forgetDkimKeys } from "./dkim";
-import { closeSmtpTransport } from "./providers/smtp";
+import { forgetDkimKeys } from "./mime/dkim-keys";
+import { closeSmtpTransport } from "./providers/smtp/smtp-provider";
 
 /**
  * "Transient rejections (4xx, timeouts) are retried with exponential backoff and jitter, then FAILED

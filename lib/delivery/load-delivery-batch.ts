@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { domains, emailMessages, workspaces } from "@/db/schema";
 import { senderDomainRejection } from "@/lib/domains/assert-sender-allowed";
 import type { DeliverMessageJob } from "@/lib/queue/queue";
-import { dkimSigningKeyFromRow, type DkimSigningKey } from "./dkim";
+import { dkimSigningKeyFromRow, type DkimSigningKey } from "./mime/dkim-keys";
 import { bareAddress } from "@/lib/addresses/sender-address.shared";
 
 const m = emailMessages;
@@ -72,12 +72,14 @@ export async function stillUnsent(db: Executor, messageIds: string[]): Promise<S
 }
 
 /** A message's sender as delivery sees it: whether it may send, and with which DKIM key. */
-export type SenderCheck = { ok: true; dkim?: DkimSigningKey } | { ok: false; reason: string };
+/** `signingKey` decrypts the domain's DKIM key on first call: only providers that sign MIME ask for it. */
+export type SenderCheck = { ok: true; signingKey: () => DkimSigningKey | undefined } | { ok: false; reason: string };
 
 /**
  * The sender check of every message (docs/api.md#decided-errors: a domain unverified between acceptance and
  * delivery fails the message), with one query for all the batch's (workspace, domain) pairs. The DKIM
- * key comes with the row; it is decrypted and parsed once per key (dkim.ts), not per message.
+ * key comes with the row; it is decrypted and parsed once per key (mime/dkim-keys.ts), not per message,
+ * and only when the provider signs MIME itself.
  */
 export async function checkSenders(db: Executor, messages: Message[]): Promise<Map<string, SenderCheck>> {
   const wanted = new Map<string, { workspaceId: string; domain: string }>();
@@ -110,7 +112,7 @@ export async function checkSenders(db: Executor, messages: Message[]): Promise<M
     }
     const row = byPair.get(`${message.workspaceId}\n${domain}`);
     const rejection = senderDomainRejection(domain, row?.status);
-    checks.set(message.id, rejection || !row ? { ok: false, reason: rejection! } : { ok: true, dkim: signingKeyOrNothing(domain, row) });
+    checks.set(message.id, rejection || !row ? { ok: false, reason: rejection! } : { ok: true, signingKey: () => signingKeyOrNothing(domain, row) });
   }
   return checks;
 }

@@ -4,8 +4,8 @@ import { loadMessageAttachments } from "@/lib/attachments/load-message-attachmen
 import type { FilteredRecipients } from "@/lib/suppressions/filter-recipients";
 import { trackedHtml } from "@/lib/tracking/apply-tracking";
 import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
-import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
-import type { DkimSigningKey } from "./dkim";
+import { buildMime, type MailFields, type MimeAttachment } from "./mime/build-mime";
+import type { DkimSigningKey } from "./mime/dkim-keys";
 import type { Deliverable } from "./load-delivery-batch";
 import { bareAddress } from "@/lib/addresses/sender-address.shared";
 import type { OutboundMail } from "./provider";
@@ -15,13 +15,15 @@ export type PreparedMail = { ok: true; mail: OutboundMail } | { ok: false; reaso
 /**
  * The message as the provider gets it: recipients left after suppression, attachments read from
  * storage (only when it has any; bytes purged while the message waited make it `ok: false`), the HTML
- * with tracking applied (a delivery-time rewrite: the stored bodyHtml stays as rendered), and the MIME.
+ * with tracking applied (a delivery-time rewrite: the stored bodyHtml stays as rendered), and the MIME
+ * when the provider needs it.
  */
 export async function prepareMail(
   db: Executor,
   { message, trackingEnabled }: Deliverable,
   recipients: FilteredRecipients,
-  dkim: DkimSigningKey | undefined,
+  /** Null when the provider reads only the structured fields: no MIME is built then. */
+  signing: { dkim: DkimSigningKey | undefined } | null,
 ): Promise<PreparedMail> {
   let attachments: MimeAttachment[] = [];
   if (message.attachments.length > 0) {
@@ -31,8 +33,8 @@ export async function prepareMail(
   }
   const fields = mailFields(message, attachments, recipients);
   fields.html = trackedHtml(message, fields.html, trackingEnabled);
-  const mime = await buildMime(message.id, fields);
-  return { ok: true, mail: { workspaceId: message.workspaceId, messageId: message.id, fields, mime, dkim } };
+  const mime = signing ? await buildMime(message.id, fields) : null;
+  return { ok: true, mail: { workspaceId: message.workspaceId, messageId: message.id, fields, mime, dkim: signing?.dkim } };
 }
 
 function mailFields(message: Deliverable["message"], attachments: MimeAttachment[], recipients: FilteredRecipients): MailFields {

@@ -1,18 +1,20 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import type { BuiltMime, MailFields } from "./build-mime";
-import type { DkimSigningKey } from "./dkim";
+import type { BuiltMime, MailFields } from "./mime/build-mime";
+import type { DkimSigningKey } from "./mime/dkim-keys";
 
 /**
  * One outgoing message as every provider sees it: the structured fields (for HTTP APIs such as Resend)
- * and the exact MIME built once by build-mime.ts (for SMTP and the local inbox), with its envelope.
+ * and, for providers that need it, the exact MIME built once by mime/build-mime.ts (SMTP and the
+ * local inbox), with its envelope.
  */
 export interface OutboundMail {
   workspaceId: string;
   /** `em_…`: the idempotency key to give providers that deduplicate. */
   messageId: string;
   fields: MailFields;
-  mime: BuiltMime;
+  /** Null for a provider whose `needsMime` is false: nothing was built or signed for it. */
+  mime: BuiltMime | null;
   /** The sending domain's key, when the caller already read it (the batch path reads all at once). */
   dkim?: DkimSigningKey;
 }
@@ -55,6 +57,11 @@ export interface DeliveryProvider {
    * False for SMTP (a relay's 250 is all it gives) and local (DELIVERED is recorded with SENT).
    */
   readonly confirmsDelivery: boolean;
+  /**
+   * False when the provider reads only the structured fields (Resend's API builds its own MIME): the
+   * pipeline then builds no MIME and decrypts no DKIM key for it. Absent means true.
+   */
+  readonly needsMime?: boolean;
   /** Translates one message to the provider and its answer back. Throws only on unexpected errors. */
   send(mail: OutboundMail, ctx: ProviderContext): Promise<ProviderResult>;
   /**
@@ -62,4 +69,10 @@ export interface DeliveryProvider {
    * mail, in order. Only for non-transactional providers; absent means one send() per message.
    */
   sendMany?(mails: OutboundMail[], ctx: ProviderContext): Promise<ProviderResult[]>;
+}
+
+/** The MIME of a mail for a provider that needs it (the pipeline built it; see `needsMime`). */
+export function mimeOf(mail: OutboundMail): BuiltMime {
+  if (!mail.mime) throw new Error(`Message ${mail.messageId} was prepared without MIME for a provider that needs it.`);
+  return mail.mime;
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { env } from "@/lib/env";
 import type { DeliveryProvider } from "./provider";
-import { localProvider } from "./providers/local";
-import { resendProvider } from "./providers/resend";
-import { getSmtpProvider } from "./providers/smtp";
+import { localProvider } from "./providers/local/local-provider";
+import { resendProvider } from "./providers/resend/resend-provider";
+import { getSmtpProvider } from "./providers/smtp/smtp-provider";
 
 /**
  * The delivery provider chosen by DELIVERY_PROVIDER (docs/architecture.md#rules-that-carry-weight, rule 6). Called when workers

@@ -8,7 +8,7 @@ import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { createBoss, enqueueDelivery, getQueue, installQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { deliverMessage } from "./deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 
 /**
  * "With DATABASE_URL, `npm run worker` also starts standalone workers, and several may run at once
@@ -124,7 +124,7 @@ const root = process.cwd();
 function startWorkerProcess(extraEnv: Record<string, string> = {}) {
   const child = spawn(
     path.join(root, "node_modules", ".bin", "tsx"),
-    ["--conditions=react-server", path.join("lib", "jobs", "worker-main.ts")],
+    ["--conditions=react-server", path.join("lib", "worker", "worker-main.ts")],
     { cwd: root, env: { ...process.env, LOG_LEVEL: "info", WORKER_CONCURRENCY: "3", ...extraEnv }, stdio: "pipe" },
   );
   let stdout = "";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { localInbox } from "@/db/schema";
-import { buildMime } from "@/lib/delivery/build-mime";
+import { buildMime } from "@/lib/delivery/mime/build-mime";
 import { newId } from "@/lib/ids";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { getInboxMessage } from "./get-inbox-message";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages, invitations, localInbox } from "@/db/schema";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { env } from "@/lib/env";
 import { listUserWorkspaces } from "@/lib/members/list-user-workspaces";
 import { verifyCredentials } from "@/lib/users/verify-credentials";

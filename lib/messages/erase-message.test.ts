@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as getMessage } from "@/app/api/v1/email_messages/[id]/route";
 import { GET as getEvents } from "@/app/api/v1/email_messages/[id]/events/route";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { newId } from "@/lib/ids";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema/index";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { createUser } from "@/lib/users/create-user";
 import { previewDraft } from "@/lib/templates/preview-draft";

@@ -8,7 +8,7 @@ import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { log } from "@/lib/log";
 import { describeDemo, seedDemo, type SeedDemoResult } from "@/lib/setup/seed-demo";
 import { ensureSystemWorkspace } from "@/lib/workspaces/system-workspace";
-import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
+import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<

@@ -17,7 +17,7 @@ export interface WorkerProcess {
 export function startWorkerProcess(env: Record<string, string | undefined>, root = process.cwd()): WorkerProcess {
   const child = spawn(
     path.join(root, "node_modules", ".bin", "tsx"),
-    ["--conditions=react-server", path.join("lib", "jobs", "worker-main.ts")],
+    ["--conditions=react-server", path.join("lib", "worker", "worker-main.ts")],
     { cwd: root, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdio: "pipe" },
   );
   let stdout = "";

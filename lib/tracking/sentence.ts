@@ -2,7 +2,7 @@ import type { BotVerdict, Client } from "./bot-rules";
 
 /**
  * "Opened at <time> from <IP> with <user agent>." / "Clicked <link> at …", the same shape as the
- * provider events of Resend (lib/delivery/resend-events.ts), plus the bot reason when flagged.
+ * provider events of Resend (lib/delivery/providers/resend/resend-events.ts), plus the bot reason when flagged.
  */
 export function engagementSentence(what: string, at: Date, client: Client, verdict: BotVerdict): string {
   const agent = client.userAgent ? `with ${client.userAgent}` : "with no user agent";

@@ -1,5 +1,5 @@
 import { simpleParser } from "mailparser";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { sendMessage } from "@/lib/sending/send-message";
 import { readMessageState } from "@/lib/testing/fixtures";
 

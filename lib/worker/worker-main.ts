@@ -4,7 +4,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { env } from "@/lib/env";
 import { log, setLogLevel } from "@/lib/log";
-import { closeSmtpTransport } from "@/lib/delivery/providers/smtp";
+import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { startWorkers, stopWorkers } from "./worker";
 

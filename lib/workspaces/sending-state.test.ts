@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
 import { sendBatch } from "@/lib/sending/send-batch";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { startWorkers, stopWorkers } from "@/lib/worker/worker";

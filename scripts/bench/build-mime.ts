@@ -6,8 +6,8 @@
  * (build-mime-reference.ts). Calls are sequential and awaited, as the worker makes them.
  */
 import { parseArgs } from "node:util";
-import { buildMime, type MailFields } from "@/lib/delivery/build-mime";
-import { buildMimeWithMailComposer } from "@/lib/delivery/build-mime-reference";
+import { buildMime, type MailFields } from "@/lib/delivery/mime/build-mime";
+import { buildMimeWithMailComposer } from "@/lib/testing/build-mime-reference";
 
 const { values: args } = parseArgs({ options: { count: { type: "string", default: "20000" } } });
 const COUNT = Number(args.count);

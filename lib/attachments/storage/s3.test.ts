@@ -7,7 +7,7 @@ import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { attachments, localInbox } from "@/db/schema";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createAttachment } from "../create-attachment";

@@ -1,6 +1,6 @@
 import { errorReply, jsonResponse, ok } from "@/lib/api/respond";
 import { methodNotAllowed } from "@/lib/api/with-api-key";
-import { ingestResendEvent } from "@/lib/delivery/ingest-resend-event";
+import { ingestResendEvent } from "@/lib/delivery/providers/resend/ingest-resend-event";
 import { AppError } from "@/lib/errors";
 
 /** Resend's events are a few KB; anything far larger is not one. */

@@ -6,7 +6,7 @@ import { activityLogs, attachments, emailMessageLogs, emailMessages, localInbox 
 import { createAttachment } from "@/lib/attachments/create-attachment";
 import { getAttachmentStorage } from "@/lib/attachments/storage";
 import { uploadAttachment, withStorageEnv } from "@/lib/attachments/testing";
-import { deliverMessage } from "@/lib/delivery/deliver-message";
+import { deliverMessage } from "@/lib/testing/deliver-message";
 import { flushActivityLog } from "@/lib/activity/record-activity";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";

@@ -1,6 +1,4 @@
-import addressparser, { type Address } from "nodemailer/lib/addressparser";
-import { encodeWord, quoteString } from "nodemailer/lib/mime-funcs";
-import { normalizeDomain } from "nodemailer/lib/shared";
+import { addressparser, encodeWord, normalizeDomain, quoteString, type Address } from "./nodemailer-internals";
 import { wordEncoding } from "./mime-words";
 
 /** An address header's value and the bare addresses it names, in order (group members included). */

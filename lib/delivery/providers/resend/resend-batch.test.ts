@@ -1,12 +1,12 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages } from "@/db/schema";
+import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
 import { startFakeResend, type FakeResend } from "@/lib/testing/fake-resend";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { deliverMessages } from "../deliver-batch";
-import { batchIdempotencyKey, resendProvider } from "./resend";
+import { deliverMessages } from "@/lib/delivery/deliver-batch";
+import { batchIdempotencyKey, resendProvider } from "./resend-provider";
 
 /** Several Resend deliveries held at once go through POST /emails/batch (docs/delivery.md "Resend batches"). */
 let fake: FakeResend;

@@ -1,16 +1,16 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages } from "@/db/schema";
+import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { resetEnvForTests } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { enqueueDelivery, getQueue } from "@/lib/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { startFakeResend, type FakeResend } from "@/lib/testing/fake-resend";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { buildMime, type MailFields } from "../build-mime";
-import { getDeliveryProvider } from "../registry";
-import { resendProvider } from "./resend";
+import { buildMime, type MailFields } from "@/lib/delivery/mime/build-mime";
+import { getDeliveryProvider } from "@/lib/delivery/registry";
+import { resendProvider } from "./resend-provider";
 
 /** "DELIVERY_PROVIDER=resend": through the real queue and workers against a local Resend-like API. */
 const SETTINGS = ["DELIVERY_PROVIDER", "RESEND_API_KEY", "RESEND_BASE_URL"] as const;

@@ -2,7 +2,7 @@ import { type AddressObject, simpleParser } from "mailparser";
 import addressparser from "nodemailer/lib/addressparser";
 import { describe, expect, it } from "vitest";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
-import { buildMimeWithMailComposer } from "./build-mime-reference";
+import { buildMimeWithMailComposer } from "@/lib/testing/build-mime-reference";
 import { parseEntry } from "./mime-addresses";
 
 // buildMime replaced nodemailer's MailComposer (build-mime-reference.ts). Both build each input here;

@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash, sign } from "node:crypto";
 import { domainToASCII } from "node:url";
-import { foldLines } from "nodemailer/lib/mime-funcs";
-import type { DkimSigningKey } from "./dkim";
+import { foldLines } from "./nodemailer-internals";
+import type { DkimSigningKey } from "./dkim-keys";
 
 /** The header fields signed when present: nodemailer's default list (RFC 4871 section 5.5). */
 const SIGNED_FIELDS = (

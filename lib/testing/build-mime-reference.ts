@@ -1,5 +1,5 @@
 import MailComposer from "nodemailer/lib/mail-composer";
-import type { BuiltMime, MailFields } from "./build-mime";
+import type { BuiltMime, MailFields } from "@/lib/delivery/mime/build-mime";
 import { messageIdHeader } from "@/lib/addresses/sender-address.shared";
 
 /**

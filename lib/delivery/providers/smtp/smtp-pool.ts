@@ -1,6 +1,5 @@
 import "server-only";
-import SMTPConnection from "nodemailer/lib/smtp-connection";
-import { parseConnectionUrl } from "nodemailer/lib/shared";
+import { parseConnectionUrl, SMTPConnection } from "@/lib/delivery/mime/nodemailer-internals";
 
 export interface SmtpPoolSettings {
   /** smtp://[user:pass@]host:port or smtps://…; nodemailer's query options (?requireTLS=true…) apply. */

@@ -1,6 +1,6 @@
 import "server-only";
-import { localInbox } from "@/db/schema";
-import type { DeliveryProvider } from "../provider";
+import { localInbox } from "@/db/schema/index";
+import { mimeOf, type DeliveryProvider } from "@/lib/delivery/provider";
 
 /**
  * The built-in default provider: "delivers" by storing the exact MIME in the local_inbox table, so a
@@ -20,15 +20,15 @@ export const localProvider: DeliveryProvider = {
       .values({
         emailMessageId: mail.messageId,
         workspaceId: mail.workspaceId,
-        envelopeFrom: mail.mime.envelope.from,
-        envelopeTo: mail.mime.envelope.to,
-        mime: mail.mime.raw,
+        envelopeFrom: mimeOf(mail).envelope.from,
+        envelopeTo: mimeOf(mail).envelope.to,
+        mime: mimeOf(mail).raw,
         createdAt: at,
       })
       .onConflictDoNothing({ target: localInbox.emailMessageId });
     return {
       outcome: "accepted",
-      referenceId: mail.mime.messageIdHeader,
+      referenceId: mimeOf(mail).messageIdHeader,
       delivered: { at, message: `Delivered to the local inbox at ${at.toISOString()}.` },
     };
   },

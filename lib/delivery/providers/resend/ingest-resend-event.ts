@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { getDb } from "@/db/client";
-import { emailMessages } from "@/db/schema";
+import { emailMessages } from "@/db/schema/index";
 import { env } from "@/lib/env";
 import { AppError, invalidParameter } from "@/lib/errors";
 import { log } from "@/lib/log";

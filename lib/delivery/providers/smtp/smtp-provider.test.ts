@@ -7,10 +7,10 @@ import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { deliverMessage } from "../deliver-message";
-import { dkimTxtRecord, forgetDkimKeys } from "../dkim";
-import { getDeliveryProvider } from "../registry";
-import { closeSmtpTransport, smtpFailure } from "./smtp";
+import { deliverMessage } from "@/lib/testing/deliver-message";
+import { dkimTxtRecord, forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
+import { getDeliveryProvider } from "@/lib/delivery/registry";
+import { closeSmtpTransport, smtpFailure } from "./smtp-provider";
 
 /** docs/architecture.md#rules-that-carry-weight, rule 6: the smtp provider against a real SMTP server (smtp-server) on loopback. */
 const SENT = "EMAIL_MESSAGE_SENT_PROVIDER_EVENT";

@@ -2,7 +2,7 @@ import "server-only";
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { domains } from "@/db/schema";
+import { domains } from "@/db/schema/index";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { DKIM_KEY_PURPOSE } from "@/lib/domains/add-domain";
 

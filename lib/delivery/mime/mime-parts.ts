@@ -1,6 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { buildHeaderValue, detectExtension, detectMimeType, encodeWord, encodeWords, parseHeaderValue } from "nodemailer/lib/mime-funcs";
-import { encode as qpEncode, wrap as qpWrap } from "nodemailer/lib/qp";
+import { buildHeaderValue, detectExtension, detectMimeType, encodeWord, encodeWords, parseHeaderValue, qpEncode, qpWrap } from "./nodemailer-internals";
 import type { MimeAttachment } from "./build-mime";
 import { headerField, wordEncoding } from "./mime-words";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { Resend, type CreateBatchEmailOptions, type CreateEmailOptions, type ErrorResponse } from "resend";
-import type { DeliveryProvider, OutboundMail, ProviderResult } from "../provider";
+import type { DeliveryProvider, OutboundMail, ProviderResult } from "@/lib/delivery/provider";
 
 export interface ResendSettings {
   apiKey: string;
@@ -31,6 +31,7 @@ function createResendProvider(settings: ResendSettings): DeliveryProvider {
     description: "Resend",
     transactional: false,
     confirmsDelivery: true,
+    needsMime: false,
     send: sendOne,
     sendMany: (mails) => sendResendBatches(client, mails, sendOne),
   };

@@ -4,7 +4,7 @@ import { dkimVerify } from "mailauth";
 import DKIM from "nodemailer/lib/dkim";
 import { describe, expect, it } from "vitest";
 import { buildMime } from "./build-mime";
-import { dkimTxtRecord } from "./dkim";
+import { dkimTxtRecord } from "./dkim-keys";
 import { dkimSign } from "./dkim-sign";
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

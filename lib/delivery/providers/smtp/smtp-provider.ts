@@ -1,10 +1,10 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { getDkimSigningKey } from "../dkim";
-import { dkimSign } from "../dkim-sign";
+import { getDkimSigningKey } from "@/lib/delivery/mime/dkim-keys";
+import { dkimSign } from "@/lib/delivery/mime/dkim-sign";
 import { sendingDomain } from "@/lib/addresses/sender-address.shared";
-import type { DeliveryProvider, ProviderResult } from "../provider";
+import { mimeOf, type DeliveryProvider, type ProviderResult } from "@/lib/delivery/provider";
 import { SmtpPool, type SmtpPoolSettings } from "./smtp-pool";
 
 /**
@@ -33,12 +33,12 @@ export function getSmtpProvider(): DeliveryProvider {
       if (!dkim) return { outcome: "failed", diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.` };
       try {
         // Signed here (dkim-sign.ts), off the event loop, rather than by nodemailer's `dkim` streams.
-        const raw = await dkimSign(mail.mime.raw, dkim);
-        const info = await transport(settings).send(mail.mime.envelope, raw);
+        const raw = await dkimSign(mimeOf(mail).raw, dkim);
+        const info = await transport(settings).send(mimeOf(mail).envelope, raw);
         const fields = { messageId: mail.messageId, response: info.response, rejected: info.rejected };
         if (info.rejected.length) log.warn("smtp relay accepted the message for some recipients only", fields);
         else log.debug("smtp relay accepted the message", fields);
-        return { outcome: "accepted", referenceId: mail.mime.messageIdHeader };
+        return { outcome: "accepted", referenceId: mimeOf(mail).messageIdHeader };
       } catch (error) {
         return smtpFailure(error);
       }

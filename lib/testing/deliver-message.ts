@@ -1,8 +1,8 @@
 import "server-only";
 import type { DeliverMessageJob } from "@/lib/queue/queue";
-import { deliverMessages, type DeliverContext } from "./deliver-batch";
+import { deliverMessages, type DeliverContext } from "@/lib/delivery/deliver-batch";
 
-export type { DeliverContext } from "./deliver-batch";
+export type { DeliverContext } from "@/lib/delivery/deliver-batch";
 
 /**
  * The delivery job for one message (docs/api.md#decided-sending): hands a live PENDING message to the
