@@ -1,3 +1,4 @@
+import "./scripts/check-node.mjs"; // first: a clear error on an unsupported Node
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_BASE_URL, E2E_DATA_DIR, E2E_OWNER_STATE, E2E_PORT, E2E_SEED_API_KEY } from "./e2e/fixtures";
 

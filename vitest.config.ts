@@ -1,3 +1,4 @@
+import "./scripts/check-node.mjs"; // first: a clear error on an unsupported Node
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 

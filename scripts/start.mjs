@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build when the sources are newer than the last build, then run `next start`.
 // Plain Node ESM (no TypeScript, no dependencies) so it runs before anything is compiled.
+import "./check-node.mjs"; // first: a clear error on an unsupported Node, before anything else runs
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,3 +1,4 @@
+import "../../scripts/check-node.mjs"; // first: a clear error on an unsupported Node
 import "server-only";
 import { setLogLevel } from "@/lib/log";
 import { createCliDatabase } from "./database";

@@ -1,3 +1,4 @@
+import "../../scripts/check-node.mjs"; // first: a clear error on an unsupported Node
 import "server-only";
 import { closeDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
