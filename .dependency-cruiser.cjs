@@ -1,0 +1,86 @@
+/**
+ * The floors of lib/ (docs/architecture.md#floors), checked by `npm run lint`.
+ *
+ * FLOORS lists lib/'s folders (and its single-file modules) from the ground up. A folder may import
+ * what is listed before it, never what is listed after it: so the folder graph has no cycle, and a
+ * new import that would tie two folders together fails CI with the rule's name. Where a new folder
+ * goes: above everything it imports and below everything that imports it. Tests and lib/testing/
+ * (fixtures, fakes) may import anything.
+ */
+const FLOORS = [
+  // 1 foundation: imports nothing of lib/ but itself
+  ["env", "errors", "ids", "log", "validation.shared", "keyset", "pagination", "crypto", "addresses", "access"],
+  // 3 records (db/ is floor 2): facts and the work they cause, written in one transaction
+  ["timeline", "queue", "activity"],
+  // 4 domain: each its own tables and rules
+  ["users", "domains", "api-keys", "contacts", "attachments", "templates", "batches", "inbox", "insights", "messages", "workspaces", "suppressions", "tracking", "unsubscribe"],
+  // 5 sending: the one accept path
+  ["sending"],
+  // 6 delivery: the outside world
+  ["delivery"],
+  // 7 flows: use cases built on sending
+  ["workflows", "members", "auth", "setup"],
+  // 8 entry points: adapt a way in to the use cases
+  ["api", "worker", "server", "cli"],
+];
+
+const order = FLOORS.flat();
+const escape = (name) => name.replace(/[.]/g, "\\.");
+const pathOf = (names) => `^lib/(${names.map(escape).join("|")})(/|\\.|$)`;
+const tests = "\\.(test|spec)\\.tsx?$|^lib/testing/|(^|/)(testing|test-helpers)\\.ts$";
+
+const floorRules = order.slice(0, -1).map((name, index) => ({
+  name: `floor:${name}`,
+  comment: `lib/${name} may import only what docs/architecture.md#floors lists below it.`,
+  severity: "error",
+  from: { path: pathOf([name]), pathNot: tests },
+  to: { path: pathOf(order.slice(index + 1)), dependencyTypesNot: ["type-only"] },
+}));
+
+module.exports = {
+  forbidden: [
+    ...floorRules,
+    {
+      name: "lib-folder-unlisted",
+      comment: "Every folder of lib/ has its place in FLOORS (.dependency-cruiser.cjs).",
+      severity: "error",
+      from: { path: "^lib/", pathNot: `${tests}|${pathOf(order)}` },
+      to: {},
+    },
+    {
+      name: "no-circular",
+      comment: "No module imports itself through others.",
+      severity: "error",
+      from: { pathNot: tests },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    {
+      name: "lib-not-to-app",
+      comment: "lib/ never imports app/, components/ or next/*: it is called by them.",
+      severity: "error",
+      from: { path: "^lib/", pathNot: tests },
+      to: { path: "^(app|components)/|^node_modules/next/" },
+    },
+    {
+      name: "app-not-to-db",
+      comment: "Pages, routes and components call use cases in lib/, never the database.",
+      severity: "error",
+      from: { path: "^(app|components)/", pathNot: tests },
+      to: { path: "^db/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "db-only-to-env",
+      comment: "db/ (floor 2) uses only the foundation's settings.",
+      severity: "error",
+      from: { path: "^db/", pathNot: tests },
+      to: { path: "^lib/", pathNot: "^lib/env\\.ts$" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|\\.next|\\.data|test-results|playwright-report)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+  },
+};
