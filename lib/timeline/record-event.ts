@@ -193,3 +193,65 @@ export async function recordCreationEvents(
     })),
   );
 }
+
+/** A provider's acceptance of one message: its SENT event and the message's referenceId. */
+export interface SentEventInput {
+  workspaceId: string;
+  messageId: string;
+  referenceId: string;
+  /** When the send began: the SENT event's time and the message's sentAt. */
+  at: Date;
+  /** "Sent through …." */
+  message: string;
+  /** One SENT per provider and message (`<provider>:sent`), even if two runs ever raced past the claim. */
+  providerEventId: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * SENT for many messages in ONE statement, each only if it is still waiting (PENDING and unsent,
+ * re-checked under its row lock): the claim, the referenceId, SENT's effects (EFFECTS above: sentAt,
+ * SUCCEEDED) and the event, without a transaction's round trips per message. A data-modifying CTE is
+ * atomic, and the event is inserted only for a claimed row. Returns the ids claimed; a message missing
+ * from it had been recorded by another run (nothing changed for it).
+ */
+export async function recordSentEvents(db: Executor, sends: SentEventInput[]): Promise<Set<string>> {
+  if (sends.length === 0) return new Set();
+  const rows = sends.map((send) => ({
+    id: send.messageId,
+    workspace_id: send.workspaceId,
+    reference_id: send.referenceId,
+    at: send.at.toISOString(),
+    event_id: newId("event", send.at),
+    message: send.message,
+    provider_event_id: send.providerEventId,
+    details: send.details,
+  }));
+  const sent = EFFECTS.EMAIL_MESSAGE_SENT_PROVIDER_EVENT!;
+  const logs = emailMessageLogs;
+  const name = (column: { name: string }) => sql.identifier(column.name);
+  // The rows as one JSON parameter (drizzle would expand them into a parameter per value); the ids once
+  // more as a list, whose length the planner knows: it then reads the rows by primary key instead of
+  // scanning the table when its statistics say few are PENDING (a seq scan per statement otherwise).
+  const result = await db.execute<{ id: string }>(sql`
+    with input as (
+      select * from json_to_recordset(${JSON.stringify(rows)}::json) as i(
+        id text, workspace_id text, reference_id text, at timestamptz, event_id text, message text, provider_event_id text, details jsonb)
+    ), claimed as (
+      update ${m} set ${name(m.referenceId)} = input.reference_id, ${name(sent.first!)} = input.at,
+        ${name(m.status)} = ${statusChange(sent.status)}, ${name(m.updatedAt)} = ${new Date().toISOString()}::timestamptz
+      from input
+      where ${inArray(m.id, rows.map((row) => row.id))} and ${m.id} = input.id and ${m.workspaceId} = input.workspace_id and ${m.status} = 'PENDING' and ${m.sentAt} is null
+      returning ${m.id}
+    ), sent as (
+      insert into ${logs} (${name(logs.id)}, ${name(logs.workspaceId)}, ${name(logs.emailMessageId)}, ${name(logs.code)},
+        ${name(logs.message)}, ${name(logs.providerEventId)}, ${name(logs.bot)}, ${name(logs.details)}, ${name(logs.createdAt)}, ${name(logs.updatedAt)})
+      select input.event_id, input.workspace_id, input.id, 'EMAIL_MESSAGE_SENT_PROVIDER_EVENT', input.message, input.provider_event_id,
+        false, input.details, input.at, input.at
+      from input join claimed on claimed.id = input.id
+      on conflict do nothing
+    )
+    select id from claimed`);
+  const claimed = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
+  return new Set(claimed.map((row) => row.id));
+}
