@@ -1,4 +1,5 @@
 import "server-only";
+import type { EventCode } from "@/lib/timeline/event-codes.shared";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema/index";
@@ -38,6 +39,11 @@ export interface PreparedMessage {
   /** Recipients whose contacts are upserted (live mail only). */
   contacts: Recipient[];
   renderedFrom: string;
+  /**
+   * Set when the message is recorded as already failed (a workflow step whose template no longer
+   * renders): it gets its error event instead of a delivery job.
+   */
+  failure?: { code: EventCode; sentence: string };
 }
 
 export interface PrepareContext {

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { batches } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
 import { queueTransaction } from "@/lib/queue/queue";
-import { createMessages } from "@/lib/sending/create-messages";
+import { acceptMessages } from "@/lib/sending/accept-messages";
 import { claimIdempotencyKey, hashRequestBody } from "@/lib/sending/idempotency";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { claimElementKeys, earlierElementIds } from "./claim-element-keys";
@@ -57,7 +57,7 @@ export async function sendBatch(input: { workspaceId: string; sandbox: boolean; 
       .insert(batches)
       .values({ id: batchId, workspaceId: workspace.id, sandbox: input.sandbox, count: elements.length, createdAt: now, updatedAt: now })
       .returning();
-    await createMessages(
+    await acceptMessages(
       tx,
       create.map((element) => element.prepared),
       { batchId, batchIndexes: create.map((element) => element.index) },

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/db/client";
 import { queueTransaction } from "@/lib/queue/queue";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
-import { createMessages } from "./create-messages";
+import { acceptMessages } from "./accept-messages";
 import { getMessageOrThrow, type EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
 import { parseSendRequest } from "./parse-send-request";
@@ -39,7 +39,7 @@ export async function sendMessage(input: { workspaceId: string; sandbox: boolean
       });
       if (earlier) return { replayOf: earlier };
     }
-    const [created] = await createMessages(tx, [prepared]);
+    const [created] = await acceptMessages(tx, [prepared]);
     return { created };
   });
   if (outcome.created) return { message: outcome.created, replayed: false };

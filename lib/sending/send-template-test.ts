@@ -4,7 +4,7 @@ import { getDb, type Executor } from "@/db/client";
 import { memberships, users } from "@/db/schema/index";
 import { AppError, invalidParameter, notFound } from "@/lib/errors";
 import { queueTransaction } from "@/lib/queue/queue";
-import { createMessages } from "@/lib/sending/create-messages";
+import { acceptMessages } from "@/lib/sending/accept-messages";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import { parseSendRequest } from "@/lib/sending/parse-send-request";
 import { prepareMessage } from "@/lib/sending/prepare-message";
@@ -30,7 +30,7 @@ export interface SendTemplateTestInput {
  * "Send a test" of the template editor. The draft is rendered by previewDraft, so the test carries
  * exactly the subject, HTML, text, From and Reply-To the preview showed, then goes through the send
  * path's own checks (parseSendRequest, prepareMessage: sender domain, test mode) and its one
- * transaction for the message, its events and its delivery job (createMessages).
+ * transaction for the message, its events and its delivery job (acceptMessages).
  *
  * A live test goes only to the member's own address, so it is allowed in test mode (which exists to
  * stop mail to customers; members are exactly who it lets through). Tests carry source PREVIEW and
@@ -66,7 +66,7 @@ export async function sendTemplateTest(input: SendTemplateTestInput): Promise<Em
     const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
     return prepareMessage(db, command, { workspace, sandbox, source: "PREVIEW" });
   });
-  const [message] = await queueTransaction((tx) => createMessages(tx, [{ ...prepared, templateId: template.id }]));
+  const [message] = await queueTransaction((tx) => acceptMessages(tx, [{ ...prepared, templateId: template.id }]));
   return message;
 }
 

@@ -4,8 +4,7 @@ import { getDb } from "@/db/client";
 import { workflowRuns, type WorkflowRunStatus } from "@/db/schema";
 import { queueTransaction } from "@/lib/queue/queue";
 import { log } from "@/lib/log";
-import { createMessages } from "@/lib/sending/create-messages";
-import { recordEvent } from "@/lib/timeline/record-event";
+import { acceptMessages } from "@/lib/sending/accept-messages";
 import { enqueueWorkflowStep, type WorkflowStepJob } from "./enqueue-workflow-step";
 import type { WorkflowRunRow } from "./get-workflow-run-or-throw";
 import { prepareEmailStep, type StepOutcome } from "./prepare-email-step";
@@ -71,9 +70,9 @@ async function commitStep(run: WorkflowRunRow, index: number, outcome: StepOutco
       .returning({ id: workflowRuns.id });
     if (!advanced) return false;
     if (outcome.message) {
-      await createMessages(tx, [outcome.message], { workflowRunId: run.id });
       const code = outcome.failure?.code;
-      if (code) await recordEvent(tx, { workspaceId: run.workspaceId, messageId: outcome.message.id, code, message: `Workflow run ${run.id}: ${outcome.failure!.reason}` });
+      const failure = code ? { code, sentence: `Workflow run ${run.id}: ${outcome.failure!.reason}` } : undefined;
+      await acceptMessages(tx, [{ ...outcome.message, failure }], { workflowRunId: run.id });
     }
     if (status === "RUNNING") {
       const delay = step.type === "wait" ? step.seconds : 0;

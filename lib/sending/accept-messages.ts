@@ -7,16 +7,19 @@ import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-sta
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
 import { insertJsonRows } from "@/db/insert-json-rows";
-import { recordCreationEvents, recordEventForMessages } from "@/lib/timeline/record-event";
+import { recordCreationEvents, recordEvent, recordEventForMessages } from "@/lib/timeline/record-event";
 
 /**
- * Writes prepared messages, their CREATED and RENDERED events, their contacts and their delivery jobs
- * in the caller's transaction (docs/architecture.md#rules-that-carry-weight, rule 3), set-based so a 1,000-message batch is a few
- * statements. Live messages start PENDING and wait for the worker, or PAUSED with no job while their
- * workspace's sending is paused (resumeSending enqueues them); sandbox ones are SUCCEEDED once
- * rendered and never reach a provider.
+ * The one accept path: every way in (the API, batches, workflow steps, template test sends, system
+ * mail) ends here. Writes prepared messages, their CREATED and RENDERED events, their contacts and
+ * their delivery jobs in the caller's transaction (docs/architecture.md#rules-that-carry-weight, rule 3),
+ * set-based so a 1,000-message batch is a few statements. Live messages start PENDING and wait for
+ * the worker, or PAUSED with no job while their workspace's sending is paused (resumeSending enqueues
+ * them); sandbox ones are SUCCEEDED once rendered and never reach a provider. A message that carries
+ * a `failure` gets its error event (the timeline moves it to FAILED) and no job, in the same
+ * transaction: nobody ever sees it waiting.
  */
-export async function createMessages(
+export async function acceptMessages(
   tx: Tx,
   prepared: PreparedMessage[],
   extra: {
@@ -76,16 +79,21 @@ export async function createMessages(
       renderedMessage: describeRendering(message),
     })),
   );
+  for (const message of prepared) {
+    if (!message.failure) continue;
+    await recordEvent(tx, { workspaceId: message.workspaceId, messageId: message.id, code: message.failure.code, message: message.failure.sentence });
+  }
   const live = prepared.filter((message) => !message.sandbox);
   for (const workspaceId of new Set(live.map((message) => message.workspaceId))) {
     await upsertContacts(tx, workspaceId, live.filter((m) => m.workspaceId === workspaceId).flatMap((m) => m.contacts));
   }
+  const waiting = live.filter((message) => !message.failure);
   for (const [workspaceId, reason] of paused) {
-    const held = live.filter((message) => message.workspaceId === workspaceId).map((message) => message.id);
+    const held = waiting.filter((message) => message.workspaceId === workspaceId).map((message) => message.id);
     // A millisecond after CREATED and RENDERED, so the timeline reads in order.
     await recordEventForMessages(tx, { workspaceId, messageIds: held, code: "EMAIL_MESSAGE_PAUSED", message: heldSentence(reason), at: new Date(now.getTime() + 1) });
   }
-  const ready = live.filter((message) => !paused.has(message.workspaceId));
+  const ready = waiting.filter((message) => !paused.has(message.workspaceId));
   await enqueueDeliveries(tx, ready.map((message) => ({ workspaceId: message.workspaceId, messageId: message.id })));
   return rows;
 }
