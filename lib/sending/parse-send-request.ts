@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { AppError, invalidParameter } from "@/lib/errors";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
 import { MAX_RECIPIENTS, parseAddressList, parseSingleAddress, type Recipient } from "@/lib/addresses/recipients.shared";
@@ -25,13 +26,24 @@ const METADATA_MAX_KEYS = 50;
 const METADATA_MAX_BYTES = 8 * 1024;
 const RAW_FIELDS = ["bodyHtml", "bodyText", "subject"] as const;
 
+/** A send as code inside the service states it (workflow steps, test sends, system mail): typed, not yet checked. */
+export type SendDraft = z.input<typeof sendEmailSchema>;
+
 /**
  * Validates one send body (docs/api.md#decided-sending). `prefix` names fields inside a batch
  * (`emailMessages[3].to`). Throws the first AppError; creates nothing.
  */
 export function parseSendRequest(body: unknown, prefix = ""): SendCommand {
   if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object.", { param: prefix || undefined });
-  const parsed = sendEmailSchema.safeParse(dropNulls(body));
+  return parseSendDraft(dropNulls(body) as SendDraft, prefix);
+}
+
+/**
+ * The same checks for a send the service itself states: every way in gets the API's limits and rules
+ * and the same SendCommand, with no JSON body rebuilt to get there.
+ */
+export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
+  const parsed = sendEmailSchema.safeParse(draft);
   if (!parsed.success) throw zodToAppError(parsed.error, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prefix);
   const input = parsed.data;
   const p = (name: string) => (prefix ? `${prefix}.${name}` : name);

@@ -1,7 +1,12 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { ensureSystemWorkspace, SYSTEM_WORKSPACE_ID } from "@/lib/workspaces/system-workspace";
-import { sendMessage } from "./send-message";
+import { getDb } from "@/db/client";
+import { queueTransaction } from "@/lib/queue/queue";
+import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { acceptMessages } from "./accept-messages";
+import { parseSendDraft } from "./parse-send-request";
+import { prepareMessage } from "./prepare-message";
 
 export interface SystemMail {
   to: string;
@@ -21,10 +26,11 @@ export async function sendSystemMail(mail: SystemMail): Promise<string> {
     ensured = undefined;
     throw error;
   });
-  const { message } = await sendMessage({
-    workspaceId: SYSTEM_WORKSPACE_ID,
-    sandbox: false,
-    body: { from, to: mail.to, subject: mail.subject, bodyHtml: mail.html, bodyText: mail.text },
-  });
+  // The API's checks and its one accept path, as a typed draft (source API: it is an ordinary live message).
+  const command = parseSendDraft({ from, to: mail.to, subject: mail.subject, bodyHtml: mail.html, bodyText: mail.text });
+  const db = await getDb();
+  const workspace = await getWorkspaceOrThrow(db, SYSTEM_WORKSPACE_ID);
+  const prepared = await prepareMessage(db, command, { workspace, sandbox: false, source: "API" });
+  const [message] = await queueTransaction((tx) => acceptMessages(tx, [prepared]));
   return message.id;
 }

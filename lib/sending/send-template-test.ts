@@ -6,7 +6,7 @@ import { AppError, invalidParameter, notFound } from "@/lib/errors";
 import { queueTransaction } from "@/lib/queue/queue";
 import { acceptMessages } from "@/lib/sending/accept-messages";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
-import { parseSendRequest } from "@/lib/sending/parse-send-request";
+import { parseSendDraft } from "@/lib/sending/parse-send-request";
 import { prepareMessage } from "@/lib/sending/prepare-message";
 import { zodToAppError } from "@/lib/validation.shared";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
@@ -29,7 +29,7 @@ export interface SendTemplateTestInput {
 /**
  * "Send a test" of the template editor. The draft is rendered by previewDraft, so the test carries
  * exactly the subject, HTML, text, From and Reply-To the preview showed, then goes through the send
- * path's own checks (parseSendRequest, prepareMessage: sender domain, test mode) and its one
+ * path's own checks (parseSendDraft, prepareMessage: sender domain, test mode) and its one
  * transaction for the message, its events and its delivery job (acceptMessages).
  *
  * A live test goes only to the member's own address, so it is allowed in test mode (which exists to
@@ -53,13 +53,13 @@ export async function sendTemplateTest(input: SendTemplateTestInput): Promise<Em
   if (!rendered.bodyHtml.trim()) throw invalidParameter("bodyHtml", "The HTML body renders empty with this sample data.");
   const sandbox = input.mode === "sandbox";
   const prepared = await withEditorParams(async () => {
-    const command = parseSendRequest({
+    const command = parseSendDraft({
       to: email,
-      from: rendered.fromAddress,
+      from: rendered.fromAddress ?? undefined,
       replyTo: rendered.replyTo || undefined,
       subject: rendered.subject,
       bodyHtml: rendered.bodyHtml,
-      bodyText: rendered.bodyText,
+      bodyText: rendered.bodyText ?? undefined,
       variables: draft.data.variables,
       metadata: { test: "template", templateId: template.id },
     });

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import type { WorkflowStep } from "@/db/schema";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import type { EventCode } from "@/lib/timeline/event-codes.shared";
-import { parseSendRequest } from "@/lib/sending/parse-send-request";
+import { parseSendDraft } from "@/lib/sending/parse-send-request";
 import { prepareMessage, type PreparedMessage } from "@/lib/sending/prepare-message";
 import { renderLine } from "@/lib/templates/render.shared";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
@@ -51,7 +51,7 @@ export async function prepareEmailStep(db: Executor, run: StepRun, index: number
   }
   try {
     const workspace = await getWorkspaceOrThrow(db, run.workspaceId);
-    const command = parseSendRequest({ templateId: step.templateId, ...fields, groupKey: step.groupKey, variables: run.variables });
+    const command = parseSendDraft({ templateId: step.templateId, ...fields, groupKey: step.groupKey, variables: run.variables });
     const source = run.sandbox ? "SANDBOX_WORKFLOW" : "WORKFLOW";
     return { message: await prepareMessage(db, command, { workspace, sandbox: run.sandbox, source }), failure: null };
   } catch (error) {
