@@ -23,3 +23,30 @@ export const log = {
   warn: (message: string, fields?: Record<string, unknown>) => write("warn", message, fields),
   error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
 };
+
+/**
+ * An error as log fields: its message (or its JSON when it is a plain object, never "[object Object]"),
+ * the first code in its cause chain (a SQLSTATE, a Node error code) and, with `stack`, its stack.
+ */
+export function errorFields(error: unknown, options: { stack?: boolean } = {}): { error: string; code?: string } {
+  let code: string | undefined;
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === "object" && depth < 5 && !code; depth++) {
+    const value = (current as { code?: unknown }).code;
+    if (typeof value === "string" || typeof value === "number") code = String(value);
+    current = (current as { cause?: unknown }).cause;
+  }
+  let text: string;
+  if (error instanceof Error) text = (options.stack && error.stack) || `${error.name}: ${error.message}`;
+  else if (error && typeof error === "object") text = safeJson(error);
+  else text = String(error);
+  return code ? { error: text, code } : { error: text };
+}
+
+function safeJson(value: object): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}

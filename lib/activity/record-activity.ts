@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/db/client";
 import { activityLogs } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 
 export interface ActivityEntry {
   workspaceId: string;
@@ -61,7 +61,7 @@ async function write(entries: Array<typeof activityLogs.$inferInsert>): Promise<
   try {
     await (await getDb()).insert(activityLogs).values(entries);
   } catch (error) {
-    log.warn("activity log write failed", { entries: entries.length, error: String(error) });
+    log.warn("activity log write failed", { entries: entries.length, ...errorFields(error) });
   }
 }
 

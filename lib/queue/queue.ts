@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Tx } from "@/db/client";
 import { env } from "@/lib/env";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 
 /**
  * The durable job queue: pg-boss on the same database as the data, so a message and its delivery
@@ -79,7 +79,7 @@ export function createBoss(handle: DbHandle): PgBoss {
     handle.driver === "pglite"
       ? new PgBoss({ db: fromPglite(handle.pglite!), backend: "pglite" })
       : new PgBoss({ connectionString: handle.connectionString!, max: 4 });
-  boss.on("error", (error) => log.error("queue error", { error: String(error) }));
+  boss.on("error", (error) => log.error("queue error", errorFields(error, { stack: true })));
   return boss;
 }
 

@@ -5,7 +5,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { env, type Env } from "@/lib/env";
 import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/worker/worker";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 import { describeDemo, seedDemo, type SeedDemoResult } from "@/lib/setup/seed-demo";
 import { ensureSystemWorkspace } from "@/lib/workspaces/system-workspace";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
@@ -120,7 +120,7 @@ function handleSignals(shutdownOnce: () => Promise<void>): void {
     log.info("shutting down", { signal });
     const code = signal === "SIGINT" ? 130 : 143;
     const exit = process.exit.bind(process);
-    const done = shutdownOnce().catch((error) => log.error("shutdown failed", { error: String(error) }));
+    const done = shutdownOnce().catch((error) => log.error("shutdown failed", errorFields(error, { stack: true })));
     process.exit = ((exitCode?: number) => void done.finally(() => exit(exitCode ?? code))) as typeof process.exit;
     setTimeout(() => exit(code), SHUTDOWN_TIMEOUT_MS).unref();
     void done.finally(() => exit(code));

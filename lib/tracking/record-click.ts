@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gte } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
 import { emailMessageLogs } from "@/db/schema";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 import { recordEvent } from "@/lib/timeline/record-event";
 import { classifyClick, LINK_BURST_SECONDS, type Client } from "./bot-rules";
 import { findTrackedMessage } from "./find-tracked-message";
@@ -24,7 +24,7 @@ export async function trackClick(token: string, client: Client, now: Date = new 
     const db = await getDb();
     await db.transaction((tx) => recordClick(tx, claim, client, now));
   } catch (error) {
-    log.error("could not record a click", { messageId: claim.messageId, error: String(error) });
+    log.error("could not record a click", { messageId: claim.messageId, ...errorFields(error) });
   }
   return redirectTarget(claim);
 }

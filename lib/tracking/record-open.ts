@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/db/client";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 import { recordEvent } from "@/lib/timeline/record-event";
 import { classifyOpen, type Client } from "./bot-rules";
 import { engagementSentence } from "./sentence";
@@ -31,7 +31,7 @@ export async function trackOpen(token: string, client: Client, now: Date = new D
       details: { source: "tracking", ipAddress: client.ip, userAgent: client.userAgent, botReason: verdict.reason },
     });
   } catch (error) {
-    log.error("could not record an open", { messageId: claim.messageId, error: String(error) });
+    log.error("could not record an open", { messageId: claim.messageId, ...errorFields(error) });
   }
   return true;
 }

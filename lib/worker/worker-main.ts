@@ -4,7 +4,7 @@ import { closeDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { env } from "@/lib/env";
-import { log, setLogLevel } from "@/lib/log";
+import { errorFields, log, setLogLevel } from "@/lib/log";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { startWorkers, stopWorkers } from "./worker";
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       await closeDb();
       process.exit(0);
     } catch (error) {
-      log.error("worker did not stop cleanly", { error: String(error) });
+      log.error("worker did not stop cleanly", errorFields(error, { stack: true }));
       process.exit(1);
     }
   };

@@ -3,7 +3,7 @@ import { deliverMessages } from "@/lib/delivery/deliver-batch";
 import { flagUnconfirmedDeliveries } from "@/lib/delivery/flag-unconfirmed-deliveries";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 import { runMaintenance } from "./maintenance";
 import type { WorkflowStepJob } from "@/lib/workflows/enqueue-workflow-step";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
@@ -108,7 +108,7 @@ async function workBatches<T extends object>(
       return jobs.map((job, index): JobResult => {
         const error = errors[index];
         if (!error) return { id: job.id, status: "completed" };
-        log.warn("job failed; the queue retries it", { queue, jobId: job.id, attempt: job.retryCount, error: String(error) });
+        log.warn("job failed; the queue retries it", { queue, jobId: job.id, attempt: job.retryCount, ...errorFields(error) });
         return { id: job.id, status: "failed", output: { message: error.message } };
       });
     },

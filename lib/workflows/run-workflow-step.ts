@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workflowRuns, type WorkflowRunStatus } from "@/db/schema";
 import { queueTransaction } from "@/lib/queue/queue";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 import { acceptMessages } from "@/lib/sending/accept-messages";
 import { enqueueWorkflowStep, type WorkflowStepJob } from "./enqueue-workflow-step";
 import type { WorkflowRunRow } from "./get-workflow-run-or-throw";
@@ -36,7 +36,7 @@ export async function runWorkflowStep(job: WorkflowStepJob, context: WorkflowSte
     // Out of retries: end the run with the reason rather than leave it RUNNING forever.
     // The reason is public (GET /v1/workflow_runs/:id): the error itself goes to the log only.
     const reason = `Step ${job.step + 1} (${run.steps[job.step].type}) could not run because of an internal error, even after retries.`;
-    log.error("workflow step failed for good", { runId: run.id, step: job.step, error: error instanceof Error ? error.stack : String(error) });
+    log.error("workflow step failed for good", { runId: run.id, step: job.step, ...errorFields(error, { stack: true }) });
     await commitStep(run, job.step, { message: null, failure: { reason, code: null } });
   }
 }

@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema/index";
 import { env } from "@/lib/env";
 import { AppError, invalidParameter } from "@/lib/errors";
-import { log } from "@/lib/log";
+import { errorFields, log } from "@/lib/log";
 import { recordEvent } from "@/lib/timeline/record-event";
 import { addSuppression } from "@/lib/suppressions/add-suppression";
 import { checkAutoPause } from "@/lib/workspaces/check-auto-pause";
@@ -97,7 +97,7 @@ async function guardSending(workspaceId: string): Promise<void> {
   try {
     await checkAutoPause({ workspaceId });
   } catch (error) {
-    log.error("automatic pause check failed", { workspaceId, error: error instanceof Error ? error.message : String(error) });
+    log.error("automatic pause check failed", { workspaceId, ...errorFields(error) });
   }
 }
 
