@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAddressList, parseMailbox, parseSimpleMailbox } from "./recipients.shared";
+import { MAX_ENTRY_LENGTH, parseAddressList, parseMailbox, parseSimpleMailbox } from "./recipients.shared";
 
 /** A small seeded generator, so a failure reproduces. */
 function random(seed: number) {
@@ -50,5 +50,21 @@ describe("parseSimpleMailbox", () => {
       { entry: "Jörg <jorg@example.com>", address: "jorg@example.com", name: "Jörg" },
     ]);
     expect(() => parseAddressList("root@localhost", "to")).toThrow(/not an email address/);
+  });
+});
+
+describe("parseAddressList on adversarial input", () => {
+  it("refuses an entry longer than the cap before parsing it, naming the param", () => {
+    for (const input of ["a.".repeat(25_000), "(".repeat(2_000), `${"x".repeat(MAX_ENTRY_LENGTH)}@example.com`]) {
+      const started = performance.now();
+      expect(() => parseAddressList(input, "cc")).toThrow(expect.objectContaining({ param: "cc", message: expect.stringMatching(/^cc holds .* longer than 510 characters/) }));
+      expect(performance.now() - started).toBeLessThan(250);
+    }
+  });
+
+  it("still takes an entry at the cap", () => {
+    const entry = `"${"N".repeat(MAX_ENTRY_LENGTH - 19)}" <ab@example.com>`;
+    expect(entry.length).toBe(MAX_ENTRY_LENGTH);
+    expect(parseAddressList(entry, "to")[0].address).toBe("ab@example.com");
   });
 });

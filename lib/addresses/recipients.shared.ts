@@ -2,6 +2,27 @@ import addressParser from "email-addresses";
 import { AppError, type ErrorCode } from "@/lib/errors";
 
 /**
+ * The one address parser of the code base is email-addresses (RFC 5322 with RFC 6532's UTF-8), behind
+ * the regex shortcut below; lib/addresses/ owns it. The API's validation is built on it and its detailed
+ * reading (mailbox vs group, `rejectTLD`), and a stored entry (sender-address.shared.ts) is read back by
+ * the same parser that accepted it, so the two cannot disagree. nodemailer's addressparser is lenient
+ * (it reads anything into something), which suits a MIME encoder but not a validator; it stays only in
+ * lib/delivery/mime (see nodemailer-internals.ts for why). Its cost: the parser is super-linear on
+ * adversarial input (`"a." x 25,000`, `"(" x 2,000` overflows the stack), so no entry longer than
+ * MAX_ENTRY_LENGTH ever reaches it.
+ */
+
+/** RFC 5321's limit on a path: an address longer than this cannot be delivered. */
+export const MAX_ADDRESS_LENGTH = 254;
+/**
+ * Our cap on the display name as written: its quotes and escapes and the ` <…>` around the address
+ * count towards it. Generous for a name; small enough that parsing an entry stays in the milliseconds.
+ */
+export const MAX_DISPLAY_NAME_LENGTH = 256;
+/** An entry longer than this is refused before it is parsed. */
+export const MAX_ENTRY_LENGTH = MAX_ADDRESS_LENGTH + MAX_DISPLAY_NAME_LENGTH;
+
+/**
  * Address lists as the API takes them (docs/api.md#decided-sending): one string, comma-separated, each entry a bare
  * address or `Display Name <address>` (quoted names may contain commas). Parsed with an RFC 5322
  * parser, entry by entry, so an error names the entry at fault.
@@ -17,7 +38,7 @@ export const MAX_RECIPIENTS = 50;
 
 export function parseAddressList(input: string, param: string, code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"): Recipient[] {
   if (/[\r\n\0]/.test(input)) throw new AppError(code, `${param} must not contain line breaks.`, { param });
-  return splitEntries(input).map((entry) => parseEntry(entry, param, code));
+  return splitEntries(input).map((entry) => parseRecipient(entry, param, code));
 }
 
 /** Exactly one address (from). */
@@ -27,13 +48,20 @@ export function parseSingleAddress(input: string, param: string, code: ErrorCode
   return entries[0];
 }
 
-function parseEntry(entry: string, param: string, code: ErrorCode): Recipient {
-  const parsed = parseSimpleMailbox(entry) ?? parseMailbox(entry);
+function parseRecipient(entry: string, param: string, code: ErrorCode): Recipient {
+  if (entry.length > MAX_ENTRY_LENGTH) {
+    throw new AppError(
+      code,
+      `${param} holds "${entry.slice(0, 40)}…", which is longer than ${MAX_ENTRY_LENGTH} characters (${MAX_ADDRESS_LENGTH} for the address, ${MAX_DISPLAY_NAME_LENGTH} for the name).`,
+      { param },
+    );
+  }
+  const parsed = readMailbox(entry);
   if (!parsed) {
     throw new AppError(code, `${param} holds "${entry}", which is not an email address or "Name <address>".`, { param });
   }
   const { address, domain } = parsed;
-  if (address.length > 254 || !/^[^\s@]+\.[^\s@.]{2,}$/.test(domain)) {
+  if (address.length > MAX_ADDRESS_LENGTH || !/^[^\s@]+\.[^\s@.]{2,}$/.test(domain)) {
     throw new AppError(code, `${param} holds "${entry}", whose domain is not a valid mail domain.`, { param });
   }
   return { entry, address, name: parsed.name?.trim() || null };
@@ -45,9 +73,19 @@ export interface Mailbox {
   name: string | null;
 }
 
+/**
+ * The one reading of a mailbox entry (`addr` or `Name <addr>`): the shortcut, else the RFC 5322 parser;
+ * null when the entry is not one mailbox or is longer than MAX_ENTRY_LENGTH. `rejectTLD: false` reads
+ * `root@localhost` too (for reading stored entries back; validation keeps the default).
+ */
+export function readMailbox(entry: string, { rejectTLD = true } = {}): Mailbox | null {
+  if (entry.length > MAX_ENTRY_LENGTH) return null;
+  return parseSimpleMailbox(entry) ?? parseMailbox(entry, { rejectTLD });
+}
+
 /** One mailbox by RFC 5322 (with UTF-8, RFC 6532), or null. Exported for the test of the shortcut below. */
-export function parseMailbox(entry: string): Mailbox | null {
-  const parsed = addressParser.parseOneAddress({ input: entry, rfc6532: true, rejectTLD: true });
+export function parseMailbox(entry: string, { rejectTLD = true } = {}): Mailbox | null {
+  const parsed = addressParser.parseOneAddress({ input: entry, rfc6532: true, rejectTLD });
   if (!parsed || parsed.type !== "mailbox") return null;
   return { address: parsed.address, domain: parsed.domain, name: parsed.name };
 }

@@ -1,23 +1,17 @@
-import addressparser from "nodemailer/lib/addressparser";
+import { readMailbox } from "./recipients.shared";
 
 /** Entries remembered by bareAddress: a batch repeats its senders, and delivery asks several times. */
 const REMEMBERED = 1000;
 const remembered = new Map<string, string | null>();
 
 /**
- * The bare address of a stored sender entry (`addr` or `Display Name <addr>`), or null when the entry
- * holds no address. Parsed with nodemailer's own parser, so it agrees with the MIME headers built.
+ * The bare address of a stored entry (`addr` or `Display Name <addr>`), or null when the entry holds
+ * no mailbox. Read by the parser that accepted the entry (recipients.shared.ts), so the two agree.
  */
 export function bareAddress(entry: string): string | null {
   const known = remembered.get(entry);
   if (known !== undefined) return known;
-  let address: string | null = null;
-  for (const parsed of addressparser(entry, { flatten: true })) {
-    if (parsed.address) {
-      address = parsed.address;
-      break;
-    }
-  }
+  const address = readMailbox(entry.trim(), { rejectTLD: false })?.address ?? null;
   if (remembered.size >= REMEMBERED) remembered.clear();
   remembered.set(entry, address);
   return address;

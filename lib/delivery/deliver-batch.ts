@@ -6,11 +6,11 @@ import type { EventCode } from "@/lib/timeline/event-codes.shared";
 import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/suppressions/filter-recipients";
 import { holdIfPaused } from "./hold-if-paused";
 import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderCheck } from "./load-delivery-batch";
-import { prepareMail } from "./prepare-mail";
+import { buildOutboundMail } from "./build-outbound-mail";
 import type { DeliveryProvider } from "./provider";
 import { getDeliveryProvider } from "./registry";
 import { capitalize, claim, recordFailure } from "./record-delivery";
-import { sendPrepared, type ReadyMail, type Settled } from "./send-prepared";
+import { sendMails, type MailToSend, type Settled } from "./send-mails";
 
 export interface DeliverContext {
   /** 0 on the first try; the queue's retry count after. */
@@ -35,7 +35,7 @@ interface Run extends Deliverable {
  * The delivery job for a batch of jobs (docs/api.md#decided-sending), with set-based reads: one query for
  * the messages and their workspaces' state, one for suppressions, one for sender domains. Each message
  * is then held (paused workspace), settled without a send (every recipient suppressed), failed (sender
- * domain, attachments) or handed to the provider and recorded on its own (send-prepared.ts). Returns
+ * domain, attachments) or handed to the provider and recorded on its own (send-mails.ts). Returns
  * one entry per item, in order: null when its job is done, or the Error that has the queue retry it
  * (a transient provider failure before the last attempt, or an unexpected error of that message).
  */
@@ -52,25 +52,25 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
   const active = await withoutHeld(db, [...runs.values()], outcomes);
   const messages = active.map((run) => run.message);
   const [recipients, senders] = await Promise.all([filterSuppressedRecipientsOfMessages(db, messages), checkSenders(db, messages)]);
-  const ready: ReadyMail[] = [];
+  const toSend: MailToSend[] = [];
   await Promise.all(
     active.map(async (run) => {
       try {
-        const mail = await readyOrSettled(db, run, recipients.get(run.message.id)!, senders.get(run.message.id)!);
-        if (mail) ready.push(mail);
+        const mail = await mailToSendOrSettled(db, run, recipients.get(run.message.id)!, senders.get(run.message.id)!);
+        if (mail) toSend.push(mail);
         outcomes.set(run.message.id, null);
       } catch (error) {
         outcomes.set(run.message.id, asError(error));
       }
     }),
   );
-  const sent = await sendPrepared(db, ready);
+  const sent = await sendMails(db, toSend);
   const handedOver = new HandedOverLog();
   await Promise.all(
-    ready.map(async (entry) => {
+    toSend.map(async (entry) => {
       const run = runs.get(entry.mail.messageId)!;
       const settled = await sent.get(entry.mail.messageId)!;
-      const outcome = outcomeOf(run, settled);
+      const outcome = jobResultOf(run, settled);
       if (!outcome && settled.ok && settled.result) handedOver.add(run, settled.result.outcome);
       outcomes.set(entry.mail.messageId, outcome);
     }),
@@ -123,7 +123,7 @@ async function withoutHeld(db: Db, runs: Run[], outcomes: Map<string, Error | nu
  * suppressed (docs/api.md#decided-unsubscribe-groups-suppression-contacts), a sender domain no longer verified
  * (docs/api.md#decided-errors), or uploaded attachments purged while the message waited.
  */
-async function readyOrSettled(db: Db, run: Run, recipients: FilteredRecipients, sender: SenderCheck): Promise<ReadyMail | null> {
+async function mailToSendOrSettled(db: Db, run: Run, recipients: FilteredRecipients, sender: SenderCheck): Promise<MailToSend | null> {
   const { message } = run;
   if (recipients.remaining === 0 && recipients.suppressed.length > 0) {
     await db.transaction(async (tx) => {
@@ -132,10 +132,10 @@ async function readyOrSettled(db: Db, run: Run, recipients: FilteredRecipients, 
     return null;
   }
   if (!sender.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_SENDER_ERROR", sender.reason);
-  const prepared = await prepareMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
-  if (!prepared.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prepared.reason);
+  const built = await buildOutboundMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
+  if (!built.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", built.reason);
   const { attempt, lastAttempt = false } = run.context;
-  return { mail: prepared.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed };
+  return { mail: built.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed };
 }
 
 async function settleWithFailure(db: Db, { message }: Run, code: EventCode, sentence: string): Promise<null> {
@@ -146,7 +146,7 @@ async function settleWithFailure(db: Db, { message }: Run, code: EventCode, sent
 }
 
 /** A send's result as its job's result: a transient failure before the last attempt is retried. */
-function outcomeOf(run: Run, settled: Settled): Error | null {
+function jobResultOf(run: Run, settled: Settled): Error | null {
   if (!settled.ok) return asError(settled.error);
   const result = settled.result;
   if (!result) return null;

@@ -3,6 +3,10 @@ import type { Executor } from "@/db/client";
 import type { BuiltMime, MailFields } from "./mime/build-mime";
 import type { DkimSigningKey } from "./mime/dkim-keys";
 
+// A message in flight, by name: PreparedMessage (lib/sending) is a message accepted and rendered, not yet stored;
+// OutboundMail (below) is what a provider gets, made by buildOutboundMail (OutboundMailOrReason when it cannot be);
+// MailToSend (send-mails.ts) is an OutboundMail with its provider and job (attempt, suppressed recipients).
+
 /**
  * One outgoing message as every provider sees it: the structured fields (for HTTP APIs such as Resend)
  * and, for providers that need it, the exact MIME built once by mime/build-mime.ts (SMTP and the

@@ -31,20 +31,20 @@ export interface ListedBlock {
   siblings: number;
 }
 
-function record(value: unknown): Data {
+function asRecord(value: unknown): Data {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Data) : {};
 }
 
 function columnsOf(block: Block): { childrenIds: string[] }[] {
-  const columns = Array.isArray(record(block.data.props).columns) ? (record(block.data.props).columns as unknown[]) : [];
+  const columns = Array.isArray(asRecord(block.data.props).columns) ? (asRecord(block.data.props).columns as unknown[]) : [];
   return [0, 1, 2].map((n) => {
-    const ids = record(columns[n]).childrenIds;
+    const ids = asRecord(columns[n]).childrenIds;
     return { childrenIds: Array.isArray(ids) ? (ids as string[]) : [] };
   });
 }
 
 export function columnsCount(block: Block): 2 | 3 {
-  return record(block.data.props).columnsCount === 3 ? 3 : 2;
+  return asRecord(block.data.props).columnsCount === 3 ? 3 : 2;
 }
 
 /** The child lists of a block; `hidden` adds the third column of a two-column block (for deletion). */
@@ -58,14 +58,14 @@ export function slotsOf(document: BlocksDocument, id: string, hidden = false): B
 export function childIds(document: BlocksDocument, slot: BlockSlot): string[] {
   const block = document[slot.parentId];
   if (!block) return [];
-  const ids = block.type === "EmailLayout" ? block.data.childrenIds : block.type === "Container" ? record(block.data.props).childrenIds : columnsOf(block)[slot.column ?? 0]?.childrenIds;
+  const ids = block.type === "EmailLayout" ? block.data.childrenIds : block.type === "Container" ? asRecord(block.data.props).childrenIds : columnsOf(block)[slot.column ?? 0]?.childrenIds;
   return Array.isArray(ids) ? (ids as string[]) : [];
 }
 
 function withChildIds(document: BlocksDocument, slot: BlockSlot, ids: string[]): BlocksDocument {
   const block = document[slot.parentId];
   if (!block) return document;
-  const props = record(block.data.props);
+  const props = asRecord(block.data.props);
   let data: Data;
   if (block.type === "EmailLayout") data = { ...block.data, childrenIds: ids };
   else if (block.type === "Container") data = { ...block.data, props: { ...props, childrenIds: ids } };
@@ -176,7 +176,7 @@ export function duplicateBlock(document: BlocksDocument, id: string): { document
 
 /** Merges into a data group; null or undefined removes the key (back to the renderer's default). */
 function merged(current: unknown, patch: Data): Data {
-  const next: Data = { ...record(current), ...patch };
+  const next: Data = { ...asRecord(current), ...patch };
   for (const key of Object.keys(patch)) if (patch[key] === null || patch[key] === undefined) delete next[key];
   return next;
 }

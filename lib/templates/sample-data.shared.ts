@@ -1,3 +1,4 @@
+import { parser } from "@lezer/json";
 import { isPlainObject } from "@/lib/validation.shared";
 
 /**
@@ -14,23 +15,19 @@ interface JsonFault {
   message: string;
 }
 
+/** JSON.parse gives the value; only when it refuses does Lezer's grammar find where and why. */
 export function parseSampleData(text: string): SampleDataResult {
-  let fault: JsonFault | null;
+  let value: unknown;
   try {
-    fault = scanJson(text);
-  } catch {
-    fault = null; // Nesting deeper than the scanner's stack: JSON.parse below decides.
+    value = JSON.parse(text);
+  } catch (error) {
+    // The grammar lets through a few details JSON.parse refuses: then its message, at the end.
+    const fault = syntaxFault(text) ?? { offset: text.length, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, ...fault, ...lineAndColumn(text, fault.offset) };
   }
-  if (!fault) {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (isPlainObject(value)) return { ok: true, value };
-      fault = { offset: text.length - text.trimStart().length, message: `Sample data must be a JSON object ({ … }), not ${kindOf(value)}.` };
-    } catch (error) {
-      fault = { offset: text.length, message: error instanceof Error ? error.message : String(error) };
-    }
-  }
-  return { ok: false, ...fault, ...lineAndColumn(text, fault.offset) };
+  if (isPlainObject(value)) return { ok: true, value };
+  const offset = text.length - text.trimStart().length;
+  return { ok: false, offset, message: `Sample data must be a JSON object ({ … }), not ${kindOf(value)}.`, ...lineAndColumn(text, offset) };
 }
 
 function kindOf(value: unknown): string {
@@ -46,77 +43,51 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - (before.lastIndexOf("\n") + 1) + 1 };
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
-
-/** The first syntax error of a JSON text (RFC 8259), or null when it is valid. */
-function scanJson(text: string): JsonFault | null {
-  let i = 0;
-  const found = () => (i >= text.length ? "the end of the data" : text[i] === "'" ? `"'"` : `'${text[i]}'`);
-  const fail = (message: string, at = i): never => {
-    throw Object.assign(new Error(message), { fault: { offset: at, message } });
-  };
-  const space = () => {
-    while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++;
-  };
-  const string = () => {
-    const start = i++;
-    for (;;) {
-      if (i >= text.length) fail("This string is not closed: add the missing '\"'.", start);
-      const c = text[i];
-      if (c === '"') return void i++;
-      if (c < " ") fail("A line break or control character inside a string: close the string first, or write \\n.");
-      if (c === "\\") {
-        const next = text[i + 1];
-        if (next === "u" ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !ESCAPES.has(next)) fail(`Invalid escape "\\${next ?? ""}" in a string.`);
-        i += next === "u" ? 6 : 2;
-      } else i++;
-    }
-  };
-  const value = (): void => {
-    space();
-    const c = text[i];
-    if (c === "{") return members("}", true);
-    if (c === "[") return members("]", false);
-    if (c === '"') return string();
-    for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) return void (i += word.length);
-    NUMBER.lastIndex = i;
-    if ((c === "-" || (c >= "0" && c <= "9")) && NUMBER.test(text)) return void (i = NUMBER.lastIndex);
-    fail(c === "'" ? "Strings need double quotes (\"), not single ones." : `Expected a value (string, number, object, array, true, false or null), found ${found()}.`);
-  };
-  const members = (close: "}" | "]", named: boolean): void => {
-    i++;
-    space();
-    if (text[i] === close) return void i++;
-    for (;;) {
-      space();
-      if (named) {
-        if (text[i] !== '"') fail(`Expected a property name in double quotes, found ${found()}.`);
-        string();
-        space();
-        if (text[i] !== ":") fail(`Expected ":" after the property name, found ${found()}.`);
-        i++;
-      }
-      value();
-      space();
-      if (text[i] === ",") {
-        i++;
-        continue;
-      }
-      if (text[i] === close) return void i++;
-      fail(`Expected "," or "${close}" after ${named ? "a property value" : "an array element"}, found ${found()}.`);
-    }
-  };
-  try {
-    value();
-    space();
-    if (i < text.length) fail(`Unexpected ${found()} after the end of the data.`);
-    return null;
-  } catch (error) {
-    const fault = (error as { fault?: JsonFault }).fault;
-    if (fault) return fault;
-    throw error;
+/**
+ * The first syntax error of a JSON text, or null when Lezer's JSON grammar (@lezer/json, the editor's
+ * own, through @codemirror/lang-json) finds none. Lezer says where; the node before the error says
+ * what was expected there.
+ */
+function syntaxFault(text: string): JsonFault | null {
+  const cursor = parser.parse(text).cursor();
+  while (!cursor.type.isError) if (!cursor.next()) return null;
+  const { from, to, parent, prevSibling } = cursor.node;
+  const before = prevSibling?.name;
+  const found = from >= text.length ? "the end of the data" : text[from] === "'" ? `"'"` : `'${text[from]}'`;
+  const fault = (message: string, at = from): JsonFault => ({ offset: at, message });
+  const inString = to > from && text[from] === '"' ? stringFault(text, from) : null;
+  if (inString) return inString;
+  const expectValue = () =>
+    fault(text[from] === "'" ? "Strings need double quotes (\"), not single ones." : `Expected a value (string, number, object, array, true, false or null), found ${found}.`);
+  switch (parent?.name) {
+    case "Object":
+      return before === "{" || before === ","
+        ? fault(`Expected a property name in double quotes, found ${found}.`)
+        : fault(`Expected "," or "}" after a property value, found ${found}.`);
+    case "Property":
+      return before === "PropertyName" ? fault(`Expected ":" after the property name, found ${found}.`) : expectValue();
+    case "Array":
+      return before === "[" || before === "," ? expectValue() : fault(`Expected "," or "]" after an array element, found ${found}.`);
+    default:
+      return before ? fault(`Unexpected ${found} after the end of the data.`) : expectValue();
   }
+}
+
+const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
+
+/** What is wrong with the string that starts at `start`, which the grammar did not take (null: nothing, it is misplaced). */
+function stringFault(text: string, start: number): JsonFault | null {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') return null;
+    if (c < " ") return { offset: i, message: "A line break or control character inside a string: close the string first, or write \\n." };
+    if (c === "\\") {
+      ESCAPE.lastIndex = i;
+      if (!ESCAPE.test(text)) return { offset: i, message: `Invalid escape "\\${text[i + 1] ?? ""}" in a string.` };
+      i = ESCAPE.lastIndex - 1;
+    }
+  }
+  return { offset: start, message: "This string is not closed: add the missing '\"'." };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { addressparser, encodeWord, normalizeDomain, quoteString, type Address } from "./nodemailer-internals";
 import { wordEncoding } from "./mime-words";
+import { parseSimpleMailbox } from "@/lib/addresses/recipients.shared";
 
 /** An address header's value and the bare addresses it names, in order (group members included). */
 export interface AddressList {
@@ -30,16 +31,16 @@ export function addressList(entries: readonly string[]): AddressList {
   return { header: values.filter(Boolean).join(", "), addresses };
 }
 
-// The two shapes nearly every entry has, `addr` and `Plain Name <addr>` with an ASCII address, read
-// without addressparser, which costs more than the rest of the header block; the tests check that
-// both read such entries alike.
-const SIMPLE_ADDRESS = "[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*";
-const SIMPLE_ENTRY = new RegExp(`^(?:([A-Za-z0-9_]+(?: [A-Za-z0-9_]+)*) <(${SIMPLE_ADDRESS})>|(${SIMPLE_ADDRESS}))$`);
-
-/** addressparser's reading of one stored entry. */
+/**
+ * One stored entry as MailComposer read it. The two shapes nearly every entry has, `addr` and
+ * `Plain Name <addr>`, come from lib/addresses' shortcut (the code base's one address parser), which
+ * reads them exactly as addressparser does (build-mime-parity.test.ts); anything else goes to
+ * addressparser, whose reading of comments, quoted local parts and groups shapes the headers
+ * (nodemailer-internals.ts says why it stays for those).
+ */
 export function parseEntry(entry: string): Address[] {
-  const simple = SIMPLE_ENTRY.exec(entry);
-  if (simple) return [{ address: simple[2] ?? simple[3], name: simple[1] ?? "" }];
+  const simple = parseSimpleMailbox(entry);
+  if (simple) return [{ address: simple.address, name: simple.name ?? "" }];
   return addressparser(entry);
 }
 

@@ -7,8 +7,8 @@ import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider"
 import { acceptedSendRecorder, isPlainAcceptance } from "./record-accepted";
 import { claim, claimAndRecordResult, recordResult, storeReferenceId, type DeliveryOutcome } from "./record-delivery";
 
-/** A message ready to hand over, and how its job is to be treated. */
-export interface ReadyMail {
+/** A message to hand over (the mail a provider gets), and how its job is to be treated. */
+export interface MailToSend {
   mail: OutboundMail;
   provider: DeliveryProvider;
   attempt: number;
@@ -16,7 +16,7 @@ export interface ReadyMail {
   suppressed: SuppressedRecipient[];
 }
 
-/** What came of a ready message: null when another run had claimed it first. */
+/** What came of a message to send: null when another run had claimed it first. */
 export type SendResult = ProviderResult | null;
 
 /** Settled as soon as it is made, so a failure waits for its reader without an unhandled rejection. */
@@ -29,15 +29,15 @@ const settle = (promise: Promise<SendResult>): Promise<Settled> =>
   );
 
 /**
- * Sends the batch's ready messages and records each result on its own, as soon as its own answer is
+ * Sends the batch's messages to send and records each result on its own, as soon as its own answer is
  * in: SMTP sends run concurrently over the pool, and a message's SENT is committed right after its 250,
  * so a crash loses at most the messages in flight, never a batch's worth (docs/delivery.md "Crash
  * safety"). A provider with sendMany (Resend's batch endpoint) gets the messages in one call instead.
  */
-export async function sendPrepared(db: Db, ready: ReadyMail[]): Promise<Map<string, Promise<Settled>>> {
+export async function sendMails(db: Db, mails: MailToSend[]): Promise<Map<string, Promise<Settled>>> {
   const results = new Map<string, Promise<Settled>>();
-  const network = ready.filter((entry) => !entry.provider.transactional);
-  for (const entry of ready) {
+  const network = mails.filter((entry) => !entry.provider.transactional);
+  for (const entry of mails) {
     if (entry.provider.transactional) results.set(entry.mail.messageId, settle(sendInTransaction(db, entry)));
   }
   if (network.length === 0) return results;
@@ -61,7 +61,7 @@ export async function sendPrepared(db: Db, ready: ReadyMail[]): Promise<Map<stri
   return results;
 }
 
-async function sendOne(db: Db, entry: ReadyMail): Promise<SendResult> {
+async function sendOne(db: Db, entry: MailToSend): Promise<SendResult> {
   const startedAt = new Date();
   const result = await entry.provider.send(entry.mail, { db, attempt: entry.attempt });
   return record(db, entry, result, startedAt);
@@ -72,8 +72,8 @@ async function sendOne(db: Db, entry: ReadyMail): Promise<SendResult> {
  * recorder (one statement for the answers that arrive together, record-accepted.ts), anything else in
  * a transaction of its own (claim, re-checked under the row lock, and events).
  */
-async function record(db: Db, entry: ReadyMail, result: ProviderResult, startedAt: Date): Promise<SendResult> {
-  const outcome = outcomeOf(entry, result, startedAt);
+async function record(db: Db, entry: MailToSend, result: ProviderResult, startedAt: Date): Promise<SendResult> {
+  const outcome = deliveryOutcome(entry, result, startedAt);
   const recorded = isPlainAcceptance(outcome)
     ? await acceptedSendRecorder(db).record(outcome)
     : await db.transaction((tx) => claimAndRecordResult(tx, outcome));
@@ -82,19 +82,19 @@ async function record(db: Db, entry: ReadyMail, result: ProviderResult, startedA
 }
 
 /** All such a provider does is write in this transaction: claim, send and record commit together. */
-async function sendInTransaction(db: Db, entry: ReadyMail): Promise<SendResult> {
+async function sendInTransaction(db: Db, entry: MailToSend): Promise<SendResult> {
   const startedAt = new Date();
   const message = { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId };
   return db.transaction(async (tx) => {
     if (!(await claim(tx, message))) return null;
     const result = await entry.provider.send(entry.mail, { db: tx, attempt: entry.attempt });
     await storeReferenceId(tx, message, result);
-    await recordResult(tx, outcomeOf(entry, result, startedAt));
+    await recordResult(tx, deliveryOutcome(entry, result, startedAt));
     return result;
   });
 }
 
-function outcomeOf(entry: ReadyMail, result: ProviderResult, startedAt: Date): DeliveryOutcome {
+function deliveryOutcome(entry: MailToSend, result: ProviderResult, startedAt: Date): DeliveryOutcome {
   return {
     message: { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId },
     provider: entry.provider,
@@ -106,8 +106,8 @@ function outcomeOf(entry: ReadyMail, result: ProviderResult, startedAt: Date): D
   };
 }
 
-function byProvider(entries: ReadyMail[]): ReadyMail[][] {
-  const groups = new Map<DeliveryProvider, ReadyMail[]>();
+function byProvider(entries: MailToSend[]): MailToSend[][] {
+  const groups = new Map<DeliveryProvider, MailToSend[]>();
   for (const entry of entries) groups.set(entry.provider, [...(groups.get(entry.provider) ?? []), entry]);
   return [...groups.values()];
 }

@@ -10,7 +10,8 @@ import type { Deliverable } from "./load-delivery-batch";
 import { bareAddress } from "@/lib/addresses/sender-address.shared";
 import type { OutboundMail } from "./provider";
 
-export type PreparedMail = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
+/** The mail, or why it cannot be built (attachments purged while the message waited). */
+export type OutboundMailOrReason = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
 
 /**
  * The message as the provider gets it: recipients left after suppression, attachments read from
@@ -18,13 +19,13 @@ export type PreparedMail = { ok: true; mail: OutboundMail } | { ok: false; reaso
  * with tracking applied (a delivery-time rewrite: the stored bodyHtml stays as rendered), and the MIME
  * when the provider needs it.
  */
-export async function prepareMail(
+export async function buildOutboundMail(
   db: Executor,
   { message, trackingEnabled }: Deliverable,
   recipients: FilteredRecipients,
   /** Null when the provider reads only the structured fields: no MIME is built then. */
   signing: { dkim: DkimSigningKey | undefined } | null,
-): Promise<PreparedMail> {
+): Promise<OutboundMailOrReason> {
   let attachments: MimeAttachment[] = [];
   if (message.attachments.length > 0) {
     const loaded = await loadMessageAttachments(db, message.workspaceId, message.attachments);
