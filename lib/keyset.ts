@@ -3,7 +3,7 @@ import { and, asc, desc, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 import { invalidParameter } from "@/lib/errors";
-import type { CursorPage } from "@/lib/pagination";
+import type { KeysetPageQuery } from "@/lib/pagination";
 
 interface Keyed {
   createdAt: Date;
@@ -25,7 +25,7 @@ export interface KeysetQuery {
  * is an index range scan whatever its depth. `cursor.after` pages towards older rows, `cursor.before`
  * towards newer ones, still newest first. An unknown (or another tenant's) cursor id is a 400.
  */
-export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: CursorPage) {
+export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: KeysetPageQuery) {
   const { db, table, createdAt, id, scope } = query;
   const where = [scope, ...query.filters];
   let anchor: Keyed | undefined;

@@ -5,11 +5,20 @@ import { invalidParameter } from "@/lib/errors";
  * (`cursor.after`, `createdAt.gte`) and the bracket form many query-string encoders produce
  * (`cursor[after]`, `createdAt[gte]`).
  */
-export interface CursorPage {
+export interface KeysetPageQuery {
   limit: number;
+  /** One direction at a time: a query cannot hold both `cursor.after` and `cursor.before`. */
   cursor: { direction: "after" | "before"; id: string } | null;
-  createdAt: { gt?: Date; gte?: Date; lt?: Date; lte?: Date };
 }
+
+export type CreatedAtRange = { gt?: Date; gte?: Date; lt?: Date; lte?: Date };
+
+export interface CursorPage extends KeysetPageQuery {
+  createdAt: CreatedAtRange;
+}
+
+/** Reads one parameter by its API name; a URL's query through `queryParam`, or a page's own reading. */
+export type ParamReader = (name: string) => string | null;
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -18,18 +27,28 @@ export function queryParam(params: URLSearchParams, name: string): string | null
   return params.get(name) ?? (tail ? params.get(`${head}[${tail}]`) : null);
 }
 
-export function parseCursorPage(params: URLSearchParams, options: { maxLimit: number }): CursorPage {
-  const limit = parseLimit(queryParam(params, "limit"), options.maxLimit);
-  const after = queryParam(params, "cursor.after");
-  const before = queryParam(params, "cursor.before");
+export function parseCursorPage(params: URLSearchParams | ParamReader, options: { maxLimit: number }): CursorPage {
+  const read: ParamReader = typeof params === "function" ? params : (name) => queryParam(params, name);
+  const limit = parseLimit(read("limit"), options.maxLimit);
+  const after = read("cursor.after");
+  const before = read("cursor.before");
   if (after && before) throw invalidParameter("cursor.before", "Give cursor.after or cursor.before, not both.");
   const cursor = after ? { direction: "after" as const, id: after } : before ? { direction: "before" as const, id: before } : null;
   const createdAt: CursorPage["createdAt"] = {};
   for (const op of ["gt", "gte", "lt", "lte"] as const) {
-    const value = queryParam(params, `createdAt.${op}`);
+    const value = read(`createdAt.${op}`);
     if (value !== null) createdAt[op] = parseDateTime(value, `createdAt.${op}`);
   }
   return { limit, cursor, createdAt };
+}
+
+/**
+ * A keyset list's page from a query string, for lists without a createdAt filter. The createdAt.*
+ * parameters are still validated (a bad one stays a 400, as it always was) and then dropped.
+ */
+export function parseKeysetPageQuery(params: URLSearchParams, options: { maxLimit: number }): KeysetPageQuery {
+  const { limit, cursor } = parseCursorPage(params, options);
+  return { limit, cursor };
 }
 
 export function parseLimit(value: string | null, max: number): number {

@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { closeDb, installDbHandle, openPostgres } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { addDomain } from "@/lib/domains/add-domain";
+import { parseEmailListSearch } from "@/lib/messages/email-list-search";
 import { listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
 import { createTemplate } from "@/lib/templates/create-template";
 import { createUser } from "@/lib/users/create-user";
@@ -55,7 +56,8 @@ async function time(runs: number, work: () => Promise<unknown>): Promise<string>
 /** What the page does for its data: the rows and the template choices, in parallel. */
 function pageData(workspaceId: string, query: Record<string, string>) {
   return async () => {
-    const [result] = await Promise.all([listDashboardMessages(workspaceId, new URLSearchParams(query)), listTemplateChoices(workspaceId)]);
+    const parsed = parseEmailListSearch(new URLSearchParams(query));
+    const [result] = await Promise.all([parsed.ok ? listDashboardMessages(workspaceId, parsed.query) : parsed, listTemplateChoices(workspaceId)]);
     if (!result.ok) throw new Error(`${result.param}: ${result.message}`);
     if (result.page.rows.length === 0) throw new Error(`no rows for ${JSON.stringify(query)}`);
   };

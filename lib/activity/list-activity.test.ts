@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { listActivity } from "./list-activity";
+import { listActivity, parseActivityListQuery } from "./list-activity";
 import { flushActivityLog, recordActivity, type ActivityEntry } from "./record-activity";
 
 function entry(workspaceId: string, apiKeyId: string | null, overrides: Partial<ActivityEntry>): ActivityEntry {
   return { workspaceId, apiKeyId, method: "POST", path: "/api/v1/email_messages", status: 201, durationMs: 4, sandbox: false, errorCode: null, resourceId: null, requestBody: { to: "a@example.org" }, responseBody: { data: {} }, ...overrides };
 }
 
-const list = (workspaceId: string, query: Record<string, string> = {}) => listActivity(workspaceId, new URLSearchParams(query));
+// The page parses its URL, then lists; a bad value rejects either way.
+const list = async (workspaceId: string, query: Record<string, string> = {}) => listActivity(workspaceId, parseActivityListQuery(new URLSearchParams(query)));
 
 describe("listActivity", () => {
   it("lists the workspace's requests newest first with the key's name, filtered by sandbox and errors", async () => {

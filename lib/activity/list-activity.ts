@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { activityLogs, apiKeys } from "@/db/schema";
 import { invalidParameter } from "@/lib/errors";
 import { keysetPage } from "@/lib/keyset";
-import { parseCursorPage, queryParam } from "@/lib/pagination";
+import { parseKeysetPageQuery, queryParam, type KeysetPageQuery } from "@/lib/pagination";
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
@@ -16,15 +16,24 @@ export interface ActivityFilters {
   errorsOnly: boolean;
 }
 
+export interface ActivityListQuery extends KeysetPageQuery {
+  filters: ActivityFilters;
+}
+
+/** The Activity page's URL: `limit` up to 50, `cursor.after` or `cursor.before`, and the `sandbox` and `errors` flags. */
+export function parseActivityListQuery(params: URLSearchParams): ActivityListQuery {
+  const page = parseKeysetPageQuery(params, { maxLimit: ACTIVITY_PAGE_SIZE });
+  return { ...page, filters: parseActivityFilters(params) };
+}
+
 /**
  * The dashboard's API request log: newest first, keyset pages on activity_logs_workspace_created_idx,
  * filters `sandbox` (sandbox requests only) and `errors` (status ≥ 400 only), each `1`/`true` to turn
  * on. The filters are applied along the index walk; the log is bounded by the activity retention
  * (purge-old-activity.ts), so a rare filter never scans an unbounded history.
  */
-export async function listActivity(workspaceId: string, params: URLSearchParams) {
-  const page = parseCursorPage(params, { maxLimit: ACTIVITY_PAGE_SIZE });
-  const filters = parseActivityFilters(params);
+export async function listActivity(workspaceId: string, query: ActivityListQuery) {
+  const { filters, ...page } = query;
   const conditions: SQL[] = [];
   if (filters.sandboxOnly) conditions.push(eq(activityLogs.sandbox, true));
   if (filters.errorsOnly) conditions.push(gte(activityLogs.status, 400));
@@ -43,7 +52,7 @@ export async function listActivity(workspaceId: string, params: URLSearchParams)
   return { items, meta: result.meta, filters };
 }
 
-export function parseActivityFilters(params: URLSearchParams): ActivityFilters {
+function parseActivityFilters(params: URLSearchParams): ActivityFilters {
   return { sandboxOnly: parseFlag(queryParam(params, "sandbox"), "sandbox"), errorsOnly: parseFlag(queryParam(params, "errors"), "errors") };
 }
 

@@ -4,11 +4,11 @@ import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { listBatches } from "./list-batches";
+import { listBatches, parseBatchListQuery } from "./list-batches";
 import { sendBatch } from "@/lib/sending/send-batch";
 
 const raw = (i: number) => ({ from: "hello@example.com", to: `u${i}@example.org`, subject: `S ${i}`, bodyHtml: `<p>${i}</p>` });
-const params = (query: Record<string, string> = {}) => new URLSearchParams(query);
+const params = (query: Record<string, string> = {}) => parseBatchListQuery(new URLSearchParams(query));
 
 describe("listBatches", () => {
   it("lists the workspace's batches newest first with their messages counted by status, in keyset pages", async () => {

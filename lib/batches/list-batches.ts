@@ -3,13 +3,19 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { batches, emailMessages, MESSAGE_STATUSES, type MessageStatus } from "@/db/schema";
 import { keysetPage } from "@/lib/keyset";
-import { parseCursorPage } from "@/lib/pagination";
+import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/pagination";
 import type { BatchRow } from "./get-batch-or-throw";
 
 export const BATCHES_PAGE_SIZE = 25;
 
 export type StatusCounts = Record<MessageStatus, number>;
 export type BatchListItem = BatchRow & { counts: StatusCounts };
+export type BatchListQuery = KeysetPageQuery;
+
+/** The Batches page's URL: `limit` up to 25, `cursor.after` or `cursor.before`. */
+export function parseBatchListQuery(params: URLSearchParams): BatchListQuery {
+  return parseKeysetPageQuery(params, { maxLimit: BATCHES_PAGE_SIZE });
+}
 
 export function emptyStatusCounts(): StatusCounts {
   return Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as StatusCounts;
@@ -21,8 +27,7 @@ export function emptyStatusCounts(): StatusCounts {
  * The counts are one grouped read of the page's batches through email_messages_batch_idx (a page
  * holds at most 25 × 1,000 messages).
  */
-export async function listBatches(workspaceId: string, params: URLSearchParams) {
-  const page = parseCursorPage(params, { maxLimit: BATCHES_PAGE_SIZE });
+export async function listBatches(workspaceId: string, page: BatchListQuery) {
   const db = await getDb();
   const scope = eq(batches.workspaceId, workspaceId);
   const result = await keysetPage<BatchRow>({ db, table: batches, createdAt: batches.createdAt, id: batches.id, scope, filters: [] }, page);

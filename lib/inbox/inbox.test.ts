@@ -5,7 +5,7 @@ import { buildMime } from "@/lib/delivery/mime/build-mime";
 import { newId } from "@/lib/ids";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { getInboxMessage } from "./get-inbox-message";
-import { listInboxMessages } from "./list-inbox-messages";
+import { listInboxMessages, parseInboxListQuery } from "./list-inbox-messages";
 import { parseInboxMime } from "./parse-inbox-mime";
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
@@ -36,6 +36,8 @@ async function deliverLocally(workspaceId: string, subject: string, second: numb
   return id;
 }
 
+const query = (params: Record<string, string> = {}) => parseInboxListQuery(new URLSearchParams(params));
+
 describe("local inbox", () => {
   it("lists the workspace's deliveries newest first, keyset paged both ways", async () => {
     const { workspace } = await createTestWorkspace();
@@ -45,7 +47,7 @@ describe("local inbox", () => {
     await insertTestMessage(workspace.id, { subject: "never delivered", createdAt: at(100) });
     await deliverLocally(other.id, "someone else's", 200);
 
-    const first = await listInboxMessages(workspace.id, new URLSearchParams({ limit: "2" }));
+    const first = await listInboxMessages(workspace.id, query({ limit: "2" }));
     expect(first.items.map((item) => item.messageId)).toEqual(ids.slice(0, 2));
     expect(first.items[0]).toEqual({
       messageId: ids[0],
@@ -57,24 +59,24 @@ describe("local inbox", () => {
       purged: false,
     });
     expect(first.newerCursor).toBeNull();
-    const second = await listInboxMessages(workspace.id, new URLSearchParams({ limit: "2", "cursor.after": first.olderCursor! }));
+    const second = await listInboxMessages(workspace.id, query({ limit: "2", "cursor.after": first.olderCursor! }));
     expect(second.items.map((item) => item.messageId)).toEqual(ids.slice(2, 4));
-    const last = await listInboxMessages(workspace.id, new URLSearchParams({ limit: "2", "cursor.after": second.olderCursor! }));
+    const last = await listInboxMessages(workspace.id, query({ limit: "2", "cursor.after": second.olderCursor! }));
     expect(last.items.map((item) => item.messageId)).toEqual(ids.slice(4));
     expect(last.olderCursor).toBeNull();
-    const back = await listInboxMessages(workspace.id, new URLSearchParams({ limit: "2", "cursor.before": last.newerCursor! }));
+    const back = await listInboxMessages(workspace.id, query({ limit: "2", "cursor.before": last.newerCursor! }));
     expect(back.items.map((item) => item.messageId)).toEqual(ids.slice(2, 4));
     expect(back.newerCursor).toBe(ids[2]);
 
     const empty = await createTestWorkspace();
-    expect(await listInboxMessages(empty.workspace.id, new URLSearchParams())).toEqual({ items: [], olderCursor: null, newerCursor: null });
+    expect(await listInboxMessages(empty.workspace.id, query())).toEqual({ items: [], olderCursor: null, newerCursor: null });
   });
 
   it("refuses another workspace's message as a cursor and as a message", async () => {
     const { workspace } = await createTestWorkspace();
     const { workspace: other } = await createTestWorkspace();
     const foreign = await deliverLocally(other.id, "theirs", 1);
-    await expect(listInboxMessages(workspace.id, new URLSearchParams({ "cursor.after": foreign }))).rejects.toMatchObject({ param: "cursor.after" });
+    await expect(listInboxMessages(workspace.id, query({ "cursor.after": foreign }))).rejects.toMatchObject({ param: "cursor.after" });
     expect(await getInboxMessage(workspace.id, foreign)).toBeNull();
     expect(await getInboxMessage(workspace.id, newId("message"))).toBeNull();
     expect(await getInboxMessage(workspace.id, "../etc")).toBeNull();
@@ -99,7 +101,7 @@ describe("local inbox", () => {
     expect(mail.messageIdHeader).toBe(`<${id}@example.com>`);
 
     await deliverLocally(workspace.id, "purged", 9, { mime: "" });
-    const [purged] = (await listInboxMessages(workspace.id, new URLSearchParams())).items;
+    const [purged] = (await listInboxMessages(workspace.id, query())).items;
     expect(purged).toMatchObject({ subject: "purged", purged: true });
   });
 });

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, localInbox } from "@/db/schema";
 import { invalidParameter } from "@/lib/errors";
-import { parseCursorPage } from "@/lib/pagination";
+import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/pagination";
 
 export const INBOX_PAGE_SIZE = 50;
 
@@ -26,6 +26,13 @@ export interface InboxPage {
   newerCursor: string | null;
 }
 
+export type InboxListQuery = KeysetPageQuery;
+
+/** The Local inbox page's URL: `limit` up to 50, `cursor.after` or `cursor.before`. */
+export function parseInboxListQuery(params: URLSearchParams): InboxListQuery {
+  return parseKeysetPageQuery(params, { maxLimit: INBOX_PAGE_SIZE });
+}
+
 const m = emailMessages;
 const i = localInbox;
 
@@ -35,8 +42,7 @@ const i = localInbox;
  * local_inbox by its primary key, so a page stays an index walk whatever the inbox's size (local_inbox
  * has no index of its own on workspace and time). `cursor.after` / `cursor.before` as in the API.
  */
-export async function listInboxMessages(workspaceId: string, params: URLSearchParams): Promise<InboxPage> {
-  const page = parseCursorPage(params, { maxLimit: INBOX_PAGE_SIZE });
+export async function listInboxMessages(workspaceId: string, page: InboxListQuery): Promise<InboxPage> {
   const db = await getDb();
   const scope = and(eq(m.workspaceId, workspaceId), eq(i.workspaceId, workspaceId));
   let anchor: { createdAt: Date; id: string } | undefined;

@@ -1,12 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
+import { parseEmailListSearch } from "./email-list-search";
 import { countNewerMessages, listDashboardMessages, listTemplateChoices } from "./list-dashboard-messages";
 
 const at = (day: number, second = 0) => new Date(Date.UTC(2026, 0, day, 12, 0, second));
 const search = (query: Record<string, string>) => new URLSearchParams(query);
 
+/** What the Emails page does: parse its URL, then list (or show the value it could not read). */
+async function list(workspaceId: string, query: Record<string, string>) {
+  const parsed = parseEmailListSearch(search(query));
+  return parsed.ok ? listDashboardMessages(workspaceId, parsed.query) : parsed;
+}
+
+/** What GET /emails/latest does with its URL: the filters, without the page's limit and cursors. */
+function filters(query: Record<string, string>) {
+  const parsed = parseEmailListSearch(search(query), { pages: false });
+  if (!parsed.ok) throw new Error(`${parsed.param}: ${parsed.message}`);
+  return parsed.query;
+}
+
 async function pageOf(workspaceId: string, query: Record<string, string>) {
-  const result = await listDashboardMessages(workspaceId, search(query));
+  const result = await list(workspaceId, query);
   if (!result.ok) throw new Error(`${result.param}: ${result.message}`);
   return result.page;
 }
@@ -81,7 +95,7 @@ describe("listDashboardMessages", () => {
     const { workspace: other } = await createTestWorkspace();
     const foreign = await insertTestMessage(other.id);
     const error = async (query: Record<string, string>) => {
-      const result = await listDashboardMessages(workspace.id, search(query));
+      const result = await list(workspace.id, query);
       return result.ok ? null : result.param;
     };
     expect(await error({ status: "LOST" })).toBe("status");
@@ -109,16 +123,16 @@ describe("countNewerMessages", () => {
     const { workspace } = await createTestWorkspace();
     const { workspace: other } = await createTestWorkspace();
     const top = await insertTestMessage(workspace.id, { createdAt: at(1) });
-    expect(await countNewerMessages(workspace.id, search({}), top)).toEqual({ count: 0, more: false });
+    expect(await countNewerMessages(workspace.id, filters({}), top)).toEqual({ count: 0, more: false });
     await insertTestMessage(workspace.id, { createdAt: at(2) });
     await insertTestMessage(workspace.id, { createdAt: at(3), status: "FAILED" });
     await insertTestMessage(other.id, { createdAt: at(4) });
-    expect(await countNewerMessages(workspace.id, search({}), top)).toEqual({ count: 2, more: false });
-    expect(await countNewerMessages(workspace.id, search({ status: "FAILED" }), top)).toEqual({ count: 1, more: false });
+    expect(await countNewerMessages(workspace.id, filters({}), top)).toEqual({ count: 2, more: false });
+    expect(await countNewerMessages(workspace.id, filters({ status: "FAILED" }), top)).toEqual({ count: 1, more: false });
     // The page parameters of the URL do not change what "new" means.
-    expect(await countNewerMessages(workspace.id, search({ limit: "1", "cursor.after": top }), top)).toEqual({ count: 2, more: false });
+    expect(await countNewerMessages(workspace.id, filters({ limit: "1", "cursor.after": top }), top)).toEqual({ count: 2, more: false });
     // Another workspace's id as the anchor counts nothing.
-    expect(await countNewerMessages(other.id, search({}), top)).toEqual({ count: 0, more: false });
-    expect(await countNewerMessages(workspace.id, search({}), null)).toEqual({ count: 3, more: false });
+    expect(await countNewerMessages(other.id, filters({}), top)).toEqual({ count: 0, more: false });
+    expect(await countNewerMessages(workspace.id, filters({}), null)).toEqual({ count: 3, more: false });
   });
 });

@@ -1,8 +1,10 @@
 import "server-only";
 import type { MessageSource, MessageStatus } from "@/db/schema";
-import { AppError, invalidParameter } from "@/lib/errors";
-import { listTemplates } from "@/lib/templates/list-templates";
-import { listMessages, MESSAGES_PAGE_SIZE } from "./list-messages";
+import { AppError } from "@/lib/errors";
+import { listTemplates, TEMPLATES_PAGE_SIZE } from "@/lib/templates/list-templates";
+import type { EmailListSearchError } from "./email-list-search";
+import { listMessages } from "./list-messages";
+import { MESSAGES_PAGE_SIZE, type MessageListQuery } from "./message-list-query";
 
 /** One row of the dashboard's Emails table: list columns only, never bodies. */
 export interface EmailListRow {
@@ -19,11 +21,6 @@ export interface EmailListRow {
   erased: boolean;
 }
 
-/** The dashboard's filter parameters as they appear in the URL (GET form, so links are shareable). */
-export const EMAIL_FILTER_PARAMS = ["status", "source", "mode", "templateId", "batchId", "to", "metaId", "createdFrom", "createdTo"] as const;
-export type EmailFilterParam = (typeof EMAIL_FILTER_PARAMS)[number];
-const PAGE_PARAMS = ["cursor.after", "cursor.before", "limit"] as const;
-
 export interface EmailListPage {
   rows: EmailListRow[];
   /** Ids to page from: older (`cursor.after`) and newer (`cursor.before`); null at either end. */
@@ -32,20 +29,16 @@ export interface EmailListPage {
   limit: number;
 }
 
-export type EmailListResult = { ok: true; page: EmailListPage } | { ok: false; param: string; message: string };
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export type EmailListResult = { ok: true; page: EmailListPage } | EmailListSearchError;
 
 /**
- * The Emails page's rows (issue #5). Translates the dashboard's URL parameters into the API's
- * (`listMessages`, the same index-backed keyset query as GET /v1/email_messages) so there is one
- * filter parser and one query; the day range becomes `createdAt.gte`/`createdAt.lt` in UTC. A bad
- * value is returned with the parameter it concerns, for the page to show next to the field.
+ * The Emails page's rows (issue #5): `listMessages`, the same index-backed keyset query as
+ * GET /v1/email_messages, for the query the page parsed from its URL (parseEmailListSearch). A cursor
+ * that names no message of the workspace is returned with its parameter, like a bad filter value.
  */
-export async function listDashboardMessages(workspaceId: string, search: URLSearchParams): Promise<EmailListResult> {
+export async function listDashboardMessages(workspaceId: string, query: MessageListQuery): Promise<EmailListResult> {
   try {
-    const { apiParams, sandbox } = toApiParams(search);
-    const { items, meta } = await listMessages(workspaceId, apiParams, { sandbox });
+    const { items, meta } = await listMessages(workspaceId, query);
     const rows = items.map((row): EmailListRow => {
       const erased = row.status === "DELETED" || row.contentPurgedAt !== null;
       return {
@@ -64,7 +57,7 @@ export async function listDashboardMessages(workspaceId: string, search: URLSear
     return { ok: true, page: { rows, olderCursor: meta["cursor.after"], newerCursor: meta["cursor.before"], limit: meta.limit } };
   } catch (error) {
     if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR") {
-      return { ok: false, param: dashboardParam(error.param ?? ""), message: error.message };
+      return { ok: false, param: error.param ?? "", message: error.message };
     }
     throw error;
   }
@@ -72,17 +65,12 @@ export async function listDashboardMessages(workspaceId: string, search: URLSear
 
 /**
  * How many messages matching the same filters arrived after `newestId` (the top row on screen),
- * for the "N new messages" notice. One keyset page towards newer rows: at most a page is read.
+ * for the "N new messages" notice. One keyset page towards newer rows: at most a page is read; the
+ * query's own page (limit, cursor) does not change what "new" means.
  */
-export async function countNewerMessages(workspaceId: string, search: URLSearchParams, newestId: string | null) {
-  const params = new URLSearchParams();
-  for (const name of EMAIL_FILTER_PARAMS) {
-    const value = search.get(name);
-    if (value) params.set(name, value);
-  }
-  params.set("limit", String(MESSAGES_PAGE_SIZE));
-  if (newestId) params.set("cursor.before", newestId);
-  const result = await listDashboardMessages(workspaceId, params);
+export async function countNewerMessages(workspaceId: string, filters: MessageListQuery, newestId: string | null) {
+  const cursor = newestId ? { direction: "before" as const, id: newestId } : null;
+  const result = await listDashboardMessages(workspaceId, { ...filters, limit: MESSAGES_PAGE_SIZE, cursor });
   if (!result.ok) return { count: 0, more: false };
   const more = newestId ? result.page.newerCursor !== null : result.page.olderCursor !== null;
   return { count: result.page.rows.length, more };
@@ -90,36 +78,6 @@ export async function countNewerMessages(workspaceId: string, search: URLSearchP
 
 /** The workspace's templates for the filter's select and the table's template column (newest 100). */
 export async function listTemplateChoices(workspaceId: string): Promise<{ id: string; name: string }[]> {
-  const { items } = await listTemplates(workspaceId, new URLSearchParams({ limit: "100" }));
+  const { items } = await listTemplates(workspaceId, { limit: TEMPLATES_PAGE_SIZE, cursor: null });
   return items.map((template) => ({ id: template.id, name: template.name }));
-}
-
-function toApiParams(search: URLSearchParams): { apiParams: URLSearchParams; sandbox: boolean | undefined } {
-  const apiParams = new URLSearchParams();
-  const value = (name: string) => search.get(name)?.trim() || null;
-  for (const name of ["status", "source", "templateId", "batchId", "to", "metaId", ...PAGE_PARAMS]) {
-    const given = value(name);
-    if (given) apiParams.set(name, given);
-  }
-  const mode = value("mode");
-  if (mode && mode !== "live" && mode !== "sandbox") throw invalidParameter("mode", "mode must be live or sandbox.");
-  const from = value("createdFrom");
-  const to = value("createdTo");
-  if (from) apiParams.set("createdAt.gte", dayStart(from, "createdFrom").toISOString());
-  if (to) apiParams.set("createdAt.lt", new Date(dayStart(to, "createdTo").getTime() + 86_400_000).toISOString());
-  if (from && to && from > to) throw invalidParameter("createdTo", "The end date is before the start date.");
-  return { apiParams, sandbox: mode ? mode === "sandbox" : undefined };
-}
-
-function dayStart(day: string, param: string): Date {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  if (!DAY.test(day) || Number.isNaN(date.getTime())) throw invalidParameter(param, `${param} must be a date such as 2026-01-31.`);
-  return date;
-}
-
-/** The API names the date range createdAt.*; the dashboard form calls it createdFrom/createdTo. */
-function dashboardParam(param: string): string {
-  if (param === "createdAt.gte") return "createdFrom";
-  if (param === "createdAt.lt") return "createdTo";
-  return param;
 }

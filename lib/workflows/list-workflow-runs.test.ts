@@ -5,7 +5,7 @@ import { workflowRuns } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { insertTestMessage } from "@/lib/testing/fixtures";
 import { getWorkflowRunDetail } from "./get-workflow-run-detail";
-import { listWorkflowRuns } from "./list-workflow-runs";
+import { listWorkflowRuns, parseWorkflowRunListQuery } from "./list-workflow-runs";
 import { createWorkflowWorkspace } from "./testing";
 import { triggerWorkflowRun } from "./trigger-workflow-run";
 
@@ -33,11 +33,11 @@ describe("listWorkflowRuns", () => {
     await other.trigger({ workflowKey: "not-there" });
     await insertTestMessage(ws.workspace.id, { workflowRunId: running.run.id, source: "SANDBOX_WORKFLOW", sandbox: true });
 
-    const page = await listWorkflowRuns(ws.workspace.id, new URLSearchParams());
+    const page = await listWorkflowRuns(ws.workspace.id, parseWorkflowRunListQuery(new URLSearchParams()));
     expect(page.items.map((run) => run.id)).toEqual([skipped.run.id, running.run.id]);
     expect(page.items[0]).toMatchObject({ status: "SKIPPED", workflowKey: "not-there", workflowName: null, messageCount: 0 });
     expect(page.items[1]).toMatchObject({ status: "RUNNING", workflowName: "Onboarding", messageCount: 1 });
-    expect((await listWorkflowRuns(other.ws.workspace.id, new URLSearchParams())).items).toHaveLength(1);
+    expect((await listWorkflowRuns(other.ws.workspace.id, parseWorkflowRunListQuery(new URLSearchParams()))).items).toHaveLength(1);
   });
 });
 

@@ -3,20 +3,25 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, workflowRuns, workflows } from "@/db/schema";
 import { keysetPage } from "@/lib/keyset";
-import { parseCursorPage } from "@/lib/pagination";
+import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/pagination";
 import type { WorkflowRunRow } from "./get-workflow-run-or-throw";
 
 export const WORKFLOW_RUNS_PAGE_SIZE = 25;
 
 export type WorkflowRunListItem = WorkflowRunRow & { workflowName: string | null; messageCount: number };
+export type WorkflowRunListQuery = KeysetPageQuery;
+
+/** The Workflow runs page's URL: `limit` up to 25, `cursor.after` or `cursor.before`. */
+export function parseWorkflowRunListQuery(params: URLSearchParams): WorkflowRunListQuery {
+  return parseKeysetPageQuery(params, { maxLimit: WORKFLOW_RUNS_PAGE_SIZE });
+}
 
 /**
  * The dashboard's workflow run list: newest first, keyset pages on workflow_runs_workspace_created_idx,
  * each run with its workflow's current name (null when skipped or the workflow was deleted) and its
  * message count. Names and counts are one read each for the page's runs, both index-backed.
  */
-export async function listWorkflowRuns(workspaceId: string, params: URLSearchParams) {
-  const page = parseCursorPage(params, { maxLimit: WORKFLOW_RUNS_PAGE_SIZE });
+export async function listWorkflowRuns(workspaceId: string, page: WorkflowRunListQuery) {
   const db = await getDb();
   const scope = eq(workflowRuns.workspaceId, workspaceId);
   const result = await keysetPage<WorkflowRunRow>({ db, table: workflowRuns, createdAt: workflowRuns.createdAt, id: workflowRuns.id, scope, filters: [] }, page);

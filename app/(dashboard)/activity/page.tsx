@@ -6,7 +6,7 @@ import { InvalidLink, isInvalidParameter, toUrlParams, type SearchParams } from 
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
-import { listActivity } from "@/lib/activity/list-activity";
+import { listActivity, parseActivityListQuery } from "@/lib/activity/list-activity";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Activity" };
@@ -18,7 +18,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
   const header = <PageHeader title="Activity" description="Every authenticated API request of this workspace, newest first. Open a row for its bodies." />;
   let page;
   try {
-    page = await listActivity(workspace.id, toUrlParams(await searchParams));
+    page = await listActivity(workspace.id, parseActivityListQuery(toUrlParams(await searchParams)));
   } catch (error) {
     if (!isInvalidParameter(error)) throw error;
     return (

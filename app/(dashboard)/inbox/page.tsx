@@ -11,7 +11,7 @@ import { hrefWith, Pager } from "@/components/ui/pager";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getInboxMessage } from "@/lib/inbox/get-inbox-message";
-import { listInboxMessages, type InboxPage } from "@/lib/inbox/list-inbox-messages";
+import { listInboxMessages, parseInboxListQuery, type InboxPage } from "@/lib/inbox/list-inbox-messages";
 import { parseInboxMime } from "@/lib/inbox/parse-inbox-mime";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { toSearchParams } from "../emails/search-params";
@@ -70,7 +70,7 @@ export default async function InboxPage({ searchParams }: Props) {
 
 async function readPage(workspaceId: string, search: URLSearchParams): Promise<InboxPage | { error: string }> {
   try {
-    return await listInboxMessages(workspaceId, search);
+    return await listInboxMessages(workspaceId, parseInboxListQuery(search));
   } catch (error) {
     if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR") return { error: error.message };
     throw error;

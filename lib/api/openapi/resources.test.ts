@@ -3,12 +3,13 @@ import { z } from "zod";
 import { createAttachment } from "@/lib/attachments/create-attachment";
 import { serializeAttachment } from "@/lib/attachments/serialize";
 import { getBatchDetail } from "@/lib/batches/get-batch-detail";
-import { listBatchMessages } from "@/lib/batches/list-batch-messages";
+import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/batches/list-batch-messages";
 import { sendBatch } from "@/lib/sending/send-batch";
 import { serializeBatch, serializeBatchDetail } from "@/lib/batches/serialize";
 import { AppError } from "@/lib/errors";
 import { listMessageEvents } from "@/lib/messages/list-message-events";
 import { listMessages } from "@/lib/messages/list-messages";
+import { parseMessageListQuery } from "@/lib/messages/message-list-query";
 import { sendMessage } from "@/lib/sending/send-message";
 import { serializeEvent, serializeMessage } from "@/lib/messages/serialize";
 import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
@@ -46,8 +47,8 @@ describe("OpenAPI resources match what the serializers build", () => {
     const detail = serializeBatchDetail(await getBatchDetail(ws.workspace.id, batch.id));
     conforms(resources.batchResource, detail);
     expect(resources.batchResource.parse(detail).counts).toMatchObject({ SUCCEEDED: 2 });
-    conforms(resources.batchMessagesMeta, (await listBatchMessages(ws.workspace.id, batch.id, new URLSearchParams())).meta);
-    conforms(resources.messageListMeta, (await listMessages(ws.workspace.id, new URLSearchParams("limit=1"))).meta);
+    conforms(resources.batchMessagesMeta, (await listBatchMessages(ws.workspace.id, batch.id, parseBatchMessageListQuery(new URLSearchParams()))).meta);
+    conforms(resources.messageListMeta, (await listMessages(ws.workspace.id, parseMessageListQuery(new URLSearchParams("limit=1")))).meta);
   });
 
   it("WorkflowRun (a skipped one: no workflow has the key)", async () => {

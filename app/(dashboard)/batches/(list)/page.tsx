@@ -4,7 +4,7 @@ import { BatchTable } from "@/components/batches/batch-table";
 import { KeysetListPage } from "@/components/insights/keyset-list-page";
 import type { SearchParams } from "@/components/insights/page-params";
 import { PageHeader } from "@/components/ui/page-header";
-import { listBatches } from "@/lib/batches/list-batches";
+import { listBatches, parseBatchListQuery } from "@/lib/batches/list-batches";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Batches" };
@@ -18,7 +18,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
       basePath="/batches"
       header={<PageHeader title="Batches" description="Batch sends (POST /v1/batches), newest first, with their messages by status." />}
       searchParams={searchParams}
-      load={(params) => listBatches(workspace.id, params)}
+      load={(params) => listBatches(workspace.id, parseBatchListQuery(params))}
       empty={{
         title: "No batches yet",
         body: (

@@ -12,7 +12,7 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { hrefWith } from "@/components/ui/pager";
 import { Timestamp } from "@/components/ui/timestamp";
 import { getBatchDetail } from "@/lib/batches/get-batch-detail";
-import { listBatchMessages } from "@/lib/batches/list-batch-messages";
+import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/batches/list-batch-messages";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
@@ -33,7 +33,7 @@ export default async function BatchPage({ params, searchParams }: Props) {
   const { batch, counts } = detail;
   let page;
   try {
-    page = await listBatchMessages(workspace.id, batch.id, toUrlParams(await searchParams));
+    page = await listBatchMessages(workspace.id, batch.id, parseBatchMessageListQuery(toUrlParams(await searchParams)));
   } catch (error) {
     if (!isInvalidParameter(error)) throw error;
     page = error;

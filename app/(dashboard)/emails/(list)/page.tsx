@@ -7,7 +7,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { FormMessage } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
-import { EMAIL_FILTER_PARAMS, listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
+import { EMAIL_FILTER_PARAMS, parseEmailListSearch } from "@/lib/messages/email-list-search";
+import { listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { toSearchParams } from "../search-params";
 
@@ -22,7 +23,8 @@ export default async function EmailsPage({ searchParams }: Props) {
   await connection();
   const { workspace } = await requireDashboard();
   const search = toSearchParams(await searchParams);
-  const [result, templates] = await Promise.all([listDashboardMessages(workspace.id, search), listTemplateChoices(workspace.id)]);
+  const parsed = parseEmailListSearch(search);
+  const [result, templates] = await Promise.all([parsed.ok ? listDashboardMessages(workspace.id, parsed.query) : parsed, listTemplateChoices(workspace.id)]);
 
   const values = Object.fromEntries([...EMAIL_FILTER_PARAMS, "limit"].map((name) => [name, search.get(name) ?? ""])) as unknown as EmailFilterValues;
   const filterLink = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));

@@ -1,5 +1,6 @@
 import { connection } from "next/server";
 import { jsonResponse, ok } from "@/lib/api/respond";
+import { parseEmailListSearch } from "@/lib/messages/email-list-search";
 import { countNewerMessages } from "@/lib/messages/list-dashboard-messages";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
@@ -9,5 +10,6 @@ export async function GET(request: Request) {
   await connection();
   const { workspace } = await requireDashboard();
   const params = new URL(request.url).searchParams;
-  return jsonResponse(ok(await countNewerMessages(workspace.id, params, params.get("newest") || null)));
+  const filters = parseEmailListSearch(params, { pages: false });
+  return jsonResponse(ok(filters.ok ? await countNewerMessages(workspace.id, filters.query, params.get("newest") || null) : { count: 0, more: false }));
 }

@@ -4,7 +4,7 @@ import { KeysetListPage } from "@/components/insights/keyset-list-page";
 import type { SearchParams } from "@/components/insights/page-params";
 import { WorkflowRunTable } from "@/components/workflows/workflow-run-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { listWorkflowRuns } from "@/lib/workflows/list-workflow-runs";
+import { listWorkflowRuns, parseWorkflowRunListQuery } from "@/lib/workflows/list-workflow-runs";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Workflow runs" };
@@ -18,7 +18,7 @@ export default async function WorkflowRunsPage({ searchParams }: { searchParams:
       basePath="/workflow-runs"
       header={<PageHeader title="Workflow runs" description="Runs triggered with POST /v1/workflow_runs, newest first." />}
       searchParams={searchParams}
-      load={(params) => listWorkflowRuns(workspace.id, params)}
+      load={(params) => listWorkflowRuns(workspace.id, parseWorkflowRunListQuery(params))}
       empty={{
         title: "No workflow runs yet",
         body: (

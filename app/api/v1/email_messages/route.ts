@@ -1,6 +1,7 @@
 import { list } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { listMessages } from "@/lib/messages/list-messages";
+import { parseMessageListQuery } from "@/lib/messages/message-list-query";
 import { serializeMessage } from "@/lib/messages/serialize";
 import { sendEmailHandler } from "../_handlers/send-email-handler";
 
@@ -9,7 +10,7 @@ export const POST = sendEmailHandler({ sandbox: false });
 
 // GET /v1/email_messages – newest first, keyset cursors, createdAt and other filters
 export const GET = withApiKey({ body: "none" }, async ({ principal, url }) => {
-  const { items, meta } = await listMessages(principal.workspaceId, url.searchParams);
+  const { items, meta } = await listMessages(principal.workspaceId, parseMessageListQuery(url.searchParams));
   return list(meta, items.map(serializeMessage));
 });
 

@@ -1,11 +1,11 @@
 import { list } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { listBatchMessages } from "@/lib/batches/list-batch-messages";
+import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/batches/list-batch-messages";
 import { serializeMessage } from "@/lib/messages/serialize";
 
 // GET /v1/batches/:id/email_messages – the batch's messages in request order, 100 a page from offset
 export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params, url }) => {
-  const { items, meta } = await listBatchMessages(principal.workspaceId, params.id, url.searchParams);
+  const { items, meta } = await listBatchMessages(principal.workspaceId, params.id, parseBatchMessageListQuery(url.searchParams));
   return list(meta, items.map(serializeMessage));
 });
 
