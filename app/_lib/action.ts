@@ -4,7 +4,7 @@ import type { Role } from "@/lib/access/roles.shared";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation.shared";
 import type { ActionFailure, ActionState } from "./action-state.shared";
-import { currentUser, requireDashboard, type DashboardContext } from "./dashboard-context";
+import { requireDashboard, type DashboardContext } from "./dashboard-context";
 
 // One way for server actions (docs/architecture.md#dashboard-actions). They used to turn errors into
 // form state in eight slightly different ways; now each is: who may (requireDashboard with the role),
@@ -50,11 +50,9 @@ export async function dashboardAction<S extends z.ZodType, T extends object>(
   return steps(context, options);
 }
 
-/** An action of the sign-in pages: the session user when there is one (no workspace needed). */
-export async function publicAction<S extends z.ZodType, T extends object>(
-  options: Steps<S, Awaited<ReturnType<typeof currentUser>>, T>,
-): Promise<ActionState<T>> {
-  return steps(await currentUser(), options);
+/** An action of the sign-in pages (or sign-out): no workspace yet, so who it is, if anyone, is the action's to ask. */
+export async function publicAction<S extends z.ZodType, T extends object>(options: Steps<S, void, T>): Promise<ActionState<T>> {
+  return steps(undefined, options);
 }
 
 /** Form fields as plain strings (files and repeats are not used by these forms). */
