@@ -25,7 +25,7 @@ interface Steps<S extends z.ZodType, C, T extends object> {
 }
 
 /** The use case's AppError as form state; anything that is not an AppError is re-thrown. */
-export function failure(error: unknown, values?: Record<string, string>): ActionFailure {
+function failure(error: unknown, values?: Record<string, string>): ActionFailure {
   if (!(error instanceof AppError)) throw error;
   const state: ActionFailure = { ok: false, error: error.message };
   if (error.param !== undefined) state.field = error.param;
