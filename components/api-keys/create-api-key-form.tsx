@@ -1,17 +1,14 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type State = {
-  error?: string;
-  param?: string;
-  values?: Record<string, string>;
-  created?: { username: string; password: string; name: string };
-};
+type Created = { username: string; password: string; name: string };
+type State = FormState<{ created: Created }>;
 
 /**
  * Names a new key; the answer shows its secret once. The secret exists only in this component's
@@ -19,25 +16,25 @@ type State = {
  */
 export function CreateApiKeyForm({ action, appUrl }: { action: (previous: State, form: FormData) => Promise<State>; appUrl: string }) {
   const [state, submit, pending] = useActionState(action, {});
-  const nameError = state.param === "name" ? state.error : null;
+  const nameError = state.field === "name" ? state.error : null;
   return (
     <div className="space-y-4">
       <form action={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="sm:w-80">
           <Field label="Key name" htmlFor="key-name" hint="Where it is used, e.g. “Production web app”." error={nameError}>
-            <Input id="key-name" name="name" required maxLength={100} defaultValue={state.values?.name} aria-invalid={Boolean(nameError)} aria-describedby={nameError ? "key-name-error" : undefined} />
+            <Input id="key-name" name="name" required maxLength={100} defaultValue={state.ok ? undefined : state.values?.name} aria-invalid={Boolean(nameError)} aria-describedby={nameError ? "key-name-error" : undefined} />
           </Field>
         </div>
         <Button type="submit" disabled={pending} className="sm:mb-5">
           {pending ? "Creating…" : "Create key"}
         </Button>
       </form>
-      {state.created ? <NewKeySecret created={state.created} appUrl={appUrl} /> : null}
+      {state.ok ? <NewKeySecret created={state.created} appUrl={appUrl} /> : null}
     </div>
   );
 }
 
-function NewKeySecret({ created, appUrl }: { created: NonNullable<State["created"]>; appUrl: string }) {
+function NewKeySecret({ created, appUrl }: { created: Created; appUrl: string }) {
   const curl = [
     `curl ${appUrl}/api/v1/sandbox/email_messages \\`,
     `  -u '${created.username}:${created.password}' \\`,

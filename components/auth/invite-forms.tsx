@@ -1,16 +1,17 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type State = { error?: string; param?: string; values?: { name?: string } };
+type State = FormState;
 type Action = (previous: State, form: FormData) => Promise<State>;
 
 /** New address: choose a name and password; the email is the invited one and cannot be changed. */
 export function NewAccountForm({ token, email, action }: { token: string; email: string; action: Action }) {
   const [state, submit, pending] = useActionState(action, {});
-  const passwordError = state.param === "password" ? state.error : null;
+  const passwordError = state.field === "password" ? state.error : null;
   return (
     <form action={submit} className="space-y-4">
       <input type="hidden" name="token" value={token} />

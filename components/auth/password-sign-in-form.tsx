@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type State = { error?: string; email?: string };
+type State = FormState;
 type Action = (previous: State, form: FormData) => Promise<State>;
 
 export function PasswordSignInForm({ action }: { action: Action }) {
@@ -13,7 +14,7 @@ export function PasswordSignInForm({ action }: { action: Action }) {
     <form action={submit} className="space-y-4">
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <Field label="Email" htmlFor="email">
-        <Input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.email} />
+        <Input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} />
       </Field>
       <Field label="Password" htmlFor="password">
         <Input id="password" name="password" type="password" autoComplete="current-password" required />

@@ -1,18 +1,19 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type State = { error?: string; param?: string; values?: { name: string; email: string; workspaceName: string } };
+type State = FormState;
 type Action = (previous: State, form: FormData) => Promise<State>;
 
 export function SetupForm({ action }: { action: Action }) {
   const [state, submit, pending] = useActionState(action, {});
-  const errorFor = (param: string) => (state.param === param ? state.error : null);
+  const errorFor = (param: string) => (state.field === param ? state.error : null);
   return (
     <form action={submit} className="space-y-4">
-      {state.error && !state.param ? <FormMessage tone="error">{state.error}</FormMessage> : null}
+      {state.error && !state.field ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <Field label="Your name" htmlFor="name" error={errorFor("name")}>
         <Input id="name" name="name" autoComplete="name" defaultValue={state.values?.name} />
       </Field>

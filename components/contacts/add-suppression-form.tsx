@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type State = { error?: string; param?: string; values?: Record<string, string>; ok?: string };
+type State = FormState;
 
 /** Suppress an address by hand: later live sends to it are skipped and recorded as suppressed. */
 export function AddSuppressionForm({ action, defaultEmail }: { action: (previous: State, form: FormData) => Promise<State>; defaultEmail?: string }) {
@@ -30,7 +31,7 @@ export function AddSuppressionForm({ action, defaultEmail }: { action: (previous
           {pending ? "Adding…" : "Add to suppression list"}
         </Button>
       </div>
-      {state.ok ? <FormMessage tone="success">{state.ok}</FormMessage> : null}
+      {state.ok && state.message ? <FormMessage tone="success">{state.message}</FormMessage> : null}
     </form>
   );
 }

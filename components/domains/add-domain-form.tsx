@@ -1,18 +1,19 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type State = { error?: string; param?: string; values?: Record<string, string> };
+type State = FormState;
 
 /** The domain to send from; on success the action opens the domain's page with its DNS records. */
 export function AddDomainForm({ action }: { action: (previous: State, form: FormData) => Promise<State> }) {
   const [state, submit, pending] = useActionState(action, {});
-  const nameError = state.error && (state.param === "name" || !state.param) ? state.error : null;
+  const nameError = state.error && (state.field === "name" || !state.field) ? state.error : null;
   return (
     <form action={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-      {state.error && state.param && state.param !== "name" ? <FormMessage tone="error">{state.error}</FormMessage> : null}
+      {state.error && state.field && state.field !== "name" ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <div className="sm:w-96">
         <Field label="Domain" htmlFor="domain-name" hint="The part after @ in your From addresses, e.g. mail.example.com." error={nameError}>
           <Input

@@ -1,13 +1,14 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FormMessage } from "@/components/ui/field";
 import type { DnsRecord, RecordCheck, RecordOutcome } from "@/lib/domains/dns-records";
 
-type VerifyState = { error?: string; status?: string; lastCheckError?: string | null; checks?: RecordCheck[] };
+type VerifyState = FormState<{ status: string; lastCheckError: string | null; checks: RecordCheck[] }>;
 
 const OUTCOME_TONES: Record<RecordOutcome, BadgeTone> = { found: "success", missing: "danger", "wrong value": "danger", "lookup failed": "warning" };
 
@@ -19,7 +20,8 @@ const noVerify = async (): Promise<VerifyState> => ({});
  */
 export function DomainRecords({ domainId, records, verifyAction }: { domainId: string; records: DnsRecord[]; verifyAction?: (previous: VerifyState, form: FormData) => Promise<VerifyState> }) {
   const [state, submit, pending] = useActionState<VerifyState, FormData>(verifyAction ?? noVerify, {});
-  const checkOf = (kind: string) => state.checks?.find((check) => check.kind === kind);
+  const verified = state.ok ? state : null;
+  const checkOf = (kind: string) => verified?.checks.find((check) => check.kind === kind);
   return (
     <div className="space-y-4">
       {verifyAction ? (
@@ -32,12 +34,12 @@ export function DomainRecords({ domainId, records, verifyAction }: { domainId: s
         </form>
       ) : null}
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
-      {state.status ? (
+      {verified?.status ? (
         <div data-testid="verify-result">
-          <FormMessage tone={state.status === "VERIFIED" ? "success" : "error"}>
-            {state.status === "VERIFIED" ? "Verified: SPF and DKIM are in place." : `Not verified: ${state.lastCheckError ?? "a record is missing"}.`}
-            {state.status === "VERIFIED" && state.lastCheckError ? ` Still to do: ${state.lastCheckError}.` : null}
-            {state.checks?.length === 0 ? " (DNS checks are turned off on this server.)" : null}
+          <FormMessage tone={verified.status === "VERIFIED" ? "success" : "error"}>
+            {verified.status === "VERIFIED" ? "Verified: SPF and DKIM are in place." : `Not verified: ${verified.lastCheckError ?? "a record is missing"}.`}
+            {verified.status === "VERIFIED" && verified.lastCheckError ? ` Still to do: ${verified.lastCheckError}.` : null}
+            {verified.checks.length === 0 ? " (DNS checks are turned off on this server.)" : null}
           </FormMessage>
         </div>
       ) : null}

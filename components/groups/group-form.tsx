@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 
-type State = { error?: string; param?: string; values?: Record<string, string>; ok?: string };
+type State = FormState;
 
 /**
  * Create (no group yet) or edit an unsubscribe group. The key is what code sends with (groupKey),
@@ -20,14 +21,15 @@ export function GroupForm({
   keyLocked?: boolean;
 }) {
   const [state, submit, pending] = useActionState(action, {});
-  const errorFor = (param: string) => (state.param === param ? state.error : null);
+  const errorFor = (param: string) => (state.field === param ? state.error : null);
   // After a successful create the fields start empty again; after an edit they show what was saved.
-  const values = state.ok && !group ? {} : (state.values ?? group ?? {});
+  const saved = state.ok ? state.message : undefined;
+  const values = saved && !group ? {} : (state.values ?? group ?? {});
   const prefix = group ? "edit" : "new";
   return (
-    <form action={submit} className="space-y-3" key={state.ok ? `${state.ok}-${values.key}` : undefined}>
+    <form action={submit} className="space-y-3" key={saved ? `${saved}-${values.key}` : undefined}>
       {group ? <input type="hidden" name="id" value={group.id} /> : null}
-      {state.error && !["key", "name"].includes(state.param ?? "") ? <FormMessage tone="error">{state.error}</FormMessage> : null}
+      {state.error && !["key", "name"].includes(state.field ?? "") ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Name" htmlFor={`${prefix}-group-name`} hint="Shown to recipients on the unsubscribe page." error={errorFor("name")}>
           <Input id={`${prefix}-group-name`} name="name" required maxLength={200} defaultValue={values.name} aria-invalid={Boolean(errorFor("name"))} />
@@ -56,7 +58,7 @@ export function GroupForm({
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : group ? "Save changes" : "Create group"}
         </Button>
-        {state.ok ? <FormMessage tone="success">{state.ok}</FormMessage> : null}
+        {saved ? <FormMessage tone="success">{saved}</FormMessage> : null}
       </div>
     </form>
   );

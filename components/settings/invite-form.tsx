@@ -9,7 +9,7 @@ import type { SettingsAction } from "./form-state.shared";
 /** Invite by email; the link goes out as system mail and is never shown here. */
 export function InviteForm({ roles, action }: { roles: Role[]; action: SettingsAction }) {
   const [state, submit, pending] = useActionState(action, {});
-  const errorFor = (param: string) => (state.param === param ? state.error : null);
+  const errorFor = (param: string) => (state.field === param ? state.error : null);
   return (
     <form action={submit} className="space-y-3" aria-label="Invite a member">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end">
@@ -30,7 +30,7 @@ export function InviteForm({ roles, action }: { roles: Role[]; action: SettingsA
         </Button>
       </div>
       {state.error && !errorFor("email") && !errorFor("role") ? <FormMessage tone="error">{state.error}</FormMessage> : null}
-      {state.ok ? <FormMessage tone="success">{state.ok}</FormMessage> : null}
+      {state.ok && state.message ? <FormMessage tone="success">{state.message}</FormMessage> : null}
     </form>
   );
 }

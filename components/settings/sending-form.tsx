@@ -25,7 +25,7 @@ export function SendingForm({ testMode, trackingEnabled, locked, action }: Props
       </Toggle>
       {locked ? <p className="text-xs text-slate-500">System mail always sends live and untracked: sign-in links must reach any address and never pass through redirects.</p> : null}
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
-      {state.ok ? <FormMessage tone="success">{state.ok}</FormMessage> : null}
+      {state.ok && state.message ? <FormMessage tone="success">{state.message}</FormMessage> : null}
       {locked ? null : (
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : "Save sending settings"}

@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 
-type RowAction = (previous: { error?: string }, form: FormData) => Promise<{ error?: string }>;
+export type RowAction = (previous: FormState<object>, form: FormData) => Promise<FormState<object>>;
 
 /**
  * Enable/disable and delete for one workflow (list row or builder). The confirm says what deleting

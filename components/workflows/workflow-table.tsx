@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { WorkflowRowActions } from "./workflow-row-actions";
+import { WorkflowRowActions, type RowAction } from "./workflow-row-actions";
 
 export interface WorkflowRowView {
   id: string;
@@ -14,8 +14,6 @@ export interface WorkflowRowView {
   lastRunAt: Date | null;
   updatedAt: Date;
 }
-
-type RowAction = (previous: { error?: string }, form: FormData) => Promise<{ error?: string }>;
 
 /** The workflow list: the name opens the builder; actions act in place. */
 export function WorkflowTable({ workflows, recentDays, setEnabled, remove }: { workflows: WorkflowRowView[]; recentDays: number; setEnabled: RowAction; remove: RowAction }) {

@@ -1,37 +1,38 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { suppressionEmailSchema } from "@/lib/contacts/schemas";
-import { AppError } from "@/lib/errors";
 import { addSuppression } from "@/lib/suppressions/add-suppression";
 import { removeSuppressionOrThrow } from "@/lib/suppressions/remove-suppression";
-import { appErrorState, formValues, parseForm, type FormState } from "../domains/form-state";
 
 /** Puts an address on the current workspace's suppression list by hand (reason MANUAL). */
 export async function addSuppressionAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { workspace } = await requireDashboard("ADMIN");
   const values = formValues(form, ["email"]);
-  const parsed = parseForm(suppressionEmailSchema, values);
-  if ("state" in parsed) return parsed.state;
-  try {
-    const row = await addSuppression({ workspaceId: workspace.id, email: parsed.data.email, reason: "MANUAL", detail: "Added in the dashboard" });
-    revalidatePath("/contacts", "layout");
-    return { ok: `${row.email} is on the suppression list.` };
-  } catch (error) {
-    return appErrorState(error, values);
-  }
+  return dashboardAction({
+    role: "ADMIN",
+    schema: suppressionEmailSchema,
+    input: values,
+    values,
+    run: async ({ email }, { workspace }) => {
+      const row = await addSuppression({ workspaceId: workspace.id, email, reason: "MANUAL", detail: "Added in the dashboard" });
+      revalidatePath("/contacts", "layout");
+      return { message: `${row.email} is on the suppression list.` };
+    },
+  });
 }
 
-/** Takes an address off the current workspace's list; an address not on it (or another workspace's) changes nothing. */
+/** Takes an address off the current workspace's list; an address not on it (or another workspace's, or garbage) changes nothing. */
 export async function removeSuppressionAction(form: FormData): Promise<void> {
-  const { workspace } = await requireDashboard("ADMIN");
-  const parsed = suppressionEmailSchema.safeParse({ email: form.get("email") });
-  if (!parsed.success) return;
-  try {
-    await removeSuppressionOrThrow(workspace.id, parsed.data.email);
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-  }
+  // A plain form action: there is no state to show, so a refusal is simply no change.
+  await dashboardAction({
+    role: "ADMIN",
+    schema: suppressionEmailSchema,
+    input: { email: form.get("email") },
+    run: async ({ email }, { workspace }) => {
+      await removeSuppressionOrThrow(workspace.id, email);
+      return {};
+    },
+  });
   revalidatePath("/contacts", "layout");
 }

@@ -2,51 +2,44 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { addDomain } from "@/lib/domains/add-domain";
 import type { RecordCheck } from "@/lib/domains/dns-records";
 import { domainIdSchema, addDomainSchema } from "@/lib/domains/schemas";
 import { verifyDomain } from "@/lib/domains/verify-domain";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
-import { appErrorState, formValues, parseForm, type FormState } from "./form-state";
+import { notFound } from "@/lib/errors";
 
 /** Adds a domain to the current workspace and opens it, to show the records to publish. */
 export async function addDomainAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { workspace } = await requireDashboard("ADMIN");
   const values = formValues(form, ["name"]);
-  const parsed = parseForm(addDomainSchema, values);
-  if ("state" in parsed) return parsed.state;
-  let domainId: string;
-  try {
-    // DOMAIN_VERIFICATION=off: nothing to look up, so the domain counts as verified at once.
-    domainId = (await addDomain({ workspaceId: workspace.id, name: parsed.data.name, verified: env().DOMAIN_VERIFICATION === "off" })).id;
-  } catch (error) {
-    return appErrorState(error, values);
-  }
-  revalidatePath("/domains");
-  redirect(`/domains/${domainId}`);
+  return dashboardAction({
+    role: "ADMIN",
+    schema: addDomainSchema,
+    input: values,
+    values,
+    run: async ({ name }, { workspace }) => {
+      // DOMAIN_VERIFICATION=off: nothing to look up, so the domain counts as verified at once.
+      const domain = await addDomain({ workspaceId: workspace.id, name, verified: env().DOMAIN_VERIFICATION === "off" });
+      revalidatePath("/domains");
+      redirect(`/domains/${domain.id}`);
+    },
+  });
 }
 
-export interface VerifyState {
-  error?: string;
-  status?: string;
-  lastCheckError?: string | null;
-  checks?: RecordCheck[];
-}
+export type VerifyState = FormState<{ status: string; lastCheckError: string | null; checks: RecordCheck[] }>;
 
-/** Runs the DNS lookups for a domain of the current workspace; another workspace's id is "not found". */
+/** Runs the DNS lookups for a domain of the current workspace; another workspace's id (or garbage) is "not found". */
 export async function verifyDomainAction(_previous: VerifyState, form: FormData): Promise<VerifyState> {
-  const { workspace } = await requireDashboard("ADMIN");
-  const parsed = domainIdSchema.safeParse({ id: form.get("id") });
-  if (!parsed.success) return { error: "Domain not found." };
-  try {
-    const { domain, checks } = await verifyDomain(workspace.id, parsed.data.id);
-    revalidatePath(`/domains/${domain.id}`);
-    revalidatePath("/domains");
-    return { status: domain.status, lastCheckError: domain.lastCheckError, checks };
-  } catch (error) {
-    if (error instanceof AppError) return { error: error.message };
-    throw error;
-  }
+  return dashboardAction({
+    role: "ADMIN",
+    run: async (_input, { workspace }) => {
+      const parsed = domainIdSchema.safeParse({ id: form.get("id") });
+      if (!parsed.success) throw notFound("Domain");
+      const { domain, checks } = await verifyDomain(workspace.id, parsed.data.id);
+      revalidatePath(`/domains/${domain.id}`);
+      revalidatePath("/domains");
+      return { status: domain.status, lastCheckError: domain.lastCheckError, checks };
+    },
+  });
 }

@@ -1,9 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { dashboardAction } from "@/app/_lib/action";
 import type { SettingsFormState } from "@/components/settings/form-state.shared";
-import { AppError } from "@/lib/errors";
 import type { Actor } from "@/lib/access/actor";
 import { changeMemberRole } from "@/lib/members/change-member-role";
 import { inviteMember } from "@/lib/members/invite-member";
@@ -17,16 +16,15 @@ import { updateWorkspaceSettings } from "@/lib/workspaces/update-workspace-setti
  * the workspace is always the one the session's context resolved, never one named by the form.
  */
 async function asAdmin(values: Record<string, string>, work: (actor: Actor) => Promise<string>): Promise<SettingsFormState> {
-  const context = await requireDashboard("ADMIN");
-  const actor: Actor = { userId: context.user.id, workspaceId: context.workspace.id, role: context.role };
-  try {
-    const ok = await work(actor);
-    revalidatePath("/", "layout");
-    return { ok };
-  } catch (error) {
-    if (error instanceof AppError) return { error: error.message, param: error.param, values };
-    throw error;
-  }
+  return dashboardAction({
+    role: "ADMIN",
+    values,
+    run: async (_input, context) => {
+      const message = await work({ userId: context.user.id, workspaceId: context.workspace.id, role: context.role });
+      revalidatePath("/", "layout");
+      return { message };
+    },
+  });
 }
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");

@@ -85,7 +85,7 @@ export function TemplateEditor({ template, scenarios, skeleton, userEmail, actio
     const content = { ...draft, bodyHtml, kind: template.kind, blocks: blocks ? draft.blocks : null };
     startSaving(async () => {
       const result = await actions.save({ templateId: template.id, baseVersion: saved.version, content });
-      if (!result.ok) return setSaveFeedback({ tone: "error", text: result.error, param: result.param });
+      if (!result.ok) return setSaveFeedback({ tone: "error", text: result.error, param: result.field });
       setSaved({ version: result.version, key });
       setSaveFeedback({ tone: "success", text: `Saved as version ${result.version}.` });
     });

@@ -1,3 +1,4 @@
+import type { ActionState } from "@/app/_lib/action-state.shared";
 import type { BlocksDocument } from "@/lib/templates/blocks.shared";
 import type { TemplateContent } from "@/lib/templates/schemas";
 // Types only (erased at build): the preview route's answer, so the client reads what the server sends.
@@ -30,8 +31,8 @@ export interface ScenarioView {
   variables: Record<string, unknown>;
 }
 
-/** Every server action of the editor answers this: the outcome, or the use case's error in words. */
-export type ActionResult<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string; code?: string; param?: string };
+/** Every server action of the editor answers this (app/_lib/action.ts): the outcome, or the use case's error in words. */
+export type ActionResult<T extends object = object> = ActionState<T>;
 
 /** The body of POST /templates/preview and of a test send: the draft as rendered, plus sample data. */
 export interface PreviewRequest {

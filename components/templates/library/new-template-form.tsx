@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useMemo, useState, useSyncExternalStore } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
 import { BLANK_TEMPLATE_NAME } from "@/lib/templates/blank.shared";
@@ -8,7 +9,7 @@ import { blocksToLiquidHtml, emptyBlocksDocument } from "@/lib/templates/blocks.
 import { TEMPLATE_NAME_MAX } from "@/lib/templates/schemas";
 import { EmailThumbnail } from "./email-thumbnail";
 
-type State = { error?: string; param?: string; values?: Record<string, string> };
+type State = FormState;
 
 export interface StarterCard {
   key: string;
@@ -37,8 +38,8 @@ export function NewTemplateForm({ starters, blankCodeHtml, action }: { starters:
     ...starters.map((starter) => ({ value: `starter:${starter.key}`, name: starter.name, description: starter.description, html: starter.previewHtml })),
   ];
   const chosen = options.find((option) => option.value === choice);
-  const nameError = state.param === "name" ? state.error : null;
-  const formError = state.error && state.param !== "name" ? state.error : null;
+  const nameError = state.field === "name" ? state.error : null;
+  const formError = state.error && state.field !== "name" ? state.error : null;
 
   const create = (form: FormData) => {
     if (form.get("choice") === "blocks") {

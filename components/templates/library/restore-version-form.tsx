@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/ui/field";
 
-type State = { error?: string };
+type State = FormState;
 
 /** Restores a version after asking; the answer is a new version, so the current content stays in the history. */
 export function RestoreVersionForm({ templateId, version, currentVersion, action }: { templateId: string; version: number; currentVersion: number; action: (previous: State, form: FormData) => Promise<State> }) {

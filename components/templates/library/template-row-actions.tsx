@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 
-type State = { error?: string; ok?: string };
+type State = FormState;
 type Action = (previous: State, form: FormData) => Promise<State>;
 
 /**
