@@ -72,8 +72,18 @@ export function pgliteHandle(pglite: PGlite): DbHandle {
   return { db, driver: "pglite", pglite, close: () => pglite.close() };
 }
 
+/**
+ * Seconds before a closed pool connection reconnects. postgres.js's default grows as 3^n/100 with
+ * the number of connections that failed, counted across the pool: after a restart closed ten at once,
+ * each waited 10–20 s before trying again, long after the database was back. Capped at half a second,
+ * the pool answers within a second of the database's return (db/pool-recovery.test.ts).
+ */
+function reconnectDelaySeconds(retries: number): number {
+  return Math.min(0.05 * retries, 0.5) * (0.5 + Math.random() / 2);
+}
+
 export async function openPostgres(connectionString: string, max = 10): Promise<DbHandle> {
-  const client = postgres(connectionString, { max, onnotice: () => {} });
+  const client = postgres(connectionString, { max, onnotice: () => {}, backoff: reconnectDelaySeconds });
   await client`select 1`;
   const db = drizzlePostgres(client, { schema });
   return { db, driver: "postgres", connectionString, close: () => client.end({ timeout: 5 }) };

@@ -2,7 +2,8 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { errorFields } from "@/lib/log";
-import { databaseUnavailableCode, errorReply } from "./respond";
+import { databaseUnavailableCode } from "@/db/unavailable";
+import { errorReply } from "./respond";
 
 const serverUrl = process.env.DATABASE_URL;
 

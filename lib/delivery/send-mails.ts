@@ -5,6 +5,7 @@ import type { SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
 import { stillUnsent } from "./load-delivery-batch";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
 import { acceptedSendRecorder, isPlainAcceptance } from "./record-accepted";
+import { recordWhenReachable } from "./record-when-reachable";
 import { claim, claimAndRecordResult, recordResult, storeReferenceId, type DeliveryOutcome } from "./record-delivery";
 
 /** A message to hand over (the mail a provider gets), and how its job is to be treated. */
@@ -74,9 +75,10 @@ async function sendOne(db: Db, entry: MailToSend): Promise<SendResult> {
  */
 async function record(db: Db, entry: MailToSend, result: ProviderResult, startedAt: Date): Promise<SendResult> {
   const outcome = deliveryOutcome(entry, result, startedAt);
-  const recorded = isPlainAcceptance(outcome)
-    ? await acceptedSendRecorder(db).record(outcome)
-    : await db.transaction((tx) => claimAndRecordResult(tx, outcome));
+  // The provider has answered: from here a failure must not make the queue send the message again.
+  const recorded = await recordWhenReachable(entry.mail.messageId, () =>
+    isPlainAcceptance(outcome) ? acceptedSendRecorder(db).record(outcome) : db.transaction((tx) => claimAndRecordResult(tx, outcome)),
+  );
   if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
   return result;
 }

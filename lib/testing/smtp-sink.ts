@@ -12,8 +12,13 @@ export interface SinkMessage {
   attempt: number;
 }
 
-/** What to answer to a DATA: a reply code and text ("5.1.1 mailbox unavailable"), or undefined to accept. */
-export type SinkResponder = (message: SinkMessage) => { code: number; message: string } | undefined;
+/**
+ * What to answer to a DATA: a reply code and text ("5.1.1 mailbox unavailable"), or undefined to
+ * accept; a promise holds the answer back until it settles.
+ */
+export type SinkResponder = (
+  message: SinkMessage,
+) => { code: number; message: string } | undefined | Promise<{ code: number; message: string } | undefined>;
 
 export interface SmtpSink {
   /** smtp://127.0.0.1:<port>, for SMTP_URL. */
@@ -49,7 +54,7 @@ export async function startSmtpSink(options: { responder?: SinkResponder } = {})
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
+      stream.on("end", async () => {
         const raw = Buffer.concat(chunks);
         const messageId = headerValue(raw, "message-id");
         const attempt = (attempts.get(messageId ?? "") ?? 0) + 1;
@@ -63,7 +68,7 @@ export async function startSmtpSink(options: { responder?: SinkResponder } = {})
           messageId,
           attempt,
         };
-        const reply = responder?.(message);
+        const reply = await responder?.(message);
         if (reply) {
           callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
           return;

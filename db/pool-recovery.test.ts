@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { openPostgres } from "./client";
+
+/**
+ * postgres.js 3.4.9 never reset its write buffer when a connection closed (porsager/postgres#1176,
+ * #1208): after backends were terminated, a pool slot could queue its next startup message forever,
+ * so requests hung until connect_timeout and only a restart healed the pool. patches/ carries the
+ * fix (docs/development.md#traps). This proves recovery the way an operator meets it: the backends
+ * are terminated under load, and the pool answers again within a second.
+ */
+const serverUrl = process.env.DATABASE_URL;
+
+describe.skipIf(!serverUrl)("the PostgreSQL pool recovers from terminated backends", () => {
+  it("answers within 1 s after every backend was terminated mid-load, three times over", async () => {
+    // The product's own pool, with its settings (db/client.ts).
+    const handle = await openPostgres(serverUrl!, 8);
+    const query = (n: number) => handle.db.execute<{ n: number }>(sql`select ${n}::int as n, pg_sleep(0.01)`);
+    const admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
+    const database = new URL(serverUrl!).pathname.slice(1);
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", onUncaught);
+    try {
+      for (let round = 0; round < 3; round++) {
+        // Small queries in flight on every slot (each under the driver's 1 KB immediate-write size).
+        const load = Array.from({ length: 64 }, (_, index) => query(index).catch(() => null));
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid()`;
+        await Promise.all(load);
+        const started = performance.now();
+        const answers = await Promise.all(
+          Array.from({ length: 32 }, (_, index) => withTimeout(retryOnClosed(() => query(index)), 1000)),
+        );
+        expect(answers.map((rows) => Number(rows[0].n))).toEqual(Array.from({ length: 32 }, (_, index) => index));
+        expect(performance.now() - started).toBeLessThan(1000);
+      }
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", onUncaught);
+      await handle.close();
+      await admin.end({ timeout: 1 });
+    }
+  }, 30_000);
+});
+
+/** A query that met a connection as it closed fails once (CONNECTION_CLOSED); the client retries it. */
+async function retryOnClosed<T>(query: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await query();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 3 || !(code === "CONNECTION_CLOSED" || code === "57P01" || code === "ECONNRESET")) throw error;
+    }
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+  ]);
+}
