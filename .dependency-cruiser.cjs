@@ -9,7 +9,7 @@
  */
 const FLOORS = [
   // 1 foundation: imports nothing of lib/ but itself
-  ["env", "errors", "ids", "log", "validation.shared", "keyset", "pagination", "crypto", "addresses", "access"],
+  ["env", "errors", "ids", "log", "metrics", "validation.shared", "keyset", "pagination", "crypto", "addresses", "access"],
   // 3 records (db/ is floor 2): facts and the work they cause, written in one transaction
   ["timeline", "queue", "activity"],
   // 4 domain: each its own tables and rules
@@ -21,7 +21,7 @@ const FLOORS = [
   // 7 flows: use cases built on sending
   ["workflows", "members", "auth", "setup"],
   // 8 entry points: adapt a way in to the use cases
-  ["api", "worker", "server", "cli"],
+  ["api", "observability", "worker", "server", "cli"],
 ];
 
 const order = FLOORS.flat();

@@ -1,5 +1,7 @@
 import "server-only";
 import path from "node:path";
+import { sql } from "drizzle-orm";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
@@ -34,4 +36,20 @@ async function withSessionLock(handle: DbHandle, work: () => Promise<void>): Pro
   } finally {
     await lockClient.end({ timeout: 5 });
   }
+}
+
+let committed: number[] | undefined;
+
+/**
+ * The committed migrations the database has not applied (their journal times), for the readiness
+ * check: drizzle applies every migration newer than the last one recorded, so that is the test here.
+ * The files are read once per process: they do not change while it runs.
+ */
+export async function pendingMigrations(handle: DbHandle): Promise<number[]> {
+  committed ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((migration) => migration.folderMillis);
+  const rows = (await handle.db.execute(
+    sql`select max(created_at) as last from drizzle.__drizzle_migrations`,
+  )) as unknown as Array<{ last: string | number | null }> | { rows: Array<{ last: string | number | null }> };
+  const last = Number((Array.isArray(rows) ? rows : rows.rows)[0]?.last ?? 0);
+  return committed.filter((when) => when > last);
 }

@@ -37,6 +37,10 @@ const envSchema = z.object({
     .string()
     .regex(/^key_[0-9A-Za-z]{16}:[0-9A-Za-z_-]{32,}$/, "must be key_<16 base62>:<secret of 32+ characters>")
     .optional(),
+  // Bearer token of GET /api/metrics (Prometheus); unset, the endpoint answers 404.
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
+  // `npm run worker` only: serve /health/live, /health/ready and /metrics on this port; unset, no listener.
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Per API key, per process (lib/api/rate-limit.ts). 0 turns rate limiting off.
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(100),

@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /**
  * Structured one-line JSON logs on stdout/stderr. Level from LOG_LEVEL (read by the caller through
  * env(), passed in here so this module stays import-safe in scripts and tests).
@@ -11,9 +13,27 @@ export function setLogLevel(level: Level | "silent"): void {
   threshold = ORDER[level];
 }
 
+/**
+ * Fields every log line written inside `withLogFields` carries (an API request's requestId), so a
+ * use case deep below the route logs them without passing them along. On globalThis: Next.js may load
+ * this module once per route bundle, and all copies must read the one store the wrapper writes.
+ */
+const globalForLog = globalThis as unknown as { __logContext?: AsyncLocalStorage<Record<string, unknown>> };
+const context = (globalForLog.__logContext ??= new AsyncLocalStorage<Record<string, unknown>>());
+
+/** Runs `work` with `fields` added to every log line it (and whatever it awaits) writes. */
+export function withLogFields<T>(fields: Record<string, unknown>, work: () => T): T {
+  return context.run({ ...context.getStore(), ...fields }, work);
+}
+
+/** The fields of the surrounding withLogFields, if any (the request id for a response header). */
+export function logFields(): Record<string, unknown> {
+  return context.getStore() ?? {};
+}
+
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...context.getStore(), ...fields });
   (level === "error" || level === "warn" ? process.stderr : process.stdout).write(line + "\n");
 }
 

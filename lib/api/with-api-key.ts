@@ -2,8 +2,10 @@ import "server-only";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { authenticateApiKey, type ApiPrincipal } from "@/lib/api-keys/authenticate-api-key";
 import { AppError } from "@/lib/errors";
+import { withLogFields } from "@/lib/log";
 import { consumeRateLimit, withRateLimitHeaders } from "./rate-limit";
 import { MB, readJsonBody } from "./read-json";
+import { observeRequest, requestIdOf } from "./request-observation";
 import { errorReply, jsonResponse, type ApiReply } from "./respond";
 
 export interface ApiContext<P> {
@@ -28,7 +30,8 @@ type RouteContext<P> = { params: Promise<P> };
  * The one route wrapper (docs/architecture.md#rules-that-carry-weight, rule 1): authenticate → rate limit (per key) → read the
  * body (size-capped) → call the handler (parse, use case, serialize) → turn any error into the
  * envelope → log the request to the workspace's activity log. Deliberately small: no special
- * cases live here.
+ * cases live here. Every log line written while it runs carries the request's id, which the response
+ * returns as X-Request-Id; the request is counted and timed for /api/metrics.
  */
 export function withApiKey<P = Record<string, never>>(
   options: ApiOptions,
@@ -36,46 +39,61 @@ export function withApiKey<P = Record<string, never>>(
 ) {
   return async (request: Request, route: RouteContext<P>): Promise<Response> => {
     const started = performance.now();
-    let principal: ApiPrincipal | null = null;
-    let body: unknown;
-    let reply: ApiReply;
-    let passthrough: Response | null = null;
-    const rateLimit: Record<string, string> = {};
-    try {
-      principal = await authenticateApiKey(request.headers.get("authorization"));
-      await consumeRateLimit(principal.apiKeyId, rateLimit); // fills RateLimit-*; over the limit throws RATE_LIMITED
-      if (options.body !== "none" && request.method !== "GET") {
-        body = await readJsonBody(request, options.maxBytes ?? 10 * MB, options.body === "optional");
-      }
-      const result = await handler({ principal, request, url: new URL(request.url), params: await route.params, body });
-      if (result instanceof Response) {
-        passthrough = result;
-        reply = { status: result.status, body: null };
-      } else {
-        reply = result;
-      }
-    } catch (error) {
-      reply = errorReply(error);
-    }
-    if (principal) {
-      const data = (reply.body as { data?: { id?: unknown } } | null)?.data;
-      const failure = (reply.body as { error?: { code?: string } } | null)?.error;
-      recordActivity({
-        workspaceId: principal.workspaceId,
-        apiKeyId: principal.apiKeyId,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: reply.status,
-        durationMs: Math.round(performance.now() - started),
-        sandbox: options.sandbox ?? false,
-        errorCode: failure?.code ?? null,
-        resourceId: typeof data?.id === "string" ? data.id : null,
-        requestBody: body ?? null,
-        responseBody: reply.body,
-      });
-    }
-    return withRateLimitHeaders(passthrough ?? jsonResponse(reply), rateLimit);
+    const requestId = requestIdOf(request);
+    const response = await withLogFields({ requestId }, () => handle(options, handler, request, route, started, requestId));
+    await observeRequest(request, route.params, response.status, started);
+    return response;
   };
+}
+
+async function handle<P>(
+  options: ApiOptions,
+  handler: (context: ApiContext<P>) => Promise<ApiReply | Response>,
+  request: Request,
+  route: RouteContext<P>,
+  started: number,
+  requestId: string,
+): Promise<Response> {
+  let principal: ApiPrincipal | null = null;
+  let body: unknown;
+  let reply: ApiReply;
+  let passthrough: Response | null = null;
+  const rateLimit: Record<string, string> = {};
+  try {
+    principal = await authenticateApiKey(request.headers.get("authorization"));
+    await consumeRateLimit(principal.apiKeyId, rateLimit); // fills RateLimit-*; over the limit throws RATE_LIMITED
+    if (options.body !== "none" && request.method !== "GET") {
+      body = await readJsonBody(request, options.maxBytes ?? 10 * MB, options.body === "optional");
+    }
+    const result = await handler({ principal, request, url: new URL(request.url), params: await route.params, body });
+    if (result instanceof Response) {
+      passthrough = result;
+      reply = { status: result.status, body: null };
+    } else {
+      reply = result;
+    }
+  } catch (error) {
+    reply = errorReply(error);
+  }
+  if (principal) {
+    const data = (reply.body as { data?: { id?: unknown } } | null)?.data;
+    const failure = (reply.body as { error?: { code?: string } } | null)?.error;
+    recordActivity({
+      workspaceId: principal.workspaceId,
+      apiKeyId: principal.apiKeyId,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: reply.status,
+      durationMs: Math.round(performance.now() - started),
+      sandbox: options.sandbox ?? false,
+      errorCode: failure?.code ?? null,
+      resourceId: typeof data?.id === "string" ? data.id : null,
+      requestBody: body ?? null,
+      responseBody: reply.body,
+    });
+  }
+  // Always a fresh Response (withRateLimitHeaders copies it), so the header can be set on a passthrough too.
+  return withRateLimitHeaders(passthrough ?? jsonResponse(reply), { ...rateLimit, "x-request-id": requestId });
 }
 
 /** Answers a known path's other methods: 405 with Allow (docs/api.md#decided-errors). */

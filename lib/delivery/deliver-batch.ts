@@ -135,7 +135,7 @@ async function mailToSendOrSettled(db: Db, run: Run, recipients: FilteredRecipie
   const built = await buildOutboundMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
   if (!built.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", built.reason);
   const { attempt, lastAttempt = false } = run.context;
-  return { mail: built.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed };
+  return { mail: built.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed, acceptedAt: message.createdAt };
 }
 
 async function settleWithFailure(db: Db, { message }: Run, code: EventCode, sentence: string): Promise<null> {

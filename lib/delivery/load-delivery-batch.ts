@@ -28,6 +28,8 @@ const deliveryColumns = {
   bodyText: m.bodyText,
   headers: m.headers,
   attachments: m.attachments,
+  // The acceptance time: the start of the accept → sent latency (postwerk_delivery_accept_to_sent_seconds).
+  createdAt: m.createdAt,
 };
 
 export type Message = { [K in keyof typeof deliveryColumns]: (typeof emailMessages.$inferSelect)[K] };

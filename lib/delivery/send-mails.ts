@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics/metrics";
 import type { SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
 import { stillUnsent } from "./load-delivery-batch";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
@@ -15,6 +16,8 @@ export interface MailToSend {
   attempt: number;
   lastAttempt: boolean;
   suppressed: SuppressedRecipient[];
+  /** When the message was accepted: observed as accept → sent latency once its SENT is recorded. */
+  acceptedAt?: Date;
 }
 
 /** What came of a message to send: null when another run had claimed it first. */
@@ -53,7 +56,8 @@ export async function sendMails(db: Db, mails: MailToSend[]): Promise<Map<string
       const startedAt = new Date();
       const answers = provider.sendMany(group.map((entry) => entry.mail), { db, attempt: Math.min(...group.map((entry) => entry.attempt)) });
       group.forEach((entry, index) => {
-        results.set(entry.mail.messageId, settle(answers.then((all) => record(db, entry, all[index], startedAt))));
+        const answer = countHandoff(entry, answers.then((all) => all[index]));
+        results.set(entry.mail.messageId, settle(answer.then((result) => record(db, entry, result, startedAt))));
       });
       continue;
     }
@@ -64,8 +68,29 @@ export async function sendMails(db: Db, mails: MailToSend[]): Promise<Map<string
 
 async function sendOne(db: Db, entry: MailToSend): Promise<SendResult> {
   const startedAt = new Date();
-  const result = await entry.provider.send(entry.mail, { db, attempt: entry.attempt });
+  const result = await countHandoff(entry, entry.provider.send(entry.mail, { db, attempt: entry.attempt }));
   return record(db, entry, result, startedAt);
+}
+
+/** postwerk_provider_handoffs_total: the provider's answer, or "error" when the call itself threw. */
+function countHandoff(entry: MailToSend, answer: Promise<ProviderResult>): Promise<ProviderResult> {
+  const provider = entry.provider.name;
+  return answer.then(
+    (result) => {
+      metrics().providerHandoffs.inc({ provider, outcome: result.outcome });
+      return result;
+    },
+    (error: unknown) => {
+      metrics().providerHandoffs.inc({ provider, outcome: "error" });
+      throw error;
+    },
+  );
+}
+
+/** Observed once the SENT is committed, from the acceptance time delivery read with the message. */
+function observeSent(entry: MailToSend, result: ProviderResult): void {
+  if (result.outcome !== "accepted" || !entry.acceptedAt) return;
+  metrics().acceptToSent.observe({ provider: entry.provider.name }, (Date.now() - entry.acceptedAt.getTime()) / 1000);
 }
 
 /**
@@ -80,6 +105,7 @@ async function record(db: Db, entry: MailToSend, result: ProviderResult, started
     isPlainAcceptance(outcome) ? acceptedSendRecorder(db).record(outcome) : db.transaction((tx) => claimAndRecordResult(tx, outcome)),
   );
   if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
+  else observeSent(entry, result);
   return result;
 }
 
@@ -87,13 +113,15 @@ async function record(db: Db, entry: MailToSend, result: ProviderResult, started
 async function sendInTransaction(db: Db, entry: MailToSend): Promise<SendResult> {
   const startedAt = new Date();
   const message = { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId };
-  return db.transaction(async (tx) => {
+  const sent = await db.transaction(async (tx) => {
     if (!(await claim(tx, message))) return null;
-    const result = await entry.provider.send(entry.mail, { db: tx, attempt: entry.attempt });
+    const result = await countHandoff(entry, entry.provider.send(entry.mail, { db: tx, attempt: entry.attempt }));
     await storeReferenceId(tx, message, result);
     await recordResult(tx, deliveryOutcome(entry, result, startedAt));
     return result;
   });
+  if (sent) observeSent(entry, sent);
+  return sent;
 }
 
 function deliveryOutcome(entry: MailToSend, result: ProviderResult, startedAt: Date): DeliveryOutcome {

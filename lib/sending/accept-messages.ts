@@ -7,6 +7,7 @@ import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-sta
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
 import { insertJsonRows } from "@/db/insert-json-rows";
+import { metrics } from "@/lib/metrics/metrics";
 import { recordCreationEvents, recordEvent, recordEventForMessages } from "@/lib/timeline/record-event";
 
 /**
@@ -95,7 +96,24 @@ export async function acceptMessages(
   }
   const ready = waiting.filter((message) => !paused.has(message.workspaceId));
   await enqueueDeliveries(tx, ready.map((message) => ({ workspaceId: message.workspaceId, messageId: message.id })));
+  countAccepted(prepared);
   return rows;
+}
+
+/**
+ * Counted here, the one accept path, once everything is written. Still inside the caller's
+ * transaction: a rollback after this point (rare: only a later statement of the same request) counts
+ * messages that never were; counting after commit would need every caller to do it.
+ */
+function countAccepted(prepared: PreparedMessage[]): void {
+  const counts = new Map<string, { source: string; sandbox: string; count: number }>();
+  for (const message of prepared) {
+    const key = `${message.source}\n${message.sandbox}`;
+    const entry = counts.get(key) ?? { source: message.source, sandbox: String(message.sandbox), count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  for (const { source, sandbox, count } of counts.values()) metrics().messagesAccepted.inc({ source, sandbox }, count);
 }
 
 /** Timeline columns of a message nothing has happened to yet. */

@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { errorFields, log, setLogLevel } from "@/lib/log";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import { getQueue, stopQueue } from "@/lib/queue/queue";
+import { startHealthServer, stopHealthServer } from "@/lib/observability/health-server";
 import { startWorkers, stopWorkers } from "./worker";
 
 /**
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
     );
   }
   getDeliveryProvider(); // a misconfigured provider stops here, not on every job
+  // Before the migrations: a probe sees a live process that is not ready yet, not a dead one.
+  const healthServer = config.WORKER_HEALTH_PORT ? await startHealthServer(config.WORKER_HEALTH_PORT) : null;
   await migrateDatabase(await getDbHandle());
   await getQueue(); // installs and migrates the queue's own schema
   await startWorkers({ concurrency: config.WORKER_CONCURRENCY });
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
     try {
       // Lets running deliveries finish; an unfinished one is retried by another worker after expiry.
       await stopWorkers();
+      if (healthServer) await stopHealthServer(healthServer);
       await closeSmtpTransport();
       await stopQueue();
       await closeDb();

@@ -108,12 +108,18 @@ async function workBatches<T extends object>(
       return jobs.map((job, index): JobResult => {
         const error = errors[index];
         if (!error) return { id: job.id, status: "completed" };
-        log.warn("job failed; the queue retries it", { queue, jobId: job.id, attempt: job.retryCount, ...errorFields(error) });
+        log.warn("job failed; the queue retries it", { queue, jobId: job.id, ...messageOf(job.data), attempt: job.retryCount, ...errorFields(error) });
         return { id: job.id, status: "failed", output: { message: error.message } };
       });
     },
   );
   return { queue, id };
+}
+
+/** A delivery job's message id for its log lines, so an operator finds the message from the line. */
+function messageOf(data: object): { messageId?: string } {
+  const messageId = (data as { messageId?: unknown }).messageId;
+  return typeof messageId === "string" ? { messageId } : {};
 }
 
 export async function stopWorkers(): Promise<void> {

@@ -6,6 +6,7 @@ import { emailMessages } from "@/db/schema/index";
 import { env } from "@/lib/env";
 import { AppError, invalidParameter } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import { metrics } from "@/lib/metrics/metrics";
 import { recordEvent } from "@/lib/timeline/record-event";
 import { addSuppression } from "@/lib/suppressions/add-suppression";
 import { checkAutoPause } from "@/lib/workspaces/check-auto-pause";
@@ -51,7 +52,7 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
   const at = parseResendTime(event.created_at);
   if (!at) throw invalidParameter("created_at", `Unreadable event time "${event.created_at}".`);
   const mapped = mapResendEvent(event, at);
-  if (!mapped) return { outcome: "ignored", reason: `Event type ${event.type} is not recorded.` };
+  if (!mapped) return counted(event.type, { outcome: "ignored", reason: `Event type ${event.type} is not recorded.` });
   const emailId = event.data.email_id;
   if (!emailId) throw invalidParameter("data.email_id", `A ${event.type} event needs data.email_id.`);
 
@@ -66,7 +67,7 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
       throw new AppError("CONFLICT", `No message has Resend email id ${emailId} yet; retry later.`);
     }
     log.warn("Resend event for an unknown email dropped", { emailId, type: event.type, eventId });
-    return { outcome: "ignored", reason: `No message has Resend email id ${emailId}.` };
+    return counted(event.type, { outcome: "ignored", reason: `No message has Resend email id ${emailId}.` });
   }
 
   const recorded = await db.transaction(async (tx) => {
@@ -87,7 +88,13 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
     return isNew;
   });
   if (recorded && GUARDED_CODES.has(mapped.code)) await guardSending(message.workspaceId);
-  return { outcome: recorded ? "recorded" : "duplicate", messageId: message.id };
+  return counted(event.type, { outcome: recorded ? "recorded" : "duplicate", messageId: message.id });
+}
+
+/** postwerk_provider_events_total; an event answered 409 (retry later) is counted when it finally lands. */
+function counted(type: string, result: IngestResult): IngestResult {
+  metrics().providerEvents.inc({ provider: "resend", type, result: result.outcome });
+  return result;
 }
 
 const GUARDED_CODES = new Set(["EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT"]);

@@ -1,0 +1,23 @@
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { startHealthServer, stopHealthServer } from "./health-server";
+
+describe("the worker's health listener (WORKER_HEALTH_PORT)", () => {
+  it("serves /health/live, /health/ready and /metrics like the server's routes", async () => {
+    const server = await startHealthServer(0);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const live = await fetch(`${base}/health/live`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toEqual({ status: "ok" });
+      const ready = await fetch(`${base}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect((await ready.json()).checks.database.status).toBe("ok");
+      expect((await fetch(`${base}/metrics`)).status).toBe(404); // METRICS_TOKEN unset
+      expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
+      expect((await fetch(`${base}/health/live`, { method: "POST" })).status).toBe(405);
+    } finally {
+      await stopHealthServer(server);
+    }
+  });
+});
