@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { basicAuth, E2E_OWNER } from "../fixtures";
 import { switchWorkspace } from "./workspace";
+import { docsScreenshot } from "../docs-screenshot";
 
 /**
  * Access: password sign-in and sign-out, sign-in links read in the System mail workspace, the
@@ -38,7 +39,7 @@ test("sign out, a wrong password is refused, and the right one signs back in", a
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/login$/);
-  await page.screenshot({ path: "docs/screenshots/login.png", fullPage: true });
+  await docsScreenshot(page, "login");
 
   await page.getByLabel("Email", { exact: true }).fill(E2E_OWNER.email);
   await page.getByLabel("Password", { exact: true }).fill("not-the-password");
@@ -96,7 +97,7 @@ test("an invited Member joins Acme, sees settings without controls, cannot act a
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
   await expect(page.getByTestId("invitation-row").filter({ hasText: email })).toBeVisible();
-  await page.screenshot({ path: "docs/screenshots/settings.png", fullPage: true });
+  await docsScreenshot(page, "settings");
 
   const link = await readSystemMailLink(page, "invited you to Acme");
   const member = await freshPage(browser);

@@ -2,11 +2,12 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { startDnsServer, type TestDnsServer } from "../../lib/testing/dns-server";
 import { basicAuth } from "../fixtures";
 import { switchWorkspace } from "./workspace";
+import { docsScreenshot } from "../docs-screenshot";
 
 // playwright.config.ts points the server's DNS_SERVERS here.
 const DNS_PORT = 5391;
 const marker = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+const screenshot = (page: Page, name: string) => docsScreenshot(page, name);
 
 let dns: TestDnsServer;
 

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { basicAuth } from "../fixtures";
 import { switchWorkspace } from "./workspace";
+import { docsScreenshot } from "../docs-screenshot";
 
 // Everything this spec sends carries one marker (metaId and recipient), so other specs' data never matters.
 const marker = `e2e-emails-${Date.now()}`;
@@ -63,7 +64,7 @@ test("filter the emails in the URL, by form and by status, and page through them
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText(subjects[2]);
   await expect(rows.nth(1)).toContainText(subjects[1]);
-  await page.screenshot({ path: "docs/screenshots/emails.png", fullPage: true });
+  await docsScreenshot(page, "emails");
   await page.getByRole("link", { name: "Older →" }).click();
   await expect(page).toHaveURL(/cursor\.after=/);
   await expect(rows).toHaveCount(1);
@@ -121,7 +122,7 @@ test("open a message: timeline, sandboxed preview at desktop and mobile widths, 
   await page.getByText(/Show the raw message/).click();
   await expect(page.getByLabel("Raw MIME of the message")).toContainText(`Subject: ${subjects[0]}`);
   await frame.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "docs/screenshots/email-detail.png", fullPage: true });
+  await docsScreenshot(page, "email-detail");
 
   await page.setViewportSize({ width: 375, height: 812 });
   await page.reload();
@@ -158,7 +159,7 @@ test("read the message in the local inbox", async ({ page }) => {
   await page.getByText(/View source/).click();
   await expect(page.getByLabel("Raw MIME of the message")).toContainText(`Message-ID: <${ids[1]}@example.com>`);
   await frame.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "docs/screenshots/inbox.png", fullPage: true });
+  await docsScreenshot(page, "inbox");
 
   await page.setViewportSize({ width: 375, height: 812 });
   await page.reload();

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { basicAuth } from "../fixtures";
 import { switchWorkspace } from "./workspace";
+import { docsScreenshot } from "../docs-screenshot";
 
 const auth = { Authorization: basicAuth() };
 
@@ -10,7 +11,7 @@ async function post(request: APIRequestContext, path: string, data: unknown) {
 }
 
 async function shoot(page: Page, name: string) {
-  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+  await docsScreenshot(page, name);
 }
 
 test("overview, batches, workflow runs and activity show the workspace's API traffic; another workspace's ids are 404", async ({ page, request }) => {

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { basicAuth } from "../fixtures";
+import { docsScreenshot } from "../docs-screenshot";
 
 async function sendLive(request: APIRequestContext, subject: string): Promise<string> {
   const response = await request.post("/api/v1/email_messages", {
@@ -28,7 +29,7 @@ test("pause sending holds live mail as PAUSED; resume sends it", async ({ page, 
   expect(await statusOf(request, held)).toBe("PAUSED");
   await page.reload();
   await expect(card).toContainText(/[1-9]\d* live messages? (is|are) waiting/);
-  await page.screenshot({ path: "docs/screenshots/settings-sending.png", fullPage: true });
+  await docsScreenshot(page, "settings-sending");
 
   await card.getByRole("button", { name: "Resume sending" }).click();
   await expect(card.getByRole("status")).toContainText("Sending resumed");

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { basicAuth } from "../fixtures";
 import { switchWorkspace } from "./workspace";
+import { docsScreenshot } from "../docs-screenshot";
 
 // Unique per run: other specs share the e2e database.
 const name = `Blocks spec ${Date.now()}`;
@@ -96,7 +97,7 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   await expect(page.getByLabel("Button URL")).toHaveValue("https://shop.example/orders/{{ order.id }}?who={{ customer.name | url_encode }}");
   // From the top: the sticky toolbar would otherwise be drawn where the page was scrolled to.
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: "docs/screenshots/template-blocks.png", fullPage: true });
+  await docsScreenshot(page, "template-blocks");
 
   const previewHtml = await page.locator("iframe[title='Preview of the HTML body']").getAttribute("srcdoc");
 

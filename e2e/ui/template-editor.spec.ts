@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { basicAuth, E2E_OWNER } from "../fixtures";
 import { switchWorkspace } from "./workspace";
+import { docsScreenshot } from "../docs-screenshot";
 
 // Everything this spec writes carries one marker, so other specs' data (and earlier runs) never matter.
 const marker = `tpl-editor-${Date.now()}`;
@@ -16,9 +17,9 @@ async function setEditor(page: Page, label: string, text: string) {
 }
 
 /** From the top: the sticky toolbar and sidebar would otherwise be drawn where the page was scrolled to. */
-async function screenshot(page: Page, path: string) {
+async function screenshot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path, fullPage: true });
+  await docsScreenshot(page, name);
 }
 
 async function demoTemplateId(page: Page): Promise<string> {
@@ -90,7 +91,7 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   await expect(problem).toContainText("HTML body · line 2, column 1");
   await expect(page.locator(".cm-editor:has([aria-label='HTML body']) .cm-lintRange-error")).toHaveCount(1);
   await expect(page.getByText("showing the last version that did")).toBeVisible();
-  await screenshot(page, "docs/screenshots/template-editor-error.png");
+  await screenshot(page, "template-editor-error");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("save-feedback")).toContainText("line 2, column 1");
   await expect(versionLine).toContainText(`version ${startVersion} `);
@@ -115,7 +116,7 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   await page.getByRole("tab", { name: "Text" }).click();
   await expect(page.getByTestId("preview-text")).toContainText(`Hi Ada from ${marker}`);
   await page.getByRole("tab", { name: "HTML" }).click();
-  await screenshot(page, "docs/screenshots/template-editor.png");
+  await screenshot(page, "template-editor");
 
   // Saved: a reload shows the new content and version.
   await page.reload();

@@ -1,10 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_OWNER } from "../fixtures";
+import { docsScreenshot } from "../docs-screenshot";
 
 // Names carry a marker, so other specs' templates in the shared e2e database never matter. Each test
 // makes its own (a failed test restarts the worker, which re-evaluates this module with a new marker).
 const marker = `lib${Date.now().toString(36)}`;
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+const screenshot = (page: Page, name: string) => docsScreenshot(page, name);
 
 test.use({ viewport: { width: 1440, height: 1000 } });
 

@@ -1,13 +1,14 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { basicAuth } from "../fixtures";
 import { switchWorkspace } from "./workspace";
+import { docsScreenshot } from "../docs-screenshot";
 
 // Everything here carries one marker (names, key, recipients): other specs share the e2e database.
 const marker = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const key = `e2e.welcome.${marker}`;
 const name = `Welcome series ${marker}`;
 const recipient = `wf-${marker}@example.org`;
-const screenshot = (page: Page, file: string) => page.screenshot({ path: `docs/screenshots/${file}.png`, fullPage: true });
+const screenshot = (page: Page, file: string) => docsScreenshot(page, file);
 
 let workflowPath = "";
 let liveRunId = "";
