@@ -101,6 +101,7 @@ describe("describeDemo", () => {
     expect(text).toContain("Dashboard:    http://localhost:4321/");
     expect(text).toContain(`API username: ${result.key.id}`);
     expect(text).toContain(`API password: ${result.key.password}`);
+    expect(text).toContain(`export KEY_USERNAME='${result.key.id}' KEY_PASSWORD='${result.key.password}'`);
     expect(text).toContain("test mode OFF");
     expect(text).toContain("curl -sS -X POST 'http://localhost:4321/api/v1/email_messages'");
     expect(text).toContain(`-u '${seedKey}'`);
