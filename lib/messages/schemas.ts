@@ -15,13 +15,22 @@ export const attachmentInputSchema = z.object({
 
 const metadataValue = z.union([z.string().max(2000), z.number(), z.boolean()]);
 
+/**
+ * Recipients as a comma-separated string (the decided form) or, beyond it, an array of strings (the
+ * shape of Resend's API and of most JSON clients), with the same limits and rules per entry.
+ */
+const addressList = (maxLength: number) =>
+  z
+    .union([z.string().max(maxLength), z.array(z.string().max(1000)).max(50)])
+    .describe('"Ada <ada@example.org>, bob@example.org", or an array of such strings: ["ada@example.org", "Bob <bob@example.org>"].');
+
 export const sendEmailSchema = z.object({
   templateId: z.string().max(64).optional(),
-  to: z.string().max(50_000).optional(),
-  cc: z.string().max(50_000).optional(),
-  bcc: z.string().max(50_000).optional(),
+  to: addressList(50_000).optional(),
+  cc: addressList(50_000).optional(),
+  bcc: addressList(50_000).optional(),
   from: z.string().max(1000).optional(),
-  replyTo: z.string().max(5000).optional(),
+  replyTo: addressList(5000).optional(),
   subject: z.string().max(2000).optional(),
   bodyHtml: z.string().optional(),
   bodyText: z.string().optional(),

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError, invalidParameter } from "@/lib/errors";
+import { AppError, invalidParameter, type ErrorCode } from "@/lib/errors";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
 import { MAX_RECIPIENTS, parseAddressList, parseSingleAddress, type Recipient } from "@/lib/addresses/recipients.shared";
 import { sendEmailSchema, type AttachmentInput } from "@/lib/messages/schemas";
@@ -67,7 +67,7 @@ export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
     raw: input.templateId === undefined ? { subject: input.subject!, bodyHtml: input.bodyHtml!, bodyText: input.bodyText ?? null } : null,
     ...recipients,
     from,
-    replyTo: input.replyTo === undefined || input.replyTo.trim() === "" ? null : normaliseReplyTo(input.replyTo, p("replyTo")),
+    replyTo: isBlank(input.replyTo) ? null : normaliseReplyTo(input.replyTo!, p("replyTo")),
     variables: input.variables ?? {},
     attachments: input.attachments ?? [],
     groupId: input.groupId ?? null,
@@ -78,13 +78,22 @@ export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
   };
 }
 
-function parseRecipients(input: { to?: string; cc?: string; bcc?: string }, p: (name: string) => string) {
-  const to = input.to === undefined ? [] : parseAddressList(input.to, p("to"));
+type AddressListInput = string | string[] | undefined;
+
+/** A string is a comma-separated list; an array's elements are each parsed so, named `to[2]` when wrong. */
+function parseList(value: AddressListInput, param: string, code?: ErrorCode): Recipient[] {
+  if (value === undefined) return [];
+  if (typeof value === "string") return parseAddressList(value, param, code);
+  return value.flatMap((entry, index) => parseAddressList(entry, `${param}[${index}]`, code));
+}
+
+function parseRecipients(input: { to?: AddressListInput; cc?: AddressListInput; bcc?: AddressListInput }, p: (name: string) => string) {
+  const to = parseList(input.to, p("to"));
   if (to.length === 0) {
     throw new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "to must hold at least one recipient address.", { param: p("to") });
   }
-  const cc = input.cc === undefined ? [] : parseAddressList(input.cc, p("cc"));
-  const bcc = input.bcc === undefined ? [] : parseAddressList(input.bcc, p("bcc"));
+  const cc = parseList(input.cc, p("cc"));
+  const bcc = parseList(input.bcc, p("bcc"));
   const total = to.length + cc.length + bcc.length;
   if (total > MAX_RECIPIENTS) {
     throw new AppError(
@@ -104,8 +113,12 @@ function parseSender(from: string | undefined, required: boolean, p: (name: stri
   return parseSingleAddress(from, p("from"), "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
 }
 
-function normaliseReplyTo(value: string, param: string): string {
-  return parseAddressList(value, param, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
+function isBlank(value: AddressListInput): boolean {
+  return value === undefined || (typeof value === "string" ? value.trim() === "" : value.every((entry) => entry.trim() === ""));
+}
+
+function normaliseReplyTo(value: string | string[], param: string): string {
+  return parseList(value, param, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
     .map((recipient) => recipient.entry)
     .join(", ");
 }

@@ -121,7 +121,7 @@ describe("POST /v1/email_messages – bad input changes nothing", () => {
     ["to unparsable", { ...raw, to: "jane@" }, 400, "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", "to"],
     ["cc unparsable", { ...raw, cc: "Carol <carol>" }, 400, "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", "cc"],
     ["51 recipients", { ...raw, to: Array.from({ length: 51 }, (_, i) => `u${i}@example.org`).join(",") }, 400, "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", "to"],
-    ["to of the wrong type", { ...raw, to: ["a@example.org"] }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "to"],
+    ["to of the wrong type", { ...raw, to: 42 }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "to"],
     ["templateId and bodyHtml", { ...raw, templateId: "tpl_0000000000000000" }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "bodyHtml"],
     ["neither", { to: "a@example.org" }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "templateId"],
     ["subject missing", { ...raw, subject: undefined }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "subject"],
