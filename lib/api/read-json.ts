@@ -52,5 +52,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<string> {
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.round(maxBytes / MB)} MB.`);
+  // Limits under 1 MB (the attachment request's 64 KB) would round to "0 MB".
+  const limit = maxBytes < MB ? `${Math.round(maxBytes / 1024)} KB` : `${Math.round(maxBytes / MB)} MB`;
+  return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit}.`);
 }

@@ -104,3 +104,12 @@ describe("a deeply nested JSON body", () => {
     expect((await ws.postRaw(sendEmail, "/api/v1/email_messages", body)).status).toBe(200);
   });
 });
+
+describe("the attachment request over its 64 KB limit", () => {
+  it("names the limit in KB", async () => {
+    const ws = await setup();
+    const res = await ws.post(createAttachment, "/api/v1/attachments", { name: "x".repeat(70 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.json.error.message).toBe("The request body is larger than 64 KB.");
+  });
+});
