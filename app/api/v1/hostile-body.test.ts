@@ -1,4 +1,8 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { activityLogs } from "@/db/schema";
+import { flushActivityLog } from "@/lib/activity/record-activity";
 import { withStorageEnv } from "@/lib/attachments/testing";
 import { callRoute } from "@/lib/testing/http";
 import { createWorkflowWorkspace } from "@/lib/workflows/testing";
@@ -57,6 +61,10 @@ describe("a NUL character anywhere in a JSON body", () => {
     expectRefused(res, "variables.na\\u0000me");
     expect(res.json.error.message).toMatch(/NUL/);
     expectRefused(await ws.post(sandboxSend, "/api/v1/sandbox/email_messages", { ...raw, subject: NUL }), "subject");
+    // The refusals are in the activity log: nothing of the NUL reached its jsonb columns.
+    await flushActivityLog();
+    const logged = await (await getDb()).select().from(activityLogs).where(eq(activityLogs.workspaceId, ws.workspace.id));
+    expect(logged.filter((entry) => entry.status === 400)).toHaveLength(cases.length + 2);
   });
 
   it("is refused in batch elements, workflow runs, attachments and template renders", async () => {
