@@ -13,7 +13,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{app,lib,db,components,scripts}/**/*.test.{ts,tsx}"],
+    include: ["{app,lib,db,components,scripts}/**/*.test.{ts,tsx}", "proxy.test.ts"],
     globalSetup: ["lib/testing/global-setup.ts"],
     setupFiles: ["lib/testing/setup-db.ts"],
     pool: "forks",

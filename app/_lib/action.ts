@@ -1,9 +1,8 @@
 import "server-only";
 import type { z } from "zod";
 import type { Role } from "@/lib/access/roles.shared";
-import { AppError } from "@/lib/errors";
-import { parseInput } from "@/lib/validation.shared";
-import type { ActionFailure, ActionState } from "./action-state.shared";
+import type { ActionState } from "./action-state.shared";
+import { steps, type Steps } from "./action-steps";
 import { requireDashboard, type DashboardContext } from "./dashboard-context";
 
 // One way for server actions (docs/architecture.md#dashboard-actions). They used to turn errors into
@@ -14,33 +13,6 @@ import { requireDashboard, type DashboardContext } from "./dashboard-context";
 // all we need, and it keeps the house's AppError and context.
 
 export type { ActionFailure, ActionState, ActionSuccess, FormState } from "./action-state.shared";
-
-interface Steps<S extends z.ZodType, C, T extends object> {
-  /** Validates `input`; a problem becomes the failure naming its field. */
-  schema?: S;
-  input?: unknown;
-  /** Echoed on failure so the form keeps what was typed. */
-  values?: Record<string, string>;
-  run: (input: z.output<S>, context: C) => Promise<T>;
-}
-
-/** The use case's AppError as form state; anything that is not an AppError is re-thrown. */
-function failure(error: unknown, values?: Record<string, string>): ActionFailure {
-  if (!(error instanceof AppError)) throw error;
-  const state: ActionFailure = { ok: false, error: error.message };
-  if (error.param !== undefined) state.field = error.param;
-  if (values) state.values = values;
-  return state;
-}
-
-async function steps<S extends z.ZodType, C, T extends object>(context: C, options: Steps<S, C, T>): Promise<ActionState<T>> {
-  try {
-    const input = (options.schema ? parseInput(options.schema, options.input) : options.input) as z.output<S>;
-    return { ok: true, ...(await options.run(input, context)) };
-  } catch (error) {
-    return failure(error, options.values);
-  }
-}
 
 /** A dashboard action: signed in (else /login), at least `role` in the current workspace (else 403). */
 export async function dashboardAction<S extends z.ZodType, T extends object>(

@@ -1,10 +1,12 @@
 import { AppError } from "@/lib/errors";
+import { assertSafeJson } from "./input-guard";
 
 export const MB = 1024 * 1024;
 
 /**
  * Reads a JSON body, refusing it while reading once it passes `maxBytes` (a 200 MB body is never
- * buffered). Content-Type must be JSON; an empty body is `undefined` when `optional`.
+ * buffered). Content-Type must be JSON; an empty body is `undefined` when `optional`. What it returns
+ * holds no NUL and nests at most MAX_BODY_DEPTH levels (./input-guard.ts).
  */
 export async function readJsonBody(request: Request, maxBytes: number, optional = false): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
@@ -18,11 +20,14 @@ export async function readJsonBody(request: Request, maxBytes: number, optional 
   if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type ${contentType.split(";")[0]} is not supported; send application/json.`);
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError("INVALID_JSON", "The request body is not valid JSON.");
   }
+  assertSafeJson(body);
+  return body;
 }
 
 async function readCapped(request: Request, maxBytes: number): Promise<string> {
@@ -47,5 +52,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<string> {
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.round(maxBytes / MB)} MB.`);
+  // Limits under 1 MB (the attachment request's 64 KB) would round to "0 MB".
+  const limit = maxBytes < MB ? `${Math.round(maxBytes / 1024)} KB` : `${Math.round(maxBytes / MB)} MB`;
+  return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit}.`);
 }

@@ -3,6 +3,7 @@ import { recordActivity } from "@/lib/activity/record-activity";
 import { authenticateApiKey, type ApiPrincipal } from "@/lib/api-keys/authenticate-api-key";
 import { AppError } from "@/lib/errors";
 import { withLogFields } from "@/lib/log";
+import { assertSafeParams } from "./input-guard";
 import { consumeRateLimit, withRateLimitHeaders } from "./rate-limit";
 import { MB, readJsonBody } from "./read-json";
 import { observeRequest, requestIdOf } from "./request-observation";
@@ -28,7 +29,7 @@ type RouteContext<P> = { params: Promise<P> };
 
 /**
  * The one route wrapper (docs/architecture.md#rules-that-carry-weight, rule 1): authenticate → rate limit (per key) → read the
- * body (size-capped) → call the handler (parse, use case, serialize) → turn any error into the
+ * body (size-capped; NUL and deep nesting refused in ids, queries and bodies) → call the handler (parse, use case, serialize) → turn any error into the
  * envelope → log the request to the workspace's activity log. Deliberately small: no special
  * cases live here. Every log line written while it runs carries the request's id, which the response
  * returns as X-Request-Id; the request is counted and timed for /api/metrics.
@@ -62,10 +63,13 @@ async function handle<P>(
   try {
     principal = await authenticateApiKey(request.headers.get("authorization"));
     await consumeRateLimit(principal.apiKeyId, rateLimit); // fills RateLimit-*; over the limit throws RATE_LIMITED
+    const params = await route.params;
+    const url = new URL(request.url);
+    assertSafeParams(params, url.searchParams); // before any query sees an id or a filter
     if (options.body !== "none" && request.method !== "GET") {
       body = await readJsonBody(request, options.maxBytes ?? 10 * MB, options.body === "optional");
     }
-    const result = await handler({ principal, request, url: new URL(request.url), params: await route.params, body });
+    const result = await handler({ principal, request, url, params, body });
     if (result instanceof Response) {
       passthrough = result;
       reply = { status: result.status, body: null };
