@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { AppError, invalidParameter } from "@/lib/errors";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
-import { MAX_RECIPIENTS, parseAddressList, parseSingleAddress, type Recipient } from "@/lib/addresses/recipients.shared";
+import { MAX_RECIPIENTS, parseAddressEntries, parseAddressList, parseSingleAddress, splitAddressList, type Recipient } from "@/lib/addresses/recipients.shared";
 import { sendEmailSchema, type AttachmentInput } from "@/lib/messages/schemas";
 
 /** A send request after every check that needs no database: what prepare-message.ts works from. */
@@ -78,22 +78,24 @@ export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
   };
 }
 
+/** Counted over to, cc and bcc before any entry is parsed: the count is cheap, the parsing is not. */
 function parseRecipients(input: { to?: string; cc?: string; bcc?: string }, p: (name: string) => string) {
-  const to = input.to === undefined ? [] : parseAddressList(input.to, p("to"));
+  const split = (field: "to" | "cc" | "bcc") => (input[field] === undefined ? [] : splitAddressList(input[field], p(field)));
+  const [to, cc, bcc] = [split("to"), split("cc"), split("bcc")];
   if (to.length === 0) {
     throw new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "to must hold at least one recipient address.", { param: p("to") });
   }
-  const cc = input.cc === undefined ? [] : parseAddressList(input.cc, p("cc"));
-  const bcc = input.bcc === undefined ? [] : parseAddressList(input.bcc, p("bcc"));
   const total = to.length + cc.length + bcc.length;
   if (total > MAX_RECIPIENTS) {
+    // Splitting stops one past the limit, so a field at that length may hold more.
+    const more = [to, cc, bcc].some((entries) => entries.length > MAX_RECIPIENTS) ? " or more" : "";
     throw new AppError(
       "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
-      `A message may have at most ${MAX_RECIPIENTS} recipients over to, cc and bcc; this one has ${total}.`,
+      `A message may have at most ${MAX_RECIPIENTS} recipients over to, cc and bcc; this one has ${total}${more}.`,
       { param: p(to.length > MAX_RECIPIENTS ? "to" : cc.length >= bcc.length ? "cc" : "bcc") },
     );
   }
-  return { to, cc, bcc };
+  return { to: parseAddressEntries(to, p("to")), cc: parseAddressEntries(cc, p("cc")), bcc: parseAddressEntries(bcc, p("bcc")) };
 }
 
 function parseSender(from: string | undefined, required: boolean, p: (name: string) => string): Recipient | null {
