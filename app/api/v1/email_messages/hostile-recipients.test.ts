@@ -84,6 +84,8 @@ describe("a batch of costly address fields", () => {
     // Each element's one entry is at the length cap and among the parser's slowest (~40 ms): a batch
     // of them is slow, but others' requests must get in between elements.
     const elements = Array.from({ length: 40 }, () => ({ ...raw, to: `${"(".repeat(497)}a@example.net` }));
+    // The parser's first deep entry in a process is several times slower (cold code): not the point here.
+    await callRoute(batchPost, "/api/v1/batches", { authorization, body: { emailMessages: elements.slice(0, 1) } });
     let longestGap = 0;
     let last = performance.now();
     const ticker = setInterval(() => {
