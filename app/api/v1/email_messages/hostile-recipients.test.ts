@@ -80,23 +80,17 @@ describe("hostile address fields through POST /v1/batches", () => {
 });
 
 describe("a batch of costly address fields", () => {
-  it("does not hold the event loop for more than about one element at a time", async () => {
-    // Each element's one entry is at the length cap and among the parser's slowest (~40 ms): a batch
-    // of them is slow, but others' requests must get in between elements.
+  it("lets other work in between its elements", async () => {
+    // Each element's one entry is at the length cap and among the parser's slowest (~40 ms, and
+    // 10 ms or more on any machine): a batch of them is slow, but the event loop must turn between
+    // elements. Counted in turns rather than timed, so a loaded machine does not make it flaky.
     const elements = Array.from({ length: 40 }, () => ({ ...raw, to: `${"(".repeat(497)}a@example.net` }));
-    // The parser's first deep entry in a process is several times slower (cold code): not the point here.
-    await callRoute(batchPost, "/api/v1/batches", { authorization, body: { emailMessages: elements.slice(0, 1) } });
-    let longestGap = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      longestGap = Math.max(longestGap, performance.now() - last);
-      last = performance.now();
-    }, 1);
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
     const result = await callRoute(batchPost, "/api/v1/batches", { authorization, body: { emailMessages: elements } });
     clearInterval(ticker);
-    longestGap = Math.max(longestGap, performance.now() - last);
     expect(result.status).toBe(400);
     expect(result.json.error.details).toHaveLength(40);
-    expect(longestGap).toBeLessThan(300);
+    expect(turns).toBeGreaterThanOrEqual(15);
   });
 });
