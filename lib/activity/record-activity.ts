@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { activityLogs } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { errorFields, log } from "@/lib/log";
+import { storableBody, storableLine } from "./storable";
 
 export interface ActivityEntry {
   workspaceId: string;
@@ -18,31 +19,42 @@ export interface ActivityEntry {
   responseBody: unknown;
 }
 
-const MAX_STRING = 2_000;
+type ActivityRow = typeof activityLogs.$inferInsert;
 
 const FLUSH_AFTER_MS = 100;
 const FLUSH_AT_ENTRIES = 200;
 
-let pending: Array<typeof activityLogs.$inferInsert> = [];
+let pending: ActivityRow[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 let flushing: Promise<void> = Promise.resolve();
 
 /**
- * The workspace's API request log (sandbox input and output live here). Attachment contents
- * (`contentBlob`) become "[base64, N bytes]"; other long strings (big HTML) are shortened.
+ * The workspace's API request log (sandbox input and output live here). What the client sent is made
+ * storable first (storable.ts: no NUL or lone surrogate, bounded depth and size; attachment contents
+ * become "[base64, N bytes]").
  *
  * Entries are buffered and written in one multi-row insert every 100 ms (or every 200 entries), off
  * the response path: logging costs a request no round trip, and the database one insert per batch.
  * A crash loses at most the last 100 ms of log entries, never a message. A failure to log never fails
- * the request. Shutdown and tests call flushActivityLog().
+ * the request, and one entry the database refuses costs only itself (see write). Shutdown and tests
+ * call flushActivityLog().
  */
 export function recordActivity(entry: ActivityEntry): void {
-  pending.push({
+  bufferActivityRow({
     id: newId("activity"),
     ...entry,
-    requestBody: shorten(entry.requestBody) ?? null,
-    responseBody: shorten(entry.responseBody) ?? null,
+    method: storableLine(entry.method),
+    path: storableLine(entry.path),
+    errorCode: entry.errorCode === null ? null : storableLine(entry.errorCode),
+    resourceId: entry.resourceId === null ? null : storableLine(entry.resourceId),
+    requestBody: storableBody(entry.requestBody) ?? null,
+    responseBody: storableBody(entry.responseBody) ?? null,
   });
+}
+
+/** Buffers a row as it is. Exported for the test that proves a refused row costs only itself. */
+export function bufferActivityRow(row: ActivityRow): void {
+  pending.push(row);
   if (pending.length >= FLUSH_AT_ENTRIES) void flushActivityLog();
   else timer ??= setTimeout(() => void flushActivityLog(), FLUSH_AFTER_MS);
 }
@@ -57,21 +69,32 @@ export function flushActivityLog(): Promise<void> {
   return flushing;
 }
 
-async function write(entries: Array<typeof activityLogs.$inferInsert>): Promise<void> {
+/**
+ * One insert for the batch; if the database refuses it, row by row, so a row it refuses (one the
+ * sanitiser missed, or of a workspace deleted meanwhile) loses only itself, never its neighbours of
+ * other requests and workspaces. When the database is down, every row fails fast and each is logged.
+ */
+async function write(rows: ActivityRow[]): Promise<void> {
   try {
-    await (await getDb()).insert(activityLogs).values(entries);
+    const db = await getDb();
+    try {
+      await db.insert(activityLogs).values(rows);
+      return;
+    } catch (error) {
+      if (rows.length > 1) log.warn("activity log batch write failed; writing its entries one by one", { entries: rows.length, ...errorFields(error) });
+    }
+    for (const row of rows) {
+      await db
+        .insert(activityLogs)
+        .values(row)
+        .catch((error: unknown) => log.warn("activity log entry dropped", { ...describeRow(row), ...errorFields(error) }));
+    }
   } catch (error) {
-    log.warn("activity log write failed", { entries: entries.length, ...errorFields(error) });
+    log.warn("activity log write failed", { entries: rows.length, ...errorFields(error) });
   }
 }
 
-function shorten(value: unknown, depth = 0, key = ""): unknown {
-  // Attachment contents (at any depth: a batch nests them) are logged as their decoded size only.
-  if (key === "contentBlob" && typeof value === "string") return `[base64, ${Buffer.byteLength(value.replace(/\s+/g, ""), "base64")} bytes]`;
-  if (typeof value === "string") {
-    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… [${value.length - MAX_STRING} more characters]` : value;
-  }
-  if (depth > 8 || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.slice(0, 1000).map((item) => shorten(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).slice(0, 200).map(([key, inner]) => [key, shorten(inner, depth + 1, key)]));
+/** Enough to find the request the lost entry was for; the path shortened and made printable. */
+function describeRow(row: ActivityRow) {
+  return { activityId: row.id, workspaceId: row.workspaceId, apiKeyId: row.apiKeyId, method: row.method, path: storableLine(row.path).slice(0, 200), resourceId: row.resourceId };
 }

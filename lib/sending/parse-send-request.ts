@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { AppError, invalidParameter, type ErrorCode } from "@/lib/errors";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
-import { MAX_RECIPIENTS, parseAddressList, parseSingleAddress, type Recipient } from "@/lib/addresses/recipients.shared";
+import { MAX_RECIPIENTS, parseAddressEntries, parseSingleAddress, splitAddressList, type Recipient } from "@/lib/addresses/recipients.shared";
 import { sendEmailSchema, type AttachmentInput } from "@/lib/messages/schemas";
 
 /** A send request after every check that needs no database: what prepare-message.ts works from. */
@@ -80,29 +80,43 @@ export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
 
 type AddressListInput = string | string[] | undefined;
 
-/** A string is a comma-separated list; an array's elements are each parsed so, named `to[2]` when wrong. */
-function parseList(value: AddressListInput, param: string, code?: ErrorCode): Recipient[] {
-  if (value === undefined) return [];
-  if (typeof value === "string") return parseAddressList(value, param, code);
-  return value.flatMap((entry, index) => parseAddressList(entry, `${param}[${index}]`, code));
+/** An entry split off a field but not parsed yet, with the param that names it. */
+interface PendingEntry {
+  entry: string;
+  param: string;
 }
 
+/** Splits without parsing: a string is a comma-separated list, and so is each array element (named `to[2]`). */
+function splitList(value: AddressListInput, param: string, code?: ErrorCode): PendingEntry[] {
+  if (value === undefined) return [];
+  if (typeof value === "string") return splitAddressList(value, param, code).map((entry) => ({ entry, param }));
+  return value.flatMap((element, index) => {
+    const named = `${param}[${index}]`;
+    return splitAddressList(element, named, code).map((entry) => ({ entry, param: named }));
+  });
+}
+
+function parseEntries(entries: PendingEntry[], code?: ErrorCode): Recipient[] {
+  return entries.map(({ entry, param }) => parseAddressEntries([entry], param, code)[0]);
+}
+
+/** Counted over to, cc and bcc before any entry is parsed: the count is cheap, the parsing is not. */
 function parseRecipients(input: { to?: AddressListInput; cc?: AddressListInput; bcc?: AddressListInput }, p: (name: string) => string) {
-  const to = parseList(input.to, p("to"));
+  const [to, cc, bcc] = (["to", "cc", "bcc"] as const).map((field) => splitList(input[field], p(field)));
   if (to.length === 0) {
     throw new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "to must hold at least one recipient address.", { param: p("to") });
   }
-  const cc = parseList(input.cc, p("cc"));
-  const bcc = parseList(input.bcc, p("bcc"));
   const total = to.length + cc.length + bcc.length;
   if (total > MAX_RECIPIENTS) {
+    // Splitting stops one past the limit, so a field at that length may hold more.
+    const more = [to, cc, bcc].some((entries) => entries.length > MAX_RECIPIENTS) ? " or more" : "";
     throw new AppError(
       "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
-      `A message may have at most ${MAX_RECIPIENTS} recipients over to, cc and bcc; this one has ${total}.`,
+      `A message may have at most ${MAX_RECIPIENTS} recipients over to, cc and bcc; this one has ${total}${more}.`,
       { param: p(to.length > MAX_RECIPIENTS ? "to" : cc.length >= bcc.length ? "cc" : "bcc") },
     );
   }
-  return { to, cc, bcc };
+  return { to: parseEntries(to), cc: parseEntries(cc), bcc: parseEntries(bcc) };
 }
 
 function parseSender(from: string | undefined, required: boolean, p: (name: string) => string): Recipient | null {
@@ -118,7 +132,7 @@ function isBlank(value: AddressListInput): boolean {
 }
 
 function normaliseReplyTo(value: string | string[], param: string): string {
-  return parseList(value, param, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
+  return parseEntries(splitList(value, param, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"), "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
     .map((recipient) => recipient.entry)
     .join(", ");
 }
