@@ -4,6 +4,7 @@ import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Tx } from "@/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import type { DeliverMessageJob } from "./jobs";
 
 /**
  * The durable job queue: pg-boss on the same database as the data, so a message and its delivery
@@ -21,10 +22,7 @@ export const QUEUES = {
   unconfirmedDeliveries: "flag-unconfirmed-deliveries",
 } as const;
 
-export interface DeliverMessageJob {
-  workspaceId: string;
-  messageId: string;
-}
+export type { DeliverMessageJob } from "./jobs";
 
 /**
  * Each queue's options, read from the settings when the queue is installed (never at import: tests

@@ -5,7 +5,7 @@ import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { errorFields, log } from "@/lib/log";
 import { runMaintenance } from "./maintenance";
-import type { WorkflowStepJob } from "@/lib/workflows/enqueue-workflow-step";
+import { deliverMessageJobSchema, parseJob, workflowStepJobSchema, type WorkflowStepJob } from "@/lib/queue/jobs";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
 
@@ -28,11 +28,9 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   const boss = await getQueue();
   globalForWorkers.__workerIds = [];
   const ids = [
-    await workBatches<DeliverMessageJob>(boss, QUEUES.deliverMessage, { ...options, batchSize: DELIVERY_BATCH_SIZE }, (jobs) =>
-      deliverMessages(jobs.map((job) => ({ job: job.data, context: { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit } }))),
-    ),
+    await workBatches<DeliverMessageJob>(boss, QUEUES.deliverMessage, { ...options, batchSize: DELIVERY_BATCH_SIZE }, deliverJobs),
     await work<WorkflowStepJob>(boss, QUEUES.workflowStep, options, (job) =>
-      runWorkflowStep(job.data, { lastAttempt: job.retryCount >= job.retryLimit }),
+      runWorkflowStep(parseJob(QUEUES.workflowStep, workflowStepJobSchema, job.data), { lastAttempt: job.retryCount >= job.retryLimit }),
     ),
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
     await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
@@ -42,6 +40,23 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   await boss.schedule(QUEUES.unconfirmedDeliveries, "*/5 * * * *");
   globalForWorkers.__workerIds.push(...ids);
   log.info("workers started", { queues: ids.map((entry) => entry.queue), concurrency: options.concurrency ?? 5 });
+}
+
+/** A fetched batch of delivery jobs: each payload is checked on its own, so one unreadable job fails alone. */
+async function deliverJobs(jobs: JobWithMetadata<DeliverMessageJob>[]): Promise<Array<Error | null>> {
+  const results: Array<Error | null> = jobs.map(() => null);
+  const readable: Array<{ index: number; job: DeliverMessageJob; context: { attempt: number; lastAttempt: boolean } }> = [];
+  jobs.forEach((job, index) => {
+    try {
+      const data = parseJob(QUEUES.deliverMessage, deliverMessageJobSchema, job.data);
+      readable.push({ index, job: data, context: { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit } });
+    } catch (error) {
+      results[index] = error as Error;
+    }
+  });
+  const delivered = await deliverMessages(readable.map(({ job, context }) => ({ job, context })));
+  readable.forEach(({ index }, position) => (results[index] = delivered[position]));
+  return results;
 }
 
 const BATCH_SIZE = 10;

@@ -5,7 +5,8 @@ import { workflowRuns, type WorkflowRunStatus } from "@/db/schema";
 import { queueTransaction } from "@/lib/queue/queue";
 import { errorFields, log } from "@/lib/log";
 import { acceptMessages } from "@/lib/sending/accept-messages";
-import { enqueueWorkflowStep, type WorkflowStepJob } from "./enqueue-workflow-step";
+import { enqueueWorkflowStep } from "@/lib/queue/enqueue-workflow-step";
+import type { WorkflowStepJob } from "@/lib/queue/jobs";
 import type { WorkflowRunRow } from "./get-workflow-run-or-throw";
 import { prepareEmailStep, type StepOutcome } from "./prepare-email-step";
 

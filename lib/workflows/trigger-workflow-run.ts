@@ -7,7 +7,7 @@ import { newId } from "@/lib/ids";
 import { queueTransaction } from "@/lib/queue/queue";
 import { claimIdempotencyKey, hashRequestBody } from "@/lib/sending/idempotency";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
-import { enqueueWorkflowStep } from "./enqueue-workflow-step";
+import { enqueueWorkflowStep } from "@/lib/queue/enqueue-workflow-step";
 import { getWorkflowRunOrThrow, type WorkflowRunView } from "./get-workflow-run-or-throw";
 import { triggerWorkflowRunSchema, type TriggerWorkflowRunBody } from "./schemas";
 

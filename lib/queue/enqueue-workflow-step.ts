@@ -2,14 +2,8 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { fromDrizzle } from "pg-boss";
 import type { Tx } from "@/db/client";
-import { getQueue, QUEUES } from "@/lib/queue/queue";
-
-export interface WorkflowStepJob {
-  workspaceId: string;
-  runId: string;
-  /** Index of the step this job runs; the run's next_step must still be this for it to do anything. */
-  step: number;
-}
+import type { WorkflowStepJob } from "./jobs";
+import { getQueue, QUEUES } from "./queue";
 
 /**
  * Enqueues one step inside the caller's transaction (call it in queueTransaction): the job exists if
