@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvForTests } from "@/lib/env";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
@@ -7,6 +6,7 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { enqueueDelivery, queueTransaction } from "@/lib/queue/queue";
 import { forgetDkimKeys } from "./mime/dkim-keys";
 import { closeSmtpTransport } from "./providers/smtp/smtp-provider";
+import { useSettings as applySettings } from "@/lib/testing/settings";
 
 /**
  * "Transient rejections (4xx, timeouts) are retried with exponential backoff and jitter, then FAILED
@@ -17,14 +17,6 @@ const ATTEMPTS = 3;
 const keys = ["DELIVERY_PROVIDER", "SMTP_URL", "DELIVERY_MAX_ATTEMPTS"] as const;
 const saved = Object.fromEntries(keys.map((key) => [key, process.env[key]]));
 let sink: SmtpSink;
-
-function applySettings(values: Record<string, string | undefined>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  resetEnvForTests();
-}
 
 beforeAll(async () => {
   sink = await startSmtpSink({ responder: () => ({ code: 421, message: "4.3.2 Try again later" }) });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDbHandle, installDbHandle, openPostgres, type DbHandle } from "@/db/client";
 import { messageIdHeader } from "@/lib/addresses/sender-address.shared";
-import { resetEnvForTests } from "@/lib/env";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startTcpProxy, type TcpProxy } from "@/lib/testing/tcp-proxy";
 import { closeSmtpTransport } from "./providers/smtp/smtp-provider";
+import { useSettings } from "@/lib/testing/settings";
 
 /**
  * A relay's 250 that arrives while the database is down used to fail the job, and its retry sent the
@@ -20,14 +20,6 @@ let sink: SmtpSink;
 let proxy: TcpProxy;
 let original: DbHandle;
 let proxied: DbHandle;
-
-function useSettings(values: Record<string, string | undefined>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  resetEnvForTests();
-}
 
 describe.skipIf(!serverUrl)("a database outage while the relay answers", () => {
   beforeAll(async () => {

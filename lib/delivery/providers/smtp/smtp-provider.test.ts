@@ -2,7 +2,6 @@ import net from "node:net";
 import { dkimVerify } from "mailauth";
 import { simpleParser, type AddressObject } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvForTests } from "@/lib/env";
 import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
@@ -11,19 +10,12 @@ import { deliverMessage } from "@/lib/testing/deliver-message";
 import { dkimTxtRecord, forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { closeSmtpTransport, smtpFailure } from "./smtp-provider";
+import { useSettings } from "@/lib/testing/settings";
 
 /** docs/architecture.md#rules-that-carry-weight, rule 6: the smtp provider against a real SMTP server (smtp-server) on loopback. */
 const SENT = "EMAIL_MESSAGE_SENT_PROVIDER_EVENT";
 const saved = { DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER, SMTP_URL: process.env.SMTP_URL };
 let sink: SmtpSink;
-
-function useSettings(values: Partial<Record<keyof typeof saved, string | undefined>>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  resetEnvForTests();
-}
 
 beforeAll(async () => {
   sink = await startSmtpSink();
