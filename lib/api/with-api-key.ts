@@ -24,7 +24,8 @@ export interface ApiOptions {
   sandbox?: boolean;
 }
 
-type RouteContext<P> = { params: Promise<P> };
+/** Next.js leaves `params` out for a static route when served by a custom server (scripts/server.mjs). */
+type RouteContext<P> = { params?: Promise<P> };
 
 /**
  * The one route wrapper (docs/architecture.md#rules-that-carry-weight, rule 1): authenticate → rate limit (per key) → read the
@@ -65,7 +66,7 @@ async function handle<P>(
     if (options.body !== "none" && request.method !== "GET") {
       body = await readJsonBody(request, options.maxBytes ?? 10 * MB, options.body === "optional");
     }
-    const result = await handler({ principal, request, url: new URL(request.url), params: await route.params, body });
+    const result = await handler({ principal, request, url: new URL(request.url), params: ((await route.params) ?? {}) as P, body });
     if (result instanceof Response) {
       passthrough = result;
       reply = { status: result.status, body: null };
