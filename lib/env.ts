@@ -13,6 +13,11 @@ const booleanString = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/** A positive whole number that fits Node's timers (a signed 32-bit millisecond count). */
+function httpSetting(fallback: number) {
+  return z.coerce.number().int().min(1).max(2_147_483_647).default(fallback);
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -41,6 +46,13 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
   // `npm run worker` only: serve /health/live, /health/ready and /metrics on this port; unset, no listener.
   WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // HTTP server (scripts/http-server.mjs, which reads them itself since it runs before the build):
+  // timeouts against slow clients and keep-alive limits. Validated here too so the list is complete.
+  HTTP_HEADERS_TIMEOUT_MS: httpSetting(10_000),
+  HTTP_IDLE_TIMEOUT_MS: httpSetting(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: httpSetting(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: httpSetting(5_000),
+  HTTP_MAX_REQUESTS_PER_SOCKET: httpSetting(1_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Per API key, per process (lib/api/rate-limit.ts). 0 turns rate limiting off.
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(100),
@@ -72,6 +84,9 @@ const envSchema = z.object({
   // Sender of sign-in links and invitations (the "System mail" workspace); its domain is verified there at boot.
   SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
 }).superRefine((values, ctx) => {
+  if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
+    ctx.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT_MS"], message: "must not exceed HTTP_REQUEST_TIMEOUT_MS" });
+  }
   if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
   }

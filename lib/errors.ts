@@ -20,6 +20,10 @@ export const ERROR_CODES = [
   "RATE_LIMITED",
   "SERVICE_UNAVAILABLE",
   "INTERNAL_ERROR",
+  // Answered by the HTTP server (scripts/http-server.mjs) to requests that never reach a route.
+  "BAD_REQUEST",
+  "REQUEST_TIMEOUT",
+  "REQUEST_HEADER_FIELDS_TOO_LARGE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: build when the sources are newer than the last build, then run `next start`.
+// `npm start`: build when the sources are newer than the last build, then run the server
+// (scripts/server.mjs: Next.js behind an HTTP server with timeouts against slow clients).
 // Plain Node ESM (no TypeScript, no dependencies) so it runs before anything is compiled.
 import "./check-node.mjs"; // first: a clear error on an unsupported Node, before anything else runs
 import { spawn } from "node:child_process";
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const serverScript = path.join(root, "scripts", "server.mjs");
 // Everything `next build` compiles. Directory mtimes are checked too, so deleting a file counts.
 const SOURCES = [
   "app",
@@ -26,14 +28,13 @@ const SOURCES = [
 ];
 const SKIP = new Set(["node_modules", ".next", ".data"]);
 
-const port = process.env.PORT || "3000";
-
 if (needsBuild()) {
   console.log("> Sources changed since the last build (or no build yet): running next build");
-  const code = await run(["build"]);
+  const code = await run("next build", [nextBin, "build"]);
   if (code !== 0) process.exit(code);
 }
-process.exit(await run(["start", "-p", port]));
+// The server reads PORT and the HTTP_* settings from the environment it inherits.
+process.exit(await run("the server", [serverScript]));
 
 function needsBuild() {
   let builtAt;
@@ -62,15 +63,15 @@ function newerThan(file, time) {
   return false;
 }
 
-/** Runs `next <args>` with inherited stdio, forwarding termination signals; resolves its exit code. */
-function run(args) {
+/** Runs a Node script with inherited stdio, forwarding termination signals; resolves its exit code. */
+function run(what, args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: "inherit" });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit" });
     const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
     const forward = (signal) => child.kill(signal);
     for (const signal of signals) process.on(signal, forward);
     child.on("error", (error) => {
-      console.error(`> Cannot run next ${args[0]}: ${error.message}`);
+      console.error(`> Cannot run ${what}: ${error.message}`);
       resolve(1);
     });
     child.on("exit", (code, signal) => {

@@ -56,3 +56,12 @@ describe("routeTemplate", () => {
     expect(routeTemplate("/api/v1/templates", {})).toBe("/api/v1/templates");
   });
 });
+
+describe("a static route without params", () => {
+  it("answers when Next.js passes no params (a custom server, scripts/server.mjs, does so)", async () => {
+    const ws = await createTestWorkspace();
+    const request = new Request("http://localhost:3000/api/v1/email_messages", { headers: { authorization: ws.authorization } });
+    const response = await listMessages(request, {} as Parameters<typeof listMessages>[1]);
+    expect(response.status).toBe(200);
+  });
+});

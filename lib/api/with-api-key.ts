@@ -25,7 +25,8 @@ export interface ApiOptions {
   sandbox?: boolean;
 }
 
-type RouteContext<P> = { params: Promise<P> };
+/** Next.js leaves `params` out for a static route when served by a custom server (scripts/server.mjs). */
+type RouteContext<P> = { params?: Promise<P> };
 
 /**
  * The one route wrapper (docs/architecture.md#rules-that-carry-weight, rule 1): authenticate → rate limit (per key) → read the
@@ -63,7 +64,7 @@ async function handle<P>(
   try {
     principal = await authenticateApiKey(request.headers.get("authorization"));
     await consumeRateLimit(principal.apiKeyId, rateLimit); // fills RateLimit-*; over the limit throws RATE_LIMITED
-    const params = await route.params;
+    const params = ((await route.params) ?? {}) as P;
     const url = new URL(request.url);
     assertSafeParams(params, url.searchParams); // before any query sees an id or a filter
     if (options.body !== "none" && request.method !== "GET") {
