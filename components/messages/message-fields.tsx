@@ -15,6 +15,7 @@ export interface MessageFieldsSource {
   replyTo: string | null;
   subject: string;
   serviceTemplateId: string | null;
+  templateName: string | null;
   batchId: string | null;
   workflowRunId: string | null;
   referenceId: string;
@@ -55,31 +56,58 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Who, what and where it came from: links lead to its batch, its workflow run and its template's emails. */
+/** The template by name, leading to it in the studio; its emails one link further. A deleted one shows its id. */
+function templateValue(message: MessageFieldsSource) {
+  const id = message.serviceTemplateId;
+  if (!id) return none;
+  const emails = (
+    <Link href={`/emails?templateId=${encodeURIComponent(id)}`} className="ml-2 text-xs text-slate-500 hover:underline">
+      its emails
+    </Link>
+  );
+  if (!message.templateName) return <span>{linked(`/emails?templateId=${encodeURIComponent(id)}`, id, "(its emails)")}</span>;
+  return (
+    <span>
+      <Link href={`/templates/${encodeURIComponent(id)}`} className="text-indigo-700 hover:underline" data-testid="template-link">
+        {message.templateName}
+      </Link>
+      {emails}
+    </span>
+  );
+}
+
+/** Who, what and where it came from, in words; the API's field names are in the page's developer details. */
 export function envelopeItems(message: MessageFieldsSource, subject: ReactNode): DescriptionItem[] {
   return [
-    { term: "from", value: message.from },
-    { term: "to", value: list(message.to) },
-    { term: "cc", value: list(message.cc) },
-    { term: "bcc", value: list(message.bcc) },
-    { term: "replyTo", value: orNone(message.replyTo) },
-    { term: "subject", value: subject },
-    { term: "source", value: message.source },
-    { term: "serviceTemplateId", value: message.serviceTemplateId ? linked(`/emails?templateId=${encodeURIComponent(message.serviceTemplateId)}`, message.serviceTemplateId, "(its emails)") : none },
-    { term: "batchId", value: message.batchId ? linked(`/batches/${encodeURIComponent(message.batchId)}`, message.batchId) : none },
-    { term: "workflowRunId", value: message.workflowRunId ? linked(`/workflow-runs/${encodeURIComponent(message.workflowRunId)}`, message.workflowRunId) : none },
-    { term: "metaId", value: message.metaId ? linked(`/emails?metaId=${encodeURIComponent(message.metaId)}`, message.metaId, "(same metaId)") : none },
-    { term: "referenceId", value: orNone(message.referenceId && mono(message.referenceId)) },
-    { term: "id", value: mono(message.id) },
+    { term: "From", value: message.from },
+    { term: "To", value: list(message.to) },
+    { term: "Cc", value: list(message.cc) },
+    { term: "Bcc", value: list(message.bcc) },
+    { term: "Reply to", value: orNone(message.replyTo) },
+    { term: "Subject", value: subject },
+    { term: "Sent by", value: SOURCE_WORDS[message.source] ?? message.source },
+    { term: "Template", value: templateValue(message) },
+    { term: "Batch", value: message.batchId ? linked(`/batches/${encodeURIComponent(message.batchId)}`, message.batchId) : none },
+    { term: "Workflow run", value: message.workflowRunId ? linked(`/workflow-runs/${encodeURIComponent(message.workflowRunId)}`, message.workflowRunId) : none },
+    { term: "Meta id", value: message.metaId ? linked(`/emails?metaId=${encodeURIComponent(message.metaId)}`, message.metaId, "(same metaId)") : none },
   ];
 }
 
+const SOURCE_WORDS: Record<string, string> = {
+  API: "The API",
+  BATCH: "A batch through the API",
+  WORKFLOW: "A workflow",
+  SANDBOX_API: "The sandbox API",
+  SANDBOX_BATCH: "A sandbox batch",
+  SANDBOX_WORKFLOW: "A sandbox workflow run",
+};
+
 export function dataItems(message: MessageFieldsSource, variables: ReactNode): DescriptionItem[] {
   return [
-    { term: "variables", value: variables },
-    { term: "metadata", value: json(message.metadata) },
-    { term: "headers", value: json(message.headers) },
-    { term: "attachments", value: list(message.attachments.map((a) => `${a.name} (${a.contentType}, ${formatBytes(a.size)})`)) },
+    { term: "Variables", value: variables },
+    { term: "Metadata", value: json(message.metadata) },
+    { term: "Headers", value: json(message.headers) },
+    { term: "Attachments", value: list(message.attachments.map((a) => `${a.name} (${a.contentType}, ${formatBytes(a.size)})`)) },
   ];
 }
 
@@ -104,6 +132,30 @@ const TIMESTAMP_FIELDS = [
   "contentPurgedAt",
 ] as const;
 
-export function timestampItems(message: Record<(typeof TIMESTAMP_FIELDS)[number], Date | null>): DescriptionItem[] {
-  return TIMESTAMP_FIELDS.map((field) => ({ term: field, value: <Timestamp value={message[field]} milliseconds /> }));
+type TimestampField = (typeof TIMESTAMP_FIELDS)[number];
+
+/** `firstOpenedAt` → "First opened": the words for a reader; the field names stay in the developer details. */
+export function timestampWords(field: string): string {
+  const words = field.replace(/At$/, "").replace(/([A-Z])/g, " $1").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function timestampItems(message: Record<TimestampField, Date | null>): DescriptionItem[] {
+  return TIMESTAMP_FIELDS.map((field) => ({ term: timestampWords(field), value: <Timestamp value={message[field]} milliseconds /> }));
+}
+
+/** The API's own names and raw values, for developers matching the page to a webhook or a log line. */
+export function developerItems(message: MessageFieldsSource & Record<TimestampField, Date | null> & { status: string }): DescriptionItem[] {
+  const raw = (value: string | null) => (value ? mono(value) : none);
+  return [
+    { term: "id", value: mono(message.id) },
+    { term: "status", value: mono(message.status) },
+    { term: "source", value: mono(message.source) },
+    { term: "serviceTemplateId", value: raw(message.serviceTemplateId) },
+    { term: "batchId", value: raw(message.batchId) },
+    { term: "workflowRunId", value: raw(message.workflowRunId) },
+    { term: "metaId", value: raw(message.metaId) },
+    { term: "referenceId", value: raw(message.referenceId || null) },
+    ...TIMESTAMP_FIELDS.map((field) => ({ term: field, value: raw(message[field]?.toISOString() ?? null) })),
+  ];
 }

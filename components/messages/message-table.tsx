@@ -1,15 +1,22 @@
 import Link from "next/link";
+import { Fragment } from "react";
 import { Badge } from "@/components/ui/badge";
+import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { StatusBadge } from "./status-badge";
 
-export interface MessageRow {
+/** One message as every list of messages shows it (Emails, Overview, a batch, a run, a contact). */
+export interface MessageListItem {
   id: string;
   status: string;
   source: string;
+  sandbox: boolean;
   to: string[];
   subject: string;
+  templateId: string | null;
   createdAt: Date;
+  /** Content erased or purged: an empty subject is not "(no subject)". */
+  erased?: boolean;
 }
 
 function recipients(to: string[]): string {
@@ -17,58 +24,68 @@ function recipients(to: string[]): string {
   return `${to.slice(0, 2).join(", ")} +${to.length - 2} more`;
 }
 
-/** Latest messages, one row each; the subject links to the message page. Phones see two columns. */
-export function MessageTable({ messages }: { messages: MessageRow[] }) {
+/** `SANDBOX_WORKFLOW` may break after its underscore, so a narrow cell wraps it instead of spilling into the next. */
+export function SourceBadge({ source, sandbox }: { source: string; sandbox: boolean }) {
+  const parts = source.split("_");
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="w-full table-fixed text-left text-sm">
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium tracking-wide text-slate-500 uppercase">
-          <tr>
-            <th scope="col" className="w-28 px-4 py-2.5 sm:w-32">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-2.5">
-              Message
-            </th>
-            <th scope="col" className="hidden w-36 px-4 py-2.5 md:table-cell">
-              Source
-            </th>
-            <th scope="col" className="hidden w-56 px-4 py-2.5 sm:table-cell">
-              Created
-            </th>
+    <Badge tone={sandbox ? "warning" : "neutral"}>
+      <span className="whitespace-normal break-words" title={source} data-testid="source-badge">
+        {parts.map((part, index) => (
+          <Fragment key={index}>
+            {index > 0 ? (
+              <>
+                <wbr />_
+              </>
+            ) : null}
+            {part}
+          </Fragment>
+        ))}
+      </span>
+    </Badge>
+  );
+}
+
+/**
+ * The one table of messages; the subject opens the message. Scrolls sideways inside its frame on
+ * phones, so the page itself never does.
+ */
+export function MessageTable({ rows, templateNames, label = "Emails, newest first" }: { rows: MessageListItem[]; templateNames: Map<string, string>; label?: string }) {
+  return (
+    <Table label={label}>
+      <THead>
+        <Th>Status</Th>
+        <Th>To</Th>
+        <Th>Subject</Th>
+        <Th>Template</Th>
+        <Th>Source</Th>
+        <Th>Created</Th>
+      </THead>
+      <TBody>
+        {rows.map((row) => (
+          <tr key={row.id} data-testid="email-row" data-id={row.id} className="hover:bg-slate-50">
+            <Td>
+              <StatusBadge status={row.status} />
+            </Td>
+            <Td className="max-w-56 truncate text-slate-700" title={row.to.join(", ")}>
+              {recipients(row.to)}
+            </Td>
+            <Td className="max-w-80 min-w-48">
+              <Link href={`/emails/${row.id}`} className="block truncate font-medium text-indigo-700 hover:underline">
+                {row.subject || (row.erased || row.status === "DELETED" ? "(content erased)" : "(no subject)")}
+              </Link>
+            </Td>
+            <Td className="max-w-40 truncate text-slate-600">
+              {row.templateId ? (templateNames.get(row.templateId) ?? <span className="font-mono text-xs">{row.templateId}</span>) : <span className="text-slate-400">—</span>}
+            </Td>
+            <Td className="max-w-40">
+              <SourceBadge source={row.source} sandbox={row.sandbox} />
+            </Td>
+            <Td className="whitespace-nowrap text-slate-600">
+              <Timestamp value={row.createdAt} />
+            </Td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {messages.map((message) => (
-            <tr key={message.id} className="relative align-top hover:bg-slate-50">
-              <td className="px-4 py-3">
-                <StatusBadge status={message.status} />
-              </td>
-              <td className="min-w-0 px-4 py-3">
-                <Link
-                  href={`/emails/${message.id}`}
-                  className="block truncate font-medium text-slate-900 after:absolute after:inset-0 hover:underline"
-                >
-                  {message.subject || "(no subject)"}
-                </Link>
-                <p className="truncate text-slate-600">
-                  <span className="text-slate-400">to </span>
-                  {recipients(message.to)}
-                </p>
-                <p className="mt-0.5 text-xs text-slate-500 sm:hidden">
-                  <Timestamp value={message.createdAt} /> · {message.source}
-                </p>
-              </td>
-              <td className="hidden px-4 py-3 md:table-cell">
-                <Badge>{message.source}</Badge>
-              </td>
-              <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 sm:table-cell">
-                <Timestamp value={message.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </TBody>
+    </Table>
   );
 }

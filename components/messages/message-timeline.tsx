@@ -1,7 +1,8 @@
-import { Fragment } from "react";
+import { LocalTime } from "@/components/ui/local-time";
 import { Badge } from "@/components/ui/badge";
 import { Timestamp } from "@/components/ui/timestamp";
-import { eventTone } from "./status-badge";
+import { splitSentence } from "@/lib/timeline/event-labels.shared";
+import { EventBadge } from "./event-badge";
 
 export interface TimelineEvent {
   id: string;
@@ -11,22 +12,12 @@ export interface TimelineEvent {
   createdAt: Date;
 }
 
-/** Long codes wrap at their underscores on narrow screens, never mid-word. */
-function BreakableCode({ code }: { code: string }) {
-  const parts = code.split("_");
-  return parts.map((part, index) => (
-    <Fragment key={index}>
-      {part}
-      {index < parts.length - 1 ? (
-        <>
-          _<wbr />
-        </>
-      ) : null}
-    </Fragment>
-  ));
+/** An event's sentence with the instants it names in the page's one time format. */
+export function EventSentence({ message }: { message: string }) {
+  return splitSentence(message).map((part, index) => ("iso" in part ? <LocalTime key={index} iso={part.iso} /> : part.text));
 }
 
-/** The delivery timeline, newest first, as the caller gives it. */
+/** The delivery timeline, newest first, as the caller gives it; the raw codes are in the page's developer details. */
 export function MessageTimeline({ events }: { events: TimelineEvent[] }) {
   if (events.length === 0) return <p className="text-sm text-slate-500">No events recorded yet.</p>;
   return (
@@ -35,17 +26,15 @@ export function MessageTimeline({ events }: { events: TimelineEvent[] }) {
         <li key={event.id} className="relative" data-code={event.code}>
           <span aria-hidden className="absolute top-1.5 -left-[1.6rem] h-2.5 w-2.5 rounded-full border-2 border-white bg-slate-400" />
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <Badge tone={eventTone(event.code)}>
-              <span className="font-mono whitespace-normal">
-                <BreakableCode code={event.code} />
-              </span>
-            </Badge>
+            <EventBadge code={event.code} message={event.message} />
             {event.bot ? <Badge>bot</Badge> : null}
             <span className="text-xs text-slate-500">
-              <Timestamp value={event.createdAt} milliseconds />
+              <Timestamp value={event.createdAt} />
             </span>
           </div>
-          <p className="mt-1 text-sm break-words text-slate-700">{event.message}</p>
+          <p className="mt-1 text-sm break-words text-slate-700">
+            <EventSentence message={event.message} />
+          </p>
         </li>
       ))}
     </ol>

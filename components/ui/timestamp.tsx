@@ -1,16 +1,13 @@
-/** `2026-01-02 03:04:05 UTC`: one unambiguous zone for every reader; the exact ISO value on hover. */
+import { LocalTime } from "./local-time";
+import { formatUtc } from "./time-format.shared";
+
+/** `2026-01-02 03:04:05 UTC`: for places that print a time as plain text on the server. */
 export function formatTimestamp(date: Date, options: { milliseconds?: boolean } = {}): string {
-  const iso = date.toISOString();
-  const time = options.milliseconds ? iso.slice(11, 23) : iso.slice(11, 19);
-  return `${iso.slice(0, 10)} ${time} UTC`;
+  return formatUtc(date.toISOString(), options.milliseconds);
 }
 
+/** Every time on the dashboard: one format, the reader's zone, UTC on hover (components/ui/local-time.tsx). */
 export function Timestamp({ value, milliseconds }: { value: Date | null; milliseconds?: boolean }) {
   if (!value) return <span className="text-slate-400">—</span>;
-  const iso = value.toISOString();
-  return (
-    <time dateTime={iso} title={iso} className="tabular-nums">
-      {formatTimestamp(value, { milliseconds })}
-    </time>
-  );
+  return <LocalTime iso={value.toISOString()} milliseconds={milliseconds} />;
 }

@@ -8,7 +8,7 @@ export const CONTACT_MESSAGES_MAX = 50;
 export interface ContactDetail {
   contact: { id: string; email: string; name: string | null; createdAt: Date; updatedAt: Date };
   /** The newest messages addressed to the contact (To only, as the API's `to` filter), newest first. */
-  messages: Array<{ id: string; status: MessageStatus; source: MessageSource; sandbox: boolean; to: string[]; subject: string; createdAt: Date }>;
+  messages: Array<{ id: string; status: MessageStatus; source: MessageSource; sandbox: boolean; to: string[]; subject: string; templateId: string | null; createdAt: Date }>;
   /** Every group of the workspace, with whether this contact left it. */
   groups: Array<{ id: string; key: string; name: string; unsubscribedAt: Date | null }>;
   suppression: { reason: string; detail: string | null; emailMessageId: string | null; createdAt: Date } | null;
@@ -31,6 +31,7 @@ export async function getContactDetail(workspaceId: string, contactId: string): 
         sandbox: emailMessages.sandbox,
         to: emailMessages.to,
         subject: emailMessages.subject,
+        templateId: emailMessages.templateId,
         createdAt: emailMessages.createdAt,
       })
       .from(emailMessages)

@@ -4,6 +4,7 @@ import { newId } from "@/lib/ids";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { getMessageDetail } from "./get-message-detail";
 import { recordEvent } from "@/lib/timeline/record-event";
+import { createTemplate } from "@/lib/templates/create-template";
 
 const insertMessage = (workspaceId: string) =>
   insertTestMessage(workspaceId, {
@@ -31,6 +32,7 @@ describe("getMessageDetail", () => {
       status: "SUCCEEDED",
       source: "API",
       serviceTemplateId: null,
+      templateName: null,
       to: ["Ada <ada@example.org>"],
       from: "Demo <hello@example.com>",
       processedAt: at(1),
@@ -60,5 +62,17 @@ describe("getMessageDetail", () => {
     expect(await getMessageDetail(workspace.id, newId("message"))).toBeNull();
     expect(await getMessageDetail(workspace.id, "not-an-id")).toBeNull();
     expect(await getMessageDetail(other.id, id)).not.toBeNull();
+  });
+
+  it("names the message's template, read in the message's workspace only", async () => {
+    const { workspace } = await createTestWorkspace();
+    const { workspace: other } = await createTestWorkspace();
+    const template = await createTemplate({ workspaceId: workspace.id, name: "Welcome", subject: "Hi", bodyHtml: "<p>Hi</p>" });
+    const id = await insertTestMessage(workspace.id, { templateId: template.id });
+    expect((await getMessageDetail(workspace.id, id))?.message).toMatchObject({ serviceTemplateId: template.id, templateName: "Welcome" });
+    // A template id of another workspace on a message (never written by the service) still reads no name.
+    const foreign = await createTemplate({ workspaceId: other.id, name: "Theirs", subject: "Hi", bodyHtml: "<p>Hi</p>" });
+    const stray = await insertTestMessage(workspace.id, { templateId: foreign.id });
+    expect((await getMessageDetail(workspace.id, stray))?.message.templateName).toBeNull();
   });
 });

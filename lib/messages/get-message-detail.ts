@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, getTableColumns } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages, type MessageSource, type MessageStatus } from "@/db/schema";
+import { emailMessageLogs, emailMessages, templates, type MessageSource, type MessageStatus } from "@/db/schema";
 import { isId } from "@/lib/ids";
 
 /** Every EmailMessage field of docs/api.md#resources, plus what a person reading the message needs (bodies, links). */
@@ -14,6 +14,8 @@ export interface MessageDetail {
   sandbox: boolean;
   processedAt: Date | null;
   serviceTemplateId: string | null;
+  /** The template's current name, read in the same workspace; null when there is none or it was deleted. */
+  templateName: string | null;
   batchId: string | null;
   workflowRunId: string | null;
   variables: Record<string, unknown>;
@@ -83,8 +85,9 @@ export async function getMessageDetail(
   // Tenant and internal columns stay out; the template id takes its public name.
   const { templateId, workspaceId: _workspaceId, groupId: _groupId, ...columns } = getTableColumns(emailMessages);
   const [row] = await db
-    .select({ ...columns, serviceTemplateId: templateId })
+    .select({ ...columns, serviceTemplateId: templateId, templateName: templates.name })
     .from(emailMessages)
+    .leftJoin(templates, and(eq(templates.id, emailMessages.templateId), eq(templates.workspaceId, workspaceId)))
     .where(and(eq(emailMessages.workspaceId, workspaceId), eq(emailMessages.id, messageId)));
   if (!row) return null;
 

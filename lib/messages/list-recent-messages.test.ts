@@ -24,6 +24,7 @@ describe("listRecentMessages", () => {
       to: ["Ada <ada@example.org>"],
       from: "hello@example.com",
       subject: "tie b",
+      templateId: null,
       createdAt: t(2),
     });
   });

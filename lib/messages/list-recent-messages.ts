@@ -11,6 +11,7 @@ export interface RecentMessage {
   to: string[];
   from: string;
   subject: string;
+  templateId: string | null;
   createdAt: Date;
 }
 
@@ -36,6 +37,7 @@ export async function listRecentMessages(
       to: emailMessages.to,
       from: emailMessages.from,
       subject: emailMessages.subject,
+      templateId: emailMessages.templateId,
       createdAt: emailMessages.createdAt,
     })
     .from(emailMessages)

@@ -23,8 +23,10 @@ export async function getWorkflowRunDetail(workspaceId: string, runId: string) {
       id: emailMessages.id,
       status: emailMessages.status,
       source: emailMessages.source,
+      sandbox: emailMessages.sandbox,
       to: emailMessages.to,
       subject: emailMessages.subject,
+      templateId: emailMessages.templateId,
       createdAt: emailMessages.createdAt,
     })
     .from(emailMessages)

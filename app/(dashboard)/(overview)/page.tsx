@@ -12,6 +12,7 @@ import { env } from "@/lib/env";
 import { getOverview } from "@/lib/insights/get-overview";
 import { listRecentProblems } from "@/lib/insights/list-recent-problems";
 import { listRecentMessages } from "@/lib/messages/list-recent-messages";
+import { listTemplateNames } from "@/lib/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -27,6 +28,7 @@ export default async function OverviewPage() {
     listRecentProblems(workspace.id, { since: overview.since, bounces: overview.totals.live.bounced + overview.totals.sandbox.bounced > 0 }),
     listRecentMessages(workspace.id, { limit: LATEST_MESSAGES }),
   ]);
+  const templateNames = await listTemplateNames(workspace.id, latest.map((message) => message.templateId));
   const sandboxMessages = overview.days.reduce((sum, day) => sum + day.sandbox.accepted, 0);
 
   return (
@@ -68,7 +70,7 @@ export default async function OverviewPage() {
             </Link>
           }
         >
-          <MessageTable messages={latest} />
+          <MessageTable rows={latest} templateNames={templateNames} label="Latest messages, newest first" />
         </Card>
       ) : null}
     </div>

@@ -13,6 +13,7 @@ import { hrefWith } from "@/components/ui/pager";
 import { Timestamp } from "@/components/ui/timestamp";
 import { getBatchDetail } from "@/lib/batches/get-batch-detail";
 import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/batches/list-batch-messages";
+import { listTemplateNames } from "@/lib/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
@@ -38,6 +39,7 @@ export default async function BatchPage({ params, searchParams }: Props) {
     if (!isInvalidParameter(error)) throw error;
     page = error;
   }
+  const templateNames = page instanceof Error ? new Map<string, string>() : await listTemplateNames(workspace.id, page.items.map((item) => item.templateId));
 
   return (
     <div className="space-y-6">
@@ -63,7 +65,7 @@ export default async function BatchPage({ params, searchParams }: Props) {
           <InvalidLink error={page} firstPageHref={`/batches/${batch.id}`} />
         ) : (
           <>
-            {page.items.length > 0 ? <MessageTable messages={page.items} /> : <p className="text-sm text-slate-600">No messages on this page.</p>}
+            {page.items.length > 0 ? <MessageTable rows={page.items} templateNames={templateNames} label="Messages of the batch, in request order" /> : <p className="text-sm text-slate-600">No messages on this page.</p>}
             <OffsetPager
               offset={page.meta.offset}
               limit={page.meta.limit}

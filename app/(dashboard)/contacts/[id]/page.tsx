@@ -15,6 +15,7 @@ import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { CONTACT_MESSAGES_MAX, getContactDetail } from "@/lib/contacts/get-contact-detail";
 import { hasRole } from "@/lib/access/roles.shared";
+import { listTemplateNames } from "@/lib/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { addSuppressionAction, removeSuppressionAction } from "../actions";
 
@@ -30,6 +31,7 @@ export default async function ContactPage({ params }: Props) {
   const detail = await getContactDetail(workspace.id, id);
   if (!detail) notFound();
   const { contact, messages, groups, suppression } = detail;
+  const templateNames = await listTemplateNames(workspace.id, messages.map((message) => message.templateId));
   const canManage = hasRole(role, "ADMIN");
   return (
     <div className="space-y-6">
@@ -112,7 +114,7 @@ export default async function ContactPage({ params }: Props) {
             {messages.length === CONTACT_MESSAGES_MAX ? `the latest ${CONTACT_MESSAGES_MAX}` : `${messages.length}`}, newest first
           </span>
         </h2>
-        {messages.length === 0 ? <EmptyState title="No messages to this address">Only messages with the address in To are listed.</EmptyState> : <MessageTable messages={messages} />}
+        {messages.length === 0 ? <EmptyState title="No messages to this address">Only messages with the address in To are listed.</EmptyState> : <MessageTable rows={messages} templateNames={templateNames} label="Messages to this contact, newest first" />}
       </section>
     </div>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { EmailFilters, type EmailFilterValues } from "@/components/messages/email-filters";
-import { EmailListTable } from "@/components/messages/email-list-table";
+import { MessageTable } from "@/components/messages/message-table";
 import { NewMessagesNotice } from "@/components/messages/new-messages-notice";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormMessage } from "@/components/ui/field";
@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { EMAIL_FILTER_PARAMS, parseEmailListSearch } from "@/lib/messages/email-list-search";
 import { listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
+import { listTemplateNames } from "@/lib/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { toSearchParams } from "../search-params";
 
@@ -26,6 +27,8 @@ export default async function EmailsPage({ searchParams }: Props) {
   const parsed = parseEmailListSearch(search);
   const [result, templates] = await Promise.all([parsed.ok ? listDashboardMessages(workspace.id, parsed.query) : parsed, listTemplateChoices(workspace.id)]);
 
+  // Names for this page's rows, not the select's newest 100: an older template is still shown by name.
+  const templateNames = result.ok ? await listTemplateNames(workspace.id, result.page.rows.map((row) => row.templateId)) : new Map<string, string>();
   const values = Object.fromEntries([...EMAIL_FILTER_PARAMS, "limit"].map((name) => [name, search.get(name) ?? ""])) as unknown as EmailFilterValues;
   const filterLink = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
   const filtered = EMAIL_FILTER_PARAMS.some((name) => values[name] !== "");
@@ -55,7 +58,7 @@ export default async function EmailsPage({ searchParams }: Props) {
                 : "Messages sent through the API, batches and workflows of this workspace appear here, with their delivery timeline."}
             </EmptyState>
           ) : (
-            <EmailListTable rows={result.page.rows} templateNames={new Map(templates.map((template) => [template.id, template.name]))} />
+            <MessageTable rows={result.page.rows} templateNames={templateNames} />
           )}
           <Pager
             summary={`${result.page.rows.length} on this page`}

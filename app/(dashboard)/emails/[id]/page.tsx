@@ -4,7 +4,9 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { HtmlPreview } from "@/components/messages/html-preview";
-import { dataItems, envelopeItems, formatBytes, json, timestampItems } from "@/components/messages/message-fields";
+import { DeveloperDetails } from "@/components/messages/developer-details";
+import { EventBadge } from "@/components/messages/event-badge";
+import { dataItems, developerItems, envelopeItems, formatBytes, json, timestampItems } from "@/components/messages/message-fields";
 import { MessageTimeline } from "@/components/messages/message-timeline";
 import { StatusBadge } from "@/components/messages/status-badge";
 import { Badge } from "@/components/ui/badge";
@@ -52,16 +54,19 @@ export default async function EmailPage({ params }: Props) {
           <CopyButton value={message.id} label="Copy the message id" />
         </div>
         {latest ? (
-          <p className="mt-2 text-sm text-slate-700" data-testid="latest-event">
-            <span className="text-slate-500">Latest: </span>
-            {latest.message} <span className="text-slate-500">(<Timestamp value={latest.createdAt} />)</span>
+          <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700" data-testid="latest-event">
+            <span className="text-slate-500">Latest:</span>
+            <EventBadge code={latest.code} message={latest.message} />
+            <span className="text-slate-500">
+              <Timestamp value={latest.createdAt} />
+            </span>
           </p>
         ) : null}
       </div>
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Message" id="fields">
-          <DescriptionList items={envelopeItems(message, gone && !message.subject ? <Gone text={gone} /> : message.subject || "—")} />
+          <DescriptionList terms="words" items={envelopeItems(message, gone && !message.subject ? <Gone text={gone} /> : message.subject || "—")} />
         </Card>
         {/* On phones the timeline comes first: it is what people open this page for. */}
         <div className="order-first min-w-0 lg:order-none">
@@ -84,7 +89,7 @@ export default async function EmailPage({ params }: Props) {
           )}
         </Card>
         <Card title="Variables, metadata, attachments" id="data">
-          <DescriptionList items={dataItems(message, gone ? <Gone text={gone} /> : json(message.variables))} />
+          <DescriptionList terms="words" items={dataItems(message, gone ? <Gone text={gone} /> : json(message.variables))} />
         </Card>
       </div>
 
@@ -112,9 +117,11 @@ export default async function EmailPage({ params }: Props) {
         </Card>
       ) : null}
 
-      <Card title="Timestamps" id="timestamps" description="UTC; a dash means it has not happened.">
-        <DescriptionList items={timestampItems(message)} />
+      <Card title="Timestamps" id="timestamps" description="In your time zone (UTC on hover); a dash means it has not happened.">
+        <DescriptionList terms="words" items={timestampItems(message)} />
       </Card>
+
+      <DeveloperDetails fields={developerItems(message)} events={events} />
     </div>
   );
 }

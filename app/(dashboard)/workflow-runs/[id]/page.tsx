@@ -12,6 +12,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { DescriptionList } from "@/components/ui/description-list";
 import { Timestamp } from "@/components/ui/timestamp";
 import { getWorkflowRunDetail } from "@/lib/workflows/get-workflow-run-detail";
+import { listTemplateNames } from "@/lib/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 type Props = { params: Promise<{ id: string }> };
@@ -33,6 +34,7 @@ export default async function WorkflowRunPage({ params }: Props) {
     throw error;
   });
   const { run, workflowName, steps, stepsDone, messages } = detail;
+  const templateNames = await listTemplateNames(workspace.id, messages.map((message) => message.templateId));
 
   return (
     <div className="space-y-6">
@@ -78,7 +80,7 @@ export default async function WorkflowRunPage({ params }: Props) {
         {steps.length > 0 ? <RunSteps steps={steps} /> : <p className="text-sm text-slate-600">This run has no steps: it never started.</p>}
       </Card>
       <Card title="Messages" id="messages" description="Sent by this run, oldest first.">
-        {messages.length > 0 ? <MessageTable messages={messages} /> : <p className="text-sm text-slate-600">This run has sent no messages.</p>}
+        {messages.length > 0 ? <MessageTable rows={messages} templateNames={templateNames} label="Messages of the run, oldest first" /> : <p className="text-sm text-slate-600">This run has sent no messages.</p>}
       </Card>
     </div>
   );
