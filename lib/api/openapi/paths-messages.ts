@@ -112,11 +112,19 @@ export const messagePaths: Record<string, JsonObject> = {
     post: operation({
       operationId: "previewTemplate",
       summary: "Render a template to its HTML document (used by the Node client)",
-      description: "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox.",
+      description:
+        "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox. Beyond the published API: a body whose only key is `variables` (an object), for a template that reads no variable named `variables`, renders that object's contents and answers `X-Postwerk-Note: rendered body.variables as the variables`.",
       tag: "Templates",
       parameters: [pathId("template", "tpl_")],
       body: { schema: "PreviewVariables", optional: true },
-      success: [{ status: "200", description: "The rendered HTML.", content: { "text/html": { schema: { type: "string" } } } }],
+      success: [
+        {
+          status: "200",
+          description: "The rendered HTML.",
+          content: { "text/html": { schema: { type: "string" } } },
+          headers: { "X-Postwerk-Note": { description: "Present when body.variables was rendered as the variables.", schema: { type: "string" } } },
+        },
+      ],
       errors: [...JSON_BODY_ERRORS, "404", "422"],
     }),
   },
