@@ -15,8 +15,9 @@ export function requestIdOf(request: Request): string {
  * Counts the request and observes its latency under its route template (/api/v1/email_messages/:id),
  * never its path: ids in labels would make one time series per message.
  */
-export async function observeRequest(request: Request, params: Promise<unknown>, status: number, startedMs: number): Promise<void> {
-  const route = routeTemplate(new URL(request.url).pathname, await params.catch(() => ({})));
+export async function observeRequest(request: Request, params: Promise<unknown> | undefined, status: number, startedMs: number): Promise<void> {
+  // A route without dynamic segments gets no params from `next start` (the e2e sends answered 500).
+  const route = routeTemplate(new URL(request.url).pathname, await Promise.resolve(params).catch(() => ({})));
   const { httpRequests, httpDuration } = metrics();
   httpRequests.inc({ route, method: request.method, status: String(status) });
   httpDuration.observe({ route, method: request.method }, (performance.now() - startedMs) / 1000);
