@@ -2,6 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -63,7 +64,10 @@ export async function closeDb(): Promise<void> {
 
 export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DbHandle> {
   if (!dataDir.startsWith("memory://")) fs.mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir, loadDataDir });
+  // pg_trgm backs the subject search's index (docs/dashboard/emails.md#searching-by-subject). PGlite
+  // ships it as a separate bundle that must be loaded at every open, before a migration or a data
+  // directory that uses it; PostgreSQL has it in contrib and the migration creates it.
+  const pglite = await PGlite.create({ dataDir, loadDataDir, extensions: { pg_trgm } });
   return pgliteHandle(pglite);
 }
 

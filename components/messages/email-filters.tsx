@@ -6,6 +6,7 @@ export const STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED"] 
 export const SOURCES = ["API", "BATCH", "WORKFLOW", "SANDBOX_API", "SANDBOX_BATCH", "SANDBOX_WORKFLOW", "PREVIEW"] as const;
 
 export interface EmailFilterValues {
+  subject: string;
   status: string;
   source: string;
   mode: string;
@@ -29,6 +30,11 @@ export function EmailFilters({ values, templates, error }: { values: EmailFilter
   return (
     <form method="get" action="/emails" aria-label="Filter emails" className="mb-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="sm:col-span-2 lg:col-span-4">
+          <Field label="Subject" htmlFor="filter-subject" error={errorFor("subject")} hint="Contains, any case">
+            <Input id="filter-subject" name="subject" type="search" placeholder="Search subjects: receipt, order 1042…" defaultValue={values.subject} {...invalid("subject")} />
+          </Field>
+        </div>
         <Field label="Status" htmlFor="filter-status" error={errorFor("status")}>
           <Select id="filter-status" name="status" defaultValue={values.status} {...invalid("status")}>
             <option value="">Any status</option>

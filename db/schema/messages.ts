@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
 import { templates } from "./templates";
 import { workspaces } from "./workspaces";
@@ -78,6 +78,8 @@ export const emailMessages = pgTable(
     deliveryUnconfirmedAt: ts("delivery_unconfirmed_at"),
     /** Bodies, variables and stored MIME removed (retention or erase); metadata and events stay. */
     contentPurgedAt: ts("content_purged_at"),
+    /** The message this one is a resend of (lib/sending/resend-message.ts); null for any other send. */
+    resentFromId: text("resent_from_id").references((): AnyPgColumn => emailMessages.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -103,6 +105,11 @@ export const emailMessages = pgTable(
       .where(sql`${t.sentAt} is not null and ${t.deliveredAt} is null and ${t.deliveryUnconfirmedAt} is null`),
     // Retention walks messages whose content is still stored, oldest first.
     index("email_messages_retention_idx").on(t.createdAt).where(sql`${t.contentPurgedAt} is null`),
+    // Subject search (ILIKE '%…%'): trigrams, so any substring of 3+ characters is index-backed
+    // (docs/dashboard/emails.md#searching-by-subject). The migration creates pg_trgm first.
+    index("email_messages_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")),
+    // "Resent as …" on the original's page.
+    index("email_messages_resent_from_idx").on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
   ],
 );
 

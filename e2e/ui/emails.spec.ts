@@ -185,3 +185,22 @@ test("another workspace sees none of it: 404 pages, nothing new", async ({ page 
     await switchWorkspace(page, "Demo");
   }
 });
+
+test("search by subject, then resend a message from its page: the two pages link each other", async ({ page }) => {
+  await page.goto("/emails");
+  await page.getByLabel("Subject").fill(`${marker.toUpperCase()} #2`);
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/subject=/);
+  const rows = page.getByTestId("email-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(subjects[1]);
+
+  await page.goto(`/emails/${ids[1]}`);
+  await page.getByRole("button", { name: "Resend", exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Resend" }).click();
+  await expect(page.getByTestId("resent-from")).toContainText(ids[1]);
+  const copyId = new URL(page.url()).pathname.split("/").pop()!;
+  expect(copyId).not.toBe(ids[1]);
+  await page.goto(`/emails/${ids[1]}`);
+  await expect(page.getByTestId("resent-as")).toContainText(copyId);
+});

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, desc, eq, getTableColumns } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages, templates, type MessageSource, type MessageStatus } from "@/db/schema";
 import { isId } from "@/lib/ids";
@@ -50,7 +50,13 @@ export interface MessageDetail {
   deliveryUnconfirmedAt: Date | null;
   /** Set when retention or an erase removed the bodies, variables and stored MIME. */
   contentPurgedAt: Date | null;
+  /** The message this one resends ("Resent from …"). */
+  resentFromId: string | null;
+  /** Its own resends, oldest first, at most RESENDS_SHOWN ("Resent as …"). */
+  resentAs: string[];
 }
+
+export const RESENDS_SHOWN = 20;
 
 export interface MessageTimelineEvent {
   id: string;
@@ -92,7 +98,7 @@ export async function getMessageDetail(
   if (!row) return null;
 
   const timeline = and(eq(emailMessageLogs.workspaceId, workspaceId), eq(emailMessageLogs.emailMessageId, messageId));
-  const [events, [{ total }]] = await Promise.all([
+  const [events, [{ total }], resends] = await Promise.all([
     db
       .select({
         id: emailMessageLogs.id,
@@ -106,12 +112,20 @@ export async function getMessageDetail(
       .orderBy(desc(emailMessageLogs.createdAt), desc(emailMessageLogs.id))
       .limit(options.eventLimit ?? MESSAGE_DETAIL_EVENT_LIMIT),
     db.select({ total: count() }).from(emailMessageLogs).where(timeline),
+    // email_messages_resent_from_idx; ids sort by creation time.
+    db
+      .select({ id: emailMessages.id })
+      .from(emailMessages)
+      .where(and(eq(emailMessages.workspaceId, workspaceId), eq(emailMessages.resentFromId, messageId)))
+      .orderBy(asc(emailMessages.id))
+      .limit(RESENDS_SHOWN),
   ]);
 
   return {
     message: {
       ...row,
       attachments: row.attachments.map(({ name, contentType, size }) => ({ name, contentType, size })),
+      resentAs: resends.map((resend) => resend.id),
     },
     events,
     eventCount: Number(total),

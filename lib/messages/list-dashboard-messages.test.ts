@@ -135,4 +135,17 @@ describe("countNewerMessages", () => {
     expect(await countNewerMessages(other.id, filters({}), top)).toEqual({ count: 0, more: false });
     expect(await countNewerMessages(workspace.id, filters({}), null)).toEqual({ count: 3, more: false });
   });
+
+  it("searches subjects from the page's subject field, combined with the other filters", async () => {
+    const { workspace } = await createTestWorkspace();
+    const receipt = await insertTestMessage(workspace.id, { createdAt: at(1), subject: "Your receipt #1042" });
+    await insertTestMessage(workspace.id, { createdAt: at(2), subject: "Welcome aboard" });
+    const failed = await insertTestMessage(workspace.id, { createdAt: at(3), subject: "RECEIPT again", status: "FAILED" });
+    const ids = async (query: Record<string, string>) => (await pageOf(workspace.id, query)).rows.map((row) => row.id);
+    expect(await ids({ subject: "  Receipt " })).toEqual([failed, receipt]);
+    expect(await ids({ subject: "receipt", status: "FAILED" })).toEqual([failed]);
+    expect(await ids({ subject: "" })).toHaveLength(3);
+    const tooLong = await list(workspace.id, { subject: "x".repeat(201) });
+    expect(tooLong.ok ? null : tooLong.param).toBe("subject");
+  });
 });

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, gt, gte, lt, lte, sql, type SQL } from "drizzle-orm";
+import { eq, gt, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { keysetPage } from "@/lib/keyset";
@@ -31,6 +31,8 @@ function filtersOf(query: MessageListQuery): SQL[] {
   if (query.batchId !== undefined) filters.push(eq(m.batchId, query.batchId));
   if (query.metaId !== undefined) filters.push(eq(m.metaId, query.metaId));
   if (query.to !== undefined) filters.push(sql`${m.toAddresses} @> array[${query.to.toLowerCase()}]::text[]`);
+  // Backslash is LIKE's escape character: the caller's % and _ are text, not wildcards.
+  if (query.subject !== undefined) filters.push(ilike(m.subject, `%${query.subject.replace(/[\\%_]/g, "\\$&")}%`));
   if (query.sandbox !== undefined) filters.push(eq(m.sandbox, query.sandbox));
   return filters;
 }

@@ -15,13 +15,16 @@ export interface MessageListQuery extends KeysetPageQuery {
   metaId?: string;
   /** A bare address; matched against `to` case-insensitively. */
   to?: string;
+  /** Text the subject contains, case-insensitive (trimmed; beyond the published API). */
+  subject?: string;
   /** The dashboard's live/sandbox filter (not an API parameter: there `source` says it). */
   sandbox?: boolean;
 }
 
 /**
  * GET /v1/email_messages' query string (docs/api.md#decided-listing-messages): `limit`, `cursor.*`,
- * `createdAt.*` (dotted or bracket names), `status`, `source`, `templateId`, `batchId`, `metaId`, `to`.
+ * `createdAt.*` (dotted or bracket names), `status`, `source`, `templateId`, `batchId`, `metaId`, `to`,
+ * `subject`.
  */
 export function parseMessageListQuery(params: URLSearchParams): MessageListQuery {
   return readMessageListQuery((name) => queryParam(params, name));
@@ -44,5 +47,10 @@ export function readMessageListQuery(read: ParamReader): MessageListQuery {
   }
   const to = read("to");
   if (to !== null) query.to = parseSingleAddress(to, "to", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR").address;
+  const subject = read("subject")?.trim();
+  if (subject !== undefined) {
+    if (subject === "" || subject.length > 200) throw invalidParameter("subject", "subject must be 1 to 200 characters of the subject to look for.");
+    query.subject = subject;
+  }
   return query;
 }

@@ -45,3 +45,10 @@ export const sendEmailSchema = z.object({
 
 export type SendEmailBody = z.infer<typeof sendEmailSchema>;
 export type AttachmentInput = z.infer<typeof attachmentInputSchema>;
+
+/** The body of POST /v1/email_messages/:id/resend (optional): a metaId makes the resend idempotent, as for a send. */
+export const resendEmailSchema = z.object({
+  metaId: z.string().min(1).max(255).optional().describe("Idempotency key and caller reference for the new message; without it the original's metaId is kept."),
+});
+
+export type ResendEmailBody = z.infer<typeof resendEmailSchema>;

@@ -39,6 +39,7 @@ export function serializeMessage(message: EmailMessageRow) {
     metadata: message.metadata,
     batchId: message.batchId,
     workflowRunId: message.workflowRunId,
+    resentFromId: message.resentFromId,
   };
 }
 

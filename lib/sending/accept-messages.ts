@@ -63,6 +63,7 @@ export async function acceptMessages(
     attachments: message.attachments,
     metaId: message.metaId,
     metadata: message.metadata,
+    resentFromId: message.resentFromId ?? null,
     referenceId: "",
     processedAt: now,
     createdAt: now,

@@ -44,6 +44,8 @@ export interface PreparedMessage {
    * renders): it gets its error event instead of a delivery job.
    */
   failure?: { code: EventCode; sentence: string };
+  /** Set for a resend (resend-message.ts): the message this one repeats. */
+  resentFromId?: string;
 }
 
 export interface PrepareContext {
@@ -173,7 +175,7 @@ export async function listMemberEmails(db: Executor, workspaceId: string): Promi
   return new Set(rows.map((row) => row.email.toLowerCase()));
 }
 
-function assertTestModeRecipients(command: SendCommand, members: Set<string>, p: (name: string) => string) {
+export function assertTestModeRecipients(command: Pick<SendCommand, "to" | "cc" | "bcc">, members: Set<string>, p: (name: string) => string) {
   for (const field of ["to", "cc", "bcc"] as const) {
     const outsider = command[field].find((recipient) => !members.has(recipient.address.toLowerCase()));
     if (outsider) {

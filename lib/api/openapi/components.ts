@@ -28,6 +28,7 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["CreateAttachmentRequest", requests.createAttachmentSchema, "Optional: what the client knows of the file."],
   ["RenderTemplateRequest", requests.renderTemplateSchema, "Variables to render the template with."],
   ["PreviewVariables", requests.previewVariablesSchema, "The template's variables, as the whole body."],
+  ["ResendEmailRequest", requests.resendEmailSchema, "Optional: a metaId for the new message (idempotency key)."],
 ];
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -98,6 +99,7 @@ export const ERROR_RESPONSES = {
   "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
     Allow: header("Allow"),
   }),
+  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message)."),
   "413": errorResponse(
     "PayloadTooLarge",
     "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",

@@ -32,6 +32,11 @@ const listParameters: JsonObject[] = [
   queryParam("batchId", text, "Only messages of this batch."),
   queryParam("metaId", text, "Only messages with this metaId."),
   queryParam("to", { type: "string" }, "Only messages whose to holds this address (exact, case-insensitive)."),
+  queryParam(
+    "subject",
+    { type: "string", minLength: 1, maxLength: 200 },
+    "Only messages whose subject contains this text, case-insensitive (trimmed; % and _ are plain characters). Beyond the published API.",
+  ),
 ];
 
 export const messagePaths: Record<string, JsonObject> = {
@@ -55,6 +60,19 @@ export const messagePaths: Record<string, JsonObject> = {
       parameters: [pathId("message", "em_")],
       success: [{ status: "200", description: "The message.", data: "EmailMessage" }],
       errors: ["404"],
+    }),
+  },
+  "/v1/email_messages/{id}/resend": {
+    post: operation({
+      operationId: "resendEmailMessage",
+      summary: "Resend a message: a new live message with the same content (beyond the published API)",
+      description:
+        "Copies the stored addresses, subject, bodies, headers, attachment references, variables, metadata, group and template id (not re-rendered) into a new message with resentFromId set, accepted like any send (pausing, suppression, test mode, sender domain). 409 when the original's content was erased or purged, or it is a sandbox message. With a metaId, the same request within 24 hours replays the first answer.",
+      tag: "Email messages",
+      parameters: [pathId("message", "em_")],
+      body: { schema: "ResendEmailRequest", optional: true },
+      success: [messageCreated, { ...replayed, data: "EmailMessage" }],
+      errors: [...JSON_BODY_ERRORS, "404", "409", "422"],
     }),
   },
   "/v1/email_messages/{id}/events": {
@@ -112,11 +130,19 @@ export const messagePaths: Record<string, JsonObject> = {
     post: operation({
       operationId: "previewTemplate",
       summary: "Render a template to its HTML document (used by the Node client)",
-      description: "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox.",
+      description:
+        "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox. Beyond the published API: a body whose only key is `variables` (an object), for a template that reads no variable named `variables`, renders that object's contents and answers `X-Postwerk-Note: rendered body.variables as the variables`.",
       tag: "Templates",
       parameters: [pathId("template", "tpl_")],
       body: { schema: "PreviewVariables", optional: true },
-      success: [{ status: "200", description: "The rendered HTML.", content: { "text/html": { schema: { type: "string" } } } }],
+      success: [
+        {
+          status: "200",
+          description: "The rendered HTML.",
+          content: { "text/html": { schema: { type: "string" } } },
+          headers: { "X-Postwerk-Note": { description: "Present when body.variables was rendered as the variables.", schema: { type: "string" } } },
+        },
+      ],
       errors: [...JSON_BODY_ERRORS, "404", "422"],
     }),
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createAttachmentSchema } from "@/lib/attachments/schemas";
 import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
-import { attachmentInputSchema, sendEmailSchema } from "@/lib/messages/schemas";
+import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
 import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
 
 /**
@@ -9,7 +9,7 @@ import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
-export { attachmentInputSchema, createAttachmentSchema, sendEmailSchema, triggerWorkflowRunSchema };
+export { attachmentInputSchema, createAttachmentSchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema };
 
 export const sendBatchSchema = z.object({
   emailMessages: z

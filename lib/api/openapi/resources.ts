@@ -49,6 +49,7 @@ export const emailMessageResource = z.object({
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   batchId: z.string().nullable().describe("The batch it was sent in (beyond the published API)."),
   workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond the published API)."),
+  resentFromId: z.string().nullable().describe("The message this one is a resend of (POST /v1/email_messages/{id}/resend; beyond the published API)."),
 });
 
 export const emailMessageLogResource = z.object({

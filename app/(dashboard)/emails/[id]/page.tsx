@@ -8,6 +8,7 @@ import { DeveloperDetails } from "@/components/messages/developer-details";
 import { EventBadge } from "@/components/messages/event-badge";
 import { dataItems, developerItems, envelopeItems, formatBytes, json, timestampItems } from "@/components/messages/message-fields";
 import { MessageTimeline } from "@/components/messages/message-timeline";
+import { ResendButton } from "@/components/messages/resend-button";
 import { StatusBadge } from "@/components/messages/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -19,6 +20,7 @@ import { env } from "@/lib/env";
 import { getInboxMessage } from "@/lib/inbox/get-inbox-message";
 import { getMessageDetail, type MessageDetail } from "@/lib/messages/get-message-detail";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { resendMessageAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -53,6 +55,12 @@ export default async function EmailPage({ params }: Props) {
           <p className="font-mono text-xs break-all text-slate-500">{message.id}</p>
           <CopyButton value={message.id} label="Copy the message id" />
         </div>
+        <ResendLinks message={message} />
+        {gone ? null : (
+          <div className="mt-3">
+            <ResendButton action={resendMessageAction} messageId={message.id} sandbox={message.sandbox} />
+          </div>
+        )}
         {latest ? (
           <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700" data-testid="latest-event">
             <span className="text-slate-500">Latest:</span>
@@ -122,6 +130,32 @@ export default async function EmailPage({ params }: Props) {
       </Card>
 
       <DeveloperDetails fields={developerItems(message)} events={events} />
+    </div>
+  );
+}
+
+/** The link between a resend and its original, both ways (lib/sending/resend-message.ts). */
+function ResendLinks({ message }: { message: MessageDetail }) {
+  if (!message.resentFromId && message.resentAs.length === 0) return null;
+  const link = (id: string) => (
+    <Link key={id} href={`/emails/${id}`} className="font-mono text-indigo-600 hover:underline">
+      {id}
+    </Link>
+  );
+  return (
+    <div className="mt-2 space-y-1 text-sm text-slate-700">
+      {message.resentFromId ? <p data-testid="resent-from">Resent from {link(message.resentFromId)}</p> : null}
+      {message.resentAs.length > 0 ? (
+        <p data-testid="resent-as">
+          Resent as{" "}
+          {message.resentAs.map((id, index) => (
+            <span key={id}>
+              {index > 0 ? ", " : null}
+              {link(id)}
+            </span>
+          ))}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -93,4 +93,39 @@ describe("GET /v1/email_messages", () => {
     expect(mine.json.meta).toEqual({ limit: 50, count: 0, "cursor.after": null, "cursor.before": null });
     expect((await callRoute(GET, "/api/v1/email_messages", {})).status).toBe(401);
   });
+
+  it("filters by subject: a substring, any case, % and _ as plain text; 400 for an empty one", async () => {
+    const ws = await createTestWorkspace();
+    await seed(ws.workspace.id);
+    const db = await getDb();
+    const at = new Date(Date.UTC(2026, 0, 2));
+    const row = (subject: string, offset: number) => ({
+      id: newId("message", new Date(at.getTime() + offset)),
+      workspaceId: ws.workspace.id,
+      source: "API" as const,
+      sandbox: false,
+      status: "SUCCEEDED" as const,
+      to: ["a@example.org"],
+      toAddresses: ["a@example.org"],
+      from: "hello@example.com",
+      subject,
+      bodyHtml: "",
+      bodyText: "",
+      createdAt: new Date(at.getTime() + offset),
+      updatedAt: at,
+    });
+    const rows = [row("Your RECEIPT for order 1042", 0), row("Receipts: 100% done", 1), row("Welcome", 2), row("a_b", 3), row("axb", 4)];
+    await db.insert(emailMessages).values(rows);
+    const subjects = async (query: string) => {
+      const page = await callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization });
+      expect(page.status).toBe(200);
+      return page.json.data.map((m: { subject: string }) => m.subject);
+    };
+    expect(await subjects("subject=receipt")).toEqual(["Receipts: 100% done", "Your RECEIPT for order 1042"]);
+    expect(await subjects("subject=%25")).toEqual(["Receipts: 100% done"]);
+    expect(await subjects("subject=a_b")).toEqual(["a_b"]);
+    expect(await subjects("subject=%20welcome%20&status=SUCCEEDED")).toEqual(["Welcome"]);
+    const empty = await callRoute(GET, "/api/v1/email_messages?subject=%20", { authorization: ws.authorization });
+    expect([empty.status, empty.json.error.param]).toEqual([400, "subject"]);
+  });
 });

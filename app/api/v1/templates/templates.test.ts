@@ -64,6 +64,35 @@ describe("templates API", () => {
   });
 });
 
+describe("POST /v1/templates/:id/preview with a /render-shaped body", () => {
+  const call = (authorization: string, id: string, body: unknown) =>
+    callRoute(preview, `/api/v1/templates/${id}/preview`, { authorization, params: { id }, body });
+
+  it("renders body.variables and says so when that is the only key and the template reads no `variables`", async () => {
+    const ws = await createTestWorkspace();
+    const template = await ws.createTemplate({ subject: "Hi", bodyHtml: "<p>Hello {{ name }}</p>" });
+    const wrapped = await call(ws.authorization, template.id, { variables: { name: "Ann" } });
+    expect(wrapped.status).toBe(200);
+    expect(wrapped.text).toContain("Hello Ann");
+    expect(wrapped.headers.get("x-postwerk-note")).toBe("rendered body.variables as the variables");
+    const plain = await call(ws.authorization, template.id, { name: "Bo" });
+    expect([plain.text.includes("Hello Bo"), plain.headers.get("x-postwerk-note")]).toEqual([true, null]);
+  });
+
+  it("keeps the body as the variables when the template reads `variables`, or the body has other keys", async () => {
+    const ws = await createTestWorkspace();
+    const reads = await ws.createTemplate({ subject: "Hi", bodyHtml: "<p>{{ variables.name }}/{{ name }}</p>" });
+    const literal = await call(ws.authorization, reads.id, { variables: { name: "Ann" } });
+    expect([literal.text, literal.headers.get("x-postwerk-note")]).toEqual(["<p>Ann/</p>", null]);
+    const plain = await ws.createTemplate({ subject: "Hi", bodyHtml: "<p>{{ name }}</p>" });
+    const mixed = await call(ws.authorization, plain.id, { variables: { name: "Ann" }, name: "Bo" });
+    expect([mixed.text, mixed.headers.get("x-postwerk-note")]).toEqual(["<p>Bo</p>", null]);
+    const notObject = await call(ws.authorization, plain.id, { variables: "Ann" });
+    expect(notObject.headers.get("x-postwerk-note")).toBeNull();
+    expect((await call(ws.authorization, plain.id, [1])).status).toBe(400);
+  });
+});
+
 describe("GET /v1/templates", () => {
   it("lists the workspace's own templates newest first, with cursors", async () => {
     const ws = await createTestWorkspace();

@@ -1,9 +1,9 @@
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { renderTemplateById } from "@/lib/templates/render-template-by-id";
+import { previewTemplateById } from "@/lib/templates/preview-template-by-id";
 
 // POST /v1/templates/:id/preview – the body IS the variables; the answer is the HTML document
 export const POST = withApiKey<{ id: string }>({ body: "optional" }, async ({ principal, params, body }) => {
-  const rendered = await renderTemplateById(principal.workspaceId, params.id, body);
+  const { rendered, unwrapped } = await previewTemplateById(principal.workspaceId, params.id, body);
   return new Response(rendered.bodyHtml, {
     status: 200,
     headers: {
@@ -12,6 +12,7 @@ export const POST = withApiKey<{ id: string }>({ body: "optional" }, async ({ pr
       // Rendered user HTML: never run its scripts or let it reach this origin if opened directly.
       "content-security-policy": "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *; font-src * data:",
       "x-content-type-options": "nosniff",
+      ...(unwrapped ? { "x-postwerk-note": "rendered body.variables as the variables" } : {}),
     },
   });
 });

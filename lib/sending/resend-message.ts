@@ -1,0 +1,100 @@
+import "server-only";
+import { getDb, type Executor } from "@/db/client";
+import { parseAddressEntries, parseSingleAddress } from "@/lib/addresses/recipients.shared";
+import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { getMessageOrThrow, type EmailMessageRow } from "@/lib/messages/get-message-or-throw";
+import { queueTransaction } from "@/lib/queue/queue";
+import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { acceptMessages } from "./accept-messages";
+import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
+import { assertTestModeRecipients, listMemberEmails, type PreparedMessage } from "./prepare-message";
+import type { SendMessageResult } from "./send-message";
+
+export interface ResendInput {
+  workspaceId: string;
+  messageId: string;
+  /**
+   * The environment of the new message (the API: live); absent, the original's (the dashboard). A
+   * sandbox message is never resent live.
+   */
+  sandbox?: boolean;
+  /** Idempotency key (as for a send); without it the new message keeps the original's metaId. */
+  metaId?: string;
+}
+
+/**
+ * "Resend" (POST /v1/email_messages/:id/resend and the message page; docs/api.md#resending-a-message):
+ * a new message with the original's stored content (addresses, subject, bodies, headers, attachment
+ * references, variables, metadata, group and template id), linked by `resentFromId`, accepted through
+ * the one accept path, so pausing, suppression (at delivery), test mode and idempotency apply as for any
+ * send. Not re-rendered: the template may have changed since, and "the same message again" is the ask.
+ * Refused (409) when the original's content is gone, or when a sandbox message would go out live.
+ */
+export async function resendMessage(input: ResendInput): Promise<SendMessageResult> {
+  const db = await getDb();
+  const original = await getMessageOrThrow(input.workspaceId, input.messageId);
+  const sandbox = input.sandbox ?? original.sandbox;
+  assertResendable(original, sandbox);
+  const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
+  const prepared = await prepareResend(db, original, { ...input, sandbox, testMode: workspace.testMode });
+  const outcome = await queueTransaction(async (tx) => {
+    if (input.metaId) {
+      const earlier = await claimIdempotencyKey(tx, {
+        workspaceId: workspace.id,
+        scope: sandbox ? "email_messages_resend:sandbox" : "email_messages_resend:live",
+        metaId: input.metaId,
+        requestHash: hashRequestBody({ resendOf: original.id }),
+        resourceId: prepared.id,
+      });
+      if (earlier) return { replayOf: earlier };
+    }
+    const [created] = await acceptMessages(tx, [prepared]);
+    return { created };
+  });
+  if (outcome.created) return { message: outcome.created, replayed: false };
+  return { message: await getMessageOrThrow(workspace.id, outcome.replayOf!), replayed: true };
+}
+
+function assertResendable(original: EmailMessageRow, sandbox: boolean): void {
+  if (original.status === "DELETED" || original.contentPurgedAt !== null) {
+    throw new AppError("CONFLICT", `Email message ${original.id} cannot be resent: its content was erased or purged, so there is nothing to send again.`, { param: "id" });
+  }
+  if (original.sandbox && !sandbox) {
+    throw new AppError("CONFLICT", `Email message ${original.id} is a sandbox message: it cannot be resent live. Send it through POST /v1/email_messages instead.`, { param: "id" });
+  }
+}
+
+/** The checks of a send that can change after the original was accepted: sender domain and test mode. */
+async function prepareResend(db: Executor, original: EmailMessageRow, input: ResendInput & { sandbox: boolean; testMode: boolean }): Promise<PreparedMessage> {
+  const recipients = { to: parseAddressEntries(original.to, "to"), cc: parseAddressEntries(original.cc, "cc"), bcc: parseAddressEntries(original.bcc, "bcc") };
+  const sender = parseSingleAddress(original.from, "from", "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
+  await assertSenderDomainVerified(db, input.workspaceId, sender.address);
+  if (input.testMode && !input.sandbox) assertTestModeRecipients(recipients, await listMemberEmails(db, input.workspaceId), (name) => name);
+  return {
+    id: newId("message"),
+    workspaceId: input.workspaceId,
+    source: input.sandbox ? "SANDBOX_API" : "API",
+    sandbox: input.sandbox,
+    templateId: original.templateId,
+    groupId: original.groupId,
+    variables: original.variables,
+    to: original.to,
+    toAddresses: original.toAddresses,
+    cc: original.cc,
+    bcc: original.bcc,
+    from: original.from,
+    replyTo: original.replyTo,
+    subject: original.subject,
+    bodyHtml: original.bodyHtml,
+    bodyText: original.bodyText,
+    headers: original.headers,
+    attachments: original.attachments,
+    metaId: input.metaId ?? original.metaId,
+    metadata: original.metadata,
+    contacts: [...recipients.to, ...recipients.cc, ...recipients.bcc],
+    renderedFrom: "",
+    resentFromId: original.id,
+  };
+}
