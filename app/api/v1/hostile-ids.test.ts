@@ -33,6 +33,7 @@ describe("a NUL character in a path id", () => {
       "/api/v1/batches/:id/email_messages",
       "/api/v1/email_messages/:id",
       "/api/v1/email_messages/:id/events",
+      "/api/v1/email_messages/:id/resend",
       "/api/v1/templates/:id/preview",
       "/api/v1/templates/:id/raw",
       "/api/v1/templates/:id/render",
