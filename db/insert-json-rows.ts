@@ -2,6 +2,7 @@ import "server-only";
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
+import { wellFormedJson } from "@/db/well-formed-json";
 
 /**
  * A multi-row INSERT with the rows as ONE JSON parameter (json_populate_recordset), for the set-based
@@ -31,16 +32,5 @@ export async function insertJsonRows<T extends PgTable>(
     sql`, `,
   );
   const conflict = options.onConflict ? sql` ${options.onConflict}` : sql``;
-  await db.execute(sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${toJson(records)}::json)${conflict}`);
-}
-
-/**
- * A lone surrogate would be a JSON escape PostgreSQL refuses; as a parameter it became U+FFFD. A
- * replacer making every string well-formed costs a call per cell, so it only runs when the plain
- * JSON holds such an escape (or an escaped backslash followed by one's text: harmless, same result).
- */
-function toJson(records: unknown[]): string {
-  const json = JSON.stringify(records);
-  if (!/\\ud[89a-f]/i.test(json)) return json;
-  return JSON.stringify(records, (_, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value));
+  await db.execute(sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${wellFormedJson(records)}::json)${conflict}`);
 }

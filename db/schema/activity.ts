@@ -1,5 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns";
+import { boolean, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, jsonb } from "./columns";
 import { workspaces } from "./workspaces";
 
 /** The API request log: every authenticated /v1 request, with bodies (sandbox input and output live here). */

@@ -1,7 +1,32 @@
-import { timestamp } from "drizzle-orm/pg-core";
+import type { ColumnBaseConfig, ColumnBuilderBaseConfig } from "drizzle-orm";
+import { PgJsonb, PgJsonbBuilder, timestamp, type AnyPgTable, type PgJsonbBuilderInitial } from "drizzle-orm/pg-core";
+import { wellFormedJson } from "../well-formed-json";
 
 /** Millisecond precision everywhere: the API shows milliseconds and cursors compare exact values. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" });
 
 export const createdAt = () => ts("created_at").notNull().defaultNow();
 export const updatedAt = () => ts("updated_at").notNull().defaultNow();
+
+/** Drizzle's jsonb, writing JSON that PostgreSQL accepts whatever strings it holds (../well-formed-json.ts). */
+class WellFormedJsonb<T extends ColumnBaseConfig<"json", "PgJsonb">> extends PgJsonb<T> {
+  override mapToDriverValue(value: T["data"]): string {
+    return wellFormedJson(value);
+  }
+}
+
+class WellFormedJsonbBuilder<T extends ColumnBuilderBaseConfig<"json", "PgJsonb">> extends PgJsonbBuilder<T> {
+  // Drizzle's builders create their column in build() (internal to drizzle, hence untyped there).
+  build(table: AnyPgTable<{ name: string }>) {
+    return new WellFormedJsonb(table, this.config as never);
+  }
+}
+
+/**
+ * Every jsonb column of the schema: the same column type for Drizzle and drizzle-kit (so no
+ * migration changes), but a lone surrogate in a value (a request's `variables`) is stored as U+FFFD
+ * instead of failing the insert with a 500.
+ */
+export function jsonb<TName extends string>(name: TName): PgJsonbBuilderInitial<TName> {
+  return new WellFormedJsonbBuilder(name);
+}

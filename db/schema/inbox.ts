@@ -1,5 +1,5 @@
-import { jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns";
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, jsonb } from "./columns";
 import { emailMessages } from "./messages";
 import { workspaces } from "./workspaces";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { createdAt, ts, updatedAt } from "./columns";
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { createdAt, jsonb, ts, updatedAt } from "./columns";
 import { templates } from "./templates";
 import { workspaces } from "./workspaces";
 

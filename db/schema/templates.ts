@@ -1,5 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt } from "./columns";
+import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt, jsonb } from "./columns";
 import { users, workspaces } from "./workspaces";
 
 export const TEMPLATE_KINDS = ["code", "blocks"] as const;

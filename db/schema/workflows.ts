@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, ts, updatedAt } from "./columns";
+import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, ts, updatedAt, jsonb } from "./columns";
 import { workspaces } from "./workspaces";
 
 export type WorkflowStep =

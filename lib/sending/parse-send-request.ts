@@ -72,7 +72,9 @@ export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
     attachments: input.attachments ?? [],
     groupId: input.groupId ?? null,
     groupKey: input.groupKey ?? null,
-    metaId: input.metaId ?? null,
+    // As stored: a text parameter turns a lone surrogate into U+FFFD, and batch element keys are
+    // matched against what the insert returns (a raw "\ud800" never matched: a 500).
+    metaId: input.metaId?.toWellFormed() ?? null,
     metadata: checkMetadata(input.metadata ?? {}, p("metadata")),
     headers: parseHeaders(input.headers, p("headers")),
   };

@@ -29,6 +29,15 @@ describe("sendBatch", () => {
     expect(row).toMatchObject({ batchId: later.batch.id, batchIndex: 0, metaId: "k", source: "SANDBOX_BATCH" });
   });
 
+  it("an element metaId with a lone surrogate is keyed as stored (U+FFFD): created, then replayed (found by fuzz-post.test.ts)", async () => {
+    const ws = await createTestWorkspace();
+    const body = { emailMessages: [raw(0, "k\ud800"), raw(1, "k\uFFFD")] };
+    const first = await sendBatch({ workspaceId: ws.workspace.id, sandbox: true, body });
+    expect(first.replayed).toBe(false);
+    const again = await sendBatch({ workspaceId: ws.workspace.id, sandbox: true, body: JSON.parse(JSON.stringify(body)) });
+    expect(again).toMatchObject({ replayed: true, emailMessageIds: first.emailMessageIds });
+  });
+
   it("a whole-batch replay keeps request positions, including repeated elements", async () => {
     const ws = await createTestWorkspace();
     const body = { emailMessages: [raw(0, "a"), raw(1, "b"), raw(0, "a"), raw(1, "b")] };

@@ -5,7 +5,8 @@ export interface CallOptions {
   method?: string;
   authorization?: string | null;
   body?: unknown;
-  rawBody?: string;
+  /** Sent as it is: a string, or bytes (which need not be valid UTF-8). */
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   params?: Record<string, string>;
 }
@@ -13,7 +14,7 @@ export interface CallOptions {
 export async function callRoute(handler: unknown, path: string, options: CallOptions = {}) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.authorization) headers.authorization = options.authorization;
-  let body: string | undefined = options.rawBody;
+  let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";

@@ -6,6 +6,7 @@ import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
 import type { EventCode } from "./event-codes.shared";
 import { insertJsonRows } from "@/db/insert-json-rows";
+import { wellFormedJson } from "@/db/well-formed-json";
 
 export interface RecordEventInput {
   workspaceId: string;
@@ -235,7 +236,7 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
   // scanning the table when its statistics say few are PENDING (a seq scan per statement otherwise).
   const result = await db.execute<{ id: string }>(sql`
     with input as (
-      select * from json_to_recordset(${JSON.stringify(rows)}::json) as i(
+      select * from json_to_recordset(${wellFormedJson(rows)}::json) as i(
         id text, workspace_id text, reference_id text, at timestamptz, event_id text, message text, provider_event_id text, details jsonb)
     ), claimed as (
       update ${m} set ${name(m.referenceId)} = input.reference_id, ${name(sent.first!)} = input.at,

@@ -144,6 +144,22 @@ describe("POST /v1/workflow_runs", () => {
     expect(await stepJobsOf(results[0].json.data.id)).toHaveLength(1);
   });
 
+  it("a lone surrogate in variables is stored as U+FFFD, not a 500 (found by fuzz-post.test.ts)", async () => {
+    const ws = await setup();
+    // JSON.stringify writes "\ud800" as that escape, which PostgreSQL's jsonb refuses.
+    for (const [body, handler] of [
+      [{ workflowKey: "no.such.key", variables: { user: { name: "\ud800" } } }, POST],
+      [{ workflowId: ws.workflow.id, metaId: "lone-1", variables: { user: "a\udfffb", ok: "\u{1F600}" } }, sandboxPost],
+    ] as const) {
+      const res = await ws.trigger(body, handler);
+      expect(res.status, res.text).toBe(201);
+      expect((await ws.trigger(body, handler)).status).toBe(body.metaId ? 200 : 201);
+    }
+    const stored = (await runsOf(ws.workspace.id)).map((run) => run.variables);
+    expect(stored).toContainEqual({ user: { name: "\uFFFD" } });
+    expect(stored).toContainEqual({ user: "a\uFFFDb", ok: "\u{1F600}" });
+  });
+
   it("answers 401 without valid credentials, live and sandbox", async () => {
     const ws = await setup();
     for (const handler of [POST, sandboxPost]) {

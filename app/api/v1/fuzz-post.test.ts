@@ -1,0 +1,195 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withStorageEnv } from "@/lib/attachments/testing";
+import { countRows, describeCase, fuzzCase, hash32, mulberry32, startLatencySampler } from "@/lib/testing/fuzz";
+import { callRoute } from "@/lib/testing/http";
+import { createWorkflowWorkspace } from "@/lib/workflows/testing";
+import { GET as listMessages } from "./email_messages/route";
+
+/**
+ * Seeded fuzz of every POST handler under app/api/v1 (found on disk, so a new one must be added to
+ * ENDPOINTS below or the first test fails). Each case mutates a valid body (lib/testing/fuzz.ts) and
+ * must get: a status under 500; for a refusal, the JSON envelope { error: { code, message } } and no
+ * row written; an answer within 2 s. Meanwhile GET /v1/email_messages is sampled and must answer
+ * within 0.5 s. FUZZ_CASES sets the total number of cases (default 1,200: about 100 per endpoint that
+ * accepts POST); FUZZ_SEED replays a run (every failure message starts with it).
+ */
+
+// The rate limit (100/s per key) would turn most cases into 429s, which prove nothing about the body.
+withStorageEnv({ RATE_LIMIT_PER_SECOND: "0" });
+
+const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
+const TOTAL_CASES = Number(process.env.FUZZ_CASES ?? 1200);
+const MAX_REQUEST_MS = 2000;
+const MAX_PARALLEL_READ_MS = 500;
+
+type Workspace = Awaited<ReturnType<typeof setup>>;
+
+/** An endpoint that accepts POST: its valid bodies (taken from its own tests) and its route params. */
+interface Accepts {
+  seeds: (ws: Workspace) => unknown[];
+  params?: (ws: Workspace) => Record<string, string>;
+}
+/** A route that exports POST only to refuse it: its body is never read, but it is fuzzed all the same. */
+interface Refuses {
+  refuses: 404 | 405;
+  params?: (ws: Workspace) => Record<string, string>;
+}
+
+const raw = {
+  from: "Acme <hello@example.com>",
+  to: "ann@example.org",
+  cc: ["Carol <carol@example.org>"],
+  subject: "Your receipt",
+  bodyHtml: '<p>Thanks! <a href="https://example.com/r/1">View</a></p>',
+  replyTo: "support@example.com",
+  metadata: { orderId: 42, vip: true },
+  headers: { references: "<abc@example.com>" },
+  attachments: [{ name: "a.txt", contentType: "text/plain", contentBlob: "aGk=" }],
+};
+const fromTemplate = (ws: Workspace) => ({ to: ["Ann <ann@example.org>"], templateId: ws.template.id, variables: { user: { name: "Ann" } }, metaId: "fuzz-1" });
+const sends = (ws: Workspace) => [raw, fromTemplate(ws)];
+const batches = (ws: Workspace) => [{ emailMessages: [raw, fromTemplate(ws)] }];
+const runs = (ws: Workspace) => [
+  { workflowKey: "user.signed_up", variables: { user: { email: "a@example.org", name: "A" } } },
+  { workflowId: ws.workflow.id, variables: { user: { email: "b@example.org" } }, metaId: "run-1" },
+];
+const templateParams = (ws: Workspace) => ({ id: ws.template.id });
+
+const ENDPOINTS: Record<string, Accepts | Refuses> = {
+  "/api/v1/attachments": { seeds: () => [{ name: "report.pdf", contentType: "application/pdf", size: 3000 }, {}] },
+  "/api/v1/batches": { seeds: batches },
+  "/api/v1/email_messages": { seeds: sends },
+  "/api/v1/email_messages_batch": { seeds: batches },
+  "/api/v1/sandbox/batches": { seeds: batches },
+  "/api/v1/sandbox/email_messages": { seeds: sends },
+  "/api/v1/sandbox/email_messages_batch": { seeds: batches },
+  "/api/v1/sandbox/workflow_runs": { seeds: runs },
+  "/api/v1/templates/:id/preview": { seeds: () => [{ user: { name: "Bo" } }], params: templateParams },
+  "/api/v1/templates/:id/render": { seeds: () => [{ variables: { user: { name: "Ann" } } }], params: templateParams },
+  "/api/v1/workflow_runs": { seeds: runs },
+  // Known paths that export POST as a 405 with Allow, and the catch-all's JSON 404.
+  "/api/v1/[...path]": { refuses: 404, params: () => ({ path: "no/such/endpoint" }) },
+  "/api/v1/batches/:id": { refuses: 405 },
+  "/api/v1/batches/:id/email_messages": { refuses: 405 },
+  "/api/v1/email_messages/:id": { refuses: 405 },
+  "/api/v1/email_messages/:id/events": { refuses: 405 },
+  "/api/v1/openapi.json": { refuses: 405 },
+  "/api/v1/templates": { refuses: 405 },
+  "/api/v1/templates/:id/raw": { refuses: 405, params: templateParams },
+  "/api/v1/workflow_runs/:id": { refuses: 405 },
+};
+
+/** Every route.ts under app/api/v1 that exports POST, with the path it serves. */
+async function postRoutes(dir = __dirname, prefix = "/api/v1"): Promise<Array<{ file: string; path: string }>> {
+  const found: Array<{ file: string; path: string }> = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const inner = path.join(dir, entry.name);
+    const routePath = `${prefix}/${entry.name.replace(/^\[(\w+)\]$/, ":$1")}`;
+    const file = path.join(inner, "route.ts");
+    if (readdirSync(inner).includes("route.ts") && typeof ((await import(file)) as { POST?: unknown }).POST === "function") {
+      found.push({ file, path: routePath });
+    }
+    found.push(...(await postRoutes(inner, routePath)));
+  }
+  return found;
+}
+
+async function setup() {
+  const ws = await createWorkflowWorkspace();
+  const workflow = await ws.createWorkflow({ key: "user.signed_up", steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }] });
+  return { ...ws, workflow };
+}
+
+/** Cases per route: a share of TOTAL_CASES, endpoints that accept POST weighing 10 times a refusing route. */
+function casesFor(endpoint: Accepts | Refuses): number {
+  const weights = Object.values(ENDPOINTS).map((other) => ("refuses" in other ? 1 : 10));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return Math.max(1, Math.round((TOTAL_CASES * ("refuses" in endpoint ? 1 : 10)) / total));
+}
+
+interface Tally {
+  statuses: Record<number, number>;
+  slowestMs: number;
+}
+
+/** Runs one route's cases, asserting each; returns how they were answered. */
+async function fuzzRoute(ws: Workspace, route: { file: string; path: string }, endpoint: Accepts | Refuses): Promise<Tally> {
+  const rng = mulberry32(SEED ^ hash32(route.path));
+  const { POST: handler } = (await import(route.file)) as { POST: unknown };
+  const url = route.path.replace(":id", "x_0000000000000000").replace("[...path]", "no/such/endpoint");
+  const params = endpoint.params?.(ws) ?? (route.path.includes(":id") ? { id: "x_0000000000000000" } : {});
+  const seeds = "seeds" in endpoint ? endpoint.seeds(ws) : [{ to: "ann@example.org" }];
+  const tally: Tally = { statuses: {}, slowestMs: 0 };
+  let rows = await countRows(ws.workspace.id);
+  for (let index = 0; index < casesFor(endpoint); index++) {
+    // A turn of the event loop between cases, so the sampler's timer fires and its read runs alongside the next case.
+    await new Promise((resolve) => setImmediate(resolve));
+    const fuzz = fuzzCase(rng, seeds);
+    const headers: Record<string, string> = fuzz.contentType === null ? {} : { "content-type": fuzz.contentType };
+    const started = performance.now();
+    const res = await callRoute(handler, url, { method: "POST", authorization: ws.authorization, rawBody: fuzz.body, headers, params });
+    const ms = performance.now() - started;
+    const where = `FUZZ_SEED=${SEED} POST ${route.path} case ${index}: ${describeCase(fuzz)}\n→ ${res.status} ${res.text.slice(0, 300)}`;
+    expect(res.status, where).toBeLessThan(500);
+    expect(ms, where).toBeLessThan(MAX_REQUEST_MS);
+    const after = await countRows(ws.workspace.id);
+    if (res.status >= 400) {
+      expect(res.json?.error, where).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+      expect(after, `${where}\nrows written by a refused request`).toEqual(rows);
+    }
+    if ("refuses" in endpoint) expect(res.status, where).toBe(endpoint.refuses);
+    rows = after;
+    tally.statuses[res.status] = (tally.statuses[res.status] ?? 0) + 1;
+    tally.slowestMs = Math.max(tally.slowestMs, ms);
+  }
+  return tally;
+}
+
+describe(`fuzzing every POST under /v1 (FUZZ_SEED=${SEED}, FUZZ_CASES=${TOTAL_CASES})`, () => {
+  let ws: Workspace;
+  let sampler: ReturnType<typeof startLatencySampler>;
+  const tallies: Record<string, Tally> = {};
+
+  beforeAll(async () => {
+    ws = await setup();
+    // The parallel reader: sampled on a timer while the cases run, never two at once.
+    sampler = startLatencySampler(async () => {
+      const res = await callRoute(listMessages, "/api/v1/email_messages", { authorization: ws.authorization });
+      return res.status === 200 ? null : `GET /v1/email_messages answered ${res.status}: ${res.text.slice(0, 200)}`;
+    });
+  });
+  afterAll(async () => {
+    await sampler?.stop();
+    const { count, maxMs, totalMs } = sampler?.stats ?? { count: 0, maxMs: 0, totalMs: 0 };
+    console.info(`fuzz FUZZ_SEED=${SEED}: ${count} parallel reads, mean ${Math.round(totalMs / count)} ms, max ${Math.round(maxMs)} ms`, JSON.stringify(tallies));
+  });
+
+  it("knows every route that exports POST", async () => {
+    const found = (await postRoutes()).map((route) => route.path).sort();
+    expect(found).toEqual(Object.keys(ENDPOINTS).sort());
+  });
+
+  it.each(Object.keys(ENDPOINTS))("POST %s: every case under 500, refusals in the envelope writing nothing, each within 2 s", async (routePath) => {
+    const route = (await postRoutes()).find((candidate) => candidate.path === routePath);
+    expect(route, routePath).toBeDefined();
+    const endpoint = ENDPOINTS[routePath];
+    const tally = await fuzzRoute(ws, route!, endpoint);
+    tallies[routePath] = tally;
+    if ("seeds" in endpoint && casesFor(endpoint) >= 50) {
+      // The generator reaches both sides: some cases are accepted, some refused.
+      const statuses = Object.keys(tally.statuses).map(Number);
+      expect(statuses.some((status) => status < 300), JSON.stringify(tally)).toBe(true);
+      expect(statuses.some((status) => status >= 400), JSON.stringify(tally)).toBe(true);
+    }
+  }, 120_000);
+
+  it("kept GET /v1/email_messages answering within 0.5 s while the cases ran", async () => {
+    await sampler.stop();
+    expect(sampler.stats.failures).toEqual([]);
+    expect(sampler.stats.count, "reads sampled while the cases ran (one every 200 ms)").toBeGreaterThan(0);
+    expect(sampler.stats.maxMs, `FUZZ_SEED=${SEED}: slowest of ${sampler.stats.count} reads`).toBeLessThan(MAX_PARALLEL_READ_MS);
+  });
+});
