@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withStorageEnv } from "@/lib/attachments/testing";
 import { countRows, describeCase, fuzzCase, hash32, mulberry32, startLatencySampler } from "@/lib/testing/fuzz";
+import { insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { createWorkflowWorkspace } from "@/lib/workflows/testing";
 import { GET as listMessages } from "./email_messages/route";
@@ -61,6 +62,7 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/attachments": { seeds: () => [{ name: "report.pdf", contentType: "application/pdf", size: 3000 }, {}] },
   "/api/v1/batches": { seeds: batches },
   "/api/v1/email_messages": { seeds: sends },
+  "/api/v1/email_messages/:id/resend": { seeds: () => [{ metaId: "resend-1" }, {}], params: (ws) => ({ id: ws.messageId }) },
   "/api/v1/email_messages_batch": { seeds: batches },
   "/api/v1/sandbox/batches": { seeds: batches },
   "/api/v1/sandbox/email_messages": { seeds: sends },
@@ -100,7 +102,9 @@ async function postRoutes(dir = __dirname, prefix = "/api/v1"): Promise<Array<{ 
 async function setup() {
   const ws = await createWorkflowWorkspace();
   const workflow = await ws.createWorkflow({ key: "user.signed_up", steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }] });
-  return { ...ws, workflow };
+  // A stored live message for POST /v1/email_messages/:id/resend to copy.
+  const messageId = await insertTestMessage(ws.workspace.id);
+  return { ...ws, workflow, messageId };
 }
 
 /** Cases per route: a share of TOTAL_CASES, endpoints that accept POST weighing 10 times a refusing route. */
