@@ -26,6 +26,10 @@ test("first run: /setup creates the owner and their workspace, then closes", asy
   const switcher = page.getByLabel("Workspace");
   // "System mail" (sign-in links, invitations) exists from boot without members, so the first owner gets it too.
   await expect(switcher.locator("option")).toHaveText(["Demo", "System mail", "Acme"]);
+  // The dashboard opens the workspace just named, not the oldest membership (the seeded demo).
+  await expect(switcher.locator("option:checked")).toHaveText("Acme");
+  // The other specs start from the oldest workspace, as a session without a choice does.
+  await page.context().clearCookies({ name: "pw_workspace" });
   await page.context().storageState({ path: E2E_OWNER_STATE });
 
   // Setup is closed now.
