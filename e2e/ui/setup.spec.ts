@@ -6,6 +6,9 @@ test("first run: /setup creates the owner and their workspace, then closes", asy
   await page.goto("/");
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole("heading", { name: "Create the first account" })).toBeVisible();
+  // A favicon, so no first load logs a 404 for /favicon.ico.
+  const icon = await page.locator("link[rel='icon']").first().getAttribute("href");
+  expect((await page.request.get(icon!)).headers()["content-type"]).toContain("image/svg+xml");
   await page.screenshot({ path: testInfo.outputPath("setup.png"), fullPage: true });
 
   // A too-short password is pointed out, and nothing is created.
