@@ -14,3 +14,8 @@ export function Timestamp({ value, milliseconds }: { value: Date | null; millise
     </time>
   );
 }
+
+/** `2026-01-02 03:04 UTC`, for dense lists (the inbox): to the minute, but still with its zone. */
+export function formatMinute(date: Date): string {
+  return formatTimestamp(date).replace(/:\d\d UTC$/, " UTC");
+}
