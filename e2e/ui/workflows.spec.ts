@@ -57,6 +57,8 @@ test("build a workflow with a wait; the server's validation names the step", asy
 
   await page.getByRole("button", { name: "+ Wait" }).click();
   const wait = page.getByTestId("step-2");
+  // A new wait is "1 day", not "1 days".
+  await expect(wait.getByLabel("Unit").locator("option:checked")).toHaveText("day");
   await wait.getByLabel("Wait for").fill("1");
   await wait.getByLabel("Unit").selectOption("hours");
   await page.getByRole("button", { name: "+ Send email" }).click();
