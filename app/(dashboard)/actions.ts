@@ -1,11 +1,10 @@
 "use server";
 
-import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { publicAction } from "@/app/_lib/action";
 import { signOut } from "@/app/_lib/auth";
-import { currentUser, WORKSPACE_COOKIE } from "@/app/_lib/dashboard-context";
-import { env } from "@/lib/env";
+import { currentUser } from "@/app/_lib/dashboard-context";
+import { openWorkspace } from "@/app/_lib/workspace-cookie";
 
 // Both need no workspace (the switcher runs before one is chosen), hence publicAction, not dashboardAction.
 
@@ -17,15 +16,7 @@ export async function switchWorkspace(form: FormData): Promise<void> {
       if (!current) redirect("/login");
       const wanted = form.get("workspaceId");
       const workspace = current.workspaces.find((candidate) => candidate.id === wanted);
-      if (workspace) {
-        (await cookies()).set(WORKSPACE_COOKIE, workspace.id, {
-          httpOnly: true,
-          sameSite: "lax",
-          secure: env().APP_URL.startsWith("https://"),
-          path: "/",
-          maxAge: 365 * 24 * 3600,
-        });
-      }
+      if (workspace) await openWorkspace(workspace.id);
       redirect("/");
     },
   });

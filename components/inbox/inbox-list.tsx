@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { formatTimestamp } from "@/components/ui/timestamp";
+import { formatMinute } from "@/components/ui/timestamp";
 
 export interface InboxListEntry {
   messageId: string;
@@ -26,7 +26,7 @@ export function InboxList({ items, selectedId, hrefFor }: { items: InboxListEntr
               <div className="flex items-baseline justify-between gap-2">
                 <span className="truncate text-sm font-semibold text-slate-900">{item.from}</span>
                 <time dateTime={item.date.toISOString()} className="shrink-0 text-xs text-slate-500 tabular-nums">
-                  {formatTimestamp(item.date).slice(0, 16)}
+                  {formatMinute(item.date)}
                 </time>
               </div>
               <p className="truncate text-sm text-slate-800">{item.subject || (item.purged ? "(content purged)" : "(no subject)")}</p>

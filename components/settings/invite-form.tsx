@@ -4,10 +4,11 @@ import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input, Select } from "@/components/ui/field";
 import { ROLE_LABELS, type Role } from "@/lib/access/roles.shared";
-import type { SettingsAction } from "./form-state.shared";
+import { CopyButton } from "@/components/ui/copy-button";
+import type { InviteAction } from "./form-state.shared";
 
-/** Invite by email; the link goes out as system mail and is never shown here. */
-export function InviteForm({ roles, action }: { roles: Role[]; action: SettingsAction }) {
+/** Invite by email; the link goes out as system mail, and is shown to copy only when that mail is local. */
+export function InviteForm({ roles, action }: { roles: Role[]; action: InviteAction }) {
   const [state, submit, pending] = useActionState(action, {});
   const errorFor = (param: string) => (state.field === param ? state.error : null);
   return (
@@ -31,6 +32,14 @@ export function InviteForm({ roles, action }: { roles: Role[]; action: SettingsA
       </div>
       {state.error && !errorFor("email") && !errorFor("role") ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       {state.ok && state.message ? <FormMessage tone="success">{state.message}</FormMessage> : null}
+      {state.ok && state.link ? (
+        <div className="flex items-center gap-2">
+          <code data-testid="invitation-link" className="min-w-0 flex-1 truncate rounded bg-slate-100 px-2 py-1 text-xs text-slate-700">
+            {state.link}
+          </code>
+          <CopyButton value={state.link} label="Copy invitation link" />
+        </div>
+      ) : null}
     </form>
   );
 }

@@ -11,3 +11,8 @@ export function Timestamp({ value, milliseconds }: { value: Date | null; millise
   if (!value) return <span className="text-slate-400">—</span>;
   return <LocalTime iso={value.toISOString()} milliseconds={milliseconds} />;
 }
+
+/** `2026-01-02 03:04 UTC`, for dense lists (the inbox): to the minute, but still with its zone. */
+export function formatMinute(date: Date): string {
+  return formatTimestamp(date).replace(/:\d\d UTC$/, " UTC");
+}

@@ -95,11 +95,16 @@ test("an invited Member joins Acme, sees settings without controls, cannot act a
   await page.getByLabel("Email to invite").fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption("MEMBER");
   await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
+  await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible();
+  // With the local provider the mail stays in the System mail inbox: the notice says so and offers the link.
+  await expect(page.getByText(`Invitation sent to ${email}`)).toContainText("in the System mail workspace's inbox");
+  await expect(page.getByRole("button", { name: "Copy invitation link" })).toBeVisible();
+  const shown = await page.getByTestId("invitation-link").textContent();
   await expect(page.getByTestId("invitation-row").filter({ hasText: email })).toBeVisible();
   await docsScreenshot(page, "settings");
 
   const link = await readSystemMailLink(page, "invited you to Acme");
+  expect(shown).toBe(link);
   const member = await freshPage(browser);
   await member.goto(link);
   await expect(member.getByRole("heading", { name: "Join a workspace" })).toBeVisible();

@@ -74,6 +74,9 @@ test("domains: add, verify against DNS the test controls, and another workspace 
   await expect(page.getByRole("heading", { level: 1, name: domain })).toBeVisible();
   await expect(page.getByTestId("domain-status").first()).toHaveText("Pending");
   const text = async (testId: string) => (await page.getByTestId(testId).textContent())!.trim();
+  // One v=spf1 record per domain: the page says to merge ours into an existing one.
+  await expect(page.getByTestId("spf-merge")).toContainText("only one TXT record starting with v=spf1");
+  await expect(page.getByTestId("spf-merge")).toContainText(`If ${domain} already has one`);
 
   // SPF published, DKIM not yet.
   dns.setTxt(await text("record-SPF-host"), [await text("record-SPF-value")]);

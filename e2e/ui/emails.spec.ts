@@ -149,6 +149,8 @@ test("read the message in the local inbox", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.goto("/inbox");
   await expect(page.getByRole("heading", { level: 1, name: "Local inbox" })).toBeVisible();
+  // The list's dates say their zone, like every other date of the dashboard.
+  await expect(page.getByTestId("inbox-item").filter({ hasText: subjects[1] }).locator("time")).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   await page.getByTestId("inbox-item").filter({ hasText: subjects[1] }).getByRole("link").click();
   await expect(page).toHaveURL(new RegExp(`id=${ids[1]}`));
   await expect(page.getByRole("heading", { level: 2, name: subjects[1] })).toBeVisible();

@@ -6,6 +6,9 @@ test("first run: /setup creates the owner and their workspace, then closes", asy
   await page.goto("/");
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole("heading", { name: "Create the first account" })).toBeVisible();
+  // A favicon, so no first load logs a 404 for /favicon.ico.
+  const icon = await page.locator("link[rel='icon']").first().getAttribute("href");
+  expect((await page.request.get(icon!)).headers()["content-type"]).toContain("image/svg+xml");
   await page.screenshot({ path: testInfo.outputPath("setup.png"), fullPage: true });
 
   // A too-short password is pointed out, and nothing is created.
@@ -26,6 +29,10 @@ test("first run: /setup creates the owner and their workspace, then closes", asy
   const switcher = page.getByLabel("Workspace");
   // "System mail" (sign-in links, invitations) exists from boot without members, so the first owner gets it too.
   await expect(switcher.locator("option")).toHaveText(["Demo", "System mail", "Acme"]);
+  // The dashboard opens the workspace just named, not the oldest membership (the seeded demo).
+  await expect(switcher.locator("option:checked")).toHaveText("Acme");
+  // The other specs start from the oldest workspace, as a session without a choice does.
+  await page.context().clearCookies({ name: "pw_workspace" });
   await page.context().storageState({ path: E2E_OWNER_STATE });
 
   // Setup is closed now.

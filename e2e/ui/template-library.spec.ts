@@ -34,8 +34,14 @@ test("create from the receipt starter: the loop renders in the version preview, 
   await screenshot(page, "template-starters");
 
   const id = await createTemplate(page, /^Receipt/, receiptName);
-  // The editor page belongs to another branch: here it only has to answer.
   expect((await request.get(`/templates/${id}`)).status()).toBeLessThan(500);
+  // The starter's HTML is indented, one element a line, and From is the workspace's verified domain,
+  // so the very first "Send to me" goes out.
+  const html = page.getByRole("textbox", { name: "HTML body" });
+  await expect(html.locator(".cm-line").nth(1)).toHaveText('<html dir="ltr" lang="en">');
+  await expect(page.getByLabel("Default sender (From)")).toHaveValue("Demo <hello@example.com>");
+  await page.getByRole("button", { name: "Send to me" }).click();
+  await expect(page.getByTestId("test-feedback")).toHaveText(`Sent to ${E2E_OWNER.email}. Open the message`);
 
   await page.goto(`/templates/${id}/versions`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Versions of ${receiptName}`);

@@ -57,6 +57,8 @@ test("build a workflow with a wait; the server's validation names the step", asy
 
   await page.getByRole("button", { name: "+ Wait" }).click();
   const wait = page.getByTestId("step-2");
+  // A new wait is "1 day", not "1 days".
+  await expect(wait.getByLabel("Unit").locator("option:checked")).toHaveText("day");
   await wait.getByLabel("Wait for").fill("1");
   await wait.getByLabel("Unit").selectOption("hours");
   await page.getByRole("button", { name: "+ Send email" }).click();
@@ -82,6 +84,9 @@ test("build a workflow with a wait; the server's validation names the step", asy
   await expect(page).toHaveURL(/\/workflows\/wf_[0-9A-Za-z]{16}\?created=1$/);
   workflowPath = new URL(page.url()).pathname;
   await expect(page.getByText("Created. Trigger it with its key")).toBeVisible();
+  // The panel sits beside the steps on a wide screen and under them on a narrow one: named, not placed.
+  await expect(page.getByText("Created. Trigger it with its key")).toContainText("in the Test run panel");
+  await expect(page.getByRole("heading", { name: "Test run" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
   await expect(page.getByTestId("step-2").getByLabel("Wait for")).toHaveValue("1");
   await expect(page.getByTestId("step-2").getByLabel("Unit")).toHaveValue("hours");

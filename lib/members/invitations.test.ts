@@ -24,6 +24,8 @@ describe("inviteMember", () => {
 
     const link = await linkInMessage(result.messageId);
     expect(link).toMatch(new RegExp(`^${env().APP_URL}/invite/[\\w-]{43}$`));
+    // The local provider delivers nowhere, so the inviter gets the link to hand over.
+    expect(result.localLink).toBe(link);
     const row = await invitationRow(result.invitationId);
     expect(row).toMatchObject({ workspaceId: workspace.id, email, role: "ADMIN", invitedByUserId: actor.userId, acceptedAt: null });
     expect(row.tokenHash).toBe(hashInvitationToken(tokenOf(link)));

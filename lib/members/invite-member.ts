@@ -19,8 +19,14 @@ export interface InviteMemberResult {
   invitationId: string;
   email: string;
   expiresAt: Date;
-  /** The system mail carrying the link (the link itself is never shown to the inviter). */
+  /** The system mail carrying the link. */
   messageId: string;
+  /**
+   * The link, for the local provider only: its mail is never delivered, so the inviter has to hand the
+   * link over anyway. With a real provider it stays in the invitee's mailbox, since whoever holds it
+   * can create the account for that address.
+   */
+  localLink: string | null;
 }
 
 /**
@@ -56,10 +62,11 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
     return { workspaceName: workspace.name, inviter: inviter?.name || inviter?.email || "A colleague" };
   });
 
-  const mail = invitationMail({ ...context, role, url: `${env().APP_URL}/invite/${token}`, expiresAt });
+  const url = `${env().APP_URL}/invite/${token}`;
+  const mail = invitationMail({ ...context, role, url, expiresAt });
   try {
     const messageId = await sendSystemMail({ to: email, ...mail });
-    return { invitationId, email, expiresAt, messageId };
+    return { invitationId, email, expiresAt, messageId, localLink: env().DELIVERY_PROVIDER === "local" ? url : null };
   } catch (error) {
     // An invitation whose mail never left is useless and would block nothing: take it back.
     await db.delete(invitations).where(eq(invitations.id, invitationId));

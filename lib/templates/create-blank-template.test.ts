@@ -14,6 +14,8 @@ describe("createBlankTemplate", () => {
     const template = await createBlankTemplate({ workspaceId: ws.workspace.id, userId: null, kind: "code", name: "" });
     expect(template).toMatchObject({ name: "Untitled template", kind: "code", blocks: null, version: 1, bodyHtml: BLANK_CODE_BODY_HTML });
     expect((await renderTemplateById(ws.workspace.id, template.id, { name: "Ada" })).subject).toBe("Hello Ada");
+    // From starts as the workspace's verified domain, so "Send to me" works before anything is typed.
+    expect(template.fromAddress).toBe("Test workspace <hello@example.com>");
   });
 
   it("stores a blocks template's document and the HTML the browser compiled from it", async () => {

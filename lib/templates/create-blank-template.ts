@@ -1,4 +1,5 @@
 import "server-only";
+import { defaultSenderFor } from "@/lib/domains/default-sender";
 import { invalidParameter } from "@/lib/errors";
 import { zodToAppError } from "@/lib/validation.shared";
 import { BLANK_CODE_BODY_HTML, BLANK_SUBJECT, BLANK_TEMPLATE_NAME } from "./blank.shared";
@@ -10,7 +11,7 @@ export type BlankTemplateInput =
   /** The browser compiles the block document to bodyHtml (server code cannot render it, blocks.shared.ts). */
   | { workspaceId: string; userId: string | null; name?: string | null; kind: "blocks"; bodyHtml: string; blocks: unknown };
 
-/** A new template from the blank code skeleton or the blank block document, as version 1. */
+/** A new template from the blank code skeleton or the blank block document, as version 1, From the workspace's default sender. */
 export async function createBlankTemplate(input: BlankTemplateInput) {
   const isBlocks = input.kind === "blocks";
   if (isBlocks && (typeof input.blocks !== "object" || input.blocks === null || !("root" in input.blocks))) {
@@ -25,5 +26,6 @@ export async function createBlankTemplate(input: BlankTemplateInput) {
   });
   if (!parsed.success) throw zodToAppError(parsed.error);
   if (isBlocks && parsed.data.bodyHtml.trim() === "") throw invalidParameter("bodyHtml", "Invalid bodyHtml: the compiled HTML of the block document is required.");
-  return createTemplate({ workspaceId: input.workspaceId, userId: input.userId, ...parsed.data });
+  const fromAddress = parsed.data.fromAddress || (await defaultSenderFor(input.workspaceId));
+  return createTemplate({ workspaceId: input.workspaceId, userId: input.userId, ...parsed.data, fromAddress });
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { templates, templateScenarios } from "@/db/schema";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { createTemplateFromStarter } from "./create-template-from-starter";
 import { renderTemplateById } from "./render-template-by-id";
 import { STARTERS } from "./starters/generated";
@@ -18,6 +19,14 @@ describe("createTemplateFromStarter", () => {
     const rendered = await renderTemplateById(ws.workspace.id, template.id, scenarios[0].variables);
     expect(rendered.subject).toBe("Your Acme receipt for order A-1042");
     expect(rendered.bodyHtml).toContain("Fountain pen × 1");
+  });
+
+  it("starts From the workspace's first verified domain, so the first test send works; empty without one", async () => {
+    const ws = await createTestWorkspace({ name: "Shop" });
+    const template = await createTemplateFromStarter({ workspaceId: ws.workspace.id, starterKey: "receipt", userId: null });
+    expect(template.fromAddress).toBe("Shop <hello@example.com>");
+    const bare = await createWorkspace({ name: "No domain yet" });
+    expect((await createTemplateFromStarter({ workspaceId: bare.id, starterKey: "welcome", userId: null })).fromAddress).toBeNull();
   });
 
   it("names the starter when no name is given", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorkflowStep } from "@/db/schema";
-import { definitionFromDraft, describeParam, draftFromWorkflow, moveStep, newSendStep, splitWait, stepErrors, waitSeconds, workflowErrors } from "./builder.shared";
+import { definitionFromDraft, describeParam, draftFromWorkflow, moveStep, newSendStep, splitWait, stepErrors, waitSeconds, waitUnitLabel, workflowErrors } from "./builder.shared";
 import { addressVariables, missingSampleVariables, parseSampleVariables, variablesSkeleton, workflowVariables } from "./builder-variables.shared";
 import { workflowDefinitionIssues } from "./schemas";
 
@@ -85,5 +85,15 @@ describe("errors", () => {
     expect(issues.map((issue) => describeParam(issue.param))).toEqual(["Name", "Step 1, To", "Step 2, wait", "Step 3, Cc"]);
     expect(describeParam(undefined)).toBe("Workflow");
     expect(workflowDefinitionIssues({ name: "ok", steps: [{ type: "sendEmail", templateId: "t", to: "a@example.org" }] })).toEqual([]);
+  });
+});
+
+describe("waitUnitLabel", () => {
+  it("agrees with the amount: 1 day, 2 days, 1 hour, 90 minutes", () => {
+    expect(waitUnitLabel("1", "days")).toBe("day");
+    expect(waitUnitLabel("2", "days")).toBe("days");
+    expect(waitUnitLabel("1", "hours")).toBe("hour");
+    expect(waitUnitLabel("90", "minutes")).toBe("minutes");
+    expect(waitUnitLabel("", "days")).toBe("days");
   });
 });

@@ -1,4 +1,5 @@
 import type { WorkflowStep } from "@/db/schema";
+import { pluralWord } from "@/lib/plural.shared";
 
 /**
  * The dashboard builder's draft of a workflow and its translation to and from the stored definition
@@ -74,6 +75,13 @@ export function splitWait(seconds: number): { amount: string; unit: WaitUnit } {
     if (seconds % WAIT_UNITS[unit] === 0) return { amount: String(seconds / WAIT_UNITS[unit]), unit };
   }
   return { amount: String(seconds), unit: "seconds" };
+}
+
+const UNIT_SINGULAR: Record<WaitUnit, string> = { minutes: "minute", hours: "hour", days: "day", seconds: "second" };
+
+/** The unit as the builder shows it after the amount: "1 day", "2 days" (the stored value stays plural). */
+export function waitUnitLabel(amount: string, unit: WaitUnit): string {
+  return pluralWord(Number(amount), UNIT_SINGULAR[unit], unit);
 }
 
 /** Amount × unit in whole seconds; null when the amount is not a number (the server then names the field). */

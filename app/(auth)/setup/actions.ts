@@ -2,12 +2,16 @@
 
 import { publicAction, type FormState } from "@/app/_lib/action";
 import { signIn } from "@/app/_lib/auth";
+import { openWorkspace } from "@/app/_lib/workspace-cookie";
 import { setupFirstOwner } from "@/lib/setup/setup-first-owner";
 
 /** A refusal keeps what was typed (never the password), so the form shows it again. */
 export type SetupState = FormState;
 
-/** First run: create the owner and their workspace, then sign them in. */
+/**
+ * First run: create the owner and their workspace, then sign them in to it. Without the cookie the
+ * dashboard would open their oldest membership, the seeded Demo, not the workspace they just named.
+ */
 export async function setupAction(_previous: SetupState, form: FormData): Promise<SetupState> {
   const fields = {
     name: String(form.get("name") ?? ""),
@@ -18,7 +22,8 @@ export async function setupAction(_previous: SetupState, form: FormData): Promis
   return publicAction({
     values: { name: fields.name, email: fields.email, workspaceName: fields.workspaceName },
     run: async () => {
-      await setupFirstOwner(fields);
+      const owner = await setupFirstOwner(fields);
+      await openWorkspace(owner.workspaceId);
       await signIn("password", { email: fields.email, password: fields.password, redirectTo: "/" });
       return {};
     },

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction } from "@/app/_lib/action";
-import type { SettingsFormState } from "@/components/settings/form-state.shared";
+import { invitationNotice, type InviteFormState, type SettingsFormState } from "@/components/settings/form-state.shared";
 import type { Actor } from "@/lib/access/actor";
 import { changeMemberRole } from "@/lib/members/change-member-role";
 import { inviteMember } from "@/lib/members/invite-member";
@@ -46,11 +46,18 @@ export async function saveSending(_previous: SettingsFormState, form: FormData):
   });
 }
 
-export async function inviteAction(_previous: SettingsFormState, form: FormData): Promise<SettingsFormState> {
+/** Says where the mail went; with the local provider (no real delivery) it also hands back the link to copy. */
+export async function inviteAction(_previous: InviteFormState, form: FormData): Promise<InviteFormState> {
   const values = { email: text(form, "email"), role: text(form, "role") };
-  return asAdmin(values, async (actor) => {
-    const invitation = await inviteMember(actor, { email: values.email, role: values.role as Role });
-    return `Invitation sent to ${invitation.email}.`;
+  return dashboardAction({
+    role: "ADMIN",
+    values,
+    run: async (_input, context) => {
+      const actor = { userId: context.user.id, workspaceId: context.workspace.id, role: context.role };
+      const invitation = await inviteMember(actor, { email: values.email, role: values.role as Role });
+      revalidatePath("/", "layout");
+      return { message: invitationNotice(invitation.email, invitation.localLink !== null), link: invitation.localLink ?? undefined };
+    },
   });
 }
 

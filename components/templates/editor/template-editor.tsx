@@ -27,6 +27,8 @@ export interface TemplateEditorProps {
   /** Starting sample data when the template has no scenario: its variables, empty. */
   skeleton: Record<string, unknown>;
   userEmail: string;
+  /** What an empty From could be (lib/domains/default-sender.ts); null without a verified domain. */
+  defaultSender: string | null;
   actions: EditorActions;
 }
 
@@ -46,7 +48,7 @@ const draftOf = (template: EditorTemplateProps): Draft => ({
  * Every editor keeps its own text; the preview is asked for off the input path (debounced, through
  * TanStack Query), so typing never waits for rendering.
  */
-export function TemplateEditor({ template, scenarios, skeleton, userEmail, actions }: TemplateEditorProps) {
+export function TemplateEditor({ template, scenarios, skeleton, userEmail, defaultSender, actions }: TemplateEditorProps) {
   const blocks = template.kind === "blocks";
   const [draft, setDraft] = useState(() => draftOf(template));
   const [saved, setSaved] = useState(() => ({ version: template.version, key: JSON.stringify(draftOf(template)) }));
@@ -143,7 +145,7 @@ export function TemplateEditor({ template, scenarios, skeleton, userEmail, actio
       <div className="grid gap-4 xl:grid-cols-2">
         <div className="min-w-0 space-y-4">
           <Card title="Template">
-            <TemplateFields draft={draft} update={update} problems={problems} saveError={saveFeedback?.tone === "error" ? saveFeedback : null} subjectRef={subjectEditor} onSave={saveFromEditor} />
+            <TemplateFields draft={draft} update={update} problems={problems} saveError={saveFeedback?.tone === "error" ? saveFeedback : null} subjectRef={subjectEditor} onSave={saveFromEditor} defaultSender={defaultSender} />
           </Card>
           <Card title={blocks ? "Blocks" : "HTML body"} description={blocks ? "Compiled to Liquid HTML in your browser for the preview and the save." : "Liquid: {{ variable }}, {% if %}, {% for %}; filters in the API docs."}>
             {blocks ? (

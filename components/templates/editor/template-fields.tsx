@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { memo, type Ref } from "react";
 import { Field, Input } from "@/components/ui/field";
 import { CodeEditor, type CodeEditorHandle, type EditorProblem } from "./code-editor";
@@ -13,12 +14,14 @@ export interface TemplateFieldsProps {
   saveError: { param?: string; text: string } | null;
   subjectRef: Ref<CodeEditorHandle>;
   onSave: () => void;
+  /** The workspace's sender on its first verified domain; null when it has none (then no From can work yet). */
+  defaultSender: string | null;
 }
 
 const errorFor = (saveError: TemplateFieldsProps["saveError"], param: string) => (saveError?.param === param ? saveError.text : null);
 
 /** Name, subject (Liquid, one line), default sender and reply-to (Liquid allowed), strict mode. */
-export const TemplateFields = memo(function TemplateFields({ draft, update, problems, saveError, subjectRef, onSave }: TemplateFieldsProps) {
+export const TemplateFields = memo(function TemplateFields({ draft, update, problems, saveError, subjectRef, onSave, defaultSender }: TemplateFieldsProps) {
   return (
     <div className="space-y-4">
       <Field label="Name" htmlFor="template-name" error={errorFor(saveError, "name")} hint="Only for you and your team; recipients never see it.">
@@ -32,7 +35,7 @@ export const TemplateFields = memo(function TemplateFields({ draft, update, prob
         {errorFor(saveError, "subject") ? <p className="text-xs text-red-600">{errorFor(saveError, "subject")}</p> : null}
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Default sender (From)" htmlFor="template-from" error={problems.fromAddress ?? errorFor(saveError, "fromAddress")} hint="Used when a send gives no from. Liquid allowed.">
+        <Field label="Default sender (From)" htmlFor="template-from" error={problems.fromAddress ?? errorFor(saveError, "fromAddress")} hint={fromHint(draft.fromAddress, defaultSender)}>
           <Input
             id="template-from"
             value={draft.fromAddress}
@@ -63,3 +66,20 @@ export const TemplateFields = memo(function TemplateFields({ draft, update, prob
     </div>
   );
 });
+
+/** An empty From is why a first "Send to me" fails: say so, and what would work (or why nothing can yet). */
+function fromHint(fromAddress: string, defaultSender: string | null) {
+  if (fromAddress.trim()) return "Used when a send gives no from. Liquid allowed.";
+  if (!defaultSender) {
+    return (
+      <span data-testid="from-hint">
+        “Send to me” needs a From on a verified domain, and this workspace has none yet: add and verify one under{" "}
+        <Link href="/domains" className="text-indigo-600 underline">
+          Domains
+        </Link>
+        .
+      </span>
+    );
+  }
+  return <span data-testid="from-hint">“Send to me” needs a From, e.g. {defaultSender}.</span>;
+}

@@ -1,5 +1,5 @@
 import { Field, Input, Select } from "@/components/ui/field";
-import type { WaitStepDraft, WaitUnit } from "@/lib/workflows/builder.shared";
+import { waitUnitLabel, type WaitStepDraft, type WaitUnit } from "@/lib/workflows/builder.shared";
 
 const UNITS: WaitUnit[] = ["minutes", "hours", "days"];
 
@@ -25,7 +25,7 @@ export function WaitStep({ step, errors, onChange }: { step: WaitStepDraft; erro
         <Select id={`${id}-unit`} value={step.unit} onChange={(event) => onChange({ unit: event.target.value as WaitUnit })}>
           {units.map((unit) => (
             <option key={unit} value={unit}>
-              {unit}
+              {waitUnitLabel(step.amount, unit)}
             </option>
           ))}
         </Select>

@@ -6,6 +6,7 @@ import { createWorkflow, type WorkflowRow } from "@/lib/workflows/create-workflo
 import { listWorkflows } from "@/lib/workflows/list-workflows";
 import { serializeWorkflow } from "@/lib/workflows/serialize";
 import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
+import { plural } from "@/lib/plural.shared";
 import { emit, parseFlags, requiredString, UsageError, type CliCommand } from "../io";
 
 export const workflowCommands: Record<string, CliCommand> = {
@@ -47,7 +48,7 @@ export const workflowCommands: Record<string, CliCommand> = {
 
 function describeWorkflow(workflow: WorkflowRow): string[] {
   const key = workflow.key ? `key "${workflow.key}"` : "no key (trigger it by id)";
-  const lines = [`${key}, ${workflow.enabled ? "enabled" : "disabled"}, ${workflow.steps.length} step${workflow.steps.length === 1 ? "" : "s"}:`];
+  const lines = [`${key}, ${workflow.enabled ? "enabled" : "disabled"}, ${plural(workflow.steps.length, "step")}:`];
   workflow.steps.forEach((step, index) => {
     lines.push(step.type === "wait" ? `  ${index + 1}. wait ${formatSeconds(step.seconds)}` : `  ${index + 1}. sendEmail ${step.templateId} to ${step.to}`);
   });
@@ -56,9 +57,9 @@ function describeWorkflow(workflow: WorkflowRow): string[] {
 
 function formatSeconds(seconds: number): string {
   for (const [unit, size] of [["day", 86_400], ["hour", 3600], ["minute", 60]] as const) {
-    if (seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? "" : "s"}`;
+    if (seconds % size === 0) return plural(seconds / size, unit);
   }
-  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  return plural(seconds, "second");
 }
 
 function readJsonFile(file: string): unknown {

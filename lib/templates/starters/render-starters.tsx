@@ -1,5 +1,6 @@
 import { render } from "@react-email/render";
 import { unescapeLiquidTags } from "../liquid-markup.shared";
+import { formatLiquidHtml } from "./format-liquid-html";
 import type { StarterSource } from "./layout";
 import { magicLink } from "./magic-link";
 import { passwordReset } from "./password-reset";
@@ -27,7 +28,7 @@ export async function renderStarter(source: StarterSource): Promise<StarterTempl
     name: source.name,
     description: source.description,
     subject: source.subject,
-    bodyHtml: unescapeLiquidTags(html.replace(REACT_MARKERS, "")),
+    bodyHtml: await formatLiquidHtml(unescapeLiquidTags(html.replace(REACT_MARKERS, ""))),
     bodyText: null,
     variables: source.variables,
   };

@@ -1,12 +1,11 @@
 "use server";
 
 import { AuthError } from "next-auth";
-import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { publicAction, type FormState } from "@/app/_lib/action";
 import { signIn, signOut } from "@/app/_lib/auth";
-import { currentUser, WORKSPACE_COOKIE } from "@/app/_lib/dashboard-context";
-import { env } from "@/lib/env";
+import { currentUser } from "@/app/_lib/dashboard-context";
+import { openWorkspace } from "@/app/_lib/workspace-cookie";
 import { AppError } from "@/lib/errors";
 import { consumeSignInAttempt } from "@/lib/auth/sign-in-throttle";
 import { acceptInvitation, acceptInvitationAsNewUser } from "@/lib/members/accept-invitation";
@@ -14,17 +13,6 @@ import { clientIp } from "../../_lib/client-ip";
 
 /** A refusal of the new-account form keeps the name typed (`values.name`). */
 export type InviteFormState = FormState;
-
-/** Open the workspace just joined (a membership exists now, so the dashboard will accept the cookie). */
-async function openWorkspace(workspaceId: string) {
-  (await cookies()).set(WORKSPACE_COOKIE, workspaceId, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: env().APP_URL.startsWith("https://"),
-    path: "/",
-    maxAge: 365 * 24 * 3600,
-  });
-}
 
 /** A signed-in user with the invited address joins. */
 export async function acceptAsSignedInUser(_previous: InviteFormState, form: FormData): Promise<InviteFormState> {

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { DomainRecords } from "@/components/domains/domain-records";
 import { DomainStatusBadge } from "@/components/domains/domain-status-badge";
+import { SpfMergeNote } from "@/components/domains/spf-merge-note";
 import { Card } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import { PageHeader } from "@/components/ui/page-header";
@@ -26,6 +27,8 @@ export default async function DomainPage({ params }: Props) {
   const { workspace, role } = await requireDashboard();
   const domain = await findDomain(workspace.id, id);
   if (!domain) notFound();
+  const records = expectedDnsRecords(domain);
+  const spf = records.find((record) => record.kind === "SPF");
   return (
     <div className="space-y-6">
       <Link href="/domains" className="text-sm text-indigo-600 hover:underline">
@@ -47,7 +50,10 @@ export default async function DomainPage({ params }: Props) {
         id="records"
         description="Publish these TXT records at your DNS provider. SPF and DKIM are required to verify; DMARC (p=none to start) is recommended."
       >
-        <DomainRecords domainId={domain.id} records={expectedDnsRecords(domain)} verifyAction={hasRole(role, "ADMIN") ? verifyDomainAction : undefined} />
+        <div className="space-y-4">
+          <DomainRecords domainId={domain.id} records={records} verifyAction={hasRole(role, "ADMIN") ? verifyDomainAction : undefined} />
+          {spf ? <SpfMergeNote domain={domain.name} ours={spf.value} /> : null}
+        </div>
       </Card>
     </div>
   );

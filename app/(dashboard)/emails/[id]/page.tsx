@@ -19,6 +19,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import { env } from "@/lib/env";
 import { getInboxMessage } from "@/lib/inbox/get-inbox-message";
 import { getMessageDetail, type MessageDetail } from "@/lib/messages/get-message-detail";
+import { plural } from "@/lib/plural.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { resendMessageAction } from "./actions";
 
@@ -165,7 +166,7 @@ function contentGone(message: MessageDetail): string | null {
   if (message.status === "DELETED") return "Content erased: the bodies and variables of this message were deleted; its metadata and timeline stay.";
   if (message.contentPurgedAt) {
     const days = env().RETENTION_DAYS;
-    return `Content purged after ${days} ${days === 1 ? "day" : "days"} (on ${message.contentPurgedAt.toISOString().slice(0, 10)}), as the retention setting says; metadata and timeline stay.`;
+    return `Content purged after ${plural(days, "day")} (on ${message.contentPurgedAt.toISOString().slice(0, 10)}), as the retention setting says; metadata and timeline stay.`;
   }
   return null;
 }

@@ -7,6 +7,7 @@ import type { EditorActions } from "@/components/templates/editor/types";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
+import { defaultSenderFor } from "@/lib/domains/default-sender";
 import { AppError } from "@/lib/errors";
 import type { BlocksDocument } from "@/lib/templates/blocks.shared";
 import { getTemplateForEditor } from "@/lib/templates/get-template-for-editor";
@@ -31,7 +32,7 @@ export default async function TemplatePage({ params }: Props) {
   const loaded = await findTemplate(workspace.id, id);
   if (!loaded) notFound();
   const { template, updatedBy } = loaded;
-  const scenarios = await listTemplateScenarios(workspace.id, template.id);
+  const [scenarios, defaultSender] = await Promise.all([listTemplateScenarios(workspace.id, template.id), defaultSenderFor(workspace.id)]);
   return (
     <div className="space-y-2">
       <Link href="/templates" className="text-sm text-indigo-600 hover:underline">
@@ -70,6 +71,7 @@ export default async function TemplatePage({ params }: Props) {
         scenarios={scenarios.map((scenario) => ({ id: scenario.id, name: scenario.name, variables: scenario.variables }))}
         skeleton={skeletonOf(template)}
         userEmail={user.email}
+        defaultSender={defaultSender}
         actions={actions}
       />
     </div>

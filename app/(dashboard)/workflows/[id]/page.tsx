@@ -58,7 +58,7 @@ export default async function WorkflowPage({ params, searchParams }: Props) {
         groups={choices.groups}
         save={saveWorkflowAction}
         testRun={testRunWorkflowAction}
-        notice={query.created ? "Created. Trigger it with its key, or try it below with a sandbox test run." : undefined}
+        notice={query.created ? "Created. Trigger it with its key, or try it with a sandbox test run in the Test run panel." : undefined}
       />
       <div className="pt-4">
         <Card title="Delete" id="delete-workflow" description="Runs are kept; runs already started finish their steps.">

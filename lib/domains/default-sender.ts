@@ -1,0 +1,34 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { domains, workspaces } from "@/db/schema";
+
+/** The part of a display name that needs the quoted form (RFC 5322 specials). */
+const NEEDS_QUOTES = /[()<>[\]:;@\\,."]/;
+
+/**
+ * `Workspace name <hello@first-verified-domain>`, the From a new template starts with, so its first
+ * "Send to me" works without a trip to the settings; null while the workspace has no verified domain
+ * (any other address would be refused at send time). The first domain verified wins: it is the one
+ * the team set up for sending, later ones are often for a single product.
+ */
+export async function defaultSenderFor(workspaceId: string, executor?: Executor): Promise<string | null> {
+  const db = executor ?? (await getDb());
+  const [row] = await db
+    .select({ domain: domains.name, workspace: workspaces.name })
+    .from(domains)
+    .innerJoin(workspaces, eq(workspaces.id, domains.workspaceId))
+    .where(and(eq(domains.workspaceId, workspaceId), eq(domains.status, "VERIFIED")))
+    .orderBy(asc(domains.verifiedAt), asc(domains.name))
+    .limit(1);
+  if (!row) return null;
+  return `${displayName(row.workspace)}<hello@${row.domain}>`;
+}
+
+/** The workspace name as a display name; left out when it would read as Liquid (the From is a Liquid field). */
+function displayName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || /[{}%]/.test(trimmed)) return "";
+  if (!NEEDS_QUOTES.test(trimmed)) return `${trimmed} `;
+  return `"${trimmed.replace(/["\\]/g, (char) => `\\${char}`)}" `;
+}
