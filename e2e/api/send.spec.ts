@@ -58,7 +58,11 @@ test("send through the API, then follow the message and its timeline in the dash
   await expect(page.getByRole("heading", { level: 1, name: subject })).toBeVisible();
   await expect(page.getByText("SUCCEEDED").first()).toBeVisible();
   const timeline = page.getByRole("list", { name: "Timeline, newest first" });
-  for (const code of TIMELINE) await expect(timeline.getByText(code, { exact: true })).toBeVisible();
+  // The timeline speaks in words; the raw codes are one click away, under Developer details.
+  for (const label of ["Accepted", "Rendered", "Sent", "Delivered"]) await expect(timeline.getByText(label, { exact: true }).first()).toBeVisible();
+  await page.getByText("Developer details", { exact: true }).click();
+  const rawCodes = page.getByRole("list", { name: "Timeline codes" });
+  for (const code of TIMELINE) await expect(rawCodes.getByText(code, { exact: true })).toBeVisible();
   // Newest first: the order on the page is the reverse of the order of events.
   const codes = await timeline.locator("li[data-code]").evaluateAll((items) => items.map((item) => item.getAttribute("data-code")));
   expect(codes.filter((code) => TIMELINE.includes(code!))).toEqual([...TIMELINE].reverse());
