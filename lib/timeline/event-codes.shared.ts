@@ -19,6 +19,8 @@ export const EVENT_CODES = [
   "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT",
   "EMAIL_MESSAGE_DELIVERY_UNCONFIRMED",
   "EMAIL_MESSAGE_PROVIDER_ERROR",
+  // A report about the message (a reply to its bounce address) no rule could classify: kept, never dropped.
+  "EMAIL_MESSAGE_UNCLASSIFIED_PROVIDER_EVENT",
   // Workspace sending state (docs/delivery.md): held while paused, released on resume, content erased.
   "EMAIL_MESSAGE_PAUSED",
   "EMAIL_MESSAGE_RESUMED",

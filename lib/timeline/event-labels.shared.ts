@@ -43,6 +43,7 @@ export const EVENT_LABELS: Record<EventCode, EventLabel> = {
   EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT: { label: "Delayed", category: "problem", icon: "◷" },
   EMAIL_MESSAGE_DELIVERY_UNCONFIRMED: { label: "Delivery unconfirmed", category: "problem", icon: "?" },
   EMAIL_MESSAGE_PROVIDER_ERROR: { label: "Failed — provider error", category: "problem", icon: "✗" },
+  EMAIL_MESSAGE_UNCLASSIFIED_PROVIDER_EVENT: { label: "Unclassified report", category: "neutral", icon: "•" },
   EMAIL_MESSAGE_PAUSED: { label: "Paused", category: "neutral", icon: "‖" },
   EMAIL_MESSAGE_RESUMED: { label: "Resumed", category: "neutral", icon: "▶" },
   EMAIL_MESSAGE_ERASED: { label: "Erased", category: "neutral", icon: "⌫" },

@@ -1,17 +1,11 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { getDb } from "@/db/client";
-import { emailMessages } from "@/db/schema/index";
 import { env } from "@/lib/env";
 import { AppError, invalidParameter } from "@/lib/errors";
-import { errorFields, log } from "@/lib/log";
+import { log } from "@/lib/log";
 import { metrics } from "@/lib/metrics/metrics";
-import { recordEvent } from "@/lib/timeline/record-event";
-import { addSuppression } from "@/lib/suppressions/add-suppression";
-import { checkAutoPause } from "@/lib/workspaces/check-auto-pause";
-import { bareAddress } from "@/lib/addresses/sender-address.shared";
-import { mapResendEvent, parseResendTime, resendEventSchema, type MappedEvent } from "./resend-events";
+import { recordProviderEvent } from "@/lib/provider-events/record-provider-event";
+import { mapResendEvent, parseResendTime, resendEventSchema } from "./resend-events";
 
 export interface ResendDelivery {
   /** The raw body, exactly as received: the signature covers these bytes. */
@@ -37,7 +31,7 @@ export const UNKNOWN_EMAIL_RETRY_WINDOW_MS = 60 * 60 * 1000;
  * POST /api/provider-events/resend: verifies the Svix (Standard Webhooks) signature with
  * RESEND_WEBHOOK_SECRET (forged, replayed beyond 5 minutes or unsigned → UNAUTHORIZED), finds the
  * message by reference_id = data.email_id in any workspace (the webhook is service-wide) and records
- * the event through recordEvent at the event's own time. Idempotent: the svix-id is the providerEventId.
+ * the event through recordProviderEvent at the event's own time. Idempotent: the svix-id is the providerEventId.
  */
 export async function ingestResendEvent(delivery: ResendDelivery): Promise<IngestResult> {
   const secret = env().RESEND_WEBHOOK_SECRET;
@@ -52,72 +46,36 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
   const at = parseResendTime(event.created_at);
   if (!at) throw invalidParameter("created_at", `Unreadable event time "${event.created_at}".`);
   const mapped = mapResendEvent(event, at);
-  if (!mapped) return counted(event.type, { outcome: "ignored", reason: `Event type ${event.type} is not recorded.` });
+  if (!mapped) return ignored(event.type, `Event type ${event.type} is not recorded.`);
   const emailId = event.data.email_id;
   if (!emailId) throw invalidParameter("data.email_id", `A ${event.type} event needs data.email_id.`);
 
-  const db = await getDb();
-  const [message] = await db
-    .select({ id: emailMessages.id, workspaceId: emailMessages.workspaceId, to: emailMessages.to, cc: emailMessages.cc, bcc: emailMessages.bcc })
-    .from(emailMessages)
-    .where(eq(emailMessages.referenceId, emailId))
-    .limit(1);
-  if (!message) {
-    if (Date.now() - at.getTime() < UNKNOWN_EMAIL_RETRY_WINDOW_MS) {
-      throw new AppError("CONFLICT", `No message has Resend email id ${emailId} yet; retry later.`);
-    }
-    log.warn("Resend event for an unknown email dropped", { emailId, type: event.type, eventId });
-    return counted(event.type, { outcome: "ignored", reason: `No message has Resend email id ${emailId}.` });
-  }
-
-  const recorded = await db.transaction(async (tx) => {
-    const isNew = await recordEvent(tx, {
-      workspaceId: message.workspaceId,
-      messageId: message.id,
+  const result = await recordProviderEvent(
+    { referenceId: emailId },
+    {
+      source: "resend",
+      type: event.type,
       code: mapped.code,
       message: mapped.message,
       at,
       // email.sent repeats what the send call's answer already recorded: one SENT per message.
       providerEventId: event.type === "email.sent" ? "resend:sent" : `resend:${eventId}`,
       details: { ...mapped.details, eventId },
-    });
-    const address = isNew && mapped.suppress ? suppressedAddress(message, mapped) : null;
-    if (address) {
-      await addSuppression({ workspaceId: message.workspaceId, email: address, reason: mapped.suppress!, emailMessageId: message.id, detail: mapped.message }, tx);
-    }
-    return isNew;
-  });
-  if (recorded && GUARDED_CODES.has(mapped.code)) await guardSending(message.workspaceId);
-  return counted(event.type, { outcome: recorded ? "recorded" : "duplicate", messageId: message.id });
-}
-
-/** postwerk_provider_events_total; an event answered 409 (retry later) is counted when it finally lands. */
-function counted(type: string, result: IngestResult): IngestResult {
-  metrics().providerEvents.inc({ provider: "resend", type, result: result.outcome });
-  return result;
-}
-
-const GUARDED_CODES = new Set(["EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT"]);
-
-/** The automatic pause check after a bounce or complaint. The event is recorded: a failed check is only logged. */
-async function guardSending(workspaceId: string): Promise<void> {
-  try {
-    await checkAutoPause({ workspaceId });
-  } catch (error) {
-    log.error("automatic pause check failed", { workspaceId, ...errorFields(error) });
+      suppress: mapped.suppress,
+    },
+  );
+  if (result.outcome !== "unknown-message") return result;
+  if (Date.now() - at.getTime() < UNKNOWN_EMAIL_RETRY_WINDOW_MS) {
+    throw new AppError("CONFLICT", `No message has Resend email id ${emailId} yet; retry later.`);
   }
+  log.warn("Resend event for an unknown email dropped", { emailId, type: event.type, eventId });
+  return ignored(event.type, `No message has Resend email id ${emailId}.`);
 }
 
-/**
- * The address a hard bounce or complaint puts on the workspace's suppression list. Resend reports one
- * event per email, not per recipient, so only a message with a single recipient (to, cc and bcc
- * together) names it without doubt; for others the event stays on the timeline and nothing is listed.
- */
-function suppressedAddress(message: { id: string; to: string[]; cc: string[]; bcc: string[] }, mapped: MappedEvent): string | null {
-  const recipients = [...message.to, ...message.cc, ...message.bcc];
-  const address = recipients.length === 1 ? bareAddress(recipients[0]) : null;
-  if (!address) log.warn("provider event names no single recipient to suppress", { messageId: message.id, code: mapped.code, recipients: recipients.length });
-  return address;
+/** postwerk_provider_events_total for what is not recorded; recordProviderEvent counts the rest. */
+function ignored(type: string, reason: string): IngestResult {
+  metrics().providerEvents.inc({ provider: "resend", type, result: "ignored" });
+  return { outcome: "ignored", reason };
 }
 
 /** Checks the signature and its timestamp (±5 minutes); returns the event id (svix-id). */
