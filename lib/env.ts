@@ -25,7 +25,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./.data"),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend"]).default("local"),
+  DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend", "ses"]).default("local"),
   SMTP_URL: z.string().optional(),
   // SMTP provider (lib/delivery/providers/smtp/smtp-provider.ts): pooled connections, certificate checks, timeouts.
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
@@ -35,6 +35,22 @@ const envSchema = z.object({
   RESEND_BASE_URL: z.url().optional(),
   // Signing secret (whsec_…) of the Resend webhook pointed at /api/provider-events/resend.
   RESEND_WEBHOOK_SECRET: z.string().startsWith("whsec_", "must be the whsec_… signing secret Resend shows for the webhook").optional(),
+  // Amazon SES (lib/delivery/providers/ses): region and credentials are the AWS SDK's standard variables
+  // (or its other sources: shared config files, an instance or task role), validated here when given.
+  AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, "must be an AWS region such as eu-west-1").optional(),
+  AWS_ACCESS_KEY_ID: z.string().min(16).max(128).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(16).max(256).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
+  SES_CONFIGURATION_SET: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a configuration set name (letters, digits, _ and -)").optional(),
+  SES_ENDPOINT: z.url().optional(),
+  // The SNS topics whose notifications /api/provider-events/ses accepts and whose subscriptions it confirms.
+  SES_SNS_TOPIC_ARNS: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(,arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*$/, "must be SNS topic ARNs separated by commas")
+    .optional(),
+  // Test settings, refused unless NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true (docs/delivery.md#ses-1).
+  POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: booleanString.default(false),
+  SNS_TEST_TRUSTED_ORIGIN: z.url().optional(),
   RUN_WORKER: booleanString.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   SEED_DEMO: booleanString.default(true),
@@ -89,6 +105,16 @@ const envSchema = z.object({
   }
   if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
+  }
+  if (Boolean(values.AWS_ACCESS_KEY_ID) !== Boolean(values.AWS_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({ code: "custom", path: ["AWS_SECRET_ACCESS_KEY"], message: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together" });
+  }
+  if (values.SNS_TEST_TRUSTED_ORIGIN && values.NODE_ENV !== "test" && !values.POSTWERK_ALLOW_INSECURE_TEST_SETTINGS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SNS_TEST_TRUSTED_ORIGIN"],
+      message: "is a test setting (it trusts SNS certificates from another origin): honored only with NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true",
+    });
   }
   if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
     ctx.addIssue({ code: "custom", path: ["S3_SECRET_ACCESS_KEY"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });
