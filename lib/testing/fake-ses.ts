@@ -10,6 +10,8 @@ export interface FakeSesCall {
   tags: Array<{ Name: string; Value: string }>;
   /** The raw MIME exactly as SES would receive it (Content.Raw.Data, base64-decoded). */
   raw: string;
+  /** What SES sends on (200 only): `raw` with its own Message-ID and Date, as SES documents it rewrites them. */
+  delivered?: string;
   status: number;
   /** SES's MessageId, when it answered 200. */
   messageId?: string;
@@ -79,6 +81,9 @@ export async function startFakeSes(): Promise<FakeSes> {
       return;
     }
     call.messageId = newSesMessageId();
+    call.delivered = call.raw
+      .replace(/^Message-ID:.*$/im, `Message-ID: <${call.messageId}@eu-west-1.amazonses.com>`)
+      .replace(/^Date:.*$/im, `Date: ${new Date().toUTCString().replace("GMT", "+0000")}`);
     call.status = 200;
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ MessageId: call.messageId }));
   });

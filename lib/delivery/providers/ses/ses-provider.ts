@@ -15,20 +15,23 @@ export interface SesSettings {
   endpoint?: string;
 }
 
+/** SES replaces these headers with its own values: signed, they would break our DKIM signature. */
+const SES_REWRITTEN_FIELDS = ["Message-ID", "Date"];
+
 /** The SES message tag naming our message id: it comes back in every event's `mail.tags`. */
 export const MESSAGE_ID_TAG = "postwerk-message-id";
 
 /**
  * The `ses` provider (docs/delivery.md#ses): hands the MIME built once by build-mime.ts, DKIM-signed
- * with the sending domain's own key as for SMTP, to SES v2 `SendEmail` with `Content.Raw`, so
- * tracking, List-Unsubscribe and our DKIM signature stay ours. The envelope recipients (Bcc included)
- * go in `Destination`; the From header names the sender. `referenceId` is SES's MessageId, which every
- * SNS notification about the message carries.
+ * with the sending domain's own key as for SMTP (except Message-ID and Date, which SES rewrites), to
+ * SES v2 `SendEmail` with `Content.Raw`, so tracking, List-Unsubscribe and our DKIM signature stay
+ * ours. The envelope recipients (Bcc included) go in `Destination`; the From header names the sender.
+ * `referenceId` is SES's MessageId, which every SNS notification about the message carries.
  *
  * The SDK's own retries are off (maxAttempts 1): a throttled or failed call goes back to the queue,
  * so DELIVERY_MAX_ATTEMPTS and the backoff of docs/delivery.md#retries count every hand-off.
- * SES has no idempotency key: a retry after an answer lost past acceptance sends a second copy
- * (the same Message-ID header), the window SMTP has too (docs/delivery.md#crash-safety).
+ * SES has no idempotency key: a retry after an answer lost past acceptance sends a second copy,
+ * the window SMTP has too (docs/delivery.md#crash-safety); the message id tag still names it.
  * The SDK's HTTP agent keeps up to 50 connections per process; a worker's batch is sent concurrently
  * over them (one call per message: SES has no batch call for raw mail).
  */
@@ -61,7 +64,7 @@ function createSesProvider(settings: SesSettings): DeliveryProvider {
       const domain = sendingDomain(mail.fields.from);
       const dkim = mail.dkim ?? (await getDkimSigningKey(db, mail.workspaceId, domain));
       if (!dkim) return { outcome: "failed", diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.` };
-      const raw = await dkimSign(mimeOf(mail).raw, dkim);
+      const raw = await dkimSign(mimeOf(mail).raw, dkim, { unsignedFields: SES_REWRITTEN_FIELDS });
       try {
         const answer = await client.send(sendEmailCommand(mail, raw, settings));
         if (!answer.MessageId) return { outcome: "retry", diagnostic: "SES answered without a MessageId." };
