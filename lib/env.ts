@@ -46,7 +46,8 @@ const envSchema = z.object({
   // The SNS topics whose notifications /api/provider-events/ses accepts and whose subscriptions it confirms.
   SES_SNS_TOPIC_ARNS: z
     .string()
-    .regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(,arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*$/, "must be SNS topic ARNs separated by commas")
+    .regex(/^\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\s*,\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*\s*$/, "must be SNS topic ARNs separated by commas")
+    .transform((value) => value.split(",").map((arn) => arn.trim()))
     .optional(),
   // Test settings, refused unless NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true (docs/delivery.md#ses-1).
   POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: booleanString.default(false),

@@ -17,6 +17,8 @@ export interface FakeSns {
   otherCertificateUrl: string;
   /** Tokens of the SubscribeURL visits. */
   confirmations: string[];
+  /** Paths of every GET of a `.pem` (served or not): how often the service fetched a certificate. */
+  certificateFetches: string[];
   /** A signed SNS envelope (the JSON body SNS posts) for a Notification. */
   notification(message: string, options?: SignOptions): Record<string, unknown>;
   subscriptionConfirmation(options?: SignOptions & { subscribeUrl?: string }): Record<string, unknown>;
@@ -43,8 +45,10 @@ export async function startFakeSns(): Promise<FakeSns> {
   const ours = selfSignedCertificate();
   const other = selfSignedCertificate();
   const confirmations: string[] = [];
+  const certificateFetches: string[] = [];
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname.endsWith(".pem")) certificateFetches.push(url.pathname);
     if (url.pathname === "/cert.pem") return void response.writeHead(200).end(ours.pem);
     if (url.pathname === "/other.pem") return void response.writeHead(200).end(other.pem);
     if (url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
@@ -77,6 +81,7 @@ export async function startFakeSns(): Promise<FakeSns> {
     certificateUrl,
     otherCertificateUrl: `${origin}/other.pem`,
     confirmations,
+    certificateFetches,
     notification: (message, options = {}) => signed("Notification", { Message: message, UnsubscribeURL: `${origin}/?Action=Unsubscribe` }, options),
     subscriptionConfirmation: (options = {}) => {
       const token = randomUUID().replaceAll("-", "");

@@ -77,6 +77,17 @@ describe("POST /api/provider-events/ses refuses", () => {
     expect((await readMessageState(id)).events).toHaveLength(0);
   });
 
+  it("a certificate URL that serves none, fetched once a minute however often it is named", async () => {
+    const { message } = await delivery();
+    const before = sns.certificateFetches.filter((path) => path === "/missing.pem").length;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await post(sns.notification(message, { certificateUrl: `${sns.origin}/missing.pem` }));
+      expect(response.status).toBe(401);
+      expect(response.json.error.message).toContain("HTTP 404");
+    }
+    expect(sns.certificateFetches.filter((path) => path === "/missing.pem").length - before).toBe(1);
+  });
+
   it("a topic not in SES_SNS_TOPIC_ARNS with 403, whether a notification or a subscription", async () => {
     const { id, message } = await delivery();
     const notification = await post(sns.notification(message, { topicArn: OTHER_TOPIC }));

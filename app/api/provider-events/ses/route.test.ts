@@ -17,7 +17,7 @@ let workspaceId: string;
 
 beforeAll(async () => {
   sns = await startFakeSns();
-  useSettings({ SES_SNS_TOPIC_ARNS: `${TEST_TOPIC_ARN},arn:aws:sns:eu-west-1:123456789012:second`, SNS_TEST_TRUSTED_ORIGIN: sns.origin });
+  useSettings({ SES_SNS_TOPIC_ARNS: `arn:aws:sns:eu-west-1:123456789012:second, ${TEST_TOPIC_ARN}`, SNS_TEST_TRUSTED_ORIGIN: sns.origin });
   workspaceId = (await createTestWorkspace()).workspace.id;
 });
 

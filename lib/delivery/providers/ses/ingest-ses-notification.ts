@@ -32,7 +32,7 @@ const OUR_MESSAGE_ID = /^em_[0-9A-Za-z]{16}$/;
  * through recordProviderEvent, idempotently by the SNS MessageId. Nothing is recorded on a refusal.
  */
 export async function ingestSesNotification(body: string): Promise<SesIngestResult> {
-  const topics = env().SES_SNS_TOPIC_ARNS?.split(",") ?? [];
+  const topics = env().SES_SNS_TOPIC_ARNS ?? [];
   if (topics.length === 0) {
     log.error("an SNS notification arrived but SES_SNS_TOPIC_ARNS is not set");
     throw new AppError("SERVICE_UNAVAILABLE", "SES events are not accepted yet: SES_SNS_TOPIC_ARNS is not set.");

@@ -16,6 +16,7 @@ const MAX_CERTIFICATE_BYTES = 16 * 1024;
 const FETCH_TIMEOUT_MS = 5_000;
 /** AWS signs with a handful of certificates at a time (per region, rotated rarely). */
 const MAX_CACHED = 64;
+const REFUSAL_KEPT_MS = 60_000;
 
 /**
  * True for a URL SNS itself serves: https, an sns.<region>.amazonaws.com host, default port, no
@@ -38,7 +39,7 @@ const cache = new Map<string, Promise<X509Certificate>>();
 
 /**
  * The public key of the certificate at SigningCertURL, fetched once per URL (with a timeout and a size
- * cap) and kept in memory; a failed fetch is not cached. An untrusted URL, an answer that is not a
+ * cap) and kept in memory; a failed fetch is kept a minute at most (below). An untrusted URL, an answer that is not a
  * certificate, or an expired certificate → UNAUTHORIZED; no answer at all → SERVICE_UNAVAILABLE
  * (SNS retries 5xx answers).
  */
@@ -51,7 +52,12 @@ export async function snsSigningKey(certificateUrl: string): Promise<KeyObject> 
     pending = fetchCertificate(certificateUrl);
     cache.set(certificateUrl, pending);
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-    pending.catch(() => cache.delete(certificateUrl));
+    // No answer is forgotten at once (the next message tries again); a refusal (404, not a
+    // certificate) is kept a minute, so forged URLs on SNS's host cannot make us fetch per request.
+    pending.catch((error: unknown) => {
+      const keepMs = error instanceof AppError && error.code === "UNAUTHORIZED" ? REFUSAL_KEPT_MS : 0;
+      setTimeout(() => cache.get(certificateUrl) === pending && cache.delete(certificateUrl), keepMs).unref();
+    });
   }
   const certificate = await pending;
   const now = Date.now();
