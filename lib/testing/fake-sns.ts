@@ -22,6 +22,7 @@ export interface FakeSns {
   /** A signed SNS envelope (the JSON body SNS posts) for a Notification. */
   notification(message: string, options?: SignOptions): Record<string, unknown>;
   subscriptionConfirmation(options?: SignOptions & { subscribeUrl?: string }): Record<string, unknown>;
+  unsubscribeConfirmation(options?: SignOptions): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -39,6 +40,7 @@ export const TEST_TOPIC_ARN = "arn:aws:sns:us-east-1:123456789012:postwerk-ses-e
 const FIELDS = {
   Notification: ["Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type"],
   SubscriptionConfirmation: ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"],
+  UnsubscribeConfirmation: ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"],
 } as const;
 
 export async function startFakeSns(): Promise<FakeSns> {
@@ -96,6 +98,12 @@ export async function startFakeSns(): Promise<FakeSns> {
         options,
       );
     },
+    unsubscribeConfirmation: (options = {}) =>
+      signed(
+        "UnsubscribeConfirmation",
+        { Message: "You have chosen to deactivate subscription.", Token: "t0ken", SubscribeURL: `${origin}/?Action=ConfirmSubscription&Token=t0ken` },
+        options,
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -128,6 +128,18 @@ describe("SNS subscriptions", () => {
     expect(sns.confirmations).toContain(body.Token);
   });
 
+  it("verifies a SignatureVersion 2 confirmation too; an UnsubscribeConfirmation is acknowledged, not acted on", async () => {
+    const body = sns.subscriptionConfirmation({ version: "2" });
+    expect((await post(body)).json.data.outcome).toBe("confirmed");
+    expect(sns.confirmations).toContain(body.Token);
+    const confirmations = sns.confirmations.length;
+    const unsubscribed = await post(sns.unsubscribeConfirmation());
+    expect(unsubscribed.status).toBe(200);
+    expect(unsubscribed.json.data.outcome).toBe("ignored");
+    expect(sns.confirmations).toHaveLength(confirmations);
+    expect((await post({ ...sns.unsubscribeConfirmation(), Token: "changed" })).status).toBe(401);
+  });
+
   it("never visits a SubscribeURL outside SNS", async () => {
     const before = sns.confirmations.length;
     const response = await post(sns.subscriptionConfirmation({ subscribeUrl: "http://169.254.169.254/latest/meta-data/" }));
