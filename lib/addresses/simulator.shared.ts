@@ -28,11 +28,13 @@ export const SIMULATOR_ADDRESSES: ReadonlyArray<{ outcome: SimulatedOutcome; add
 
 const SUFFIX = `@${SIMULATOR_DOMAIN}`;
 const KNOWN = new Set<string>(SIMULATED_OUTCOMES);
-const MENTION = /@simulator\.postwerk\.test/i;
+const ESCAPED_SUFFIX = SUFFIX.replaceAll(".", "\\.");
+const MENTION = new RegExp(ESCAPED_SUFFIX, "i");
+const AT_DOMAIN_END = new RegExp(`${ESCAPED_SUFFIX}$`, "i");
 
 /** True when a bare address is at the simulator's domain (any case). Cheap: the send path calls it per recipient. */
 export function isSimulatorAddress(address: string): boolean {
-  return address.length > SUFFIX.length && address.slice(-SUFFIX.length).toLowerCase() === SUFFIX;
+  return address.length > SUFFIX.length && AT_DOMAIN_END.test(address);
 }
 
 /**
