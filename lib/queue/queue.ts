@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
-import { getDbHandle, type DbHandle, type Tx } from "@/db/client";
+import { getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import type { DeliverMessageJob } from "./jobs";
+import type { DeliverMessageJob, SimulateOutcomeJob } from "./jobs";
 
 /**
  * The durable job queue: pg-boss on the same database as the data, so a message and its delivery
@@ -20,6 +20,8 @@ export const QUEUES = {
   maintenance: "maintenance",
   /** Every 5 minutes: flag sent messages the provider never confirmed (lib/delivery/flag-unconfirmed-deliveries.ts). */
   unconfirmedDeliveries: "flag-unconfirmed-deliveries",
+  /** The outcome simulator's reports, a second or two after a message's SENT (lib/delivery/providers/simulator). */
+  simulateOutcome: "simulate-outcome",
 } as const;
 
 export type { DeliverMessageJob } from "./jobs";
@@ -45,6 +47,8 @@ export function queueOptions(): Record<string, Omit<Queue, "name">> {
     [QUEUES.maintenance]: { retryLimit: 2, retryDelay: 60, expireInSeconds: 900, deleteAfterSeconds: 24 * 3600 },
     // The next run, 5 minutes later, picks up whatever a failed one left: no retries needed.
     [QUEUES.unconfirmedDeliveries]: { retryLimit: 0, expireInSeconds: 600, deleteAfterSeconds: 3600 },
+    // Each report is idempotent by its providerEventId: a retry records only what is missing.
+    [QUEUES.simulateOutcome]: { notify: true, retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60, deleteAfterSeconds: 24 * 3600 },
   };
 }
 
@@ -127,6 +131,16 @@ export async function enqueueDeliveries(tx: Tx, jobs: DeliverMessageJob[]): Prom
   if (jobs.length === 0) return;
   const boss = await getQueue();
   await boss.insert(QUEUES.deliverMessage, jobs.map((data) => ({ data })), { db: fromDrizzle(tx, sql) });
+}
+
+/**
+ * The simulator's report jobs, in the transaction that records the message's SENT (the claim's): they
+ * exist if and only if the hand-off does. The queue must already be started (see queueTransaction).
+ */
+export async function enqueueSimulatedOutcomes(tx: Executor, jobs: Array<{ data: SimulateOutcomeJob; startAfter: Date }>): Promise<void> {
+  if (jobs.length === 0) return;
+  const boss = await getQueue();
+  await boss.insert(QUEUES.simulateOutcome, jobs, { db: fromDrizzle(tx, sql) });
 }
 
 /**

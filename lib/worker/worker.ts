@@ -5,7 +5,8 @@ import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { errorFields, log } from "@/lib/log";
 import { runMaintenance } from "./maintenance";
-import { deliverMessageJobSchema, parseJob, workflowStepJobSchema, type WorkflowStepJob } from "@/lib/queue/jobs";
+import { simulateOutcome } from "@/lib/delivery/providers/simulator/simulate-outcome";
+import { deliverMessageJobSchema, parseJob, simulateOutcomeJobSchema, workflowStepJobSchema, type WorkflowStepJob } from "@/lib/queue/jobs";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
 
@@ -34,6 +35,7 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
     ),
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
     await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
+    await work<object>(boss, QUEUES.simulateOutcome, options, (job) => simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data))),
   ];
   // Idempotent: every process declares the same schedule; pg-boss creates one job per occurrence.
   await boss.schedule(QUEUES.maintenance, "17 * * * *");
