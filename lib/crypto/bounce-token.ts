@@ -1,5 +1,6 @@
 import "server-only";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
+import { env } from "@/lib/env";
 import { derivedKey } from "./secret-box";
 
 /**
@@ -47,8 +48,13 @@ export function verifyBounceLocalPart(localPart: string): string | null {
   return timingSafeEqual(mac(id), given) ? messageId : null;
 }
 
+/** The derived key, kept while AUTH_SECRET stays the same (a listener verifies every RCPT TO with it). */
+let cachedKey: { secret: string; key: KeyObject } | undefined;
+
 function mac(id: Buffer): Buffer {
-  return createHmac("sha256", derivedKey("bounce-return-path")).update(id).digest().subarray(0, MAC_BYTES);
+  const secret = env().AUTH_SECRET;
+  if (cachedKey?.secret !== secret) cachedKey = { secret, key: createSecretKey(derivedKey("bounce-return-path")) };
+  return createHmac("sha256", cachedKey.key).update(id).digest().subarray(0, MAC_BYTES);
 }
 
 function base32(bytes: Buffer): string {
