@@ -195,6 +195,13 @@ describe("complaints (ARF, RFC 5965)", () => {
     expect((await readMessageState(sent.id)).codes.at(-1)).toBe(COMPLAINT);
     expect(await suppressionList(workspace.id)).toEqual([{ email: "ada@example.org", reason: "COMPLAINT" }]);
   });
+
+  it("fbl@ takes complaints only: a bounce sent there names no verified message and records nothing", async () => {
+    const { workspace, sent, raw } = await scenario("exim-plain.eml", { rcpt: "fbl" });
+    expect(await deliver(raw, `fbl@${TEST_BOUNCE_DOMAIN}`)).toMatch(/^250 .*0 recorded/);
+    expect((await readMessageState(sent.id)).codes).not.toContain(BOUNCE);
+    expect(await suppressionList(workspace.id)).toEqual([]);
+  });
 });
 
 describe("what the listener refuses", () => {

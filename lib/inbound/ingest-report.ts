@@ -34,7 +34,9 @@ export interface IngestedReport {
 export async function ingestReport(raw: Buffer, to: ReportRecipients): Promise<IngestedReport> {
   const report = parseReport(raw);
   const messageIds = new Set(to.messageIds);
-  if (to.feedbackLoop) {
+  // The feedback-loop address takes complaints only: anything else sent there names no verified
+  // return path, so it is logged and left out rather than trusted to name a message.
+  if (to.feedbackLoop && report.kind === "arf") {
     const found = originalMessageId(report);
     if (found) messageIds.add(found);
   }

@@ -86,9 +86,12 @@ export function partText(part: MimePart): string {
   return decoder.decode(bytes);
 }
 
+/** Longest Content-Type read: the parameter pattern backtracks, so a hostile megabyte-long value is cut first. */
+const MAX_FIELD = 4096;
+
 function contentType(value: string | undefined): { type: string; params: Record<string, string> } {
   if (!value) return { type: "text/plain", params: {} };
-  const [type, ...rest] = value.split(";");
+  const [type, ...rest] = value.slice(0, MAX_FIELD).split(";");
   const params: Record<string, string> = {};
   for (const match of rest.join(";").matchAll(/([^=;\s]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)/g)) {
     const raw = match[2].startsWith('"') ? match[2].slice(1, -1).replace(/\\(.)/g, "$1") : match[2];

@@ -41,6 +41,8 @@ export type InboundReport =
   | (ReportBase & { kind: "text" });
 
 const MAX_TEXT = 16 * 1024;
+/** Per-recipient groups read from one DSN: a message has at most 150 recipients (50 each in to, cc, bcc). */
+const MAX_DSN_RECIPIENTS = 150;
 
 /** Reads a received report (the raw message) into what classification needs. Never throws. */
 export function parseReport(raw: Buffer): InboundReport {
@@ -65,7 +67,8 @@ export function parseReport(raw: Buffer): InboundReport {
 }
 
 function readDeliveryStatus(part: MimePart): { reportingMta: string | null; recipients: DsnRecipient[] } {
-  const [perMessage, ...perRecipient] = parseFieldGroups(partText(part));
+  const [perMessage, ...groups] = parseFieldGroups(partText(part));
+  const perRecipient = groups.slice(0, MAX_DSN_RECIPIENTS * 2);
   const recipients = perRecipient
     .map((group) => ({
       recipient: address(first(group, "final-recipient") ?? first(group, "original-recipient")),
@@ -74,7 +77,8 @@ function readDeliveryStatus(part: MimePart): { reportingMta: string | null; reci
       diagnostic: typed(first(group, "diagnostic-code")),
       remoteMta: typed(first(group, "remote-mta")),
     }))
-    .filter((entry) => entry.recipient || entry.action);
+    .filter((entry) => entry.recipient || entry.action)
+    .slice(0, MAX_DSN_RECIPIENTS);
   return { reportingMta: typed(perMessage ? first(perMessage, "reporting-mta") : undefined), recipients };
 }
 
@@ -137,6 +141,6 @@ function typed(value: string | undefined): string | null {
 
 function readDate(value: string | undefined): Date | null {
   if (!value) return null;
-  const date = new Date(value.replace(/\s*\([^)]*\)\s*$/, ""));
+  const date = new Date(value.slice(0, 200).replace(/\s*\([^)]*\)\s*$/, ""));
   return Number.isNaN(date.getTime()) ? null : date;
 }

@@ -38,7 +38,8 @@ export function classifyText(report: InboundReport): ClassifiedEvent {
   const human = quoteAt >= 0 ? text.slice(0, quoteAt) : text;
   const status = STATUS.exec(human);
   const reply = SMTP_REPLY.exec(human)?.[1];
-  const recipients = [...new Set(human.match(ADDRESS) ?? [])];
+  // The first 4 KB: a bounce names its addresses up front, and the pattern is quadratic on a long run without "@".
+  const recipients = [...new Set(human.slice(0, 4096).match(ADDRESS) ?? [])];
   const line = diagnosticLine(human, status?.[0].trim() ?? reply);
   const details = { rule: "", status: status ? status.slice(1).join(".") : null, smtpReply: reply ?? null, diagnostic: line, reportSubject: report.subject, reportFrom: report.from };
   const base = { type: "text", key: "text", recipients: recipients.length ? recipients : undefined };
