@@ -1,3 +1,4 @@
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { env } from "@/lib/env";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
@@ -15,9 +16,11 @@ describe("npm run inbound", () => {
   });
 
   it.skipIf(!process.env.DATABASE_URL)("records a bounce received over SMTP and exits 0 on SIGTERM", { timeout: 60_000 }, async () => {
-    const inbound = startInboundProcess({ DATABASE_URL: process.env.DATABASE_URL, AUTH_SECRET: env().AUTH_SECRET });
+    const healthPort = await freePort();
+    const inbound = startInboundProcess({ DATABASE_URL: process.env.DATABASE_URL, AUTH_SECRET: env().AUTH_SECRET, INBOUND_HEALTH_PORT: String(healthPort) });
     try {
       const port = await inbound.port;
+      expect((await fetch(`http://127.0.0.1:${healthPort}/health/ready`)).status).toBe(200);
       const { workspace } = await createTestWorkspace();
       const sent = await insertSentMessage(workspace.id);
       const raw = fixtureReport("gmail-dsn.eml", { to: sent.returnPath, returnPath: sent.returnPath, recipient: "ada@example.org", messageId: sent.messageIdHeader });
@@ -31,3 +34,12 @@ describe("npm run inbound", () => {
     }
   });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

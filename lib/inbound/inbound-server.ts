@@ -4,6 +4,7 @@ import os from "node:os";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import { verifyBounceLocalPart } from "@/lib/crypto/bounce-token";
 import { errorFields, log } from "@/lib/log";
+import { metrics } from "@/lib/metrics/metrics";
 import { ingestReport, type ReportRecipients } from "./ingest-report";
 
 export interface InboundSettings {
@@ -52,6 +53,8 @@ export async function startInboundServer(settings: InboundSettings): Promise<Inb
     maxAllowedUnauthenticatedCommands: false,
     onRcptTo(address, session, callback) {
       const refusal = acceptRecipient(address, session, domain);
+      // Counted, not logged: an MX on the internet is probed all day.
+      if (refusal) metrics().providerEvents.inc({ provider: "inbound", type: "rcpt", result: `refused-${refusal.code}` });
       callback(refusal ? smtpError(refusal.code, refusal.message) : null);
     },
     onData(stream, session, callback) {
@@ -131,6 +134,7 @@ async function receive(stream: SMTPServerDataStream, session: SMTPServerSession,
     log.debug("inbound report recorded", { ...result, messages: reportFor.messageIds.length });
     return `2.0.0 Report received (${result.kind}: ${result.recorded} recorded, ${result.duplicates} already known).`;
   } catch (error) {
+    metrics().providerEvents.inc({ provider: "inbound", type: "report", result: "retry-451" });
     log.error("inbound report could not be recorded; the sender is asked to retry", errorFields(error, { stack: true }));
     throw smtpError(451, "4.3.0 The report could not be recorded just now; please try again later.");
   }
