@@ -28,7 +28,9 @@ export function classifyReport(report: InboundReport): ClassifiedEvent[] {
 
 function dsnEvent(report: InboundReport & { kind: "dsn" }, entry: DsnRecipient, index: number): ClassifiedEvent {
   const who = entry.recipient || "a recipient";
-  const because = [entry.status, entry.diagnostic].filter(Boolean).join(" ").trim() || "no diagnostic given";
+  // "550 5.1.1 <ada@…>: User unknown" already says 5.1.1; otherwise the status leads.
+  const repeated = entry.status && entry.diagnostic?.includes(entry.status);
+  const because = (repeated ? entry.diagnostic! : [entry.status, entry.diagnostic].filter(Boolean).join(" ")).trim() || "no diagnostic given";
   const by = report.reportingMta ? `, reported by ${report.reportingMta}` : "";
   const details = { action: entry.action, status: entry.status, diagnosticCode: entry.diagnostic, finalRecipient: entry.recipient || null, remoteMta: entry.remoteMta, reportingMta: report.reportingMta, reportSubject: report.subject };
   const base = { type: `dsn-${entry.action || "unknown"}`, key: `${index}:${entry.recipient.toLowerCase()}`, recipients: entry.recipient ? [entry.recipient] : undefined, details };
