@@ -1,6 +1,6 @@
 /**
- * DSNs over SMTP: the inbound listener's door of `npm run bench:events` (or on its own:
- * `tsx --conditions=react-server scripts/bench/events-dsn.ts [--count 3000] [--connections 8]`).
+ * DSNs over SMTP: the inbound listener's door of `npm run bench:events` (alone:
+ * `npm run bench:events -- --door dsn [--count 3000] [--connections 8]`).
  *
  * On a scratch PostgreSQL database: seeds N sent messages (one workspace, one recipient each), starts
  * `npm run inbound` as its own process, and delivers one Postfix-shaped hard-bounce DSN per message to
@@ -11,8 +11,6 @@
  * A benchmark, not a test: figures vary with the machine.
  */
 import fs from "node:fs";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { closeDb, installDbHandle, openPostgres, type DbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -171,10 +169,3 @@ function readProcStats(): Array<{ pid: number; ppid: number; comm: string; cpuMs
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { values } = parseArgs({ options: { count: { type: "string", default: "3000" }, connections: { type: "string", default: "8" }, "pg-url": { type: "string" } } });
-  const result = await benchDsnEvents({ count: Number(values.count), connections: Number(values.connections), pgUrl: values["pg-url"] });
-  console.log(result ?? "PostgreSQL not reachable: skipped");
-  process.exit(0);
-}
