@@ -30,7 +30,8 @@ const { values: args } = parseArgs({
 function describe(result: SnsBenchResult): string {
   const cpu =
     (result.cpuMsPerEvent === null ? "server CPU not readable" : `${result.cpuMsPerEvent.toFixed(2)} ms server CPU per event`) +
-    (result.dbCpuMsPerEvent === null ? "" : ` + ${result.dbCpuMsPerEvent.toFixed(2)} ms PostgreSQL CPU`);
+    (result.dbCpuMsPerEvent === null ? "" : ` + ${result.dbCpuMsPerEvent.toFixed(2)} ms PostgreSQL CPU`) +
+    ` + ${result.clientCpuMsPerEvent.toFixed(2)} ms bench client CPU`;
   return (
     `${result.eventsPerSecond.toFixed(0)} events/s (${result.events.toLocaleString("en")} in ${result.seconds.toFixed(2)} s), ${cpu}, ` +
     `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, non-2xx ${result.non2xx}, errors ${result.errors}, recorded ${result.recorded.toLocaleString("en")}`

@@ -53,6 +53,33 @@ async function loadPost(require, root, pathname) {
   }
 }
 
+/** Bodies this small are read at once (a Buffer is far cheaper than a web stream); larger ones stream to the handler, which checks its own limit. */
+const BUFFERED_MAX_BYTES = 1024 * 1024;
+
+async function bodyOf(req) {
+  const length = Number(req.headers["content-length"]);
+  if (Number.isInteger(length) && length <= BUFFERED_MAX_BYTES) {
+    const chunks = [];
+    await new Promise((resolve, reject) => {
+      req.on("data", (chunk) => chunks.push(chunk));
+      req.on("end", resolve);
+      req.on("error", reject);
+    });
+    return { body: Buffer.concat(chunks) };
+  }
+  const body = new ReadableStream({
+    start(controller) {
+      req.on("data", (chunk) => controller.enqueue(new Uint8Array(chunk)));
+      req.on("end", () => controller.close());
+      req.on("error", (error) => controller.error(error));
+    },
+    cancel() {
+      req.destroy();
+    },
+  });
+  return { body, duplex: "half" };
+}
+
 function pathOf(url) {
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
@@ -64,18 +91,7 @@ async function answer(post, req, res) {
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
     const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
-    // The body as a stream, as Next.js passes it: the handler checks Content-Length and reads it itself.
-    const body = new ReadableStream({
-      start(controller) {
-        req.on("data", (chunk) => controller.enqueue(new Uint8Array(chunk)));
-        req.on("end", () => controller.close());
-        req.on("error", (error) => controller.error(error));
-      },
-      cancel() {
-        req.destroy();
-      },
-    });
-    response = await post(new Request(url, { method: "POST", headers, body, duplex: "half" }));
+    response = await post(new Request(url, { method: "POST", headers, ...(await bodyOf(req)) }));
   } catch (error) {
     // The handlers answer every failure themselves; this is a bug, answered like Next.js would.
     console.error(`POST ${req.url} failed`, error);

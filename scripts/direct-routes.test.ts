@@ -55,6 +55,21 @@ describe("direct provider routes", () => {
     expect(await response.json()).toEqual({ method: "POST", url: expect.stringMatching(/\/api\/provider-events\/ses\?x=1$/), type: "Notification", body });
   });
 
+  it("streams a body of unknown length (chunked) to the handler", async () => {
+    const origin = await serve(builtApp());
+    const parts = ["{\"Type\":", "\"Notification\"}"];
+    const stream = new ReadableStream({
+      pull(controller) {
+        const part = parts.shift();
+        if (part === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(part));
+      },
+    });
+    const response = await fetch(`${origin}/api/provider-events/ses`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    expect(response.status).toBe(201);
+    expect((await response.json()).body).toBe('{"Type":"Notification"}');
+  });
+
   it("leaves other methods and paths to Next.js", async () => {
     const origin = await serve(builtApp());
     for (const [method, route] of [["GET", "/api/provider-events/ses"], ["POST", "/api/provider-events/ses/more"], ["POST", "/api/v1/email_messages"]]) {

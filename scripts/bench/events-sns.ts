@@ -35,6 +35,8 @@ export interface SnsBenchResult {
   cpuMsPerEvent: number | null;
   /** CPU of the database's backends serving the bench's database per event (a local PostgreSQL), or null. */
   dbCpuMsPerEvent: number | null;
+  /** The bench's own CPU per event (signed bodies prepared beforehand: this is fetch's share of the cores). */
+  clientCpuMsPerEvent: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -58,6 +60,7 @@ export async function benchSnsEvents(opts: SnsBenchOptions): Promise<SnsBenchRes
   );
   const cpuBefore = serverCpuMs(opts.serverPid);
   const dbBefore = await backendCpuMs(opts.handle);
+  const clientBefore = process.cpuUsage();
   const latencies: number[] = [];
   let non2xx = 0;
   let errors = 0;
@@ -81,6 +84,7 @@ export async function benchSnsEvents(opts: SnsBenchOptions): Promise<SnsBenchRes
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = serverCpuMs(opts.serverPid);
+  const client = process.cpuUsage(clientBefore);
   const dbAfter = await backendCpuMs(opts.handle);
   latencies.sort((a, b) => a - b);
   return {
@@ -89,6 +93,7 @@ export async function benchSnsEvents(opts: SnsBenchOptions): Promise<SnsBenchRes
     eventsPerSecond: opts.count / seconds,
     cpuMsPerEvent: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / opts.count,
     dbCpuMsPerEvent: cpuDelta(dbBefore, dbAfter) === null ? null : cpuDelta(dbBefore, dbAfter)! / opts.count,
+    clientCpuMsPerEvent: (client.user + client.system) / 1000 / opts.count,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     non2xx,
