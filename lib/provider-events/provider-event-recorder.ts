@@ -19,7 +19,8 @@ interface Waiting extends ProviderEventEntry {
  * reports that arrived meanwhile, in the next group as soon as the running one commits. There is no
  * timer: a report never waits for company, only for the group already running, so each answer still
  * follows its own commit, while the statements per report drop to a few per group as the rate grows.
- * A failed group is retried report by report, so one bad report fails only its own request.
+ * A failed group (a bad report, or a deadlock with another process's group) is retried report by
+ * report, so one bad report fails only its own request.
  */
 export class ProviderEventRecorder {
   private waiting: Waiting[] = [];

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { suppressions } from "@/db/schema";
+import { suppressions, workspaces } from "@/db/schema";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
+import { useSettings } from "@/lib/testing/settings";
 import { recordProviderEvent, type ProviderEvent } from "./record-provider-event";
 
 let workspaceId: string;
@@ -14,9 +15,9 @@ beforeAll(async () => {
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
-async function sentMessage(overrides: Parameters<typeof insertTestMessage>[1] = {}) {
+async function sentMessage(overrides: Parameters<typeof insertTestMessage>[1] = {}, workspace = workspaceId) {
   const referenceId = `ref-${randomUUID()}`;
-  const id = await insertTestMessage(workspaceId, { referenceId, status: "SUCCEEDED", sentAt: minutesAgo(30), ...overrides });
+  const id = await insertTestMessage(workspace, { referenceId, status: "SUCCEEDED", sentAt: minutesAgo(30), ...overrides });
   return { id, referenceId };
 }
 
@@ -104,5 +105,21 @@ describe("recordProviderEvent, reports arriving together (group commit)", () => 
     expect(brokenState.codes).not.toContain(DELIVERED);
     const [bo] = await db.select().from(suppressions).where(and(eq(suppressions.workspaceId, workspaceId), eq(suppressions.email, "bo@example.org")));
     expect([first.id, second.id]).toContain(bo.emailMessageId);
+  });
+
+  it("a burst of bounces pauses the workspace by the time the calls return, counting every bounce of the burst", async () => {
+    const saved = { AUTO_PAUSE_MIN_MESSAGES: process.env.AUTO_PAUSE_MIN_MESSAGES, AUTO_PAUSE_BOUNCE_RATE: process.env.AUTO_PAUSE_BOUNCE_RATE };
+    // Only all six bounces of eight messages (75%) pass 70%: a check must have counted the last one.
+    useSettings({ AUTO_PAUSE_MIN_MESSAGES: "4", AUTO_PAUSE_BOUNCE_RATE: "0.7" });
+    try {
+      const other = (await createTestWorkspace()).workspace.id;
+      const messages = await Promise.all(Array.from({ length: 8 }, () => sentMessage({}, other)));
+      const db = await getDb();
+      await Promise.all(messages.slice(0, 6).map((message) => recordProviderEvent({ referenceId: message.referenceId }, event({ code: BOUNCE }))));
+      const [row] = await db.select({ paused: workspaces.sendingPaused }).from(workspaces).where(eq(workspaces.id, other));
+      expect(row.paused).toBe(true);
+    } finally {
+      useSettings(saved);
+    }
   });
 });

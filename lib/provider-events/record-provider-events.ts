@@ -73,8 +73,9 @@ async function findMessages(db: Db, refs: MessageRef[]): Promise<{ byReference: 
     .select({ id: m.id, workspaceId: m.workspaceId, referenceId: m.referenceId, to: m.to, cc: m.cc, bcc: m.bcc })
     .from(m)
     .where(or(...conditions));
+  const wanted = new Set(ids);
   for (const row of rows) {
-    if (ids.includes(row.id)) byId.set(row.id, row);
+    if (wanted.has(row.id)) byId.set(row.id, row);
     if (row.referenceId && !byReference.has(row.referenceId)) byReference.set(row.referenceId, row);
   }
   return { byReference, byId };

@@ -57,7 +57,8 @@ export async function addSuppressions(inputs: AddSuppressionInput[], db: Executo
   const excluded = (column: { name: string }) => sql.raw(`excluded.${column.name}`);
   await db
     .insert(suppressions)
-    .values([...rows.values()])
+    // In key order: concurrent groups (two processes) then wait for each other rather than deadlock.
+    .values([...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row))
     .onConflictDoUpdate({
       target: [suppressions.workspaceId, suppressions.email],
       set: { reason: excluded(suppressions.reason), emailMessageId: excluded(suppressions.emailMessageId), detail: excluded(suppressions.detail), updatedAt: excluded(suppressions.updatedAt) },

@@ -60,7 +60,8 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
       on conflict do nothing
       returning ${name(logs.id)} as id, ${name(logs.emailMessageId)} as message_id, ${name(logs.code)} as code, ${name(logs.bot)} as bot, ${name(logs.createdAt)} as at
     ), effects as (
-      select message_id${aggregates} from inserted group by message_id
+      -- In id order: two processes' groups touching the same messages lock them in the same order.
+      select message_id${aggregates} from inserted group by message_id order by message_id
     ), updated as (
       update ${m} set ${name(m.updatedAt)} = ${new Date().toISOString()}::timestamptz${assignments}
       from effects where ${m.id} = effects.message_id
