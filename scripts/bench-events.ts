@@ -1,5 +1,5 @@
 /**
- * npm run bench:events [-- --skip-build --count 5000 --concurrency 32]
+ * npm run bench:events [-- --skip-build --count 5000 --concurrency 32 --webhooks-through-next]
  *
  * Provider events ingested per second through each door, with the server's CPU per event, on the
  * PostgreSQL server (a scratch database; the built app runs with RUN_WORKER=false so nothing else
@@ -27,11 +27,16 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3230" },
     door: { type: "string", default: "all" },
     connections: { type: "string", default: "8" },
+    // The door as it was: the webhook through Next.js's routing, not scripts/direct-routes.mjs (to compare).
+    "webhooks-through-next": { type: "boolean", default: false },
   },
 });
 
 function describe(result: SnsBenchResult): string {
-  const cpu = result.cpuMsPerEvent === null ? "server CPU not readable" : `${result.cpuMsPerEvent.toFixed(2)} ms server CPU per event`;
+  const cpu =
+    (result.cpuMsPerEvent === null ? "server CPU not readable" : `${result.cpuMsPerEvent.toFixed(2)} ms server CPU per event`) +
+    (result.dbCpuMsPerEvent === null ? "" : ` + ${result.dbCpuMsPerEvent.toFixed(2)} ms PostgreSQL CPU`) +
+    ` + ${result.clientCpuMsPerEvent.toFixed(2)} ms bench client CPU`;
   return (
     `${result.eventsPerSecond.toFixed(0)} events/s (${result.events.toLocaleString("en")} in ${result.seconds.toFixed(2)} s), ${cpu}, ` +
     `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, non-2xx ${result.non2xx}, errors ${result.errors}, recorded ${result.recorded.toLocaleString("en")}`
@@ -69,7 +74,7 @@ async function benchSnsDoor() {
       // The bench's own SNS certificate: a test setting the production server refuses without this flag.
       SNS_TEST_TRUSTED_ORIGIN: sns.origin,
       POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: "true",
-    });
+    }, args["webhooks-through-next"] ? ["--webhooks-through-next"] : []);
     const handle = await openPostgres(database.url, 2);
     try {
       const rows = (await handle.db.execute(sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`)) as unknown;

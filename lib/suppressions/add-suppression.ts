@@ -1,4 +1,5 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
 import { SUPPRESSION_REASONS, suppressions } from "@/db/schema/suppressions";
 import { invalidParameter } from "@/lib/errors";
@@ -35,6 +36,33 @@ export async function addSuppression(input: AddSuppressionInput, db?: Executor):
     .onConflictDoUpdate({ target: [suppressions.workspaceId, suppressions.email], set: values })
     .returning();
   return row;
+}
+
+/**
+ * addSuppression for many addresses in one statement (the group commit of provider events): each
+ * validated and normalized the same way; an address named twice for a workspace keeps the last entry.
+ */
+export async function addSuppressions(inputs: AddSuppressionInput[], db: Executor): Promise<void> {
+  const now = new Date();
+  const rows = new Map<string, typeof suppressions.$inferInsert>();
+  for (const input of inputs) {
+    if (!SUPPRESSION_REASONS.includes(input.reason)) throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
+    const email = normalizeSuppressionEmail(input.email);
+    const values = { reason: input.reason, emailMessageId: input.emailMessageId ?? null, detail: input.detail ?? null, updatedAt: now };
+    // One row per key: an upsert may not touch a row twice in one statement.
+    rows.delete(`${input.workspaceId} ${email}`);
+    rows.set(`${input.workspaceId} ${email}`, { id: newId("suppression", now), workspaceId: input.workspaceId, email, ...values, createdAt: now });
+  }
+  if (rows.size === 0) return;
+  const excluded = (column: { name: string }) => sql.raw(`excluded.${column.name}`);
+  await db
+    .insert(suppressions)
+    // In key order: concurrent groups (two processes) then wait for each other rather than deadlock.
+    .values([...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row))
+    .onConflictDoUpdate({
+      target: [suppressions.workspaceId, suppressions.email],
+      set: { reason: excluded(suppressions.reason), emailMessageId: excluded(suppressions.emailMessageId), detail: excluded(suppressions.detail), updatedAt: excluded(suppressions.updatedAt) },
+    });
 }
 
 /** The stored form of a listed address: bare and lower-cased; anything but one address is refused. */

@@ -25,7 +25,7 @@ export interface RecordEventInput {
   settles?: boolean;
 }
 
-interface Effect {
+export interface Effect {
   /** Earliest occurrence wins (order-tolerant: a late, earlier event still moves it back). */
   first?: PgColumn;
   /** Latest occurrence wins. */
@@ -35,7 +35,7 @@ interface Effect {
 
 const m = emailMessages;
 const ERROR: Effect = { first: m.erroredAt, status: "FAILED" };
-const EFFECTS: Partial<Record<EventCode, Effect>> = {
+export const EFFECTS: Partial<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_RENDERED: { first: m.processedAt },
   EMAIL_MESSAGE_SENT_PROVIDER_EVENT: { first: m.sentAt, status: "SUCCEEDED" },
   // Delivered implies sent, even when the provider's event overtakes the send call's answer.
@@ -101,7 +101,7 @@ export async function recordEvent(db: Executor, input: RecordEventInput): Promis
 }
 
 /** The status a code moves the message to, as SQL on its current status (forward moves only). */
-function statusChange(target: Effect["status"]): SQL | undefined {
+export function statusChange(target: Effect["status"]): SQL | undefined {
   switch (target) {
     case "SUCCEEDED":
       return sql`case when ${m.status} in ('PENDING', 'PAUSED') then 'SUCCEEDED' else ${m.status} end`;

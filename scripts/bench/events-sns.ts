@@ -33,6 +33,10 @@ export interface SnsBenchResult {
   eventsPerSecond: number;
   /** Server CPU (user + system) per event; null when /proc cannot be read (not Linux, not in-process). */
   cpuMsPerEvent: number | null;
+  /** CPU of the database's backends serving the bench's database per event (a local PostgreSQL), or null. */
+  dbCpuMsPerEvent: number | null;
+  /** The bench's own CPU per event (signed bodies prepared beforehand: this is fetch's share of the cores). */
+  clientCpuMsPerEvent: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -55,6 +59,8 @@ export async function benchSnsEvents(opts: SnsBenchOptions): Promise<SnsBenchRes
     JSON.stringify(opts.sns.notification(eventFor(`${prefix}${index}`, index, now), { version: "2" })),
   );
   const cpuBefore = serverCpuMs(opts.serverPid);
+  const dbBefore = await backendCpuMs(opts.handle);
+  const clientBefore = process.cpuUsage();
   const latencies: number[] = [];
   let non2xx = 0;
   let errors = 0;
@@ -78,12 +84,16 @@ export async function benchSnsEvents(opts: SnsBenchOptions): Promise<SnsBenchRes
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = serverCpuMs(opts.serverPid);
+  const client = process.cpuUsage(clientBefore);
+  const dbAfter = await backendCpuMs(opts.handle);
   latencies.sort((a, b) => a - b);
   return {
     events: opts.count,
     seconds,
     eventsPerSecond: opts.count / seconds,
     cpuMsPerEvent: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / opts.count,
+    dbCpuMsPerEvent: cpuDelta(dbBefore, dbAfter) === null ? null : cpuDelta(dbBefore, dbAfter)! / opts.count,
+    clientCpuMsPerEvent: (client.user + client.system) / 1000 / opts.count,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     non2xx,
@@ -117,6 +127,29 @@ async function countRecorded(handle: DbHandle, prefix: string): Promise<number> 
     select count(*)::int as n from email_message_logs l join email_messages m on m.id = l.email_message_id
     where m.reference_id like ${prefix + "%"} and l.provider_event_id like 'ses:%'`)) as unknown;
   return firstRow<{ n: number }>(rows).n;
+}
+
+/**
+ * CPU ms of each PostgreSQL backend connected to the bench's database (by pid), when the server runs
+ * on this machine (/proc readable); an empty map otherwise.
+ */
+async function backendCpuMs(handle: DbHandle): Promise<Map<number, number>> {
+  const rows = (await handle.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)) as unknown;
+  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{ pid: number }>;
+  const cpu = new Map<number, number>();
+  for (const { pid } of list) {
+    const ms = serverCpuMs(pid);
+    if (ms !== null) cpu.set(pid, ms);
+  }
+  return cpu;
+}
+
+/** The CPU the backends used between two readings (a backend that appeared meanwhile counts from 0). */
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number | null {
+  if (after.size === 0) return null;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** utime + stime of a Linux process, in ms (clock ticks of 10 ms, the kernel's USER_HZ of 100). */

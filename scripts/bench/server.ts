@@ -27,11 +27,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(port: number, env: Record<string, string>): Promise<RunningServer> {
+export async function startServer(port: number, env: Record<string, string>, extraArgs: string[] = []): Promise<RunningServer> {
   const base = `http://127.0.0.1:${port}/api/v1`;
   const started = performance.now();
   // The server the product runs (npm start): Next.js behind scripts/server.mjs's hardened HTTP server.
-  const child: ChildProcess = spawn("node", ["scripts/server.mjs", "--port", String(port)], {
+  const child: ChildProcess = spawn("node", ["scripts/server.mjs", "--port", String(port), ...extraArgs], {
     env: { ...process.env, PORT: String(port), SEED_DEMO: "true", SEED_API_KEY: BENCH_KEY, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT_PER_SECOND: "0", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
