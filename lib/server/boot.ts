@@ -9,6 +9,7 @@ import { errorFields, log } from "@/lib/log";
 import { describeDemo, seedDemo, type SeedDemoResult } from "@/lib/setup/seed-demo";
 import { ensureSystemWorkspace } from "@/lib/workspaces/system-workspace";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
+import { startSubmissionServer, type SubmissionListener } from "@/lib/submission/start-submission-server";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
@@ -23,6 +24,8 @@ export interface BootOptions {
   print?: (line: string) => void;
   /** Exit cleanly on SIGTERM/SIGINT; on by default, tests turn it off and call shutdown(). */
   handleSignals?: boolean;
+  /** Start the SMTP submission listener when SMTP_SUBMISSION_PORT is set; on by default. */
+  startSubmission?: boolean;
 }
 
 export interface BootedServer {
@@ -79,8 +82,10 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     if (embedded && !settings.RUN_WORKER) log.warn("RUN_WORKER=false is ignored with the embedded database");
     const workersStarted = embedded || settings.RUN_WORKER;
     if (workersStarted) await startWorkers({ concurrency: settings.WORKER_CONCURRENCY });
+    // In-process like the workers; with DATABASE_URL it may also run apart (`npm run smtp`). Null when no port is set.
+    const submission = options.startSubmission === false ? null : await startSubmissionServer();
     log.info("server ready", { database: handle.driver, workers: workersStarted, url: settings.APP_URL });
-    const server: BootedServer = { embedded, seed, workersStarted, shutdown: once(() => shutdown(lock, releaseOnExit)) };
+    const server: BootedServer = { embedded, seed, workersStarted, shutdown: once(() => shutdown(lock, releaseOnExit, submission)) };
     if (options.handleSignals ?? true) handleSignals(server.shutdown);
     return server;
   } catch (error) {
@@ -91,8 +96,9 @@ async function boot(options: BootOptions): Promise<BootedServer> {
   }
 }
 
-async function shutdown(lock: DataDirLock | null, releaseOnExit: () => void): Promise<void> {
+async function shutdown(lock: DataDirLock | null, releaseOnExit: () => void, submission: SubmissionListener | null): Promise<void> {
   try {
+    await submission?.close(); // first: no new mail while the rest stops
     await stopWorkers();
     await closeSmtpTransport();
     await stopQueue();
