@@ -82,10 +82,30 @@ function optionHeaders(mail: ParsedMail): Partial<SendDraft> {
   for (const [name, { field, json }] of Object.entries(OPTION_HEADERS)) {
     const raw = mail.headers.get(name);
     if (raw === undefined) continue;
-    const value = String(raw).trim();
+    const value = decodeEncodedWords(String(raw)).trim();
     options[field] = json ? parseJsonObject(value, name) : value;
   }
   return options as Partial<SendDraft>;
+}
+
+const ENCODED_WORD = /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g;
+
+/**
+ * RFC 2047 encoded-words, which mailparser leaves as they are in headers it does not know: clients
+ * encode a JSON value so (nodemailer does for any `"`). Whitespace between two encoded words is dropped.
+ */
+export function decodeEncodedWords(value: string): string {
+  return value.replace(/\?=\s+=\?/g, "?==?").replace(ENCODED_WORD, (word, charset: string, encoding: string, text: string) => {
+    const bytes =
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(text, "base64")
+        : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1");
+    try {
+      return new TextDecoder(charset.replace(/\*.*$/, "")).decode(bytes);
+    } catch {
+      return word; // an unknown charset: left as sent
+    }
+  });
 }
 
 function parseJsonObject(value: string, header: string): Record<string, unknown> {

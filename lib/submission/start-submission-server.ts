@@ -31,7 +31,9 @@ export interface SubmissionListener {
  * STARTTLS (587) and SMTP_SUBMISSION_TLS_PORT with implicit TLS (465), both optional. Started by the
  * server (lib/server/boot.ts) and by `npm run smtp`; null when neither port is set.
  */
-export async function startSubmissionServer(overrides: Partial<SubmissionSettings> = {}): Promise<SubmissionListener | null> {
+export async function startSubmissionServer(
+  overrides: Partial<SubmissionSettings> & { tlsReloadIntervalMs?: number } = {},
+): Promise<SubmissionListener | null> {
   const settings: SubmissionSettings = { ...env(), ...overrides };
   const { SMTP_SUBMISSION_PORT: port, SMTP_SUBMISSION_TLS_PORT: tlsPort, SMTP_TLS_CERT: cert, SMTP_TLS_KEY: key } = settings;
   if (port === undefined && tlsPort === undefined) return null;
@@ -49,7 +51,7 @@ export async function startSubmissionServer(overrides: Partial<SubmissionSetting
   try {
     const boundPort = plain ? await listen(plain, port!, settings.SMTP_SUBMISSION_HOST, servers) : null;
     const boundTlsPort = secure ? await listen(secure, tlsPort!, settings.SMTP_SUBMISSION_HOST, servers) : null;
-    if (cert && key) watch = watchTlsFiles(cert, key, (next) => servers.forEach((server) => server.updateSecureContext(next)));
+    if (cert && key) watch = watchTlsFiles(cert, key, (next) => servers.forEach((server) => server.updateSecureContext(next)), overrides.tlsReloadIntervalMs);
     log.info("smtp submission listening", { port: boundPort, tlsPort: boundTlsPort, tls: Boolean(pair) });
     return { port: boundPort, tlsPort: boundTlsPort, close: () => closeAll(servers, watch) };
   } catch (error) {
