@@ -1,6 +1,7 @@
 import net from "node:net";
 import tls from "node:tls";
 import nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { startSubmissionServer, type SubmissionListener, type SubmissionSettings } from "./start-submission-server";
 
 /** A listener on free loopback ports; plain-text AUTH allowed (loopback) unless the overrides say otherwise. */
@@ -18,7 +19,7 @@ export function smtpClient(port: number, auth: { user: string; pass: string } | 
     ignoreTLS: true,
     ...(auth ? { auth } : {}),
     ...extra,
-  } as nodemailer.TransportOptions);
+  } as SMTPTransport.Options);
 }
 
 /** The error a refused send rejects with: nodemailer's SMTP error carries the reply. */
