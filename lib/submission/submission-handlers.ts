@@ -72,13 +72,19 @@ export async function checkMailFrom(address: SMTPServerAddress, session: SMTPSer
   const started = performance.now();
   const principal = principalOf(session);
   try {
-    await authenticateApiKey(principal.authorization);
     await consumeRateLimit(principal.apiKeyId, {});
     if (!address.address) throw new SmtpReply(550, "5.7.1 A null sender (MAIL FROM:<>) cannot send through this service.");
     const db = await getDb();
-    await assertSenderDomainVerified(db, principal.workspaceId, address.address);
-    const workspace = await getWorkspaceOrThrow(db, principal.workspaceId);
-    const members = workspace.testMode && !principal.sandbox ? await listMemberEmails(db, workspace.id) : null;
+    // Three reads at once (a pooled database answers them in parallel); judged in order, so a revoked
+    // key hears only that, never whether the domain is verified.
+    const [key, domain, workspace] = await Promise.allSettled([
+      authenticateApiKey(principal.authorization),
+      assertSenderDomainVerified(db, principal.workspaceId, address.address),
+      getWorkspaceOrThrow(db, principal.workspaceId),
+    ]);
+    for (const outcome of [key, domain, workspace]) if (outcome.status === "rejected") throw outcome.reason;
+    const { testMode } = (workspace as PromiseFulfilledResult<{ testMode: boolean }>).value;
+    const members = testMode && !principal.sandbox ? await listMemberEmails(db, principal.workspaceId) : null;
     transactions.set(session.envelope, { members });
   } catch (error) {
     const reply = smtpReplyFor(error);
