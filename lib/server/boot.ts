@@ -9,13 +9,14 @@ import { errorFields, log } from "@/lib/log";
 import { describeDemo, seedDemo, type SeedDemoResult } from "@/lib/setup/seed-demo";
 import { ensureSystemWorkspace } from "@/lib/workspaces/system-workspace";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
-import { startSubmissionServer, type SubmissionListener } from "@/lib/submission/start-submission-server";
+import { startSubmissionServer, type SubmissionListener, type SubmissionSettings } from "@/lib/submission/start-submission-server";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
   Env,
   "DATABASE_URL" | "DATA_DIR" | "APP_URL" | "SEED_DEMO" | "SEED_API_KEY" | "RUN_WORKER" | "WORKER_CONCURRENCY" | "DELIVERY_PROVIDER"
->;
+> &
+  SubmissionSettings;
 
 export interface BootOptions {
   /** Overrides of env() (tests). */
@@ -24,15 +25,15 @@ export interface BootOptions {
   print?: (line: string) => void;
   /** Exit cleanly on SIGTERM/SIGINT; on by default, tests turn it off and call shutdown(). */
   handleSignals?: boolean;
-  /** Start the SMTP submission listener when SMTP_SUBMISSION_PORT is set; on by default. */
-  startSubmission?: boolean;
 }
 
 export interface BootedServer {
   embedded: boolean;
   seed: SeedDemoResult | null;
   workersStarted: boolean;
-  /** Stops workers and queue, closes the database, removes the DATA_DIR lock. Idempotent. */
+  /** The SMTP submission listener, when SMTP_SUBMISSION_PORT or SMTP_SUBMISSION_TLS_PORT is set. */
+  submission: SubmissionListener | null;
+  /** Stops the SMTP listener, workers and queue, closes the database, removes the DATA_DIR lock. Idempotent. */
   shutdown(): Promise<void>;
 }
 
@@ -83,9 +84,9 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     const workersStarted = embedded || settings.RUN_WORKER;
     if (workersStarted) await startWorkers({ concurrency: settings.WORKER_CONCURRENCY });
     // In-process like the workers; with DATABASE_URL it may also run apart (`npm run smtp`). Null when no port is set.
-    const submission = options.startSubmission === false ? null : await startSubmissionServer();
+    const submission = await startSubmissionServer(settings);
     log.info("server ready", { database: handle.driver, workers: workersStarted, url: settings.APP_URL });
-    const server: BootedServer = { embedded, seed, workersStarted, shutdown: once(() => shutdown(lock, releaseOnExit, submission)) };
+    const server: BootedServer = { embedded, seed, workersStarted, submission, shutdown: once(() => shutdown(lock, releaseOnExit, submission)) };
     if (options.handleSignals ?? true) handleSignals(server.shutdown);
     return server;
   } catch (error) {
