@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { activityLogs, emailMessages } from "@/db/schema";
 import { flushActivityLog } from "@/lib/activity/record-activity";
+import { metrics } from "@/lib/metrics/metrics";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { smtpClient, startTestListener } from "./testing";
@@ -31,6 +32,8 @@ async function accepted(info: { response: string }) {
 
 describe("SMTP submission (nodemailer)", () => {
   it("accepts plain text: the same rows, timeline and delivery as an API send, and an SMTP activity entry", async () => {
+    const accepts = async () => (await metrics().smtpReplies.get()).values.find((v) => v.labels.step === "DATA" && v.labels.code === "250")?.value ?? 0;
+    const acceptsBefore = await accepts();
     const info = await send({ from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", subject: "Plain", text: "Hello Ada,\nplain text." });
     const { message, codes } = await accepted(info);
     expect(message).toMatchObject({ workspaceId: ws.workspace.id, source: "API", sandbox: false, status: "PENDING", subject: "Plain" });
@@ -49,6 +52,7 @@ describe("SMTP submission (nodemailer)", () => {
       .from(activityLogs)
       .where(and(eq(activityLogs.workspaceId, ws.workspace.id), eq(activityLogs.resourceId, message.id)));
     expect(entry).toMatchObject({ method: "SMTP", path: "/smtp/DATA", status: 250, apiKeyId: ws.key.id, sandbox: false });
+    expect(await accepts()).toBe(acceptsBefore + 1);
   });
 
   it("keeps HTML, text and inline images with their content ids, and delivers them as related parts", async () => {
