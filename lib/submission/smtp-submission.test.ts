@@ -7,6 +7,8 @@ import { flushActivityLog } from "@/lib/activity/record-activity";
 import { metrics } from "@/lib/metrics/metrics";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
+import { callRoute } from "@/lib/testing/http";
+import { POST } from "@/app/api/v1/email_messages/route";
 import { smtpClient, startTestListener } from "./testing";
 import type { SubmissionListener } from "./start-submission-server";
 
@@ -45,6 +47,14 @@ describe("SMTP submission (nodemailer)", () => {
     await deliverMessage({ workspaceId: ws.workspace.id, messageId: message.id }, { attempt: 0 });
     const delivered = await readMessageState(message.id);
     expect(delivered.message.status).toBe("SUCCEEDED");
+    // The same message through POST /v1/email_messages ends with the same timeline.
+    const api = await callRoute(POST, "/api/v1/email_messages", {
+      authorization: ws.authorization,
+      body: { from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", subject: "Plain", bodyHtml: message.bodyHtml, bodyText: message.bodyText },
+    });
+    expect(api.status).toBe(201);
+    await deliverMessage({ workspaceId: ws.workspace.id, messageId: api.json.data.id }, { attempt: 0 });
+    expect((await readMessageState(api.json.data.id)).codes).toEqual(delivered.codes);
     expect(delivered.inbox[0].envelopeTo).toEqual(["ada@example.org"]);
     await flushActivityLog();
     const [entry] = await (await getDb())
