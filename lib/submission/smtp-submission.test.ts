@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { activityLogs, emailMessages } from "@/db/schema";
 import { flushActivityLog } from "@/lib/activity/record-activity";
+import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
 import { metrics } from "@/lib/metrics/metrics";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
@@ -149,6 +150,17 @@ describe("SMTP submission (nodemailer)", () => {
     const { inbox } = await readMessageState(message.id);
     expect(inbox[0].mime).toContain("References: <root@example.org> <parent@example.org>");
     expect(inbox[0].mime).not.toMatch(/X-Postwerk/i);
+  });
+
+  it("puts group mail in its unsubscribe group by X-Postwerk-Group-Key: the link and List-Unsubscribe go out", async () => {
+    const group = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "digest", name: "Digest" });
+    const info = await send({ from: "hello@example.com", to: "ada@example.org", subject: "Digest", html: "<p>News</p>", headers: { "X-Postwerk-Group-Key": "digest" } });
+    const { message } = await accepted(info);
+    expect(message.groupId).toBe(group.id);
+    await deliverMessage({ workspaceId: ws.workspace.id, messageId: message.id }, { attempt: 0 });
+    const { inbox } = await readMessageState(message.id);
+    expect(inbox[0].mime).toMatch(/^List-Unsubscribe:\s+<http/m);
+    expect(message.bodyHtml).toContain(">Unsubscribe</a>");
   });
 
   it("replays a metaId: the same X-Postwerk-Meta-Id and body returns the earlier message, a new body is a new message", async () => {
