@@ -2,6 +2,7 @@ import { X509Certificate } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { selfSignedCertificate, type TestCertificate } from "@/lib/testing/self-signed-certificate";
@@ -48,6 +49,17 @@ async function presentedFingerprint(): Promise<string> {
   }
 }
 
+/** The certificate the implicit-TLS port presents now. */
+async function implicitTlsFingerprint(): Promise<string> {
+  const socket = tls.connect({ host: "127.0.0.1", port: listener.tlsPort!, rejectUnauthorized: false });
+  try {
+    await new Promise((resolve, reject) => socket.once("secureConnect", resolve).once("error", reject));
+    return socket.getPeerCertificate().fingerprint256;
+  } finally {
+    socket.destroy();
+  }
+}
+
 describe("TLS on the submission ports", () => {
   it("refuses AUTH before STARTTLS (538) and takes it after, over the self-signed certificate", async () => {
     const smtp = await RawSmtp.connect(listener.port!);
@@ -89,6 +101,7 @@ describe("TLS on the submission ports", () => {
     const renewed = writePair(selfSignedCertificate("smtp.test.local"));
     expect(renewed).not.toBe(first);
     await expect.poll(presentedFingerprint, { timeout: 5000, interval: 100 }).toBe(renewed);
+    expect(await implicitTlsFingerprint()).toBe(renewed);
     // A key that does not go with the certificate (a renewal caught halfway): the served one stays.
     fs.writeFileSync(keyFile, selfSignedCertificate().privateKey.export({ type: "pkcs8", format: "pem" }));
     await new Promise((resolve) => setTimeout(resolve, 300));
