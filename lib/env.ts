@@ -112,6 +112,21 @@ const envSchema = z.object({
   DOMAIN_VERIFICATION: z.enum(["dns", "off"]).default("dns"),
   // Resolvers for domain verification, comma-separated host[:port]; the system's when unset.
   DNS_SERVERS: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, "must be host[:port] entries separated by commas").optional(),
+  // SMTP submission (lib/submission, docs/self-hosting.md#smtp-submission): unset ports, no listener.
+  // SMTP_SUBMISSION_PORT speaks plain SMTP with STARTTLS (587), SMTP_SUBMISSION_TLS_PORT implicit TLS (465).
+  SMTP_SUBMISSION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SMTP_SUBMISSION_TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SMTP_SUBMISSION_HOST: z.string().min(1).default("0.0.0.0"),
+  // The name the listener greets with (EHLO/banner); the DNS name clients connect to and the certificate is for.
+  SMTP_SUBMISSION_HOSTNAME: z.string().min(1).max(253).optional(),
+  // PEM files; read at start and again whenever they change (a renewed certificate needs no restart).
+  SMTP_TLS_CERT: z.string().min(1).optional(),
+  SMTP_TLS_KEY: z.string().min(1).optional(),
+  // AUTH without TLS, for clients on the same host only: honored for loopback connections, never for others.
+  SMTP_ALLOW_INSECURE_AUTH: booleanString.default(false),
+  // The largest message (bytes, as sent: encoded attachments included), announced as SIZE. 55 MB holds
+  // the API's 40 MB of attachments per message once base64-encoded.
+  SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(55 * 1024 * 1024),
   // Sender of sign-in links and invitations (the "System mail" workspace); its domain is verified there at boot.
   SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
 }).superRefine((values, ctx) => {
@@ -133,6 +148,12 @@ const envSchema = z.object({
       path: ["SNS_TEST_TRUSTED_ORIGIN"],
       message: "is a test setting (it trusts SNS certificates from another origin): honored only with NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true",
     });
+  }
+  if (values.SMTP_SUBMISSION_TLS_PORT !== undefined && !(values.SMTP_TLS_CERT && values.SMTP_TLS_KEY)) {
+    ctx.addIssue({ code: "custom", path: ["SMTP_SUBMISSION_TLS_PORT"], message: "needs SMTP_TLS_CERT and SMTP_TLS_KEY (implicit TLS)" });
+  }
+  if (Boolean(values.SMTP_TLS_CERT) !== Boolean(values.SMTP_TLS_KEY)) {
+    ctx.addIssue({ code: "custom", path: ["SMTP_TLS_KEY"], message: "SMTP_TLS_CERT and SMTP_TLS_KEY go together" });
   }
   if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
     ctx.addIssue({ code: "custom", path: ["S3_SECRET_ACCESS_KEY"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });

@@ -25,6 +25,8 @@ export async function resolveSendAttachments(
   workspaceId: string,
   inputs: AttachmentInput[],
   p: (name: string) => string,
+  /** SMTP submission raises it to the per-message total: its SIZE limit already bounds the mail. */
+  inlineMaxBytes = INLINE_ATTACHMENTS_MAX_BYTES,
 ): Promise<StoredAttachment[]> {
   const at = (index: number, name: string) => p(`attachments[${index}].${name}`);
   const uploaded = await loadUploaded(db, workspaceId, inputs);
@@ -49,7 +51,7 @@ export async function resolveSendAttachments(
     const size = Buffer.byteLength(blob, "base64");
     inline += size;
     total += size;
-    if (inline > INLINE_ATTACHMENTS_MAX_BYTES) {
+    if (inline > inlineMaxBytes) {
       throw new AppError("PAYLOAD_TOO_LARGE", "Inline attachments may total at most 5 MB per message (decoded); upload larger files with POST /v1/attachments.", { param: at(index, "contentBlob") });
     }
     if (total > MAX_MESSAGE_ATTACHMENT_BYTES) throw messageTooLarge(at(index, "contentBlob"));

@@ -34,6 +34,12 @@ function createMetrics() {
       labelNames: ["source", "sandbox"] as const,
       registers,
     }),
+    smtpReplies: new Counter({
+      name: "postwerk_smtp_replies_total",
+      help: "SMTP submission: replies to authenticated clients at MAIL FROM (refusals) and DATA (outcomes), by step and code.",
+      labelNames: ["step", "code"] as const,
+      registers,
+    }),
     acceptToSent: new Histogram({
       name: "postwerk_delivery_accept_to_sent_seconds",
       help: "Time from a message's acceptance to the recording of its provider's acceptance, by provider.",

@@ -39,11 +39,19 @@ export function parseSendRequest(body: unknown, prefix = ""): SendCommand {
   return parseSendDraft(dropNulls(body) as SendDraft, prefix);
 }
 
+export interface ParseOptions {
+  /**
+   * SMTP submission: a message whose recipients are all Bcc (envelope recipients named in no header)
+   * is valid mail there, so `to` may be empty when cc or bcc names someone.
+   */
+  allowEmptyTo?: boolean;
+}
+
 /**
  * The same checks for a send the service itself states: every way in gets the API's limits and rules
  * and the same SendCommand, with no JSON body rebuilt to get there.
  */
-export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
+export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOptions = {}): SendCommand {
   const parsed = sendEmailSchema.safeParse(draft);
   if (!parsed.success) throw zodToAppError(parsed.error, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prefix);
   const input = parsed.data;
@@ -61,7 +69,7 @@ export function parseSendDraft(draft: SendDraft, prefix = ""): SendCommand {
     if (input.subject === undefined || input.subject.trim() === "") throw invalidParameter(p("subject"), "subject is required when sending without a template.");
   }
 
-  const recipients = parseRecipients(input, p);
+  const recipients = parseRecipients(input, p, options.allowEmptyTo ?? false);
   const from = parseSender(input.from, input.templateId === undefined, p);
   return {
     templateId: input.templateId ?? null,
@@ -104,9 +112,9 @@ function parseEntries(entries: PendingEntry[], code?: ErrorCode): Recipient[] {
 }
 
 /** Counted over to, cc and bcc before any entry is parsed: the count is cheap, the parsing is not. */
-function parseRecipients(input: { to?: AddressListInput; cc?: AddressListInput; bcc?: AddressListInput }, p: (name: string) => string) {
+function parseRecipients(input: { to?: AddressListInput; cc?: AddressListInput; bcc?: AddressListInput }, p: (name: string) => string, allowEmptyTo: boolean) {
   const [to, cc, bcc] = (["to", "cc", "bcc"] as const).map((field) => splitList(input[field], p(field)));
-  if (to.length === 0) {
+  if (to.length === 0 && !(allowEmptyTo && cc.length + bcc.length > 0)) {
     throw new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "to must hold at least one recipient address.", { param: p("to") });
   }
   const total = to.length + cc.length + bcc.length;

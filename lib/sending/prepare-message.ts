@@ -57,6 +57,8 @@ export interface PrepareContext {
   prefix?: string;
   /** Member addresses, fetched once per request when the workspace is in test mode. */
   memberEmails?: Set<string>;
+  /** Decoded inline attachments allowed per message; the API's 5 MB when unset (SMTP raises it). */
+  inlineAttachmentMaxBytes?: number;
   /** Shares lookups between the elements of one batch (lib/sending/request-memo.ts): each template row, sender domain and group is read once. */
   memo?: <T>(key: string, load: () => Promise<T> | PromiseLike<T>) => Promise<T>;
 }
@@ -93,7 +95,7 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
     assertTestModeRecipients(command, members, p);
   }
   // Last: with the S3 driver it may record an upload found at the store, so only once all else holds.
-  const attachments = await resolveSendAttachments(db, workspace.id, command.attachments, p);
+  const attachments = await resolveSendAttachments(db, workspace.id, command.attachments, p, context.inlineAttachmentMaxBytes);
   return {
     id,
     workspaceId: workspace.id,

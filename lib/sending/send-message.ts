@@ -1,11 +1,12 @@
 import "server-only";
 import { getDb } from "@/db/client";
+import { MAX_MESSAGE_ATTACHMENT_BYTES } from "@/lib/attachments/schemas";
 import { queueTransaction } from "@/lib/queue/queue";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { acceptMessages } from "./accept-messages";
 import { getMessageOrThrow, type EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
-import { parseSendRequest } from "./parse-send-request";
+import { parseSendDraft, parseSendRequest, type SendDraft } from "./parse-send-request";
 import { prepareMessage } from "./prepare-message";
 
 export interface SendMessageResult {
@@ -14,19 +15,34 @@ export interface SendMessageResult {
   replayed: boolean;
 }
 
+export interface SendMessageInput {
+  workspaceId: string;
+  sandbox: boolean;
+  /** The JSON body for the API; for SMTP the SendDraft mapped from the mail (lib/submission/mail-to-send-draft.ts). */
+  body: unknown;
+  /**
+   * The way in. "smtp" (docs/api.md#smtp-submission) allows Bcc-only mail and attachments inline up
+   * to the per-message total; every other rule, idempotency included, is the API's.
+   */
+  channel?: "api" | "smtp";
+}
+
 /**
  * POST /v1/email_messages and its sandbox twin (docs/api.md#decided-sending, #decided-idempotency). Validation,
  * template lookup and rendering happen here, so the caller learns of every problem at once; the
  * message, its first events, its contacts and its delivery job then commit in one transaction.
  */
-export async function sendMessage(input: { workspaceId: string; sandbox: boolean; body: unknown }): Promise<SendMessageResult> {
-  const command = parseSendRequest(input.body);
+export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
+  const smtp = input.channel === "smtp";
+  const command = smtp ? parseSendDraft(input.body as SendDraft, "", { allowEmptyTo: true }) : parseSendRequest(input.body);
   const db = await getDb();
   const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
   const prepared = await prepareMessage(db, command, {
     workspace,
     sandbox: input.sandbox,
     source: input.sandbox ? "SANDBOX_API" : "API",
+    // The API's 5 MB inline cap protects a JSON body; SMTP mail is bounded by its SIZE limit instead.
+    inlineAttachmentMaxBytes: smtp ? MAX_MESSAGE_ATTACHMENT_BYTES : undefined,
   });
   const outcome = await queueTransaction(async (tx) => {
     if (command.metaId) {

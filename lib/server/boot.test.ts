@@ -12,6 +12,8 @@ import { randomBase62 } from "@/lib/ids";
 import { getQueue, QUEUES } from "@/lib/queue/queue";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { useSettings } from "@/lib/testing/settings";
+import { RawSmtp, smtpClient } from "@/lib/submission/testing";
+import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { bootServer } from "./boot";
 import { DataDirBusyError } from "./data-dir-lock";
 
@@ -46,9 +48,10 @@ describe("bootServer", () => {
 
     const seedKey = `key_${randomBase62(16)}:${randomBase62(40)}`;
     const printed: string[] = [];
-    const settings = { DATABASE_URL: undefined, DATA_DIR: dataDir, SEED_DEMO: true, SEED_API_KEY: seedKey, RUN_WORKER: false };
     // The bounce listener starts with the server when SMTP_INBOUND_PORT is set (0: a free port).
     useSettings({ SMTP_INBOUND_PORT: "0", SMTP_INBOUND_HOST: "127.0.0.1", BOUNCE_DOMAIN: "bounces.example.com" });
+    const smtp = { SMTP_SUBMISSION_PORT: 0, SMTP_SUBMISSION_HOST: "127.0.0.1", SMTP_ALLOW_INSECURE_AUTH: true };
+    const settings = { DATABASE_URL: undefined, DATA_DIR: dataDir, SEED_DEMO: true, SEED_API_KEY: seedKey, RUN_WORKER: false, ...smtp };
     const server = await bootServer({ settings, print: (line) => printed.push(line), handleSignals: false });
     expect(await bootServer({ settings, handleSignals: false })).toBe(server); // once per process
     expect(server.inboundPort).toBeGreaterThan(0);
@@ -75,11 +78,22 @@ describe("bootServer", () => {
       expect(printed).toEqual([]);
     }
 
+    // The SMTP submission listener runs in the server process (embedded mode) and takes mail.
+    const sender = await createTestWorkspace();
+    const info = await smtpClient(server.submission!.port!, { user: sender.key.id, pass: sender.key.password }).sendMail({
+      from: "hello@example.com",
+      to: "ada@example.org",
+      subject: "Through the embedded server",
+      text: "x",
+    });
+    expect(info.response).toMatch(/^250 2\.0\.0 OK em_/);
+
     await server.shutdown();
     await server.shutdown();
     expect(fs.existsSync(lockFile)).toBe(false);
     await expect(smtpGreeting(server.inboundPort!)).rejects.toThrow(/ECONNREFUSED/);
     useSettings({ SMTP_INBOUND_PORT: undefined, SMTP_INBOUND_HOST: undefined, BOUNCE_DOMAIN: undefined });
+    await expect(RawSmtp.connect(server.submission!.port!)).rejects.toThrow(/ECONNREFUSED/);
   });
 });
 

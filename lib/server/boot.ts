@@ -11,12 +11,14 @@ import { ensureSystemWorkspace } from "@/lib/workspaces/system-workspace";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import type { InboundServer } from "@/lib/inbound/inbound-server";
 import { startConfiguredInbound } from "@/lib/inbound/start-inbound";
+import { startSubmissionServer, type SubmissionListener, type SubmissionSettings } from "@/lib/submission/start-submission-server";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
   Env,
   "DATABASE_URL" | "DATA_DIR" | "APP_URL" | "SEED_DEMO" | "SEED_API_KEY" | "RUN_WORKER" | "WORKER_CONCURRENCY" | "DELIVERY_PROVIDER"
->;
+> &
+  SubmissionSettings;
 
 export interface BootOptions {
   /** Overrides of env() (tests). */
@@ -33,7 +35,9 @@ export interface BootedServer {
   workersStarted: boolean;
   /** The bounce listener's port, when SMTP_INBOUND_PORT is set; null otherwise. */
   inboundPort: number | null;
-  /** Stops the bounce listener, workers and queue, closes the database, removes the DATA_DIR lock. Idempotent. */
+  /** The SMTP submission listener, when SMTP_SUBMISSION_PORT or SMTP_SUBMISSION_TLS_PORT is set. */
+  submission: SubmissionListener | null;
+  /** Stops the listeners, workers and queue, closes the database, removes the DATA_DIR lock. Idempotent. */
   shutdown(): Promise<void>;
 }
 
@@ -72,6 +76,7 @@ async function boot(options: BootOptions): Promise<BootedServer> {
   const releaseOnExit = () => lock?.release();
   process.once("exit", releaseOnExit);
   let inbound: InboundServer | null = null;
+  let submission: SubmissionListener | null = null;
   try {
     const handle = await getDbHandle();
     await migrateDatabase(handle);
@@ -86,13 +91,16 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     if (workersStarted) await startWorkers({ concurrency: settings.WORKER_CONCURRENCY });
     // The bounce listener (docs/self-hosting.md#bounces-and-complaints) when SMTP_INBOUND_PORT is set.
     inbound = await startConfiguredInbound(env());
+    // In-process like the workers; with DATABASE_URL it may also run apart (`npm run smtp`). Null when no port is set.
+    submission = await startSubmissionServer(settings);
     log.info("server ready", { database: handle.driver, workers: workersStarted, inboundPort: inbound?.port ?? null, url: settings.APP_URL });
-    const running = inbound;
-    const server: BootedServer = { embedded, seed, workersStarted, inboundPort: inbound?.port ?? null, shutdown: once(() => shutdown(lock, releaseOnExit, running)) };
+    const listeners = { inbound, submission };
+    const server: BootedServer = { embedded, seed, workersStarted, inboundPort: inbound?.port ?? null, submission, shutdown: once(() => shutdown(lock, releaseOnExit, listeners)) };
     if (options.handleSignals ?? true) handleSignals(server.shutdown);
     return server;
   } catch (error) {
     await inbound?.close().catch(() => {});
+    await submission?.close().catch(() => {});
     await closeDb().catch(() => {});
     lock?.release();
     process.off("exit", releaseOnExit);
@@ -100,10 +108,16 @@ async function boot(options: BootOptions): Promise<BootedServer> {
   }
 }
 
-async function shutdown(lock: DataDirLock | null, releaseOnExit: () => void, inbound: InboundServer | null): Promise<void> {
+async function shutdown(
+  lock: DataDirLock | null,
+  releaseOnExit: () => void,
+  listeners: { inbound: InboundServer | null; submission: SubmissionListener | null },
+): Promise<void> {
   try {
-    // First: a report still being received is recorded (or answered 451) while the database is open.
-    await inbound?.close();
+    // First: no new mail while the rest stops, and a report still being received is recorded (or
+    // answered 451) while the database is open.
+    await listeners.submission?.close();
+    await listeners.inbound?.close();
     await stopWorkers();
     await closeSmtpTransport();
     await stopQueue();

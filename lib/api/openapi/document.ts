@@ -14,7 +14,12 @@ follow each message's delivery timeline. Conventions (docs/api.md):
 - Errors: \`{ "error": { "code", "message", "param"?, "details"? } }\`. A known path called with a method it
   does not list answers 405 with \`Allow\`; an unknown path under /v1 answers the JSON 404.
 - Rate limit per API key (default 100 requests/s, bursts of 200): every authenticated answer carries
-  RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; over the limit, 429 with Retry-After.`;
+  RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; over the limit, 429 with Retry-After.
+- SMTP submission (when the operator opens it, ports 587/465): the same send as POST /v1/email_messages
+  over SMTP. AUTH PLAIN or LOGIN with the API key (username \`key_…\`, or \`key_…+sandbox\` for the
+  sandbox); headers X-Postwerk-Template-Id, X-Postwerk-Variables (JSON), X-Postwerk-Meta-Id,
+  X-Postwerk-Group-Key and X-Postwerk-Metadata (JSON) say what SMTP cannot; the reply is
+  \`250 2.0.0 OK em_…\`, the message id. Mapping and reply codes: docs/api.md#smtp-submission.`;
 
 let cached: JsonObject | undefined;
 

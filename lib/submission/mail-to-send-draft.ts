@@ -1,0 +1,143 @@
+import type { AddressObject, Attachment, EmailAddress, ParsedMail } from "mailparser";
+import type { SendDraft } from "@/lib/sending/parse-send-request";
+import { SmtpReply } from "./smtp-reply";
+
+/**
+ * The optional headers for what SMTP cannot say (docs/api.md#smtp-headers), each mapped to the
+ * SendDraft field the API takes. They are read here and never delivered: the delivered message is
+ * built from the draft's fields (lib/delivery/mime), which carries no header of the submitted mail
+ * but References. A new option is one more row (e.g. a scheduled time).
+ */
+export const OPTION_HEADERS: Record<string, { field: keyof SendDraft; json?: "object" }> = {
+  "x-postwerk-template-id": { field: "templateId" },
+  "x-postwerk-variables": { field: "variables", json: "object" },
+  "x-postwerk-meta-id": { field: "metaId" },
+  "x-postwerk-group-key": { field: "groupKey" },
+  "x-postwerk-metadata": { field: "metadata", json: "object" },
+};
+
+const refuse = (text: string) => new SmtpReply(550, `5.6.0 ${text}`);
+
+/**
+ * The one mapping from a submitted mail to the API's send command (docs/api.md#smtp-submission):
+ * From, To, Cc, Bcc, Reply-To, Subject, the HTML and text parts, attachments with their content ids,
+ * References (In-Reply-To added to them). Envelope recipients named in no header become Bcc; a header
+ * recipient missing from the envelope is refused, since SMTP mail goes to the envelope only.
+ */
+export function mailToSendDraft(mail: ParsedMail, envelopeRecipients: string[]): SendDraft {
+  const to = addresses(mail.to);
+  const cc = addresses(mail.cc);
+  const headerBcc = addresses(mail.bcc);
+  const envelope = new Set(envelopeRecipients.map((address) => address.toLowerCase()));
+  const named = new Set([...to, ...cc, ...headerBcc].map((entry) => entry.address.toLowerCase()));
+  const missing = [...named].find((address) => !envelope.has(address));
+  if (missing) throw new SmtpReply(550, `5.1.0 ${missing} is named in the headers but not given in RCPT TO; SMTP mail goes to the envelope recipients only.`);
+  const blindOnly = envelopeRecipients.filter((address) => !named.has(address.toLowerCase()));
+  const sender = addresses(mail.from)[0];
+  if (!sender) throw refuse("The message has no From header.");
+  const draft: SendDraft = {
+    from: sender.entry,
+    to: to.map((entry) => entry.entry),
+    cc: cc.map((entry) => entry.entry),
+    bcc: [...headerBcc.map((entry) => entry.entry), ...blindOnly],
+    ...optionHeaders(mail),
+  };
+  const replyTo = addresses(mail.replyTo).map((entry) => entry.entry);
+  if (replyTo.length > 0) draft.replyTo = replyTo;
+  const references = threadReferences(mail);
+  if (references) draft.headers = { references };
+  if (draft.templateId !== undefined) return draft; // the template renders subject and bodies; the mail's are not used
+  if (!mail.subject?.trim()) throw refuse("The message has no Subject header; it is required, as for the API's subject.");
+  draft.subject = mail.subject;
+  // Plain-text mail is sent as text with its HTML twin (the API's bodyHtml is required).
+  draft.bodyHtml = typeof mail.html === "string" && mail.html.trim() ? mail.html : mail.textAsHtml?.trim() || "<p></p>";
+  if (mail.text !== undefined) draft.bodyText = mail.text;
+  draft.attachments = mail.attachments.map(attachmentInput);
+  return draft;
+}
+
+interface NamedAddress {
+  address: string;
+  /** As the API takes it: `"Name" <address>` or the bare address. */
+  entry: string;
+}
+
+function addresses(field: AddressObject | AddressObject[] | undefined): NamedAddress[] {
+  const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
+  return objects.flatMap((object) => flatten(object.value));
+}
+
+/** Group syntax (`Team: a@x, b@y;`) lists its members; an empty group (`undisclosed-recipients:;`) none. */
+function flatten(values: EmailAddress[]): NamedAddress[] {
+  return values.flatMap((value) => {
+    if (value.group) return flatten(value.group);
+    if (!value.address) return [];
+    const name = value.name?.replace(/[\r\n]+/g, " ").trim();
+    return [{ address: value.address, entry: name ? `"${name.replace(/(["\\])/g, "\\$1")}" <${value.address}>` : value.address }];
+  });
+}
+
+function optionHeaders(mail: ParsedMail): Partial<SendDraft> {
+  const options: Record<string, unknown> = {};
+  for (const [name, { field, json }] of Object.entries(OPTION_HEADERS)) {
+    const raw = mail.headers.get(name);
+    if (raw === undefined) continue;
+    const value = decodeEncodedWords(String(raw)).trim();
+    options[field] = json ? parseJsonObject(value, name) : value;
+  }
+  return options as Partial<SendDraft>;
+}
+
+const ENCODED_WORD = /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g;
+
+/**
+ * RFC 2047 encoded-words, which mailparser leaves as they are in headers it does not know: clients
+ * encode a JSON value so (nodemailer does for any `"`). Whitespace between two encoded words is dropped.
+ */
+export function decodeEncodedWords(value: string): string {
+  return value.replace(/\?=\s+=\?/g, "?==?").replace(ENCODED_WORD, (word, charset: string, encoding: string, text: string) => {
+    const bytes =
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(text, "base64")
+        : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1");
+    try {
+      return new TextDecoder(charset.replace(/\*.*$/, "")).decode(bytes);
+    } catch {
+      return word; // an unknown charset: left as sent
+    }
+  });
+}
+
+function parseJsonObject(value: string, header: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw refuse(`The ${headerName(header)} header must be a JSON object; it is not valid JSON.`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw refuse(`The ${headerName(header)} header must be a JSON object.`);
+  return parsed as Record<string, unknown>;
+}
+
+const headerName = (lower: string) => lower.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
+
+/** References, with In-Reply-To appended when it is not among them (the API carries References only). */
+function threadReferences(mail: ParsedMail): string | null {
+  const references = mail.references === undefined ? [] : Array.isArray(mail.references) ? mail.references : [mail.references];
+  const ids = references.flatMap((value) => value.split(/\s+/)).filter(Boolean);
+  const parent = mail.inReplyTo?.trim();
+  if (parent && !ids.includes(parent)) ids.push(parent);
+  return ids.length > 0 ? ids.slice(-50).join(" ") : null;
+}
+
+const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+function attachmentInput(attachment: Attachment, index: number): NonNullable<SendDraft["attachments"]>[number] {
+  const cid = attachment.contentId?.replace(/^<|>$/g, "") || attachment.cid;
+  return {
+    name: attachment.filename?.slice(0, 255) || `attachment-${index + 1}`,
+    contentType: MIME_TYPE.test(attachment.contentType) ? attachment.contentType : "application/octet-stream",
+    contentBlob: attachment.content.toString("base64"),
+    ...(cid ? { cid } : {}),
+  };
+}
