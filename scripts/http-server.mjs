@@ -2,6 +2,7 @@
 // limits, and JSON answers for what Node's HTTP parser refuses before any route runs. Plain Node ESM
 // with no dependencies, so it runs before anything is compiled and tests can drive it with a plain
 // handler (scripts/http-server.test.ts). docs/self-hosting.md#http-timeouts describes the behaviour.
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 
 /** Defaults of the settings below; lib/env.ts repeats them (a test keeps both in step). */
@@ -77,10 +78,12 @@ export function readHttpSettings(source = process.env) {
  * - idleTimeoutMs: while a request body is still arriving, at most this long without a byte;
  * - requestTimeoutMs: the whole request (headers and body) within this time;
  * - keepAliveTimeoutMs and maxRequestsPerSocket: how long and how often a connection is reused;
- * and every refusal answered as `{ "error": { "code", "message" } }` with `Connection: close`,
- * never in place of the app's answer to a request it has already received in full.
+ * and every refusal answered as `{ "error": { "code", "message" } }` with `Connection: close` and an
+ * X-Request-Id, logged with that id (one JSON line, as lib/log.ts writes them; `options.log` replaces
+ * the writer in tests), never in place of the app's answer to a request it has already received in full.
  */
-export function createHardenedServer(handler, settings = HTTP_DEFAULTS) {
+export function createHardenedServer(handler, settings = HTTP_DEFAULTS, options = {}) {
+  const log = options.log ?? logRefusal;
   const server = http.createServer(
     {
       headersTimeout: settings.headersTimeoutMs,
@@ -95,18 +98,18 @@ export function createHardenedServer(handler, settings = HTTP_DEFAULTS) {
   // The socket's inactivity timer: Node re-arms it on every byte either way, and uses the
   // keep-alive timeout instead between requests. With a listener, closing is up to onIdle.
   server.timeout = settings.idleTimeoutMs;
-  server.on("timeout", onIdle);
-  server.on("clientError", onClientError);
+  server.on("timeout", (socket) => onIdle(socket, log));
+  server.on("clientError", (error, socket) => onClientError(error, socket, log));
   return server;
 }
 
 /** No byte in either direction for idleTimeoutMs (or keepAliveTimeoutMs between requests). */
-function onIdle(socket) {
+function onIdle(socket, log) {
   const res = socket._httpMessage;
   const req = res?.req;
   if (res && req && !req.complete) {
     // The body stopped while the app still had room for more: the client is stalling.
-    if (req.readableLength < req.readableHighWaterMark) answerAndDestroy(socket, CLIENT_ERRORS.timeout);
+    if (req.readableLength < req.readableHighWaterMark) answerAndDestroy(socket, CLIENT_ERRORS.timeout, log);
     // Otherwise the app is not reading yet; the whole-request timeout still applies.
     return;
   }
@@ -120,7 +123,7 @@ function onIdle(socket) {
  * Node's parser refused the bytes on this connection, or a header or request timeout expired (Node
  * calls this for both, and for socket errors).
  */
-function onClientError(error, socket) {
+function onClientError(error, socket, log) {
   if (closing.has(socket)) return; // answered already; an errored parser reports every further chunk again
   if (error.code === "ECONNRESET" || error.code === "EPIPE" || !socket.writable) {
     socket.destroy();
@@ -136,10 +139,10 @@ function onClientError(error, socket) {
   }
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     // The parser still works: a late rest of the body must not reach the app after this answer.
-    answerAndDestroy(socket, CLIENT_ERRORS.timeout);
+    answerAndDestroy(socket, CLIENT_ERRORS.timeout, log);
     return;
   }
-  answerAndLinger(socket, clientErrorFor(error));
+  answerAndLinger(socket, clientErrorFor(error), log);
 }
 
 function clientErrorFor(error) {
@@ -158,32 +161,42 @@ function closeAfterResponse(res, socket) {
 }
 
 /** Like Node's own refusal, with a JSON body: never written into an answer already on its way. */
-function answerAndDestroy(socket, refusal) {
-  if (socket.writable && !socket._httpMessage?.headersSent) socket.write(envelopeResponse(refusal));
+function answerAndDestroy(socket, refusal, log) {
+  if (socket.writable && !socket._httpMessage?.headersSent) socket.write(envelopeResponse(refusal, socket, log));
   socket.destroy();
 }
 
 /** The parser is in its error state, so nothing more reaches the app: half-close, drain, then close. */
-function answerAndLinger(socket, refusal) {
+function answerAndLinger(socket, refusal, log) {
   closing.add(socket);
   if (socket._httpMessage?.headersSent) {
     socket.destroy();
     return;
   }
-  socket.end(envelopeResponse(refusal));
+  socket.end(envelopeResponse(refusal, socket, log));
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
   socket.once("end", () => socket.destroy());
   socket.once("close", () => clearTimeout(timer));
 }
 
-function envelopeResponse({ status, code, message }) {
+/** A warn line in lib/log.ts's format (stderr), unless LOG_LEVEL says error or silent. */
+function logRefusal(fields) {
+  if (process.env.LOG_LEVEL === "error" || process.env.LOG_LEVEL === "silent") return;
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "warn", message: "request refused by the HTTP server", ...fields })}\n`);
+}
+
+/** The refusal as raw HTTP, with a new request id that the log line names too. */
+function envelopeResponse({ status, code, message }, socket, log) {
+  const requestId = randomUUID();
+  log({ requestId, status, code, remoteAddress: socket?.remoteAddress });
   const body = JSON.stringify({ error: { code, message } });
   return (
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
     "Content-Type: application/json; charset=utf-8\r\n" +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     "Cache-Control: no-store\r\n" +
+    `X-Request-Id: ${requestId}\r\n` +
     "Connection: close\r\n\r\n" +
     body
   );

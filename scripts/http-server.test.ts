@@ -3,7 +3,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "@/lib/api/error-status";
 import { env } from "@/lib/env";
-import { CLIENT_ERRORS, createHardenedServer, HTTP_DEFAULTS, HTTP_ENV, readHttpSettings, type HttpSettings } from "./http-server.mjs";
+import { CLIENT_ERRORS, createHardenedServer, HTTP_DEFAULTS, HTTP_ENV, readHttpSettings, type HttpSettings, type RefusalLogFields } from "./http-server.mjs";
 
 /**
  * The hardened server driven over raw sockets, as an attacker would (docs/self-hosting.md#http-timeouts).
@@ -45,8 +45,12 @@ function echoHandler(delayMs = 20) {
   return { handler, bodies };
 }
 
+/** The refusal lines the servers of the current test logged. */
+let refusals: RefusalLogFields[] = [];
+
 async function start(handler: RequestListener = echoHandler().handler, settings: Partial<HttpSettings> = {}) {
-  const server = createHardenedServer(handler, { ...FAST, ...settings });
+  refusals = [];
+  const server = createHardenedServer(handler, { ...FAST, ...settings }, { log: (fields) => refusals.push(fields) });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as net.AddressInfo).port;
@@ -76,7 +80,14 @@ function trickle(socket: net.Socket, piece: string, everyMs: number): void {
 
 function parse(text: string) {
   const [head, body] = text.split("\r\n\r\n", 2);
-  return { status: Number(head.split(" ")[1]), head: head.toLowerCase(), body: body ? JSON.parse(body) : undefined };
+  const requestId = /^x-request-id: (.+)$/im.exec(head)?.[1];
+  return { status: Number(head.split(" ")[1]), head: head.toLowerCase(), body: body ? JSON.parse(body) : undefined, requestId };
+}
+
+/** A refusal carries an X-Request-Id, and the one log line of the test names it with its status and code. */
+function expectLoggedRefusal(answer: ReturnType<typeof parse>, code: string): void {
+  expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(refusals).toEqual([{ requestId: answer.requestId, status: answer.status, code, remoteAddress: "127.0.0.1" }]);
 }
 
 const post = (headers: string) => `POST /api/v1/email_messages HTTP/1.1\r\nHost: test\r\n${headers}\r\n`;
@@ -91,6 +102,7 @@ describe("slow clients", () => {
     expect(afterMs).toBeGreaterThanOrEqual(FAST.idleTimeoutMs - 20);
     expect(afterMs).toBeLessThan(FAST.idleTimeoutMs + 700);
     expect(echo.bodies).toEqual([]);
+    expectLoggedRefusal(parse(text), "REQUEST_TIMEOUT");
   });
 
   it("cuts a chunked body trickling a byte at a time at the whole-request timeout", async () => {
@@ -130,6 +142,7 @@ describe("requests the parser refuses", () => {
     expect(answer).toMatchObject({ status: 431, body: { error: { code: "REQUEST_HEADER_FIELDS_TOO_LARGE" } } });
     expect(answer.head).toContain("connection: close");
     expect(answer.head).toContain("content-type: application/json");
+    expectLoggedRefusal(answer, "REQUEST_HEADER_FIELDS_TOO_LARGE");
   });
 
   it.each([
@@ -143,6 +156,7 @@ describe("requests the parser refuses", () => {
     expect(answer).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });
     expect(answer.head).toContain("connection: close");
     expect(echo.bodies).toEqual([]);
+    expectLoggedRefusal(answer, "BAD_REQUEST");
   });
 
   it("sends the app's answer to a complete request before closing on a stray byte after its body", async () => {
