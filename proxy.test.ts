@@ -38,22 +38,18 @@ describe("proxy: undecodable API paths", () => {
     }
   });
 
-  it("is matched for /api and /v1 paths, and for the public links with a token", () => {
-    expect(config.matcher).toEqual(expect.arrayContaining(["/api/:path*", "/v1/:path*", "/t/:path*", "/u/:path*", "/invite/:path*"]));
+  it("is not matched for the API, tracking, unsubscribe or invitation paths (the production server checks those, scripts/http-server.mjs)", () => {
+    const [pattern] = config.matcher;
+    const matched = (path: string) => new RegExp(`^${pattern.replace("/((?!", "/(?!").replace(").*)", ").*")}$`).test(path);
+    for (const path of ["/api/v1/email_messages", "/v1/email_messages", "/api/auth/session", "/t/o/tok", "/u/tok", "/invite/tok"]) expect(matched(path), path).toBe(false);
+    expect(matched("/emails/em_1")).toBe(true);
   });
 
-  it("answers a JSON 400 envelope for an undecodable path anywhere under /api, not only /v1", async () => {
-    for (const path of ["/api/templates/%E2%80", "/api/uploads/%C0%AE", "/api/unsubscribe/%zz", "/api/auth/%FF/callback"]) {
+  it("answers a JSON 400 envelope for an undecodable path anywhere under /api when it runs (next dev)", async () => {
+    for (const path of ["/api/templates/%E2%80", "/api/uploads/%C0%AE"]) {
       const res = call(path);
       expect(res.status, path).toBe(400);
-      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
       expect((await res.json()).error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "path" });
-    }
-  });
-
-  it("lets decodable paths outside the dashboard through without a session (Auth.js, uploads, tracking, unsubscribe, invitations)", () => {
-    for (const path of ["/api/auth/session", "/api/uploads/at_1", "/api/health/live", "/t/o/tok", "/u/tok", "/u/tok/confirm", "/invite/tok"]) {
-      expect(call(path).headers.get("x-middleware-next"), path).toBe("1");
     }
   });
 });
@@ -66,14 +62,11 @@ describe("proxy: dashboard pages (unchanged)", () => {
     expect(call("/emails", "authjs.session-token=abc").headers.get("x-middleware-next")).toBe("1");
   });
 
-  it("answers an undecodable dashboard, tracking, unsubscribe or invitation path with a plain 400 page, signed in or not", async () => {
+  it("answers an undecodable dashboard path with a plain 400 page, signed in or not", async () => {
     for (const [path, cookie] of [
       ["/emails/%zz", undefined],
       ["/emails/%C0%AE", "authjs.session-token=abc"],
       ["/templates/%E2%80/versions", "authjs.session-token=abc"],
-      ["/t/c/%FF", undefined],
-      ["/u/%ED%A0%80/confirm", undefined],
-      ["/invite/%zz", undefined],
     ] as const) {
       const res = call(path, cookie);
       expect(res.status, path).toBe(400);
