@@ -38,8 +38,19 @@ describe("proxy: undecodable API paths", () => {
     }
   });
 
-  it("is matched for /api/v1 and /v1 paths", () => {
-    expect(config.matcher).toEqual(expect.arrayContaining(["/api/v1/:path*", "/v1/:path*"]));
+  it("is not matched for the API, tracking, unsubscribe or invitation paths (the production server checks those, scripts/http-server.mjs)", () => {
+    const [pattern] = config.matcher;
+    const matched = (path: string) => new RegExp(`^${pattern.replace("/((?!", "/(?!").replace(").*)", ").*")}$`).test(path);
+    for (const path of ["/api/v1/email_messages", "/v1/email_messages", "/api/auth/session", "/t/o/tok", "/u/tok", "/invite/tok"]) expect(matched(path), path).toBe(false);
+    expect(matched("/emails/em_1")).toBe(true);
+  });
+
+  it("answers a JSON 400 envelope for an undecodable path anywhere under /api when it runs (next dev)", async () => {
+    for (const path of ["/api/templates/%E2%80", "/api/uploads/%C0%AE"]) {
+      const res = call(path);
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "path" });
+    }
   });
 });
 
@@ -49,6 +60,18 @@ describe("proxy: dashboard pages (unchanged)", () => {
     expect(out.status).toBe(307);
     expect(out.headers.get("location")).toBe("http://localhost:3000/login");
     expect(call("/emails", "authjs.session-token=abc").headers.get("x-middleware-next")).toBe("1");
-    expect(call("/emails/%zz").status).toBe(307);
+  });
+
+  it("answers an undecodable dashboard path with a plain 400 page, signed in or not", async () => {
+    for (const [path, cookie] of [
+      ["/emails/%zz", undefined],
+      ["/emails/%C0%AE", "authjs.session-token=abc"],
+      ["/templates/%E2%80/versions", "authjs.session-token=abc"],
+    ] as const) {
+      const res = call(path, cookie);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(await res.text()).toContain("not valid percent-encoded UTF-8");
+    }
   });
 });

@@ -45,6 +45,8 @@ const envSchema = z.object({
   SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   // `npm run inbound` only: /health/live, /health/ready and /metrics on this port; unset, no listener.
   INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // Messages a process may have handed to a provider without their outcome committed (lib/delivery/unrecorded-gate.ts): the SIGKILL duplicate bound. Unset: 4 × SMTP_POOL_SIZE.
+  DELIVERY_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).optional(),
   RESEND_API_KEY: z.string().optional(),
   RESEND_BASE_URL: z.url().optional(),
   // Signing secret (whsec_…) of the Resend webhook pointed at /api/provider-events/resend.

@@ -17,6 +17,16 @@ export interface ClientRefusal {
 
 export const HTTP_DEFAULTS: Readonly<HttpSettings>;
 export const HTTP_ENV: Readonly<Record<keyof HttpSettings, string>>;
-export const CLIENT_ERRORS: Readonly<Record<"timeout" | "headersTooLarge" | "chunkExtensionsTooLarge" | "badRequest", ClientRefusal>>;
+export const CLIENT_ERRORS: Readonly<Record<"timeout" | "headersTooLarge" | "chunkExtensionsTooLarge" | "badRequest" | "undecodablePath", ClientRefusal>>;
 export function readHttpSettings(source?: Record<string, string | undefined>): HttpSettings;
-export function createHardenedServer(handler: RequestListener, settings?: HttpSettings): Server;
+/** A refusal's log line: its request id (also sent as X-Request-Id), status, code and the client's address. */
+export interface RefusalLogFields {
+  requestId: string;
+  status: number;
+  code: string;
+  remoteAddress: string | undefined;
+  /** An undecodable path's refusal: the path. */
+  path?: string;
+}
+
+export function createHardenedServer(handler: RequestListener, settings?: HttpSettings, options?: { log?: (fields: RefusalLogFields) => void }): Server;

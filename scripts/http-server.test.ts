@@ -3,7 +3,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "@/lib/api/error-status";
 import { env } from "@/lib/env";
-import { CLIENT_ERRORS, createHardenedServer, HTTP_DEFAULTS, HTTP_ENV, readHttpSettings, type HttpSettings } from "./http-server.mjs";
+import { CLIENT_ERRORS, createHardenedServer, HTTP_DEFAULTS, HTTP_ENV, readHttpSettings, type HttpSettings, type RefusalLogFields } from "./http-server.mjs";
 
 /**
  * The hardened server driven over raw sockets, as an attacker would (docs/self-hosting.md#http-timeouts).
@@ -45,8 +45,12 @@ function echoHandler(delayMs = 20) {
   return { handler, bodies };
 }
 
+/** The refusal lines the servers of the current test logged. */
+let refusals: RefusalLogFields[] = [];
+
 async function start(handler: RequestListener = echoHandler().handler, settings: Partial<HttpSettings> = {}) {
-  const server = createHardenedServer(handler, { ...FAST, ...settings });
+  refusals = [];
+  const server = createHardenedServer(handler, { ...FAST, ...settings }, { log: (fields) => refusals.push(fields) });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as net.AddressInfo).port;
@@ -76,7 +80,14 @@ function trickle(socket: net.Socket, piece: string, everyMs: number): void {
 
 function parse(text: string) {
   const [head, body] = text.split("\r\n\r\n", 2);
-  return { status: Number(head.split(" ")[1]), head: head.toLowerCase(), body: body ? JSON.parse(body) : undefined };
+  const requestId = /^x-request-id: (.+)$/im.exec(head)?.[1];
+  return { status: Number(head.split(" ")[1]), head: head.toLowerCase(), body: body ? JSON.parse(body) : undefined, requestId };
+}
+
+/** A refusal carries an X-Request-Id, and the one log line of the test names it with its status and code. */
+function expectLoggedRefusal(answer: ReturnType<typeof parse>, code: string): void {
+  expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(refusals).toEqual([{ requestId: answer.requestId, status: answer.status, code, remoteAddress: "127.0.0.1" }]);
 }
 
 const post = (headers: string) => `POST /api/v1/email_messages HTTP/1.1\r\nHost: test\r\n${headers}\r\n`;
@@ -91,6 +102,7 @@ describe("slow clients", () => {
     expect(afterMs).toBeGreaterThanOrEqual(FAST.idleTimeoutMs - 20);
     expect(afterMs).toBeLessThan(FAST.idleTimeoutMs + 700);
     expect(echo.bodies).toEqual([]);
+    expectLoggedRefusal(parse(text), "REQUEST_TIMEOUT");
   });
 
   it("cuts a chunked body trickling a byte at a time at the whole-request timeout", async () => {
@@ -122,6 +134,52 @@ describe("slow clients", () => {
   });
 });
 
+describe("undecodable paths (Next.js would answer a plain, unlogged 500)", () => {
+  it.each([
+    "/api/v1/email_messages/%C0%AE%C0%AE",
+    "/v1/email_messages/em_%zz",
+    "/api/v1/templates/%E2%80/raw",
+    "/api/templates/%E2%80",
+    "/api/uploads/%ED%A0%80",
+  ])("answers GET %s with the JSON 400 envelope (param path), an X-Request-Id and a log line, never reaching the app", async (path) => {
+    const echo = echoHandler();
+    const { closed } = connect(await start(echo.handler), `GET ${path}?limit=1 HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`);
+    const answer = parse((await closed).text);
+    expect(answer).toMatchObject({ status: 400, body: { error: { code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "path" } } });
+    expect(answer.body.error.message).toMatch(/is not valid percent-encoded UTF-8/);
+    expect(answer.head).toContain("content-type: application/json");
+    expect(refusals).toEqual([{ requestId: answer.requestId, status: 400, code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", remoteAddress: "127.0.0.1", path }]);
+    expect(echo.bodies).toEqual([]);
+  });
+
+  it.each(["/emails/%zz", "/templates/%C0%AE/versions", "/t/c/%FF", "/u/%ED%A0%80/confirm", "/invite/%zz"])(
+    "answers GET %s (dashboard, links in emails) with a plain 400 page",
+    async (path) => {
+      const echo = echoHandler();
+      const { closed } = connect(await start(echo.handler), `GET ${path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`);
+      const { text } = await closed;
+      const [head, body] = text.split("\r\n\r\n", 2);
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head.toLowerCase()).toContain("content-type: text/html");
+      expect(head.toLowerCase()).toMatch(/x-request-id: [0-9a-f-]{36}/);
+      expect(body).toContain("not valid percent-encoded UTF-8");
+      expect(echo.bodies).toEqual([]);
+    },
+  );
+
+  it("refuses a POST with a body too, and lets decodable paths (and a % in the query) through to the app", async () => {
+    const echo = echoHandler();
+    const port = await start(echo.handler);
+    const refused = connect(port, `POST /api/v1/batches/%zz HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\n\r\nabc`);
+    expect(parse((await refused.closed).text).status).toBe(400);
+    for (const path of ["/api/v1/email_messages/em_1", "/api/v1/email_messages/%00", "/emails/%E2%82%AC", "/api/v1/email_messages?subject=%zz"]) {
+      const { closed } = connect(port, `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`);
+      expect(parse((await closed).text).status, path).toBe(201);
+    }
+    expect(echo.bodies).toEqual(["ok", "ok", "ok", "ok"]);
+  });
+});
+
 describe("requests the parser refuses", () => {
   it("answers a 100 KB Authorization header with 431 JSON and Connection: close", async () => {
     const { closed } = connect(await start(), `GET / HTTP/1.1\r\nHost: test\r\nAuthorization: Basic ${"a".repeat(100_000)}\r\n\r\n`);
@@ -130,6 +188,7 @@ describe("requests the parser refuses", () => {
     expect(answer).toMatchObject({ status: 431, body: { error: { code: "REQUEST_HEADER_FIELDS_TOO_LARGE" } } });
     expect(answer.head).toContain("connection: close");
     expect(answer.head).toContain("content-type: application/json");
+    expectLoggedRefusal(answer, "REQUEST_HEADER_FIELDS_TOO_LARGE");
   });
 
   it.each([
@@ -143,6 +202,7 @@ describe("requests the parser refuses", () => {
     expect(answer).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });
     expect(answer.head).toContain("connection: close");
     expect(echo.bodies).toEqual([]);
+    expectLoggedRefusal(answer, "BAD_REQUEST");
   });
 
   it("sends the app's answer to a complete request before closing on a stray byte after its body", async () => {

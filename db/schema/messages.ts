@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { boolean, index, integer, json, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { createdAt, jsonb, ts, updatedAt } from "./columns";
 import { templates } from "./templates";
 import { workspaces } from "./workspaces";
@@ -158,4 +158,26 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.scope, t.metaId, t.requestHash] })],
+);
+
+/**
+ * A request handed to Resend, committed before it is sent (lib/delivery/providers/resend/resend-handoffs.ts):
+ * its Idempotency-Key, the messages it carries (in the order of its emails) and, for a batch, its exact
+ * body. A message named here is only ever sent again as this same request, so a worker killed before
+ * recording Resend's answer gets that answer back on the retry, never a second email. Purged after
+ * 24 hours, how long Resend keeps a key.
+ */
+export const resendHandoffs = pgTable(
+  "resend_handoffs",
+  {
+    idempotencyKey: text("idempotency_key").primaryKey(),
+    messageIds: text("message_ids").array().notNull(),
+    /**
+     * POST /emails/batch: the emails as sent. json, not jsonb: the text is kept as written, key order
+     * included, so the replay is the same body. Null for POST /emails (one message, rebuilt from its row).
+     */
+    emails: json("emails").$type<Array<Record<string, unknown>>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("resend_handoffs_message_ids_idx").using("gin", t.messageIds), index("resend_handoffs_created_at_idx").on(t.createdAt)],
 );

@@ -7,6 +7,7 @@ import { stillUnsent } from "./load-delivery-batch";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
 import { acceptedSendRecorder, isPlainAcceptance } from "./record-accepted";
 import { recordWhenReachable } from "./record-when-reachable";
+import { unrecordedGate } from "./unrecorded-gate";
 import { claim, claimAndRecordResult, recordResult, storeReferenceId, type DeliveryOutcome } from "./record-delivery";
 
 /** A message to hand over (the mail a provider gets), and how its job is to be treated. */
@@ -66,10 +67,16 @@ export async function sendMails(db: Db, mails: MailToSend[]): Promise<Map<string
   return results;
 }
 
+/**
+ * One message through the provider, in a slot of the process's unrecorded gate (unrecorded-gate.ts)
+ * from before the hand-off until its outcome is committed: what a SIGKILL can send twice is bounded.
+ */
 async function sendOne(db: Db, entry: MailToSend): Promise<SendResult> {
-  const startedAt = new Date();
-  const result = await countHandoff(entry, entry.provider.send(entry.mail, { db, attempt: entry.attempt }));
-  return record(db, entry, result, startedAt);
+  return unrecordedGate().run(async () => {
+    const startedAt = new Date();
+    const result = await countHandoff(entry, entry.provider.send(entry.mail, { db, attempt: entry.attempt }));
+    return record(db, entry, result, startedAt);
+  });
 }
 
 /** postwerk_provider_handoffs_total: the provider's answer, or "error" when the call itself threw. */

@@ -42,13 +42,14 @@ const ERROR_NAMES: Record<number, string> = {
 /**
  * A local HTTP server that behaves like Resend's POST /emails and POST /emails/batch: it checks the
  * bearer key, requires an Idempotency-Key and answers a repeated key with the first answer's ids (as
- * Resend does for 24 hours). A batch answers `{ data: [{ id }, …] }` in the order of its emails.
+ * Resend does for 24 hours), or 409 `invalid_idempotent_request` when the key comes with another body. A batch answers `{ data: [{ id }, …] }` in the order of its emails.
  */
 export async function startFakeResend(apiKey = "re_test_0123456789"): Promise<FakeResend> {
   const calls: FakeResendCall[] = [];
   const emails = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, string>();
   const batchesByKey = new Map<string, string[]>();
+  const bodiesByKey = new Map<string, string>();
   const failures: Array<{ status: number; message: string; afterCreating: boolean }> = [];
 
   const server = http.createServer(async (request, response) => {
@@ -89,21 +90,27 @@ export async function startFakeResend(apiKey = "re_test_0123456789"): Promise<Fa
       if (idempotencyKey) batchesByKey.set(idempotencyKey, ids);
       return ids;
     };
+    // As Resend: a key already used with another body is refused, never answered with the first ids.
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const reusedKey = idempotencyKey !== undefined && bodiesByKey.has(`${path} ${idempotencyKey}`) && bodiesByKey.get(`${path} ${idempotencyKey}`) !== raw;
 
     if (!authorization) call.status = error(401, "Missing API key in the authorization header.");
     else if (authorization !== `Bearer ${apiKey}`) call.status = error(403, "API key is invalid.");
     else if (!idempotencyKey) call.status = error(422, "The fake requires an Idempotency-Key header.");
     else if (batch && (!Array.isArray(batch) || batch.length > 100)) call.status = error(422, "A batch holds 1 to 100 emails.");
     else if (batch?.some((email) => "attachments" in email)) call.status = error(422, "Attachments are not supported in batch emails.");
+    else if (reusedKey) call.status = error(409, "This idempotency key has already been used on a request that had a different payload.");
     else if (failures.length) {
       const failure = failures.shift()!;
       if (failure.afterCreating) {
         if (batch) createBatch(batch);
         else create();
+        if (idempotencyKey) bodiesByKey.set(`${path} ${idempotencyKey}`, raw);
       }
       call.status = error(failure.status, failure.message);
     } else if (batch) call.status = reply(200, { data: createBatch(batch).map((id) => ({ id })) });
     else call.status = reply(200, { id: create() });
+    if (idempotencyKey && call.status === 200) bodiesByKey.set(`${path} ${idempotencyKey}`, raw);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

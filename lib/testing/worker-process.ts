@@ -13,13 +13,18 @@ export interface WorkerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Spawns the worker the way `npm run worker` does (tsx with the react-server condition). */
+/**
+ * Spawns the worker as `npm run worker` does (tsx's loader, the react-server condition), but as ONE
+ * process: Node with tsx registered by --import, not the tsx CLI, which runs the script in a child of
+ * its own. A SIGKILL reaches only the process it is sent to, so through the CLI it would kill the
+ * wrapper and leave the worker running, orphaned (the crash tests would kill nothing).
+ */
 export function startWorkerProcess(env: Record<string, string | undefined>, root = process.cwd()): WorkerProcess {
-  const child = spawn(
-    path.join(root, "node_modules", ".bin", "tsx"),
-    ["--conditions=react-server", path.join("lib", "worker", "worker-main.ts")],
-    { cwd: root, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdio: "pipe" },
-  );
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join("lib", "worker", "worker-main.ts")], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    stdio: "pipe",
+  });
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));

@@ -2,10 +2,13 @@ import "server-only";
 import { purgeOldActivity } from "@/lib/activity/purge-old-activity";
 import { purgeExpiredAttachments } from "@/lib/attachments/purge-expired-attachments";
 import { purgeMessageContent } from "@/lib/messages/purge-message-content";
+import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-handoffs";
+import { getDb } from "@/db/client";
 
-/** The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs, attachment bytes and message content. */
+/** The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs, attachment bytes, message content and Resend handoffs. */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
   await purgeExpiredAttachments();
   await purgeMessageContent();
+  await purgeResendHandoffs(await getDb());
 }

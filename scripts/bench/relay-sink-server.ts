@@ -7,7 +7,7 @@ const TERMINATOR = "\r\n.\r\n";
  * The relay bench:delivery delivers to (started by relay-sink.ts on a thread of its own): a minimal
  * ESMTP server (EHLO with PIPELINING, MAIL, RCPT, DATA, RSET, NOOP, QUIT) that answers every pipelined
  * command of a read in one write and keeps only each message's Message-ID. Counts go to the shared
- * array: [messages answered 250, Message-IDs seen twice].
+ * array: [messages answered 250, Message-IDs seen twice, distinct Message-IDs].
  */
 const counters = new Int32Array(workerData.counters as SharedArrayBuffer);
 const seen = new Map<string, number>();
@@ -40,6 +40,7 @@ const server = net.createServer((socket) => {
           )?.[1] ?? `(none ${count})`;
         const times = (seen.get(messageId) ?? 0) + 1;
         seen.set(messageId, times);
+        if (times === 1) Atomics.add(counters, 2, 1);
         if (times === 2) Atomics.add(counters, 1, 1);
         replies += `250 2.0.0 Ok: queued as Q${count}\r\n`;
         continue;
@@ -80,6 +81,7 @@ parentPort!.on("message", (command: string) => {
     seen.clear();
     Atomics.store(counters, 0, 0);
     Atomics.store(counters, 1, 0);
+    Atomics.store(counters, 2, 0);
     parentPort!.postMessage("reset");
   } else if (command === "close") {
     for (const socket of sockets) socket.destroy();

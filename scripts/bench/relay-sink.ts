@@ -8,6 +8,8 @@ export interface RelaySink {
   received(): number;
   /** Message-IDs seen more than once since the last reset (each delivered twice or more). */
   duplicates(): number;
+  /** Distinct Message-IDs since the last reset: received() minus this is the extra copies. */
+  distinct(): number;
   reset(): Promise<void>;
   waitForMessages(count: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -22,7 +24,7 @@ export interface RelaySink {
  * which checks far more of the protocol.
  */
 export async function startRelaySink(): Promise<RelaySink> {
-  const counters = new Int32Array(new SharedArrayBuffer(8));
+  const counters = new Int32Array(new SharedArrayBuffer(12));
   // A thread gets no loader hooks of its own: it registers tsx's before importing the TypeScript file.
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(
     new URL("./relay-sink-server.ts", import.meta.url).href,
@@ -36,6 +38,7 @@ export async function startRelaySink(): Promise<RelaySink> {
     url: `smtp://127.0.0.1:${port}`,
     received: () => Atomics.load(counters, 0),
     duplicates: () => Atomics.load(counters, 1),
+    distinct: () => Atomics.load(counters, 2),
     reset: () =>
       new Promise<void>((resolve) => {
         thread.once("message", () => resolve());

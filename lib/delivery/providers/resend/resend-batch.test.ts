@@ -107,6 +107,42 @@ describe("Resend batch sends", () => {
     expect(references.every((id) => id && fake.emails.has(id))).toBe(true);
   });
 
+  it("a batch whose answer was lost is replayed as that batch when its messages come back in other company (a killed worker's retries)", async () => {
+    const jobs = await insertMessages(3);
+    const [newcomer] = await insertMessages(1);
+    fake.failNext(500, 1, { afterCreating: true });
+    const before = fake.emails.size;
+    const firstCalls = fake.calls.length;
+    expect((await deliver(jobs)).every((error) => error instanceof Error)).toBe(true);
+    const batchKey = fake.calls[firstCalls].idempotencyKey;
+    // Two of them come back with a message never sent: the two go as the first request again (same key,
+    // same body, Resend's first ids), the newcomer on its own; the third, later, alone, the same way.
+    expect(await deliver([jobs[0], newcomer, jobs[1]], 1)).toEqual([null, null, null]);
+    expect(await deliver([jobs[2]], 1)).toEqual([null]);
+    expect(fake.emails.size).toBe(before + 4);
+    const replays = fake.calls.slice(firstCalls).filter((call) => call.idempotencyKey === batchKey);
+    expect(replays.map((call) => call.status)).toEqual([500, 200, 200]);
+    expect(replays[1].batch).toEqual(replays[0].batch);
+    for (const message of await stored([...jobs, newcomer].map((job) => job.messageId))) {
+      expect(message.status).toBe("SUCCEEDED");
+      expect(fake.emails.get(message.referenceId!)?.subject).toBe(message.subject);
+    }
+  });
+
+  it("a lone message whose answer was lost is sent again alone with its own key, never inside a new batch", async () => {
+    const [lone] = await insertMessages(1);
+    const others = await insertMessages(2);
+    fake.failNext(500, 1, { afterCreating: true });
+    const before = fake.emails.size;
+    const firstCalls = fake.calls.length;
+    expect((await deliver([lone]))[0]).toBeInstanceOf(Error);
+    expect(await deliver([others[0], lone, others[1]], 1)).toEqual([null, null, null]);
+    expect(fake.emails.size).toBe(before + 3);
+    const calls = fake.calls.slice(firstCalls);
+    expect(calls.filter((call) => call.idempotencyKey === lone.messageId).map((call) => `${call.path} ${call.status}`)).toEqual(["/emails 500", "/emails 200"]);
+    expect(calls.find((call) => call.path === "/emails/batch")!.batch).toHaveLength(2);
+  });
+
   it("a validation error of the batch falls back to single sends: only the bad message fails", async () => {
     const jobs = await insertMessages(3);
     const before = fake.calls.length;

@@ -1,7 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { Resend, type CreateBatchEmailOptions, type CreateEmailOptions, type ErrorResponse } from "resend";
+import type { Executor } from "@/db/client";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "@/lib/delivery/provider";
+import { handoffsOf, rememberHandoffs, type ResendHandoff } from "./resend-handoffs";
 
 export interface ResendSettings {
   apiKey: string;
@@ -13,7 +15,8 @@ export interface ResendSettings {
  * Sends through Resend's HTTP API (POST /emails) with the structured fields: Resend builds the MIME
  * itself. The message id is the Idempotency-Key, so a retried job (a 429, a lost answer, a worker that
  * died after the call) never sends twice: Resend answers a repeated key with the first email's id.
- * Several messages held by a worker at once go through POST /emails/batch (sendMany, below).
+ * Several messages held by a worker at once go through POST /emails/batch (sendMany, below); every
+ * request is committed as a handoff before it is sent, so a retry repeats it exactly (resend-handoffs.ts).
  */
 export function resendProvider(settings: ResendSettings): DeliveryProvider {
   // The registry asks once per job: keep one client while the settings stay the same.
@@ -32,8 +35,8 @@ function createResendProvider(settings: ResendSettings): DeliveryProvider {
     transactional: false,
     confirmsDelivery: true,
     needsMime: false,
-    send: sendOne,
-    sendMany: (mails) => sendResendBatches(client, mails, sendOne),
+    send: async (mail, { db }) => (await sendResendBatches(client, db, [mail], sendOne))[0],
+    sendMany: (mails, { db }) => sendResendBatches(client, db, mails, sendOne),
   };
 
   async function sendOne(mail: OutboundMail): Promise<ProviderResult> {
@@ -49,45 +52,61 @@ const RESEND_BATCH_LIMIT = 100;
 type SendOne = (mail: OutboundMail) => Promise<ProviderResult>;
 
 /**
- * Several messages through POST /emails/batch, one result per mail in order. Messages with
- * attachments go singly (the batch endpoint does not take attachments), as does a lone message.
- * Each call's Idempotency-Key is derived from the sorted set of its message ids (batchIdempotencyKey),
- * and the emails are sent in that order, so a retried batch of the same messages is the same request.
- * 429, 5xx and network failures retry every message of the call; a validation error (400/422) of the
- * batch falls back to single sends, so one bad message fails alone.
+ * Messages to Resend, one result per mail in order. A message an earlier run handed over (a handoff
+ * committed before its call, resend-handoffs.ts) goes again only as that same request. The others go
+ * through POST /emails/batch, up to 100 per call, except messages with attachments (the batch endpoint
+ * does not take them) and a lone message, which go singly with their id as the key. A batch's
+ * Idempotency-Key is derived from the sorted set of its message ids (batchIdempotencyKey), its emails in
+ * that order. 429, 5xx and network failures retry every message of the call; a validation error
+ * (400/422) of the batch falls back to single sends, so one bad message fails alone.
  */
-async function sendResendBatches(client: Resend, mails: OutboundMail[], sendOne: SendOne): Promise<ProviderResult[]> {
+async function sendResendBatches(client: Resend, db: Executor, mails: OutboundMail[], sendOne: SendOne): Promise<ProviderResult[]> {
   const results: ProviderResult[] = new Array(mails.length);
-  const indexes = mails.map((_, index) => index);
-  const batchable = indexes.filter((index) => mails[index].fields.attachments.length === 0);
-  const singly = batchable.length > 1 ? indexes.filter((index) => !batchable.includes(index)) : indexes;
+  const indexOf = new Map(mails.map((mail, index) => [mail.messageId, index]));
+  const requests: Array<{ handoff: ResendHandoff; indexes: number[] }> = [];
+  const handedOver = new Set<number>();
+  for (const handoff of await handoffsOf(db, [...indexOf.keys()])) {
+    const indexes = handoff.messageIds.map((id) => indexOf.get(id)).filter((index): index is number => index !== undefined && !handedOver.has(index));
+    indexes.forEach((index) => handedOver.add(index));
+    if (indexes.length) requests.push({ handoff, indexes });
+  }
+  const fresh = mails.map((_, index) => index).filter((index) => !handedOver.has(index));
+  const batchable = fresh.filter((index) => mails[index].fields.attachments.length === 0);
   const batched = batchable.length > 1 ? batchable : [];
   batched.sort((a, b) => (mails[a].messageId < mails[b].messageId ? -1 : 1));
-  const calls: Array<Promise<void>> = singly.map(async (index) => void (results[index] = await sendOne(mails[index])));
-  for (let start = 0; start < batched.length; start += RESEND_BATCH_LIMIT) {
-    const chunk = batched.slice(start, start + RESEND_BATCH_LIMIT);
-    calls.push(
-      sendChunk(client, chunk.map((index) => mails[index]), sendOne).then((answers) => {
-        chunk.forEach((index, position) => (results[index] = answers[position]));
-      }),
-    );
-  }
-  await Promise.all(calls);
+  const newRequests = fresh.filter((index) => !batched.includes(index)).map((index) => [index]);
+  for (let start = 0; start < batched.length; start += RESEND_BATCH_LIMIT) newRequests.push(batched.slice(start, start + RESEND_BATCH_LIMIT));
+  const created = newRequests.map((indexes) => ({ handoff: handoffFor(indexes.map((index) => mails[index])), indexes }));
+  // Committed before any of them is sent: a worker killed during a call leaves its request to replay.
+  await rememberHandoffs(db, created.map((request) => request.handoff));
+  await Promise.all(
+    [...requests, ...created].map(async ({ handoff, indexes }) => {
+      const answers = await sendHandoff(client, handoff, indexes.map((index) => mails[index]), sendOne);
+      indexes.forEach((index, position) => (results[index] = answers[position]));
+    }),
+  );
   return results;
 }
 
-async function sendChunk(client: Resend, mails: OutboundMail[], sendOne: SendOne): Promise<ProviderResult[]> {
-  if (mails.length === 1) return [await sendOne(mails[0])];
-  const { data, error } = await client.batch.send(mails.map(batchPayload), {
-    idempotencyKey: batchIdempotencyKey(mails.map((mail) => mail.messageId)),
-  });
+function handoffFor(mails: OutboundMail[]): ResendHandoff {
+  const messageIds = mails.map((mail) => mail.messageId);
+  if (mails.length === 1) return { idempotencyKey: messageIds[0], messageIds, emails: null };
+  return { idempotencyKey: batchIdempotencyKey(messageIds), messageIds, emails: mails.map(batchPayload) as unknown as Array<Record<string, unknown>> };
+}
+
+/** The request of a handoff (again, on a replay), answered for `mails`: those of its messages in hand. */
+async function sendHandoff(client: Resend, handoff: ResendHandoff, mails: OutboundMail[], sendOne: SendOne): Promise<ProviderResult[]> {
+  if (!handoff.emails) return Promise.all(mails.map(sendOne));
+  const { data, error } = await client.batch.send(handoff.emails as unknown as CreateBatchEmailOptions[], { idempotencyKey: handoff.idempotencyKey });
   const ids = data?.data;
-  if (ids && ids.length === mails.length) return ids.map(({ id }) => ({ outcome: "accepted", referenceId: id }));
+  if (ids && ids.length === handoff.messageIds.length) {
+    return mails.map((mail) => ({ outcome: "accepted", referenceId: ids[handoff.messageIds.indexOf(mail.messageId)].id }));
+  }
   const status = typeof error?.statusCode === "number" ? error.statusCode : null;
   // Strict validation rejects the whole batch and creates nothing: sending singly is safe.
   if (status === 400 || status === 422) return Promise.all(mails.map(sendOne));
   // An answer with the wrong number of ids is retried: the same key then replays Resend's first answer.
-  const result: ProviderResult = ids ? { outcome: "retry", diagnostic: `Resend answered ${ids.length} ids for ${mails.length} emails.` } : resultOfError(error);
+  const result: ProviderResult = ids ? { outcome: "retry", diagnostic: `Resend answered ${ids.length} ids for ${handoff.messageIds.length} emails.` } : resultOfError(error);
   return mails.map(() => result);
 }
 

@@ -1,0 +1,40 @@
+import "server-only";
+import { arrayOverlaps, lt, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { resendHandoffs } from "@/db/schema";
+
+/**
+ * A request to Resend as committed before it is sent (docs/delivery.md "Crash safety"): Resend
+ * deduplicates by Idempotency-Key per request, and a batch's key covers exactly its set of emails. A
+ * worker killed after the call and before recording the answer leaves its messages PENDING; their
+ * retries come in other fetches, so a new batch would carry another set, another key, and Resend would
+ * create the emails again. Instead a message named by a handoff is only ever sent again as that same
+ * request (same key, same body), which Resend answers with the first emails' ids.
+ */
+export interface ResendHandoff {
+  idempotencyKey: string;
+  /** In the order of the request's emails. */
+  messageIds: string[];
+  /** POST /emails/batch: the body as sent. Null for POST /emails (one message; its key is its id). */
+  emails: Array<Record<string, unknown>> | null;
+}
+
+/** Commits the requests about to be sent (one statement); a key already there is kept as it was. */
+export async function rememberHandoffs(db: Executor, handoffs: ResendHandoff[]): Promise<void> {
+  if (handoffs.length === 0) return;
+  await db.insert(resendHandoffs).values(handoffs).onConflictDoNothing();
+}
+
+/** The requests that carried any of these messages before. */
+export async function handoffsOf(db: Executor, messageIds: string[]): Promise<ResendHandoff[]> {
+  if (messageIds.length === 0) return [];
+  return db
+    .select({ idempotencyKey: resendHandoffs.idempotencyKey, messageIds: resendHandoffs.messageIds, emails: resendHandoffs.emails })
+    .from(resendHandoffs)
+    .where(arrayOverlaps(resendHandoffs.messageIds, messageIds));
+}
+
+/** Resend keeps a key for 24 hours; a request older than that could not be replayed anyway. */
+export async function purgeResendHandoffs(db: Executor): Promise<void> {
+  await db.delete(resendHandoffs).where(lt(resendHandoffs.createdAt, sql`now() - interval '24 hours'`));
+}
