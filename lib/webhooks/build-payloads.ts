@@ -19,7 +19,7 @@ const { bodyHtml: _html, bodyText: _text, headers: _headers, attachments: _attac
  * (`bot: true` for scanner opens and clicks). A message erased or purged since gives `message: null`.
  * Three queries for any number of events.
  */
-export async function buildPayloads(db: Executor, events: WebhookEventRow[]): Promise<Map<string, string>> {
+export async function buildPayloadObjects(db: Executor, events: WebhookEventRow[]): Promise<Map<string, Record<string, unknown>>> {
   const messageIds = [...new Set(events.map((event) => event.emailMessageId).filter((id): id is string => !!id))];
   const logIds = [...new Set(events.map((event) => event.logId).filter((id): id is string => !!id))];
   const [messages, logs] = await Promise.all([
@@ -28,13 +28,11 @@ export async function buildPayloads(db: Executor, events: WebhookEventRow[]): Pr
   ]);
   const messageById = new Map(messages.map((row) => [row.id, row]));
   const logById = new Map(logs.map((row) => [row.id, row]));
-  const payloads = new Map<string, string>();
+  const payloads = new Map<string, Record<string, unknown>>();
   for (const event of events) {
     const message = event.emailMessageId ? messageById.get(event.emailMessageId) : undefined;
     const log = event.logId ? logById.get(event.logId) : undefined;
-    payloads.set(
-      event.id,
-      JSON.stringify({
+    payloads.set(event.id, {
         id: event.id,
         type: event.type,
         createdAt: event.createdAt.toISOString(),
@@ -42,8 +40,13 @@ export async function buildPayloads(db: Executor, events: WebhookEventRow[]): Pr
           message: message && message.workspaceId === event.workspaceId ? serializeMessage(message as EmailMessageRow) : null,
           event: log ? { ...serializeEvent(log), bot: log.bot } : null,
         },
-      }),
-    );
+    });
   }
   return payloads;
+}
+
+/** The payloads as the JSON bodies that are signed and sent. */
+export async function buildPayloads(db: Executor, events: WebhookEventRow[]): Promise<Map<string, string>> {
+  const objects = await buildPayloadObjects(db, events);
+  return new Map([...objects].map(([id, payload]) => [id, JSON.stringify(payload)]));
 }

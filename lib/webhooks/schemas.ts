@@ -8,7 +8,7 @@ const eventTypes = z
   .transform((types) => [...new Set(types)]);
 
 /** POST /v1/webhook_endpoints. `eventTypes` absent or null: every type, including ones added later. */
-export const createEndpointSchema = z.strictObject({
+export const createEndpointSchema = z.object({
   url: z.string().min(1).max(2048),
   description: z.string().max(500).optional(),
   eventTypes: eventTypes.nullable().optional(),
@@ -17,7 +17,7 @@ export const createEndpointSchema = z.strictObject({
 export type CreateEndpointInput = z.infer<typeof createEndpointSchema>;
 
 /** PATCH /v1/webhook_endpoints/:id: any subset; enabling clears the reason the service disabled it for. */
-export const updateEndpointSchema = z.strictObject({
+export const updateEndpointSchema = z.object({
   url: z.string().min(1).max(2048).optional(),
   description: z.string().max(500).optional(),
   eventTypes: eventTypes.nullable().optional(),
@@ -26,7 +26,7 @@ export const updateEndpointSchema = z.strictObject({
 export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;
 
 /** POST /v1/webhook_endpoints/:id/replay: every event since then that did not reach the endpoint, sent again. */
-export const replaySchema = z.strictObject({
+export const replaySchema = z.object({
   since: z.iso.datetime({ offset: true }),
   /** "missed" (default): events with no succeeded delivery to it; "all": every event since. */
   mode: z.enum(["missed", "all"]).optional(),
