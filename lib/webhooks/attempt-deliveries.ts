@@ -5,7 +5,7 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema"
 import { env } from "@/lib/env";
 import type { DeliverWebhookJob } from "@/lib/queue/jobs";
 import { buildPayloads } from "./build-payloads";
-import { recordAttempt, type ClaimedDelivery } from "./record-attempt";
+import { recordAttempts, type AttemptOutcome, type ClaimedDelivery } from "./record-attempt";
 import { systemClock, type Clock } from "./retry-schedule";
 import { rowsOf } from "./rows";
 import { sendWebhookRequest, REQUEST_TIMEOUT_MS } from "./send-webhook-request";
@@ -21,7 +21,7 @@ const EARLY_SLACK_MS = 1_000;
  * and first in line for their endpoint and message (an earlier event of the same message still pending
  * or in flight holds a later one back; its completion enqueues the next), build their payloads, POST
  * them with at most WEBHOOK_ENDPOINT_CONCURRENCY requests per endpoint in this process, and record
- * each attempt. A job whose delivery is not claimable (done, not due, held, claimed elsewhere) does nothing.
+ * the attempts together (record-attempt.ts). A job whose delivery is not claimable (done, not due, held, claimed elsewhere) does nothing.
  */
 export async function attemptDeliveries(jobs: DeliverWebhookJob[], clock: Clock = systemClock): Promise<void> {
   const claimed = await claimDeliveries([...new Set(jobs.map((job) => job.deliveryId))], clock.now());
@@ -33,21 +33,23 @@ export async function attemptDeliveries(jobs: DeliverWebhookJob[], clock: Clock 
   ]);
   const payloads = await buildPayloads(db, events);
   const endpointById = new Map(endpoints.map((row) => [row.id, row]));
-  await Promise.all(
-    claimed.map((delivery) =>
-      withEndpointSlot(delivery.endpointId, async () => {
-        const endpoint = endpointById.get(delivery.endpointId);
-        const payload = payloads.get(delivery.eventId);
-        if (!endpoint?.enabled || payload === undefined) {
-          const error = !endpoint?.enabled ? "the endpoint is disabled" : "the event is no longer kept";
-          return recordAttempt({ delivery, endpoint, response: { status: null, latencyMs: 0, body: null, error, ok: false }, clock, final: true });
-        }
-        const now = clock.now();
-        const response = await sendWebhookRequest(endpoint.url, signedHeaders(endpoint, delivery.eventId, payload, now), payload);
-        await recordAttempt({ delivery, endpoint, response, clock });
-      }),
-    ),
+  const outcomes = await Promise.all(
+    claimed.map(async (delivery): Promise<AttemptOutcome> => {
+      const endpoint = endpointById.get(delivery.endpointId);
+      const payload = payloads.get(delivery.eventId);
+      if (!endpoint?.enabled || payload === undefined) {
+        const error = !endpoint?.enabled ? "the endpoint is disabled" : "the event is no longer kept";
+        return { delivery, endpoint, at: clock.now(), response: { status: null, latencyMs: 0, body: null, error, ok: false }, final: true };
+      }
+      // The slot covers the request only: recording happens after, for the whole fetch at once.
+      return withEndpointSlot(delivery.endpointId, async () => {
+        const at = clock.now();
+        const response = await sendWebhookRequest(endpoint.url, signedHeaders(endpoint, delivery.eventId, payload, at), payload);
+        return { delivery, endpoint, at, response };
+      });
+    }),
   );
+  await recordAttempts(outcomes, clock);
 }
 
 /** One statement: the deliveries among `ids` that may go now, marked sending, their attempt counted. */

@@ -10,17 +10,17 @@ import { sendSystemMail } from "@/lib/sending/send-system-mail";
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 
 /**
- * Counts a failed attempt against the endpoint (failing since, and a delivery that exhausted its
+ * Counts failed attempts against the endpoint (failing since, and the deliveries that exhausted their
  * attempts), and disables it when it has failed every attempt for 5 days or
  * WEBHOOK_DISABLE_AFTER_FAILURES deliveries in a row. Returns the reason when this call disabled it.
  */
-export async function countEndpointFailure(tx: Tx, endpointId: string, now: Date, deliveryFailed: boolean): Promise<string | null> {
+export async function countEndpointFailure(tx: Tx, endpointId: string, now: Date, failedDeliveries: number): Promise<string | null> {
   const e = webhookEndpoints;
   const [row] = await tx
     .update(e)
     .set({
       failingSince: sql`coalesce(${e.failingSince}, ${now.toISOString()}::timestamptz)`,
-      consecutiveFailures: deliveryFailed ? sql`${e.consecutiveFailures} + 1` : e.consecutiveFailures,
+      consecutiveFailures: sql`${e.consecutiveFailures} + ${failedDeliveries}`,
     })
     .where(eq(e.id, endpointId))
     .returning({ enabled: e.enabled, failingSince: e.failingSince, consecutiveFailures: e.consecutiveFailures });
