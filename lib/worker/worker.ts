@@ -79,7 +79,7 @@ async function deliverWebhookJobs(jobs: JobWithMetadata<DeliverWebhookJob>[]): P
 }
 
 const BATCH_SIZE = 10;
-const WEBHOOK_BATCH_SIZE = 50;
+const WEBHOOK_BATCH_SIZE = 100;
 /** Delivery reads a batch's messages, suppressions and domains set-based: larger batches amortise more. */
 const DELIVERY_BATCH_SIZE = 100;
 

@@ -125,3 +125,31 @@ describe("/v1/webhook_endpoints", () => {
     }
   });
 });
+
+describe("POST /v1/webhook_endpoints/:id/replay with eventId (resend this event)", () => {
+  it("resends one event, even one already delivered; an unknown or foreign event is a 404, both or neither of since/eventId a 400", async () => {
+    const ws = await createTestWorkspace();
+    const other = await createTestWorkspace();
+    const auth = { authorization: ws.authorization };
+    const made = await callRoute(create, "/api/v1/webhook_endpoints", { ...auth, body: { url: receiver.url } });
+    const params = { id: made.json.data.id };
+    const message = await insertTestMessage(ws.workspace.id);
+    await recordEvent(await getDb(), { workspaceId: ws.workspace.id, messageId: message, code: "EMAIL_MESSAGE_CREATED", message: "Created." });
+    await deliverDue(ws.workspace.id, manualClock());
+    const [first] = receiver.received.filter((request) => JSON.parse(request.body).data.message?.id === message);
+    const eventId = first.headers["webhook-id"];
+    const resent = await callRoute(replay, "/x", { ...auth, params, body: { eventId } });
+    expect(resent.json.data).toEqual({ replayed: 1, more: false });
+    await deliverDue(ws.workspace.id, manualClock());
+    expect(receiver.received.filter((request) => request.headers["webhook-id"] === eventId)).toHaveLength(2);
+
+    const foreignMessage = await insertTestMessage(other.workspace.id);
+    await recordEvent(await getDb(), { workspaceId: other.workspace.id, messageId: foreignMessage, code: "EMAIL_MESSAGE_CREATED", message: "Created." });
+    const unknown = await callRoute(replay, "/x", { ...auth, params, body: { eventId: "evt_0000000000000000" } });
+    expect([unknown.status, unknown.json.error.param]).toEqual([404, "eventId"]);
+    for (const body of [{}, { eventId, since: new Date().toISOString() }, { eventId: "nope" }]) {
+      const answer = await callRoute(replay, "/x", { ...auth, params, body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
