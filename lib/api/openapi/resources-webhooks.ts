@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { WEBHOOK_DELIVERY_STATUSES } from "@/db/schema";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/timeline/webhook-event-types.shared";
-import { emailMessageLogResource, emailMessageResource } from "./resources";
+import { emailMessageLogResource, emailMessageResource, workflowRunResource } from "./resources";
 
 /** The webhook resources (beyond the published API; docs/webhooks.md), checked against their serializers like the others. */
 const timestamp = z.iso.datetime().describe("ISO 8601 UTC with milliseconds.");
@@ -46,8 +46,9 @@ export const webhookEventPayload = z.object({
   type: z.string().describe(`One of ${WEBHOOK_EVENT_TYPES.join(", ")} (webhook.test for test events, never in the feed).`),
   createdAt: timestamp.describe("When the timeline event happened."),
   data: z.object({
-    message: emailMessageResource.nullable().describe("The message as GET /v1/email_messages/{id} returns it when sent or served; null if erased since."),
-    event: emailMessageLogResource.extend({ bot: z.boolean().describe("Scanner or prefetch traffic (opens, clicks).") }).nullable(),
+    message: emailMessageResource.nullable().optional().describe("email.*: the message as GET /v1/email_messages/{id} returns it when sent or served; null if erased since."),
+    event: emailMessageLogResource.extend({ bot: z.boolean().describe("Scanner or prefetch traffic (opens, clicks).") }).nullable().optional().describe("email.*: the timeline event."),
+    workflowRun: workflowRunResource.nullable().optional().describe("workflow_run.*: the run as GET /v1/workflow_runs/{id} returns it."),
   }),
 });
 
