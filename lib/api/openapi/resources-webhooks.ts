@@ -65,3 +65,20 @@ export const replayResult = z.object({
 
 export const testEventResult = z.object({ eventId: z.string(), deliveryId: z.string() });
 export const deletedResult = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export const webhookAttemptResource = z.object({
+  id: id("what_"),
+  type: z.literal("WebhookAttempt"),
+  createdAt: timestamp.describe("When the attempt was made."),
+  deliveryId: z.string(),
+  attempt: z.int().describe("1 for the first."),
+  status: z.int().nullable().describe("The HTTP status; null when no answer came."),
+  latencyMs: z.int(),
+  responseBody: z.string().nullable().describe("The first 4 KB of the answer's body."),
+  error: z.string().nullable().describe("Timeout, connection closed or refused, redirect not followed, refused target."),
+});
+
+export const webhookDeliveryDetail = webhookDeliveryResource.extend({
+  attemptLog: z.array(webhookAttemptResource).describe("Every attempt, oldest first (kept WEBHOOK_LOG_RETENTION_DAYS)."),
+  payload: webhookEventPayload.nullable().describe("The body it sends, built now as the next attempt would; null once the event is purged."),
+});

@@ -10,6 +10,7 @@ import { useSettings } from "@/lib/testing/settings";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { recordEvent } from "@/lib/timeline/record-event";
 import { deliverDue, manualClock } from "@/lib/webhooks/webhook-test-helpers";
+import { GET as getDelivery } from "./[id]/deliveries/[deliveryId]/route";
 import { GET as listDeliveries } from "./[id]/deliveries/route";
 import { POST as replay } from "./[id]/replay/route";
 import { POST as rotate } from "./[id]/rotate_secret/route";
@@ -57,6 +58,15 @@ describe("/v1/webhook_endpoints", () => {
     expect(new Webhook(endpoint.secret).verify(testEvent.body, testEvent.headers)).toMatchObject({ type: "webhook.test" });
     const deliveries = await callRoute(listDeliveries, `/api/v1/webhook_endpoints/${endpoint.id}/deliveries?status=succeeded`, { ...auth, params });
     expect(deliveries.json.data).toMatchObject([{ type: "WebhookDelivery", eventType: "webhook.test", status: "succeeded", attempts: 1, lastStatus: 200 }]);
+    const detailParams = { id: endpoint.id, deliveryId: deliveries.json.data[0].id };
+    const detail = await callRoute(getDelivery, "/x", { ...auth, params: detailParams });
+    expect(detail.json.data).toMatchObject({
+      id: detailParams.deliveryId,
+      attemptLog: [{ type: "WebhookAttempt", attempt: 1, status: 200, responseBody: "thanks", error: null }],
+      payload: { id: test.json.data.eventId, type: "webhook.test" },
+    });
+    const missing = await callRoute(getDelivery, "/x", { ...auth, params: { id: endpoint.id, deliveryId: "whdl_0000000000000000" } });
+    expect([missing.status, missing.json.error.param]).toEqual([404, "deliveryId"]);
 
     const rotated = await callRoute(rotate, `/api/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, { ...auth, params, method: "POST" });
     expect(rotated.json.data.secret).toMatch(/^whsec_/);
