@@ -9,7 +9,7 @@ import { callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { recordEvent } from "@/lib/timeline/record-event";
-import { deliverDue, manualClock } from "@/lib/webhooks/webhook-test-helpers";
+import { deliverDue, manualClock } from "@/lib/webhooks/testing";
 import { GET as getDelivery } from "./[id]/deliveries/[deliveryId]/route";
 import { GET as listDeliveries } from "./[id]/deliveries/route";
 import { POST as replay } from "./[id]/replay/route";
