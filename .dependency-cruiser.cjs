@@ -21,7 +21,7 @@ const FLOORS = [
   // 7 flows: use cases built on sending
   ["workflows", "members", "auth", "setup", "webhooks"],
   // 8 entry points: adapt a way in to the use cases
-  ["api", "observability", "worker", "server", "cli"],
+  ["api", "observability", "inbound", "worker", "server", "cli"],
 ];
 
 const order = FLOORS.flat();

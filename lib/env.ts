@@ -25,16 +25,47 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./.data"),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend"]).default("local"),
+  DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend", "ses"]).default("local"),
   SMTP_URL: z.string().optional(),
   // SMTP provider (lib/delivery/providers/smtp/smtp-provider.ts): pooled connections, certificate checks, timeouts.
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   SMTP_TLS_REJECT_UNAUTHORIZED: booleanString.default(true),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  // Per-message return path b-<token>@BOUNCE_DOMAIN (VERP) for the smtp provider; its MX points at the inbound listener.
+  BOUNCE_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, "must be a domain name, e.g. bounces.example.com")
+    .transform((value) => value.toLowerCase())
+    .optional(),
+  // Inbound SMTP listener for bounces and complaints (lib/inbound); unset, no listener.
+  SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SMTP_INBOUND_HOST: z.string().min(1).default("0.0.0.0"),
+  SMTP_INBOUND_MAX_BYTES: z.coerce.number().int().min(10_000).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  SMTP_INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
+  SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  // `npm run inbound` only: /health/live, /health/ready and /metrics on this port; unset, no listener.
+  INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   RESEND_API_KEY: z.string().optional(),
   RESEND_BASE_URL: z.url().optional(),
   // Signing secret (whsec_…) of the Resend webhook pointed at /api/provider-events/resend.
   RESEND_WEBHOOK_SECRET: z.string().startsWith("whsec_", "must be the whsec_… signing secret Resend shows for the webhook").optional(),
+  // Amazon SES (lib/delivery/providers/ses): region and credentials are the AWS SDK's standard variables
+  // (or its other sources: shared config files, an instance or task role), validated here when given.
+  AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, "must be an AWS region such as eu-west-1").optional(),
+  AWS_ACCESS_KEY_ID: z.string().min(16).max(128).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(16).max(256).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
+  SES_CONFIGURATION_SET: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a configuration set name (letters, digits, _ and -)").optional(),
+  SES_ENDPOINT: z.url().optional(),
+  // The SNS topics whose notifications /api/provider-events/ses accepts and whose subscriptions it confirms.
+  SES_SNS_TOPIC_ARNS: z
+    .string()
+    .regex(/^\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\s*,\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*\s*$/, "must be SNS topic ARNs separated by commas")
+    .transform((value) => value.split(",").map((arn) => arn.trim()))
+    .optional(),
+  // Test settings, refused unless NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true (docs/delivery.md#ses-1).
+  POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: booleanString.default(false),
+  SNS_TEST_TRUSTED_ORIGIN: z.url().optional(),
   RUN_WORKER: booleanString.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   SEED_DEMO: booleanString.default(true),
@@ -97,8 +128,21 @@ const envSchema = z.object({
   if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
     ctx.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT_MS"], message: "must not exceed HTTP_REQUEST_TIMEOUT_MS" });
   }
+  if (values.SMTP_INBOUND_PORT !== undefined && !values.BOUNCE_DOMAIN) {
+    ctx.addIssue({ code: "custom", path: ["BOUNCE_DOMAIN"], message: "is required when SMTP_INBOUND_PORT is set (the listener takes mail only for it)" });
+  }
   if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
+  }
+  if (Boolean(values.AWS_ACCESS_KEY_ID) !== Boolean(values.AWS_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({ code: "custom", path: ["AWS_SECRET_ACCESS_KEY"], message: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together" });
+  }
+  if (values.SNS_TEST_TRUSTED_ORIGIN && values.NODE_ENV !== "test" && !values.POSTWERK_ALLOW_INSECURE_TEST_SETTINGS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SNS_TEST_TRUSTED_ORIGIN"],
+      message: "is a test setting (it trusts SNS certificates from another origin): honored only with NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true",
+    });
   }
   if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
     ctx.addIssue({ code: "custom", path: ["S3_SECRET_ACCESS_KEY"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });

@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import type { DeliveryProvider } from "./provider";
 import { localProvider } from "./providers/local/local-provider";
 import { resendProvider } from "./providers/resend/resend-provider";
+import { getSesProvider } from "./providers/ses/ses-provider";
 import { getSmtpProvider } from "./providers/smtp/smtp-provider";
 
 /**
@@ -24,5 +25,8 @@ export function getDeliveryProvider(): DeliveryProvider {
     case "smtp":
       // Throws a plain message when SMTP_URL is missing or not smtp(s)://.
       return getSmtpProvider();
+    case "ses":
+      // Throws a plain message when AWS_REGION is missing.
+      return getSesProvider();
   }
 }

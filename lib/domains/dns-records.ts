@@ -54,8 +54,9 @@ export function dnsRecordsFor(domain: DomainKeys, spfMechanism: string | null): 
  * an SMTP relay is named by its host (`a:` for a name, `ip4:`/`ip6:` for an address). The local
  * provider sends nowhere, so any SPF record will do (null).
  */
-export function spfMechanismFor(provider: "local" | "smtp" | "resend", smtpUrl?: string): string | null {
-  if (provider === "resend") return "include:amazonses.com";
+export function spfMechanismFor(provider: "local" | "smtp" | "resend" | "ses", smtpUrl?: string): string | null {
+  // Resend sends through SES; SES itself uses amazonses.com as MAIL FROM unless a custom MAIL FROM domain is set.
+  if (provider === "resend" || provider === "ses") return "include:amazonses.com";
   if (provider !== "smtp" || !smtpUrl) return null;
   let host: string;
   try {

@@ -21,6 +21,8 @@ export function build(skip: boolean): void {
 
 export interface RunningServer {
   base: string;
+  /** The server's process id (bench:events reads its CPU time from /proc). */
+  pid: number;
   coldStartMs: number;
   stop(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   const coldStartMs = performance.now() - started;
   return {
     base,
+    pid: child.pid!,
     coldStartMs,
     stop: async () => {
       child.kill("SIGTERM");

@@ -13,18 +13,26 @@ const SIGNED_FIELDS = (
   .toLowerCase()
   .split(":");
 
+export interface DkimSignOptions {
+  /**
+   * Fields left out of the signature because the next hop rewrites them: Amazon SES replaces Message-ID
+   * and Date (its "manual DKIM signing" guidance says not to sign them), which would break the signature.
+   */
+  unsignedFields?: string[];
+}
+
 /**
  * The message with a DKIM-Signature prepended (rsa-sha256, relaxed/relaxed), the signature nodemailer's
  * `dkim` option would add, computed on the whole message at once instead of through its streams, and
  * with the RSA operation on libuv's thread pool (crypto.sign with a callback) so the event loop keeps
  * sending and recording meanwhile. Headers and body are hashed as the UTF-8 bytes the relay receives.
  */
-export async function dkimSign(raw: string, key: DkimSigningKey): Promise<string> {
+export async function dkimSign(raw: string, key: DkimSigningKey, options: DkimSignOptions = {}): Promise<string> {
   const split = raw.indexOf("\r\n\r\n");
   const head = split < 0 ? raw : raw.slice(0, split);
   const body = split < 0 ? "" : raw.slice(split + 4);
   const bodyHash = createHash("sha256").update(relaxedBody(body), "utf8").digest("base64");
-  const { headers, fieldNames } = relaxedHeaders(head);
+  const { headers, fieldNames } = relaxedHeaders(head, options.unsignedFields ?? []);
   const tags = [
     "v=1",
     "a=rsa-sha256",
@@ -55,7 +63,7 @@ function relaxedBody(body: string): string {
 }
 
 /** RFC 6376 3.4.2 on the signed fields present, the last occurrence of each (as nodemailer signs). */
-function relaxedHeaders(head: string): { headers: string; fieldNames: string } {
+function relaxedHeaders(head: string, unsigned: string[]): { headers: string; fieldNames: string } {
   const fields: Array<{ key: string; line: string }> = [];
   for (const line of head.split(/\r?\n/)) {
     if (fields.length > 0 && /^[ \t]/.test(line)) fields[fields.length - 1].line += `\n${line}`;
@@ -63,7 +71,8 @@ function relaxedHeaders(head: string): { headers: string; fieldNames: string } {
   }
   const lastOf = new Map<string, string>();
   for (const field of fields) lastOf.set(field.key, field.line);
-  const names = SIGNED_FIELDS.filter((name) => lastOf.has(name));
+  const skipped = new Set(unsigned.map((name) => name.toLowerCase()));
+  const names = SIGNED_FIELDS.filter((name) => lastOf.has(name) && !skipped.has(name));
   return { headers: names.map((name) => `${name}:${relaxedValue(lastOf.get(name)!)}\r\n`).join(""), fieldNames: names.join(":") };
 }
 

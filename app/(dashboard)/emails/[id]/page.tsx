@@ -9,6 +9,7 @@ import { EventBadge } from "@/components/messages/event-badge";
 import { dataItems, developerItems, envelopeItems, formatBytes, json, timestampItems } from "@/components/messages/message-fields";
 import { MessageTimeline } from "@/components/messages/message-timeline";
 import { ResendButton } from "@/components/messages/resend-button";
+import { SimulatorNote } from "@/components/messages/simulator-addresses";
 import { StatusBadge } from "@/components/messages/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -57,6 +58,7 @@ export default async function EmailPage({ params }: Props) {
           <CopyButton value={message.id} label="Copy the message id" />
         </div>
         <ResendLinks message={message} />
+        <SimulatorNote message={message} />
         {gone ? null : (
           <div className="mt-3">
             <ResendButton action={resendMessageAction} messageId={message.id} sandbox={message.sandbox} />

@@ -1,0 +1,35 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { errorFields, log } from "@/lib/log";
+import { isSnsUrl } from "./sns-certificates";
+import type { SnsMessage } from "./sns-message";
+
+const CONFIRM_TIMEOUT_MS = 10_000;
+
+/**
+ * Confirms a verified SubscriptionConfirmation of an allowed topic by visiting its SubscribeURL, which
+ * must itself be SNS's (https://sns.<region>.amazonaws.com/?Action=ConfirmSubscription…): the URL is
+ * in the signed fields, but it is checked anyway so this endpoint can never be made to fetch anything
+ * else. SNS answering anything but 200, or not at all → SERVICE_UNAVAILABLE, so SNS sends the
+ * confirmation again.
+ */
+export async function confirmSnsSubscription(message: SnsMessage): Promise<void> {
+  const url = message.SubscribeURL ?? "";
+  if (!isSnsUrl(url)) {
+    throw new AppError("UNAUTHORIZED", "SubscribeURL is not an SNS URL (https://sns.<region>.amazonaws.com/…).", { param: "SubscribeURL" });
+  }
+  let status: number;
+  try {
+    const response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(CONFIRM_TIMEOUT_MS) });
+    status = response.status;
+    await response.body?.cancel();
+  } catch (error) {
+    log.warn("SNS subscription could not be confirmed", { topicArn: message.TopicArn, ...errorFields(error) });
+    throw new AppError("SERVICE_UNAVAILABLE", "SNS could not be reached to confirm the subscription; retry later.");
+  }
+  if (status !== 200) {
+    log.warn("SNS refused the subscription confirmation", { topicArn: message.TopicArn, status });
+    throw new AppError("SERVICE_UNAVAILABLE", `SNS answered HTTP ${status} to the subscription confirmation; retry later.`);
+  }
+  log.info("SNS subscription confirmed", { topicArn: message.TopicArn });
+}
