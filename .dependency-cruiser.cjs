@@ -19,7 +19,7 @@ const FLOORS = [
   // 6 delivery: the outside world
   ["provider-events", "delivery"],
   // 7 flows: use cases built on sending
-  ["workflows", "members", "auth", "setup"],
+  ["workflows", "members", "auth", "setup", "webhooks"],
   // 8 entry points: adapt a way in to the use cases
   ["api", "observability", "inbound", "worker", "submission", "server", "cli"],
 ];

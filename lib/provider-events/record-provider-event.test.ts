@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { suppressions, workspaces } from "@/db/schema";
+import { suppressions, webhookEvents, workspaces } from "@/db/schema";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { useSettings } from "@/lib/testing/settings";
 import { recordProviderEvent, type ProviderEvent } from "./record-provider-event";
@@ -31,6 +31,19 @@ const BOUNCE = "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT" as const;
 const FAILED = "EMAIL_MESSAGE_PROVIDER_ERROR" as const;
 
 describe("recordProviderEvent, reports arriving together (group commit)", () => {
+  it("writes each new report's webhook outbox/feed row in its transaction, and none for a duplicate", async () => {
+    const own = (await createTestWorkspace()).workspace.id;
+    const messages = await Promise.all(Array.from({ length: 4 }, () => sentMessage({}, own)));
+    const reports = messages.map(() => event({ code: BOUNCE, suppress: "HARD_BOUNCE" }));
+    await Promise.all(messages.map((message, index) => recordProviderEvent({ messageId: message.id }, reports[index])));
+    await recordProviderEvent({ messageId: messages[0].id }, reports[0]);
+    const db = await getDb();
+    for (const message of messages) {
+      const rows = await db.select({ type: webhookEvents.type, at: webhookEvents.createdAt }).from(webhookEvents).where(eq(webhookEvents.emailMessageId, message.id));
+      expect(rows).toEqual([{ type: "email.bounced", at: reports[messages.indexOf(message)].at }]);
+    }
+  });
+
   it("records each report of a burst once, with its own result, the duplicates of the same burst included", async () => {
     const messages = await Promise.all(Array.from({ length: 12 }, () => sentMessage()));
     const reports = messages.map((message) => ({ message, report: event({ code: DELIVERED, at: minutesAgo(20) }) }));

@@ -19,6 +19,12 @@ export const workflowStepJobSchema = z.object({
 });
 export type WorkflowStepJob = z.infer<typeof workflowStepJobSchema>;
 
+export const deliverWebhookJobSchema = z.object({
+  workspaceId: z.string().min(1),
+  endpointId: z.string().min(1),
+  deliveryId: z.string().min(1),
+});
+export type DeliverWebhookJob = z.infer<typeof deliverWebhookJobSchema>;
 export const simulateOutcomeJobSchema = z.object({
   workspaceId: z.string().min(1),
   messageId: z.string().min(1),

@@ -6,6 +6,7 @@ import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
 import { wellFormedJson } from "@/db/well-formed-json";
 import type { EventCode } from "./event-codes.shared";
+import { emitWebhookEvents } from "./emit-webhook-events";
 import { EFFECTS, type RecordEventInput } from "./record-event";
 
 /**
@@ -25,7 +26,8 @@ export function isSetRecordable(input: RecordEventInput): boolean {
  * touched by a new event takes the combined effects of its new events: the earliest time for each
  * first-timestamp, the latest for each last-timestamp (bots move none), the status forward only
  * (FAILED unless DELETED if any event fails it, else PENDING/PAUSED → SUCCEEDED if any succeeds it).
- * Same result as recordEvent called for each in any order. Returns, per input, whether it was new.
+ * Same result as recordEvent called for each in any order, webhook outbox/feed rows included (one
+ * more statement for the new events). Returns, per input, whether it was new.
  */
 export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Promise<boolean[]> {
   if (inputs.length === 0) return [];
@@ -69,7 +71,14 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
     select id from inserted`);
   const recorded = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
   const ids = new Set(recorded.map((row) => row.id));
-  return rows.map((row) => ids.has(row.event_id));
+  const isNew = rows.map((row) => ids.has(row.event_id));
+  await emitWebhookEvents(
+    db,
+    rows
+      .filter((_, index) => isNew[index])
+      .map((row) => ({ logId: row.event_id, messageId: row.message_id, workspaceId: row.workspace_id, code: row.code, bot: row.bot, at: new Date(row.at) })),
+  );
+  return isNew;
 }
 
 /** The effects CTE's aggregate columns and the update's assignments for the codes of one statement. */

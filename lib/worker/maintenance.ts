@@ -4,11 +4,16 @@ import { purgeExpiredAttachments } from "@/lib/attachments/purge-expired-attachm
 import { purgeMessageContent } from "@/lib/messages/purge-message-content";
 import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-handoffs";
 import { getDb } from "@/db/client";
+import { purgeWebhookLogs } from "@/lib/webhooks/purge-webhook-logs";
 
-/** The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs, attachment bytes, message content and Resend handoffs. */
+/**
+ * The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs, attachment bytes,
+ * message content, Resend handoffs, and the webhook log and feed.
+ */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
   await purgeExpiredAttachments();
   await purgeMessageContent();
   await purgeResendHandoffs(await getDb());
+  await purgeWebhookLogs();
 }
