@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   suppression: "sup_",
   unsubscribe: "unsub_",
   invitation: "inv_",
+  audit: "audit_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -19,13 +19,14 @@ export interface SendMessageResult {
  * template lookup and rendering happen here, so the caller learns of every problem at once; the
  * message, its first events, its contacts and its delivery job then commit in one transaction.
  */
-export async function sendMessage(input: { workspaceId: string; sandbox: boolean; body: unknown }): Promise<SendMessageResult> {
+export async function sendMessage(input: { workspaceId: string; sandbox: boolean; body: unknown; allowedSenders?: readonly string[] }): Promise<SendMessageResult> {
   const command = parseSendRequest(input.body);
   const db = await getDb();
   const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
   const prepared = await prepareMessage(db, command, {
     workspace,
     sandbox: input.sandbox,
+    allowedSenders: input.allowedSenders,
     source: input.sandbox ? "SANDBOX_API" : "API",
   });
   const outcome = await queueTransaction(async (tx) => {

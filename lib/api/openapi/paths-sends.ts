@@ -12,6 +12,7 @@ const batch = (sandbox: boolean, older = false): OperationSpec => ({
     "Every element is validated like a single send; one bad element rejects the batch, with `details` naming each bad index " +
     "(the status is the failures' shared one: 404 for unknown templates, 422 for senders, else 400). Body at most 10 MB.",
   tag: sandbox ? "Sandbox" : "Batches",
+  scope: "emails:send",
   deprecated: older,
   body: { schema: "SendBatchRequest" },
   success: [
@@ -27,6 +28,7 @@ const workflowRun = (sandbox: boolean): OperationSpec => ({
   description:
     "Exactly one of workflowId and workflowKey. An unknown workflowId is a 404; a key that matches no enabled workflow gives a SKIPPED run.",
   tag: sandbox ? "Sandbox" : "Workflow runs",
+  scope: "emails:send",
   body: { schema: "TriggerWorkflowRunRequest" },
   success: [
     { status: "201", description: "The run, started.", data: "WorkflowRun" },
@@ -45,6 +47,7 @@ export const sendPaths: Record<string, JsonObject> = {
       operationId: "getBatch",
       summary: "Retrieve a batch with its messages counted by status",
       tag: "Batches",
+      scope: "emails:read",
       parameters: [pathId("batch", "batch_")],
       success: [{ status: "200", description: "The batch, with counts.", data: "Batch" }],
       errors: ["404"],
@@ -55,6 +58,7 @@ export const sendPaths: Record<string, JsonObject> = {
       operationId: "listBatchEmailMessages",
       summary: "List a batch's messages in request order, 100 a page",
       tag: "Batches",
+      scope: "emails:read",
       parameters: [
         pathId("batch", "batch_"),
         queryParam("offset", { type: "integer", minimum: 0, default: 0 }, "Position in the batch to start from; past the end is an empty page."),
@@ -70,6 +74,7 @@ export const sendPaths: Record<string, JsonObject> = {
       operationId: "getWorkflowRun",
       summary: "Retrieve a workflow run with its status and messages",
       tag: "Workflow runs",
+      scope: "emails:read",
       parameters: [pathId("workflow run", "wfr_")],
       success: [{ status: "200", description: "The run.", data: "WorkflowRun" }],
       errors: ["404"],
@@ -82,6 +87,7 @@ export const sendPaths: Record<string, JsonObject> = {
       description:
         "Then PUT the bytes to uploadUrl (no other credentials, at most 40 MB, within an hour) and send with attachments[].attachmentId.",
       tag: "Attachments",
+      scope: "emails:send",
       body: { schema: "CreateAttachmentRequest", optional: true },
       success: [{ status: "201", description: "The attachment, with its upload URL.", data: "Attachment" }],
       errors: JSON_BODY_ERRORS,
