@@ -13,6 +13,7 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["Batch", resources.batchResource, "A batch of messages sent in one call."],
   ["WorkflowRun", resources.workflowRunResource, "One run of a workflow."],
   ["Attachment", resources.attachmentResource, "An uploaded attachment, referenced as attachmentId when sending."],
+  ["AuditEvent", resources.auditEventResource, "One change to the workspace: who, what, before and after."],
   ["Error", resources.errorEnvelope, "Every error: JSON, never an HTML page or a stack trace."],
   ["MessageListMeta", resources.messageListMeta, "Keyset pagination of GET /v1/email_messages."],
   ["EventListMeta", resources.eventListMeta, "Page-numbered pagination of a message's events."],

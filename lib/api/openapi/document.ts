@@ -39,6 +39,7 @@ export function openApiDocument(): JsonObject {
       { name: "Workflow runs" },
       { name: "Templates" },
       { name: "Attachments" },
+      { name: "Audit log" },
       { name: "Sandbox", description: "The sending operations' twins: validated, rendered and stored, never delivered." },
       { name: "Meta" },
     ],

@@ -59,7 +59,7 @@ export function operation(spec: OperationSpec): JsonObject {
     tags: [spec.tag],
     ...(spec.deprecated ? { deprecated: true } : {}),
     // Alternatives: the operation's own scope, or `full`.
-    security: spec.public ? [] : [{ basicAuth: [spec.scope] }, { basicAuth: ["full"] }],
+    security: spec.public ? [] : spec.scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [spec.scope] }, { basicAuth: ["full"] }],
     ...(spec.scope ? { "x-scope": spec.scope } : {}),
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
     ...(spec.body

@@ -93,6 +93,30 @@ export const sendPaths: Record<string, JsonObject> = {
       errors: JSON_BODY_ERRORS,
     }),
   },
+  "/v1/audit_events": {
+    get: operation({
+      operationId: "listAuditEvents",
+      summary: "List the workspace's audit log, newest first",
+      description:
+        "Every change made through the dashboard, the API, the CLI or by the system (docs/audit.md), kept AUDIT_RETENTION_DAYS. " +
+        "A `full` key only. 100 a page at most, keyset cursors as for messages; the filters match exactly.",
+      tag: "Audit log",
+      scope: "full",
+      parameters: [
+        queryParam("limit", { type: "integer", minimum: 1, maximum: 100, default: 100 }, "Entries per page."),
+        queryParam("cursor.after", { type: "string" }, "An audit event id: the page after it (older)."),
+        queryParam("cursor.before", { type: "string" }, "An audit event id: the page before it (newer)."),
+        ...(["gt", "gte", "lt", "lte"] as const).map((op) => queryParam(`createdAt.${op}`, { type: "string", format: "date-time" }, `createdAt ${op} this date-time.`)),
+        queryParam("actorType", { type: "string", enum: ["USER", "API_KEY", "SYSTEM"] }, "Only this kind of actor."),
+        queryParam("actorId", { type: "string" }, "Only this user or API key."),
+        queryParam("action", { type: "string" }, "Only this action, e.g. api_key.revoke."),
+        queryParam("targetType", { type: "string" }, "Only targets of this type (api_key, domain, template, suppression, workspace, user, invitation)."),
+        queryParam("targetId", { type: "string" }, "Only this target."),
+      ],
+      success: [{ status: "200", description: "One page of the log.", list: { meta: "MessageListMeta", item: "AuditEvent" } }],
+      errors: ["400"],
+    }),
+  },
   "/v1/openapi.json": {
     get: operation({
       operationId: "getOpenApiDocument",

@@ -146,8 +146,8 @@ describe("GET /v1/openapi.json", () => {
           continue;
         }
         const scope = op["x-scope"];
-        expect(scope, `${method} ${openApiPath}`).toMatch(/^[a-z]+:(send|read|write)$/);
-        expect(op.security).toEqual([{ basicAuth: [scope] }, { basicAuth: ["full"] }]);
+        expect(scope, `${method} ${openApiPath}`).toMatch(/^([a-z]+:(send|read|write)|full)$/);
+        expect(op.security).toEqual(scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [scope] }, { basicAuth: ["full"] }]);
         const params: Record<string, string> = openApiPath.includes("{id}") ? { id: "x" } : {};
         const answer = await callRoute(route[method.toUpperCase()], openApiPath.replace("{id}", "x"), { method: method.toUpperCase(), params, headers: { authorization } });
         expect(answer.status, `${method} ${openApiPath}`).toBe(403);
