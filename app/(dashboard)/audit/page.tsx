@@ -18,7 +18,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   await connection();
   const { workspace } = await requireDashboard("ADMIN");
   const header = <PageHeader title="Audit log" description="Every change to this workspace (keys, domains, templates, suppressions, settings, members), who made it and from where, newest first." />;
-  const params = toUrlParams(await searchParams);
+  // The filter form submits its empty fields too: an empty filter is no filter (the API would refuse an empty date).
+  const params = new URLSearchParams([...toUrlParams(await searchParams)].filter(([, value]) => value !== ""));
   let page;
   try {
     page = await listAuditEvents(workspace.id, parseAuditListQuery(params));
