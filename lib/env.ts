@@ -100,6 +100,8 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanString.default(false),
   ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // The audit log (who changed what) is kept this long; lib/audit/purge-old-audit-events.ts.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // Message bodies, variables and stored MIME are purged after this; metadata and events stay.
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Provider hand-off attempts before a transient failure (4xx, timeout, 429/5xx) fails the message.

@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   webhookEvent: "evt_",
   webhookDelivery: "whdl_",
   webhookAttempt: "what_",
+  audit: "audit_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,6 +5,7 @@ import { QueryProvider } from "@/components/providers/query-provider";
 import { NavLinks, type NavItem } from "@/components/dashboard/nav-links";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { hasRole } from "@/lib/access/roles.shared";
 import { signOutAction, switchWorkspace } from "./actions";
 
 const NAV: NavItem[] = [
@@ -23,10 +24,13 @@ const NAV: NavItem[] = [
   { href: "/settings", label: "Settings" },
 ];
 
+/** Owners and admins also see the audit log (the page refuses members). */
+const ADMIN_NAV: NavItem[] = [{ href: "/audit", label: "Audit log" }];
+
 /** The signed-in shell: sections on the left (a scrolling row on phones), workspace and account on top. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   await connection();
-  const { user, workspace, workspaces } = await requireDashboard();
+  const { user, workspace, workspaces, role } = await requireDashboard();
   return (
     <div className="lg:flex">
       <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:h-screen lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">
@@ -34,7 +38,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Logo />
         </div>
         <nav aria-label="Sections" className="px-2 pb-2 lg:pb-4">
-          <NavLinks items={NAV} />
+          <NavLinks items={hasRole(role, "ADMIN") ? [...NAV, ...ADMIN_NAV] : NAV} />
         </nav>
       </aside>
       <div className="min-w-0 flex-1">

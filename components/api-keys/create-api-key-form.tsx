@@ -6,8 +6,9 @@ import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
+import { API_SCOPES, SCOPE_DESCRIPTIONS } from "@/lib/api-keys/scopes.shared";
 
-type Created = { username: string; password: string; name: string };
+type Created = { username: string; password: string; name: string; scopes: string[] };
 type State = FormState<{ created: Created }>;
 
 /**
@@ -17,15 +18,44 @@ type State = FormState<{ created: Created }>;
 export function CreateApiKeyForm({ action, appUrl }: { action: (previous: State, form: FormData) => Promise<State>; appUrl: string }) {
   const [state, submit, pending] = useActionState(action, {});
   const nameError = state.field === "name" ? state.error : null;
+  // Any other refusal names a restriction field (`allowedIps[1]`, `expiresAt`, `scopes`): shown under the restrictions.
+  const otherError = !state.ok && state.error && state.field !== "name" ? `${state.field ? `${state.field}: ` : ""}${state.error}` : null;
+  const values = state.ok ? undefined : state.values;
   return (
     <div className="space-y-4">
-      <form action={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <form action={submit} className="space-y-4">
         <div className="sm:w-80">
           <Field label="Key name" htmlFor="key-name" hint="Where it is used, e.g. “Production web app”." error={nameError}>
-            <Input id="key-name" name="name" required maxLength={100} defaultValue={state.ok ? undefined : state.values?.name} aria-invalid={Boolean(nameError)} aria-describedby={nameError ? "key-name-error" : undefined} />
+            <Input id="key-name" name="name" required maxLength={100} defaultValue={values?.name} aria-invalid={Boolean(nameError)} aria-describedby={nameError ? "key-name-error" : undefined} />
           </Field>
         </div>
-        <Button type="submit" disabled={pending} className="sm:mb-5">
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-700">Scopes (fixed for the key&apos;s life; none checked = full)</legend>
+          <div className="grid gap-1 sm:grid-cols-2">
+            {API_SCOPES.map((scope) => (
+              <label key={scope} className="flex items-start gap-2 text-sm text-slate-700">
+                <input type="checkbox" name="scopes" value={scope} className="mt-1" data-testid={`scope-${scope}`} />
+                <span>
+                  <code className="font-mono text-xs">{scope}</code> <span className="text-slate-500">{SCOPE_DESCRIPTIONS[scope]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <details className="space-y-3 rounded-md border border-slate-200 p-3">
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">Restrictions (optional)</summary>
+          <Field label="Allowed senders" htmlFor="key-senders" hint="Addresses or domains, comma or line separated; empty = any verified sender.">
+            <textarea id="key-senders" name="allowedSenders" rows={2} defaultValue={values?.allowedSenders} className="w-full rounded-md border border-slate-300 p-2 font-mono text-xs" />
+          </Field>
+          <Field label="IP allow list" htmlFor="key-ips" hint="CIDR ranges (203.0.113.0/24, 2001:db8::/32); empty = any address.">
+            <textarea id="key-ips" name="allowedIps" rows={2} defaultValue={values?.allowedIps} className="w-full rounded-md border border-slate-300 p-2 font-mono text-xs" />
+          </Field>
+          <Field label="Expires on" htmlFor="key-expires" hint="The key is refused after the end of this day (UTC).">
+            <Input id="key-expires" name="expiresAt" type="date" defaultValue={values?.expiresAt} />
+          </Field>
+        </details>
+        {otherError ? <FormMessage tone="error">{otherError}</FormMessage> : null}
+        <Button type="submit" disabled={pending}>
           {pending ? "Creating…" : "Create key"}
         </Button>
       </form>
@@ -46,6 +76,9 @@ function NewKeySecret({ created, appUrl }: { created: Created; appUrl: string })
       <h2 id="new-key-title" className="text-sm font-semibold text-emerald-900">
         Key “{created.name}” created: copy the password now
       </h2>
+      <p className="text-sm text-emerald-900">
+        Scopes: <code className="font-mono text-xs" data-testid="new-key-scopes">{created.scopes.join(", ")}</code>
+      </p>
       <FormMessage tone="success">This is the only time the password is shown. Store it in your secret manager; if it is lost, create a new key and revoke this one.</FormMessage>
       <dl className="grid gap-2 text-sm sm:grid-cols-[8rem_minmax(0,1fr)] sm:items-center">
         <dt className="font-medium text-slate-700">Username</dt>

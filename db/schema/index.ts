@@ -12,3 +12,4 @@ export * from "./attachments";
 export * from "./suppressions";
 export * from "./invitations";
 export * from "./webhooks";
+export * from "./audit";

@@ -64,6 +64,42 @@ test("API keys: create, the secret shown once, use it, revoke it", async ({ page
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
 });
 
+test("scoped key: a send-only key made in the dashboard sends, is refused a read (403 naming the scope), and the Audit log shows it", async ({ page, request }) => {
+  await page.goto("/api-keys");
+  const name = `send-only ${marker}`;
+  await page.getByLabel("Key name").fill(name);
+  await page.getByTestId("scope-emails:send").check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("new-key-scopes")).toHaveText("emails:send");
+  const username = (await page.getByTestId("new-key-username").textContent())!.trim();
+  const password = (await page.getByTestId("new-key-password").textContent())!.trim();
+  await expect(page.getByTestId(`api-key-${username}`).getByTestId("api-key-scopes")).toHaveText("emails:send");
+
+  const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+  const sent = await request.post("/api/v1/sandbox/email_messages", {
+    headers: { Authorization: authorization },
+    data: { from: "Demo <hello@example.com>", to: "ada@example.org", subject: `Scoped ${marker}`, bodyHtml: "<p>x</p>" },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const { data } = (await sent.json()) as { data: { id: string } };
+  const refused = await request.get(`/api/v1/email_messages/${data.id}`, { headers: { Authorization: authorization } });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+    code: "FORBIDDEN",
+    message: expect.stringContaining("emails:read"),
+  });
+
+  await page.getByRole("link", { name: "Audit log" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
+  await page.getByLabel("Target id").fill(username);
+  await page.getByRole("button", { name: "Apply" }).click();
+  const table = page.getByRole("table", { name: "Audit log" });
+  await expect(table).toContainText("api_key.create");
+  await expect(table).toContainText(`"${name}"`);
+  await expect(table).toContainText('["emails:send"]');
+  await screenshot(page, "audit-log");
+});
+
 test("domains: add, verify against DNS the test controls, and another workspace gets a 404", async ({ page }) => {
   const domain = `e2e-${marker}.test`;
   await page.goto("/domains");

@@ -1,3 +1,4 @@
+import type { AuditActor } from "@/lib/audit/actor";
 import { forbidden } from "@/lib/errors";
 import { hasRole, ROLE_LABELS, type Role } from "./roles.shared";
 
@@ -10,6 +11,8 @@ export interface Actor {
   userId: string;
   workspaceId: string;
   role: Role;
+  /** How the audit log names this actor (email, IP, user agent); absent: the user id alone (lib/audit/actor.ts auditActorOf). */
+  audit?: AuditActor;
 }
 
 export function assertActorRole(actor: Actor, atLeast: Role, what: string): void {

@@ -5,10 +5,17 @@ import { preparedFor } from "@/db/prepared";
 import { apiKeys } from "@/db/schema";
 import { safeEqual, sha256Hex } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
+import { ipAllowed } from "./restrictions";
+import { grants, type ApiScope } from "./scopes.shared";
 
 export interface ApiPrincipal {
   apiKeyId: string;
   workspaceId: string;
+  /** The key's name, for the audit log's actor. */
+  name: string;
+  scopes: string[];
+  /** Exact addresses or domains a send may use as `from`; empty = any verified sender. */
+  allowedSenders: string[];
 }
 
 /** Never reveals which part was wrong: every failure is the same 401. */
@@ -23,15 +30,28 @@ const DECOY_HASH = sha256Hex("decoy-secret-never-issued");
 
 /**
  * HTTP Basic with an API key. Accepts `Basic base64(username:password)` and, as the real client's
- * one-value form may send, `Basic username:password` verbatim.
+ * one-value form may send, `Basic username:password` verbatim. Every request reads the key's row
+ * (nothing caches keys), so a revocation, and the scopes and restrictions, hold from the next request on.
+ * Once the secret matches: an expired key is a 401, and a key with an IP allow list called from
+ * another address (`client.ip`, see lib/api/client-ip.ts) a 403.
  */
-export async function authenticateApiKey(authorization: string | null): Promise<ApiPrincipal> {
+export async function authenticateApiKey(authorization: string | null, client: { ip: string | null } = { ip: null }): Promise<ApiPrincipal> {
   const credentials = parseBasic(authorization);
   if (!credentials) throw unauthorized();
   const db = await getDb();
   const findKey = preparedFor(db, "authenticate-api-key", () =>
     db
-      .select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, secretHash: apiKeys.secretHash, lastUsedAt: apiKeys.lastUsedAt })
+      .select({
+        id: apiKeys.id,
+        workspaceId: apiKeys.workspaceId,
+        name: apiKeys.name,
+        secretHash: apiKeys.secretHash,
+        scopes: apiKeys.scopes,
+        allowedSenders: apiKeys.allowedSenders,
+        allowedIps: apiKeys.allowedIps,
+        expiresAt: apiKeys.expiresAt,
+        lastUsedAt: apiKeys.lastUsedAt,
+      })
       .from(apiKeys)
       .where(and(eq(apiKeys.id, sql.placeholder("id")), isNull(apiKeys.revokedAt)))
       .prepare("authenticate_api_key"),
@@ -39,11 +59,17 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   const [key] = await findKey.execute({ id: credentials.username });
   const matches = safeEqual(sha256Hex(credentials.password), key?.secretHash ?? DECOY_HASH);
   if (!key || !matches) throw unauthorized();
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+    throw new AppError("UNAUTHORIZED", `This API key expired at ${key.expiresAt.toISOString()}. Create a new key.`);
+  }
+  if (!ipAllowed(key.allowedIps, client.ip ?? "")) {
+    throw new AppError("FORBIDDEN", `This API key may not be used from ${client.ip ?? "an unknown address"}: it has an IP allow list.`);
+  }
   // Last use is for humans: minute precision is plenty and saves a write per request.
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, key.id));
   }
-  return { apiKeyId: key.id, workspaceId: key.workspaceId };
+  return { apiKeyId: key.id, workspaceId: key.workspaceId, name: key.name, scopes: key.scopes, allowedSenders: key.allowedSenders };
 }
 
 function parseBasic(header: string | null): { username: string; password: string } | null {
@@ -57,4 +83,11 @@ function parseBasic(header: string | null): { username: string; password: string
   const password = decoded.slice(colon + 1);
   if (!/^key_[0-9A-Za-z]{16}$/.test(username) || password.length === 0 || password.length > 256) return null;
   return { username, password };
+}
+
+/** 403 naming the scope a request needs and the key lacks (docs/api.md#scopes). */
+export function assertScope(principal: Pick<ApiPrincipal, "scopes">, needed: ApiScope): void {
+  if (!grants(principal.scopes, needed)) {
+    throw new AppError("FORBIDDEN", `This API key lacks the ${needed} scope (it has ${principal.scopes.join(", ")}). Use a key created with ${needed} or full.`);
+  }
 }

@@ -2,27 +2,37 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { apiKeys } from "@/db/schema";
+import type { AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { notFound } from "@/lib/errors";
-import type { ApiKeySummary } from "./list-api-keys";
+import { API_KEY_SUMMARY_COLUMNS, type ApiKeySummary } from "./list-api-keys";
 
 /**
  * Revokes a key of the workspace: from the next request on it is a 401 (authenticateApiKey reads
- * revoked_at on every request; nothing caches keys). Revoking twice keeps the first revocation time.
- * Another workspace's key id is NOT_FOUND and changes nothing.
+ * revoked_at on every request; nothing caches keys, so scopes and revocation take effect together).
+ * Revoking twice keeps the first revocation time and audits only the first (`api_key.revoke`, in the
+ * same transaction). Another workspace's key id is NOT_FOUND and changes nothing.
  */
-export async function revokeApiKeyOrThrow(workspaceId: string, keyId: string): Promise<ApiKeySummary> {
-  const [key] = await (await getDb())
-    .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())`, updatedAt: new Date() })
-    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, keyId)))
-    .returning({
-      id: apiKeys.id,
-      name: apiKeys.name,
-      secretHint: apiKeys.secretHint,
-      createdAt: apiKeys.createdAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-      revokedAt: apiKeys.revokedAt,
-    });
-  if (!key) throw notFound(`API key ${keyId}`, "id");
-  return key;
+export async function revokeApiKeyOrThrow(workspaceId: string, keyId: string, actor: AuditActor): Promise<ApiKeySummary> {
+  return (await getDb()).transaction(async (tx) => {
+    const where = and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, keyId));
+    const [current] = await tx.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(where).for("update");
+    if (!current) throw notFound(`API key ${keyId}`, "id");
+    const [key] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())`, updatedAt: new Date() })
+      .where(where)
+      .returning(API_KEY_SUMMARY_COLUMNS);
+    if (!current.revokedAt) {
+      await recordAudit(tx, {
+        workspaceId,
+        actor,
+        action: "api_key.revoke",
+        target: { type: "api_key", id: keyId },
+        before: { revokedAt: null },
+        after: { revokedAt: key.revokedAt },
+      });
+    }
+    return key;
+  });
 }

@@ -11,8 +11,8 @@ import { ok } from "./respond";
 import { withApiKey } from "./with-api-key";
 
 // A real wrapped handler: authentication, rate limit and activity log are the production ones.
-const GET = withApiKey({ body: "none" }, async () => ok({ id: "em_0000000000000000" }));
-const preview = withApiKey({ body: "none" }, async () => new Response("<p>hi</p>", { headers: { "content-type": "text/html" } }));
+const GET = withApiKey({ scope: "emails:read", body: "none" }, async () => ok({ id: "em_0000000000000000" }));
+const preview = withApiKey({ scope: "emails:read", body: "none" }, async () => new Response("<p>hi</p>", { headers: { "content-type": "text/html" } }));
 
 function limit(perSecond: string, burst: string) {
   process.env.RATE_LIMIT_PER_SECOND = perSecond;

@@ -1,6 +1,8 @@
 import "server-only";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { authenticateApiKey, type ApiPrincipal } from "@/lib/api-keys/authenticate-api-key";
+import { assertScope, authenticateApiKey, type ApiPrincipal } from "@/lib/api-keys/authenticate-api-key";
+import type { ApiScope } from "@/lib/api-keys/scopes.shared";
+import { clientFromHeaders } from "@/lib/tracking/client-info";
 import { AppError } from "@/lib/errors";
 import { withLogFields } from "@/lib/log";
 import { assertSafeParams } from "./input-guard";
@@ -18,6 +20,8 @@ export interface ApiContext<P> {
 }
 
 export interface ApiOptions {
+  /** The scope a key needs (docs/api.md#scopes; `full` grants every scope). Required: every route names one. */
+  scope: ApiScope;
   /** "json": a JSON object is required; "optional": may be empty; "none": not read. */
   body?: "json" | "optional" | "none";
   maxBytes?: number;
@@ -29,7 +33,8 @@ export interface ApiOptions {
 type RouteContext<P> = { params?: Promise<P> };
 
 /**
- * The one route wrapper (docs/architecture.md#rules-that-carry-weight, rule 1): authenticate → rate limit (per key) → read the
+ * The one route wrapper (docs/architecture.md#rules-that-carry-weight, rule 1): authenticate (key, expiry, IP allow list) →
+ * rate limit (per key) → the scope the route names → read the
  * body (size-capped; NUL and deep nesting refused in ids, queries and bodies) → call the handler (parse, use case, serialize) → turn any error into the
  * envelope → log the request to the workspace's activity log. Deliberately small: no special
  * cases live here. Every log line written while it runs carries the request's id, which the response
@@ -62,8 +67,9 @@ async function handle<P>(
   let passthrough: Response | null = null;
   const rateLimit: Record<string, string> = {};
   try {
-    principal = await authenticateApiKey(request.headers.get("authorization"));
+    principal = await authenticateApiKey(request.headers.get("authorization"), { ip: clientIp(request) });
     await consumeRateLimit(principal.apiKeyId, rateLimit); // fills RateLimit-*; over the limit throws RATE_LIMITED
+    assertScope(principal, options.scope);
     const params = ((await route.params) ?? {}) as P;
     const url = new URL(request.url);
     assertSafeParams(params, url.searchParams); // before any query sees an id or a filter
@@ -113,4 +119,10 @@ export function methodNotAllowed(...allowed: string[]) {
 export async function unknownPath(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname;
   return jsonResponse(errorReply(new AppError("NOT_FOUND", `There is no endpoint at ${request.method} ${path}. See /api/v1/openapi.json.`)));
+}
+
+/** The caller's address as the IP allow list and the audit log see it: X-Forwarded-For's first entry, else X-Real-IP (behind the proxy a deployment needs; docs/self-hosting.md). */
+export function clientIp(request: Request): string | null {
+  const { ip } = clientFromHeaders(request.headers);
+  return ip === "unknown" ? null : ip;
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { domains, templates, workspaces } from "@/db/schema";
+import { auditEvents, domains, templates, workspaces } from "@/db/schema";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { basicAuthHeader } from "@/lib/api-keys/create-api-key";
 import { resetEnvForTests } from "@/lib/env";
@@ -69,7 +69,30 @@ describe("key create", () => {
     const workspace = await newWorkspace();
     const result = await cli(["key", "create", "--workspace", workspace.id, "--name", "by id"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/username: key_\w{16}\n {2}password: \w{40}\nThe password is shown only this once/);
+    expect(result.stdout).toMatch(/username: key_\w{16}\n {2}password: \w{40}\n {2}scopes: full \(no restrictions\)\nThe password is shown only this once/);
+  });
+
+  it("creates a scoped, restricted key; lists it with its grant; revokes it (audited as the CLI)", async () => {
+    const workspace = await newWorkspace();
+    const created = await cli([
+      "key", "create", "--workspace", workspace.id, "--name", "web", "--scopes", "emails:send, emails:read",
+      "--allowed-senders", "billing@example.com,example.org", "--allowed-ips", "10.0.0.0/8", "--expires-at", "2999-01-01T00:00:00Z", "--json",
+    ]);
+    expect(created.code).toBe(0);
+    const key = created.json();
+    expect(key).toMatchObject({ scopes: ["emails:read", "emails:send"], allowedSenders: ["billing@example.com", "example.org"], allowedIps: ["10.0.0.0/8"], expiresAt: "2999-01-01T00:00:00.000Z" });
+    const listed = await cli(["key", "list", "--workspace", workspace.id]);
+    expect(listed.stdout).toContain(`${key.id}\tweb\temails:read,emails:send\tsenders billing@example.com, example.org; IPs 10.0.0.0/8; expires 2999-01-01T00:00:00.000Z\tactive`);
+    const revoked = await cli(["key", "revoke", "--workspace", workspace.id, "--id", key.id, "--json"]);
+    expect(revoked.json()).toMatchObject({ id: key.id, revokedAt: expect.any(String) });
+    const audit = await (await getDb()).select().from(auditEvents).where(eq(auditEvents.targetId, key.id)).orderBy(auditEvents.id);
+    expect(audit.map((entry) => [entry.action, entry.actorType, entry.actorLabel])).toEqual([
+      ["api_key.create", "SYSTEM", "CLI"],
+      ["api_key.revoke", "SYSTEM", "CLI"],
+    ]);
+    const unknown = await cli(["key", "create", "--workspace", workspace.id, "--name", "x", "--scopes", "emails:delete", "--json"]);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stderr).error).toMatchObject({ param: "scopes", message: expect.stringContaining("emails:delete") });
   });
 
   it("fails clearly for an unknown workspace and an ambiguous name", async () => {
@@ -253,7 +276,7 @@ describe("misuse and help", () => {
 
   it("missing, valueless and unknown flags: exit 2 with the command's usage", async () => {
     const missing = await cli(["key", "create", "--workspace", "x"]);
-    expect(missing).toMatchObject({ code: 2, stderr: "Error: Missing --name.\nUsage: npm run cli -- key create --workspace ID|NAME --name NAME [--json]" });
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Error: Missing --name\.\nUsage: npm run cli -- key create --workspace ID\|NAME --name NAME \[--scopes /) });
     expect((await cli(["key", "create", "--workspace", "x", "--name"])).stderr).toContain("Error: --name needs a value.");
     expect((await cli(["workspace", "create", "--name", "  "])).stderr).toContain("Error: --name must not be empty.");
     expect((await cli(["workspace", "create", "--name", "x", "--color", "red"])).stderr).toContain("Error: Unknown option --color.");

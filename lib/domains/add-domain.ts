@@ -1,7 +1,10 @@
 import "server-only";
+import { AUDIT_SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { generateKeyPairSync } from "node:crypto";
-import { getDb, type Executor } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { domains } from "@/db/schema";
+import type { Domain } from "./get-domain-or-throw";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { invalidParameter } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -11,12 +14,13 @@ const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[
 
 /**
  * Adds a sending domain with its own 2048-bit DKIM key pair (private key encrypted at rest).
- * `verified` skips DNS for local use (CLI `--verified`, the demo seed).
+ * `verified` skips DNS for local use (CLI `--verified`, the demo seed). Audited (`domain.add`) in the same
+ * transaction, the caller's `tx` when given; without an actor, as the system (seed, system workspace).
  */
 export async function addDomain(
-  input: { workspaceId: string; name: string; verified?: boolean },
-  executor?: Executor,
-) {
+  input: { workspaceId: string; name: string; verified?: boolean; actor?: AuditActor },
+  tx?: Tx,
+): Promise<Domain> {
   const name = input.name.trim().toLowerCase().replace(/\.$/, "");
   if (!DOMAIN_PATTERN.test(name)) throw invalidParameter("name", `"${input.name}" is not a valid domain name.`);
   const { publicKey, privateKey } = generateKeyPairSync("rsa", {
@@ -24,9 +28,9 @@ export async function addDomain(
     publicKeyEncoding: { type: "spki", format: "der" },
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
-  const db = executor ?? (await getDb());
+  if (!tx) return (await getDb()).transaction((own) => addDomain(input, own));
   const now = new Date();
-  const [domain] = await db
+  const [domain] = await tx
     .insert(domains)
     .values({
       id: newId("domain"),
@@ -41,5 +45,12 @@ export async function addDomain(
     .onConflictDoNothing()
     .returning();
   if (!domain) throw invalidParameter("name", `The domain ${name} is already added to this workspace.`);
+  await recordAudit(tx, {
+    workspaceId: domain.workspaceId,
+    actor: input.actor ?? AUDIT_SYSTEM_ACTOR,
+    action: "domain.add",
+    target: { type: "domain", id: domain.id },
+    after: { name: domain.name, status: domain.status },
+  });
   return domain;
 }

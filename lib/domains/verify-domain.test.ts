@@ -1,3 +1,4 @@
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/lib/cli/run-cli";
 import { resetEnvForTests } from "@/lib/env";
@@ -36,7 +37,7 @@ async function pendingDomain(name: string) {
 describe("domain verification against a DNS server the test controls", () => {
   it("names each missing record, then verifies once SPF and DKIM are published; DMARC stays optional", async () => {
     const { ws, domain, spf, dkim, dmarc } = await pendingDomain("mail-one.test");
-    const first = await verifyDomain(ws.workspace.id, domain.id);
+    const first = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
     expect(first.checks.map((check) => [check.kind, check.outcome])).toEqual([
       ["SPF", "missing"],
       ["DKIM", "missing"],
@@ -46,18 +47,18 @@ describe("domain verification against a DNS server the test controls", () => {
     expect(first.domain.lastCheckedAt).toBeInstanceOf(Date);
 
     dns.setTxt(spf.host, ["google-site-verification=abc", spf.value]);
-    const onlySpf = await verifyDomain(ws.workspace.id, domain.id);
+    const onlySpf = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
     expect(onlySpf.domain).toMatchObject({ status: "FAILED", lastCheckError: "DKIM missing; DMARC missing (recommended)" });
 
     // A long DKIM record arrives in 255-byte chunks; they are joined before comparing.
     dns.setTxt(dkim.host, [dkim.value]);
-    const verified = await verifyDomain(ws.workspace.id, domain.id);
+    const verified = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
     expect(verified.checks.map((check) => check.outcome)).toEqual(["found", "found", "missing"]);
     expect(verified.domain).toMatchObject({ status: "VERIFIED", lastCheckError: "DMARC missing (recommended)" });
     expect(verified.domain.verifiedAt).toBeInstanceOf(Date);
 
     dns.setTxt(dmarc.host, [dmarc.value]);
-    const complete = await verifyDomain(ws.workspace.id, domain.id);
+    const complete = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
     expect(complete.domain).toMatchObject({ status: "VERIFIED", lastCheckError: null });
     expect(complete.domain.verifiedAt).toEqual(verified.domain.verifiedAt);
   });
@@ -71,7 +72,7 @@ describe("domain verification against a DNS server the test controls", () => {
     process.env.DELIVERY_PROVIDER = "resend";
     resetEnvForTests();
     try {
-      const result = await verifyDomain(ws.workspace.id, domain.id);
+      const result = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
       expect(result.checks.slice(0, 2)).toMatchObject([
         { kind: "SPF", outcome: "wrong value", detail: "v=spf1 mx ~all (lacks include:amazonses.com)" },
         { kind: "DKIM", outcome: "wrong value" },
@@ -91,7 +92,7 @@ describe("domain verification against a DNS server the test controls", () => {
     process.env.DNS_SERVERS = `127.0.0.1:${silent.port}`;
     resetEnvForTests();
     try {
-      const result = await verifyDomain(ws.workspace.id, domain.id);
+      const result = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
       expect(result.checks.every((check) => check.outcome === "lookup failed")).toBe(true);
       expect(result.domain.status).toBe("VERIFIED");
       expect(result.domain.lastCheckError).toMatch(/^SPF lookup failed: E[A-Z]+ looking up mail-three\.test/);
@@ -104,7 +105,7 @@ describe("domain verification against a DNS server the test controls", () => {
     const { ws, domain } = await pendingDomain("mail-four.test");
     process.env.DOMAIN_VERIFICATION = "off";
     resetEnvForTests();
-    const result = await verifyDomain(ws.workspace.id, domain.id);
+    const result = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
     expect(result.checks).toEqual([]);
     expect(result.domain).toMatchObject({ status: "VERIFIED", lastCheckError: null });
   });
@@ -112,7 +113,7 @@ describe("domain verification against a DNS server the test controls", () => {
   it("another workspace's domain id is not found, and nothing changes", async () => {
     const { domain } = await pendingDomain("mail-five.test");
     const other = await createTestWorkspace();
-    await expect(verifyDomain(other.workspace.id, domain.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(verifyDomain(other.workspace.id, domain.id, AUDIT_CLI_ACTOR)).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(getDomainOrThrow(other.workspace.id, domain.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await listDomains(other.workspace.id)).map((d) => d.name)).toEqual(["example.com"]);
     expect(await getDomainOrThrow(domain.workspaceId, domain.id)).toMatchObject({ status: "PENDING", lastCheckedAt: null });

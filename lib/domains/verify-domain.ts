@@ -1,4 +1,6 @@
 import "server-only";
+import type { AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { Resolver } from "node:dns/promises";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -27,11 +29,11 @@ export function expectedDnsRecords(domain: Domain): DnsRecord[] {
  * that fails (timeout, SERVFAIL) proves nothing, so the status stays as it was and the error is kept.
  * DOMAIN_VERIFICATION=off marks the domain verified without any lookup.
  */
-export async function verifyDomain(workspaceId: string, domainId: string): Promise<DomainVerification> {
+export async function verifyDomain(workspaceId: string, domainId: string, actor: AuditActor): Promise<DomainVerification> {
   const domain = await getDomainOrThrow(workspaceId, domainId);
   const now = new Date();
   if (env().DOMAIN_VERIFICATION === "off") {
-    return { domain: await store(domain, { status: "VERIFIED", verifiedAt: domain.verifiedAt ?? now, lastCheckedAt: now, lastCheckError: null }), checks: [] };
+    return { domain: await store(domain, { status: "VERIFIED", verifiedAt: domain.verifiedAt ?? now, lastCheckedAt: now, lastCheckError: null }, actor), checks: [] };
   }
   const resolver = createResolver();
   const checks = await Promise.all(expectedDnsRecords(domain).map((record) => checkRecord(resolver, record)));
@@ -44,17 +46,30 @@ export async function verifyDomain(workspaceId: string, domainId: string): Promi
     verifiedAt: verified ? (domain.status === "VERIFIED" && domain.verifiedAt ? domain.verifiedAt : now) : status === "VERIFIED" ? domain.verifiedAt : null,
     lastCheckedAt: now,
     lastCheckError: describeProblems(checks),
-  });
+  }, actor);
   return { domain: updated, checks };
 }
 
-async function store(domain: Domain, values: Pick<Domain, "status" | "verifiedAt" | "lastCheckedAt" | "lastCheckError">): Promise<Domain> {
-  const [row] = await (await getDb())
-    .update(domains)
-    .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(domains.workspaceId, domain.workspaceId), eq(domains.id, domain.id)))
-    .returning();
-  return row;
+/** Stores the outcome; a check that changes the status is audited (`domain.verify`) in the same transaction. */
+async function store(domain: Domain, values: Pick<Domain, "status" | "verifiedAt" | "lastCheckedAt" | "lastCheckError">, actor: AuditActor): Promise<Domain> {
+  return (await getDb()).transaction(async (tx) => {
+    const [row] = await tx
+      .update(domains)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(domains.workspaceId, domain.workspaceId), eq(domains.id, domain.id)))
+      .returning();
+    if (row.status !== domain.status) {
+      await recordAudit(tx, {
+        workspaceId: domain.workspaceId,
+        actor,
+        action: "domain.verify",
+        target: { type: "domain", id: domain.id },
+        before: { status: domain.status },
+        after: { status: row.status, lastCheckError: row.lastCheckError },
+      });
+    }
+    return row;
+  });
 }
 
 function createResolver(): Resolver {

@@ -1,4 +1,6 @@
 import "server-only";
+import { userActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { invitations, memberships, users, workspaces } from "@/db/schema";
@@ -88,6 +90,7 @@ export async function acceptInvitation(token: string, userId: string): Promise<{
         .where(and(eq(memberships.workspaceId, invitation.workspaceId), eq(memberships.userId, userId)));
     }
     await tx.update(invitations).set({ acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
+    await auditJoin(tx, invitation, { id: userId, email: user.email }, existing?.role ?? null);
     return { workspaceId: invitation.workspaceId };
   });
 }
@@ -110,6 +113,20 @@ export async function acceptInvitationAsNewUser(
     }
     const user = await createUser({ email: invitation.email, password, name, workspaceId: invitation.workspaceId, role: invitation.role }, tx);
     await tx.update(invitations).set({ acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
+    await auditJoin(tx, invitation, user, null);
     return { email: user.email, workspaceId: invitation.workspaceId };
+  });
+}
+
+/** `member.join`: the invitee is the actor (they accepted); before is their earlier role, if any. */
+async function auditJoin(tx: Tx, invitation: { id: string; workspaceId: string; role: Role }, user: { id: string; email: string }, earlier: Role | null) {
+  if (earlier && hasRole(earlier, invitation.role)) return; // nothing changed
+  await recordAudit(tx, {
+    workspaceId: invitation.workspaceId,
+    actor: userActor(user),
+    action: "member.join",
+    target: { type: "user", id: user.id },
+    before: earlier ? { role: earlier } : null,
+    after: { role: invitation.role, invitationId: invitation.id },
   });
 }

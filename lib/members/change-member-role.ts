@@ -1,4 +1,6 @@
 import "server-only";
+import { auditActorOf } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { memberships } from "@/db/schema";
@@ -24,6 +26,14 @@ export async function changeMemberRole(actor: Actor, input: ChangeMemberRoleInpu
     if (current === "OWNER" && role !== "OWNER") await assertAnotherOwner(tx, actor.workspaceId, "demoted");
     if (current !== role) {
       await tx.update(memberships).set({ role }).where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId)));
+      await recordAudit(tx, {
+        workspaceId: actor.workspaceId,
+        actor: auditActorOf(actor),
+        action: "member.role_change",
+        target: { type: "user", id: userId },
+        before: { role: current },
+        after: { role },
+      });
     }
     return { userId, role };
   });

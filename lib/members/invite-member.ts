@@ -1,4 +1,6 @@
 import "server-only";
+import { AUDIT_SYSTEM_ACTOR, auditActorOf } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { invitations, memberships, users, workspaces } from "@/db/schema";
@@ -57,6 +59,8 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
       .set({ revokedAt: new Date() })
       .where(and(pendingIn(actor.workspaceId), eq(invitations.email, email)));
     await tx.insert(invitations).values({ id: invitationId, workspaceId: actor.workspaceId, email, role, tokenHash, invitedByUserId: actor.userId, expiresAt });
+    const target = { type: "invitation", id: invitationId };
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actor: auditActorOf(actor), action: "member.invite", target, after: { email, role, expiresAt } });
     const [workspace] = await tx.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
     const [inviter] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, actor.userId));
     return { workspaceName: workspace.name, inviter: inviter?.name || inviter?.email || "A colleague" };
@@ -68,8 +72,13 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
     const messageId = await sendSystemMail({ to: email, ...mail });
     return { invitationId, email, expiresAt, messageId, localLink: env().DELIVERY_PROVIDER === "local" ? url : null };
   } catch (error) {
-    // An invitation whose mail never left is useless and would block nothing: take it back.
-    await db.delete(invitations).where(eq(invitations.id, invitationId));
+    // An invitation whose mail never left is useless and would block nothing: take it back (the log is
+    // append-only, so it says so rather than losing the invite entry).
+    await db.transaction(async (tx) => {
+      await tx.delete(invitations).where(eq(invitations.id, invitationId));
+      const target = { type: "invitation", id: invitationId };
+      await recordAudit(tx, { workspaceId: actor.workspaceId, actor: AUDIT_SYSTEM_ACTOR, action: "member.invitation_withdraw", target, before: { email, role } });
+    });
     throw error;
   }
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import { auditActorOf } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { memberships } from "@/db/schema";
@@ -17,5 +19,6 @@ export async function removeMember(actor: Actor, userId: string): Promise<void> 
     assertMayGrant(actor, role, "remove owners");
     if (role === "OWNER") await assertAnotherOwner(tx, actor.workspaceId, "removed");
     await tx.delete(memberships).where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId)));
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actor: auditActorOf(actor), action: "member.remove", target: { type: "user", id: userId }, before: { role } });
   });
 }

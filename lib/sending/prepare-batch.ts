@@ -28,7 +28,7 @@ export interface PreparedElement {
 export async function prepareBatch(
   db: Executor,
   body: unknown,
-  context: { workspace: { id: string; testMode: boolean }; sandbox: boolean },
+  context: { workspace: { id: string; testMode: boolean }; sandbox: boolean; allowedSenders?: readonly string[] },
 ): Promise<PreparedElement[]> {
   const elements = parseBatchBody(body);
   const { workspace, sandbox } = context;
@@ -37,6 +37,7 @@ export async function prepareBatch(
   const shared: Omit<PrepareContext, "prefix"> & { memo: RequestMemo } = {
     workspace,
     sandbox,
+    allowedSenders: context.allowedSenders,
     source: sandbox ? "SANDBOX_BATCH" : "BATCH",
     memberEmails: workspace.testMode && !sandbox ? await listMemberEmails(db, workspace.id) : undefined,
     memo: createRequestMemo(),

@@ -5,6 +5,7 @@ import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema/index";
 import { resolveSendAttachments } from "@/lib/attachments/resolve-send-attachments";
+import { assertKeyMaySendAs } from "@/lib/api-keys/restrictions";
 import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
 import { AppError, invalidParameter, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -55,6 +56,8 @@ export interface PrepareContext {
   source: MessageSource;
   /** Field prefix inside a batch (`emailMessages[3]`). */
   prefix?: string;
+  /** The sending key's allowed senders (exact addresses or domains); absent or empty = any verified sender. */
+  allowedSenders?: readonly string[];
   /** Member addresses, fetched once per request when the workspace is in test mode. */
   memberEmails?: Set<string>;
   /** Decoded inline attachments allowed per message; the API's 5 MB when unset (SMTP raises it). */
@@ -87,6 +90,7 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
   let content = await renderContent(db, workspace.id, command, p, memo, unsubscribe);
   if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
   const sender = command.from ?? senderFromTemplate(content.templateFrom, p);
+  assertKeyMaySendAs(context.allowedSenders, sender.address, p("from"));
   const senderDomain = sender.address.slice(sender.address.lastIndexOf("@") + 1).toLowerCase();
   await memo(`sender-domain:${senderDomain}`, () => assertSenderDomainVerified(db, workspace.id, sender.address)).catch(rethrowAt(p("from")));
   const groupId = await resolveGroupId(db, workspace.id, command, p, memo);

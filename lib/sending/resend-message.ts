@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type Executor } from "@/db/client";
 import { parseAddressEntries, parseSingleAddress } from "@/lib/addresses/recipients.shared";
+import { assertKeyMaySendAs } from "@/lib/api-keys/restrictions";
 import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -20,6 +21,8 @@ export interface ResendInput {
    * sandbox message is never resent live.
    */
   sandbox?: boolean;
+  /** The resending key's allowed senders: the original's sender must be one (lib/api-keys/restrictions.ts). */
+  allowedSenders?: readonly string[];
   /** Idempotency key (as for a send); without it the new message keeps the original's metaId. */
   metaId?: string;
 }
@@ -70,6 +73,7 @@ function assertResendable(original: EmailMessageRow, sandbox: boolean): void {
 async function prepareResend(db: Executor, original: EmailMessageRow, input: ResendInput & { sandbox: boolean; testMode: boolean }): Promise<PreparedMessage> {
   const recipients = { to: parseAddressEntries(original.to, "to"), cc: parseAddressEntries(original.cc, "cc"), bcc: parseAddressEntries(original.bcc, "bcc") };
   const sender = parseSingleAddress(original.from, "from", "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
+  assertKeyMaySendAs(input.allowedSenders, sender.address, "from");
   await assertSenderDomainVerified(db, input.workspaceId, sender.address);
   if (input.testMode && !input.sandbox) assertTestModeRecipients(recipients, await listMemberEmails(db, input.workspaceId), (name) => name);
   return {

@@ -25,6 +25,8 @@ export interface SendMessageInput {
    * to the per-message total; every other rule, idempotency included, is the API's.
    */
   channel?: "api" | "smtp";
+  /** The key's sender restriction (docs/api.md#key-restrictions): a `from` outside it is refused, naming `from`. */
+  allowedSenders?: readonly string[];
 }
 
 /**
@@ -40,6 +42,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   const prepared = await prepareMessage(db, command, {
     workspace,
     sandbox: input.sandbox,
+    allowedSenders: input.allowedSenders,
     source: input.sandbox ? "SANDBOX_API" : "API",
     // The API's 5 MB inline cap protects a JSON body; SMTP mail is bounded by its SIZE limit instead.
     inlineAttachmentMaxBytes: smtp ? MAX_MESSAGE_ATTACHMENT_BYTES : undefined,

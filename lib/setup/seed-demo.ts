@@ -1,4 +1,5 @@
 import "server-only";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { workspaces } from "@/db/schema/index";
@@ -73,7 +74,7 @@ async function createDemo(tx: Tx, name: string, fixedKey: { username: string; pa
     },
     tx,
   );
-  const key = await createApiKey({ workspaceId: workspace.id, name: "Demo key", fixed: fixedKey }, tx);
+  const key = await createApiKey({ workspaceId: workspace.id, name: "Demo key", fixed: fixedKey, actor: AUDIT_SYSTEM_ACTOR }, tx);
   return { workspace, domain, template, key };
 }
 

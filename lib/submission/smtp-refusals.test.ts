@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { revokeApiKeyOrThrow } from "@/lib/api-keys/revoke-api-key";
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { useSettings } from "@/lib/testing/settings";
 import type { SubmissionListener } from "./start-submission-server";
@@ -105,7 +106,7 @@ describe("refusals at the earliest step, with their reply codes", () => {
   it("refuses a key revoked while its connection is open, at the next MAIL FROM (535)", async () => {
     const doomed = await createTestWorkspace();
     const smtp = await session(listener.port!, doomed.key.id, doomed.key.password);
-    await revokeApiKeyOrThrow(doomed.workspace.id, doomed.key.id);
+    await revokeApiKeyOrThrow(doomed.workspace.id, doomed.key.id, AUDIT_CLI_ACTOR);
     expect(await smtp.command("MAIL FROM:<hello@example.com>")).toMatch(/^535 5\.7\.8 /);
   });
 

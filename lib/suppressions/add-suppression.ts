@@ -1,6 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import type { AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { getDb, type Executor, type Tx } from "@/db/client";
 import { SUPPRESSION_REASONS, suppressions } from "@/db/schema/suppressions";
 import { invalidParameter } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -16,6 +18,8 @@ export interface AddSuppressionInput {
   /** The message whose hard bounce or complaint put the address here. */
   emailMessageId?: string | null;
   detail?: string | null;
+  /** Who adds it by hand (audited as `suppression.add`); absent for the provider-event path, whose bounce or complaint is on the message's timeline. */
+  actor?: AuditActor;
 }
 
 /**
@@ -23,18 +27,23 @@ export interface AddSuppressionInput {
  * by hand); later live sends to it are suppressed. An idempotent upsert: an address already listed
  * keeps its row and takes the latest reason. Pass the transaction of provider-event ingestion as `db`.
  */
-export async function addSuppression(input: AddSuppressionInput, db?: Executor): Promise<Suppression> {
+export async function addSuppression(input: AddSuppressionInput, tx?: Tx): Promise<Suppression> {
   if (!SUPPRESSION_REASONS.includes(input.reason)) {
     throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
   }
   const email = normalizeSuppressionEmail(input.email);
+  if (!tx) return (await getDb()).transaction((own) => addSuppression(input, own));
   const now = new Date();
   const values = { reason: input.reason, emailMessageId: input.emailMessageId ?? null, detail: input.detail ?? null, updatedAt: now };
-  const [row] = await (db ?? (await getDb()))
+  const [row] = await tx
     .insert(suppressions)
     .values({ id: newId("suppression", now), workspaceId: input.workspaceId, email, ...values, createdAt: now })
     .onConflictDoUpdate({ target: [suppressions.workspaceId, suppressions.email], set: values })
     .returning();
+  if (input.actor) {
+    const target = { type: "suppression", id: email };
+    await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: "suppression.add", target, after: { email, reason: row.reason, detail: row.detail } });
+  }
   return row;
 }
 

@@ -1,3 +1,4 @@
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import { describe, expect, it } from "vitest";
 import { runCli } from "@/lib/cli/run-cli";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
@@ -118,9 +119,9 @@ describe("the suppression list page", () => {
     expect((await listSuppressionsPage(ws.workspace.id, { prefix: "B" })).items.map((s) => s.email)).toEqual(["bob@example.org"]);
     expect((await listSuppressionsPage(other.workspace.id, {})).items).toEqual([]);
 
-    await expect(removeSuppressionOrThrow(other.workspace.id, "bob@example.org")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(removeSuppressionOrThrow(other.workspace.id, "bob@example.org", AUDIT_CLI_ACTOR)).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await listSuppressionsPage(ws.workspace.id, {})).items).toHaveLength(3);
-    await removeSuppressionOrThrow(ws.workspace.id, "bob@example.org");
+    await removeSuppressionOrThrow(ws.workspace.id, "bob@example.org", AUDIT_CLI_ACTOR);
     expect((await listSuppressionsPage(ws.workspace.id, {})).items.map((s) => s.email)).toEqual(["ada@example.org", "carol@example.org"]);
   });
 });

@@ -1,5 +1,7 @@
 import "server-only";
-import { getDb, type Executor } from "@/db/client";
+import { actorOr, type AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { getDb, type Tx } from "@/db/client";
 import { templates } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { insertTemplateVersion } from "./insert-template-version";
@@ -19,15 +21,17 @@ export interface CreateTemplateInput {
   blocks?: Record<string, unknown> | null;
   /** The dashboard user creating it; null for the CLI, seeds and tests. */
   userId?: string | null;
+  /** Audited as (`template.create`); absent: the user of `userId`, else the system. */
+  actor?: AuditActor;
 }
 
 /**
  * Stores a template and its version 1 after checking that its Liquid parses (a broken template is
  * refused, not saved). With an executor the caller's transaction holds both rows.
  */
-export async function createTemplate(input: CreateTemplateInput, executor?: Executor) {
+export async function createTemplate(input: CreateTemplateInput, executor?: Tx) {
   compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
-  const write = async (tx: Executor) => {
+  const write = async (tx: Tx) => {
     const [template] = await tx
       .insert(templates)
       .values({
@@ -47,6 +51,13 @@ export async function createTemplate(input: CreateTemplateInput, executor?: Exec
       })
       .returning();
     await insertTemplateVersion(tx, template, { userId: input.userId ?? null });
+    await recordAudit(tx, {
+      workspaceId: template.workspaceId,
+      actor: actorOr(input.actor, input.userId),
+      action: "template.create",
+      target: { type: "template", id: template.id },
+      after: { name: template.name, subject: template.subject, kind: template.kind, version: 1 },
+    });
     return template;
   };
   if (executor) return write(executor);

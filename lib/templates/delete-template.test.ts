@@ -1,3 +1,4 @@
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
@@ -23,7 +24,7 @@ describe("deleteTemplate", () => {
     const ws = await createTestWorkspace();
     const template = await createTemplateFromStarter({ workspaceId: ws.workspace.id, starterKey: "welcome", userId: null });
     const kept = await ws.createTemplate({ name: "Kept" });
-    await expect(deleteTemplate({ workspaceId: ws.workspace.id, templateId: template.id })).resolves.toMatchObject({ id: template.id });
+    await expect(deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: template.id })).resolves.toMatchObject({ id: template.id });
     expect(await rowsOf(template.id)).toEqual({ templates: [], versions: [] });
     expect((await rowsOf(kept.id)).templates).toHaveLength(1);
   });
@@ -37,7 +38,7 @@ describe("deleteTemplate", () => {
     await createWorkflow({ workspaceId: ws.workspace.id, definition: { name: "Unrelated", steps: [sendStep(unrelated.id)] } });
 
     expect((await findWorkflowsUsingTemplate(ws.workspace.id, template.id)).map((workflow) => workflow.id)).toEqual([billing.id, onboarding.id]);
-    const refusal = deleteTemplate({ workspaceId: ws.workspace.id, templateId: template.id });
+    const refusal = deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: template.id });
     await expect(refusal).rejects.toMatchObject({ code: "CONFLICT", param: "templateId", message: expect.stringContaining("“Billing”, “Onboarding”") });
     expect((await rowsOf(template.id)).templates).toHaveLength(1);
     expect((await rowsOf(template.id)).versions).toHaveLength(1);
@@ -48,8 +49,8 @@ describe("deleteTemplate", () => {
     const ws = await createTestWorkspace();
     const other = await createTestWorkspace();
     const template = await ws.createTemplate({});
-    await expect(deleteTemplate({ workspaceId: other.workspace.id, templateId: template.id })).rejects.toMatchObject({ code: "NOT_FOUND", param: "templateId" });
-    await expect(deleteTemplate({ workspaceId: ws.workspace.id, templateId: "tpl_unknown" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: other.workspace.id, templateId: template.id })).rejects.toMatchObject({ code: "NOT_FOUND", param: "templateId" });
+    await expect(deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: "tpl_unknown" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await rowsOf(template.id)).templates).toHaveLength(1);
     expect(await findWorkflowsUsingTemplate(other.workspace.id, template.id)).toEqual([]);
   });

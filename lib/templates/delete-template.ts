@@ -1,4 +1,6 @@
 import "server-only";
+import type { AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";
@@ -11,7 +13,7 @@ import { findWorkflowsUsingTemplate } from "./find-workflows-using-template";
  * it, since those steps would fail at run time. The template row is locked first, so the check and
  * the delete see the same workflows as a concurrent dashboard action.
  */
-export async function deleteTemplate(input: { workspaceId: string; templateId: string }) {
+export async function deleteTemplate(input: { workspaceId: string; templateId: string; actor: AuditActor }) {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [template] = await tx
@@ -27,6 +29,8 @@ export async function deleteTemplate(input: { workspaceId: string; templateId: s
       throw new AppError("CONFLICT", `“${template.name}” is used by the ${noun} ${names}. Remove it from their steps first, then delete it.`, { param: "templateId" });
     }
     await tx.delete(templates).where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, template.id)));
+    const target = { type: "template", id: template.id };
+    await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: "template.delete", target, before: { name: template.name } });
     return template;
   });
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import { actorOr, type AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";
@@ -21,6 +23,8 @@ export interface UpdateTemplateInput {
   baseVersion?: number;
   /** Set by restoreTemplateVersion: the version this save copies. */
   restoredFromVersion?: number;
+  /** Audited as (`template.update`); absent: the user of `userId`, else the system. */
+  actor?: AuditActor;
 }
 
 /**
@@ -35,7 +39,7 @@ export async function updateTemplate(input: UpdateTemplateInput) {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ version: templates.version })
+      .select()
       .from(templates)
       .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
       .for("update");
@@ -60,6 +64,29 @@ export async function updateTemplate(input: UpdateTemplateInput) {
       .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
       .returning();
     await insertTemplateVersion(tx, template, { userId: input.userId, restoredFromVersion: input.restoredFromVersion });
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: actorOr(input.actor, input.userId),
+      action: input.restoredFromVersion ? "template.restore" : "template.update",
+      target: { type: "template", id: template.id },
+      ...templateChanges(current, template),
+    });
     return template;
   });
+}
+
+const SHORT_FIELDS = ["name", "subject", "fromAddress", "replyTo", "strict", "kind"] as const;
+const LONG_FIELDS = ["bodyHtml", "bodyText", "blocks"] as const;
+
+/**
+ * The audit's before/after of a save: short fields as values, long ones (bodies, blocks) only named in
+ * `changed` (the versions keep the text itself; the log stays small), and the version numbers.
+ */
+function templateChanges(before: typeof templates.$inferSelect, after: typeof templates.$inferSelect) {
+  const changedLong = LONG_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  const pick = (row: typeof templates.$inferSelect) => Object.fromEntries(SHORT_FIELDS.map((field) => [field, row[field]]));
+  return {
+    before: { ...pick(before), version: before.version },
+    after: { ...pick(after), version: after.version, ...(changedLong.length ? { changed: changedLong } : {}) },
+  };
 }

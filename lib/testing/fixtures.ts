@@ -1,3 +1,4 @@
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { getDb } from "@/db/client";
 import { asc, eq } from "drizzle-orm";
 import { emailMessageLogs, emailMessages, localInbox, workspaces } from "@/db/schema";
@@ -19,7 +20,7 @@ export async function createTestWorkspace(options: { testMode?: boolean; name?: 
   const db = await getDb();
   const [workspace] = await db.update(workspaces).set({ trackingEnabled }).where(eq(workspaces.id, created.id)).returning();
   const domain = await addDomain({ workspaceId: workspace.id, name: "example.com", verified: true });
-  const key = await createApiKey({ workspaceId: workspace.id, name: "test key" });
+  const key = await createApiKey({ workspaceId: workspace.id, name: "test key", actor: AUDIT_SYSTEM_ACTOR });
   return {
     workspace,
     domain,

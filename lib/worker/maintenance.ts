@@ -1,5 +1,6 @@
 import "server-only";
 import { purgeOldActivity } from "@/lib/activity/purge-old-activity";
+import { purgeOldAuditEvents } from "@/lib/audit/purge-old-audit-events";
 import { purgeExpiredAttachments } from "@/lib/attachments/purge-expired-attachments";
 import { purgeMessageContent } from "@/lib/messages/purge-message-content";
 import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-handoffs";
@@ -7,11 +8,12 @@ import { getDb } from "@/db/client";
 import { purgeWebhookLogs } from "@/lib/webhooks/purge-webhook-logs";
 
 /**
- * The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs, attachment bytes,
- * message content, Resend handoffs, and the webhook log and feed.
+ * The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs (activity, audit),
+ * attachment bytes, message content, Resend handoffs, and the webhook log and feed.
  */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
+  await purgeOldAuditEvents();
   await purgeExpiredAttachments();
   await purgeMessageContent();
   await purgeResendHandoffs(await getDb());

@@ -1,3 +1,4 @@
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
@@ -93,7 +94,7 @@ describe("checkAutoPause", () => {
     const { workspace } = await createTestWorkspace();
     await sent(workspace.id, 100, { bounced: 20 });
     expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({ paused: true, bounced: 20 });
-    await resumeSending({ workspaceId: workspace.id });
+    await resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: workspace.id });
     expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({ paused: false, sent: 100, bounced: 0 });
 
     const later = new Date(Date.now() + 1000);

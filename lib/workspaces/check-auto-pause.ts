@@ -2,6 +2,7 @@ import "server-only";
 import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { pauseSending } from "./pause-sending";
@@ -40,7 +41,7 @@ export async function checkAutoPause(input: { workspaceId: string }): Promise<Au
   const counts = await recentCounts(input.workspaceId, workspace.resumedAt);
   const reason = autoPauseReason(counts);
   if (!reason) return { paused: false, ...counts };
-  await pauseSending({ workspaceId: input.workspaceId, reason, automatic: true });
+  await pauseSending({ workspaceId: input.workspaceId, reason, automatic: true, actor: AUDIT_SYSTEM_ACTOR });
   log.warn("workspace paused automatically", { workspaceId: input.workspaceId, ...counts, reason });
   return { paused: true, reason, ...counts };
 }

@@ -2,6 +2,8 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
+import type { AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { notFound } from "@/lib/errors";
 import { enqueueDeliveries, queueTransaction } from "@/lib/queue/queue";
 import { log } from "@/lib/log";
@@ -17,16 +19,33 @@ export const RESUME_CHUNK = 1000;
  * paused again meanwhile. Also releases messages left PAUSED by an interrupted earlier resume, so
  * running it again is the fix for one. Unknown workspace → NOT_FOUND.
  */
-export async function resumeSending(input: { workspaceId: string }): Promise<{ resumed: number }> {
+export async function resumeSending(input: { workspaceId: string; actor: AuditActor }): Promise<{ resumed: number }> {
   const db = await getDb();
   // Committed before any message is looked at: a send that holds its workspace row FOR SHARE (accepting
   // as PAUSED) finishes first, so its message is among those found below (sending-state.ts).
-  const [workspace] = await db
-    .update(workspaces)
-    .set({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false, resumedAt: new Date(), updatedAt: new Date() })
-    .where(eq(workspaces.id, input.workspaceId))
-    .returning({ id: workspaces.id });
-  if (!workspace) throw notFound(`Workspace ${input.workspaceId}`, "workspace");
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ sendingPaused: workspaces.sendingPaused, pausedReason: workspaces.pausedReason })
+      .from(workspaces)
+      .where(eq(workspaces.id, input.workspaceId))
+      .for("update");
+    if (!before) throw notFound(`Workspace ${input.workspaceId}`, "workspace");
+    await tx
+      .update(workspaces)
+      .set({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false, resumedAt: new Date(), updatedAt: new Date() })
+      .where(eq(workspaces.id, input.workspaceId));
+    // Resuming a workspace that was not paused still releases stragglers (below) but changes no setting.
+    if (before.sendingPaused) {
+      await recordAudit(tx, {
+        workspaceId: input.workspaceId,
+        actor: input.actor,
+        action: "workspace.resume",
+        target: { type: "workspace", id: input.workspaceId },
+        before,
+        after: { sendingPaused: false, pausedReason: null },
+      });
+    }
+  });
 
   let resumed = 0;
   for (;;) {

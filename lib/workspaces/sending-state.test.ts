@@ -1,3 +1,4 @@
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
@@ -38,7 +39,7 @@ const CREATED = ["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED"];
 describe("pauseSending and acceptance while paused", () => {
   it("a live send while paused waits as PAUSED with no delivery job and a Held event naming the reason", async () => {
     const ws = await createTestWorkspace();
-    await pauseSending({ workspaceId: ws.workspace.id, reason: "Checking the list." });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id, reason: "Checking the list." });
     const { message } = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw() });
     expect(message.status).toBe("PAUSED");
     const state = await readMessageState(message.id);
@@ -51,7 +52,7 @@ describe("pauseSending and acceptance while paused", () => {
 
   it("holds batches and workflow email steps too; sandbox is never paused", async () => {
     const ws = await createWorkflowWorkspace();
-    await pauseSending({ workspaceId: ws.workspace.id });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id });
     const batch = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: { emailMessages: [raw("a@example.org"), raw("b@example.org")] } });
     for (const id of batch.emailMessageIds) {
       expect((await readMessageState(id)).message.status).toBe("PAUSED");
@@ -73,7 +74,7 @@ describe("pauseSending and acceptance while paused", () => {
     const { message } = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw() });
     expect(message.status).toBe("PENDING");
     expect(await deliveryJobs(message.id)).toBe(1);
-    await pauseSending({ workspaceId: ws.workspace.id });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id });
     await deliverMessage({ workspaceId: ws.workspace.id, messageId: message.id }, { attempt: 0 });
     const state = await readMessageState(message.id);
     expect(state.message.status).toBe("PAUSED");
@@ -85,16 +86,16 @@ describe("pauseSending and acceptance while paused", () => {
 
   it("is idempotent: a second pause keeps the first reason and time; unknown workspaces are NOT_FOUND", async () => {
     const ws = await createTestWorkspace();
-    await pauseSending({ workspaceId: ws.workspace.id, reason: "First." });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id, reason: "First." });
     const db = await getDb();
     const [first] = await db.select().from(workspaces).where(eq(workspaces.id, ws.workspace.id));
-    await pauseSending({ workspaceId: ws.workspace.id, reason: "Second.", automatic: true });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id, reason: "Second.", automatic: true });
     const [second] = await db.select().from(workspaces).where(eq(workspaces.id, ws.workspace.id));
     expect(second).toMatchObject({ sendingPaused: true, pausedReason: "First.", pausedAutomatically: false });
     expect(second.pausedAt).toEqual(first.pausedAt);
 
     const missing = newId("workspace");
-    for (const call of [() => pauseSending({ workspaceId: missing }), () => resumeSending({ workspaceId: missing }), () => discardPausedMessages({ workspaceId: missing })]) {
+    for (const call of [() => pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: missing }), () => resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: missing }), () => discardPausedMessages({ workspaceId: missing })]) {
       await expect(call()).rejects.toMatchObject({ code: "NOT_FOUND" } satisfies Partial<AppError>);
     }
   });
@@ -103,15 +104,15 @@ describe("pauseSending and acceptance while paused", () => {
 describe("resumeSending", () => {
   it("clears the pause and delivers each held message exactly once", async () => {
     const ws = await createTestWorkspace();
-    await pauseSending({ workspaceId: ws.workspace.id });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id });
     const held = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw() });
     const queuedBefore = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw("b@example.org") });
     expect(queuedBefore.message.status).toBe("PAUSED");
 
-    expect(await resumeSending({ workspaceId: ws.workspace.id })).toEqual({ resumed: 2 });
+    expect(await resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id })).toEqual({ resumed: 2 });
     const [workspace] = await (await getDb()).select().from(workspaces).where(eq(workspaces.id, ws.workspace.id));
     expect(workspace).toMatchObject({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false });
-    expect(await resumeSending({ workspaceId: ws.workspace.id })).toEqual({ resumed: 0 });
+    expect(await resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id })).toEqual({ resumed: 0 });
 
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
@@ -129,7 +130,7 @@ describe("resumeSending", () => {
 
   it("releases more than one chunk, set-based, and queues one job per message", async () => {
     const ws = await createTestWorkspace();
-    await pauseSending({ workspaceId: ws.workspace.id });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id });
     const count = RESUME_CHUNK + 5;
     const base = Date.now() - 60_000;
     const rows = Array.from({ length: count }, (_, index) => {
@@ -151,7 +152,7 @@ describe("resumeSending", () => {
     });
     const db = await getDb();
     await db.insert(emailMessages).values(rows);
-    expect(await resumeSending({ workspaceId: ws.workspace.id })).toEqual({ resumed: count });
+    expect(await resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id })).toEqual({ resumed: count });
     const result = await db.execute(sql`select count(*)::int as n from pgboss.job where name = 'deliver-message' and data->>'workspaceId' = ${ws.workspace.id}`);
     const jobs = ((Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{ n: number }>)[0].n;
     expect(jobs).toBe(count);
@@ -164,7 +165,7 @@ describe("discardPausedMessages", () => {
   it("erases the paused queue (DELETED, content gone, metadata kept); nothing is sent after resuming", async () => {
     const ws = await createTestWorkspace();
     const sentBefore = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw() });
-    await pauseSending({ workspaceId: ws.workspace.id });
+    await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id });
     const held = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw(), metadata: { order: 7 }, attachments: [{ name: "a.txt", contentType: "text/plain", contentBlob: Buffer.from("secret").toString("base64") }] } });
     expect(await discardPausedMessages({ workspaceId: ws.workspace.id })).toEqual({ discarded: 1 });
 
@@ -176,7 +177,7 @@ describe("discardPausedMessages", () => {
     expect(state.events[1].message).not.toContain("Your receipt");
     // The workspace stays paused; the message queued before the pause is not discarded (it is PENDING).
     expect((await readMessageState(sentBefore.message.id)).message.status).toBe("PENDING");
-    expect(await resumeSending({ workspaceId: ws.workspace.id })).toEqual({ resumed: 0 });
+    expect(await resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id })).toEqual({ resumed: 0 });
     await deliverMessage({ workspaceId: ws.workspace.id, messageId: held.message.id }, { attempt: 0 });
     expect((await readMessageState(held.message.id)).inbox).toHaveLength(0);
   });

@@ -2,6 +2,8 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workspaces } from "@/db/schema";
+import { auditActorOf } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { invalidParameter, notFound } from "@/lib/errors";
 import { assertActorRole, type Actor } from "@/lib/access/actor";
 import { parseInput } from "@/lib/validation.shared";
@@ -27,14 +29,21 @@ export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspa
     if (changes.testMode) throw invalidParameter("testMode", "System mail always sends live: test mode cannot be turned on here.");
     if (changes.trackingEnabled) throw invalidParameter("trackingEnabled", "System mail is never tracked: sign-in links must not pass through redirects.");
   }
-  const db = await getDb();
-  const [updated] = await db
-    .update(workspaces)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(workspaces.id, actor.workspaceId))
-    .returning({ id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled });
-  if (!updated) throw notFound(`Workspace ${actor.workspaceId}`);
-  return updated;
+  const columns = { id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled };
+  return (await getDb()).transaction(async (tx) => {
+    const [before] = await tx.select(columns).from(workspaces).where(eq(workspaces.id, actor.workspaceId)).for("update");
+    if (!before) throw notFound(`Workspace ${actor.workspaceId}`);
+    const [updated] = await tx
+      .update(workspaces)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(workspaces.id, actor.workspaceId))
+      .returning(columns);
+    // Only what changed is kept (recordAudit); saving the form unchanged audits nothing.
+    if (JSON.stringify(before) !== JSON.stringify(updated)) {
+      await recordAudit(tx, { workspaceId: updated.id, actor: auditActorOf(actor), action: "workspace.update", target: { type: "workspace", id: updated.id }, before, after: updated });
+    }
+    return updated;
+  });
 }
 
 /** What the settings page shows: everyone in the workspace may read it. */

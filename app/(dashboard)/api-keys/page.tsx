@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { isExpired, listApiKeys, type ApiKeySummary } from "@/lib/api-keys/list-api-keys";
 import { env } from "@/lib/env";
 import { hasRole } from "@/lib/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
@@ -43,6 +43,8 @@ export default async function ApiKeysPage() {
             <Th>Name</Th>
             <Th>Username</Th>
             <Th>Password starts</Th>
+            <Th>Scopes</Th>
+            <Th>Restrictions</Th>
             <Th>Created</Th>
             <Th>Last used</Th>
             <Th>Status</Th>
@@ -54,6 +56,12 @@ export default async function ApiKeysPage() {
                 <Td className="font-medium text-slate-900">{key.name}</Td>
                 <Td className="font-mono text-xs whitespace-nowrap">{key.id}</Td>
                 <Td className="font-mono text-xs">{key.secretHint}…</Td>
+                <Td className="font-mono text-xs" data-testid="api-key-scopes">
+                  {key.scopes.join(", ")}
+                </Td>
+                <Td className="text-xs">
+                  <KeyRestrictions apiKey={key} />
+                </Td>
                 <Td className="whitespace-nowrap">
                   <Timestamp value={key.createdAt} />
                 </Td>
@@ -63,6 +71,8 @@ export default async function ApiKeysPage() {
                     <span title={key.revokedAt.toISOString()}>
                       <Badge tone="danger">Revoked</Badge>
                     </span>
+                  ) : isExpired(key) ? (
+                    <Badge tone="warning">Expired</Badge>
                   ) : (
                     <Badge tone="success">Active</Badge>
                   )}
@@ -85,5 +95,29 @@ export default async function ApiKeysPage() {
         </Table>
       )}
     </div>
+  );
+}
+
+/** Senders, IP ranges and expiry of a key; "none" when it has no restriction. */
+function KeyRestrictions({ apiKey }: { apiKey: ApiKeySummary }) {
+  const parts = [
+    apiKey.allowedSenders.length ? `senders: ${apiKey.allowedSenders.join(", ")}` : null,
+    apiKey.allowedIps.length ? `IPs: ${apiKey.allowedIps.join(", ")}` : null,
+  ].filter(Boolean);
+  if (parts.length === 0 && !apiKey.expiresAt) return <span className="text-slate-400">none</span>;
+  return (
+    <ul className="space-y-0.5">
+      {parts.map((part) => (
+        <li key={part} className="font-mono break-all">
+          {part}
+        </li>
+      ))}
+      {apiKey.expiresAt ? (
+        <li>
+          {isExpired(apiKey) ? "expired " : "expires "}
+          <Timestamp value={apiKey.expiresAt} />
+        </li>
+      ) : null}
+    </ul>
   );
 }

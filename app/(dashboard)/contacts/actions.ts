@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { suppressionEmailSchema } from "@/lib/contacts/schemas";
 import { addSuppression } from "@/lib/suppressions/add-suppression";
 import { removeSuppressionOrThrow } from "@/lib/suppressions/remove-suppression";
@@ -14,8 +15,8 @@ export async function addSuppressionAction(_previous: FormState, form: FormData)
     schema: suppressionEmailSchema,
     input: values,
     values,
-    run: async ({ email }, { workspace }) => {
-      const row = await addSuppression({ workspaceId: workspace.id, email, reason: "MANUAL", detail: "Added in the dashboard" });
+    run: async ({ email }, { workspace, user }) => {
+      const row = await addSuppression({ workspaceId: workspace.id, email, reason: "MANUAL", detail: "Added in the dashboard", actor: await dashboardActor(user) });
       revalidatePath("/contacts", "layout");
       return { message: `${row.email} is on the suppression list.` };
     },
@@ -29,8 +30,8 @@ export async function removeSuppressionAction(form: FormData): Promise<void> {
     role: "ADMIN",
     schema: suppressionEmailSchema,
     input: { email: form.get("email") },
-    run: async ({ email }, { workspace }) => {
-      await removeSuppressionOrThrow(workspace.id, email);
+    run: async ({ email }, { workspace, user }) => {
+      await removeSuppressionOrThrow(workspace.id, email, await dashboardActor(user));
       return {};
     },
   });

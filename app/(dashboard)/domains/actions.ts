@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { addDomain } from "@/lib/domains/add-domain";
 import type { RecordCheck } from "@/lib/domains/dns-records";
 import { domainIdSchema, addDomainSchema } from "@/lib/domains/schemas";
@@ -18,9 +19,9 @@ export async function addDomainAction(_previous: FormState, form: FormData): Pro
     schema: addDomainSchema,
     input: values,
     values,
-    run: async ({ name }, { workspace }) => {
+    run: async ({ name }, { workspace, user }) => {
       // DOMAIN_VERIFICATION=off: nothing to look up, so the domain counts as verified at once.
-      const domain = await addDomain({ workspaceId: workspace.id, name, verified: env().DOMAIN_VERIFICATION === "off" });
+      const domain = await addDomain({ workspaceId: workspace.id, name, verified: env().DOMAIN_VERIFICATION === "off", actor: await dashboardActor(user) });
       revalidatePath("/domains");
       redirect(`/domains/${domain.id}`);
     },
@@ -33,10 +34,10 @@ export type VerifyState = FormState<{ status: string; lastCheckError: string | n
 export async function verifyDomainAction(_previous: VerifyState, form: FormData): Promise<VerifyState> {
   return dashboardAction({
     role: "ADMIN",
-    run: async (_input, { workspace }) => {
+    run: async (_input, { workspace, user }) => {
       const parsed = domainIdSchema.safeParse({ id: form.get("id") });
       if (!parsed.success) throw notFound("Domain");
-      const { domain, checks } = await verifyDomain(workspace.id, parsed.data.id);
+      const { domain, checks } = await verifyDomain(workspace.id, parsed.data.id, await dashboardActor(user));
       revalidatePath(`/domains/${domain.id}`);
       revalidatePath("/domains");
       return { status: domain.status, lastCheckError: domain.lastCheckError, checks };

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction } from "@/app/_lib/action";
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { invitationNotice, type InviteFormState, type SettingsFormState } from "@/components/settings/form-state.shared";
 import type { Actor } from "@/lib/access/actor";
 import { changeMemberRole } from "@/lib/members/change-member-role";
@@ -20,7 +21,8 @@ async function asAdmin(values: Record<string, string>, work: (actor: Actor) => P
     role: "ADMIN",
     values,
     run: async (_input, context) => {
-      const message = await work({ userId: context.user.id, workspaceId: context.workspace.id, role: context.role });
+      const audit = await dashboardActor(context.user);
+      const message = await work({ userId: context.user.id, workspaceId: context.workspace.id, role: context.role, audit });
       revalidatePath("/", "layout");
       return { message };
     },
@@ -53,7 +55,7 @@ export async function inviteAction(_previous: InviteFormState, form: FormData): 
     role: "ADMIN",
     values,
     run: async (_input, context) => {
-      const actor = { userId: context.user.id, workspaceId: context.workspace.id, role: context.role };
+      const actor = { userId: context.user.id, workspaceId: context.workspace.id, role: context.role, audit: await dashboardActor(context.user) };
       const invitation = await inviteMember(actor, { email: values.email, role: values.role as Role });
       revalidatePath("/", "layout");
       return { message: invitationNotice(invitation.email, invitation.localLink !== null), link: invitation.localLink ?? undefined };

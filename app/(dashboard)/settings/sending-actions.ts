@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { AppError } from "@/lib/errors";
 import { eraseMessage } from "@/lib/messages/erase-message";
@@ -21,17 +22,17 @@ const messageIdSchema = z.string().trim().regex(/^em_[0-9A-Za-z]{16}$/, "Give a 
 
 /** Settings → Sending: pause (admins only; the reason is shown to everyone). */
 export async function pauseSendingAction(_previous: SendingActionState, form: FormData): Promise<SendingActionState> {
-  const { workspace } = await requireDashboard("ADMIN");
+  const { workspace, user } = await requireDashboard("ADMIN");
   const reason = reasonSchema.safeParse(form.get("reason") ?? "");
   if (!reason.success) return { error: "Keep the reason under 500 characters." };
-  await pauseSending({ workspaceId: workspace.id, reason: reason.data || "Paused from the dashboard." });
+  await pauseSending({ workspaceId: workspace.id, reason: reason.data || "Paused from the dashboard.", actor: await dashboardActor(user) });
   revalidatePath("/settings");
   return { notice: "Sending is paused. New live messages wait as PAUSED." };
 }
 
 export async function resumeSendingAction(_previous: SendingActionState): Promise<SendingActionState> {
-  const { workspace } = await requireDashboard("ADMIN");
-  const { resumed } = await resumeSending({ workspaceId: workspace.id });
+  const { workspace, user } = await requireDashboard("ADMIN");
+  const { resumed } = await resumeSending({ workspaceId: workspace.id, actor: await dashboardActor(user) });
   revalidatePath("/settings");
   return { notice: `Sending resumed; ${resumed} waiting ${resumed === 1 ? "message goes" : "messages go"} out now.` };
 }

@@ -1,5 +1,6 @@
 "use server";
 
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, type FormState } from "@/app/_lib/action";
@@ -58,8 +59,8 @@ export async function duplicateTemplateAction(_previous: FormState, form: FormDa
 export async function deleteTemplateAction(_previous: FormState, form: FormData): Promise<FormState> {
   return dashboardAction({
     values: {},
-    run: async (_input, { workspace }) => {
-      const deleted = await deleteTemplate({ workspaceId: workspace.id, templateId: text(form, "templateId") });
+    run: async (_input, { workspace, user }) => {
+      const deleted = await deleteTemplate({ workspaceId: workspace.id, templateId: text(form, "templateId"), actor: await dashboardActor(user) });
       revalidatePath("/templates");
       return { message: `“${deleted.name}” was deleted.` };
     },

@@ -14,6 +14,7 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["Batch", resources.batchResource, "A batch of messages sent in one call."],
   ["WorkflowRun", resources.workflowRunResource, "One run of a workflow."],
   ["Attachment", resources.attachmentResource, "An uploaded attachment, referenced as attachmentId when sending."],
+  ["AuditEvent", resources.auditEventResource, "One change to the workspace: who, what, before and after."],
   ["Error", resources.errorEnvelope, "Every error: JSON, never an HTML page or a stack trace."],
   ["MessageListMeta", resources.messageListMeta, "Keyset pagination of GET /v1/email_messages."],
   ["EventListMeta", resources.eventListMeta, "Page-numbered pagination of a message's events."],
@@ -104,9 +105,13 @@ export const ERROR_RESPONSES = {
     "INVALID_JSON (not a JSON object), EMAIL_MESSAGE_INVALID_PARAMETER_ERROR, EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR or " +
       "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR; `param` names the field.",
   ),
-  "401": errorResponse("Unauthorized", "UNAUTHORIZED: no, malformed, unknown or revoked credentials.", {
+  "401": errorResponse("Unauthorized", "UNAUTHORIZED: no, malformed, unknown, revoked or expired credentials.", {
     "WWW-Authenticate": header("WWW-Authenticate"),
   }),
+  "403": errorResponse(
+    "Forbidden",
+    "FORBIDDEN: the API key lacks the operation's scope (the message names it), or its IP allow list does not hold the caller's address.",
+  ),
   "404": errorResponse("NotFound", "NOT_FOUND: unknown id, or an id of another workspace; `param` names it."),
   "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
     Allow: header("Allow"),
@@ -119,7 +124,8 @@ export const ERROR_RESPONSES = {
   "415": errorResponse("UnsupportedMediaType", "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json."),
   "422": errorResponse(
     "UnprocessableContent",
-    "EMAIL_MESSAGE_INVALID_SENDER_ERROR, EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR or TEMPLATE_RENDER_ERROR.",
+    "EMAIL_MESSAGE_INVALID_SENDER_ERROR (an unverified sender domain, or a sender the API key's restriction does not allow; `param` names `from`), " +
+      "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR or TEMPLATE_RENDER_ERROR.",
   ),
   "429": errorResponse("RateLimited", "RATE_LIMITED: over the API key's rate; retry after Retry-After seconds.", {
     ...rateLimitHeaders,

@@ -8,6 +8,9 @@ follow each message's delivery timeline. Conventions (docs/api.md):
 
 - Authentication: HTTP Basic with an API key (username \`key_…\`, password shown once). The one-value
   form \`Basic key_…:secret\` is accepted too.
+- Scopes: a key carries scopes fixed at creation (\`full\` = everything). Each operation names the one it
+  needs (its \`security\` and \`x-scope\`); a key without it gets 403 FORBIDDEN naming the scope. A key may
+  also be limited to senders (422 naming \`from\`), to an IP allow list (403) and expire (401).
 - Base URL: \`{APP_URL}/api\` (this document's server); \`{APP_URL}\` works as well (\`/v1/…\` is rewritten).
 - One resource is \`{ "data": … }\`, a list \`{ "meta": …, "data": [ … ] }\`; timestamps are ISO 8601 UTC
   with milliseconds, null until they happen.
@@ -42,6 +45,7 @@ export function openApiDocument(): JsonObject {
       { name: "Workflow runs" },
       { name: "Templates" },
       { name: "Attachments" },
+      { name: "Audit log" },
       { name: "Sandbox", description: "The sending operations' twins: validated, rendered and stored, never delivered." },
       { name: "Webhooks", description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md)." },
       { name: "Meta" },

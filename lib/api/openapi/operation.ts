@@ -1,3 +1,4 @@
+import type { ApiScope } from "@/lib/api-keys/scopes.shared";
 import { errorResponseRef, rateLimitHeaders, ref, type ErrorStatus, type JsonObject } from "./components";
 
 /** A success answer: `{ data: <schema> }` unless `content` says otherwise. */
@@ -21,6 +22,8 @@ export interface OperationSpec {
   success: Success[];
   /** Beyond those every authenticated operation may answer: 401, 429, 503. */
   errors?: ErrorStatus[];
+  /** The scope a key needs (docs/api.md#scopes); required unless `public`. A key with `full` may call anything. */
+  scope?: ApiScope;
   /** No credentials, no rate limit (the OpenAPI document itself). */
   public?: boolean;
   deprecated?: boolean;
@@ -46,7 +49,8 @@ function successResponse(success: Success, isPublic: boolean): JsonObject {
 export function operation(spec: OperationSpec): JsonObject {
   const responses: JsonObject = {};
   for (const success of spec.success) responses[success.status] = successResponse(success, spec.public ?? false);
-  const errors: ErrorStatus[] = spec.public ? (spec.errors ?? []) : [...(spec.errors ?? []), "401", "429", "503"];
+  if (!spec.public && !spec.scope) throw new Error(`OpenAPI operation ${spec.operationId} names no scope.`);
+  const errors: ErrorStatus[] = spec.public ? (spec.errors ?? []) : [...(spec.errors ?? []), "401", "403", "429", "503"];
   for (const status of [...new Set(errors)].sort()) responses[status] = errorResponseRef(status);
   return {
     operationId: spec.operationId,
@@ -54,7 +58,9 @@ export function operation(spec: OperationSpec): JsonObject {
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag],
     ...(spec.deprecated ? { deprecated: true } : {}),
-    ...(spec.public ? { security: [] } : {}),
+    // Alternatives: the operation's own scope, or `full`.
+    security: spec.public ? [] : spec.scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [spec.scope] }, { basicAuth: ["full"] }],
+    ...(spec.scope ? { "x-scope": spec.scope } : {}),
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
     ...(spec.body
       ? { requestBody: { required: !spec.body.optional, content: { "application/json": { schema: ref(spec.body.schema) } } } }

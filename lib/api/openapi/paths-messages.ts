@@ -11,6 +11,7 @@ const send = (sandbox: boolean): OperationSpec => ({
     ? "Same validation, rendering and stored message as the live endpoint (source SANDBOX_API, status SUCCEEDED once rendered); nothing reaches a provider and test mode does not apply."
     : "Exactly one form: templateId (+ variables), or raw bodyHtml + subject (+ bodyText) with from. Every problem is reported in the request; delivery happens after the answer.",
   tag: sandbox ? "Sandbox" : "Email messages",
+  scope: "emails:send",
   body: { schema: "SendEmailRequest" },
   success: [messageCreated, { ...replayed, data: "EmailMessage" }],
   errors: SEND_ERRORS,
@@ -46,6 +47,7 @@ export const messagePaths: Record<string, JsonObject> = {
       summary: "List messages, newest first",
       description: "Keyset pagination: createdAt descending, then id descending. An unknown cursor id is a 400. Filters combine.",
       tag: "Email messages",
+      scope: "emails:read",
       parameters: listParameters,
       success: [{ status: "200", description: "One page of messages.", list: { meta: "MessageListMeta", item: "EmailMessage" } }],
       errors: ["400"],
@@ -57,6 +59,7 @@ export const messagePaths: Record<string, JsonObject> = {
       operationId: "getEmailMessage",
       summary: "Retrieve a message with its delivery timestamps",
       tag: "Email messages",
+      scope: "emails:read",
       parameters: [pathId("message", "em_")],
       success: [{ status: "200", description: "The message.", data: "EmailMessage" }],
       errors: ["404"],
@@ -69,6 +72,7 @@ export const messagePaths: Record<string, JsonObject> = {
       description:
         "Copies the stored addresses, subject, bodies, headers, attachment references, variables, metadata, group and template id (not re-rendered) into a new message with resentFromId set, accepted like any send (pausing, suppression, test mode, sender domain). 409 when the original's content was erased or purged, or it is a sandbox message. With a metaId, the same request within 24 hours replays the first answer.",
       tag: "Email messages",
+      scope: "emails:send",
       parameters: [pathId("message", "em_")],
       body: { schema: "ResendEmailRequest", optional: true },
       success: [messageCreated, { ...replayed, data: "EmailMessage" }],
@@ -80,6 +84,7 @@ export const messagePaths: Record<string, JsonObject> = {
       operationId: "listEmailMessageEvents",
       summary: "List a message's delivery timeline, newest first",
       tag: "Email messages",
+      scope: "emails:read",
       parameters: [
         pathId("message", "em_"),
         queryParam("page", { type: "integer", minimum: 1, default: 1 }, "1-based; 50 events a page. A page past the end is empty."),
@@ -95,6 +100,7 @@ export const messagePaths: Record<string, JsonObject> = {
       summary: "List the workspace's templates, newest first (beyond the published API)",
       description: "Raw templates (Liquid source), 100 a page at most, with the same keyset cursors as messages.",
       tag: "Templates",
+      scope: "templates:read",
       parameters: [
         queryParam("limit", { type: "integer", minimum: 1, maximum: 100, default: 100 }, "Templates per page."),
         queryParam("cursor.after", { type: "string" }, "A template id: the page after it (older)."),
@@ -110,6 +116,7 @@ export const messagePaths: Record<string, JsonObject> = {
       summary: "Render a template with variables",
       description: "Through the same renderer as a send: subject, HTML and text (derived from the HTML when the template has none).",
       tag: "Templates",
+      scope: "templates:read",
       parameters: [pathId("template", "tpl_")],
       body: { schema: "RenderTemplateRequest", optional: true },
       success: [{ status: "200", description: "The rendered template.", data: "RenderedTemplate" }],
@@ -121,6 +128,7 @@ export const messagePaths: Record<string, JsonObject> = {
       operationId: "getRawTemplate",
       summary: "Retrieve a template's Liquid source",
       tag: "Templates",
+      scope: "templates:read",
       parameters: [pathId("template", "tpl_")],
       success: [{ status: "200", description: "The raw template.", data: "Template" }],
       errors: ["404"],
@@ -133,6 +141,7 @@ export const messagePaths: Record<string, JsonObject> = {
       description:
         "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox. Beyond the published API: a body whose only key is `variables` (an object), for a template that reads no variable named `variables`, renders that object's contents and answers `X-Postwerk-Note: rendered body.variables as the variables`.",
       tag: "Templates",
+      scope: "templates:read",
       parameters: [pathId("template", "tpl_")],
       body: { schema: "PreviewVariables", optional: true },
       success: [

@@ -12,6 +12,7 @@ const batch = (sandbox: boolean, older = false): OperationSpec => ({
     "Every element is validated like a single send; one bad element rejects the batch, with `details` naming each bad index " +
     "(the status is the failures' shared one: 404 for unknown templates, 422 for senders, else 400). Body at most 10 MB.",
   tag: sandbox ? "Sandbox" : "Batches",
+  scope: "emails:send",
   deprecated: older,
   body: { schema: "SendBatchRequest" },
   success: [
@@ -27,6 +28,7 @@ const workflowRun = (sandbox: boolean): OperationSpec => ({
   description:
     "Exactly one of workflowId and workflowKey. An unknown workflowId is a 404; a key that matches no enabled workflow gives a SKIPPED run.",
   tag: sandbox ? "Sandbox" : "Workflow runs",
+  scope: "emails:send",
   body: { schema: "TriggerWorkflowRunRequest" },
   success: [
     { status: "201", description: "The run, started.", data: "WorkflowRun" },
@@ -45,6 +47,7 @@ export const sendPaths: Record<string, JsonObject> = {
       operationId: "getBatch",
       summary: "Retrieve a batch with its messages counted by status",
       tag: "Batches",
+      scope: "emails:read",
       parameters: [pathId("batch", "batch_")],
       success: [{ status: "200", description: "The batch, with counts.", data: "Batch" }],
       errors: ["404"],
@@ -55,6 +58,7 @@ export const sendPaths: Record<string, JsonObject> = {
       operationId: "listBatchEmailMessages",
       summary: "List a batch's messages in request order, 100 a page",
       tag: "Batches",
+      scope: "emails:read",
       parameters: [
         pathId("batch", "batch_"),
         queryParam("offset", { type: "integer", minimum: 0, default: 0 }, "Position in the batch to start from; past the end is an empty page."),
@@ -70,6 +74,7 @@ export const sendPaths: Record<string, JsonObject> = {
       operationId: "getWorkflowRun",
       summary: "Retrieve a workflow run with its status and messages",
       tag: "Workflow runs",
+      scope: "emails:read",
       parameters: [pathId("workflow run", "wfr_")],
       success: [{ status: "200", description: "The run.", data: "WorkflowRun" }],
       errors: ["404"],
@@ -82,9 +87,34 @@ export const sendPaths: Record<string, JsonObject> = {
       description:
         "Then PUT the bytes to uploadUrl (no other credentials, at most 40 MB, within an hour) and send with attachments[].attachmentId.",
       tag: "Attachments",
+      scope: "emails:send",
       body: { schema: "CreateAttachmentRequest", optional: true },
       success: [{ status: "201", description: "The attachment, with its upload URL.", data: "Attachment" }],
       errors: JSON_BODY_ERRORS,
+    }),
+  },
+  "/v1/audit_events": {
+    get: operation({
+      operationId: "listAuditEvents",
+      summary: "List the workspace's audit log, newest first",
+      description:
+        "Every change made through the dashboard, the API, the CLI or by the system (docs/audit.md), kept AUDIT_RETENTION_DAYS. " +
+        "A `full` key only. 100 a page at most, keyset cursors as for messages; the filters match exactly.",
+      tag: "Audit log",
+      scope: "full",
+      parameters: [
+        queryParam("limit", { type: "integer", minimum: 1, maximum: 100, default: 100 }, "Entries per page."),
+        queryParam("cursor.after", { type: "string" }, "An audit event id: the page after it (older)."),
+        queryParam("cursor.before", { type: "string" }, "An audit event id: the page before it (newer)."),
+        ...(["gt", "gte", "lt", "lte"] as const).map((op) => queryParam(`createdAt.${op}`, { type: "string", format: "date-time" }, `createdAt ${op} this date-time.`)),
+        queryParam("actorType", { type: "string", enum: ["USER", "API_KEY", "SYSTEM"] }, "Only this kind of actor."),
+        queryParam("actorId", { type: "string" }, "Only this user or API key."),
+        queryParam("action", { type: "string" }, "Only this action, e.g. api_key.revoke."),
+        queryParam("targetType", { type: "string" }, "Only targets of this type (api_key, domain, template, suppression, workspace, user, invitation)."),
+        queryParam("targetId", { type: "string" }, "Only this target."),
+      ],
+      success: [{ status: "200", description: "One page of the log.", list: { meta: "MessageListMeta", item: "AuditEvent" } }],
+      errors: ["400"],
     }),
   },
   "/v1/openapi.json": {

@@ -15,6 +15,7 @@ export const webhookPaths: Record<string, JsonObject> = {
   "/v1/webhook_endpoints": {
     get: operation({
       operationId: "listWebhookEndpoints",
+      scope: "webhooks:write",
       summary: "List webhook endpoints, newest first",
       tag,
       parameters: keyset("Endpoints"),
@@ -23,6 +24,7 @@ export const webhookPaths: Record<string, JsonObject> = {
     }),
     post: operation({
       operationId: "createWebhookEndpoint",
+      scope: "webhooks:write",
       summary: "Create a webhook endpoint; the answer carries its signing secret, shown once",
       description: "The URL is checked (https; no private, loopback or metadata address unless the operator allows it) and resolved. At most 50 per workspace (409).",
       tag,
@@ -32,9 +34,10 @@ export const webhookPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/webhook_endpoints/{id}": {
-    get: operation({ operationId: "getWebhookEndpoint", summary: "Retrieve a webhook endpoint", tag, parameters: [endpointId], success: [{ status: "200", description: "The endpoint.", data: "WebhookEndpoint" }], errors: ["404"] }),
+    get: operation({ operationId: "getWebhookEndpoint", scope: "webhooks:write", summary: "Retrieve a webhook endpoint", tag, parameters: [endpointId], success: [{ status: "200", description: "The endpoint.", data: "WebhookEndpoint" }], errors: ["404"] }),
     patch: operation({
       operationId: "updateWebhookEndpoint",
+      scope: "webhooks:write",
       summary: "Update a webhook endpoint (enabling it clears the reason the service disabled it for)",
       tag,
       parameters: [endpointId],
@@ -42,11 +45,12 @@ export const webhookPaths: Record<string, JsonObject> = {
       success: [{ status: "200", description: "The endpoint.", data: "WebhookEndpoint" }],
       errors: [...JSON_BODY_ERRORS, "404"],
     }),
-    delete: operation({ operationId: "deleteWebhookEndpoint", summary: "Delete a webhook endpoint with its deliveries", tag, parameters: [endpointId], success: [{ status: "200", description: "Deleted.", data: "Deleted" }], errors: ["404"] }),
+    delete: operation({ operationId: "deleteWebhookEndpoint", scope: "webhooks:write", summary: "Delete a webhook endpoint with its deliveries", tag, parameters: [endpointId], success: [{ status: "200", description: "Deleted.", data: "Deleted" }], errors: ["404"] }),
   },
   "/v1/webhook_endpoints/{id}/rotate_secret": {
     post: operation({
       operationId: "rotateWebhookEndpointSecret",
+      scope: "webhooks:write",
       summary: "Rotate the signing secret: the old one signs alongside the new one for 24 hours",
       tag,
       parameters: [endpointId],
@@ -55,11 +59,12 @@ export const webhookPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/webhook_endpoints/{id}/test": {
-    post: operation({ operationId: "testWebhookEndpoint", summary: "Queue a signed webhook.test event to this endpoint alone", tag, parameters: [endpointId], success: [{ status: "200", description: "The test event and its delivery.", data: "WebhookTestResult" }], errors: [...JSON_BODY_ERRORS, "404"] }),
+    post: operation({ operationId: "testWebhookEndpoint", scope: "webhooks:write", summary: "Queue a signed webhook.test event to this endpoint alone", tag, parameters: [endpointId], success: [{ status: "200", description: "The test event and its delivery.", data: "WebhookTestResult" }], errors: [...JSON_BODY_ERRORS, "404"] }),
   },
   "/v1/webhook_endpoints/{id}/replay": {
     post: operation({
       operationId: "replayWebhookEndpoint",
+      scope: "webhooks:write",
       summary: "Send again what the endpoint missed (or everything) since a time",
       description: "New deliveries of the same events (same webhook-id). 409 while the endpoint is disabled.",
       tag,
@@ -72,6 +77,7 @@ export const webhookPaths: Record<string, JsonObject> = {
   "/v1/webhook_endpoints/{id}/deliveries": {
     get: operation({
       operationId: "listWebhookDeliveries",
+      scope: "webhooks:write",
       summary: "List an endpoint's deliveries, newest first",
       tag,
       parameters: [
@@ -88,6 +94,7 @@ export const webhookPaths: Record<string, JsonObject> = {
   "/v1/webhook_endpoints/{id}/deliveries/{deliveryId}": {
     get: operation({
       operationId: "getWebhookDelivery",
+      scope: "webhooks:write",
       summary: "Retrieve a delivery with every attempt (status, latency, first 4 KB of the answer, error) and its payload",
       tag,
       parameters: [endpointId, { name: "deliveryId", in: "path", required: true, description: "The delivery id (whdl_…).", schema: { type: "string" } }],
@@ -98,6 +105,7 @@ export const webhookPaths: Record<string, JsonObject> = {
   "/v1/events": {
     get: operation({
       operationId: "listEvents",
+      scope: "emails:read",
       summary: "The workspace's event feed: the webhook payloads in recorded order after a cursor",
       description: "Store meta.nextCursor after processing a page and pass it as after= next time: each event is processed once. With wait, an empty page waits up to that many seconds for the next event.",
       tag,

@@ -7,6 +7,7 @@ import { getBatchDetail } from "@/lib/batches/get-batch-detail";
 import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/batches/list-batch-messages";
 import { sendBatch } from "@/lib/sending/send-batch";
 import { serializeBatch, serializeBatchDetail } from "@/lib/batches/serialize";
+import { listAuditEvents, parseAuditListQuery, serializeAuditEvent } from "@/lib/audit/list-audit-events";
 import { AppError } from "@/lib/errors";
 import { listMessageEvents } from "@/lib/messages/list-message-events";
 import { listMessages } from "@/lib/messages/list-messages";
@@ -72,6 +73,13 @@ describe("OpenAPI resources match what the serializers build", () => {
     const ws = await createTestWorkspace();
     const { attachment, uploadUrl } = await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: { name: "a.pdf" } });
     conforms(resources.attachmentResource, serializeAttachment(attachment, uploadUrl));
+  });
+
+  it("AuditEvent (the fixture's key creation, by the system)", async () => {
+    const ws = await createTestWorkspace();
+    const { items } = await listAuditEvents(ws.workspace.id, parseAuditListQuery(new URLSearchParams()));
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) conforms(resources.auditEventResource, serializeAuditEvent(item));
   });
 
   it("the Error envelope, with param and details", () => {

@@ -142,3 +142,20 @@ export const batchMessagesMeta = z.object({
   limit: z.literal(100),
   count: z.int().describe("All messages of the batch."),
 });
+
+export const auditEventResource = z.object({
+  id: id("audit_"),
+  type: z.literal("AuditEvent"),
+  actor: z.object({
+    type: z.enum(["USER", "API_KEY", "SYSTEM"]),
+    id: z.string().nullable().describe("The user (user_…) or API key (key_…); null for the system."),
+    label: z.string().nullable().describe("The user's email or the key's name at the time; CLI or Postwerk for the system."),
+  }),
+  action: z.string().describe("`<resource>.<verb>`, e.g. api_key.create, domain.verify, workspace.pause (docs/audit.md)."),
+  target: z.object({ type: z.string(), id: z.string().nullable() }),
+  before: z.record(z.string(), z.unknown()).nullable().describe("The changed fields before; null for a creation. Never secrets."),
+  after: z.record(z.string(), z.unknown()).nullable().describe("The changed fields after; null for a deletion. Never secrets."),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: timestamp,
+});

@@ -1,4 +1,5 @@
 import "server-only";
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import { addDomain } from "@/lib/domains/add-domain";
 import { findDomainOrThrow } from "@/lib/domains/get-domain-or-throw";
 import { verifyDomain } from "@/lib/domains/verify-domain";
@@ -16,7 +17,7 @@ export const domainCommands: Record<string, CliCommand> = {
       const workspaceRef = requiredString(values, "workspace");
       const name = requiredString(values, "name");
       const workspace = await findWorkspaceOrThrow(workspaceRef);
-      const domain = await addDomain({ workspaceId: workspace.id, name, verified: flag(values, "verified") });
+      const domain = await addDomain({ workspaceId: workspace.id, name, verified: flag(values, "verified"), actor: AUDIT_CLI_ACTOR });
       emit(
         context,
         {
@@ -45,7 +46,7 @@ export const domainCommands: Record<string, CliCommand> = {
       if (ref === undefined || ref.startsWith("-")) throw new UsageError("Name the domain to verify (its id or name).");
       const values = parseFlags(rest, { workspace: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
-      const { domain, checks } = await verifyDomain(workspace.id, (await findDomainOrThrow(workspace.id, ref)).id);
+      const { domain, checks } = await verifyDomain(workspace.id, (await findDomainOrThrow(workspace.id, ref)).id, AUDIT_CLI_ACTOR);
       emit(
         context,
         {

@@ -1,4 +1,5 @@
 import "server-only";
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import type { SUPPRESSION_REASONS } from "@/db/schema/suppressions";
 import { addSuppression, type Suppression } from "@/lib/suppressions/add-suppression";
 import { listSuppressions } from "@/lib/suppressions/list-suppressions";
@@ -36,7 +37,7 @@ export const suppressionCommands: Record<string, CliCommand> = {
       const values = parseFlags(args, { workspace: { type: "string" }, email: { type: "string" }, reason: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
       const reason = (optionalString(values, "reason") ?? "MANUAL").toUpperCase() as (typeof SUPPRESSION_REASONS)[number];
-      const row = await addSuppression({ workspaceId: workspace.id, email: requiredString(values, "email"), reason });
+      const row = await addSuppression({ workspaceId: workspace.id, email: requiredString(values, "email"), reason, actor: AUDIT_CLI_ACTOR });
       emit(context, serialize(row), [`Suppressed ${row.email} (${row.reason}) in "${workspace.name}".`]);
     },
   },
@@ -47,7 +48,7 @@ export const suppressionCommands: Record<string, CliCommand> = {
     async run(args, context) {
       const values = parseFlags(args, { workspace: { type: "string" }, email: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
-      const row = await removeSuppressionOrThrow(workspace.id, requiredString(values, "email"));
+      const row = await removeSuppressionOrThrow(workspace.id, requiredString(values, "email"), AUDIT_CLI_ACTOR);
       emit(context, serialize(row), [`Removed ${row.email} from the suppression list of "${workspace.name}".`]);
     },
   },

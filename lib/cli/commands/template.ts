@@ -1,4 +1,5 @@
 import "server-only";
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import fs from "node:fs";
 import path from "node:path";
 import { createTemplate } from "@/lib/templates/create-template";
@@ -30,6 +31,7 @@ export const templateCommands: Record<string, CliCommand> = {
       const bodyText = textFile === undefined ? null : readFlagFile("text", textFile);
       const workspace = await findWorkspaceOrThrow(workspaceRef);
       const template = await createTemplate({
+        actor: AUDIT_CLI_ACTOR,
         workspaceId: workspace.id,
         name,
         subject,

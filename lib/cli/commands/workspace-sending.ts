@@ -1,4 +1,5 @@
 import "server-only";
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import type { workspaces } from "@/db/schema";
 import { discardPausedMessages } from "@/lib/workspaces/discard-paused-messages";
 import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
@@ -32,7 +33,7 @@ export const workspaceSendingCommands: Record<string, CliCommand> = {
     async run(args, context) {
       const { value, flags } = leadingArgument(args, WORKSPACE, { reason: { type: "string" } });
       const before = await findWorkspaceOrThrow(value);
-      await pauseSending({ workspaceId: before.id, reason: optionalString(flags, "reason") });
+      await pauseSending({ workspaceId: before.id, reason: optionalString(flags, "reason"), actor: AUDIT_CLI_ACTOR });
       const after = await findWorkspaceOrThrow(before.id);
       const lines = before.sendingPaused
         ? [`Sending of "${after.name}" was already paused (since ${after.pausedAt?.toISOString()}): ${after.pausedReason}`]
@@ -47,7 +48,7 @@ export const workspaceSendingCommands: Record<string, CliCommand> = {
     async run(args, context) {
       const { value } = leadingArgument(args, WORKSPACE, {});
       const workspace = await findWorkspaceOrThrow(value);
-      const { resumed } = await resumeSending({ workspaceId: workspace.id });
+      const { resumed } = await resumeSending({ workspaceId: workspace.id, actor: AUDIT_CLI_ACTOR });
       const after = await findWorkspaceOrThrow(workspace.id);
       emit(context, { ...serializeWorkspaceState(after), resumed }, [
         `Resumed sending of "${after.name}" (${after.id}): ${resumed} held message${resumed === 1 ? "" : "s"} queued for delivery.`,

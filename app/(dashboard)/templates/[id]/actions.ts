@@ -1,5 +1,6 @@
 "use server";
 
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { dashboardAction } from "@/app/_lib/action";
@@ -22,7 +23,7 @@ export async function saveTemplateAction(input: unknown): Promise<ActionResult<{
     input,
     run: async ({ templateId, baseVersion, content }, { workspace, user }) => {
       // updateTemplate validates the content itself and names the field at fault.
-      const template = await updateTemplate({ workspaceId: workspace.id, templateId, content: content as TemplateContentInput, userId: user.id, baseVersion });
+      const template = await updateTemplate({ workspaceId: workspace.id, templateId, content: content as TemplateContentInput, userId: user.id, baseVersion, actor: await dashboardActor(user) });
       revalidatePath(`/templates/${templateId}`);
       revalidatePath("/templates");
       return { version: template.version, savedAt: template.updatedAt.toISOString() };

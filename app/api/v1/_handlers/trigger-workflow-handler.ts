@@ -5,7 +5,7 @@ import { triggerWorkflowRun } from "@/lib/workflows/trigger-workflow-run";
 
 /** Shared by POST /v1/workflow_runs and /v1/sandbox/workflow_runs. */
 export function triggerWorkflowHandler({ sandbox }: { sandbox: boolean }) {
-  return withApiKey({ body: "json", sandbox }, async ({ principal, body }) => {
+  return withApiKey({ scope: "emails:send", body: "json", sandbox }, async ({ principal, body }) => {
     const { run, replayed } = await triggerWorkflowRun({ workspaceId: principal.workspaceId, sandbox, body });
     return replayed ? ok(serializeWorkflowRun(run), { "idempotent-replayed": "true" }) : created(serializeWorkflowRun(run));
   });

@@ -9,7 +9,7 @@ import { sendEmailHandler } from "../_handlers/send-email-handler";
 export const POST = sendEmailHandler({ sandbox: false });
 
 // GET /v1/email_messages – newest first, keyset cursors, createdAt and other filters
-export const GET = withApiKey({ body: "none" }, async ({ principal, url }) => {
+export const GET = withApiKey({ scope: "emails:read", body: "none" }, async ({ principal, url }) => {
   const { items, meta } = await listMessages(principal.workspaceId, parseMessageListQuery(url.searchParams));
   return list(meta, items.map(serializeMessage));
 });

@@ -3,7 +3,7 @@ import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { listEventFeed, parseFeedQuery } from "@/lib/webhooks/list-event-feed";
 
 // GET /v1/events?after=&types=&limit=&wait= – the workspace's event feed, the webhook payloads in recorded order
-export const GET = withApiKey({ body: "none" }, async ({ principal, url, request }) => {
+export const GET = withApiKey({ scope: "emails:read", body: "none" }, async ({ principal, url, request }) => {
   const query = parseFeedQuery(url.searchParams);
   const { events, nextCursor, hasMore } = await listEventFeed(principal.workspaceId, query, request.signal);
   return list({ limit: query.limit, nextCursor, hasMore }, events);

@@ -1,6 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { GET, POST } from "./route";
 
@@ -126,5 +129,33 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.paths["/v1/openapi.json"].get.security).toEqual([]);
     // Generated from the handler's zod schema: its limits show up.
     expect(doc.components.schemas.SendEmailRequest.properties.attachments).toMatchObject({ maxItems: 100 });
+  });
+
+  it("every operation names its scope (or full), and the served route demands exactly that scope", async () => {
+    const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
+    // A key whose only scope no /v1 operation of the seed needs: every call is refused, naming the scope it lacks.
+    const ws = await createTestWorkspace();
+    const key = await createApiKey({ workspaceId: ws.workspace.id, name: "nothing here", scopes: ["keys:write"], actor: AUDIT_SYSTEM_ACTOR });
+    const authorization = basicAuthHeader(key.id, key.password);
+    let checked = 0;
+    for (const { file, openApiPath } of routeFiles()) {
+      const route = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
+      for (const [method, op] of Object.entries<{ security: Array<Record<string, string[]>>; "x-scope"?: string }>(doc.paths[openApiPath] ?? {})) {
+        if (openApiPath === "/v1/openapi.json") {
+          expect(op.security).toEqual([]);
+          continue;
+        }
+        const scope = op["x-scope"];
+        expect(scope, `${method} ${openApiPath}`).toMatch(/^([a-z]+:(send|read|write)|full)$/);
+        expect(op.security).toEqual(scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [scope] }, { basicAuth: ["full"] }]);
+        const params: Record<string, string> = openApiPath.includes("{id}") ? { id: "x" } : {};
+        const answer = await callRoute(route[method.toUpperCase()], openApiPath.replace("{id}", "x"), { method: method.toUpperCase(), params, headers: { authorization } });
+        expect(answer.status, `${method} ${openApiPath}`).toBe(403);
+        expect(answer.json.error.code).toBe("FORBIDDEN");
+        expect(answer.json.error.message, `${method} ${openApiPath}`).toContain(`lacks the ${scope} scope`);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(20);
   });
 });

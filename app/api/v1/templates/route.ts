@@ -4,7 +4,7 @@ import { listTemplates, parseTemplateListQuery } from "@/lib/templates/list-temp
 import { serializeRawTemplate } from "@/lib/templates/serialize";
 
 // GET /v1/templates – the workspace's templates (raw), newest first, keyset cursors
-export const GET = withApiKey({ body: "none" }, async ({ principal, url }) => {
+export const GET = withApiKey({ scope: "templates:read", body: "none" }, async ({ principal, url }) => {
   const { items, meta } = await listTemplates(principal.workspaceId, parseTemplateListQuery(url.searchParams));
   return list(meta, items.map(serializeRawTemplate));
 });

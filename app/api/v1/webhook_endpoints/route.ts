@@ -4,13 +4,13 @@ import { createEndpoint, listEndpoints, parseEndpointListQuery } from "@/lib/web
 import { serializeEndpoint } from "@/lib/webhooks/serialize";
 
 // GET /v1/webhook_endpoints – the workspace's endpoints, newest first, keyset cursors
-export const GET = withApiKey({ body: "none" }, async ({ principal, url }) => {
+export const GET = withApiKey({ scope: "webhooks:write", body: "none" }, async ({ principal, url }) => {
   const { items, meta } = await listEndpoints(principal.workspaceId, parseEndpointListQuery(url.searchParams));
   return list(meta, items.map(serializeEndpoint));
 });
 
 // POST /v1/webhook_endpoints – a new endpoint; the answer carries its signing secret, shown this once
-export const POST = withApiKey({ body: "json", maxBytes: 64 * 1024 }, async ({ principal, body }) => {
+export const POST = withApiKey({ scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, body }) => {
   const { endpoint, secret } = await createEndpoint(principal.workspaceId, body, principal.apiKeyId);
   return created({ ...serializeEndpoint(endpoint), secret });
 });

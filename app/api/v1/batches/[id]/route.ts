@@ -4,7 +4,7 @@ import { getBatchDetail } from "@/lib/batches/get-batch-detail";
 import { serializeBatchDetail } from "@/lib/batches/serialize";
 
 // GET /v1/batches/:id – the batch with its messages counted by status
-export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params }) =>
   ok(serializeBatchDetail(await getBatchDetail(principal.workspaceId, params.id))),
 );
 

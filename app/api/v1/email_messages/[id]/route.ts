@@ -4,7 +4,7 @@ import { getMessageOrThrow } from "@/lib/messages/get-message-or-throw";
 import { serializeMessage } from "@/lib/messages/serialize";
 
 // GET /v1/email_messages/:id – one message with its delivery timestamps
-export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params }) =>
   ok(serializeMessage(await getMessageOrThrow(principal.workspaceId, params.id))),
 );
 

@@ -4,17 +4,17 @@ import { deleteEndpoint, getEndpointOrThrow, updateEndpoint } from "@/lib/webhoo
 import { serializeEndpoint } from "@/lib/webhooks/serialize";
 
 // GET /v1/webhook_endpoints/:id
-export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+export const GET = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "none" }, async ({ principal, params }) =>
   ok(serializeEndpoint(await getEndpointOrThrow(principal.workspaceId, params.id))),
 );
 
 // PATCH /v1/webhook_endpoints/:id – url, description, eventTypes, enabled (enabling clears the service's reason)
-export const PATCH = withApiKey<{ id: string }>({ body: "json", maxBytes: 64 * 1024 }, async ({ principal, params, body }) =>
+export const PATCH = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, params, body }) =>
   ok(serializeEndpoint(await updateEndpoint(principal.workspaceId, params.id, body, principal.apiKeyId))),
 );
 
 // DELETE /v1/webhook_endpoints/:id – with its deliveries and attempt log
-export const DELETE = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) => {
+export const DELETE = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "none" }, async ({ principal, params }) => {
   await deleteEndpoint(principal.workspaceId, params.id);
   return ok({ id: params.id, deleted: true });
 });

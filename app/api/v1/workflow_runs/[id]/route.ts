@@ -4,7 +4,7 @@ import { getWorkflowRunOrThrow } from "@/lib/workflows/get-workflow-run-or-throw
 import { serializeWorkflowRun } from "@/lib/workflows/serialize";
 
 // GET /v1/workflow_runs/:id – one run (live or sandbox) with its status and messages
-export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params }) =>
   ok(serializeWorkflowRun(await getWorkflowRunOrThrow(principal.workspaceId, params.id))),
 );
 

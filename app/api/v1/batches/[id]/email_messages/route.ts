@@ -4,7 +4,7 @@ import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/batches/lis
 import { serializeMessage } from "@/lib/messages/serialize";
 
 // GET /v1/batches/:id/email_messages – the batch's messages in request order, 100 a page from offset
-export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params, url }) => {
+export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params, url }) => {
   const { items, meta } = await listBatchMessages(principal.workspaceId, params.id, parseBatchMessageListQuery(url.searchParams));
   return list(meta, items.map(serializeMessage));
 });

@@ -2,7 +2,7 @@ import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { previewTemplateById } from "@/lib/templates/preview-template-by-id";
 
 // POST /v1/templates/:id/preview – the body IS the variables; the answer is the HTML document
-export const POST = withApiKey<{ id: string }>({ body: "optional" }, async ({ principal, params, body }) => {
+export const POST = withApiKey<{ id: string }>({ scope: "templates:read", body: "optional" }, async ({ principal, params, body }) => {
   const { rendered, unwrapped } = await previewTemplateById(principal.workspaceId, params.id, body);
   return new Response(rendered.bodyHtml, {
     status: 200,

@@ -4,7 +4,7 @@ import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
 import { serializeRawTemplate } from "@/lib/templates/serialize";
 
 // GET /v1/templates/:id/raw – the Liquid source, unexpanded
-export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+export const GET = withApiKey<{ id: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) =>
   ok(serializeRawTemplate(await getTemplateOrThrow(principal.workspaceId, params.id, undefined, "id"))),
 );
 

@@ -4,7 +4,7 @@ import { renderTemplateById } from "@/lib/templates/render-template-by-id";
 import { serializeRendered } from "@/lib/templates/serialize";
 
 // POST /v1/templates/:id/render – { variables } → the processed subject, HTML and text
-export const POST = withApiKey<{ id: string }>({ body: "optional" }, async ({ principal, params, body }) => {
+export const POST = withApiKey<{ id: string }>({ scope: "templates:read", body: "optional" }, async ({ principal, params, body }) => {
   const variables = body === undefined ? undefined : (body as { variables?: unknown } | null)?.variables;
   return ok(serializeRendered(await renderTemplateById(principal.workspaceId, params.id, variables)));
 });

@@ -3,7 +3,7 @@ import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { replayEndpoint } from "@/lib/webhooks/replay";
 
 // POST /v1/webhook_endpoints/:id/replay {since, mode?} – send again what the endpoint missed (or everything) since a time
-export const POST = withApiKey<{ id: string }>({ body: "json", maxBytes: 1024 }, async ({ principal, params, body }) =>
+export const POST = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "json", maxBytes: 1024 }, async ({ principal, params, body }) =>
   ok(await replayEndpoint(principal.workspaceId, params.id, body)),
 );
 

@@ -1,0 +1,15 @@
+import { list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { listAuditEvents, parseAuditListQuery, serializeAuditEvent } from "@/lib/audit/list-audit-events";
+
+// GET /v1/audit_events – who changed what in the workspace, newest first, keyset cursors; a `full` key only
+export const GET = withApiKey({ scope: "full", body: "none" }, async ({ principal, url }) => {
+  const { items, meta } = await listAuditEvents(principal.workspaceId, parseAuditListQuery(url.searchParams));
+  return list(meta, items.map(serializeAuditEvent));
+});
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,44 @@
+/**
+ * What an API key may do (docs/api.md#scopes). Fixed when the key is created. `full` is everything,
+ * and what every key made before scopes existed has. Pure: the dashboard's form shares it.
+ */
+export const API_SCOPES = [
+  "full",
+  "emails:send",
+  "emails:read",
+  "templates:read",
+  "templates:write",
+  "domains:write",
+  "suppressions:write",
+  "contacts:write",
+  "workflows:write",
+  "keys:write",
+  "workspace:write",
+  "webhooks:write",
+] as const;
+
+export type ApiScope = (typeof API_SCOPES)[number];
+
+export const SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
+  full: "Everything, including the audit log (the default).",
+  "emails:send": "Send: messages, batches, sandbox, workflow runs, attachments, resends.",
+  "emails:read": "Read messages, their events, lists, batches and workflow runs.",
+  "templates:read": "Read templates: list, raw, render, preview.",
+  "templates:write": "Create, change and delete templates.",
+  "domains:write": "Add, verify and delete sending domains.",
+  "suppressions:write": "Add and remove suppressions.",
+  "contacts:write": "Change contacts, their unsubscribes and groups.",
+  "workflows:write": "Create, change and delete workflows.",
+  "keys:write": "Create and revoke API keys.",
+  "workspace:write": "Change workspace settings, pause and resume sending.",
+  "webhooks:write": "Manage webhook endpoints: create, change, rotate, test, replay, and read their deliveries.",
+};
+
+export function isApiScope(value: string): value is ApiScope {
+  return (API_SCOPES as readonly string[]).includes(value);
+}
+
+/** True when a key with `granted` may do what `needed` names: the scope itself or `full`. */
+export function grants(granted: readonly string[], needed: ApiScope): boolean {
+  return granted.includes("full") || granted.includes(needed);
+}
