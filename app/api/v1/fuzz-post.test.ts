@@ -90,6 +90,7 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/templates/:id/raw": { refuses: 405, params: templateParams },
   "/api/v1/workflow_runs/:id": { refuses: 405 },
   "/api/v1/events": { refuses: 405 },
+  "/api/v1/audit_events": { refuses: 405 },
   "/api/v1/webhook_endpoints/:id": { refuses: 405 },
   "/api/v1/webhook_endpoints/:id/deliveries": { refuses: 405 },
   "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId": { refuses: 405 },
