@@ -17,7 +17,7 @@ const FLOORS = [
   // 5 sending: the one accept path
   ["sending"],
   // 6 delivery: the outside world
-  ["provider-events", "delivery"],
+  ["provider-events", "delivery", "webhooks"],
   // 7 flows: use cases built on sending
   ["workflows", "members", "auth", "setup"],
   // 8 entry points: adapt a way in to the use cases

@@ -98,6 +98,16 @@ const envSchema = z.object({
   DOMAIN_VERIFICATION: z.enum(["dns", "off"]).default("dns"),
   // Resolvers for domain verification, comma-separated host[:port]; the system's when unset.
   DNS_SERVERS: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, "must be host[:port] entries separated by commas").optional(),
+  // Outbound webhooks (docs/webhooks.md). Private targets (loopback, RFC 1918, link-local, ULA) are refused
+  // unless allowed; the cloud metadata addresses are refused even then. http:// only when allowed.
+  WEBHOOKS_ALLOW_PRIVATE: booleanString.default(false),
+  WEBHOOKS_ALLOW_HTTP: booleanString.default(false),
+  // Deliveries in a row that exhaust every attempt before an endpoint is disabled (0: only the 5-day rule).
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  // Attempts, deliveries and the GET /v1/events feed are kept this long.
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Requests in flight to one endpoint, per worker process.
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   // Sender of sign-in links and invitations (the "System mail" workspace); its domain is verified there at boot.
   SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
 }).superRefine((values, ctx) => {

@@ -27,6 +27,10 @@ export const ID_PREFIXES = {
   suppression: "sup_",
   unsubscribe: "unsub_",
   invitation: "inv_",
+  webhookEndpoint: "whep_",
+  webhookEvent: "evt_",
+  webhookDelivery: "whdl_",
+  webhookAttempt: "what_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

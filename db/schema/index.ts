@@ -11,3 +11,4 @@ export * from "./workflows";
 export * from "./attachments";
 export * from "./suppressions";
 export * from "./invitations";
+export * from "./webhooks";

@@ -10,6 +10,7 @@ import { groupCommands } from "./commands/group";
 import { suppressionCommands } from "./commands/suppression";
 import { userCommands } from "./commands/user";
 import { workflowCommands } from "./commands/workflow";
+import { webhookCommands } from "./commands/webhook";
 import { workspaceCommands } from "./commands/workspace";
 import { UsageError, type CliCommand, type CliContext, type CliIo, type DatabaseNeed } from "./io";
 
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...workspaceCommands,
   ...userCommands,
   ...keyCommands,
+  ...webhookCommands,
   ...domainCommands,
   ...templateCommands,
   ...workflowCommands,

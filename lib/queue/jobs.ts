@@ -19,6 +19,13 @@ export const workflowStepJobSchema = z.object({
 });
 export type WorkflowStepJob = z.infer<typeof workflowStepJobSchema>;
 
+export const deliverWebhookJobSchema = z.object({
+  workspaceId: z.string().min(1),
+  endpointId: z.string().min(1),
+  deliveryId: z.string().min(1),
+});
+export type DeliverWebhookJob = z.infer<typeof deliverWebhookJobSchema>;
+
 /** A job's payload checked against its schema; the error names the queue and the field. */
 export function parseJob<T>(queue: string, schema: z.ZodType<T>, data: unknown): T {
   const parsed = schema.safeParse(data);

@@ -4,7 +4,7 @@ import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Tx } from "@/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import type { DeliverMessageJob } from "./jobs";
+import type { DeliverMessageJob, DeliverWebhookJob } from "./jobs";
 
 /**
  * The durable job queue: pg-boss on the same database as the data, so a message and its delivery
@@ -20,6 +20,8 @@ export const QUEUES = {
   maintenance: "maintenance",
   /** Every 5 minutes: flag sent messages the provider never confirmed (lib/delivery/flag-unconfirmed-deliveries.ts). */
   unconfirmedDeliveries: "flag-unconfirmed-deliveries",
+  /** One job per webhook delivery attempt (lib/webhooks): retries are new jobs at the webhook schedule's time. */
+  deliverWebhook: "deliver-webhook",
 } as const;
 
 export type { DeliverMessageJob } from "./jobs";
@@ -45,6 +47,9 @@ export function queueOptions(): Record<string, Omit<Queue, "name">> {
     [QUEUES.maintenance]: { retryLimit: 2, retryDelay: 60, expireInSeconds: 900, deleteAfterSeconds: 24 * 3600 },
     // The next run, 5 minutes later, picks up whatever a failed one left: no retries needed.
     [QUEUES.unconfirmedDeliveries]: { retryLimit: 0, expireInSeconds: 600, deleteAfterSeconds: 3600 },
+    // The delivery row holds the state and the schedule; pg-boss's retries only cover a worker that
+    // died mid-job (its heartbeat stops) or a failure to record, and the sweep in lib/webhooks covers the rest.
+    [QUEUES.deliverWebhook]: { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 120, heartbeatSeconds: 30, expireInSeconds: 120, deleteAfterSeconds: 24 * 3600 },
   };
 }
 
@@ -137,4 +142,11 @@ export async function queueTransaction<T>(work: (tx: Tx) => Promise<T>): Promise
   await getQueue();
   const { db } = await getDbHandle();
   return db.transaction(work);
+}
+
+/** Webhook delivery jobs, inside the caller's transaction (fan-out, retries, the next event of a message). */
+export async function enqueueWebhookDeliveries(tx: Tx, jobs: Array<{ data: DeliverWebhookJob; startAfter?: Date }>): Promise<void> {
+  if (jobs.length === 0) return;
+  const boss = await getQueue();
+  await boss.insert(QUEUES.deliverWebhook, jobs.map(({ data, startAfter }) => (startAfter ? { data, startAfter } : { data })), { db: fromDrizzle(tx, sql) });
 }

@@ -2,11 +2,13 @@ import "server-only";
 import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
-import { emailMessageLogs, emailMessages } from "@/db/schema/index";
+import { emailMessageLogs, emailMessages, webhookEvents } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
 import type { EventCode } from "./event-codes.shared";
 import { insertJsonRows } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
+import { emitWebhookEvents } from "./emit-webhook-events";
+import { WEBHOOK_TYPE_OF_CODE } from "./webhook-event-types.shared";
 
 export interface RecordEventInput {
   workspaceId: string;
@@ -85,6 +87,9 @@ export async function recordEvent(db: Executor, input: RecordEventInput): Promis
     .onConflictDoNothing()
     .returning({ id: emailMessageLogs.id });
   if (!inserted) return false;
+  await emitWebhookEvents(db, [
+    { logId: inserted.id, messageId: input.messageId, workspaceId: input.workspaceId, code: input.code, bot: input.bot, at },
+  ]);
 
   const effect = EFFECTS[input.code];
   const changes: Record<string, SQL | Date> = { updatedAt: new Date() };
@@ -129,17 +134,17 @@ export async function recordEventForMessages(
 ): Promise<void> {
   if (input.messageIds.length === 0) return;
   const at = input.at ?? new Date();
-  await db.insert(emailMessageLogs).values(
-    input.messageIds.map((messageId) => ({
-      id: newId("event", at),
-      workspaceId: input.workspaceId,
-      emailMessageId: messageId,
-      code: input.code,
-      message: input.message,
-      createdAt: at,
-      updatedAt: at,
-    })),
-  );
+  const rows = input.messageIds.map((messageId) => ({
+    id: newId("event", at),
+    workspaceId: input.workspaceId,
+    emailMessageId: messageId,
+    code: input.code,
+    message: input.message,
+    createdAt: at,
+    updatedAt: at,
+  }));
+  await db.insert(emailMessageLogs).values(rows);
+  await emitWebhookEvents(db, rows.map((row) => ({ logId: row.id, messageId: row.emailMessageId, workspaceId: row.workspaceId, code: input.code, at })));
   const status = statusChange(EFFECTS[input.code]?.status);
   if (!status) return;
   await db
@@ -180,18 +185,19 @@ export async function recordCreationEvents(
     { code: "EMAIL_MESSAGE_CREATED", text: message.createdMessage, message },
     { code: "EMAIL_MESSAGE_RENDERED", text: message.renderedMessage, message },
   ]);
-  await insertJsonRows(
+  const logs = rows.map(({ code, text, message }) => ({
+    id: newId("event", message.createdAt),
+    workspaceId: message.workspaceId,
+    emailMessageId: message.id,
+    code,
+    message: text,
+    createdAt: message.createdAt,
+    updatedAt: message.createdAt,
+  }));
+  await insertJsonRows(db, emailMessageLogs, logs);
+  await emitWebhookEvents(
     db,
-    emailMessageLogs,
-    rows.map(({ code, text, message }) => ({
-      id: newId("event", message.createdAt),
-      workspaceId: message.workspaceId,
-      emailMessageId: message.id,
-      code,
-      message: text,
-      createdAt: message.createdAt,
-      updatedAt: message.createdAt,
-    })),
+    logs.map((log) => ({ logId: log.id, messageId: log.emailMessageId, workspaceId: log.workspaceId, code: log.code as EventCode, at: log.createdAt })),
   );
 }
 
@@ -224,12 +230,14 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
     reference_id: send.referenceId,
     at: send.at.toISOString(),
     event_id: newId("event", send.at),
+    webhook_event_id: newId("webhookEvent", send.at),
     message: send.message,
     provider_event_id: send.providerEventId,
     details: send.details,
   }));
   const sent = EFFECTS.EMAIL_MESSAGE_SENT_PROVIDER_EVENT!;
   const logs = emailMessageLogs;
+  const e = webhookEvents;
   const name = (column: { name: string }) => sql.identifier(column.name);
   // The rows as one JSON parameter (drizzle would expand them into a parameter per value); the ids once
   // more as a list, whose length the planner knows: it then reads the rows by primary key instead of
@@ -237,13 +245,13 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
   const result = await db.execute<{ id: string }>(sql`
     with input as (
       select * from json_to_recordset(${wellFormedJson(rows)}::json) as i(
-        id text, workspace_id text, reference_id text, at timestamptz, event_id text, message text, provider_event_id text, details jsonb)
+        id text, workspace_id text, reference_id text, at timestamptz, event_id text, webhook_event_id text, message text, provider_event_id text, details jsonb)
     ), claimed as (
       update ${m} set ${name(m.referenceId)} = input.reference_id, ${name(sent.first!)} = input.at,
         ${name(m.status)} = ${statusChange(sent.status)}, ${name(m.updatedAt)} = ${new Date().toISOString()}::timestamptz
       from input
       where ${inArray(m.id, rows.map((row) => row.id))} and ${m.id} = input.id and ${m.workspaceId} = input.workspace_id and ${m.status} = 'PENDING' and ${m.sentAt} is null
-      returning ${m.id}
+      returning ${m.id}, ${m.sandbox}
     ), sent as (
       insert into ${logs} (${name(logs.id)}, ${name(logs.workspaceId)}, ${name(logs.emailMessageId)}, ${name(logs.code)},
         ${name(logs.message)}, ${name(logs.providerEventId)}, ${name(logs.bot)}, ${name(logs.details)}, ${name(logs.createdAt)}, ${name(logs.updatedAt)})
@@ -251,6 +259,13 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
         false, input.details, input.at, input.at
       from input join claimed on claimed.id = input.id
       on conflict do nothing
+      returning ${name(logs.emailMessageId)} as message_id
+    ), webhook as (
+      -- The email.sent outbox/feed row (emit-webhook-events.ts), in the same statement; sandbox messages send none.
+      insert into ${e} (${name(e.id)}, ${name(e.workspaceId)}, ${name(e.type)}, ${name(e.emailMessageId)}, ${name(e.logId)}, ${name(e.bot)}, ${name(e.createdAt)})
+      select input.webhook_event_id, input.workspace_id, ${WEBHOOK_TYPE_OF_CODE.EMAIL_MESSAGE_SENT_PROVIDER_EVENT}, input.id, input.event_id, false, input.at
+      from input join sent on sent.message_id = input.id join claimed on claimed.id = input.id
+      where not claimed.sandbox
     )
     select id from claimed`);
   const claimed = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;

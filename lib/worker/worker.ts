@@ -5,7 +5,9 @@ import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { errorFields, log } from "@/lib/log";
 import { runMaintenance } from "./maintenance";
-import { deliverMessageJobSchema, parseJob, workflowStepJobSchema, type WorkflowStepJob } from "@/lib/queue/jobs";
+import { deliverMessageJobSchema, deliverWebhookJobSchema, parseJob, workflowStepJobSchema, type DeliverWebhookJob, type WorkflowStepJob } from "@/lib/queue/jobs";
+import { attemptDeliveries } from "@/lib/webhooks/attempt-deliveries";
+import { startWebhookPump, stopWebhookPump } from "@/lib/webhooks/webhook-pump";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
 
@@ -34,7 +36,9 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
     ),
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
     await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
+    await workBatches<DeliverWebhookJob>(boss, QUEUES.deliverWebhook, { ...options, batchSize: WEBHOOK_BATCH_SIZE }, deliverWebhookJobs),
   ];
+  startWebhookPump();
   // Idempotent: every process declares the same schedule; pg-boss creates one job per occurrence.
   await boss.schedule(QUEUES.maintenance, "17 * * * *");
   await boss.schedule(QUEUES.unconfirmedDeliveries, "*/5 * * * *");
@@ -59,7 +63,23 @@ async function deliverJobs(jobs: JobWithMetadata<DeliverMessageJob>[]): Promise<
   return results;
 }
 
+/** Webhook jobs of one fetch are claimed, loaded and recorded together; their requests go out at once. */
+async function deliverWebhookJobs(jobs: JobWithMetadata<DeliverWebhookJob>[]): Promise<Array<Error | null>> {
+  const results: Array<Error | null> = jobs.map(() => null);
+  const readable: DeliverWebhookJob[] = [];
+  jobs.forEach((job, index) => {
+    try {
+      readable.push(parseJob(QUEUES.deliverWebhook, deliverWebhookJobSchema, job.data));
+    } catch (error) {
+      results[index] = error as Error;
+    }
+  });
+  await attemptDeliveries(readable);
+  return results;
+}
+
 const BATCH_SIZE = 10;
+const WEBHOOK_BATCH_SIZE = 50;
 /** Delivery reads a batch's messages, suppressions and domains set-based: larger batches amortise more. */
 const DELIVERY_BATCH_SIZE = 100;
 
@@ -138,6 +158,7 @@ function messageOf(data: object): { messageId?: string } {
 }
 
 export async function stopWorkers(): Promise<void> {
+  await stopWebhookPump();
   const ids = globalForWorkers.__workerIds;
   globalForWorkers.__workerIds = undefined;
   if (!ids?.length) return;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as requests from "./requests";
 import * as resources from "./resources";
+import * as webhooks from "./resources-webhooks";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -29,6 +30,16 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["RenderTemplateRequest", requests.renderTemplateSchema, "Variables to render the template with."],
   ["PreviewVariables", requests.previewVariablesSchema, "The template's variables, as the whole body."],
   ["ResendEmailRequest", requests.resendEmailSchema, "Optional: a metaId for the new message (idempotency key)."],
+  ["WebhookEndpoint", webhooks.webhookEndpointResource, "Where the workspace's events are POSTed, signed (Standard Webhooks)."],
+  ["WebhookDelivery", webhooks.webhookDeliveryResource, "One event to one endpoint: its state and last attempt."],
+  ["WebhookEvent", webhooks.webhookEventPayload, "The payload of a webhook and of the event feed."],
+  ["EventFeedMeta", webhooks.eventFeedMeta, "The feed's cursor."],
+  ["WebhookReplayResult", webhooks.replayResult, "What a replay queued."],
+  ["WebhookTestResult", webhooks.testEventResult, "The test event and its delivery."],
+  ["Deleted", webhooks.deletedResult, "What was deleted."],
+  ["CreateWebhookEndpointRequest", requests.createEndpointSchema, "eventTypes absent or null: every type."],
+  ["UpdateWebhookEndpointRequest", requests.updateEndpointSchema, "Any subset of the fields."],
+  ["ReplayWebhookEndpointRequest", requests.replaySchema, "mode missed (default): events that never reached the endpoint; all: every one."],
 ];
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -99,7 +110,7 @@ export const ERROR_RESPONSES = {
   "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
     Allow: header("Allow"),
   }),
-  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message)."),
+  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint)."),
   "413": errorResponse(
     "PayloadTooLarge",
     "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",

@@ -1,6 +1,7 @@
 import { componentSchemas, headers, responseComponents, type JsonObject } from "./components";
 import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
+import { webhookPaths } from "./paths-webhooks";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
 follow each message's delivery timeline. Conventions (docs/api.md):
@@ -37,9 +38,10 @@ export function openApiDocument(): JsonObject {
       { name: "Templates" },
       { name: "Attachments" },
       { name: "Sandbox", description: "The sending operations' twins: validated, rendered and stored, never delivered." },
+      { name: "Webhooks", description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md)." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...sendPaths },
+    paths: { ...messagePaths, ...sendPaths, ...webhookPaths },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

@@ -3,13 +3,14 @@ import { createAttachmentSchema } from "@/lib/attachments/schemas";
 import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
 import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
+import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/webhooks/schemas";
 
 /**
  * Request bodies: the handlers' own zod schemas wherever they have one. Batches are parsed element
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
-export { attachmentInputSchema, createAttachmentSchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema };
+export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
 
 export const sendBatchSchema = z.object({
   emailMessages: z

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAttachment } from "@/lib/attachments/create-attachment";
@@ -20,6 +21,14 @@ import { serializeWorkflowRun } from "@/lib/workflows/serialize";
 import { triggerWorkflowRun } from "@/lib/workflows/trigger-workflow-run";
 import { errorReply } from "../respond";
 import * as resources from "./resources";
+import * as webhooks from "./resources-webhooks";
+import { getDb } from "@/db/client";
+import { webhookDeliveries } from "@/db/schema";
+import { useSettings } from "@/lib/testing/settings";
+import { listEventFeed, parseFeedQuery } from "@/lib/webhooks/list-event-feed";
+import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
+import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+import { serializeDelivery, serializeEndpoint } from "@/lib/webhooks/serialize";
 
 /** Strict at the top level: a field the serializer adds but the document lacks fails here. */
 const conforms = (schema: z.ZodObject, value: unknown) => expect(() => schema.strict().parse(value)).not.toThrow();
@@ -67,5 +76,24 @@ describe("OpenAPI resources match what the serializers build", () => {
     conforms(resources.errorEnvelope, errorReply(new AppError("NOT_FOUND", "Template not found.", { param: "templateId" })).body);
     const details = [{ index: 1, param: "emailMessages[1].to", code: "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR" as const, message: "to is empty." }];
     conforms(resources.errorEnvelope, errorReply(new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "Bad batch.", { details })).body);
+  });
+});
+
+describe("OpenAPI webhook resources match their serializers", () => {
+  it("WebhookEndpoint (with its secret once), WebhookDelivery, WebhookEvent, EventFeedMeta", async () => {
+    useSettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
+    const ws = await createTestWorkspace();
+    const { endpoint, secret } = await createEndpoint(ws.workspace.id, { url: "http://127.0.0.1:9/" }, ws.key.id);
+    conforms(webhooks.webhookEndpointResource, { ...serializeEndpoint(endpoint), secret });
+    await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw });
+    // wait: on a shared server the feed serves an event once older transactions (other tests) have ended.
+    const feed = await listEventFeed(ws.workspace.id, parseFeedQuery(new URLSearchParams("wait=10")));
+    expect(feed.events.length).toBeGreaterThan(0);
+    for (const event of feed.events) conforms(webhooks.webhookEventPayload, event);
+    conforms(webhooks.eventFeedMeta, { limit: 100, nextCursor: feed.nextCursor, hasMore: feed.hasMore });
+    await sendTestEvent(ws.workspace.id, endpoint.id);
+    const [delivery] = await (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
+    conforms(webhooks.webhookDeliveryResource, serializeDelivery(delivery));
+    useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined });
   });
 });

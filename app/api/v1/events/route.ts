@@ -1,0 +1,16 @@
+import { list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { listEventFeed, parseFeedQuery } from "@/lib/webhooks/list-event-feed";
+
+// GET /v1/events?after=&types=&limit=&wait= – the workspace's event feed, the webhook payloads in recorded order
+export const GET = withApiKey({ body: "none" }, async ({ principal, url, request }) => {
+  const query = parseFeedQuery(url.searchParams);
+  const { events, nextCursor, hasMore } = await listEventFeed(principal.workspaceId, query, request.signal);
+  return list({ limit: query.limit, nextCursor, hasMore }, events);
+});
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

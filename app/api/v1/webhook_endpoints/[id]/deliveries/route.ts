@@ -1,0 +1,16 @@
+import { list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { listDeliveries, parseDeliveryListQuery } from "@/lib/webhooks/list-deliveries";
+import { serializeDelivery } from "@/lib/webhooks/serialize";
+
+// GET /v1/webhook_endpoints/:id/deliveries – newest first; filters status, eventType, emailMessageId
+export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params, url }) => {
+  const { items, meta } = await listDeliveries(principal.workspaceId, params.id, parseDeliveryListQuery(url.searchParams));
+  return list(meta, items.map(serializeDelivery));
+});
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

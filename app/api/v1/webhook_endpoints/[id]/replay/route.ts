@@ -1,0 +1,14 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { replayEndpoint } from "@/lib/webhooks/replay";
+
+// POST /v1/webhook_endpoints/:id/replay {since, mode?} – send again what the endpoint missed (or everything) since a time
+export const POST = withApiKey<{ id: string }>({ body: "json", maxBytes: 1024 }, async ({ principal, params, body }) =>
+  ok(await replayEndpoint(principal.workspaceId, params.id, body)),
+);
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,16 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { rotateEndpointSecret } from "@/lib/webhooks/manage-endpoints";
+import { serializeEndpoint } from "@/lib/webhooks/serialize";
+
+// POST /v1/webhook_endpoints/:id/rotate_secret – a new secret (shown once); the old one signs alongside for 24 hours
+export const POST = withApiKey<{ id: string }>({ body: "optional", maxBytes: 1024 }, async ({ principal, params }) => {
+  const { endpoint, secret } = await rotateEndpointSecret(principal.workspaceId, params.id, principal.apiKeyId);
+  return ok({ ...serializeEndpoint(endpoint), secret });
+});
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,24 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { deleteEndpoint, getEndpointOrThrow, updateEndpoint } from "@/lib/webhooks/manage-endpoints";
+import { serializeEndpoint } from "@/lib/webhooks/serialize";
+
+// GET /v1/webhook_endpoints/:id
+export const GET = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) =>
+  ok(serializeEndpoint(await getEndpointOrThrow(principal.workspaceId, params.id))),
+);
+
+// PATCH /v1/webhook_endpoints/:id – url, description, eventTypes, enabled (enabling clears the service's reason)
+export const PATCH = withApiKey<{ id: string }>({ body: "json", maxBytes: 64 * 1024 }, async ({ principal, params, body }) =>
+  ok(serializeEndpoint(await updateEndpoint(principal.workspaceId, params.id, body, principal.apiKeyId))),
+);
+
+// DELETE /v1/webhook_endpoints/:id – with its deliveries and attempt log
+export const DELETE = withApiKey<{ id: string }>({ body: "none" }, async ({ principal, params }) => {
+  await deleteEndpoint(principal.workspaceId, params.id);
+  return ok({ id: params.id, deleted: true });
+});
+
+const notAllowed = methodNotAllowed("GET, PATCH, DELETE");
+export const POST = notAllowed;
+export const PUT = notAllowed;

@@ -1,0 +1,14 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+
+// POST /v1/webhook_endpoints/:id/test – queue a signed `webhook.test` event to this endpoint alone
+export const POST = withApiKey<{ id: string }>({ body: "optional", maxBytes: 1024 }, async ({ principal, params }) =>
+  ok(await sendTestEvent(principal.workspaceId, params.id)),
+);
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,21 @@
+import { created, list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { createEndpoint, listEndpoints, parseEndpointListQuery } from "@/lib/webhooks/manage-endpoints";
+import { serializeEndpoint } from "@/lib/webhooks/serialize";
+
+// GET /v1/webhook_endpoints – the workspace's endpoints, newest first, keyset cursors
+export const GET = withApiKey({ body: "none" }, async ({ principal, url }) => {
+  const { items, meta } = await listEndpoints(principal.workspaceId, parseEndpointListQuery(url.searchParams));
+  return list(meta, items.map(serializeEndpoint));
+});
+
+// POST /v1/webhook_endpoints – a new endpoint; the answer carries its signing secret, shown this once
+export const POST = withApiKey({ body: "json", maxBytes: 64 * 1024 }, async ({ principal, body }) => {
+  const { endpoint, secret } = await createEndpoint(principal.workspaceId, body, principal.apiKeyId);
+  return created({ ...serializeEndpoint(endpoint), secret });
+});
+
+const notAllowed = methodNotAllowed("GET, POST");
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,51 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { emailMessages, webhookEvents } from "@/db/schema/index";
+import { wellFormedJson } from "@/db/well-formed-json";
+import { newId } from "@/lib/ids";
+import type { EventCode } from "./event-codes.shared";
+import { WEBHOOK_TYPE_OF_CODE } from "./webhook-event-types.shared";
+
+export interface EmittedLog {
+  logId: string;
+  messageId: string;
+  workspaceId: string;
+  code: EventCode;
+  bot?: boolean;
+  at: Date;
+}
+
+/**
+ * The outbox/feed rows (webhook_events) of timeline events just recorded, in the caller's transaction
+ * (docs/webhooks.md#delivery): always written, whether or not the workspace has an endpoint, since the
+ * pullable feed serves them too; the worker fans them out to endpoints. One statement for any number
+ * of events; codes without a webhook type and sandbox messages write nothing.
+ */
+export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promise<void> {
+  const rows = logs
+    .filter((log) => WEBHOOK_TYPE_OF_CODE[log.code])
+    .map((log, n) => ({
+      n,
+      id: newId("webhookEvent", log.at),
+      workspace_id: log.workspaceId,
+      type: WEBHOOK_TYPE_OF_CODE[log.code]!,
+      email_message_id: log.messageId,
+      log_id: log.logId,
+      bot: log.bot ?? false,
+      created_at: log.at.toISOString(),
+    }));
+  if (rows.length === 0) return;
+  const m = emailMessages;
+  const e = webhookEvents;
+  const name = (column: { name: string }) => sql.identifier(column.name);
+  // The rows in input order (n), so events recorded together keep their order on seq.
+  await db.execute(sql`
+    insert into ${e} (${name(e.id)}, ${name(e.workspaceId)}, ${name(e.type)}, ${name(e.emailMessageId)}, ${name(e.logId)}, ${name(e.bot)}, ${name(e.createdAt)})
+    select i.id, i.workspace_id, i.type, i.email_message_id, i.log_id, i.bot, i.created_at
+    from json_to_recordset(${wellFormedJson(rows)}::json) as i(
+      n int, id text, workspace_id text, type text, email_message_id text, log_id text, bot boolean, created_at timestamptz)
+    join ${m} on ${m.id} = i.email_message_id and ${m.workspaceId} = i.workspace_id
+    where not ${m.sandbox}
+    order by i.n`);
+}

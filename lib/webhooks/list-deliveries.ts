@@ -1,0 +1,59 @@
+import "server-only";
+import { asc, eq, type SQL } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { webhookAttempts, webhookDeliveries, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/db/schema";
+import { invalidParameter } from "@/lib/errors";
+import { keysetPage } from "@/lib/keyset";
+import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/pagination";
+import { isWebhookEventType } from "@/lib/timeline/webhook-event-types.shared";
+import { getEndpointOrThrow } from "./manage-endpoints";
+
+export interface DeliveryListQuery extends KeysetPageQuery {
+  status?: WebhookDeliveryStatus;
+  eventType?: string;
+  emailMessageId?: string;
+}
+
+/** The deliveries list's query: keyset paging plus `status`, `eventType` and `emailMessageId` filters. */
+export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQuery {
+  const query: DeliveryListQuery = parseKeysetPageQuery(params, { maxLimit: 100 });
+  const status = params.get("status");
+  if (status) {
+    if (!(WEBHOOK_DELIVERY_STATUSES as readonly string[]).includes(status)) {
+      throw invalidParameter("status", `status must be one of ${WEBHOOK_DELIVERY_STATUSES.join(", ")}.`);
+    }
+    query.status = status as WebhookDeliveryStatus;
+  }
+  const eventType = params.get("eventType");
+  if (eventType) {
+    if (!isWebhookEventType(eventType) && eventType !== "webhook.test") throw invalidParameter("eventType", "eventType must be a webhook event type.");
+    query.eventType = eventType;
+  }
+  const messageId = params.get("emailMessageId");
+  if (messageId) {
+    if (!/^em_[0-9A-Za-z]{16}$/.test(messageId)) throw invalidParameter("emailMessageId", "emailMessageId must be an email message id.");
+    query.emailMessageId = messageId;
+  }
+  return query;
+}
+
+/** An endpoint's deliveries, newest first, with the filters of the dashboard's attempt log. */
+export async function listDeliveries(workspaceId: string, endpointId: string, query: DeliveryListQuery) {
+  await getEndpointOrThrow(workspaceId, endpointId);
+  const d = webhookDeliveries;
+  const filters: SQL[] = [];
+  if (query.status) filters.push(eq(d.status, query.status));
+  if (query.eventType) filters.push(eq(d.eventType, query.eventType));
+  if (query.emailMessageId) filters.push(eq(d.emailMessageId, query.emailMessageId));
+  const keyset = { db: await getDb(), table: d, createdAt: d.createdAt, id: d.id, scope: eq(d.endpointId, endpointId), filters };
+  return keysetPage<typeof d.$inferSelect>(keyset, query);
+}
+
+/** Every attempt of one delivery, oldest first (the attempt log of the dashboard). */
+export async function listDeliveryAttempts(workspaceId: string, deliveryId: string) {
+  const db = await getDb();
+  const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
+  if (!delivery || delivery.workspaceId !== workspaceId) return null;
+  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.attempt));
+  return { delivery, attempts };
+}

@@ -1,0 +1,125 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { webhookEndpoints } from "@/db/schema";
+import { AppError, notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { keysetPage } from "@/lib/keyset";
+import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/pagination";
+import { zodToAppError } from "@/lib/validation.shared";
+import { createEndpointSchema, endpointIdPattern, updateEndpointSchema } from "./schemas";
+import { newSigningSecret, PREVIOUS_SECRET_GRACE_MS, sealSecret } from "./signing";
+import { checkTarget } from "./target-guard";
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** Who acted: an API key id (`key_…`) or a user id (`user_…`), kept as created/updated by. */
+export type ActorId = string;
+
+/** At most this many endpoints per workspace: each event fans out to all of them. */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 50;
+
+export async function getEndpointOrThrow(workspaceId: string, id: string, db?: Executor): Promise<WebhookEndpointRow> {
+  if (!endpointIdPattern.test(id)) throw notFound("Webhook endpoint", "id");
+  const executor = db ?? (await getDb());
+  const [row] = await executor
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
+  if (!row) throw notFound("Webhook endpoint", "id");
+  return row;
+}
+
+/** Creates an endpoint; the answer carries its secret, which is never shown again. */
+export async function createEndpoint(workspaceId: string, body: unknown, actor: ActorId) {
+  const parsed = createEndpointSchema.safeParse(body ?? {});
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const input = parsed.data;
+  await checkTarget(input.url);
+  const db = await getDb();
+  const existing = await db.$count(webhookEndpoints, eq(webhookEndpoints.workspaceId, workspaceId));
+  if (existing >= MAX_ENDPOINTS_PER_WORKSPACE) {
+    throw new AppError("CONFLICT", `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`, { param: "url" });
+  }
+  const secret = newSigningSecret();
+  const [row] = await db
+    .insert(webhookEndpoints)
+    .values({
+      id: newId("webhookEndpoint"),
+      workspaceId,
+      url: input.url,
+      description: input.description ?? "",
+      eventTypes: input.eventTypes ?? null,
+      enabled: input.enabled ?? true,
+      secretEncrypted: sealSecret(secret),
+      createdBy: actor,
+      updatedBy: actor,
+    })
+    .returning();
+  return { endpoint: row, secret };
+}
+
+/** PATCH: the fields given; re-enabling clears the service's reason and its failure counters. */
+export async function updateEndpoint(workspaceId: string, id: string, body: unknown, actor: ActorId): Promise<WebhookEndpointRow> {
+  await getEndpointOrThrow(workspaceId, id);
+  const parsed = updateEndpointSchema.safeParse(body ?? {});
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const input = parsed.data;
+  if (input.url !== undefined) await checkTarget(input.url);
+  const changes: Partial<WebhookEndpointRow> = { updatedAt: new Date(), updatedBy: actor };
+  if (input.url !== undefined) changes.url = input.url;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.eventTypes !== undefined) changes.eventTypes = input.eventTypes;
+  if (input.enabled !== undefined) {
+    changes.enabled = input.enabled;
+    if (input.enabled) Object.assign(changes, { disabledReason: null, failingSince: null, consecutiveFailures: 0 });
+  }
+  const db = await getDb();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set(changes)
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)))
+    .returning();
+  if (!row) throw notFound("Webhook endpoint", "id");
+  return row;
+}
+
+/** Deletes an endpoint with its deliveries and attempts (cascade); the feed is unaffected. */
+export async function deleteEndpoint(workspaceId: string, id: string): Promise<void> {
+  await getEndpointOrThrow(workspaceId, id);
+  const db = await getDb();
+  await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
+}
+
+/**
+ * A new secret; the previous one keeps signing (alongside) for 24 hours, so receivers can switch
+ * without a gap. Rotating again during the grace replaces the previous secret with the current one.
+ */
+export async function rotateEndpointSecret(workspaceId: string, id: string, actor: ActorId, now = new Date()) {
+  const current = await getEndpointOrThrow(workspaceId, id);
+  const secret = newSigningSecret();
+  const db = await getDb();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      secretEncrypted: sealSecret(secret),
+      previousSecretEncrypted: current.secretEncrypted,
+      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+      updatedAt: now,
+      updatedBy: actor,
+    })
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return { endpoint: row, secret };
+}
+
+export function parseEndpointListQuery(params: URLSearchParams): KeysetPageQuery {
+  return parseKeysetPageQuery(params, { maxLimit: 100 });
+}
+
+/** The workspace's endpoints, newest first, keyset cursors like every /v1 list. */
+export async function listEndpoints(workspaceId: string, page: KeysetPageQuery) {
+  const t = webhookEndpoints;
+  const query = { db: await getDb(), table: t, createdAt: t.createdAt, id: t.id, scope: eq(t.workspaceId, workspaceId), filters: [] };
+  return keysetPage<WebhookEndpointRow>(query, page);
+}

@@ -1,0 +1,56 @@
+import "server-only";
+import { errorFields, log } from "@/lib/log";
+import { fanOutWebhookEvents, requeueStrandedDeliveries } from "./fan-out";
+
+const IDLE_MS = 200;
+const SWEEP_EVERY_MS = 30_000;
+const FAN_OUT_BATCH = 1000;
+
+const globalForPump = globalThis as unknown as { __webhookPump?: { stop: () => Promise<void> } };
+
+/**
+ * The loop each worker process runs beside its job handlers: fan recorded events out to deliveries
+ * (one process at a time does it; the others find the dispatch row locked and wait for the next
+ * turn), every 200 ms when idle and back to back while there is a backlog; and every 30 s the sweep
+ * for stranded deliveries. An event reaches its endpoint's job within about 200 ms of its commit.
+ */
+export function startWebhookPump(): void {
+  if (globalForPump.__webhookPump) return;
+  let running = true;
+  let wake: (() => void) | undefined;
+  let lastSweep = 0;
+  const loop = (async () => {
+    while (running) {
+      let read = 0;
+      try {
+        read = await fanOutWebhookEvents(FAN_OUT_BATCH);
+        if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
+          lastSweep = Date.now();
+          await requeueStrandedDeliveries();
+        }
+      } catch (error) {
+        log.warn("webhook fan-out failed; retrying", errorFields(error));
+        read = 0;
+      }
+      if (read < FAN_OUT_BATCH && running) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, IDLE_MS);
+        });
+      }
+    }
+  })();
+  globalForPump.__webhookPump = {
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+export async function stopWebhookPump(): Promise<void> {
+  const pump = globalForPump.__webhookPump;
+  globalForPump.__webhookPump = undefined;
+  await pump?.stop();
+}
