@@ -19,6 +19,11 @@ export interface DeliverContext {
   lastAttempt?: boolean;
   /** Overrides the configured provider (tests; later perhaps a per-workspace choice). */
   provider?: DeliveryProvider;
+  /**
+   * Tests only: runs once the batch's messages are loaded and before any is handed over, the window
+   * in which a cancel or reschedule races a worker that already holds the job.
+   */
+  afterLoad?: () => Promise<void>;
 }
 
 export interface DeliveryItem {
@@ -48,6 +53,7 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
     const found = deliverable.get(job.messageId);
     if (found && !runs.has(job.messageId)) runs.set(job.messageId, { ...found, context, provider: context.provider ?? getDeliveryProvider() });
   }
+  for (const hook of new Set(items.map((item) => item.context.afterLoad))) await hook?.();
   const outcomes = new Map<string, Error | null>();
   const active = await withoutHeld(db, [...runs.values()], outcomes);
   const messages = active.map((run) => run.message);
@@ -135,7 +141,16 @@ async function mailToSendOrSettled(db: Db, run: Run, recipients: FilteredRecipie
   const built = await buildOutboundMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
   if (!built.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", built.reason);
   const { attempt, lastAttempt = false } = run.context;
-  return { mail: built.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed, acceptedAt: message.createdAt };
+  return {
+    mail: built.mail,
+    provider: run.provider,
+    attempt,
+    lastAttempt,
+    suppressed: recipients.suppressed,
+    // A scheduled message's latency counts from its time, not from its acceptance days before.
+    acceptedAt: message.scheduledAt ?? message.createdAt,
+    scheduledAt: message.scheduledAt,
+  };
 }
 
 async function settleWithFailure(db: Db, { message }: Run, code: EventCode, sentence: string): Promise<null> {
