@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
+import { assertActorRole, type Actor } from "@/lib/access/actor";
 import { notFound } from "@/lib/errors";
 import { recordEvent, recordEventForMessages } from "@/lib/timeline/record-event";
 import { getMessageOrThrow, type EmailMessageRow } from "./get-message-or-throw";
@@ -17,7 +18,8 @@ const waitingColumns = { id: m.id, status: m.status, sandbox: m.sandbox, sentAt:
  * hand-off (lib/delivery/load-delivery-batch.ts, handOver) cannot both win: a job still in the queue
  * or already held by a worker finds the message CANCELLED and sends nothing.
  */
-export async function cancelMessage(input: { workspaceId: string; messageId: string; by: string }): Promise<EmailMessageRow> {
+export async function cancelMessage(input: { workspaceId: string; messageId: string; by: string; actor?: Actor }): Promise<EmailMessageRow> {
+  if (input.actor) assertActorRole(input.actor, "ADMIN", "cancel messages");
   const db = await getDb();
   await db.transaction(async (tx) => {
     const [row] = await tx

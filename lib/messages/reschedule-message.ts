@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { emailMessages } from "@/db/schema";
+import { assertActorRole, type Actor } from "@/lib/access/actor";
 import { AppError, invalidParameter, notFound } from "@/lib/errors";
 import { isPlainObject } from "@/lib/validation.shared";
 import { enqueueDeliveries, queueTransaction } from "@/lib/queue/queue";
@@ -27,7 +28,8 @@ export function scheduledAtOfPatch(body: unknown): unknown {
   return body.scheduledAt;
 }
 
-export async function rescheduleMessage(input: { workspaceId: string; messageId: string; scheduledAt: unknown; by: string }): Promise<EmailMessageRow> {
+export async function rescheduleMessage(input: { workspaceId: string; messageId: string; scheduledAt: unknown; by: string; actor?: Actor }): Promise<EmailMessageRow> {
+  if (input.actor) assertActorRole(input.actor, "ADMIN", "reschedule messages");
   // Checked before anything is locked: a bad time is a 400 whatever the message's state.
   const scheduledAt = parseScheduledAt(input.scheduledAt, "scheduledAt");
   await queueTransaction(async (tx) => {

@@ -37,6 +37,11 @@ const listParameters: JsonObject[] = [
     { type: "string", minLength: 1, maxLength: 200 },
     "Only messages whose subject contains this text, case-insensitive (trimmed; % and _ are plain characters). Beyond the published API.",
   ),
+  queryParam(
+    "scheduled",
+    { type: "string", enum: ["true", "false"] },
+    "true: scheduled messages still waiting for their time (PENDING or PAUSED, not handed over); false: messages sent without scheduledAt. Beyond the published API.",
+  ),
 ];
 
 export const messagePaths: Record<string, JsonObject> = {
