@@ -28,7 +28,7 @@ export function ScheduleControls({ cancelAction, rescheduleAction, messageId }: 
     <div className="mt-3 flex flex-wrap items-end gap-4" data-testid="schedule-controls">
       <form action={cancel} className="flex flex-wrap items-center gap-2">
         <input type="hidden" name="messageId" value={messageId} />
-        <ConfirmSubmit label="Cancel" title="Cancel this scheduled message?" confirmLabel="Cancel the message">
+        <ConfirmSubmit label="Cancel sending" title="Cancel this scheduled message?" confirmLabel="Cancel sending" dismissLabel="Keep it">
           It will never be sent; its status becomes CANCELLED. This cannot be undone.
         </ConfirmSubmit>
       </form>
