@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages } from "@/db/schema";
+import { emailMessageLogs, emailMessages, webhookEvents } from "@/db/schema";
 import { setClock } from "@/lib/clock";
 import { getQueue, QUEUES } from "@/lib/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
@@ -133,6 +133,10 @@ describe("cancel and reschedule", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ id, status: "CANCELLED", scheduledAt: "2030-03-02T08:00:00.000Z" });
     expect((await codes(id)).at(-1)).toBe("EMAIL_MESSAGE_CANCELLED");
+    // Webhook subscribers (and GET /v1/events) hear of both.
+    const db = await getDb();
+    const types = (await db.select({ type: webhookEvents.type }).from(webhookEvents).where(eq(webhookEvents.emailMessageId, id))).map((row) => row.type);
+    expect(types).toEqual(expect.arrayContaining(["email.created", "email.scheduled", "email.cancelled"]));
     const again = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, { authorization: ws.authorization, method: "POST", params: { id } });
     expect(again.status).toBe(409);
     expect(again.json.error).toMatchObject({ code: "CONFLICT", param: "id" });
