@@ -1,5 +1,5 @@
 /**
- * npm run bench:delivery [-- --count 5000 --concurrency 5 --skip-postgres --skip-pglite]
+ * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite]
  *
  * Accepts N messages through sendBatch (the use case behind POST /v1/batches: the fastest way in,
  * 1,000 per call), delivers them through the smtp provider to an in-process stand-in relay
@@ -37,6 +37,8 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: process.env.WORKER_CONCURRENCY ?? "" },
     "skip-postgres": { type: "boolean", default: false },
     "skip-pglite": { type: "boolean", default: false },
+    /** Which PostgreSQL setups to run: numbers of worker processes. */
+    "pg-workers": { type: "string", default: "1,2" },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
   },
 });
@@ -105,7 +107,7 @@ async function measure(label: string, sink: RelaySink, workers: Workers): Promis
     `${label}: end to end ${rate(COUNT, endToEndMs)} (${COUNT} in ${seconds(endToEndMs)}); ` +
       `acceptance only ${rate(COUNT, acceptMs)} (sendBatch, 1,000 per call); ` +
       `delivery only ${rate(COUNT, deliveryMs)} (${COUNT} in ${seconds(deliveryMs)}); ` +
-      `scheduled for one second: ${rate(SCHEDULED, scheduled.ms)} (${SCHEDULED} sent ${seconds(scheduled.ms)} after their time${scheduled.late ? `; acceptance ended ${seconds(scheduled.late)} after it` : ""}); ` +
+      `scheduled for one second: ${rate(SCHEDULED, scheduled.ms)} (${SCHEDULED} sent ${seconds(scheduled.ms)} after their time, the first after ${seconds(scheduled.first)}${scheduled.late ? `; acceptance ended ${seconds(scheduled.late)} after it` : ""}); ` +
       `Message-IDs the relay saw twice: ${allDuplicates}`,
   );
 }
@@ -116,16 +118,18 @@ async function measure(label: string, sink: RelaySink, workers: Workers): Promis
  * second to the sink's last 250: the queue releases every job at once (startAfter), and workers fetch
  * them in batches as they do immediate mail.
  */
-async function measureScheduled(workspaceId: string, sink: RelaySink, acceptMsPerMessage: number): Promise<{ ms: number; late: number; duplicates: number }> {
+async function measureScheduled(workspaceId: string, sink: RelaySink, acceptMsPerMessage: number): Promise<{ ms: number; first: number; late: number; duplicates: number }> {
   await sink.reset();
   const at = new Date(Math.ceil((Date.now() + 2 * acceptMsPerMessage * SCHEDULED + 3000) / 1000) * 1000);
   await accept(workspaceId, SCHEDULED, 2 * COUNT, at);
   const late = Math.max(0, Date.now() - at.getTime());
+  await sink.waitForMessages(1, 600_000);
+  const first = Date.now() - at.getTime();
   await sink.waitForMessages(SCHEDULED, 600_000);
   const ms = Date.now() - at.getTime();
   const duplicates = sink.duplicates();
   await sink.reset();
-  return { ms, late, duplicates };
+  return { ms, first, late, duplicates };
 }
 
 async function postgresSetup(sink: RelaySink, processes: number, serverUrl: string): Promise<void> {
@@ -180,8 +184,7 @@ async function main(): Promise<void> {
   console.log(`bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`);
   try {
     if (!args["skip-postgres"]) {
-      await postgresSetup(sink, 1, args["pg-url"]!);
-      await postgresSetup(sink, 2, args["pg-url"]!);
+      for (const processes of args["pg-workers"]!.split(",").map(Number)) await postgresSetup(sink, processes, args["pg-url"]!);
     }
     if (!args["skip-pglite"]) await embeddedSetup(sink);
   } finally {
