@@ -76,12 +76,9 @@ export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessage
  */
 export async function handOver(db: Executor, messages: Array<{ id: string; scheduledAt: Date | null }>): Promise<Set<string>> {
   if (messages.length === 0) return new Set();
-  const unscheduled = messages.filter((message) => !message.scheduledAt).map((message) => message.id);
-  const scheduled = messages.filter((message) => message.scheduledAt);
-  const atItsTime = or(
-    unscheduled.length > 0 ? and(inArray(m.id, unscheduled), isNull(m.scheduledAt)) : undefined,
-    ...scheduled.map((message) => and(eq(m.id, message.id), eq(m.scheduledAt, message.scheduledAt!))),
-  );
+  // Each message's time as its job names it, in one parameter: the row is matched against its own entry.
+  const timeOf = JSON.stringify(Object.fromEntries(messages.map((message) => [message.id, message.scheduledAt?.toISOString() ?? null])));
+  const atItsTime = sql`${m.scheduledAt} is not distinct from (${timeOf}::jsonb ->> ${m.id})::timestamptz`;
   const rows = await db
     .update(m)
     .set({ handedOverAt: sql`coalesce(${m.handedOverAt}, now())` })
