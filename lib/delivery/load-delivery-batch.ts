@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { domains, emailMessages, workspaces } from "@/db/schema";
 import { senderDomainRejection } from "@/lib/domains/assert-sender-allowed";
