@@ -67,24 +67,50 @@ export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessage
 }
 
 /**
- * The batch's last step before anything leaves: marks the messages handed over, in one conditional
- * update, and returns the ids it marked. Only a message still PENDING, unsent and at the time its job
- * names is marked. A cancel or reschedule (lib/messages/cancel-message.ts) updates the same row under
+ * The batch's last step before anything leaves; returns the ids still to send. Scheduled messages
+ * are marked handed over in one conditional update: only one still PENDING, unsent and at the time
+ * its job names is marked. A cancel or reschedule (lib/messages/cancel-message.ts) updates the same row under
  * its lock only while `handed_over_at` is null: whichever commits first wins, so a cancelled message
  * never reaches the provider even when a worker already holds its job, and a message being handed
  * over can no longer be cancelled. A retry finds its own mark and goes on.
  */
 export async function handOver(db: Executor, messages: Array<{ id: string; scheduledAt: Date | null }>): Promise<Set<string>> {
-  if (messages.length === 0) return new Set();
-  // Each message's time as its job names it, in one parameter: the row is matched against its own entry.
-  const timeOf = JSON.stringify(Object.fromEntries(messages.map((message) => [message.id, message.scheduledAt?.toISOString() ?? null])));
-  const atItsTime = sql`${m.scheduledAt} is not distinct from (${timeOf}::jsonb ->> ${m.id})::timestamptz`;
+  const scheduled = messages.filter((message) => message.scheduledAt);
+  const immediate = messages.filter((message) => !message.scheduledAt).map((message) => message.id);
+  const [marked, unsent] = await Promise.all([markScheduled(db, scheduled), stillUnsent(db, immediate)]);
+  return new Set([...marked, ...unsent]);
+}
+
+/** The conditional update for scheduled messages, each matched against its own time in one jsonb parameter. */
+async function markScheduled(db: Executor, messages: Array<{ id: string; scheduledAt: Date | null }>): Promise<string[]> {
+  if (messages.length === 0) return [];
+  const timeOf = JSON.stringify(Object.fromEntries(messages.map((message) => [message.id, message.scheduledAt!.toISOString()])));
   const rows = await db
     .update(m)
     .set({ handedOverAt: sql`coalesce(${m.handedOverAt}, now())` })
-    .where(and(inArray(m.id, messages.map((message) => message.id)), eq(m.status, "PENDING"), isNull(m.sentAt), atItsTime))
+    .where(
+      and(
+        inArray(m.id, messages.map((message) => message.id)),
+        eq(m.status, "PENDING"),
+        isNull(m.sentAt),
+        sql`${m.scheduledAt} = (${timeOf}::jsonb ->> ${m.id})::timestamptz`,
+      ),
+    )
     .returning({ id: m.id });
-  return new Set(rows.map((row) => row.id));
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Immediate messages cannot be cancelled (only scheduled ones can), so they need no mark and no row
+ * write: a read that drops those another run finished meanwhile, as before scheduled sends existed.
+ */
+async function stillUnsent(db: Executor, messageIds: string[]): Promise<string[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await db
+    .select({ id: m.id })
+    .from(m)
+    .where(and(inArray(m.id, messageIds), eq(m.status, "PENDING"), isNull(m.sentAt), isNull(m.scheduledAt)));
+  return rows.map((row) => row.id);
 }
 
 /** A job's time (ISO, absent for an immediate send) against the message's scheduledAt. */

@@ -9,7 +9,7 @@ import { getMessageOrThrow, type EmailMessageRow } from "./get-message-or-throw"
 import { assertWaiting, notWaitingReason } from "./waiting-state";
 
 const m = emailMessages;
-const waitingColumns = { id: m.id, status: m.status, sandbox: m.sandbox, sentAt: m.sentAt, handedOverAt: m.handedOverAt };
+const waitingColumns = { id: m.id, status: m.status, sandbox: m.sandbox, sentAt: m.sentAt, handedOverAt: m.handedOverAt, scheduledAt: m.scheduledAt };
 
 /**
  * POST /v1/email_messages/:id/cancel and the dashboard's Cancel (docs/api.md#decided-scheduled-sends):

@@ -141,6 +141,14 @@ describe("cancel and reschedule", () => {
     expect(again.status).toBe(409);
     expect(again.json.error).toMatchObject({ code: "CONFLICT", param: "id" });
     expect(again.json.error.message).toMatch(/CANCELLED/);
+    const immediate = await callRoute(POST, "/api/v1/email_messages", { authorization: ws.authorization, body: raw });
+    const notScheduled = await callRoute(cancel, `/api/v1/email_messages/${immediate.json.data.id}/cancel`, {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id: immediate.json.data.id },
+    });
+    expect(notScheduled.status).toBe(409);
+    expect(notScheduled.json.error.message).toMatch(/not scheduled/);
     const other = await createTestWorkspace();
     const foreign = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, { authorization: other.authorization, method: "POST", params: { id } });
     expect(foreign.status).toBe(404);
