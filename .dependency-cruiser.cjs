@@ -17,11 +17,11 @@ const FLOORS = [
   // 5 sending: the one accept path
   ["sending"],
   // 6 delivery: the outside world
-  ["provider-events", "delivery", "webhooks"],
+  ["provider-events", "delivery"],
   // 7 flows: use cases built on sending
-  ["workflows", "members", "auth", "setup"],
+  ["workflows", "members", "auth", "setup", "webhooks"],
   // 8 entry points: adapt a way in to the use cases
-  ["api", "observability", "worker", "server", "cli"],
+  ["api", "observability", "inbound", "worker", "server", "cli"],
 ];
 
 const order = FLOORS.flat();

@@ -31,6 +31,20 @@ const envSchema = z.object({
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   SMTP_TLS_REJECT_UNAUTHORIZED: booleanString.default(true),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  // Per-message return path b-<token>@BOUNCE_DOMAIN (VERP) for the smtp provider; its MX points at the inbound listener.
+  BOUNCE_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, "must be a domain name, e.g. bounces.example.com")
+    .transform((value) => value.toLowerCase())
+    .optional(),
+  // Inbound SMTP listener for bounces and complaints (lib/inbound); unset, no listener.
+  SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SMTP_INBOUND_HOST: z.string().min(1).default("0.0.0.0"),
+  SMTP_INBOUND_MAX_BYTES: z.coerce.number().int().min(10_000).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  SMTP_INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
+  SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  // `npm run inbound` only: /health/live, /health/ready and /metrics on this port; unset, no listener.
+  INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   RESEND_API_KEY: z.string().optional(),
   RESEND_BASE_URL: z.url().optional(),
   // Signing secret (whsec_…) of the Resend webhook pointed at /api/provider-events/resend.
@@ -115,6 +129,9 @@ const envSchema = z.object({
 }).superRefine((values, ctx) => {
   if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
     ctx.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT_MS"], message: "must not exceed HTTP_REQUEST_TIMEOUT_MS" });
+  }
+  if (values.SMTP_INBOUND_PORT !== undefined && !values.BOUNCE_DOMAIN) {
+    ctx.addIssue({ code: "custom", path: ["BOUNCE_DOMAIN"], message: "is required when SMTP_INBOUND_PORT is set (the listener takes mail only for it)" });
   }
   if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });

@@ -4,13 +4,16 @@
  * Provider events ingested per second through each door, with the server's CPU per event, on the
  * PostgreSQL server (a scratch database; the built app runs with RUN_WORKER=false so nothing else
  * competes for the two cores). Doors: SNS notifications of SES events over HTTP with their signature
- * checks (scripts/bench/events-sns.ts). Each door runs once unreported to warm up (JIT, the SNS
- * certificate cache, connection pools), then measured. A benchmark, not a test.
+ * checks (scripts/bench/events-sns.ts), and DSNs over SMTP to `npm run inbound` as its own process
+ * (scripts/bench/events-dsn.ts). Each door runs once unreported to warm up (JIT, the SNS
+ * certificate cache, connection pools), then measured. `--door sns` or `--door dsn` runs one.
+ * A benchmark, not a test.
  */
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openPostgres } from "@/db/client";
 import { startFakeSns, TEST_TOPIC_ARN } from "@/lib/testing/fake-sns";
+import { benchDsnEvents } from "./bench/events-dsn";
 import { benchSnsEvents, benchSnsFloor, type SnsBenchResult } from "./bench/events-sns";
 import { firstRow } from "./bench/seed-messages";
 import { BENCH_KEY_USERNAME, build, scratchPostgres, startServer, tempDir } from "./bench/server";
@@ -22,6 +25,8 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "32" },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
     port: { type: "string", default: "3230" },
+    door: { type: "string", default: "all" },
+    connections: { type: "string", default: "8" },
   },
 });
 
@@ -34,6 +39,22 @@ function describe(result: SnsBenchResult): string {
 }
 
 async function main() {
+  if (args.door !== "dsn") await benchSnsDoor();
+  if (args.door !== "sns") await benchDsnDoor();
+}
+
+async function benchDsnDoor() {
+  const result = await benchDsnEvents({ count: Number(args.count), connections: Number(args.connections), pgUrl: args["pg-url"] });
+  if (!result) return;
+  const pg = result.postgresCpuMsPerDsn === null ? "PostgreSQL CPU not readable" : `${result.postgresCpuMsPerDsn.toFixed(2)} ms PostgreSQL CPU`;
+  console.log(
+    `postgres: DSNs over SMTP (${result.connections} connections, listener process): ${result.dsnPerSecond.toFixed(0)} DSNs/s ` +
+      `(${result.count.toLocaleString("en")} in ${result.seconds.toFixed(2)} s), per DSN ${result.listenerCpuMsPerDsn.toFixed(2)} ms listener CPU, ${pg}, ` +
+      `${result.clientCpuMsPerDsn.toFixed(2)} ms client CPU; recorded ${result.recorded.toLocaleString("en")}`,
+  );
+}
+
+async function benchSnsDoor() {
   build(args["skip-build"]!);
   const database = await scratchPostgres(args["pg-url"]!);
   if (!database) return;

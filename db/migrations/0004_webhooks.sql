@@ -8,7 +8,6 @@ CREATE TABLE "webhook_attempts" (
 	"latency_ms" integer NOT NULL,
 	"response_body" text,
 	"error" text,
-	"request_headers" jsonb,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -66,6 +65,7 @@ CREATE TABLE "webhook_events" (
 	"type" text NOT NULL,
 	"email_message_id" text,
 	"log_id" text,
+	"workflow_run_id" text,
 	"bot" boolean DEFAULT false NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "webhook_events_id_unique" UNIQUE("id")

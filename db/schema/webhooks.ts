@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, index, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, jsonb, ts, updatedAt } from "./columns";
+import { createdAt, ts, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
 /**
@@ -59,6 +59,8 @@ export const webhookEvents = pgTable(
     emailMessageId: text("email_message_id"),
     /** The EmailMessageLog (email_message_logs.id) the event carries. */
     logId: text("log_id"),
+    /** The workflow run of a workflow_run.* event. */
+    workflowRunId: text("workflow_run_id"),
     bot: boolean("bot").notNull().default(false),
     createdAt: createdAt(),
   },
@@ -127,7 +129,6 @@ export const webhookAttempts = pgTable(
     /** The first 4 KB of the response body. */
     responseBody: text("response_body"),
     error: text("error"),
-    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
     createdAt: createdAt(),
   },
   (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.createdAt), index("webhook_attempts_created_idx").on(t.createdAt)],

@@ -129,6 +129,32 @@ test("open a message: timeline, sandboxed preview at desktop and mobile widths, 
   await noHorizontalOverflow(page);
 });
 
+test("the Test addresses panel lists the simulator's addresses; a message to one says so and shows its outcome", async ({ page, request }) => {
+  await page.goto("/emails");
+  const panel = page.getByTestId("simulator-addresses");
+  await expect(panel.locator("li")).toHaveCount(7);
+  for (const local of ["delivered", "bounced", "soft-bounced", "complained", "delayed", "opened", "clicked"]) {
+    await expect(panel.getByText(`${local}@simulator.postwerk.test`, { exact: true })).toBeVisible();
+    await expect(panel.getByRole("button", { name: `Copy ${local}@simulator.postwerk.test` })).toBeVisible();
+  }
+
+  const response = await request.post("/api/v1/email_messages", {
+    headers: { Authorization: basicAuth() },
+    data: { from: "Demo <hello@example.com>", to: `bounced+${marker}@simulator.postwerk.test`, subject: "Simulated bounce", bodyHtml: "<p>Hi</p>" },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const id = ((await response.json()) as { data: { id: string } }).data.id;
+  await page.goto(`/emails/${id}`);
+  await expect(page.getByTestId("simulator-note")).toContainText("Sent to the outcome simulator");
+  const timeline = page.getByRole("list", { name: "Timeline, newest first" });
+  await expect
+    .poll(async () => {
+      await page.reload();
+      return timeline.locator("li[data-code]").first().getAttribute("data-code");
+    }, { timeout: 20_000 })
+    .toBe("EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT");
+});
+
 test("a message sent after the page loaded appears without a reload", async ({ page, request }) => {
   await page.goto(`/emails?metaId=${marker}&mode=live`);
   const rows = page.getByTestId("email-row");

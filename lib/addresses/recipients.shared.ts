@@ -5,9 +5,9 @@ import { AppError, type ErrorCode } from "@/lib/errors";
  * The one address parser of the code base is email-addresses (RFC 5322 with RFC 6532's UTF-8), behind
  * the regex shortcut below; lib/addresses/ owns it. The API's validation is built on it and its detailed
  * reading (mailbox vs group, `rejectTLD`), and a stored entry (sender-address.shared.ts) is read back by
- * the same parser that accepted it, so the two cannot disagree. nodemailer's addressparser is lenient
- * (it reads anything into something), which suits a MIME encoder but not a validator; it stays only in
- * lib/delivery/mime (see nodemailer-internals.ts for why). Its cost: the parser is super-linear on
+ * the same parser that accepted it, so the two cannot disagree; the MIME builder reads entries for the
+ * address headers through it too (address-entries.shared.ts, lib/delivery/mime/mime-addresses.ts).
+ * Its cost: the parser is super-linear on
  * adversarial input (`"a." x 25,000`, `"(" x 2,000` overflows the stack), so no entry longer than
  * MAX_ENTRY_LENGTH ever reaches it.
  */

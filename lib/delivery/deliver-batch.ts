@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type Db } from "@/db/client";
-import type { DeliverMessageJob } from "@/lib/queue/queue";
+import { getQueue, type DeliverMessageJob } from "@/lib/queue/queue";
 import { log } from "@/lib/log";
 import type { EventCode } from "@/lib/timeline/event-codes.shared";
 import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/suppressions/filter-recipients";
@@ -9,6 +9,7 @@ import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderChe
 import { buildOutboundMail } from "./build-outbound-mail";
 import type { DeliveryProvider } from "./provider";
 import { getDeliveryProvider } from "./registry";
+import { providerFor, simulatorProvider } from "./providers/simulator/simulator-provider";
 import { capitalize, claim, recordFailure } from "./record-delivery";
 import { sendMails, type MailToSend, type Settled } from "./send-mails";
 
@@ -51,8 +52,11 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
   const runs = new Map<string, Run>();
   for (const { job, context } of items) {
     const found = deliverable.get(job.messageId);
-    if (found && !runs.has(job.messageId)) runs.set(job.messageId, { ...found, context, provider: context.provider ?? getDeliveryProvider() });
+    if (!found || runs.has(job.messageId)) continue;
+    runs.set(job.messageId, { ...found, context, provider: providerFor(found.message, context.provider ?? getDeliveryProvider()) });
   }
+  // The simulator enqueues in the claim's transaction: the queue must be started before it opens.
+  if ([...runs.values()].some((run) => run.provider === simulatorProvider)) await getQueue();
   for (const hook of new Set(items.map((item) => item.context.afterLoad))) await hook?.();
   const outcomes = new Map<string, Error | null>();
   const active = await withoutHeld(db, [...runs.values()], outcomes);

@@ -45,7 +45,7 @@ export type ProviderResult =
   | { outcome: "failed"; diagnostic: string };
 
 export interface DeliveryProvider {
-  readonly name: "local" | "smtp" | "resend" | "ses";
+  readonly name: "local" | "smtp" | "resend" | "ses" | "simulator";
   /** Completes "Sent through …." on the timeline, e.g. "the local inbox provider". */
   readonly description: string;
   /**

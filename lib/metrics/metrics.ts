@@ -49,7 +49,7 @@ function createMetrics() {
     }),
     providerEvents: new Counter({
       name: "postwerk_provider_events_total",
-      help: "Provider webhook events ingested, by provider, event type and result (recorded, duplicate, ignored).",
+      help: "Provider events ingested (webhooks, the bounce listener), by provider, event type and result (recorded, duplicate, ignored; the listener also counts refused-550 and retry-451).",
       labelNames: ["provider", "type", "result"] as const,
       registers,
     }),

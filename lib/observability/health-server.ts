@@ -4,11 +4,11 @@ import { errorFields, log } from "@/lib/log";
 import { liveResponse, metricsResponse, readyResponse } from "./responses";
 
 /**
- * `npm run worker` serves no HTTP; with WORKER_HEALTH_PORT it gets this small listener so an
+ * `npm run worker` (and `npm run inbound`) serve no HTTP; with WORKER_HEALTH_PORT (INBOUND_HEALTH_PORT) they get this small listener so an
  * orchestrator can probe it and Prometheus scrape it: GET /health/live, /health/ready and /metrics,
  * the same answers as the server's /api/health/* and /api/metrics.
  */
-export function startHealthServer(port: number): Promise<http.Server> {
+export function startHealthServer(port: number, name = "worker"): Promise<http.Server> {
   const server = http.createServer((incoming, outgoing) => {
     void answer(incoming)
       .then(async (response) => {
@@ -25,7 +25,7 @@ export function startHealthServer(port: number): Promise<http.Server> {
     server.once("error", reject);
     server.listen(port, () => {
       server.off("error", reject);
-      log.info("worker health listener started", { port });
+      log.info(`${name} health listener started`, { port });
       resolve(server);
     });
   });

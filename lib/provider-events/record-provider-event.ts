@@ -81,8 +81,32 @@ export async function recordProviderEvent(ref: MessageRef, event: ProviderEvent)
   return { outcome, messageId: message.id };
 }
 
-/** The automatic pause check after a bounce or complaint. The event is recorded: a failed check is only logged. */
-async function guardSending(workspaceId: string): Promise<void> {
+/** Per workspace: the pause check running now, and the one queued to follow it. */
+const checks = new Map<string, { running: Promise<void>; next?: Promise<void> }>();
+
+/**
+ * The automatic pause check after a bounce or complaint. The event is recorded: a failed check is only
+ * logged. Coalesced per workspace: a bounce recorded while a check runs waits for the next check,
+ * which starts after the running one and is shared by every bounce recorded meanwhile. So each bounce
+ * is followed by a check that sees it, and a burst of reports (a DSN storm through the bounce
+ * listener) costs one check per check's duration rather than one per report.
+ */
+function guardSending(workspaceId: string): Promise<void> {
+  const state = checks.get(workspaceId);
+  if (!state) return startCheck(workspaceId);
+  return (state.next ??= state.running.then(() => startCheck(workspaceId)));
+}
+
+function startCheck(workspaceId: string): Promise<void> {
+  const running: Promise<void> = checkOnce(workspaceId).finally(() => {
+    const state = checks.get(workspaceId);
+    if (state?.running === running && !state.next) checks.delete(workspaceId);
+  });
+  checks.set(workspaceId, { running });
+  return running;
+}
+
+async function checkOnce(workspaceId: string): Promise<void> {
   try {
     await checkAutoPause({ workspaceId });
   } catch (error) {

@@ -30,6 +30,15 @@ export const deliverWebhookJobSchema = z.object({
   deliveryId: z.string().min(1),
 });
 export type DeliverWebhookJob = z.infer<typeof deliverWebhookJobSchema>;
+export const simulateOutcomeJobSchema = z.object({
+  workspaceId: z.string().min(1),
+  messageId: z.string().min(1),
+  /** The envelope's recipients (suppressed ones were not sent to, so they report nothing). */
+  recipients: z.array(z.string().min(1)).min(1),
+  /** 0: each recipient's first report (delivered, bounced, delayed…); 1: the one after (delivered, opened…). */
+  round: z.number().int().min(0).max(1),
+});
+export type SimulateOutcomeJob = z.infer<typeof simulateOutcomeJobSchema>;
 
 /** A job's payload checked against its schema; the error names the queue and the field. */
 export function parseJob<T>(queue: string, schema: z.ZodType<T>, data: unknown): T {

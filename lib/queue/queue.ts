@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
-import { getDbHandle, type DbHandle, type Tx } from "@/db/client";
+import { getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import type { DeliverMessageJob, DeliverWebhookJob } from "./jobs";
+import type { DeliverMessageJob, DeliverWebhookJob, SimulateOutcomeJob } from "./jobs";
 
 /**
  * The durable job queue: pg-boss on the same database as the data, so a message and its delivery
@@ -22,6 +22,8 @@ export const QUEUES = {
   unconfirmedDeliveries: "flag-unconfirmed-deliveries",
   /** One job per webhook delivery attempt (lib/webhooks): retries are new jobs at the webhook schedule's time. */
   deliverWebhook: "deliver-webhook",
+  /** The outcome simulator's reports, a second or two after a message's SENT (lib/delivery/providers/simulator). */
+  simulateOutcome: "simulate-outcome",
 } as const;
 
 export type { DeliverMessageJob } from "./jobs";
@@ -50,6 +52,8 @@ export function queueOptions(): Record<string, Omit<Queue, "name">> {
     // The delivery row holds the state and the schedule; pg-boss's retries only cover a worker that
     // died mid-job (its heartbeat stops) or a failure to record, and the sweep in lib/webhooks covers the rest.
     [QUEUES.deliverWebhook]: { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 120, heartbeatSeconds: 30, expireInSeconds: 120, deleteAfterSeconds: 24 * 3600 },
+    // Each report is idempotent by its providerEventId: a retry records only what is missing.
+    [QUEUES.simulateOutcome]: { notify: true, retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60, deleteAfterSeconds: 24 * 3600 },
   };
 }
 
@@ -140,6 +144,16 @@ export async function enqueueDeliveries(tx: Tx, jobs: DeliverMessageJob[]): Prom
     jobs.map((data) => (data.scheduledAt ? { data, startAfter: new Date(data.scheduledAt) } : { data })),
     { db: fromDrizzle(tx, sql) },
   );
+}
+
+/**
+ * The simulator's report jobs, in the transaction that records the message's SENT (the claim's): they
+ * exist if and only if the hand-off does. The queue must already be started (see queueTransaction).
+ */
+export async function enqueueSimulatedOutcomes(tx: Executor, jobs: Array<{ data: SimulateOutcomeJob; startAfter: Date }>): Promise<void> {
+  if (jobs.length === 0) return;
+  const boss = await getQueue();
+  await boss.insert(QUEUES.simulateOutcome, jobs, { db: fromDrizzle(tx, sql) });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { AppError, invalidParameter, type ErrorCode } from "@/lib/errors";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
+import { assertSimulatorRecipients } from "@/lib/addresses/simulator.shared";
 import { MAX_RECIPIENTS, parseAddressEntries, parseSingleAddress, splitAddressList, type Recipient } from "@/lib/addresses/recipients.shared";
 import { sendEmailSchema, type AttachmentInput } from "@/lib/messages/schemas";
 import { parseScheduledAt } from "@/lib/messages/scheduled-at";
@@ -122,7 +123,10 @@ function parseRecipients(input: { to?: AddressListInput; cc?: AddressListInput; 
       { param: p(to.length > MAX_RECIPIENTS ? "to" : cc.length >= bcc.length ? "cc" : "bcc") },
     );
   }
-  return { to: parseEntries(to), cc: parseEntries(cc), bcc: parseEntries(bcc) };
+  const parsed = { to: parseEntries(to), cc: parseEntries(cc), bcc: parseEntries(bcc) };
+  const pairs = [[to, parsed.to], [cc, parsed.cc], [bcc, parsed.bcc]] as const;
+  assertSimulatorRecipients(pairs.flatMap(([entries, recipients]) => recipients.map(({ address }, index) => ({ address, param: entries[index].param }))));
+  return parsed;
 }
 
 function parseSender(from: string | undefined, required: boolean, p: (name: string) => string): Recipient | null {

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { count } from "drizzle-orm";
@@ -10,6 +11,7 @@ import { basicAuthHeader } from "@/lib/api-keys/create-api-key";
 import { randomBase62 } from "@/lib/ids";
 import { getQueue, QUEUES } from "@/lib/queue/queue";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
+import { useSettings } from "@/lib/testing/settings";
 import { bootServer } from "./boot";
 import { DataDirBusyError } from "./data-dir-lock";
 
@@ -45,8 +47,12 @@ describe("bootServer", () => {
     const seedKey = `key_${randomBase62(16)}:${randomBase62(40)}`;
     const printed: string[] = [];
     const settings = { DATABASE_URL: undefined, DATA_DIR: dataDir, SEED_DEMO: true, SEED_API_KEY: seedKey, RUN_WORKER: false };
+    // The bounce listener starts with the server when SMTP_INBOUND_PORT is set (0: a free port).
+    useSettings({ SMTP_INBOUND_PORT: "0", SMTP_INBOUND_HOST: "127.0.0.1", BOUNCE_DOMAIN: "bounces.example.com" });
     const server = await bootServer({ settings, print: (line) => printed.push(line), handleSignals: false });
     expect(await bootServer({ settings, handleSignals: false })).toBe(server); // once per process
+    expect(server.inboundPort).toBeGreaterThan(0);
+    expect(await smtpGreeting(server.inboundPort!)).toMatch(/^220 .*Postwerk bounce receiver for bounces\.example\.com/);
 
     expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.pid}\nserver\n`);
     expect(server.embedded).toBe(true);
@@ -72,5 +78,19 @@ describe("bootServer", () => {
     await server.shutdown();
     await server.shutdown();
     expect(fs.existsSync(lockFile)).toBe(false);
+    await expect(smtpGreeting(server.inboundPort!)).rejects.toThrow(/ECONNREFUSED/);
+    useSettings({ SMTP_INBOUND_PORT: undefined, SMTP_INBOUND_HOST: undefined, BOUNCE_DOMAIN: undefined });
   });
 });
+
+/** The first line an SMTP server sends on a new connection. */
+function smtpGreeting(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("data", (chunk) => {
+      socket.destroy();
+      resolve(chunk.toString("utf8"));
+    });
+    socket.once("error", reject);
+  });
+}

@@ -9,6 +9,8 @@ import { errorFields, log } from "@/lib/log";
 import { describeDemo, seedDemo, type SeedDemoResult } from "@/lib/setup/seed-demo";
 import { ensureSystemWorkspace } from "@/lib/workspaces/system-workspace";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
+import type { InboundServer } from "@/lib/inbound/inbound-server";
+import { startConfiguredInbound } from "@/lib/inbound/start-inbound";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
@@ -29,7 +31,9 @@ export interface BootedServer {
   embedded: boolean;
   seed: SeedDemoResult | null;
   workersStarted: boolean;
-  /** Stops workers and queue, closes the database, removes the DATA_DIR lock. Idempotent. */
+  /** The bounce listener's port, when SMTP_INBOUND_PORT is set; null otherwise. */
+  inboundPort: number | null;
+  /** Stops the bounce listener, workers and queue, closes the database, removes the DATA_DIR lock. Idempotent. */
   shutdown(): Promise<void>;
 }
 
@@ -67,6 +71,7 @@ async function boot(options: BootOptions): Promise<BootedServer> {
   const lock = embedded ? acquireDataDirLock(settings.DATA_DIR, "server") : null;
   const releaseOnExit = () => lock?.release();
   process.once("exit", releaseOnExit);
+  let inbound: InboundServer | null = null;
   try {
     const handle = await getDbHandle();
     await migrateDatabase(handle);
@@ -79,11 +84,15 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     if (embedded && !settings.RUN_WORKER) log.warn("RUN_WORKER=false is ignored with the embedded database");
     const workersStarted = embedded || settings.RUN_WORKER;
     if (workersStarted) await startWorkers({ concurrency: settings.WORKER_CONCURRENCY });
-    log.info("server ready", { database: handle.driver, workers: workersStarted, url: settings.APP_URL });
-    const server: BootedServer = { embedded, seed, workersStarted, shutdown: once(() => shutdown(lock, releaseOnExit)) };
+    // The bounce listener (docs/self-hosting.md#bounces-and-complaints) when SMTP_INBOUND_PORT is set.
+    inbound = await startConfiguredInbound(env());
+    log.info("server ready", { database: handle.driver, workers: workersStarted, inboundPort: inbound?.port ?? null, url: settings.APP_URL });
+    const running = inbound;
+    const server: BootedServer = { embedded, seed, workersStarted, inboundPort: inbound?.port ?? null, shutdown: once(() => shutdown(lock, releaseOnExit, running)) };
     if (options.handleSignals ?? true) handleSignals(server.shutdown);
     return server;
   } catch (error) {
+    await inbound?.close().catch(() => {});
     await closeDb().catch(() => {});
     lock?.release();
     process.off("exit", releaseOnExit);
@@ -91,8 +100,10 @@ async function boot(options: BootOptions): Promise<BootedServer> {
   }
 }
 
-async function shutdown(lock: DataDirLock | null, releaseOnExit: () => void): Promise<void> {
+async function shutdown(lock: DataDirLock | null, releaseOnExit: () => void, inbound: InboundServer | null): Promise<void> {
   try {
+    // First: a report still being received is recorded (or answered 451) while the database is open.
+    await inbound?.close();
     await stopWorkers();
     await closeSmtpTransport();
     await stopQueue();

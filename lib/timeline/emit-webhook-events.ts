@@ -49,3 +49,17 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
     where not ${m.sandbox}
     order by i.n`);
 }
+
+/**
+ * A live workflow run's end (workflow_run.completed or .failed), in the transaction that ends it
+ * (lib/workflows/run-workflow-step.ts): the same outbox and feed as the timeline's events.
+ */
+export async function emitWorkflowRunEvent(
+  db: Executor,
+  run: { id: string; workspaceId: string; sandbox: boolean },
+  type: "workflow_run.completed" | "workflow_run.failed",
+  at = new Date(),
+): Promise<void> {
+  if (run.sandbox) return;
+  await db.insert(webhookEvents).values({ id: newId("webhookEvent", at), workspaceId: run.workspaceId, type, workflowRunId: run.id, createdAt: at });
+}

@@ -1,8 +1,8 @@
 import type { EventCode } from "./event-codes.shared";
 
 /**
- * The webhook (and GET /v1/events) event types, each mapped from the timeline codes that raise it
- * (docs/webhooks.md#event-types). A code missing here (RENDERED, PAUSED, RESUMED, ERASED, UNCONFIRMED,
+ * The webhook (and GET /v1/events) event types, the email ones mapped from the timeline codes that
+ * raise them (docs/webhooks.md#event-types); the workflow_run ones are raised where a run ends. A code missing here (RENDERED, PAUSED, RESUMED, ERASED, UNCONFIRMED,
  * UNCLASSIFIED) is on the timeline only.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -19,6 +19,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "email.failed",
   "email.scheduled",
   "email.cancelled",
+  "workflow_run.completed",
+  "workflow_run.failed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

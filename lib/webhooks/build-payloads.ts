@@ -4,6 +4,8 @@ import type { Executor } from "@/db/client";
 import { emailMessageLogs, emailMessages, type webhookEvents } from "@/db/schema";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import { serializeEvent, serializeMessage } from "@/lib/messages/serialize";
+import { getWorkflowRunOrThrow, type WorkflowRunView } from "@/lib/workflows/get-workflow-run-or-throw";
+import { serializeWorkflowRun } from "@/lib/workflows/serialize";
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 
@@ -17,6 +19,7 @@ const { bodyHtml: _html, bodyText: _text, headers: _headers, attachments: _attac
  * The payloads of webhook events (docs/webhooks.md#payload), built when they are sent or served: the
  * message as GET /v1/email_messages/:id shows it then, and the EmailMessageLog the event carries
  * (`bot: true` for scanner opens and clicks). A message erased or purged since gives `message: null`.
+ * A workflow_run.* event carries `data.workflowRun`, the run as GET /v1/workflow_runs/:id returns it.
  * Three queries for any number of events.
  */
 export async function buildPayloadObjects(db: Executor, events: WebhookEventRow[]): Promise<Map<string, Record<string, unknown>>> {
@@ -29,7 +32,13 @@ export async function buildPayloadObjects(db: Executor, events: WebhookEventRow[
   const messageById = new Map(messages.map((row) => [row.id, row]));
   const logById = new Map(logs.map((row) => [row.id, row]));
   const payloads = new Map<string, Record<string, unknown>>();
+  const runs = await workflowRunsOf(db, events);
   for (const event of events) {
+    if (event.workflowRunId) {
+      const run = runs.get(event.workflowRunId);
+      payloads.set(event.id, { id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: { workflowRun: run ? serializeWorkflowRun(run) : null } });
+      continue;
+    }
     const message = event.emailMessageId ? messageById.get(event.emailMessageId) : undefined;
     const log = event.logId ? logById.get(event.logId) : undefined;
     payloads.set(event.id, {
@@ -43,6 +52,17 @@ export async function buildPayloadObjects(db: Executor, events: WebhookEventRow[
     });
   }
   return payloads;
+}
+
+/** The runs of workflow_run.* events (rare: one query pair each). */
+async function workflowRunsOf(db: Executor, events: WebhookEventRow[]): Promise<Map<string, WorkflowRunView>> {
+  const runs = new Map<string, WorkflowRunView>();
+  for (const event of events) {
+    if (!event.workflowRunId || runs.has(event.workflowRunId)) continue;
+    const run = await getWorkflowRunOrThrow(event.workspaceId, event.workflowRunId, db).catch(() => null);
+    if (run) runs.set(run.id, run);
+  }
+  return runs;
 }
 
 /** The payloads as the JSON bodies that are signed and sent. */

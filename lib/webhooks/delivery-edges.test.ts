@@ -11,7 +11,7 @@ import { attemptDeliveries } from "./attempt-deliveries";
 import { createEndpoint } from "./manage-endpoints";
 import { purgeWebhookLogs } from "./purge-webhook-logs";
 import { sendWebhookRequest } from "./send-webhook-request";
-import { deliverDue, fanOutEverything, manualClock } from "./webhook-test-helpers";
+import { deliverDue, fanOutEverything, manualClock } from "./testing";
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {

@@ -1,12 +1,14 @@
 import "server-only";
-import { asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { webhookAttempts, webhookDeliveries, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/db/schema";
-import { invalidParameter } from "@/lib/errors";
+import { webhookAttempts, webhookDeliveries, webhookEvents, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/db/schema";
+import { invalidParameter, notFound } from "@/lib/errors";
 import { keysetPage } from "@/lib/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/pagination";
 import { isWebhookEventType } from "@/lib/timeline/webhook-event-types.shared";
+import { buildPayloadObjects } from "./build-payloads";
 import { getEndpointOrThrow } from "./manage-endpoints";
+import { serializeAttempt, serializeDelivery } from "./serialize";
 
 export interface DeliveryListQuery extends KeysetPageQuery {
   status?: WebhookDeliveryStatus;
@@ -49,11 +51,20 @@ export async function listDeliveries(workspaceId: string, endpointId: string, qu
   return keysetPage<typeof d.$inferSelect>(keyset, query);
 }
 
-/** Every attempt of one delivery, oldest first (the attempt log of the dashboard). */
-export async function listDeliveryAttempts(workspaceId: string, deliveryId: string) {
+/**
+ * One delivery of an endpoint with its attempt log (oldest first) and the payload it sends (built
+ * now, as the next attempt would send it): the dashboard's payload viewer and attempt list.
+ */
+export async function getDeliveryDetail(workspaceId: string, endpointId: string, deliveryId: string) {
+  await getEndpointOrThrow(workspaceId, endpointId);
   const db = await getDb();
-  const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
-  if (!delivery || delivery.workspaceId !== workspaceId) return null;
-  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.attempt));
-  return { delivery, attempts };
+  const d = webhookDeliveries;
+  const [delivery] = /^whdl_[0-9A-Za-z]{16}$/.test(deliveryId ?? "")
+    ? await db.select().from(d).where(and(eq(d.workspaceId, workspaceId), eq(d.endpointId, endpointId), eq(d.id, deliveryId)))
+    : [];
+  if (!delivery) throw notFound("Webhook delivery", "deliveryId");
+  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id)).orderBy(asc(webhookAttempts.attempt));
+  const events = await db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId));
+  const payload = (await buildPayloadObjects(db, events)).get(delivery.eventId) ?? null;
+  return { ...serializeDelivery(delivery), attemptLog: attempts.map(serializeAttempt), payload };
 }

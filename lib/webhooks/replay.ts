@@ -1,6 +1,6 @@
 import "server-only";
 import { inArray, sql } from "drizzle-orm";
-import { AppError } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { queueTransaction } from "@/lib/queue/queue";
 import { zodToAppError } from "@/lib/validation.shared";
@@ -23,17 +23,21 @@ export async function replayEndpoint(workspaceId: string, endpointId: string, bo
   if (!parsed.success) throw zodToAppError(parsed.error);
   const endpoint = await getEndpointOrThrow(workspaceId, endpointId);
   if (!endpoint.enabled) throw new AppError("CONFLICT", "The endpoint is disabled: enable it before replaying.", { param: "id" });
-  const since = new Date(parsed.data.since);
-  const missedOnly = (parsed.data.mode ?? "missed") === "missed";
+  const { eventId } = parsed.data;
+  const since = new Date(parsed.data.since ?? 0);
+  // One named event is resent whatever became of it; a time range skips what already arrived unless mode is "all".
+  const missedOnly = !eventId && (parsed.data.mode ?? "missed") === "missed";
   return queueTransaction(async (tx) => {
     const events = rowsOf<{ id: string; seq: string; type: string; email_message_id: string | null }>(
       await tx.execute(sql`
         select e.id, e.seq, e.type, e.email_message_id from webhook_events e
         where e.workspace_id = ${workspaceId} and e.created_at >= ${since.toISOString()}::timestamptz and e.type <> ${TEST_EVENT_TYPE}
+          ${eventId ? sql`and e.id = ${eventId}` : sql``}
           ${endpoint.eventTypes ? sql`and ${inArray(sql`e.type`, endpoint.eventTypes)}` : sql``}
           ${missedOnly ? sql`and not exists (select 1 from webhook_deliveries d where d.endpoint_id = ${endpoint.id} and d.event_id = e.id and d.status = 'succeeded')` : sql``}
         order by e.seq limit ${REPLAY_LIMIT + 1}`),
     );
+    if (eventId && events.length === 0) throw notFound(`Event ${eventId} (kept, of a type the endpoint receives)`, "eventId");
     const now = new Date();
     const chosen = events.slice(0, REPLAY_LIMIT);
     await insertDeliveries(

@@ -25,11 +25,17 @@ export const updateEndpointSchema = z.object({
 });
 export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;
 
-/** POST /v1/webhook_endpoints/:id/replay: every event since then that did not reach the endpoint, sent again. */
-export const replaySchema = z.object({
-  since: z.iso.datetime({ offset: true }),
-  /** "missed" (default): events with no succeeded delivery to it; "all": every event since. */
-  mode: z.enum(["missed", "all"]).optional(),
-});
+/**
+ * POST /v1/webhook_endpoints/:id/replay: every event since then that did not reach the endpoint (or
+ * every one), sent again; or, with `eventId`, that one event ("resend this event").
+ */
+export const replaySchema = z
+  .object({
+    since: z.iso.datetime({ offset: true }).optional().describe("Replay the events recorded since this time."),
+    eventId: z.string().regex(/^evt_[0-9A-Za-z]{16}$/, "must be an event id (evt_…)").optional().describe("Resend this one event instead."),
+    /** "missed" (default): events with no succeeded delivery to it; "all": every event since. */
+    mode: z.enum(["missed", "all"]).optional(),
+  })
+  .refine((body) => (body.since === undefined) !== (body.eventId === undefined), { path: ["since"], message: "give since or eventId (one of them)" });
 
 export const endpointIdPattern = /^whep_[0-9A-Za-z]{16}$/;

@@ -13,7 +13,22 @@ export function newSigningSecret(): string {
 }
 
 export const sealSecret = (secret: string) => encryptSecret(secret, PURPOSE);
+
+/** Opened secrets by their sealed form (each sealing has a fresh IV, so a rotated secret is a new key here). */
+const opened = new Map<string, Webhook>();
+const OPENED_MAX = 1000;
+
 export const openSecret = (sealed: string) => decryptSecret(sealed, PURPOSE);
+
+/** The signer of a sealed secret, kept in memory: a delivery does not pay the decryption each time. */
+function signerOf(sealed: string): Webhook {
+  let signer = opened.get(sealed);
+  if (!signer) {
+    if (opened.size >= OPENED_MAX) opened.clear();
+    opened.set(sealed, (signer = new Webhook(openSecret(sealed))));
+  }
+  return signer;
+}
 
 export interface SigningKeys {
   secretEncrypted: string;
@@ -26,13 +41,13 @@ export interface SigningKeys {
  * `v1,<base64>` per valid secret, space-separated, so a receiver holding either verifies it.
  */
 export function signedHeaders(keys: SigningKeys, webhookId: string, payload: string, now: Date): Record<string, string> {
-  const secrets = [openSecret(keys.secretEncrypted)];
+  const signers = [signerOf(keys.secretEncrypted)];
   if (keys.previousSecretEncrypted && keys.previousSecretExpiresAt && keys.previousSecretExpiresAt > now) {
-    secrets.push(openSecret(keys.previousSecretEncrypted));
+    signers.push(signerOf(keys.previousSecretEncrypted));
   }
   return {
     "webhook-id": webhookId,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(webhookId, now, payload)).join(" "),
+    "webhook-signature": signers.map((signer) => signer.sign(webhookId, now, payload)).join(" "),
   };
 }

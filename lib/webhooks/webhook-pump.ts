@@ -3,6 +3,8 @@ import { errorFields, log } from "@/lib/log";
 import { fanOutWebhookEvents, requeueStrandedDeliveries } from "./fan-out";
 
 const IDLE_MS = 200;
+/** After a failure (the database unreachable): wait longer, so an outage is not a log line every 200 ms. */
+const AFTER_ERROR_MS = 5_000;
 const SWEEP_EVERY_MS = 30_000;
 const FAN_OUT_BATCH = 1000;
 
@@ -22,6 +24,7 @@ export function startWebhookPump(): void {
   const loop = (async () => {
     while (running) {
       let read = 0;
+      let pause = IDLE_MS;
       try {
         read = await fanOutWebhookEvents(FAN_OUT_BATCH);
         if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
@@ -29,13 +32,13 @@ export function startWebhookPump(): void {
           await requeueStrandedDeliveries();
         }
       } catch (error) {
-        log.warn("webhook fan-out failed; retrying", errorFields(error));
-        read = 0;
+        log.warn("webhook fan-out failed; retrying in 5 s", errorFields(error));
+        pause = AFTER_ERROR_MS;
       }
       if (read < FAN_OUT_BATCH && running) {
         await new Promise<void>((resolve) => {
           wake = resolve;
-          setTimeout(resolve, IDLE_MS);
+          setTimeout(resolve, pause);
         });
       }
     }

@@ -1,8 +1,10 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema";
+import { emailMessages, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema";
+import { createUser } from "@/lib/users/create-user";
+import { SYSTEM_WORKSPACE_ID } from "@/lib/workspaces/system-workspace";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { useSettings } from "@/lib/testing/settings";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -11,7 +13,7 @@ import type { EventCode } from "@/lib/timeline/event-codes.shared";
 import { createEndpoint, rotateEndpointSecret, updateEndpoint } from "./manage-endpoints";
 import { replayEndpoint } from "./replay";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./retry-schedule";
-import { manualClock, deliverDue } from "./webhook-test-helpers";
+import { manualClock, deliverDue } from "./testing";
 
 let receiver: WebhookReceiver;
 
@@ -195,8 +197,10 @@ describe("outbound webhooks", () => {
     }
   });
 
-  it("disables an endpoint that failed every attempt for 5 days", async () => {
+  it("disables an endpoint that failed every attempt for 5 days, and mails the workspace's owners (not its other members)", async () => {
     const { workspaceId, endpoint } = await setUp();
+    const owner = await createUser({ email: `owner-${endpoint.id.slice(-8).toLowerCase()}@example.org`, password: "owner-password", workspaceId, role: "OWNER" });
+    const member = await createUser({ email: `member-${endpoint.id.slice(-8).toLowerCase()}@example.org`, password: "member-password", workspaceId, role: "MEMBER" });
     receiver.mode = "fail";
     const clock = manualClock();
     for (let day = 0; day <= 5; day++) {
@@ -208,5 +212,12 @@ describe("outbound webhooks", () => {
     const [row] = await (await getDb()).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     expect(row.enabled).toBe(false);
     expect(row.disabledReason).toMatch(/failed for 5 days/);
+    const mails = await (await getDb())
+      .select({ to: emailMessages.toAddresses, subject: emailMessages.subject, text: emailMessages.bodyText })
+      .from(emailMessages)
+      .where(and(eq(emailMessages.workspaceId, SYSTEM_WORKSPACE_ID), sql`${emailMessages.toAddresses} && array[${owner.email}, ${member.email}]::text[]`));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ to: [owner.email], subject: `Webhook endpoint disabled: ${receiver.url}` });
+    expect(mails[0].text).toContain("failed for 5 days");
   });
 });

@@ -5,7 +5,8 @@ import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { errorFields, log } from "@/lib/log";
 import { runMaintenance } from "./maintenance";
-import { deliverMessageJobSchema, deliverWebhookJobSchema, parseJob, workflowStepJobSchema, type DeliverWebhookJob, type WorkflowStepJob } from "@/lib/queue/jobs";
+import { simulateOutcome } from "@/lib/delivery/providers/simulator/simulate-outcome";
+import { deliverMessageJobSchema, deliverWebhookJobSchema, parseJob, simulateOutcomeJobSchema, workflowStepJobSchema, type DeliverWebhookJob, type WorkflowStepJob } from "@/lib/queue/jobs";
 import { attemptDeliveries } from "@/lib/webhooks/attempt-deliveries";
 import { startWebhookPump, stopWebhookPump } from "@/lib/webhooks/webhook-pump";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
@@ -36,6 +37,7 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
     ),
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
     await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
+    await work<object>(boss, QUEUES.simulateOutcome, options, (job) => simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data))),
     await workBatches<DeliverWebhookJob>(boss, QUEUES.deliverWebhook, { ...options, batchSize: WEBHOOK_BATCH_SIZE }, deliverWebhookJobs),
   ];
   startWebhookPump();
@@ -79,7 +81,7 @@ async function deliverWebhookJobs(jobs: JobWithMetadata<DeliverWebhookJob>[]): P
 }
 
 const BATCH_SIZE = 10;
-const WEBHOOK_BATCH_SIZE = 50;
+const WEBHOOK_BATCH_SIZE = 100;
 /** Delivery reads a batch's messages, suppressions and domains set-based: larger batches amortise more. */
 const DELIVERY_BATCH_SIZE = 100;
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { emitWorkflowRunEvent } from "@/lib/timeline/emit-webhook-events";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workflowRuns, type WorkflowRunStatus } from "@/db/schema";
@@ -86,7 +87,9 @@ async function commitStep(run: WorkflowRunRow, index: number, outcome: StepOutco
         .update(workflowRuns)
         .set({ completedAt, updatedAt: completedAt })
         .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.workspaceId, run.workspaceId)));
+      await emitWorkflowRunEvent(tx, run, "workflow_run.completed", completedAt);
     }
+    if (status === "FAILED") await emitWorkflowRunEvent(tx, run, "workflow_run.failed", now);
     return true;
   });
   if (done) log.info("workflow step done", { runId: run.id, step: index, type: step.type, status });

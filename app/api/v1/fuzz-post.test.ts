@@ -5,6 +5,7 @@ import { withStorageEnv } from "@/lib/attachments/testing";
 import { countRows, describeCase, fuzzCase, hash32, mulberry32, startLatencySampler } from "@/lib/testing/fuzz";
 import { insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
+import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
 import { createWorkflowWorkspace } from "@/lib/workflows/testing";
 import { GET as listMessages } from "./email_messages/route";
 
@@ -18,7 +19,8 @@ import { GET as listMessages } from "./email_messages/route";
  */
 
 // The rate limit (100/s per key) would turn most cases into 429s, which prove nothing about the body.
-withStorageEnv({ RATE_LIMIT_PER_SECOND: "0" });
+// Webhook endpoints point at a local address in these cases (nothing listens there; nothing is delivered here).
+withStorageEnv({ RATE_LIMIT_PER_SECOND: "0", WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
 const TOTAL_CASES = Number(process.env.FUZZ_CASES ?? 1200);
@@ -57,6 +59,8 @@ const runs = (ws: Workspace) => [
   { workflowId: ws.workflow.id, variables: { user: { email: "b@example.org" } }, metaId: "run-1" },
 ];
 const templateParams = (ws: Workspace) => ({ id: ws.template.id });
+const endpointParams = (ws: Workspace) => ({ id: ws.endpointId });
+const endpoints = () => [{ url: "http://127.0.0.1:9/hooks", description: "fuzz", eventTypes: ["email.bounced", "email.opened"] }, { url: "http://127.0.0.1:9/", eventTypes: null }];
 
 const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/attachments": { seeds: () => [{ name: "report.pdf", contentType: "application/pdf", size: 3000 }, {}] },
@@ -71,6 +75,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/templates/:id/preview": { seeds: () => [{ user: { name: "Bo" } }], params: templateParams },
   "/api/v1/templates/:id/render": { seeds: () => [{ variables: { user: { name: "Ann" } } }], params: templateParams },
   "/api/v1/workflow_runs": { seeds: runs },
+  "/api/v1/webhook_endpoints": { seeds: endpoints },
+  "/api/v1/webhook_endpoints/:id/replay": { seeds: () => [{ since: "2026-01-01T00:00:00.000Z", mode: "all" }, { since: "2026-01-01T00:00:00Z" }], params: endpointParams },
+  "/api/v1/webhook_endpoints/:id/rotate_secret": { seeds: () => [{}], params: endpointParams },
+  "/api/v1/webhook_endpoints/:id/test": { seeds: () => [{}], params: endpointParams },
   // Known paths that export POST as a 405 with Allow, and the catch-all's JSON 404.
   "/api/v1/[...path]": { refuses: 404, params: () => ({ path: "no/such/endpoint" }) },
   "/api/v1/batches/:id": { refuses: 405 },
@@ -81,6 +89,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/templates": { refuses: 405 },
   "/api/v1/templates/:id/raw": { refuses: 405, params: templateParams },
   "/api/v1/workflow_runs/:id": { refuses: 405 },
+  "/api/v1/events": { refuses: 405 },
+  "/api/v1/webhook_endpoints/:id": { refuses: 405 },
+  "/api/v1/webhook_endpoints/:id/deliveries": { refuses: 405 },
+  "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId": { refuses: 405 },
 };
 
 /** Every route.ts under app/api/v1 that exports POST, with the path it serves. */
@@ -104,7 +116,9 @@ async function setup() {
   const workflow = await ws.createWorkflow({ key: "user.signed_up", steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }] });
   // A stored live message for POST /v1/email_messages/:id/resend to copy.
   const messageId = await insertTestMessage(ws.workspace.id);
-  return { ...ws, workflow, messageId };
+  // An endpoint for the replay, rotate_secret and test cases.
+  const { endpoint } = await createEndpoint(ws.workspace.id, { url: "http://127.0.0.1:9/" }, "fuzz");
+  return { ...ws, workflow, messageId, endpointId: endpoint.id };
 }
 
 /** Cases per route: a share of TOTAL_CASES, endpoints that accept POST weighing 10 times a refusing route. */

@@ -42,6 +42,7 @@ describe("a NUL character in a path id", () => {
       "/api/v1/templates/:id/render",
       "/api/v1/webhook_endpoints/:id",
       "/api/v1/webhook_endpoints/:id/deliveries",
+      "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId",
       "/api/v1/webhook_endpoints/:id/replay",
       "/api/v1/webhook_endpoints/:id/rotate_secret",
       "/api/v1/webhook_endpoints/:id/test",

@@ -34,6 +34,7 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["BatchCancellation", resources.batchCancellationResource, "What POST /v1/batches/{id}/cancel cancelled, and why the rest was left."],
   ["WebhookEndpoint", webhooks.webhookEndpointResource, "Where the workspace's events are POSTed, signed (Standard Webhooks)."],
   ["WebhookDelivery", webhooks.webhookDeliveryResource, "One event to one endpoint: its state and last attempt."],
+  ["WebhookDeliveryDetail", webhooks.webhookDeliveryDetail, "A delivery with its attempt log and payload."],
   ["WebhookEvent", webhooks.webhookEventPayload, "The payload of a webhook and of the event feed."],
   ["EventFeedMeta", webhooks.eventFeedMeta, "The feed's cursor."],
   ["WebhookReplayResult", webhooks.replayResult, "What a replay queued."],

@@ -85,6 +85,16 @@ export const webhookPaths: Record<string, JsonObject> = {
       errors: ["400", "404"],
     }),
   },
+  "/v1/webhook_endpoints/{id}/deliveries/{deliveryId}": {
+    get: operation({
+      operationId: "getWebhookDelivery",
+      summary: "Retrieve a delivery with every attempt (status, latency, first 4 KB of the answer, error) and its payload",
+      tag,
+      parameters: [endpointId, { name: "deliveryId", in: "path", required: true, description: "The delivery id (whdl_…).", schema: { type: "string" } }],
+      success: [{ status: "200", description: "The delivery.", data: "WebhookDeliveryDetail" }],
+      errors: ["404"],
+    }),
+  },
   "/v1/events": {
     get: operation({
       operationId: "listEvents",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { WEBHOOK_DELIVERY_STATUSES } from "@/db/schema";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/timeline/webhook-event-types.shared";
-import { emailMessageLogResource, emailMessageResource } from "./resources";
+import { emailMessageLogResource, emailMessageResource, workflowRunResource } from "./resources";
 
 /** The webhook resources (beyond the published API; docs/webhooks.md), checked against their serializers like the others. */
 const timestamp = z.iso.datetime().describe("ISO 8601 UTC with milliseconds.");
@@ -46,8 +46,9 @@ export const webhookEventPayload = z.object({
   type: z.string().describe(`One of ${WEBHOOK_EVENT_TYPES.join(", ")} (webhook.test for test events, never in the feed).`),
   createdAt: timestamp.describe("When the timeline event happened."),
   data: z.object({
-    message: emailMessageResource.nullable().describe("The message as GET /v1/email_messages/{id} returns it when sent or served; null if erased since."),
-    event: emailMessageLogResource.extend({ bot: z.boolean().describe("Scanner or prefetch traffic (opens, clicks).") }).nullable(),
+    message: emailMessageResource.nullable().optional().describe("email.*: the message as GET /v1/email_messages/{id} returns it when sent or served; null if erased since."),
+    event: emailMessageLogResource.extend({ bot: z.boolean().describe("Scanner or prefetch traffic (opens, clicks).") }).nullable().optional().describe("email.*: the timeline event."),
+    workflowRun: workflowRunResource.nullable().optional().describe("workflow_run.*: the run as GET /v1/workflow_runs/{id} returns it."),
   }),
 });
 
@@ -64,3 +65,20 @@ export const replayResult = z.object({
 
 export const testEventResult = z.object({ eventId: z.string(), deliveryId: z.string() });
 export const deletedResult = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export const webhookAttemptResource = z.object({
+  id: id("what_"),
+  type: z.literal("WebhookAttempt"),
+  createdAt: timestamp.describe("When the attempt was made."),
+  deliveryId: z.string(),
+  attempt: z.int().describe("1 for the first."),
+  status: z.int().nullable().describe("The HTTP status; null when no answer came."),
+  latencyMs: z.int(),
+  responseBody: z.string().nullable().describe("The first 4 KB of the answer's body."),
+  error: z.string().nullable().describe("Timeout, connection closed or refused, redirect not followed, refused target."),
+});
+
+export const webhookDeliveryDetail = webhookDeliveryResource.extend({
+  attemptLog: z.array(webhookAttemptResource).describe("Every attempt, oldest first (kept WEBHOOK_LOG_RETENTION_DAYS)."),
+  payload: webhookEventPayload.nullable().describe("The body it sends, built now as the next attempt would; null once the event is purged."),
+});

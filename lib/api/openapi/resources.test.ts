@@ -28,6 +28,8 @@ import { useSettings } from "@/lib/testing/settings";
 import { listEventFeed, parseFeedQuery } from "@/lib/webhooks/list-event-feed";
 import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+import { attemptDeliveries } from "@/lib/webhooks/attempt-deliveries";
+import { getDeliveryDetail } from "@/lib/webhooks/list-deliveries";
 import { serializeDelivery, serializeEndpoint } from "@/lib/webhooks/serialize";
 
 /** Strict at the top level: a field the serializer adds but the document lacks fails here. */
@@ -94,6 +96,10 @@ describe("OpenAPI webhook resources match their serializers", () => {
     await sendTestEvent(ws.workspace.id, endpoint.id);
     const [delivery] = await (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
     conforms(webhooks.webhookDeliveryResource, serializeDelivery(delivery));
+    await attemptDeliveries([{ workspaceId: ws.workspace.id, endpointId: endpoint.id, deliveryId: delivery.id }]);
+    const detail = await getDeliveryDetail(ws.workspace.id, endpoint.id, delivery.id);
+    expect(detail.attemptLog).toHaveLength(1);
+    conforms(webhooks.webhookDeliveryDetail, detail);
     useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined });
   });
 });

@@ -1,6 +1,14 @@
-import { addressparser, encodeWord, normalizeDomain, quoteString, type Address } from "./nodemailer-internals";
+import { encodeWord, normalizeDomain, quoteString } from "./nodemailer-internals";
 import { wordEncoding } from "./mime-words";
+import { readAddressEntry, type EntryMailbox } from "@/lib/addresses/address-entries.shared";
 import { parseSimpleMailbox } from "@/lib/addresses/recipients.shared";
+
+/** One mailbox (`address`) or group (`group`) of an entry, in the shape MailComposer read entries into. */
+export interface Address {
+  name: string;
+  address?: string;
+  group?: Address[];
+}
 
 /** An address header's value and the bare addresses it names, in order (group members included). */
 export interface AddressList {
@@ -32,16 +40,37 @@ export function addressList(entries: readonly string[]): AddressList {
 }
 
 /**
- * One stored entry as MailComposer read it. The two shapes nearly every entry has, `addr` and
- * `Plain Name <addr>`, come from lib/addresses' shortcut (the code base's one address parser), which
- * reads them exactly as addressparser does (build-mime-parity.test.ts); anything else goes to
- * addressparser, whose reading of comments, quoted local parts and groups shapes the headers
- * (nodemailer-internals.ts says why it stays for those).
+ * One stored entry as MailComposer read it, by the code base's one address parser (lib/addresses):
+ * the two shapes nearly every entry has, `addr` and `Plain Name <addr>`, through its shortcut, anything
+ * else through email-addresses, shaped as nodemailer's addressparser shaped it so headers and envelopes
+ * stay what MailComposer built (build-mime-parity.test.ts compares the two on every shape): a comment
+ * names a mailbox that has no display name (`jane@example.com (Jane)` goes out as
+ * `Jane <jane@example.com>`), a local part that is no dot-atom is quoted again (`"a b"@example.com`
+ * keeps its quotes), groups keep their members (`undisclosed-recipients:;` included). An entry that
+ * does not parse names nobody (the API accepts only entries that parse).
  */
-export function parseEntry(entry: string): Address[] {
+export function parseEntry(entry: string): readonly Address[] {
   const simple = parseSimpleMailbox(entry);
   if (simple) return [{ address: simple.address, name: simple.name ?? "" }];
-  return addressparser(entry);
+  const known = remembered.get(entry);
+  if (known) return known;
+  const parsed = readAddressEntry(entry).map((item) =>
+    item.kind === "group" ? { name: item.name, group: item.members.map(mailboxAddress) } : mailboxAddress(item),
+  );
+  if (remembered.size >= REMEMBERED) remembered.clear();
+  remembered.set(entry, parsed);
+  return parsed;
+}
+
+/**
+ * Entries the full parser read, remembered: it costs some 20–50 µs an entry (several times
+ * addressparser's), and a batch repeats its sender (`Zoë's Shop <shop@…>` is no shortcut entry).
+ */
+const REMEMBERED = 1000;
+const remembered = new Map<string, readonly Address[]>();
+
+function mailboxAddress(mailbox: EntryMailbox): Address {
+  return { address: `${normalizeLocalPart(mailbox.local)}@${mailbox.domain}`, name: mailbox.name || mailbox.comments.join(" ") };
 }
 
 function formatAddress(parsed: Address, addresses: string[]): string {
@@ -91,3 +120,4 @@ function encodeAddressName(name: string): string {
   if (/^[\x20-\x7e]*$/.test(name)) return quoteString(name);
   return encodeWord(name, wordEncoding(name), 52);
 }
+

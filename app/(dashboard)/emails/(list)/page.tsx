@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { EmailFilters, type EmailFilterValues } from "@/components/messages/email-filters";
 import { MessageTable } from "@/components/messages/message-table";
 import { NewMessagesNotice } from "@/components/messages/new-messages-notice";
+import { SimulatorAddresses } from "@/components/messages/simulator-addresses";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormMessage } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
@@ -67,6 +68,9 @@ export default async function EmailsPage({ searchParams }: Props) {
           />
         </>
       )}
+      <div className="mt-6">
+        <SimulatorAddresses />
+      </div>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { EventBadge } from "@/components/messages/event-badge";
 import { dataItems, developerItems, envelopeItems, formatBytes, json, timestampItems } from "@/components/messages/message-fields";
 import { MessageTimeline } from "@/components/messages/message-timeline";
 import { ResendButton } from "@/components/messages/resend-button";
+import { SimulatorNote } from "@/components/messages/simulator-addresses";
 import { StatusBadge } from "@/components/messages/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -59,6 +60,7 @@ export default async function EmailPage({ params }: Props) {
           <CopyButton value={message.id} label="Copy the message id" />
         </div>
         <ResendLinks message={message} />
+        <SimulatorNote message={message} />
         {message.scheduledAt ? (
           <p className="mt-2 text-sm text-slate-700" data-testid="scheduled-for">
             {waiting(message) ? "Scheduled for " : "Was scheduled for "}

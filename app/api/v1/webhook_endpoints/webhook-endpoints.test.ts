@@ -9,7 +9,8 @@ import { callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { recordEvent } from "@/lib/timeline/record-event";
-import { deliverDue, manualClock } from "@/lib/webhooks/webhook-test-helpers";
+import { deliverDue, manualClock } from "@/lib/webhooks/testing";
+import { GET as getDelivery } from "./[id]/deliveries/[deliveryId]/route";
 import { GET as listDeliveries } from "./[id]/deliveries/route";
 import { POST as replay } from "./[id]/replay/route";
 import { POST as rotate } from "./[id]/rotate_secret/route";
@@ -57,6 +58,15 @@ describe("/v1/webhook_endpoints", () => {
     expect(new Webhook(endpoint.secret).verify(testEvent.body, testEvent.headers)).toMatchObject({ type: "webhook.test" });
     const deliveries = await callRoute(listDeliveries, `/api/v1/webhook_endpoints/${endpoint.id}/deliveries?status=succeeded`, { ...auth, params });
     expect(deliveries.json.data).toMatchObject([{ type: "WebhookDelivery", eventType: "webhook.test", status: "succeeded", attempts: 1, lastStatus: 200 }]);
+    const detailParams = { id: endpoint.id, deliveryId: deliveries.json.data[0].id };
+    const detail = await callRoute(getDelivery, "/x", { ...auth, params: detailParams });
+    expect(detail.json.data).toMatchObject({
+      id: detailParams.deliveryId,
+      attemptLog: [{ type: "WebhookAttempt", attempt: 1, status: 200, responseBody: "thanks", error: null }],
+      payload: { id: test.json.data.eventId, type: "webhook.test" },
+    });
+    const missing = await callRoute(getDelivery, "/x", { ...auth, params: { id: endpoint.id, deliveryId: "whdl_0000000000000000" } });
+    expect([missing.status, missing.json.error.param]).toEqual([404, "deliveryId"]);
 
     const rotated = await callRoute(rotate, `/api/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, { ...auth, params, method: "POST" });
     expect(rotated.json.data.secret).toMatch(/^whsec_/);
@@ -122,6 +132,34 @@ describe("/v1/webhook_endpoints", () => {
       expect((await post("http://127.0.0.1:8080/")).status).toBe(201);
     } finally {
       useSettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
+    }
+  });
+});
+
+describe("POST /v1/webhook_endpoints/:id/replay with eventId (resend this event)", () => {
+  it("resends one event, even one already delivered; an unknown or foreign event is a 404, both or neither of since/eventId a 400", async () => {
+    const ws = await createTestWorkspace();
+    const other = await createTestWorkspace();
+    const auth = { authorization: ws.authorization };
+    const made = await callRoute(create, "/api/v1/webhook_endpoints", { ...auth, body: { url: receiver.url } });
+    const params = { id: made.json.data.id };
+    const message = await insertTestMessage(ws.workspace.id);
+    await recordEvent(await getDb(), { workspaceId: ws.workspace.id, messageId: message, code: "EMAIL_MESSAGE_CREATED", message: "Created." });
+    await deliverDue(ws.workspace.id, manualClock());
+    const [first] = receiver.received.filter((request) => JSON.parse(request.body).data.message?.id === message);
+    const eventId = first.headers["webhook-id"];
+    const resent = await callRoute(replay, "/x", { ...auth, params, body: { eventId } });
+    expect(resent.json.data).toEqual({ replayed: 1, more: false });
+    await deliverDue(ws.workspace.id, manualClock());
+    expect(receiver.received.filter((request) => request.headers["webhook-id"] === eventId)).toHaveLength(2);
+
+    const foreignMessage = await insertTestMessage(other.workspace.id);
+    await recordEvent(await getDb(), { workspaceId: other.workspace.id, messageId: foreignMessage, code: "EMAIL_MESSAGE_CREATED", message: "Created." });
+    const unknown = await callRoute(replay, "/x", { ...auth, params, body: { eventId: "evt_0000000000000000" } });
+    expect([unknown.status, unknown.json.error.param]).toEqual([404, "eventId"]);
+    for (const body of [{}, { eventId, since: new Date().toISOString() }, { eventId: "nope" }]) {
+      const answer = await callRoute(replay, "/x", { ...auth, params, body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
     }
   });
 });

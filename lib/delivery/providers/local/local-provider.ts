@@ -1,6 +1,7 @@
 import "server-only";
+import type { Executor } from "@/db/client";
 import { localInbox } from "@/db/schema/index";
-import { mimeOf, type DeliveryProvider } from "@/lib/delivery/provider";
+import { mimeOf, type DeliveryProvider, type OutboundMail } from "@/lib/delivery/provider";
 
 /**
  * The built-in default provider: "delivers" by storing the exact MIME in the local_inbox table, so a
@@ -15,17 +16,7 @@ export const localProvider: DeliveryProvider = {
   confirmsDelivery: false,
   async send(mail, { db }) {
     const at = new Date();
-    await db
-      .insert(localInbox)
-      .values({
-        emailMessageId: mail.messageId,
-        workspaceId: mail.workspaceId,
-        envelopeFrom: mimeOf(mail).envelope.from,
-        envelopeTo: mimeOf(mail).envelope.to,
-        mime: mimeOf(mail).raw,
-        createdAt: at,
-      })
-      .onConflictDoNothing({ target: localInbox.emailMessageId });
+    await storeInLocalInbox(db, mail, at);
     return {
       outcome: "accepted",
       referenceId: mimeOf(mail).messageIdHeader,
@@ -33,3 +24,12 @@ export const localProvider: DeliveryProvider = {
     };
   },
 };
+
+/** The exact MIME and its envelope in local_inbox (also the outcome simulator's copy of what it "sent"). */
+export async function storeInLocalInbox(db: Executor, mail: OutboundMail, at: Date): Promise<void> {
+  const { envelope, raw } = mimeOf(mail);
+  await db
+    .insert(localInbox)
+    .values({ emailMessageId: mail.messageId, workspaceId: mail.workspaceId, envelopeFrom: envelope.from, envelopeTo: envelope.to, mime: raw, createdAt: at })
+    .onConflictDoNothing({ target: localInbox.emailMessageId });
+}

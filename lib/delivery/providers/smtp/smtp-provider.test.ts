@@ -11,6 +11,7 @@ import { dkimTxtRecord, forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { closeSmtpTransport, smtpFailure } from "./smtp-provider";
 import { useSettings } from "@/lib/testing/settings";
+import { bounceAddress, verifyBounceLocalPart } from "@/lib/crypto/bounce-token";
 
 /** docs/architecture.md#rules-that-carry-weight, rule 6: the smtp provider against a real SMTP server (smtp-server) on loopback. */
 const SENT = "EMAIL_MESSAGE_SENT_PROVIDER_EVENT";
@@ -119,6 +120,25 @@ describe("the smtp provider", () => {
     expect(ours.results[0]).toMatchObject({ signingDomain: "example.com", selector: "postwerk", status: { result: "pass" } });
     const theirs = await verify(other.domain.dkimPublicKey);
     expect(theirs.results[0].status.result).not.toBe("pass");
+  });
+
+  it("with BOUNCE_DOMAIN, MAIL FROM is the message's signed return path and the From header stays the sender's", async () => {
+    useSettings({ BOUNCE_DOMAIN: "Bounces.Example.com" });
+    try {
+      const { workspace } = await createTestWorkspace();
+      const messageId = await insertTestMessage(workspace.id, { from: "Acme <hello@example.com>" });
+      await deliverMessage({ workspaceId: workspace.id, messageId }, { attempt: 0 });
+      const [mail] = received(`<${messageId}@example.com>`);
+      expect(mail.envelope.from).toBe(bounceAddress(messageId, "bounces.example.com"));
+      expect(mail.envelope.from).toMatch(/^b-[a-z2-7]{42}@bounces\.example\.com$/);
+      expect(verifyBounceLocalPart(mail.envelope.from.split("@")[0])).toBe(messageId);
+      expect(mail.envelope.to).toEqual(["ada@example.org"]);
+      const parsed = await simpleParser(mail.raw);
+      expect(parsed.from?.value).toEqual([{ name: "Acme", address: "hello@example.com" }]);
+      expect(parsed.headers.has("return-path")).toBe(false);
+    } finally {
+      useSettings({ BOUNCE_DOMAIN: undefined });
+    }
   });
 
   it("retries while the server answers 421, then delivers once it accepts", async () => {

@@ -4,8 +4,9 @@ import { log } from "@/lib/log";
 import { getDkimSigningKey } from "@/lib/delivery/mime/dkim-keys";
 import { dkimSign } from "@/lib/delivery/mime/dkim-sign";
 import { sendingDomain } from "@/lib/addresses/sender-address.shared";
-import { mimeOf, type DeliveryProvider, type ProviderResult } from "@/lib/delivery/provider";
-import { SmtpPool, type SmtpPoolSettings } from "./smtp-pool";
+import { bounceAddress } from "@/lib/crypto/bounce-token";
+import { mimeOf, type DeliveryProvider, type OutboundMail, type ProviderResult } from "@/lib/delivery/provider";
+import { SmtpPool, type SmtpEnvelope, type SmtpPoolSettings } from "./smtp-pool";
 
 /**
  * One pooled transporter per process (docs/development.md#traps, trap 6: a connection per message costs the server's
@@ -34,7 +35,7 @@ export function getSmtpProvider(): DeliveryProvider {
       try {
         // Signed here (dkim-sign.ts), off the event loop, rather than by nodemailer's `dkim` streams.
         const raw = await dkimSign(mimeOf(mail).raw, dkim);
-        const info = await transport(settings).send(mimeOf(mail).envelope, raw);
+        const info = await transport(settings).send(envelopeOf(mail, settings.bounceDomain), raw);
         const fields = { messageId: mail.messageId, response: info.response, rejected: info.rejected };
         if (info.rejected.length) log.warn("smtp relay accepted the message for some recipients only", fields);
         else log.debug("smtp relay accepted the message", fields);
@@ -44,6 +45,16 @@ export function getSmtpProvider(): DeliveryProvider {
       }
     },
   };
+}
+
+/**
+ * The SMTP envelope. With BOUNCE_DOMAIN, MAIL FROM is the message's own signed return path
+ * (b-<token>@BOUNCE_DOMAIN, lib/crypto/bounce-token.ts), so a bounce or complaint that comes back to
+ * it names the message; the From header is the sender's, unchanged (it is in the signed MIME).
+ */
+export function envelopeOf(mail: OutboundMail, bounceDomain: string | undefined): SmtpEnvelope {
+  const { from, to } = mimeOf(mail).envelope;
+  return { from: bounceDomain ? bounceAddress(mail.messageId, bounceDomain) : from, to };
 }
 
 /** Closes the pooled connections; the next send opens new ones. Call once when the process stops. */
@@ -77,7 +88,7 @@ export function smtpFailure(error: unknown): ProviderResult {
   return { outcome: "retry", diagnostic };
 }
 
-function smtpSettings(): SmtpPoolSettings {
+function smtpSettings(): SmtpPoolSettings & { bounceDomain?: string } {
   const values = env();
   const url = values.SMTP_URL;
   if (!url) {
@@ -99,10 +110,12 @@ function smtpSettings(): SmtpPoolSettings {
     poolSize: values.SMTP_POOL_SIZE,
     rejectUnauthorized: values.SMTP_TLS_REJECT_UNAUTHORIZED,
     timeoutMs: values.SMTP_TIMEOUT_MS,
+    bounceDomain: values.BOUNCE_DOMAIN,
   };
 }
 
-function transport(settings: SmtpPoolSettings): SmtpPool {
+function transport({ url, poolSize, rejectUnauthorized, timeoutMs }: SmtpPoolSettings): SmtpPool {
+  const settings = { url, poolSize, rejectUnauthorized, timeoutMs };
   const key = JSON.stringify(settings);
   const current = globalForSmtp.__smtpTransport;
   if (current?.settings === key) return current.pool;

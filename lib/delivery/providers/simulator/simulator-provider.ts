@@ -1,0 +1,41 @@
+import "server-only";
+import { hasSimulatorRecipient } from "@/lib/addresses/simulator.shared";
+import { enqueueSimulatedOutcomes } from "@/lib/queue/queue";
+import { mimeOf, type DeliveryProvider } from "@/lib/delivery/provider";
+import { storeInLocalInbox } from "../local/local-provider";
+import { ROUND_DELAYS_SECONDS, roundsFor } from "./simulated-events";
+
+/**
+ * The outcome simulator (docs/delivery.md#the-outcome-simulator). A message to `…@simulator.postwerk.test`
+ * is handed here whatever DELIVERY_PROVIDER says, so no relay ever sees the domain. Like the local
+ * provider it only writes through the claim's transaction: the local inbox copy, and the report jobs
+ * (one per round, due a second or so later) in the same transaction as the SENT the pipeline records
+ * next. A crash before the commit loses nothing (the delivery job runs again); after it, the reports
+ * are in the queue. It does not say "delivered" itself: the reports do.
+ */
+export const simulatorProvider: DeliveryProvider = {
+  name: "simulator",
+  description: "the outcome simulator",
+  transactional: true,
+  confirmsDelivery: false,
+  async send(mail, { db }) {
+    const at = new Date();
+    const mime = mimeOf(mail);
+    await storeInLocalInbox(db, mail, at);
+    const recipients = mime.envelope.to;
+    const data = { workspaceId: mail.workspaceId, messageId: mail.messageId, recipients };
+    await enqueueSimulatedOutcomes(
+      db,
+      ROUND_DELAYS_SECONDS.slice(0, roundsFor(recipients)).map((seconds, round) => ({
+        data: { ...data, round },
+        startAfter: new Date(at.getTime() + seconds * 1000),
+      })),
+    );
+    return { outcome: "accepted", referenceId: mime.messageIdHeader };
+  },
+};
+
+/** The provider a message goes to: the simulator when it names a simulator address, else the configured one. */
+export function providerFor(message: { to: string[]; cc: string[] | null; bcc: string[] | null }, configured: DeliveryProvider): DeliveryProvider {
+  return hasSimulatorRecipient(message.to, message.cc, message.bcc) ? simulatorProvider : configured;
+}
