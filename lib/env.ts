@@ -104,6 +104,8 @@ const envSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // Message bodies, variables and stored MIME are purged after this; metadata and events stay.
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Scheduled sends (docs/api.md#decided-scheduled-sends): how far ahead scheduledAt may be.
+  SCHEDULE_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   // Provider hand-off attempts before a transient failure (4xx, timeout, 429/5xx) fails the message.
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(9),
   // A sent message with no delivery confirmation after this many minutes is flagged (0 turns it off).

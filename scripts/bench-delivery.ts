@@ -1,5 +1,5 @@
 /**
- * npm run bench:delivery [-- --count 5000 --concurrency 5 --skip-postgres --skip-pglite]
+ * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite]
  *
  * Accepts N messages through sendBatch (the use case behind POST /v1/batches: the fastest way in,
  * 1,000 per call), delivers them through the smtp provider to an in-process stand-in relay
@@ -8,6 +8,9 @@
  * - acceptance only: messages/s of the sendBatch calls in that run;
  * - delivery only: N more messages accepted while the workers are stopped (SIGSTOP, or not started in
  *   embedded mode), then messages/s from resuming them to the sink's last 250;
+ * - scheduled: 10,000 messages (--scheduled) accepted with one scheduledAt, a second chosen so that
+ *   acceptance ends before it (from the acceptance rate just measured), workers running; then
+ *   messages/s from that second to the sink's last 250, beside the delivery-only rate of immediate mail;
  * - how many Message-IDs the relay received twice (the at-least-once window; expected 0).
  * Setups: PostgreSQL with 1 and with 2 `npm run worker` processes (a fresh database on the bench
  * server, created and dropped), and embedded PGlite with the in-process worker.
@@ -30,13 +33,17 @@ import { scratchPostgres, seconds, tempDir } from "./bench/server";
 const { values: args } = parseArgs({
   options: {
     count: { type: "string", default: "5000" },
+    scheduled: { type: "string", default: "10000" },
     concurrency: { type: "string", default: process.env.WORKER_CONCURRENCY ?? "" },
     "skip-postgres": { type: "boolean", default: false },
     "skip-pglite": { type: "boolean", default: false },
+    /** Which PostgreSQL setups to run: numbers of worker processes. */
+    "pg-workers": { type: "string", default: "1,2" },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
   },
 });
 const COUNT = Number(args.count);
+const SCHEDULED = Number(args.scheduled);
 const WARM_UP = 2000;
 const rate = (count: number, ms: number) => `${Math.round(count / (ms / 1000))} msg/s`;
 
@@ -49,7 +56,7 @@ function applySettings(values: Record<string, string | undefined>): void {
   resetEnvForTests();
 }
 
-async function accept(workspaceId: string, count: number, offset: number): Promise<number> {
+async function accept(workspaceId: string, count: number, offset: number, scheduledAt?: Date): Promise<number> {
   const started = performance.now();
   for (let start = 0; start < count; start += 1000) {
     const emailMessages = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
@@ -58,7 +65,7 @@ async function accept(workspaceId: string, count: number, offset: number): Promi
       subject: `Bench ${offset + start + i}`,
       bodyHtml: `<p>Hello reader ${offset + start + i}, <a href="https://example.com/${i}">open</a>.</p>`,
     }));
-    await sendBatch({ workspaceId, sandbox: false, body: { emailMessages } });
+    await sendBatch({ workspaceId, sandbox: false, body: { emailMessages, scheduledAt: scheduledAt?.toISOString() } });
   }
   return performance.now() - started;
 }
@@ -92,15 +99,37 @@ async function measure(label: string, sink: RelaySink, workers: Workers): Promis
   await workers.resume();
   await sink.waitForMessages(COUNT, 600_000);
   const deliveryMs = performance.now() - resumed;
-  const allDuplicates = duplicates + sink.duplicates();
+  const scheduled = await measureScheduled(workspace.id, sink, acceptMs / COUNT);
+  const allDuplicates = duplicates + sink.duplicates() + scheduled.duplicates;
   await sink.reset();
 
   console.log(
     `${label}: end to end ${rate(COUNT, endToEndMs)} (${COUNT} in ${seconds(endToEndMs)}); ` +
       `acceptance only ${rate(COUNT, acceptMs)} (sendBatch, 1,000 per call); ` +
       `delivery only ${rate(COUNT, deliveryMs)} (${COUNT} in ${seconds(deliveryMs)}); ` +
+      `scheduled for one second: ${rate(SCHEDULED, scheduled.ms)} (${SCHEDULED} sent ${seconds(scheduled.ms)} after their time, the first after ${seconds(scheduled.first)}${scheduled.late ? `; acceptance ended ${seconds(scheduled.late)} after it` : ""}); ` +
       `Message-IDs the relay saw twice: ${allDuplicates}`,
   );
+}
+
+/**
+ * SCHEDULED messages with one scheduledAt, far enough ahead for acceptance to end first (twice the
+ * acceptance time the run just measured, plus 3 s); the workers run all along. Measured from that
+ * second to the sink's last 250: the queue releases every job at once (startAfter), and workers fetch
+ * them in batches as they do immediate mail.
+ */
+async function measureScheduled(workspaceId: string, sink: RelaySink, acceptMsPerMessage: number): Promise<{ ms: number; first: number; late: number; duplicates: number }> {
+  await sink.reset();
+  const at = new Date(Math.ceil((Date.now() + 2 * acceptMsPerMessage * SCHEDULED + 3000) / 1000) * 1000);
+  await accept(workspaceId, SCHEDULED, 2 * COUNT, at);
+  const late = Math.max(0, Date.now() - at.getTime());
+  await sink.waitForMessages(1, 600_000);
+  const first = Date.now() - at.getTime();
+  await sink.waitForMessages(SCHEDULED, 600_000);
+  const ms = Date.now() - at.getTime();
+  const duplicates = sink.duplicates();
+  await sink.reset();
+  return { ms, first, late, duplicates };
 }
 
 async function postgresSetup(sink: RelaySink, processes: number, serverUrl: string): Promise<void> {
@@ -155,8 +184,7 @@ async function main(): Promise<void> {
   console.log(`bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`);
   try {
     if (!args["skip-postgres"]) {
-      await postgresSetup(sink, 1, args["pg-url"]!);
-      await postgresSetup(sink, 2, args["pg-url"]!);
+      for (const processes of args["pg-workers"]!.split(",").map(Number)) await postgresSetup(sink, processes, args["pg-url"]!);
     }
     if (!args["skip-pglite"]) await embeddedSetup(sink);
   } finally {

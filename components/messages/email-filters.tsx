@@ -2,7 +2,7 @@ import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 
-export const STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED"] as const;
+export const STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED", "CANCELLED"] as const;
 export const SOURCES = ["API", "BATCH", "WORKFLOW", "SANDBOX_API", "SANDBOX_BATCH", "SANDBOX_WORKFLOW", "PREVIEW"] as const;
 
 export interface EmailFilterValues {
@@ -16,6 +16,7 @@ export interface EmailFilterValues {
   metaId: string;
   createdFrom: string;
   createdTo: string;
+  scheduled: string;
   limit: string;
 }
 
@@ -49,6 +50,13 @@ export function EmailFilters({ values, templates, error }: { values: EmailFilter
             {SOURCES.map((source) => (
               <option key={source}>{source}</option>
             ))}
+          </Select>
+        </Field>
+        <Field label="Scheduled" htmlFor="filter-scheduled" error={errorFor("scheduled")}>
+          <Select id="filter-scheduled" name="scheduled" defaultValue={values.scheduled} {...invalid("scheduled")}>
+            <option value="">Scheduled or not</option>
+            <option value="true">Scheduled, still waiting</option>
+            <option value="false">Not scheduled</option>
           </Select>
         </Field>
         <Field label="Live or sandbox" htmlFor="filter-mode" error={errorFor("mode")}>

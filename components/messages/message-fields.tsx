@@ -115,6 +115,7 @@ const TIMESTAMP_FIELDS = [
   "createdAt",
   "updatedAt",
   "processedAt",
+  "scheduledAt",
   "sentAt",
   "deliveredAt",
   "deliveryUnconfirmedAt",

@@ -17,6 +17,8 @@ export interface MessageListItem {
   createdAt: Date;
   /** Content erased or purged: an empty subject is not "(no subject)". */
   erased?: boolean;
+  /** Set on a scheduled message: shown under a waiting one's status. */
+  scheduledAt?: Date | null;
 }
 
 function recipients(to: string[]): string {
@@ -65,6 +67,11 @@ export function MessageTable({ rows, templateNames, label = "Emails, newest firs
           <tr key={row.id} data-testid="email-row" data-id={row.id} className="hover:bg-slate-50">
             <Td>
               <StatusBadge status={row.status} />
+              {row.scheduledAt && (row.status === "PENDING" || row.status === "PAUSED") ? (
+                <div className="mt-1 text-xs text-slate-500" data-testid="scheduled-at">
+                  ◷ <Timestamp value={row.scheduledAt} />
+                </div>
+              ) : null}
             </Td>
             <Td className="max-w-56 truncate text-slate-700" title={row.to.join(", ")}>
               {recipients(row.to)}

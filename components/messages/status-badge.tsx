@@ -6,6 +6,7 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   PAUSED: "warning",
   FAILED: "danger",
   DELETED: "neutral",
+  CANCELLED: "neutral",
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -7,7 +7,22 @@ import { Button, type ButtonVariant } from "./button";
  * A submit button for destructive forms that asks first, in a native <dialog> (focus-trapped,
  * Escape closes). The form's server action still re-checks everything on the server.
  */
-export function ConfirmSubmit({ label, title, children, variant = "danger", confirmLabel }: { label: string; title: string; children: ReactNode; variant?: ButtonVariant; confirmLabel?: string }) {
+export function ConfirmSubmit({
+  label,
+  title,
+  children,
+  variant = "danger",
+  confirmLabel,
+  dismissLabel = "Cancel",
+}: {
+  label: string;
+  title: string;
+  children: ReactNode;
+  variant?: ButtonVariant;
+  confirmLabel?: string;
+  /** The button that closes the dialog; say "Keep it" when the action itself is a cancel. */
+  dismissLabel?: string;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <>
@@ -20,7 +35,7 @@ export function ConfirmSubmit({ label, title, children, variant = "danger", conf
           <div className="text-sm text-slate-600">{children}</div>
           <div className="flex justify-end gap-2 pt-2">
             <Button variant="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
+              {dismissLabel}
             </Button>
             <Button type="submit" variant={variant} onClick={() => dialog.current?.close()}>
               {confirmLabel ?? label}

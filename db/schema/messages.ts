@@ -15,7 +15,8 @@ export const MESSAGE_SOURCES = [
 ] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
-export const MESSAGE_STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED"] as const;
+/** CANCELLED goes beyond the published enum: a scheduled (or still queued) message cancelled before its hand-off. */
+export const MESSAGE_STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED", "CANCELLED"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export interface StoredAttachment {
@@ -79,6 +80,13 @@ export const emailMessages = pgTable(
     /** Bodies, variables and stored MIME removed (retention or erase); metadata and events stay. */
     contentPurgedAt: ts("content_purged_at"),
     /** The message this one is a resend of (lib/sending/resend-message.ts); null for any other send. */
+    /** When delivery may start (docs/api.md#decided-scheduled-sends); null: at once. */
+    scheduledAt: ts("scheduled_at"),
+    /**
+     * Set by delivery, with a conditional update, just before a network provider gets the message: from
+     * then on it can no longer be cancelled or rescheduled (lib/messages/cancel-message.ts).
+     */
+    handedOverAt: ts("handed_over_at"),
     resentFromId: text("resent_from_id").references((): AnyPgColumn => emailMessages.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -98,6 +106,10 @@ export const emailMessages = pgTable(
     index("email_messages_to_idx").using("gin", t.toAddresses),
     // Provider events name the message by the provider's id.
     index("email_messages_reference_idx").on(t.referenceId).where(sql`${t.referenceId} <> ''`),
+    // The Emails page's "Scheduled" filter, soonest first.
+    index("email_messages_scheduled_idx")
+      .on(t.workspaceId, t.scheduledAt)
+      .where(sql`${t.scheduledAt} is not null`),
     index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
     // The unconfirmed-delivery check reads only sent, unconfirmed, undelivered messages.
     index("email_messages_unconfirmed_idx")

@@ -20,6 +20,11 @@ export interface DeliverContext {
   lastAttempt?: boolean;
   /** Overrides the configured provider (tests; later perhaps a per-workspace choice). */
   provider?: DeliveryProvider;
+  /**
+   * Tests only: runs once the batch's messages are loaded and before any is handed over, the window
+   * in which a cancel or reschedule races a worker that already holds the job.
+   */
+  afterLoad?: () => Promise<void>;
 }
 
 export interface DeliveryItem {
@@ -52,6 +57,7 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
   }
   // The simulator enqueues in the claim's transaction: the queue must be started before it opens.
   if ([...runs.values()].some((run) => run.provider === simulatorProvider)) await getQueue();
+  for (const hook of new Set(items.map((item) => item.context.afterLoad))) await hook?.();
   const outcomes = new Map<string, Error | null>();
   const active = await withoutHeld(db, [...runs.values()], outcomes);
   const messages = active.map((run) => run.message);
@@ -139,7 +145,16 @@ async function mailToSendOrSettled(db: Db, run: Run, recipients: FilteredRecipie
   const built = await buildOutboundMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
   if (!built.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", built.reason);
   const { attempt, lastAttempt = false } = run.context;
-  return { mail: built.mail, provider: run.provider, attempt, lastAttempt, suppressed: recipients.suppressed, acceptedAt: message.createdAt };
+  return {
+    mail: built.mail,
+    provider: run.provider,
+    attempt,
+    lastAttempt,
+    suppressed: recipients.suppressed,
+    // A scheduled message's latency counts from its time, not from its acceptance days before.
+    acceptedAt: message.scheduledAt ?? message.createdAt,
+    scheduledAt: message.scheduledAt,
+  };
 }
 
 async function settleWithFailure(db: Db, { message }: Run, code: EventCode, sentence: string): Promise<null> {

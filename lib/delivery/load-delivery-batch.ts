@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { domains, emailMessages, workspaces } from "@/db/schema";
 import { senderDomainRejection } from "@/lib/domains/assert-sender-allowed";
@@ -30,6 +30,8 @@ const deliveryColumns = {
   attachments: m.attachments,
   // The acceptance time: the start of the accept → sent latency (postwerk_delivery_accept_to_sent_seconds).
   createdAt: m.createdAt,
+  // Matched against the job's own time: a job made before a reschedule does nothing.
+  scheduledAt: m.scheduledAt,
 };
 
 export type Message = { [K in keyof typeof deliveryColumns]: (typeof emailMessages.$inferSelect)[K] };
@@ -43,8 +45,9 @@ export interface Deliverable {
 
 /**
  * The batch's messages that are still to deliver, by id, in one query (with their workspace's sending
- * state and tracking flag): live, PENDING, unsent, and in the workspace their job names (a job naming
- * another workspace is ignored, as an unknown id is).
+ * state and tracking flag): live, PENDING, unsent, in the workspace their job names (a job naming
+ * another workspace is ignored, as an unknown id is), and due by the job's time: a job whose
+ * `scheduledAt` is not the message's (made before a reschedule) is ignored too, the newer job delivers.
  */
 export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessageJob[]): Promise<Map<string, Deliverable>> {
   const ids = [...new Set(jobs.map((job) => job.messageId))];
@@ -58,19 +61,62 @@ export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessage
   const found = new Map<string, Deliverable>();
   for (const job of jobs) {
     const row = byId.get(job.messageId);
-    if (row && row.message.workspaceId === job.workspaceId) found.set(job.messageId, row);
+    if (row && row.message.workspaceId === job.workspaceId && sameTime(job.scheduledAt, row.message.scheduledAt)) found.set(job.messageId, row);
   }
   return found;
 }
 
-/** The ids among `messageIds` still PENDING and unsent: the batch's last check before it sends. */
-export async function stillUnsent(db: Executor, messageIds: string[]): Promise<Set<string>> {
-  if (messageIds.length === 0) return new Set();
+/**
+ * The batch's last step before anything leaves; returns the ids still to send. Scheduled messages
+ * are marked handed over in one conditional update: only one still PENDING, unsent and at the time
+ * its job names is marked. A cancel or reschedule (lib/messages/cancel-message.ts) updates the same row under
+ * its lock only while `handed_over_at` is null: whichever commits first wins, so a cancelled message
+ * never reaches the provider even when a worker already holds its job, and a message being handed
+ * over can no longer be cancelled. A retry finds its own mark and goes on.
+ */
+export async function handOver(db: Executor, messages: Array<{ id: string; scheduledAt: Date | null }>): Promise<Set<string>> {
+  const scheduled = messages.filter((message) => message.scheduledAt);
+  const immediate = messages.filter((message) => !message.scheduledAt).map((message) => message.id);
+  const [marked, unsent] = await Promise.all([markScheduled(db, scheduled), stillUnsent(db, immediate)]);
+  return new Set([...marked, ...unsent]);
+}
+
+/** The conditional update for scheduled messages, each matched against its own time in one jsonb parameter. */
+async function markScheduled(db: Executor, messages: Array<{ id: string; scheduledAt: Date | null }>): Promise<string[]> {
+  if (messages.length === 0) return [];
+  const timeOf = JSON.stringify(Object.fromEntries(messages.map((message) => [message.id, message.scheduledAt!.toISOString()])));
+  const rows = await db
+    .update(m)
+    .set({ handedOverAt: sql`coalesce(${m.handedOverAt}, now())` })
+    .where(
+      and(
+        inArray(m.id, messages.map((message) => message.id)),
+        eq(m.status, "PENDING"),
+        isNull(m.sentAt),
+        sql`${m.scheduledAt} = (${timeOf}::jsonb ->> ${m.id})::timestamptz`,
+      ),
+    )
+    .returning({ id: m.id });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Immediate messages cannot be cancelled (only scheduled ones can), so they need no mark and no row
+ * write: a read that drops those another run finished meanwhile, as before scheduled sends existed.
+ */
+async function stillUnsent(db: Executor, messageIds: string[]): Promise<string[]> {
+  if (messageIds.length === 0) return [];
   const rows = await db
     .select({ id: m.id })
     .from(m)
-    .where(and(inArray(m.id, messageIds), eq(m.status, "PENDING"), isNull(m.sentAt)));
-  return new Set(rows.map((row) => row.id));
+    .where(and(inArray(m.id, messageIds), eq(m.status, "PENDING"), isNull(m.sentAt), isNull(m.scheduledAt)));
+  return rows.map((row) => row.id);
+}
+
+/** A job's time (ISO, absent for an immediate send) against the message's scheduledAt. */
+function sameTime(jobTime: string | undefined, scheduledAt: Date | null): boolean {
+  if (!jobTime || !scheduledAt) return !jobTime && !scheduledAt;
+  return new Date(jobTime).getTime() === scheduledAt.getTime();
 }
 
 /** A message's sender as delivery sees it: whether it may send, and with which DKIM key. */

@@ -11,6 +11,8 @@ import type { DeliveryProvider, ProviderResult } from "./provider";
 export interface ClaimedMessage {
   id: string;
   workspaceId: string;
+  /** When given (delivery's own claims), the message must still be at this time: not rescheduled meanwhile. */
+  scheduledAt?: Date | null;
 }
 
 export interface DeliveryOutcome {
@@ -26,7 +28,9 @@ export interface DeliveryOutcome {
 
 const unsent = (message: ClaimedMessage) => {
   const m = emailMessages;
-  return and(eq(m.id, message.id), eq(m.workspaceId, message.workspaceId), eq(m.status, "PENDING"), isNull(m.sentAt));
+  const atItsTime =
+    message.scheduledAt === undefined ? undefined : message.scheduledAt === null ? isNull(m.scheduledAt) : eq(m.scheduledAt, message.scheduledAt);
+  return and(eq(m.id, message.id), eq(m.workspaceId, message.workspaceId), eq(m.status, "PENDING"), isNull(m.sentAt), atItsTime);
 };
 
 /** Locks the message row (in a transaction) and says whether it is still waiting for delivery. */

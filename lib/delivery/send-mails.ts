@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/metrics/metrics";
 import type { SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
-import { stillUnsent } from "./load-delivery-batch";
+import { handOver } from "./load-delivery-batch";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
 import { acceptedSendRecorder, isPlainAcceptance } from "./record-accepted";
 import { recordWhenReachable } from "./record-when-reachable";
@@ -19,6 +19,8 @@ export interface MailToSend {
   suppressed: SuppressedRecipient[];
   /** When the message was accepted: observed as accept → sent latency once its SENT is recorded. */
   acceptedAt?: Date;
+  /** The message's scheduledAt as its job named it: a reschedule since then stops this hand-off. */
+  scheduledAt?: Date | null;
 }
 
 /** What came of a message to send: null when another run had claimed it first. */
@@ -46,9 +48,10 @@ export async function sendMails(db: Db, mails: MailToSend[]): Promise<Map<string
     if (entry.provider.transactional) results.set(entry.mail.messageId, settle(sendInTransaction(db, entry)));
   }
   if (network.length === 0) return results;
-  // The last check before anything leaves: no lock (pg-boss runs a job in one worker at a time, and
-  // the message id is the idempotency key such a provider gets); the recording transaction re-checks.
-  const unsent = await stillUnsent(db, network.map((entry) => entry.mail.messageId));
+  // The last check before anything leaves, a conditional update (load-delivery-batch.ts): a message
+  // cancelled or rescheduled since it was loaded is not sent. Retries and a second worker are still
+  // harmless (the message id is the idempotency key such a provider gets; recording re-checks).
+  const unsent = await handOver(db, network.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })));
   const toSend = network.filter((entry) => unsent.has(entry.mail.messageId));
   for (const entry of network) if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
   for (const group of byProvider(toSend)) {
@@ -119,7 +122,9 @@ async function record(db: Db, entry: MailToSend, result: ProviderResult, started
 /** All such a provider does is write in this transaction: claim, send and record commit together. */
 async function sendInTransaction(db: Db, entry: MailToSend): Promise<SendResult> {
   const startedAt = new Date();
-  const message = { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId };
+  // Claimed under the row lock with the job's time: a cancel or reschedule either committed before
+  // (nothing is sent) or waits for this transaction and then finds the message sent.
+  const message = { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId, scheduledAt: entry.scheduledAt ?? null };
   const sent = await db.transaction(async (tx) => {
     if (!(await claim(tx, message))) return null;
     const result = await countHandoff(entry, entry.provider.send(entry.mail, { db: tx, attempt: entry.attempt }));

@@ -2,7 +2,7 @@ import { AppError, invalidParameter } from "@/lib/errors";
 import { readMessageListQuery, type MessageListQuery } from "./message-list-query";
 
 /** The dashboard's filter parameters as they appear in the URL (GET form, so links are shareable). */
-export const EMAIL_FILTER_PARAMS = ["subject", "status", "source", "mode", "templateId", "batchId", "to", "metaId", "createdFrom", "createdTo"] as const;
+export const EMAIL_FILTER_PARAMS = ["subject", "status", "source", "mode", "templateId", "batchId", "to", "metaId", "createdFrom", "createdTo", "scheduled"] as const;
 export type EmailFilterParam = (typeof EMAIL_FILTER_PARAMS)[number];
 
 /** A value the Emails page could not read, with the URL parameter (the form field) it concerns. */
@@ -15,7 +15,7 @@ export interface EmailListSearchError {
 export type EmailListSearch = { ok: true; query: MessageListQuery } | EmailListSearchError;
 
 /** The API's parameters the Emails URL also carries, under the same names. */
-const API_PARAMS = new Set(["subject", "status", "source", "templateId", "batchId", "to", "metaId", "limit", "cursor.after", "cursor.before"]);
+const API_PARAMS = new Set(["subject", "status", "source", "templateId", "batchId", "to", "metaId", "scheduled", "limit", "cursor.after", "cursor.before"]);
 const PAGE_PARAMS = new Set(["limit", "cursor.after", "cursor.before"]);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -50,6 +50,10 @@ export interface MessageDetail {
   deliveryUnconfirmedAt: Date | null;
   /** Set when retention or an erase removed the bodies, variables and stored MIME. */
   contentPurgedAt: Date | null;
+  /** When it is to go out (scheduled sends); null: at once. */
+  scheduledAt: Date | null;
+  /** When delivery took it (from then on it can no longer be cancelled or rescheduled). */
+  handedOverAt: Date | null;
   /** The message this one resends ("Resent from …"). */
   resentFromId: string | null;
   /** Its own resends, oldest first, at most RESENDS_SHOWN ("Resent as …"). */

@@ -26,6 +26,21 @@ async function pageOf(workspaceId: string, query: Record<string, string>) {
 }
 
 describe("listDashboardMessages", () => {
+  it("filters scheduled mail: still waiting for its time, or not scheduled at all", async () => {
+    const { workspace } = await createTestWorkspace();
+    const later = new Date(Date.UTC(2030, 0, 1));
+    const waiting = await insertTestMessage(workspace.id, { createdAt: at(1), scheduledAt: later });
+    const held = await insertTestMessage(workspace.id, { createdAt: at(2), scheduledAt: later, status: "PAUSED" });
+    await insertTestMessage(workspace.id, { createdAt: at(3), scheduledAt: later, status: "CANCELLED" });
+    await insertTestMessage(workspace.id, { createdAt: at(4), scheduledAt: later, handedOverAt: at(5) });
+    const immediate = await insertTestMessage(workspace.id, { createdAt: at(5) });
+    const ids = async (query: Record<string, string>) => (await pageOf(workspace.id, query)).rows.map((row) => row.id);
+    expect(await ids({ scheduled: "true" })).toEqual([held, waiting]);
+    expect(await ids({ scheduled: "false" })).toEqual([immediate]);
+    expect((await pageOf(workspace.id, { scheduled: "true" })).rows[1].scheduledAt).toEqual(later);
+    expect(await list(workspace.id, { scheduled: "soon" })).toMatchObject({ ok: false, param: "scheduled" });
+  });
+
   it("filters by every dashboard parameter and keeps to the workspace", async () => {
     const { workspace, createTemplate } = await createTestWorkspace();
     const { workspace: other } = await createTestWorkspace();
@@ -67,6 +82,7 @@ describe("listDashboardMessages", () => {
       templateId: null,
       metaId: "order-1",
       createdAt: at(2),
+      scheduledAt: null,
       erased: false,
     });
     expect(await listTemplateChoices(workspace.id)).toEqual([{ id: template.id, name: "Welcome" }]);

@@ -17,6 +17,8 @@ export interface EmailListRow {
   templateId: string | null;
   metaId: string | null;
   createdAt: Date;
+  /** When it is to go out, while scheduled (shown beside the status). */
+  scheduledAt: Date | null;
   /** Content erased (status DELETED) or purged by retention: the subject is not shown as content. */
   erased: boolean;
 }
@@ -51,6 +53,7 @@ export async function listDashboardMessages(workspaceId: string, query: MessageL
         templateId: row.templateId,
         metaId: row.metaId,
         createdAt: row.createdAt,
+        scheduledAt: row.scheduledAt,
         erased,
       };
     });

@@ -34,5 +34,9 @@ function filtersOf(query: MessageListQuery): SQL[] {
   // Backslash is LIKE's escape character: the caller's % and _ are text, not wildcards.
   if (query.subject !== undefined) filters.push(ilike(m.subject, `%${query.subject.replace(/[\\%_]/g, "\\$&")}%`));
   if (query.sandbox !== undefined) filters.push(eq(m.sandbox, query.sandbox));
+  if (query.scheduled === true) {
+    filters.push(sql`${m.scheduledAt} is not null and ${m.status} in ('PENDING', 'PAUSED') and ${m.handedOverAt} is null`);
+  }
+  if (query.scheduled === false) filters.push(sql`${m.scheduledAt} is null`);
   return filters;
 }

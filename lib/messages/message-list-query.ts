@@ -17,6 +17,8 @@ export interface MessageListQuery extends KeysetPageQuery {
   to?: string;
   /** Text the subject contains, case-insensitive (trimmed; beyond the published API). */
   subject?: string;
+  /** true: scheduled and still waiting for its time (PENDING or PAUSED, not handed over); false: not scheduled. */
+  scheduled?: boolean;
   /** The dashboard's live/sandbox filter (not an API parameter: there `source` says it). */
   sandbox?: boolean;
 }
@@ -24,7 +26,7 @@ export interface MessageListQuery extends KeysetPageQuery {
 /**
  * GET /v1/email_messages' query string (docs/api.md#decided-listing-messages): `limit`, `cursor.*`,
  * `createdAt.*` (dotted or bracket names), `status`, `source`, `templateId`, `batchId`, `metaId`, `to`,
- * `subject`.
+ * `subject`, `scheduled` (beyond the published API).
  */
 export function parseMessageListQuery(params: URLSearchParams): MessageListQuery {
   return readMessageListQuery((name) => queryParam(params, name));
@@ -51,6 +53,11 @@ export function readMessageListQuery(read: ParamReader): MessageListQuery {
   if (subject !== undefined) {
     if (subject === "" || subject.length > 200) throw invalidParameter("subject", "subject must be 1 to 200 characters of the subject to look for.");
     query.subject = subject;
+  }
+  const scheduled = read("scheduled");
+  if (scheduled !== null) {
+    if (scheduled !== "true" && scheduled !== "false") throw invalidParameter("scheduled", "scheduled must be true (scheduled, still waiting) or false (not scheduled).");
+    query.scheduled = scheduled === "true";
   }
   return query;
 }

@@ -41,6 +41,11 @@ export const sendEmailSchema = z.object({
   metaId: z.string().min(1).max(255).optional(),
   metadata: z.record(z.string().min(1).max(255), metadataValue).optional(),
   headers: z.record(z.string(), z.unknown()).optional(),
+  scheduledAt: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("When to deliver: ISO 8601 with an offset (2026-05-01T09:00:00+02:00), in the future and at most SCHEDULE_MAX_DAYS (30) ahead. Omitted: at once."),
 });
 
 export type SendEmailBody = z.infer<typeof sendEmailSchema>;

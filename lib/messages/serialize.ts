@@ -40,6 +40,7 @@ export function serializeMessage(message: EmailMessageRow) {
     batchId: message.batchId,
     workflowRunId: message.workflowRunId,
     resentFromId: message.resentFromId,
+    scheduledAt: iso(message.scheduledAt),
   };
 }
 

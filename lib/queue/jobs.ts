@@ -8,6 +8,11 @@ import { z } from "zod";
 export const deliverMessageJobSchema = z.object({
   workspaceId: z.string().min(1),
   messageId: z.string().min(1),
+  /**
+   * The message's scheduledAt when the job was made (ISO). A reschedule makes a new job: delivery
+   * ignores a job whose time is no longer the message's (docs/delivery.md#scheduled-sends).
+   */
+  scheduledAt: z.string().optional(),
 });
 export type DeliverMessageJob = z.infer<typeof deliverMessageJobSchema>;
 

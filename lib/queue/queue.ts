@@ -131,11 +131,19 @@ export async function enqueueDelivery(tx: Tx, job: DeliverMessageJob): Promise<v
   await enqueueDeliveries(tx, [job]);
 }
 
-/** One statement for any number of jobs (a 1,000-message batch). */
+/**
+ * One statement for any number of jobs (a 1,000-message batch). A scheduled message's job is held by
+ * the queue until its time (`startAfter`): no worker fetches it before, so it never sits in a claimed
+ * batch, and a worker that was down at that time finds it due when it comes back.
+ */
 export async function enqueueDeliveries(tx: Tx, jobs: DeliverMessageJob[]): Promise<void> {
   if (jobs.length === 0) return;
   const boss = await getQueue();
-  await boss.insert(QUEUES.deliverMessage, jobs.map((data) => ({ data })), { db: fromDrizzle(tx, sql) });
+  await boss.insert(
+    QUEUES.deliverMessage,
+    jobs.map((data) => (data.scheduledAt ? { data, startAfter: new Date(data.scheduledAt) } : { data })),
+    { db: fromDrizzle(tx, sql) },
+  );
 }
 
 /**

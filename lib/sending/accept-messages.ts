@@ -2,7 +2,7 @@ import "server-only";
 import type { Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema/index";
 import { upsertContacts } from "@/lib/contacts/upsert-contacts";
-import { enqueueDeliveries } from "@/lib/queue/queue";
+import { enqueueDeliveries, type DeliverMessageJob } from "@/lib/queue/queue";
 import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
@@ -15,7 +15,8 @@ import { recordCreationEvents, recordEvent, recordEventForMessages } from "@/lib
  * mail) ends here. Writes prepared messages, their CREATED and RENDERED events, their contacts and
  * their delivery jobs in the caller's transaction (docs/architecture.md#rules-that-carry-weight, rule 3),
  * set-based so a 1,000-message batch is a few statements. Live messages start PENDING and wait for
- * the worker, or PAUSED with no job while their workspace's sending is paused (resumeSending enqueues
+ * the worker (a scheduled one: its job waits in the queue until `scheduledAt`, after a SCHEDULED
+ * event), or PAUSED with no job while their workspace's sending is paused (resumeSending enqueues
  * them); sandbox ones are SUCCEEDED once rendered and never reach a provider. A message that carries
  * a `failure` gets its error event (the timeline moves it to FAILED) and no job, in the same
  * transaction: nobody ever sees it waiting.
@@ -64,6 +65,8 @@ export async function acceptMessages(
     metaId: message.metaId,
     metadata: message.metadata,
     resentFromId: message.resentFromId ?? null,
+    scheduledAt: message.scheduledAt,
+    handedOverAt: null,
     referenceId: "",
     processedAt: now,
     createdAt: now,
@@ -89,16 +92,40 @@ export async function acceptMessages(
   for (const workspaceId of new Set(live.map((message) => message.workspaceId))) {
     await upsertContacts(tx, workspaceId, live.filter((m) => m.workspaceId === workspaceId).flatMap((m) => m.contacts));
   }
+  // A millisecond after CREATED and RENDERED, so the timeline reads in order.
+  await recordScheduled(tx, prepared.filter((message) => message.scheduledAt && !message.failure), new Date(now.getTime() + 1));
   const waiting = live.filter((message) => !message.failure);
   for (const [workspaceId, reason] of paused) {
     const held = waiting.filter((message) => message.workspaceId === workspaceId).map((message) => message.id);
-    // A millisecond after CREATED and RENDERED, so the timeline reads in order.
-    await recordEventForMessages(tx, { workspaceId, messageIds: held, code: "EMAIL_MESSAGE_PAUSED", message: heldSentence(reason), at: new Date(now.getTime() + 1) });
+    await recordEventForMessages(tx, { workspaceId, messageIds: held, code: "EMAIL_MESSAGE_PAUSED", message: heldSentence(reason), at: new Date(now.getTime() + 2) });
   }
   const ready = waiting.filter((message) => !paused.has(message.workspaceId));
-  await enqueueDeliveries(tx, ready.map((message) => ({ workspaceId: message.workspaceId, messageId: message.id })));
+  await enqueueDeliveries(tx, ready.map((message) => deliveryJobOf(message)));
   countAccepted(prepared);
   return rows;
+}
+
+/** A message's delivery job: a scheduled one carries its time, and the queue holds it until then. */
+function deliveryJobOf(message: PreparedMessage): DeliverMessageJob {
+  const job: DeliverMessageJob = { workspaceId: message.workspaceId, messageId: message.id };
+  if (message.scheduledAt) job.scheduledAt = message.scheduledAt.toISOString();
+  return job;
+}
+
+/** The SCHEDULED events, set-based: one statement per workspace and time (a scheduled batch shares one). */
+async function recordScheduled(tx: Tx, scheduled: PreparedMessage[], at: Date): Promise<void> {
+  const groups = new Map<string, { workspaceId: string; sentence: string; ids: string[] }>();
+  for (const message of scheduled) {
+    const when = message.scheduledAt!.toISOString();
+    const key = `${message.workspaceId}\n${when}\n${message.sandbox}`;
+    const sentence = message.sandbox ? `Scheduled for ${when} (sandbox: never delivered).` : `Scheduled for delivery at ${when}.`;
+    const group = groups.get(key) ?? { workspaceId: message.workspaceId, sentence, ids: [] };
+    group.ids.push(message.id);
+    groups.set(key, group);
+  }
+  for (const { workspaceId, sentence, ids } of groups.values()) {
+    await recordEventForMessages(tx, { workspaceId, messageIds: ids, code: "EMAIL_MESSAGE_SCHEDULED", message: sentence, at });
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared
 import { assertSimulatorRecipients } from "@/lib/addresses/simulator.shared";
 import { MAX_RECIPIENTS, parseAddressEntries, parseSingleAddress, splitAddressList, type Recipient } from "@/lib/addresses/recipients.shared";
 import { sendEmailSchema, type AttachmentInput } from "@/lib/messages/schemas";
+import { parseScheduledAt } from "@/lib/messages/scheduled-at";
 
 /** A send request after every check that needs no database: what prepare-message.ts works from. */
 export interface SendCommand {
@@ -21,6 +22,8 @@ export interface SendCommand {
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
   headers: { references?: string };
+  /** When delivery may start (docs/api.md#decided-scheduled-sends); null: at once. */
+  scheduledAt: Date | null;
 }
 
 const METADATA_MAX_KEYS = 50;
@@ -86,6 +89,7 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
     metaId: input.metaId?.toWellFormed() ?? null,
     metadata: checkMetadata(input.metadata ?? {}, p("metadata")),
     headers: parseHeaders(input.headers, p("headers")),
+    scheduledAt: input.scheduledAt === undefined ? null : parseScheduledAt(input.scheduledAt, p("scheduledAt")),
   };
 }
 

@@ -4,6 +4,7 @@ import { AppError, invalidParameter, type ErrorCode, type ErrorDetail } from "@/
 import { parseSendRequest } from "@/lib/sending/parse-send-request";
 import { listMemberEmails, prepareMessage, type PrepareContext, type PreparedMessage } from "@/lib/sending/prepare-message";
 import { isPlainObject } from "@/lib/validation.shared";
+import { parseScheduledAt } from "@/lib/messages/scheduled-at";
 import { createRequestMemo, type RequestMemo } from "./request-memo";
 
 export const BATCH_MAX_MESSAGES = 1000;
@@ -30,7 +31,7 @@ export async function prepareBatch(
   body: unknown,
   context: { workspace: { id: string; testMode: boolean }; sandbox: boolean; allowedSenders?: readonly string[] },
 ): Promise<PreparedElement[]> {
-  const elements = parseBatchBody(body);
+  const { elements, scheduledAt } = parseBatchBody(body);
   const { workspace, sandbox } = context;
   // Shared by every element: one members query per batch, and (memo) each template row, sender
   // domain and group read once.
@@ -58,6 +59,8 @@ export async function prepareBatch(
     try {
       if (!isPlainObject(element)) throw invalidParameter(prefix, `${prefix} must be an object with the fields of a send request.`);
       const command = parseSendRequest(element, prefix);
+      // The batch's scheduledAt is every element's that does not name its own.
+      if (command.scheduledAt === null && scheduledAt) command.scheduledAt = scheduledAt;
       const message = await prepareMessage(db, command, { ...shared, prefix });
       prepared.push({ index, body: element, metaId: command.metaId, prepared: message });
     } catch (error) {
@@ -69,7 +72,7 @@ export async function prepareBatch(
   return prepared;
 }
 
-function parseBatchBody(body: unknown): unknown[] {
+function parseBatchBody(body: unknown): { elements: unknown[]; scheduledAt: Date | null } {
   if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object: { \"emailMessages\": [ ... ] }.");
   const elements = body.emailMessages;
   if (!Array.isArray(elements)) {
@@ -78,7 +81,8 @@ function parseBatchBody(body: unknown): unknown[] {
   if (elements.length === 0 || elements.length > BATCH_MAX_MESSAGES) {
     throw invalidParameter("emailMessages", `emailMessages must hold 1 to ${BATCH_MAX_MESSAGES} messages; it holds ${elements.length}.`);
   }
-  return elements;
+  const whole = body.scheduledAt;
+  return { elements, scheduledAt: whole === undefined || whole === null ? null : parseScheduledAt(whole, "scheduledAt") };
 }
 
 /**

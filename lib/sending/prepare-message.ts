@@ -38,6 +38,8 @@ export interface PreparedMessage {
   attachments: StoredAttachment[];
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
+  /** When delivery may start; null: at once (docs/api.md#decided-scheduled-sends). */
+  scheduledAt: Date | null;
   /** Recipients whose contacts are upserted (live mail only). */
   contacts: Recipient[];
   renderedFrom: string;
@@ -121,6 +123,7 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
     attachments,
     metaId: command.metaId,
     metadata: command.metadata,
+    scheduledAt: command.scheduledAt,
     contacts: [...command.to, ...command.cc, ...command.bcc],
     renderedFrom: content.templateFrom ?? "",
   };

@@ -82,6 +82,8 @@ async function prepareResend(db: Executor, original: EmailMessageRow, input: Res
     source: input.sandbox ? "SANDBOX_API" : "API",
     sandbox: input.sandbox,
     templateId: original.templateId,
+    // A resend or a workflow step goes out at once.
+    scheduledAt: null,
     groupId: original.groupId,
     variables: original.variables,
     to: original.to,

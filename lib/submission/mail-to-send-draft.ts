@@ -14,6 +14,7 @@ export const OPTION_HEADERS: Record<string, { field: keyof SendDraft; json?: "ob
   "x-postwerk-meta-id": { field: "metaId" },
   "x-postwerk-group-key": { field: "groupKey" },
   "x-postwerk-metadata": { field: "metadata", json: "object" },
+  "x-postwerk-scheduled-at": { field: "scheduledAt" },
 };
 
 const refuse = (text: string) => new SmtpReply(550, `5.6.0 ${text}`);

@@ -152,6 +152,15 @@ describe("SMTP submission (nodemailer)", () => {
     expect(inbox[0].mime).not.toMatch(/X-Postwerk/i);
   });
 
+  it("schedules by X-Postwerk-Scheduled-At like the API's scheduledAt, and refuses a past time naming it", async () => {
+    const at = new Date(Date.now() + 2 * 3600_000);
+    const info = await send({ from: "hello@example.com", to: "ada@example.org", subject: "Later", text: "x", headers: { "X-Postwerk-Scheduled-At": at.toISOString() } });
+    const { message } = await accepted(info);
+    expect(message.scheduledAt).toEqual(new Date(Math.floor(at.getTime())));
+    expect(message.status).toBe("PENDING");
+    await expect(send({ from: "hello@example.com", to: "ada@example.org", subject: "Past", text: "x", headers: { "X-Postwerk-Scheduled-At": "2001-01-01T00:00:00Z" } })).rejects.toThrow(/550 5\.6\.0 .*scheduledAt/);
+  });
+
   it("puts group mail in its unsubscribe group by X-Postwerk-Group-Key: the link and List-Unsubscribe go out", async () => {
     const group = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "digest", name: "Digest" });
     const info = await send({ from: "hello@example.com", to: "ada@example.org", subject: "Digest", html: "<p>News</p>", headers: { "X-Postwerk-Group-Key": "digest" } });

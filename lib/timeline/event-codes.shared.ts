@@ -25,6 +25,9 @@ export const EVENT_CODES = [
   "EMAIL_MESSAGE_PAUSED",
   "EMAIL_MESSAGE_RESUMED",
   "EMAIL_MESSAGE_ERASED",
+  // Scheduled sends (docs/api.md#decided-scheduled-sends): when it goes out (or was moved to), and its cancellation.
+  "EMAIL_MESSAGE_SCHEDULED",
+  "EMAIL_MESSAGE_CANCELLED",
 ] as const;
 
 export type EventCode = (typeof EVENT_CODES)[number];

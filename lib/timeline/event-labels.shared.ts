@@ -47,6 +47,8 @@ export const EVENT_LABELS: Record<EventCode, EventLabel> = {
   EMAIL_MESSAGE_PAUSED: { label: "Paused", category: "neutral", icon: "‖" },
   EMAIL_MESSAGE_RESUMED: { label: "Resumed", category: "neutral", icon: "▶" },
   EMAIL_MESSAGE_ERASED: { label: "Erased", category: "neutral", icon: "⌫" },
+  EMAIL_MESSAGE_SCHEDULED: { label: "Scheduled", category: "neutral", icon: "◷" },
+  EMAIL_MESSAGE_CANCELLED: { label: "Cancelled", category: "neutral", icon: "⊗" },
 };
 
 /** A code this build does not know (a newer row read by an older build) still gets a readable label. */

@@ -32,7 +32,7 @@ export interface Effect {
   first?: PgColumn;
   /** Latest occurrence wins. */
   last?: PgColumn;
-  status?: "SUCCEEDED" | "FAILED" | "PAUSED" | "PENDING" | "DELETED";
+  status?: "SUCCEEDED" | "FAILED" | "PAUSED" | "PENDING" | "DELETED" | "CANCELLED";
 }
 
 const m = emailMessages;
@@ -59,13 +59,16 @@ export const EFFECTS: Partial<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_PAUSED: { status: "PAUSED" },
   EMAIL_MESSAGE_RESUMED: { status: "PENDING" },
   EMAIL_MESSAGE_ERASED: { status: "DELETED" },
+  // Only a message still waiting (its caller checked, under the row lock, that it was not handed over).
+  EMAIL_MESSAGE_CANCELLED: { status: "CANCELLED" },
 };
 
 /**
  * Every timeline change goes through here (docs/architecture.md#rules-that-carry-weight, rule 4): append the EmailMessageLog, set
  * the first/last timestamps and move the status, in the caller's transaction. Status only moves
- * forward: PENDING/PAUSED → SUCCEEDED on sent or delivered, anything but DELETED → FAILED on an error;
- * the sending-state codes move only PENDING → PAUSED (held), PAUSED → PENDING (resumed), any → DELETED.
+ * forward: PENDING/PAUSED → SUCCEEDED on sent or delivered, anything but DELETED or CANCELLED → FAILED on an error;
+ * the sending-state codes move only PENDING → PAUSED (held), PAUSED → PENDING (resumed), any → DELETED;
+ * a cancellation moves PENDING/PAUSED → CANCELLED.
  * Returns false when the provider event was already recorded (nothing changes then).
  */
 export async function recordEvent(db: Executor, input: RecordEventInput): Promise<boolean> {
@@ -111,13 +114,15 @@ export function statusChange(target: Effect["status"]): SQL | undefined {
     case "SUCCEEDED":
       return sql`case when ${m.status} in ('PENDING', 'PAUSED') then 'SUCCEEDED' else ${m.status} end`;
     case "FAILED":
-      return sql`case when ${m.status} = 'DELETED' then ${m.status} else 'FAILED' end`;
+      return sql`case when ${m.status} in ('DELETED', 'CANCELLED') then ${m.status} else 'FAILED' end`;
     case "PAUSED":
       return sql`case when ${m.status} = 'PENDING' then 'PAUSED' else ${m.status} end`;
     case "PENDING":
       return sql`case when ${m.status} = 'PAUSED' then 'PENDING' else ${m.status} end`;
     case "DELETED":
       return sql`'DELETED'`;
+    case "CANCELLED":
+      return sql`case when ${m.status} in ('PENDING', 'PAUSED') then 'CANCELLED' else ${m.status} end`;
     default:
       return undefined;
   }

@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "email.unsubscribed",
   "email.suppressed",
   "email.failed",
+  "email.scheduled",
+  "email.cancelled",
   "workflow_run.completed",
   "workflow_run.failed",
 ] as const;
@@ -40,6 +42,9 @@ export const WEBHOOK_TYPE_OF_CODE: Partial<Record<EventCode, WebhookEventType>> 
   EMAIL_MESSAGE_INVALID_SENDER_ERROR: "email.failed",
   EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR: "email.failed",
   EMAIL_MESSAGE_PROVIDER_ERROR: "email.failed",
+  // Scheduled sends: accepted for a later time (or moved to another), and cancelled before the hand-off.
+  EMAIL_MESSAGE_SCHEDULED: "email.scheduled",
+  EMAIL_MESSAGE_CANCELLED: "email.cancelled",
 };
 
 export function isWebhookEventType(value: string): value is WebhookEventType {

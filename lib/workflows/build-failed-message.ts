@@ -46,6 +46,7 @@ export async function buildFailedMessage(
     source: (run.sandbox ? "SANDBOX_WORKFLOW" : "WORKFLOW") satisfies MessageSource,
     sandbox: run.sandbox,
     templateId: template.id,
+    scheduledAt: null,
     groupId: null,
     variables: run.variables,
     to: entries(fields.to),

@@ -64,7 +64,7 @@ async function releaseChunk(tx: Tx, workspaceId: string): Promise<number | null>
   if (!state || state.paused) return null;
   const m = emailMessages;
   const rows = await tx
-    .select({ id: m.id })
+    .select({ id: m.id, scheduledAt: m.scheduledAt })
     .from(m)
     .where(and(eq(m.workspaceId, workspaceId), eq(m.status, "PAUSED")))
     .orderBy(asc(m.createdAt), asc(m.id))
@@ -77,6 +77,10 @@ async function releaseChunk(tx: Tx, workspaceId: string): Promise<number | null>
     code: "EMAIL_MESSAGE_RESUMED",
     message: "Sending resumed: the message goes on to delivery.",
   });
-  await enqueueDeliveries(tx, ids.map((messageId) => ({ workspaceId, messageId })));
+  // A scheduled message whose time has not come keeps waiting for it (the queue holds its job).
+  await enqueueDeliveries(
+    tx,
+    rows.map((row) => (row.scheduledAt ? { workspaceId, messageId: row.id, scheduledAt: row.scheduledAt.toISOString() } : { workspaceId, messageId: row.id })),
+  );
   return ids.length;
 }

@@ -30,10 +30,13 @@ describe("a NUL character in a path id", () => {
   it("finds the id routes", () => {
     expect(routes.map((route) => route.path).sort()).toEqual([
       "/api/v1/batches/:id",
+      "/api/v1/batches/:id/cancel",
       "/api/v1/batches/:id/email_messages",
       "/api/v1/email_messages/:id",
+      "/api/v1/email_messages/:id/cancel",
       "/api/v1/email_messages/:id/events",
       "/api/v1/email_messages/:id/resend",
+      "/api/v1/email_messages_batch/:id/cancel",
       "/api/v1/templates/:id/preview",
       "/api/v1/templates/:id/raw",
       "/api/v1/templates/:id/render",

@@ -31,6 +31,8 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["RenderTemplateRequest", requests.renderTemplateSchema, "Variables to render the template with."],
   ["PreviewVariables", requests.previewVariablesSchema, "The template's variables, as the whole body."],
   ["ResendEmailRequest", requests.resendEmailSchema, "Optional: a metaId for the new message (idempotency key)."],
+  ["RescheduleEmailRequest", requests.rescheduleEmailSchema, "Body of PATCH /v1/email_messages/{id}: the new scheduledAt, nothing else."],
+  ["BatchCancellation", resources.batchCancellationResource, "What POST /v1/batches/{id}/cancel cancelled, and why the rest was left."],
   ["WebhookEndpoint", webhooks.webhookEndpointResource, "Where the workspace's events are POSTed, signed (Standard Webhooks)."],
   ["WebhookDelivery", webhooks.webhookDeliveryResource, "One event to one endpoint: its state and last attempt."],
   ["WebhookDeliveryDetail", webhooks.webhookDeliveryDetail, "A delivery with its attempt log and payload."],
@@ -116,7 +118,7 @@ export const ERROR_RESPONSES = {
   "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
     Allow: header("Allow"),
   }),
-  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint)."),
+  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; cancelling or rescheduling a message already handed over, sent, failed or cancelled)."),
   "413": errorResponse(
     "PayloadTooLarge",
     "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",

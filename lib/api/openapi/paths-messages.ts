@@ -38,6 +38,11 @@ const listParameters: JsonObject[] = [
     { type: "string", minLength: 1, maxLength: 200 },
     "Only messages whose subject contains this text, case-insensitive (trimmed; % and _ are plain characters). Beyond the published API.",
   ),
+  queryParam(
+    "scheduled",
+    { type: "string", enum: ["true", "false"] },
+    "true: scheduled messages still waiting for their time (PENDING or PAUSED, not handed over); false: messages sent without scheduledAt. Beyond the published API.",
+  ),
 ];
 
 export const messagePaths: Record<string, JsonObject> = {
@@ -63,6 +68,31 @@ export const messagePaths: Record<string, JsonObject> = {
       parameters: [pathId("message", "em_")],
       success: [{ status: "200", description: "The message.", data: "EmailMessage" }],
       errors: ["404"],
+    }),
+    patch: operation({
+      operationId: "rescheduleEmailMessage",
+      scope: "emails:send",
+      summary: "Reschedule a message still waiting for delivery (beyond the published API)",
+      description:
+        "Only scheduledAt can change (any other field is a 400 naming it). Allowed while the message is PENDING or PAUSED and not handed over to a provider; afterwards 409 naming its state. A SCHEDULED event records the move.",
+      tag: "Email messages",
+      parameters: [pathId("message", "em_")],
+      body: { schema: "RescheduleEmailRequest" },
+      success: [{ status: "200", description: "The message at its new time.", data: "EmailMessage" }],
+      errors: [...JSON_BODY_ERRORS, "404", "409"],
+    }),
+  },
+  "/v1/email_messages/{id}/cancel": {
+    post: operation({
+      operationId: "cancelEmailMessage",
+      scope: "emails:send",
+      summary: "Cancel a message still waiting for delivery (beyond the published API)",
+      description:
+        "A scheduled or queued message that has not been handed over to a provider ends CANCELLED, with an EMAIL_MESSAGE_CANCELLED event, and is never sent, even when a worker already holds its job. Afterwards (being delivered, sent, failed, cancelled, sandbox) 409 naming its state.",
+      tag: "Email messages",
+      parameters: [pathId("message", "em_")],
+      success: [{ status: "200", description: "The cancelled message.", data: "EmailMessage" }],
+      errors: ["404", "409"],
     }),
   },
   "/v1/email_messages/{id}/resend": {

@@ -53,6 +53,8 @@ export const sendPaths: Record<string, JsonObject> = {
       errors: ["404"],
     }),
   },
+  "/v1/batches/{id}/cancel": { post: operation(cancelBatch("cancelBatch")) },
+  "/v1/email_messages_batch/{id}/cancel": { post: operation(cancelBatch("cancelEmailMessagesBatch")) },
   "/v1/batches/{id}/email_messages": {
     get: operation({
       operationId: "listBatchEmailMessages",
@@ -134,3 +136,17 @@ export const sendPaths: Record<string, JsonObject> = {
     }),
   },
 };
+
+function cancelBatch(operationId: string): OperationSpec {
+  return {
+    operationId,
+    scope: "emails:send",
+    summary: "Cancel every message of a batch still waiting for delivery (beyond the published API)",
+    description:
+      "Each message still PENDING or PAUSED and not handed over ends CANCELLED; the others are listed with their state. Always 200 for a known batch, so a retry is harmless.",
+    tag: "Batches",
+    parameters: [pathId("batch", "batch_")],
+    success: [{ status: "200", description: "What was cancelled, and why the rest was left.", data: "BatchCancellation" }],
+    errors: ["404"],
+  };
+}

@@ -18,6 +18,11 @@ export const sendBatchSchema = z.object({
     .min(1)
     .max(BATCH_MAX_MESSAGES)
     .describe("Send bodies, each with the shape of POST /v1/email_messages. All-or-nothing: one bad element rejects the batch."),
+  scheduledAt: sendEmailSchema.shape.scheduledAt.describe("The time of every element that does not name its own scheduledAt (same rules)."),
+});
+
+export const rescheduleEmailSchema = z.object({
+  scheduledAt: z.string().max(64).describe("The new time: ISO 8601 with an offset, in the future, at most SCHEDULE_MAX_DAYS (30) ahead. The only field PATCH accepts."),
 });
 
 export const renderTemplateSchema = z.object({

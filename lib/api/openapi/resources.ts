@@ -21,7 +21,9 @@ const base = <T extends string>(type: T, prefix: string) => ({
 export const emailMessageResource = z.object({
   ...base("EmailMessage", "em_"),
   source: z.enum(MESSAGE_SOURCES).describe("How the message was created; fixed at creation."),
-  status: z.enum(MESSAGE_STATUSES),
+  status: z
+    .enum(MESSAGE_STATUSES)
+    .describe("A scheduled message is PENDING (or PAUSED) with scheduledAt set until it is sent; CANCELLED (beyond the published enum) once cancelled before its hand-off."),
   processedAt: happenedAt("When the message was validated and rendered"),
   serviceTemplateId: z.string().nullable().describe("The template id, when sent with a template."),
   variables: z.record(z.string(), z.unknown()).describe("Template variables as given (empty once DELETED)."),
@@ -50,6 +52,16 @@ export const emailMessageResource = z.object({
   batchId: z.string().nullable().describe("The batch it was sent in (beyond the published API)."),
   workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond the published API)."),
   resentFromId: z.string().nullable().describe("The message this one is a resend of (POST /v1/email_messages/{id}/resend; beyond the published API)."),
+  scheduledAt: z.iso.datetime({ offset: true }).nullable().describe("When delivery may start, as requested or rescheduled; null: at once (beyond the published API)."),
+});
+
+export const batchCancellationResource = z.object({
+  type: z.literal("BatchCancellation"),
+  batchId: z.string(),
+  cancelledEmailMessageIds: z.array(z.string()).describe("The messages this call cancelled, in batch order."),
+  notCancelled: z
+    .array(z.object({ id: z.string(), status: z.enum(MESSAGE_STATUSES), reason: z.string() }))
+    .describe("The batch's other messages, each with its state: already sent or handed over, failed, cancelled before, or sandbox."),
 });
 
 export const emailMessageLogResource = z.object({

@@ -1,4 +1,5 @@
 import "server-only";
+import { cancelMessage } from "@/lib/messages/cancel-message";
 import { eraseMessage } from "@/lib/messages/erase-message";
 import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
 import { emit, leadingArgument, requiredString, type CliCommand } from "../io";
@@ -13,6 +14,20 @@ export const messageCommands: Record<string, CliCommand> = {
       const workspace = await findWorkspaceOrThrow(requiredString(flags, "workspace"));
       await eraseMessage({ workspaceId: workspace.id, messageId });
       emit(context, { id: messageId, workspaceId: workspace.id, status: "DELETED" }, [`Erased message ${messageId} of "${workspace.name}".`]);
+    },
+  },
+  "message cancel": {
+    usage: "message cancel MESSAGE_ID --workspace ID|NAME [--json]",
+    summary: "Cancel a message still waiting for delivery (scheduled or queued, not handed over): status CANCELLED, never sent. Refused, naming the state, once it was handed over.",
+    database: "migrated",
+    async run(args, context) {
+      const { value: messageId, flags } = leadingArgument(args, "the message id (em_…)", { workspace: { type: "string" } });
+      const workspace = await findWorkspaceOrThrow(requiredString(flags, "workspace"));
+      const message = await cancelMessage({ workspaceId: workspace.id, messageId, by: "from the command line" });
+      const when = message.scheduledAt ? ` (it was scheduled for ${message.scheduledAt.toISOString()})` : "";
+      emit(context, { id: messageId, workspaceId: workspace.id, status: message.status, scheduledAt: message.scheduledAt?.toISOString() ?? null }, [
+        `Cancelled message ${messageId} of "${workspace.name}"${when}: it will not be sent.`,
+      ]);
     },
   },
 };

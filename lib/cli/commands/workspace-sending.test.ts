@@ -96,3 +96,18 @@ describe("message erase", () => {
     expect(noWorkspace.stderr).toContain("Error: Missing --workspace.");
   });
 });
+
+describe("message cancel", () => {
+  it("cancels a scheduled message; a second cancel is refused naming the state", async () => {
+    const ws = await createTestWorkspace();
+    const scheduledAt = new Date(Date.now() + 3600_000).toISOString();
+    const { message } = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw, scheduledAt } });
+    const result = await cli(["message", "cancel", message.id, "--workspace", ws.workspace.id, "--json"]);
+    expect(result.code).toBe(0);
+    expect(result.json()).toEqual({ id: message.id, workspaceId: ws.workspace.id, status: "CANCELLED", scheduledAt });
+    expect((await readMessageState(message.id)).codes.at(-1)).toBe("EMAIL_MESSAGE_CANCELLED");
+    const again = await cli(["message", "cancel", message.id, "--workspace", ws.workspace.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/is CANCELLED: only a message still waiting for delivery can be changed/);
+  });
+});

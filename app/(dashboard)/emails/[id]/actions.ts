@@ -4,6 +4,8 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { recordActivity } from "@/lib/activity/record-activity";
+import { cancelMessage } from "@/lib/messages/cancel-message";
+import { rescheduleMessage } from "@/lib/messages/reschedule-message";
 import { resendMessage } from "@/lib/sending/resend-message";
 
 const resendFormSchema = z.object({ messageId: z.string().regex(/^em_[0-9A-Za-z]{16}$/, "must be a message id (em_…)") });
@@ -42,4 +44,48 @@ export async function resendMessageAction(_previous: FormState, form: FormData):
   });
   if (result.ok) redirect(`/emails/${result.newId}`);
   return result;
+}
+
+const scheduleFormSchema = z.object({
+  messageId: resendFormSchema.shape.messageId,
+  scheduledAt: z.string().max(64).optional(),
+});
+
+/**
+ * The message page's "Cancel" (docs/dashboard.md#scheduled-mail): ADMIN, as the use case checks again
+ * with the actor. A message already handed over answers the use case's 409 sentence beside the button.
+ */
+export async function cancelMessageAction(_previous: FormState, form: FormData): Promise<FormState> {
+  const values = formValues(form, ["messageId"]);
+  return dashboardAction({
+    role: "ADMIN",
+    schema: scheduleFormSchema,
+    input: values,
+    values,
+    run: async ({ messageId }, { workspace, user, role }) => {
+      await cancelMessage({ workspaceId: workspace.id, messageId, by: `by ${user.email} in the dashboard`, actor: { userId: user.id, workspaceId: workspace.id, role } });
+      return { message: "Cancelled: this message will not be sent." };
+    },
+  });
+}
+
+/** "Reschedule": the browser turns its local date and time into an ISO instant (scheduledAt) before submitting. */
+export async function rescheduleMessageAction(_previous: FormState, form: FormData): Promise<FormState> {
+  const values = formValues(form, ["messageId", "scheduledAt"]);
+  return dashboardAction({
+    role: "ADMIN",
+    schema: scheduleFormSchema,
+    input: values,
+    values,
+    run: async ({ messageId, scheduledAt }, { workspace, user, role }) => {
+      const message = await rescheduleMessage({
+        workspaceId: workspace.id,
+        messageId,
+        scheduledAt,
+        by: `by ${user.email} in the dashboard`,
+        actor: { userId: user.id, workspaceId: workspace.id, role },
+      });
+      return { message: `Rescheduled for ${message.scheduledAt!.toISOString()}.` };
+    },
+  });
 }

@@ -22,7 +22,9 @@ import { getInboxMessage } from "@/lib/inbox/get-inbox-message";
 import { getMessageDetail, type MessageDetail } from "@/lib/messages/get-message-detail";
 import { plural } from "@/lib/plural.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { resendMessageAction } from "./actions";
+import { hasRole } from "@/lib/access/roles.shared";
+import { ScheduleControls } from "@/components/messages/schedule-controls";
+import { cancelMessageAction, rescheduleMessageAction, resendMessageAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -34,7 +36,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function EmailPage({ params }: Props) {
   await connection();
   const { id } = await params;
-  const { workspace } = await requireDashboard();
+  const { workspace, role } = await requireDashboard();
   const [detail, inbox] = await Promise.all([getMessageDetail(workspace.id, id), getInboxMessage(workspace.id, id)]);
   if (!detail) notFound();
   const { message, events, eventCount } = detail;
@@ -59,6 +61,15 @@ export default async function EmailPage({ params }: Props) {
         </div>
         <ResendLinks message={message} />
         <SimulatorNote message={message} />
+        {message.scheduledAt ? (
+          <p className="mt-2 text-sm text-slate-700" data-testid="scheduled-for">
+            {waiting(message) ? "Scheduled for " : "Was scheduled for "}
+            <Timestamp value={message.scheduledAt} />
+          </p>
+        ) : null}
+        {message.scheduledAt && waiting(message) && hasRole(role, "ADMIN") ? (
+          <ScheduleControls cancelAction={cancelMessageAction} rescheduleAction={rescheduleMessageAction} messageId={message.id} />
+        ) : null}
         {gone ? null : (
           <div className="mt-3">
             <ResendButton action={resendMessageAction} messageId={message.id} sandbox={message.sandbox} />
@@ -161,6 +172,11 @@ function ResendLinks({ message }: { message: MessageDetail }) {
       ) : null}
     </div>
   );
+}
+
+/** Still waiting for delivery: what Cancel and Reschedule need (the use cases re-check under the row lock). */
+function waiting(message: MessageDetail): boolean {
+  return !message.sandbox && (message.status === "PENDING" || message.status === "PAUSED") && !message.handedOverAt && !message.sentAt;
 }
 
 /** Why a content pane is empty: erased by an admin, or purged by retention after N days. */

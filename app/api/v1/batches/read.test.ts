@@ -22,7 +22,7 @@ describe("GET /v1/batches/:id", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual({
       ...batch,
-      counts: { PENDING: 3, SUCCEEDED: 0, PAUSED: 0, FAILED: 0, DELETED: 0 },
+      counts: { PENDING: 3, SUCCEEDED: 0, PAUSED: 0, FAILED: 0, DELETED: 0, CANCELLED: 0 },
     });
     const sandbox = await sendBatch(ws.authorization, 2, sandboxPost);
     const sandboxRes = await callRoute(getBatch, `/api/v1/batches/${sandbox.id}`, { authorization: ws.authorization, params: { id: sandbox.id } });

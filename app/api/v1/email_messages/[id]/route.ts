@@ -1,6 +1,7 @@
 import { ok } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { getMessageOrThrow } from "@/lib/messages/get-message-or-throw";
+import { rescheduleMessage, scheduledAtOfPatch } from "@/lib/messages/reschedule-message";
 import { serializeMessage } from "@/lib/messages/serialize";
 
 // GET /v1/email_messages/:id – one message with its delivery timestamps
@@ -8,8 +9,16 @@ export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "non
   ok(serializeMessage(await getMessageOrThrow(principal.workspaceId, params.id))),
 );
 
-const notAllowed = methodNotAllowed("GET");
+// PATCH /v1/email_messages/:id – { scheduledAt } only: moves a message still waiting to a new time; 409 once handed over
+export const PATCH = withApiKey<{ id: string }>({ scope: "emails:send", body: "json" }, async ({ principal, params, body }) =>
+  ok(
+    serializeMessage(
+      await rescheduleMessage({ workspaceId: principal.workspaceId, messageId: params.id, scheduledAt: scheduledAtOfPatch(body), by: `through the API (key ${principal.apiKeyId})` }),
+    ),
+  ),
+);
+
+const notAllowed = methodNotAllowed("GET", "PATCH");
 export const POST = notAllowed;
 export const PUT = notAllowed;
-export const PATCH = notAllowed;
 export const DELETE = notAllowed;

@@ -1,0 +1,15 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { cancelMessage } from "@/lib/messages/cancel-message";
+import { serializeMessage } from "@/lib/messages/serialize";
+
+// POST /v1/email_messages/:id/cancel – a message still waiting (scheduled or queued) never goes out; 409 once handed over
+export const POST = withApiKey<{ id: string }>({ scope: "emails:send", body: "none" }, async ({ principal, params }) =>
+  ok(serializeMessage(await cancelMessage({ workspaceId: principal.workspaceId, messageId: params.id, by: `through the API (key ${principal.apiKeyId})` }))),
+);
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
