@@ -21,7 +21,7 @@ const FLOORS = [
   // 7 flows: use cases built on sending
   ["workflows", "members", "auth", "setup", "webhooks"],
   // 8 entry points: adapt a way in to the use cases
-  ["api", "observability", "inbound", "worker", "submission", "server", "cli"],
+  ["api", "observability", "process", "inbound", "worker", "submission", "server", "cli"],
 ];
 
 const order = FLOORS.flat();
