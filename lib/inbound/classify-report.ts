@@ -12,8 +12,8 @@ const COMPLAINT_TYPES = new Set(["abuse", "fraud", "virus", "other"]);
 /**
  * What a report says, as timeline events (docs/delivery.md#bounces-from-any-smtp-relay):
  * - DSN, per recipient: `failed` with 5.x.x → BOUNCE (Permanent) and suppression, but 5.2.2 (mailbox
- *   full) → BOUNCE (Transient); `failed` with 4.x.x → BOUNCE (Transient), no suppression; `delayed`
- *   → DELIVERY_DELAYED; `delivered`/`relayed`/`expanded` → DELIVERED; anything else → UNCLASSIFIED.
+ *   full) → BOUNCE (Transient), no suppression; 4.x.x (`failed` or `delayed`) → DELIVERY_DELAYED, no
+ *   suppression; `delivered`/`relayed`/`expanded` → DELIVERED; anything else → UNCLASSIFIED.
  * - ARF: abuse/fraud/virus/other → COMPLAINT and suppression; other feedback types → UNCLASSIFIED.
  * - Anything else: the plain-text rules of text-rules.ts, or UNCLASSIFIED. Never nothing.
  */
@@ -38,8 +38,12 @@ function dsnEvent(report: InboundReport & { kind: "dsn" }, entry: DsnRecipient, 
   if (entry.action === "failed" && statusClass === "5" && entry.status !== "5.2.2") {
     return { ...base, code: BOUNCE, suppress: "HARD_BOUNCE", message: `Bounced (Permanent) for ${who}: ${because}${by}.`, details: { ...details, bounceType: "Permanent" } };
   }
-  if (entry.action === "failed" && (statusClass === "4" || entry.status === "5.2.2")) {
-    return { ...base, code: BOUNCE, message: `Bounced (Transient) for ${who}: ${because}${by}. Not suppressed: the failure is temporary.`, details: { ...details, bounceType: "Transient" } };
+  if (entry.action === "failed" && entry.status === "5.2.2") {
+    return { ...base, code: BOUNCE, message: `Bounced (Transient) for ${who}: ${because}${by}. Not suppressed: a full mailbox is temporary.`, details: { ...details, bounceType: "Transient" } };
+  }
+  if (entry.action === "failed" && statusClass === "4") {
+    // A temporary failure the relay stopped retrying: the address is not known to be bad.
+    return { ...base, code: DELAYED, message: `Delivery to ${who} failed temporarily and the relay stopped trying: ${because}${by}. Not suppressed.` };
   }
   if (entry.action === "delayed") {
     return { ...base, code: DELAYED, message: `Delivery to ${who} is delayed: ${because}${by}; the relay keeps trying.` };
