@@ -96,8 +96,10 @@ describe("webhooks through the queue", () => {
     const received = new Set(payloads.map((payload) => payload.id));
     expect((await expected()).filter((id) => !received.has(id))).toEqual([]);
     const duplicates = payloads.length - received.size;
-    // At least once: a webhook the killed worker had sent but not recorded goes again, with the same webhook-id.
-    expect(duplicates).toBeLessThanOrEqual(50);
+    // At least once: a webhook the killed worker had sent but not recorded goes again, with the same
+    // webhook-id. Only deliveries it held ('sending' when it died, not reclaimable before their
+    // heartbeat expires) can be: that is the bound, whatever the machine's speed.
+    expect(duplicates).toBeLessThanOrEqual(inFlightAtKill);
     for (const id of ids) {
       const types = payloads.filter((payload) => payload.data.message.id === id).map((payload) => payload.type);
       expect(types.filter((type, index) => types.indexOf(type) === index)).toEqual(["email.created", "email.sent", "email.delivered"]);
