@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import type { DeliveryProvider } from "./provider";
-import { AcceptedSendRecorder, isPlainAcceptance, recordAcceptedSends } from "./record-accepted";
+import { acceptedSendCommitter, isPlainAcceptance, recordAcceptedSends } from "./record-accepted";
 import type { DeliveryOutcome } from "./record-delivery";
 
 const provider: DeliveryProvider = {
@@ -74,8 +74,8 @@ describe("recording accepted sends", () => {
     // The real database, with its statements counted.
     let statements = 0;
     const counted = { execute: (query: Parameters<typeof db.execute>[0]) => (statements++, db.execute(query)) } as unknown as typeof db;
-    const recorder = new AcceptedSendRecorder(counted);
-    const results = await Promise.all([...ids, taken].map((id) => recorder.record(accepted(workspace.id, id))));
+    const recorder = acceptedSendCommitter(counted);
+    const results = await Promise.all([...ids, taken].map((id) => recorder.submit(accepted(workspace.id, id))));
     expect(results).toEqual([...ids.map(() => true), false]);
     // The first answer is written at once; the twelve that came while it ran go in one more statement.
     expect(statements).toBe(2);

@@ -2,6 +2,7 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { recordSentEvents } from "@/lib/timeline/record-event";
 import type { DeliveryOutcome } from "./record-delivery";
+import { GroupCommitter, committerPerDatabase } from "@/lib/group-commit";
 
 /** An accepted answer with nothing else to record: recordAcceptedSends' one statement covers it. */
 export function isPlainAcceptance({ result, suppressed }: DeliveryOutcome): boolean {
@@ -32,74 +33,14 @@ export async function recordAcceptedSends(db: Executor, outcomes: DeliveryOutcom
   );
 }
 
-/** One recording statement of a process's recorder runs at a time; answers arriving meanwhile queue up. */
-const MAX_IN_FLIGHT = 1;
-/** Rows per statement: a burst of answers is split rather than written as one huge statement. */
-const MAX_GROUP = 200;
-
-interface Waiting {
-  outcome: DeliveryOutcome;
-  resolve(recorded: boolean): void;
-  reject(error: unknown): void;
+/** A process's group commit of plain acceptances (lib/group-commit.ts): resolves true once the message's
+ * record is committed, false if another run had recorded it. */
+export function acceptedSendCommitter(db: Executor): GroupCommitter<DeliveryOutcome, boolean> {
+  return new GroupCommitter(async (outcomes) => {
+    const claimed = await recordAcceptedSends(db, outcomes);
+    return outcomes.map((outcome) => claimed.has(outcome.message.id));
+  });
 }
 
-/**
- * Group commit for plain acceptances (docs/delivery.md "Crash safety"): a message's record is written
- * at once when no recording statement is running, else with the answers that arrived meanwhile, in the
- * next statement as soon as the running one finishes. There is no timer: a record never waits for
- * company, only for the statement already running, so its 250-to-commit window is at most two
- * statement durations (the one running, then its own), while the statements per message drop from
- * one to about 1/group size as the rate grows. A failed group statement is retried message by message, so
- * one message's error stays its own.
- */
-export class AcceptedSendRecorder {
-  private waiting: Waiting[] = [];
-  private inFlight = 0;
-
-  constructor(private readonly db: Executor) {}
-
-  /** Resolves true once the message's record is committed, false if another run had recorded it. */
-  record(outcome: DeliveryOutcome): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ outcome, resolve, reject });
-      this.flush();
-    });
-  }
-
-  private flush(): void {
-    while (this.inFlight < MAX_IN_FLIGHT && this.waiting.length > 0) {
-      const group = this.waiting.splice(0, MAX_GROUP);
-      this.inFlight++;
-      void this.write(group).finally(() => {
-        this.inFlight--;
-        this.flush();
-      });
-    }
-  }
-
-  private async write(group: Waiting[]): Promise<void> {
-    try {
-      const claimed = await recordAcceptedSends(this.db, group.map((entry) => entry.outcome));
-      for (const entry of group) entry.resolve(claimed.has(entry.outcome.message.id));
-      return;
-    } catch (error) {
-      if (group.length === 1) return group[0].reject(error);
-    }
-    for (const entry of group) {
-      try {
-        entry.resolve((await recordAcceptedSends(this.db, [entry.outcome])).has(entry.outcome.message.id));
-      } catch (error) {
-        entry.reject(error);
-      }
-    }
-  }
-}
-
-const recorders = new WeakMap<object, AcceptedSendRecorder>();
-
-/** The process's recorder for a database (one per database object, so tests with their own get theirs). */
-export function acceptedSendRecorder(db: Executor): AcceptedSendRecorder {
-  let recorder = recorders.get(db);
-  if (!recorder) recorders.set(db, (recorder = new AcceptedSendRecorder(db)));
-  return recorder;
-}
+/** The process's committer for a database (docs/delivery.md "Crash safety"). */
+export const acceptedSendRecorder = committerPerDatabase(acceptedSendCommitter);

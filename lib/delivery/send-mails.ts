@@ -112,7 +112,7 @@ async function record(db: Db, entry: MailToSend, result: ProviderResult, started
   const outcome = deliveryOutcome(entry, result, startedAt);
   // The provider has answered: from here a failure must not make the queue send the message again.
   const recorded = await recordWhenReachable(entry.mail.messageId, () =>
-    isPlainAcceptance(outcome) ? acceptedSendRecorder(db).record(outcome) : db.transaction((tx) => claimAndRecordResult(tx, outcome)),
+    isPlainAcceptance(outcome) ? acceptedSendRecorder(db).submit(outcome) : db.transaction((tx) => claimAndRecordResult(tx, outcome)),
   );
   if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
   else observeSent(entry, result);

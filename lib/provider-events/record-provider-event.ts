@@ -21,7 +21,7 @@ const GUARDED_CODES = new Set<EventCode>(["EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT",
  * Adapters verify and map; they never write.
  */
 export async function recordProviderEvent(ref: MessageRef, event: ProviderEvent): Promise<ProviderEventResult> {
-  const result = await providerEventRecorder(await getDb()).record(ref, event);
+  const result = await providerEventRecorder(await getDb()).submit({ ref, event });
   if (result.outcome === "unknown-message") return result;
   if (result.outcome === "recorded" && GUARDED_CODES.has(event.code)) await guardSending(result.workspaceId);
   metrics().providerEvents.inc({ provider: event.source, type: event.type, result: result.outcome });
