@@ -11,6 +11,11 @@
  * - scheduled: 10,000 messages (--scheduled) accepted with one scheduledAt, a second chosen so that
  *   acceptance ends before it (from the acceptance rate just measured), workers running; then
  *   messages/s from that second to the sink's last 250, beside the delivery-only rate of immediate mail;
+ * - CPU per message of both deliveries (the delivery-only one and the scheduled one, back to back in
+ *   one run): the worker processes' and the database's (PostgreSQL: the scratch database's backends,
+ *   read from /proc; PGlite: this process, which holds the worker, the database and the relay), and
+ *   the ratio scheduled / immediate of both the rate and the CPU per message: on a shared machine the
+ *   rates move with the load, the CPU per message much less;
  * - how many Message-IDs the relay received twice (the at-least-once window; expected 0).
  * Setups: PostgreSQL with 1 and with 2 `npm run worker` processes (a fresh database on the bench
  * server, created and dropped), and embedded PGlite with the in-process worker.
@@ -28,6 +33,7 @@ import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import { startRelaySink, type RelaySink } from "./bench/relay-sink";
+import { cpuOf, descendants } from "./bench/process-stats";
 import { scratchPostgres, seconds, tempDir } from "./bench/server";
 
 const { values: args } = parseArgs({
@@ -73,7 +79,29 @@ async function accept(workspaceId: string, count: number, offset: number, schedu
 interface Workers {
   pause(): Promise<void>;
   resume(): Promise<void>;
+  /** CPU seconds so far of what delivers: the workers, and the database (0 when it is inside the workers). */
+  cpu(): { workers: number; database: number };
 }
+
+/** A delivery's figures: its time, and the CPU per message of the workers and of the database. */
+interface Delivery {
+  ms: number;
+  workerMs: number;
+  databaseMs: number;
+}
+
+/** Runs `deliver` (which resolves at the sink's last 250) and measures it; `count` messages. */
+async function delivery(workers: Workers, count: number, deliver: () => Promise<void>): Promise<Delivery> {
+  const cpu0 = workers.cpu();
+  const started = performance.now();
+  await deliver();
+  const ms = performance.now() - started;
+  const cpu = workers.cpu();
+  return { ms, workerMs: ((cpu.workers - cpu0.workers) * 1000) / count, databaseMs: ((cpu.database - cpu0.database) * 1000) / count };
+}
+
+const cpuPerMessage = (run: Delivery) =>
+  `${(run.workerMs + run.databaseMs).toFixed(2)} ms` + (run.databaseMs > 0 ? ` (workers ${run.workerMs.toFixed(2)}, database ${run.databaseMs.toFixed(2)})` : "");
 
 /** Runs both measurements on the database the process is configured for; `workers` are already running. */
 async function measure(label: string, sink: RelaySink, workers: Workers): Promise<void> {
@@ -95,22 +123,26 @@ async function measure(label: string, sink: RelaySink, workers: Workers): Promis
 
   await workers.pause();
   await accept(workspace.id, COUNT, COUNT);
-  const resumed = performance.now();
-  await workers.resume();
-  await sink.waitForMessages(COUNT, 600_000);
-  const deliveryMs = performance.now() - resumed;
-  const scheduled = await measureScheduled(workspace.id, sink, acceptMs / COUNT);
+  const immediate = await delivery(workers, COUNT, async () => {
+    await workers.resume();
+    await sink.waitForMessages(COUNT, 600_000);
+  });
+  const scheduled = await measureScheduled(workspace.id, sink, workers, acceptMs / COUNT);
   const allDuplicates = duplicates + sink.duplicates() + scheduled.duplicates;
   await sink.reset();
 
   console.log(
     `${label}: end to end ${rate(COUNT, endToEndMs)} (${COUNT} in ${seconds(endToEndMs)}); ` +
       `acceptance only ${rate(COUNT, acceptMs)} (sendBatch, 1,000 per call); ` +
-      `delivery only ${rate(COUNT, deliveryMs)} (${COUNT} in ${seconds(deliveryMs)}); ` +
+      `delivery only ${rate(COUNT, immediate.ms)} (${COUNT} in ${seconds(immediate.ms)}); ` +
       `scheduled for one second: ${rate(SCHEDULED, scheduled.ms)} (${SCHEDULED} sent ${seconds(scheduled.ms)} after their time, the first after ${seconds(scheduled.first)}${scheduled.late ? `; acceptance ended ${seconds(scheduled.late)} after it` : ""}); ` +
-      `Message-IDs the relay saw twice: ${allDuplicates}`,
+      `Message-IDs the relay saw twice: ${allDuplicates}\n` +
+      `  CPU per message delivered: immediate ${cpuPerMessage(immediate)}, scheduled ${cpuPerMessage(scheduled)}; ` +
+      `scheduled / immediate: rate ${ratio(SCHEDULED / scheduled.ms, COUNT / immediate.ms)}, CPU per message ${ratio(scheduled.workerMs + scheduled.databaseMs, immediate.workerMs + immediate.databaseMs)}`,
   );
 }
+
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 /**
  * SCHEDULED messages with one scheduledAt, far enough ahead for acceptance to end first (twice the
@@ -118,18 +150,28 @@ async function measure(label: string, sink: RelaySink, workers: Workers): Promis
  * second to the sink's last 250: the queue releases every job at once (startAfter), and workers fetch
  * them in batches as they do immediate mail.
  */
-async function measureScheduled(workspaceId: string, sink: RelaySink, acceptMsPerMessage: number): Promise<{ ms: number; first: number; late: number; duplicates: number }> {
+async function measureScheduled(
+  workspaceId: string,
+  sink: RelaySink,
+  workers: Workers,
+  acceptMsPerMessage: number,
+): Promise<Delivery & { first: number; late: number; duplicates: number }> {
   await sink.reset();
   const at = new Date(Math.ceil((Date.now() + 2 * acceptMsPerMessage * SCHEDULED + 3000) / 1000) * 1000);
   await accept(workspaceId, SCHEDULED, 2 * COUNT, at);
   const late = Math.max(0, Date.now() - at.getTime());
-  await sink.waitForMessages(1, 600_000);
-  const first = Date.now() - at.getTime();
-  await sink.waitForMessages(SCHEDULED, 600_000);
+  // The CPU count starts at that second: the idle polls before it are not the release's.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() - Date.now())));
+  let first = 0;
+  const measured = await delivery(workers, SCHEDULED, async () => {
+    await sink.waitForMessages(1, 600_000);
+    first = Date.now() - at.getTime();
+    await sink.waitForMessages(SCHEDULED, 600_000);
+  });
   const ms = Date.now() - at.getTime();
   const duplicates = sink.duplicates();
   await sink.reset();
-  return { ms, first, late, duplicates };
+  return { ...measured, ms, first, late, duplicates };
 }
 
 async function postgresSetup(sink: RelaySink, processes: number, serverUrl: string): Promise<void> {
@@ -146,9 +188,16 @@ async function postgresSetup(sink: RelaySink, processes: number, serverUrl: stri
     for (let i = 0; i < processes; i++) children.push(startWorkerProcess(workerEnv));
     await Promise.all(children.map((child) => child.started));
     const signal = (name: NodeJS.Signals) => children.forEach((child) => child.child.kill(name));
+    const databaseName = new URL(database.url).pathname.slice(1);
+    const tree = new Set(children.flatMap((child) => [...descendants(child.child.pid!)]));
     await measure(`postgres, ${processes} worker process${processes > 1 ? "es" : ""}`, sink, {
       pause: async () => signal("SIGSTOP"),
       resume: async () => signal("SIGCONT"),
+      cpu: () => ({
+        workers: cpuOf((_, pid) => tree.has(pid)),
+        // This server's backends of the scratch database: the workers' and this process's (idle while they deliver).
+        database: cpuOf((cmdline) => cmdline.startsWith("postgres: ") && cmdline.includes(` ${databaseName} `)),
+      }),
     });
   } finally {
     await Promise.all(children.map((child) => child.stop()));
@@ -166,7 +215,11 @@ async function embeddedSetup(sink: RelaySink): Promise<void> {
     await migrateDatabase(await getDbHandle());
     const options = { concurrency: Number(process.env.WORKER_CONCURRENCY || 5) };
     await startWorkers(options);
-    await measure("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options) });
+    const cpu = () => {
+      const usage = process.cpuUsage(); // the worker, PGlite and the relay sink's thread: all in this process
+      return { workers: (usage.user + usage.system) / 1e6, database: 0 };
+    };
+    await measure("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options), cpu });
   } finally {
     await stopWorkers();
     closeSmtpTransport();

@@ -59,7 +59,7 @@ export function mailToSendDraft(mail: ParsedMail, envelopeRecipients: string[]):
 
 interface NamedAddress {
   address: string;
-  /** As the API takes it: `"Name" <address>` or the bare address. */
+  /** As the API takes it and a person writes it: `Name <address>`, `"Name, Inc." <address>` or the bare address. */
   entry: string;
 }
 
@@ -74,8 +74,20 @@ function flatten(values: EmailAddress[]): NamedAddress[] {
     if (value.group) return flatten(value.group);
     if (!value.address) return [];
     const name = value.name?.replace(/[\r\n]+/g, " ").trim();
-    return [{ address: value.address, entry: name ? `"${name.replace(/(["\\])/g, "\\$1")}" <${value.address}>` : value.address }];
+    return [{ address: value.address, entry: name ? `${displayName(name)} <${value.address}>` : value.address }];
   });
+}
+
+/** RFC 5322 atoms (RFC 6532: UTF-8 too) separated by single spaces need no quotes. */
+const PLAIN_PHRASE = /^[\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+(?: [\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+)*$/u;
+
+/**
+ * A display name as the API would have been given it, so a message stores the same `from`/`to`
+ * entries whichever door it came through (`Acme <hello@example.com>`, not `"Acme" <…>`): quoted
+ * only when it holds a special (`,` `.` `"` …), with `"` and `\` escaped.
+ */
+function displayName(name: string): string {
+  return PLAIN_PHRASE.test(name) ? name : `"${name.replace(/(["\\])/g, "\\$1")}"`;
 }
 
 function optionHeaders(mail: ParsedMail): Partial<SendDraft> {

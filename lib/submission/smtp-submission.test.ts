@@ -40,8 +40,8 @@ describe("SMTP submission (nodemailer)", () => {
     const info = await send({ from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", subject: "Plain", text: "Hello Ada,\nplain text." });
     const { message, codes } = await accepted(info);
     expect(message).toMatchObject({ workspaceId: ws.workspace.id, source: "API", sandbox: false, status: "PENDING", subject: "Plain" });
-    expect(message.from).toBe('"Acme" <hello@example.com>');
-    expect(message.to).toEqual(['"Ada" <ada@example.org>']);
+    expect(message.from).toBe("Acme <hello@example.com>");
+    expect(message.to).toEqual(["Ada <ada@example.org>"]);
     expect(message.bodyText.trim()).toBe("Hello Ada,\nplain text.");
     expect(message.bodyHtml).toContain("plain text.");
     expect(codes).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED"]);
@@ -84,7 +84,7 @@ describe("SMTP submission (nodemailer)", () => {
     const { message } = await accepted(info);
     expect(message.bodyHtml).toContain('src="cid:logo@acme"');
     expect(message.bodyText.trim()).toBe("See the logo.");
-    expect(message.cc).toEqual(['"Bob" <bob@example.org>']);
+    expect(message.cc).toEqual(["Bob <bob@example.org>"]);
     expect(message.replyTo).toBe("support@example.com");
     expect(message.attachments).toEqual([
       expect.objectContaining({ name: "logo.png", contentType: "image/png", cid: "logo@acme", size: 600 }),
@@ -112,8 +112,8 @@ describe("SMTP submission (nodemailer)", () => {
     const info = await send({ envelope: { from: "hello@example.com", to: ["jurgen@example.org"] }, raw });
     const { message } = await accepted(info);
     expect(message.subject).toBe("Grüße – 日本語 ✓");
-    expect(message.from).toBe('"Zoë Ærø" <hello@example.com>');
-    expect(message.to).toEqual(['"Jürgen" <jurgen@example.org>']);
+    expect(message.from).toBe("Zoë Ærø <hello@example.com>");
+    expect(message.to).toEqual(["Jürgen <jurgen@example.org>"]);
     expect(message.bodyText).toContain("Schöne Grüße, ça va? 日本語のテキスト.");
   });
 
