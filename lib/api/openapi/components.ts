@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as requests from "./requests";
 import * as resources from "./resources";
+import * as management from "./resources-management";
 import * as webhooks from "./resources-webhooks";
 
 export type JsonObject = Record<string, unknown>;
@@ -44,7 +45,23 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["CreateWebhookEndpointRequest", requests.createEndpointSchema, "eventTypes absent or null: every type."],
   ["UpdateWebhookEndpointRequest", requests.updateEndpointSchema, "Any subset of the fields."],
   ["ReplayWebhookEndpointRequest", requests.replaySchema, "mode missed (default): events that never reached the endpoint; all: every one."],
+  ...managementSchemas(),
 ];
+
+/** Management (docs/api.md#management): domains, suppressions, contacts and groups, API keys, the workspace. */
+function managementSchemas(): Array<[string, z.ZodType, string]> {
+  return [
+    ["DomainSummary", management.domainSummaryResource, "A sending domain, as listed."],
+    ["Domain", management.domainResource, "A sending domain with the DNS records it publishes."],
+    ["DomainListMeta", management.domainListMeta, "How many domains the list holds."],
+    ["Suppression", management.suppressionResource, "An address on the suppression list."],
+    ["RemovedSuppression", management.removedSuppression, "The entry just removed."],
+    ["EmailPageMeta", management.emailPageMeta, "Alphabetical pagination by address."],
+    ["AddDomainRequest", requests.addDomainApiSchema, "Body of POST /v1/domains."],
+    ["AddSuppressionRequest", requests.addSuppressionApiSchema, "Body of POST /v1/suppressions."],
+    ["RemoveSuppressionRequest", requests.removeSuppressionApiSchema, "Optional body of DELETE /v1/suppressions/{email}."],
+  ];
+}
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

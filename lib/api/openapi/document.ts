@@ -1,4 +1,5 @@
 import { componentSchemas, headers, responseComponents, type JsonObject } from "./components";
+import { domainPaths, suppressionPaths } from "./paths-management";
 import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
 import { webhookPaths } from "./paths-webhooks";
@@ -48,9 +49,11 @@ export function openApiDocument(): JsonObject {
       { name: "Audit log" },
       { name: "Sandbox", description: "The sending operations' twins: validated, rendered and stored, never delivered." },
       { name: "Webhooks", description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md)." },
+      { name: "Domains", description: "Management (docs/api.md#management): reads and changes need domains:write." },
+      { name: "Suppressions", description: "Management: reads and changes need suppressions:write." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...sendPaths, ...webhookPaths },
+    paths: { ...messagePaths, ...sendPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

@@ -3,6 +3,8 @@ import { createAttachmentSchema } from "@/lib/attachments/schemas";
 import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
 import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
+import { addDomainApiSchema } from "@/lib/domains/schemas";
+import { addSuppressionApiSchema, removeSuppressionApiSchema } from "@/lib/suppressions/api";
 import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/webhooks/schemas";
 
 /**
@@ -10,6 +12,7 @@ import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
+export { addDomainApiSchema, addSuppressionApiSchema, removeSuppressionApiSchema };
 export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
 
 export const sendBatchSchema = z.object({
