@@ -92,6 +92,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/domains": { seeds: () => [{ name: "fuzz.example.org" }, { name: "Mail.Fuzz.Example.ORG." }] },
   "/api/v1/domains/:id/verify": { seeds: () => [{}], params: (ws) => ({ id: ws.domain.id }), bodyless: true },
   "/api/v1/suppressions": { seeds: () => [{ email: "fuzz@example.org", reason: "MANUAL", detail: "fuzz" }, { email: "Ann <ann@example.org>" }] },
+  "/api/v1/api_keys": { seeds: () => [{ name: "fuzz", scopes: ["emails:send"], allowedSenders: ["example.com"], allowedIps: ["10.0.0.0/8"], expiresAt: "2099-01-01T00:00:00Z" }, { name: "full" }] },
+  // Pause, then resume (in this order: the cases between them send nothing, and the workspace ends live).
+  "/api/v1/workspace/pause": { seeds: () => [{ reason: "fuzz" }, {}] },
+  "/api/v1/workspace/resume": { seeds: () => [{}], bodyless: true },
   // Known paths that export POST as a 405 with Allow, and the catch-all's JSON 404.
   "/api/v1/[...path]": { refuses: 404, params: () => ({ path: "no/such/endpoint" }) },
   "/api/v1/batches/:id": { refuses: 405 },
@@ -109,6 +113,8 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId": { refuses: 405 },
   "/api/v1/domains/:id": { refuses: 405 },
   "/api/v1/suppressions/:email": { refuses: 405 },
+  "/api/v1/api_keys/:id": { refuses: 405 },
+  "/api/v1/workspace": { refuses: 405 },
 };
 
 /** Every route.ts under app/api/v1 that exports POST, with the path it serves. */

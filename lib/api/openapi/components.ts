@@ -53,13 +53,20 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
   return [
     ["DomainSummary", management.domainSummaryResource, "A sending domain, as listed."],
     ["Domain", management.domainResource, "A sending domain with the DNS records it publishes."],
-    ["DomainListMeta", management.domainListMeta, "How many domains the list holds."],
+    ["CountMeta", management.countMeta, "How many items the list holds (a short list: no paging)."],
     ["Suppression", management.suppressionResource, "An address on the suppression list."],
     ["RemovedSuppression", management.removedSuppression, "The entry just removed."],
     ["EmailPageMeta", management.emailPageMeta, "Alphabetical pagination by address."],
     ["AddDomainRequest", requests.addDomainApiSchema, "Body of POST /v1/domains."],
     ["AddSuppressionRequest", requests.addSuppressionApiSchema, "Body of POST /v1/suppressions."],
     ["RemoveSuppressionRequest", requests.removeSuppressionApiSchema, "Optional body of DELETE /v1/suppressions/{email}."],
+    ["ApiKey", management.apiKeyResource, "An API key: what it may do, never its secret."],
+    ["CreatedApiKey", management.createdApiKeyResource, "A key just created, with its secret (shown once)."],
+    ["Workspace", management.workspaceResource, "The key's workspace: settings and sending state."],
+    ["ResumedWorkspace", management.resumedWorkspace, "The workspace after a resume."],
+    ["CreateApiKeyRequest", requests.apiKeyGrantSchema, "Body of POST /v1/api_keys."],
+    ["UpdateWorkspaceRequest", requests.updateWorkspaceSettingsSchema, "Body of PATCH /v1/workspace: any subset."],
+    ["PauseSendingRequest", requests.pauseSendingApiSchema, "Optional body of POST /v1/workspace/pause."],
   ];
 }
 

@@ -12,7 +12,7 @@ const suppressions = "Suppressions";
 
 export const domainPaths: Record<string, JsonObject> = {
   "/v1/domains": {
-    get: operation({ operationId: "listDomains", scope: "domains:write", summary: "List the workspace's sending domains by name", tag: domains, success: [{ status: "200", description: "Every domain (a handful: no paging).", list: { meta: "DomainListMeta", item: "DomainSummary" } }] }),
+    get: operation({ operationId: "listDomains", scope: "domains:write", summary: "List the workspace's sending domains by name", tag: domains, success: [{ status: "200", description: "Every domain (a handful: no paging).", list: { meta: "CountMeta", item: "DomainSummary" } }] }),
     post: operation({
       operationId: "addDomain",
       scope: "domains:write",
@@ -83,5 +83,58 @@ export const suppressionPaths: Record<string, JsonObject> = {
       success: [{ status: "200", description: "The removed entry.", data: "RemovedSuppression" }],
       errors: [...JSON_BODY_ERRORS, "404", "409"],
     }),
+  },
+};
+
+const keys = "API keys";
+const workspace = "Workspace";
+
+export const keyPaths: Record<string, JsonObject> = {
+  "/v1/api_keys": {
+    get: operation({ operationId: "listApiKeys", scope: "keys:write", summary: "List the workspace's API keys, newest first (revoked ones included; never a secret)", tag: keys, success: [{ status: "200", description: "Every key.", list: { meta: "CountMeta", item: "ApiKey" } }] }),
+    post: operation({
+      operationId: "createApiKey",
+      scope: "keys:write",
+      summary: "Create an API key; the answer carries its secret, shown once",
+      description: "Scopes default to full. A key creates only keys that can do no more than itself: scopes it holds, and its own allowed senders, IP ranges and expiry as bounds (403 naming the field). A full key without restrictions creates anything.",
+      tag: keys,
+      body: { schema: "CreateApiKeyRequest" },
+      success: [{ status: "201", description: "The key, with `secret`.", data: "CreatedApiKey" }],
+      errors: JSON_BODY_ERRORS,
+    }),
+  },
+  "/v1/api_keys/{id}": {
+    delete: operation({ operationId: "revokeApiKey", scope: "keys:write", summary: "Revoke an API key: 401 from its next request on", tag: keys, parameters: [pathId("API key", "key_")], success: [{ status: "200", description: "The revoked key.", data: "ApiKey" }], errors: ["404"] }),
+  },
+};
+
+export const workspacePaths: Record<string, JsonObject> = {
+  "/v1/workspace": {
+    get: operation({ operationId: "getWorkspace", scope: "workspace:write", summary: "The key's workspace: settings and sending state", tag: workspace, success: [{ status: "200", description: "The workspace.", data: "Workspace" }] }),
+    patch: operation({
+      operationId: "updateWorkspace",
+      scope: "workspace:write",
+      summary: "Change name, test mode or tracking",
+      description: "Any subset of the fields. The system mail workspace refuses test mode and tracking (400 naming the field). Only the fields that changed are audited.",
+      tag: workspace,
+      body: { schema: "UpdateWorkspaceRequest" },
+      success: [{ status: "200", description: "The workspace.", data: "Workspace" }],
+      errors: JSON_BODY_ERRORS,
+    }),
+  },
+  "/v1/workspace/pause": {
+    post: operation({
+      operationId: "pauseSending",
+      scope: "workspace:write",
+      summary: "Pause live sending: accepted messages wait as PAUSED (sandbox unaffected)",
+      description: "Idempotent: pausing a paused workspace keeps the first reason and time.",
+      tag: workspace,
+      body: { schema: "PauseSendingRequest", optional: true },
+      success: [{ status: "200", description: "The workspace.", data: "Workspace" }],
+      errors: JSON_BODY_ERRORS,
+    }),
+  },
+  "/v1/workspace/resume": {
+    post: operation({ operationId: "resumeSending", scope: "workspace:write", summary: "Resume sending: paused messages go on to delivery, oldest first", tag: workspace, success: [{ status: "200", description: "The workspace and how many messages were released.", data: "ResumedWorkspace" }] }),
   },
 };

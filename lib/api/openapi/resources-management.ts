@@ -47,10 +47,47 @@ export const suppressionResource = z.object({
 
 export const removedSuppression = suppressionResource.extend({ deleted: z.literal(true) });
 
-export const domainListMeta = z.object({ count: z.int() });
+export const countMeta = z.object({ count: z.int() });
 
 export const emailPageMeta = z.object({
   limit: z.int(),
   nextAfter: z.string().nullable().describe("An address: pass as after= for the next page; null at the end."),
   previousBefore: z.string().nullable().describe("An address: pass as before= for the previous page; null at the start."),
 });
+
+export const apiKeyResource = z.object({
+  id: id("key_").describe("Also the Basic username."),
+  type: z.literal("ApiKey"),
+  name: z.string(),
+  secretHint: z.string().describe("The secret's first 4 characters, to tell keys apart."),
+  scopes: z.array(z.string()).describe("Fixed at creation (docs/api.md#scopes)."),
+  allowedSenders: z.array(z.string()).describe("Exact addresses or domains a send may use as from; empty: any verified sender."),
+  allowedIps: z.array(z.string()).describe("CIDR ranges the key may be used from; empty: anywhere."),
+  expiresAt: timestamp.nullable(),
+  createdAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+});
+
+export const createdApiKeyResource = apiKeyResource.extend({
+  secret: z.string().describe("The key's password: shown in this answer only, never again (only its hash is stored)."),
+});
+
+
+export const workspaceResource = z.object({
+  id: id("ws_"),
+  type: z.literal("Workspace"),
+  name: z.string(),
+  testMode: z.boolean().describe("Live sends only to the workspace's members; other recipients are refused."),
+  trackingEnabled: z.boolean().describe("Open and click tracking."),
+  system: z.boolean().describe("The deployment's own system mail workspace: always live and untracked."),
+  sending: z.object({
+    paused: z.boolean(),
+    reason: z.string().nullable(),
+    pausedAt: timestamp.nullable(),
+    automatic: z.boolean().describe("Paused by the bounce or complaint guard rather than by hand."),
+    pausedMessages: z.int().describe("Live messages waiting as PAUSED."),
+  }),
+});
+
+export const resumedWorkspace = workspaceResource.extend({ resumed: z.int().describe("Messages released to delivery.") });
