@@ -1,7 +1,8 @@
 import "server-only";
 import { AUDIT_SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPair } from "node:crypto";
+import { promisify } from "node:util";
 import { getDb, type Tx } from "@/db/client";
 import { domains } from "@/db/schema";
 import type { Domain } from "./get-domain-or-throw";
@@ -23,12 +24,19 @@ export async function addDomain(
 ): Promise<Domain> {
   const name = input.name.trim().toLowerCase().replace(/\.$/, "");
   if (!DOMAIN_PATTERN.test(name)) throw invalidParameter("name", `"${input.name}" is not a valid domain name.`);
-  const { publicKey, privateKey } = generateKeyPairSync("rsa", {
+  // Off the event loop (libuv's pool): a 2048-bit key takes 50–500 ms, which would stall every other request.
+  const { publicKey, privateKey } = await promisify(generateKeyPair)("rsa", {
     modulusLength: 2048,
     publicKeyEncoding: { type: "spki", format: "der" },
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
-  if (!tx) return (await getDb()).transaction((own) => addDomain(input, own));
+  const keys = { publicKey, privateKey };
+  // The key is made once, before any transaction: no connection is held while it is generated.
+  return tx ? insertDomain(input, name, keys, tx) : (await getDb()).transaction((own) => insertDomain(input, name, keys, own));
+}
+
+async function insertDomain(input: { workspaceId: string; verified?: boolean; actor?: AuditActor }, name: string, keys: { publicKey: Buffer; privateKey: string }, tx: Tx): Promise<Domain> {
+  const { publicKey, privateKey } = keys;
   const now = new Date();
   const [domain] = await tx
     .insert(domains)

@@ -111,3 +111,20 @@ export function describeProblems(checks: RecordCheck[]): string | null {
     .map((check) => `${check.kind} ${check.outcome}${check.required ? "" : " (recommended)"}${check.outcome === "lookup failed" && check.detail ? `: ${check.detail}` : ""}`);
   return problems.length === 0 ? null : problems.join("; ");
 }
+
+/** A record's state as of the domain's last check: "unchecked" before the first one. */
+export type RecordState = RecordOutcome | "unchecked";
+
+/**
+ * Each record's state from what the last check stored (lastCheckError names every record that was not
+ * found, in describeProblems' words), so a read needs no DNS lookup; POST …/verify checks anew.
+ */
+export function recordStatesFromLastCheck(records: DnsRecord[], domain: { lastCheckedAt: Date | null; lastCheckError: string | null }): RecordState[] {
+  if (!domain.lastCheckedAt) return records.map(() => "unchecked");
+  const problems = (domain.lastCheckError ?? "").split("; ");
+  const outcomes: RecordOutcome[] = ["missing", "wrong value", "lookup failed"];
+  return records.map((record) => {
+    const problem = problems.find((text) => text.startsWith(`${record.kind} `));
+    return problem ? (outcomes.find((outcome) => problem.startsWith(`${record.kind} ${outcome}`)) ?? "lookup failed") : "found";
+  });
+}

@@ -38,13 +38,25 @@ export async function addSuppression(input: AddSuppressionInput, tx?: Tx): Promi
   const [row] = await tx
     .insert(suppressions)
     .values({ id: newId("suppression", now), workspaceId: input.workspaceId, email, ...values, createdAt: now })
-    .onConflictDoUpdate({ target: [suppressions.workspaceId, suppressions.email], set: values })
+    .onConflictDoUpdate({ target: [suppressions.workspaceId, suppressions.email], set: input.actor ? byHand(values) : values })
     .returning();
   if (input.actor) {
     const target = { type: "suppression", id: email };
     await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: "suppression.add", target, after: { email, reason: row.reason, detail: row.detail } });
   }
   return row;
+}
+
+/**
+ * An address added by hand over an existing entry: a complaint stays a complaint (else re-adding it as
+ * MANUAL would let it be removed without `force`), and the message that caused the entry is kept.
+ */
+function byHand(values: { reason: SuppressionReason; emailMessageId: string | null; detail: string | null; updatedAt: Date }) {
+  return {
+    ...values,
+    reason: sql`case when ${suppressions.reason} = 'COMPLAINT' then 'COMPLAINT' else ${values.reason} end`,
+    emailMessageId: sql`coalesce(${values.emailMessageId}, ${suppressions.emailMessageId})`,
+  };
 }
 
 /**

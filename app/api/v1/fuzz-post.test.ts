@@ -22,7 +22,8 @@ import { GET as listMessages } from "./email_messages/route";
 
 // The rate limit (100/s per key) would turn most cases into 429s, which prove nothing about the body.
 // Webhook endpoints point at a local address in these cases (nothing listens there; nothing is delivered here).
-withStorageEnv({ RATE_LIMIT_PER_SECOND: "0", WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
+// Domain verification is off: a DNS lookup of a made-up domain proves nothing about the body and may take seconds.
+withStorageEnv({ RATE_LIMIT_PER_SECOND: "0", WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true", DOMAIN_VERIFICATION: "off" });
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
 const TOTAL_CASES = Number(process.env.FUZZ_CASES ?? 1200);
@@ -87,6 +88,14 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/webhook_endpoints/:id/replay": { seeds: () => [{ since: "2026-01-01T00:00:00.000Z", mode: "all" }, { since: "2026-01-01T00:00:00Z" }], params: endpointParams },
   "/api/v1/webhook_endpoints/:id/rotate_secret": { seeds: () => [{}], params: endpointParams },
   "/api/v1/webhook_endpoints/:id/test": { seeds: () => [{}], params: endpointParams },
+  // Management (each fuzzed by an API key with full).
+  "/api/v1/domains": { seeds: () => [{ name: "fuzz.example.org" }, { name: "Mail.Fuzz.Example.ORG." }] },
+  "/api/v1/domains/:id/verify": { seeds: () => [{}], params: (ws) => ({ id: ws.domain.id }), bodyless: true },
+  "/api/v1/suppressions": { seeds: () => [{ email: "fuzz@example.org", reason: "MANUAL", detail: "fuzz" }, { email: "Ann <ann@example.org>" }] },
+  "/api/v1/api_keys": { seeds: () => [{ name: "fuzz", scopes: ["emails:send"], allowedSenders: ["example.com"], allowedIps: ["10.0.0.0/8"], expiresAt: "2099-01-01T00:00:00Z" }, { name: "full" }] },
+  // Pause, then resume (in this order: the cases between them send nothing, and the workspace ends live).
+  "/api/v1/workspace/pause": { seeds: () => [{ reason: "fuzz" }, {}] },
+  "/api/v1/workspace/resume": { seeds: () => [{}], bodyless: true },
   // Known paths that export POST as a 405 with Allow, and the catch-all's JSON 404.
   "/api/v1/[...path]": { refuses: 404, params: () => ({ path: "no/such/endpoint" }) },
   "/api/v1/batches/:id": { refuses: 405 },
@@ -102,6 +111,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/webhook_endpoints/:id": { refuses: 405 },
   "/api/v1/webhook_endpoints/:id/deliveries": { refuses: 405 },
   "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId": { refuses: 405 },
+  "/api/v1/domains/:id": { refuses: 405 },
+  "/api/v1/suppressions/:email": { refuses: 405 },
+  "/api/v1/api_keys/:id": { refuses: 405 },
+  "/api/v1/workspace": { refuses: 405 },
 };
 
 /** Every route.ts under app/api/v1 that exports POST, with the path it serves. */

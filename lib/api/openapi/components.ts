@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as requests from "./requests";
 import * as resources from "./resources";
+import * as management from "./resources-management";
 import * as webhooks from "./resources-webhooks";
 
 export type JsonObject = Record<string, unknown>;
@@ -44,7 +45,30 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["CreateWebhookEndpointRequest", requests.createEndpointSchema, "eventTypes absent or null: every type."],
   ["UpdateWebhookEndpointRequest", requests.updateEndpointSchema, "Any subset of the fields."],
   ["ReplayWebhookEndpointRequest", requests.replaySchema, "mode missed (default): events that never reached the endpoint; all: every one."],
+  ...managementSchemas(),
 ];
+
+/** Management (docs/api.md#management): domains, suppressions, contacts and groups, API keys, the workspace. */
+function managementSchemas(): Array<[string, z.ZodType, string]> {
+  return [
+    ["DomainSummary", management.domainSummaryResource, "A sending domain, as listed."],
+    ["Domain", management.domainResource, "A sending domain with the DNS records it publishes."],
+    ["CountMeta", management.countMeta, "How many items the list holds (a short list: no paging)."],
+    ["Suppression", management.suppressionResource, "An address on the suppression list."],
+    ["RemovedSuppression", management.removedSuppression, "The entry just removed."],
+    ["EmailPageMeta", management.emailPageMeta, "Alphabetical pagination by address."],
+    ["AddDomainRequest", requests.addDomainApiSchema, "Body of POST /v1/domains."],
+    ["AddSuppressionRequest", requests.addSuppressionApiSchema, "Body of POST /v1/suppressions."],
+    ["RemoveSuppressionRequest", requests.removeSuppressionApiSchema, "Optional body of DELETE /v1/suppressions/{email}."],
+    ["ApiKey", management.apiKeyResource, "An API key: what it may do, never its secret."],
+    ["CreatedApiKey", management.createdApiKeyResource, "A key just created, with its secret (shown once)."],
+    ["Workspace", management.workspaceResource, "The key's workspace: settings and sending state."],
+    ["ResumedWorkspace", management.resumedWorkspace, "The workspace after a resume."],
+    ["CreateApiKeyRequest", requests.apiKeyGrantSchema, "Body of POST /v1/api_keys."],
+    ["UpdateWorkspaceRequest", requests.updateWorkspaceSettingsSchema, "Body of PATCH /v1/workspace: any subset."],
+    ["PauseSendingRequest", requests.pauseSendingApiSchema, "Optional body of POST /v1/workspace/pause."],
+  ];
+}
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -3,6 +3,11 @@ import { createAttachmentSchema } from "@/lib/attachments/schemas";
 import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
 import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
+import { apiKeyGrantSchema as parsedApiKeyGrant } from "@/lib/api-keys/schemas";
+import { addDomainApiSchema } from "@/lib/domains/schemas";
+import { pauseSendingApiSchema } from "@/lib/workspaces/api";
+import { updateWorkspaceSettingsSchema } from "@/lib/workspaces/schemas";
+import { addSuppressionApiSchema, removeSuppressionApiSchema } from "@/lib/suppressions/api";
 import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/webhooks/schemas";
 
 /**
@@ -10,6 +15,7 @@ import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
+export { addDomainApiSchema, addSuppressionApiSchema, pauseSendingApiSchema, removeSuppressionApiSchema, updateWorkspaceSettingsSchema };
 export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
 
 export const sendBatchSchema = z.object({
@@ -32,3 +38,11 @@ export const renderTemplateSchema = z.object({
 export const previewVariablesSchema = z
   .record(z.string(), z.unknown())
   .describe("The body IS the variables object (as the real client sends it).");
+
+/** POST /v1/api_keys: the handler's schema, with expiresAt as the string a caller sends (the handler coerces it to a date). */
+export const apiKeyGrantSchema = parsedApiKeyGrant.extend({
+  scopes: parsedApiKeyGrant.shape.scopes.describe("Default [\"full\"]. A key that is not full may grant only scopes it has."),
+  allowedSenders: parsedApiKeyGrant.shape.allowedSenders.describe("Exact addresses or domains the key may send from; empty or absent: any verified sender."),
+  allowedIps: parsedApiKeyGrant.shape.allowedIps.describe("Addresses or CIDR ranges the key may be used from; empty or absent: anywhere."),
+  expiresAt: z.string().datetime({ offset: true }).nullable().optional().describe("When the key stops working (ISO 8601, in the future)."),
+});

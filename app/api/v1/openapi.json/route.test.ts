@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
+import type { ApiScope } from "@/lib/api-keys/scopes.shared";
 import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
@@ -133,10 +134,13 @@ describe("GET /v1/openapi.json", () => {
 
   it("every operation names its scope (or full), and the served route demands exactly that scope", async () => {
     const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
-    // A key whose only scope no /v1 operation of the seed needs: every call is refused, naming the scope it lacks.
+    // Two keys with one scope each: every call is made with the one that lacks the operation's scope, so it is refused naming it.
     const ws = await createTestWorkspace();
-    const key = await createApiKey({ workspaceId: ws.workspace.id, name: "nothing here", scopes: ["keys:write"], actor: AUDIT_SYSTEM_ACTOR });
-    const authorization = basicAuthHeader(key.id, key.password);
+    const keyWith = async (scope: ApiScope) => {
+      const key = await createApiKey({ workspaceId: ws.workspace.id, name: `only ${scope}`, scopes: [scope], actor: AUDIT_SYSTEM_ACTOR });
+      return basicAuthHeader(key.id, key.password);
+    };
+    const [keysOnly, sendOnly] = [await keyWith("keys:write"), await keyWith("emails:send")];
     let checked = 0;
     for (const { file, openApiPath } of routeFiles()) {
       const route = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
@@ -149,6 +153,7 @@ describe("GET /v1/openapi.json", () => {
         expect(scope, `${method} ${openApiPath}`).toMatch(/^([a-z]+:(send|read|write)|full)$/);
         expect(op.security).toEqual(scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [scope] }, { basicAuth: ["full"] }]);
         const params: Record<string, string> = openApiPath.includes("{id}") ? { id: "x" } : {};
+        const authorization = scope === "keys:write" ? sendOnly : keysOnly;
         const answer = await callRoute(route[method.toUpperCase()], openApiPath.replace("{id}", "x"), { method: method.toUpperCase(), params, headers: { authorization } });
         expect(answer.status, `${method} ${openApiPath}`).toBe(403);
         expect(answer.json.error.code).toBe("FORBIDDEN");

@@ -1,0 +1,16 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { revokeApiKeyOrThrow } from "@/lib/api-keys/revoke-api-key";
+import { serializeApiKey } from "@/lib/api-keys/serialize";
+
+// DELETE /v1/api_keys/:id – revoke: a 401 from the next request on (revoking twice keeps the first time)
+export const DELETE = withApiKey<{ id: string }>({ scope: "keys:write", body: "none" }, async ({ principal, request, params }) =>
+  ok(serializeApiKey(await revokeApiKeyOrThrow(principal.workspaceId, params.id, apiActor(principal, request)))),
+);
+
+const notAllowed = methodNotAllowed("DELETE");
+export const GET = notAllowed;
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;

@@ -1,0 +1,18 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { describeDomain } from "@/lib/domains/describe-domain";
+import { serializeDomain } from "@/lib/domains/serialize";
+import { verifyDomain } from "@/lib/domains/verify-domain";
+
+// POST /v1/domains/:id/verify – the dashboard's DNS check: looks the records up now and stores the outcome
+export const POST = withApiKey<{ id: string }>({ scope: "domains:write", body: "none" }, async ({ principal, request, params }) => {
+  const { domain, checks } = await verifyDomain(principal.workspaceId, params.id, apiActor(principal, request));
+  return ok(serializeDomain(describeDomain(domain, checks)));
+});
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,28 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { removeSuppressionApiSchema, serializeSuppression } from "@/lib/suppressions/api";
+import { removeSuppressionOrThrow } from "@/lib/suppressions/remove-suppression";
+import { parseInput } from "@/lib/validation.shared";
+
+// DELETE /v1/suppressions/:email – later sends go to the address again; a complaint needs { force: true, reason }
+export const DELETE = withApiKey<{ email: string }>({ scope: "suppressions:write", body: "optional", maxBytes: 16 * 1024 }, async ({ principal, request, params, body }) => {
+  const { force, reason } = parseInput(removeSuppressionApiSchema, body ?? {});
+  const removed = await removeSuppressionOrThrow(principal.workspaceId, decodeParam(params.email), apiActor(principal, request), { force, why: reason });
+  return ok({ ...serializeSuppression(removed), deleted: true });
+});
+
+/** `ann%40example.org` as well as `ann@example.org` (a client may encode the @ or not). */
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+const notAllowed = methodNotAllowed("DELETE");
+export const GET = notAllowed;
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;

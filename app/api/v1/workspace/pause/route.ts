@@ -1,0 +1,21 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { parseInput } from "@/lib/validation.shared";
+import { pauseSending } from "@/lib/workspaces/pause-sending";
+import { pauseSendingApiSchema, serializeWorkspace } from "@/lib/workspaces/api";
+import { readWorkspace } from "@/lib/workspaces/read-workspace";
+
+// POST /v1/workspace/pause – live sends wait as PAUSED until resumed (idempotent: the first reason stays)
+export const POST = withApiKey({ scope: "workspace:write", body: "optional", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
+  const { reason } = parseInput(pauseSendingApiSchema, body ?? {});
+  await pauseSending({ workspaceId: principal.workspaceId, reason: reason ?? undefined, actor: apiActor(principal, request) });
+  const { settings, sending } = await readWorkspace(principal.workspaceId);
+  return ok(serializeWorkspace(settings, sending));
+});
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,19 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { serializeWorkspace } from "@/lib/workspaces/api";
+import { readWorkspace } from "@/lib/workspaces/read-workspace";
+import { resumeSending } from "@/lib/workspaces/resume-sending";
+
+// POST /v1/workspace/resume – the paused messages go on to delivery, oldest first
+export const POST = withApiKey({ scope: "workspace:write", body: "none" }, async ({ principal, request }) => {
+  const { resumed } = await resumeSending({ workspaceId: principal.workspaceId, actor: apiActor(principal, request) });
+  const { settings, sending } = await readWorkspace(principal.workspaceId);
+  return ok({ ...serializeWorkspace(settings, sending), resumed });
+});
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

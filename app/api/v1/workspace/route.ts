@@ -1,0 +1,26 @@
+import { apiAdminActor } from "@/lib/api/api-admin-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { serializeWorkspace } from "@/lib/workspaces/api";
+import type { UpdateWorkspaceSettingsInput } from "@/lib/workspaces/schemas";
+import { readWorkspace } from "@/lib/workspaces/read-workspace";
+import { updateWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
+
+// GET /v1/workspace – the key's own workspace: name, test mode, tracking, sending state
+export const GET = withApiKey({ scope: "workspace:write", body: "none" }, async ({ principal }) => {
+  const { settings, sending } = await readWorkspace(principal.workspaceId);
+  return ok(serializeWorkspace(settings, sending));
+});
+
+// PATCH /v1/workspace – any of name, testMode, trackingEnabled (only what changed is audited)
+export const PATCH = withApiKey({ scope: "workspace:write", body: "json", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
+  // The use case parses the body itself (the dashboard's schema): a bad field is a 400 naming it.
+  await updateWorkspaceSettings(apiAdminActor(principal, request), body as UpdateWorkspaceSettingsInput);
+  const { settings, sending } = await readWorkspace(principal.workspaceId);
+  return ok(serializeWorkspace(settings, sending));
+});
+
+const notAllowed = methodNotAllowed("GET, PATCH");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const DELETE = notAllowed;

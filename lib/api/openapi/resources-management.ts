@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { SUPPRESSION_REASONS } from "@/db/schema/suppressions";
+
+/** The management resources (docs/api.md#management), checked against their serializers like the others (resources.test.ts). */
+const timestamp = z.iso.datetime().describe("ISO 8601 UTC with milliseconds.");
+const id = (prefix: string) => z.string().describe(`A "${prefix}" prefix and 16 base62 characters.`);
+
+export const domainSummaryResource = z.object({
+  id: id("dom_"),
+  type: z.literal("Domain"),
+  name: z.string(),
+  status: z.enum(["PENDING", "VERIFIED", "FAILED"]).describe("VERIFIED once SPF and DKIM are found; only a VERIFIED domain may send."),
+  verifiedAt: timestamp.nullable(),
+  lastCheckedAt: timestamp.nullable().describe("When the DNS was last checked; null before the first check."),
+  lastCheckError: z.string().nullable().describe("Every record the last check did not find, e.g. \"DKIM missing; DMARC missing (recommended)\"."),
+  createdAt: timestamp,
+});
+
+export const domainRecordResource = z.object({
+  kind: z.enum(["SPF", "DKIM", "DMARC"]),
+  type: z.literal("TXT"),
+  host: z.string().describe("The full name to publish the record at."),
+  value: z.string().describe("SPF: merge into an existing v=spf1 record rather than publish a second one."),
+  required: z.boolean().describe("SPF and DKIM are required to verify; DMARC is recommended."),
+  state: z.enum(["found", "missing", "wrong value", "lookup failed", "unchecked"]).describe("As of the last check (the answer of POST …/verify: the check just made)."),
+  detail: z.string().nullable().describe("What the check just made found, or why the lookup failed; null in reads."),
+});
+
+export const domainResource = domainSummaryResource.extend({
+  records: z.array(domainRecordResource).describe("The DNS records to publish."),
+  returnPath: z
+    .object({ host: z.string(), type: z.literal("MX"), note: z.string() })
+    .nullable()
+    .describe("The deployment's bounce domain (BOUNCE_DOMAIN), where bounces and complaints return; null when not set."),
+});
+
+export const suppressionResource = z.object({
+  id: id("sup_"),
+  type: z.literal("Suppression"),
+  email: z.string().describe("Lower-cased."),
+  reason: z.enum(SUPPRESSION_REASONS),
+  emailMessageId: z.string().nullable().describe("The message whose hard bounce or complaint added it."),
+  detail: z.string().nullable(),
+  createdAt: timestamp.describe("When it was first added."),
+  updatedAt: timestamp.describe("When it was last added again."),
+});
+
+export const removedSuppression = suppressionResource.extend({ deleted: z.literal(true) });
+
+export const countMeta = z.object({ count: z.int() });
+
+export const emailPageMeta = z.object({
+  limit: z.int(),
+  nextAfter: z.string().nullable().describe("An address: pass as after= for the next page; null at the end."),
+  previousBefore: z.string().nullable().describe("An address: pass as before= for the previous page; null at the start."),
+});
+
+export const apiKeyResource = z.object({
+  id: id("key_").describe("Also the Basic username."),
+  type: z.literal("ApiKey"),
+  name: z.string(),
+  secretHint: z.string().describe("The secret's first 4 characters, to tell keys apart."),
+  scopes: z.array(z.string()).describe("Fixed at creation (docs/api.md#scopes)."),
+  allowedSenders: z.array(z.string()).describe("Exact addresses or domains a send may use as from; empty: any verified sender."),
+  allowedIps: z.array(z.string()).describe("CIDR ranges the key may be used from; empty: anywhere."),
+  expiresAt: timestamp.nullable(),
+  createdAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+});
+
+export const createdApiKeyResource = apiKeyResource.extend({
+  secret: z.string().describe("The key's password: shown in this answer only, never again (only its hash is stored)."),
+});
+
+
+export const workspaceResource = z.object({
+  id: id("ws_"),
+  type: z.literal("Workspace"),
+  name: z.string(),
+  testMode: z.boolean().describe("Live sends only to the workspace's members; other recipients are refused."),
+  trackingEnabled: z.boolean().describe("Open and click tracking."),
+  system: z.boolean().describe("The deployment's own system mail workspace: always live and untracked."),
+  sending: z.object({
+    paused: z.boolean(),
+    reason: z.string().nullable(),
+    pausedAt: timestamp.nullable(),
+    automatic: z.boolean().describe("Paused by the bounce or complaint guard rather than by hand."),
+    pausedMessages: z.int().describe("Live messages waiting as PAUSED."),
+  }),
+});
+
+export const resumedWorkspace = workspaceResource.extend({ resumed: z.int().describe("Messages released to delivery.") });
