@@ -1,6 +1,7 @@
 import { componentSchemas, headers, responseComponents, type JsonObject } from "./components";
 import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
+import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
@@ -50,7 +51,7 @@ export function openApiDocument(): JsonObject {
       { name: "Webhooks", description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md)." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...sendPaths, ...webhookPaths },
+    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...webhookPaths },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

@@ -4,12 +4,16 @@ import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
 import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
 import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/webhooks/schemas";
+import { previewDraftSchema } from "@/lib/templates/preview-draft";
+import { templateScenarioSchema } from "@/lib/templates/schemas";
+import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/templates/template-request";
 
 /**
  * Request bodies: the handlers' own zod schemas wherever they have one. Batches are parsed element
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
+export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema };
 export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
 
 export const sendBatchSchema = z.object({
@@ -32,3 +36,5 @@ export const renderTemplateSchema = z.object({
 export const previewVariablesSchema = z
   .record(z.string(), z.unknown())
   .describe("The body IS the variables object (as the real client sends it).");
+
+export const updateTemplateScenarioSchema = templateScenarioSchema.partial().describe("Either or both; absent keeps the current value.");
