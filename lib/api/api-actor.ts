@@ -1,3 +1,4 @@
+import "server-only";
 import type { ApiPrincipal } from "@/lib/api-keys/authenticate-api-key";
 import { apiKeyActor, type AuditActor } from "@/lib/audit/actor";
 import { clientFromHeaders } from "@/lib/tracking/client-info";

@@ -2,20 +2,31 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templateScenarios } from "@/db/schema";
+import { actorOr, type AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { notFound } from "@/lib/errors";
 
 /** Deletes one scenario of a template of the workspace; anything else (another workspace's) is NOT_FOUND. */
-export async function deleteTemplateScenario(input: { workspaceId: string; templateId: string; scenarioId: string }): Promise<void> {
+export async function deleteTemplateScenario(input: { workspaceId: string; templateId: string; scenarioId: string; actor?: AuditActor }): Promise<void> {
   const db = await getDb();
-  const deleted = await db
-    .delete(templateScenarios)
-    .where(
-      and(
-        eq(templateScenarios.workspaceId, input.workspaceId),
-        eq(templateScenarios.templateId, input.templateId),
-        eq(templateScenarios.id, input.scenarioId),
-      ),
-    )
-    .returning({ id: templateScenarios.id });
-  if (deleted.length === 0) throw notFound(`Scenario ${input.scenarioId}`, "scenarioId");
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(templateScenarios)
+      .where(
+        and(
+          eq(templateScenarios.workspaceId, input.workspaceId),
+          eq(templateScenarios.templateId, input.templateId),
+          eq(templateScenarios.id, input.scenarioId),
+        ),
+      )
+      .returning({ id: templateScenarios.id, name: templateScenarios.name });
+    if (!deleted) throw notFound(`Scenario ${input.scenarioId}`, "scenarioId");
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: actorOr(input.actor, null),
+      action: "template_scenario.delete",
+      target: { type: "template_scenario", id: deleted.id },
+      before: { templateId: input.templateId, name: deleted.name },
+    });
+  });
 }

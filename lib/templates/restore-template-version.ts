@@ -1,4 +1,5 @@
 import "server-only";
+import type { AuditActor } from "@/lib/audit/actor";
 import { getTemplateOrThrow } from "./get-template-or-throw";
 import { getTemplateVersionOrThrow } from "./get-template-version-or-throw";
 import { updateTemplate } from "./update-template";
@@ -11,6 +12,10 @@ export interface RestoreTemplateVersionInput {
   userId: string | null;
   /** The current version the user was looking at; someone else's save in between is a CONFLICT. */
   baseVersion?: number;
+  /** The field a CONFLICT names (updateTemplate's baseVersionParam). */
+  baseVersionParam?: string;
+  /** Audited as (`template.restore`); absent: the user of `userId`, else the system. */
+  actor?: AuditActor;
 }
 
 /**
@@ -27,6 +32,8 @@ export async function restoreTemplateVersion(input: RestoreTemplateVersionInput)
     templateId: template.id,
     userId: input.userId,
     baseVersion: input.baseVersion,
+    baseVersionParam: input.baseVersionParam,
+    actor: input.actor,
     restoredFromVersion: old.version,
     content: {
       name: old.name,

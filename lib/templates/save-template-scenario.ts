@@ -1,4 +1,6 @@
 import "server-only";
+import { actorOr, type AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { and, count, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates, templateScenarios } from "@/db/schema";
@@ -13,6 +15,8 @@ export interface SaveTemplateScenarioInput {
   templateId: string;
   name: unknown;
   variables: unknown;
+  /** Audited as (`template_scenario.create` or `.update`); absent: the system (tests). */
+  actor?: AuditActor;
 }
 
 /**
@@ -46,6 +50,14 @@ export async function saveTemplateScenario(input: SaveTemplateScenarioInput): Pr
       .values({ id: newId("templateScenario"), workspaceId: input.workspaceId, templateId: input.templateId, name, variables })
       .onConflictDoUpdate({ target: [templateScenarios.templateId, templateScenarios.name], set: { variables, updatedAt: new Date() } })
       .returning();
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: actorOr(input.actor, null),
+      action: existing ? "template_scenario.update" : "template_scenario.create",
+      target: { type: "template_scenario", id: saved.id },
+      // The sample data itself is not copied into the log: it may be large, and the scenario holds it.
+      after: { templateId: input.templateId, name, ...(existing ? { variablesChanged: true } : {}) },
+    });
     return saved;
   });
 }

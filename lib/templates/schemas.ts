@@ -14,7 +14,8 @@ const optionalLine = (max: number) =>
     .nullish()
     .transform((value) => (value == null || value.trim() === "" ? null : value));
 
-export const templateContentSchema = z.object({
+/** The fields alone: the API's PATCH makes each optional (lib/templates/template-request.ts). */
+export const templateContentFields = z.object({
   name: z.string().trim().min(1, "must not be empty").max(TEMPLATE_NAME_MAX),
   subject: z.string().trim().min(1, "must not be empty").max(2_000),
   bodyHtml: z.string().max(TEMPLATE_BODY_MAX),
@@ -29,6 +30,14 @@ export const templateContentSchema = z.object({
   kind: z.enum(["code", "blocks"]).default("code"),
   /** The EmailBuilder.js document of a blocks template (its shape is checked in blocks.shared.ts). */
   blocks: z.record(z.string(), z.unknown()).nullish().transform((value) => value ?? null),
+});
+
+/** A blocks template keeps its block document: without one the editor could not open it again. */
+export const templateContentSchema = templateContentFields.superRefine((content, context) => {
+  const root = content.blocks?.root;
+  if (content.kind === "blocks" && (typeof root !== "object" || root === null)) {
+    context.addIssue({ code: "custom", path: ["blocks"], message: 'a blocks template needs its block document, with a "root" block' });
+  }
 });
 
 export type TemplateContentInput = z.input<typeof templateContentSchema>;

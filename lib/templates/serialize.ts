@@ -1,11 +1,18 @@
 import type { templates } from "@/db/schema";
+import type { TemplateVersionSummary } from "./list-template-versions";
+import type { TemplateScenario } from "./list-template-scenarios";
+import type { PreviewResult } from "./preview-draft";
 import type { RenderedEmail } from "./render.shared";
+import type { TemplateVersionRow } from "./get-template-version-or-throw";
 
 export function serializeRendered(rendered: RenderedEmail, at = new Date()) {
   return { type: "RenderedTemplate" as const, createdAt: at.toISOString(), bodyHtml: rendered.bodyHtml, bodyText: rendered.bodyText, subject: rendered.subject };
 }
 
-/** The raw Template (docs/api.md#resources), plus rawBodyText (docs/api.md#decided-templates). */
+/**
+ * The raw Template (docs/api.md#resources), plus rawBodyText (docs/api.md#decided-templates) and the
+ * fields the management endpoints read and write (docs/api.md#templates): added, none renamed.
+ */
 export function serializeRawTemplate(template: typeof templates.$inferSelect) {
   return {
     id: template.id,
@@ -15,5 +22,68 @@ export function serializeRawTemplate(template: typeof templates.$inferSelect) {
     rawSubject: template.subject,
     rawBodyHtml: template.bodyHtml,
     rawBodyText: template.bodyText,
+    name: template.name,
+    version: template.version,
+    kind: template.kind,
+    blocks: template.blocks,
+    fromAddress: template.fromAddress,
+    replyTo: template.replyTo,
+    strict: template.strict,
+  };
+}
+
+/** One line of a template's history (GET /v1/templates/:id/versions). */
+export function serializeTemplateVersionSummary(templateId: string, version: TemplateVersionSummary) {
+  return {
+    type: "TemplateVersion" as const,
+    templateId,
+    version: version.version,
+    name: version.name,
+    createdAt: version.createdAt.toISOString(),
+    restoredFromVersion: version.restoredFromVersion,
+    author: version.author ? { name: version.author.name, email: version.author.email } : null,
+  };
+}
+
+/** One saved version with its content (GET /v1/templates/:id/versions/:version). */
+export function serializeTemplateVersion(version: TemplateVersionRow) {
+  return {
+    type: "TemplateVersion" as const,
+    templateId: version.templateId,
+    version: version.version,
+    name: version.name,
+    createdAt: version.createdAt.toISOString(),
+    restoredFromVersion: version.restoredFromVersion,
+    rawSubject: version.subject,
+    rawBodyHtml: version.bodyHtml,
+    rawBodyText: version.bodyText,
+    kind: version.kind,
+    blocks: version.blocks,
+    fromAddress: version.fromAddress,
+    replyTo: version.replyTo,
+    strict: version.strict,
+  };
+}
+
+export function serializeScenario(scenario: TemplateScenario) {
+  return {
+    id: scenario.id,
+    type: "TemplateScenario" as const,
+    createdAt: scenario.createdAt.toISOString(),
+    updatedAt: scenario.updatedAt.toISOString(),
+    templateId: scenario.templateId,
+    name: scenario.name,
+    variables: scenario.variables,
+  };
+}
+
+/** POST /v1/templates/validate: the draft's problems with line and column, and its rendering when it has none. */
+export function serializeValidation(result: PreviewResult) {
+  return {
+    type: "TemplateValidation" as const,
+    valid: result.problems.length === 0,
+    problems: result.problems,
+    missingVariables: result.missingVariables,
+    rendered: result.rendered,
   };
 }

@@ -8,12 +8,16 @@ import { AppError, notFound } from "@/lib/errors";
 import { zodToAppError } from "@/lib/validation.shared";
 import { insertTemplateVersion } from "./insert-template-version";
 import { compileTemplateOrThrow } from "./render.shared";
-import { templateContentSchema, type TemplateContentInput } from "./schemas";
+import { templateContentSchema, type TemplateContent, type TemplateContentInput } from "./schemas";
 
 export interface UpdateTemplateInput {
   workspaceId: string;
   templateId: string;
-  content: TemplateContentInput;
+  /**
+   * The whole new content (the editor's save), or a function of the locked current row giving it
+   * (the API's PATCH: the fields sent over the current ones, so nothing saved meanwhile is lost).
+   */
+  content: TemplateContentInput | ((current: TemplateRow) => TemplateContentInput);
   /** The dashboard user saving; null for the CLI and tests. */
   userId: string | null;
   /**
@@ -21,6 +25,8 @@ export interface UpdateTemplateInput {
    * CONFLICT instead of silently overwriting their work.
    */
   baseVersion?: number;
+  /** The field a CONFLICT names: the dashboard's `baseVersion` (default), the API's `version`. */
+  baseVersionParam?: string;
   /** Set by restoreTemplateVersion: the version this save copies. */
   restoredFromVersion?: number;
   /** Audited as (`template.update`); absent: the user of `userId`, else the system. */
@@ -32,10 +38,8 @@ export interface UpdateTemplateInput {
  * the result into template_versions in the same transaction. The API always renders the current row.
  */
 export async function updateTemplate(input: UpdateTemplateInput) {
-  const parsed = templateContentSchema.safeParse(input.content);
-  if (!parsed.success) throw zodToAppError(parsed.error);
-  const content = parsed.data;
-  compileTemplateOrThrow({ subject: content.subject, bodyHtml: content.bodyHtml, bodyText: content.bodyText });
+  // Whole content is checked before the transaction; a patch once merged over the locked row.
+  if (typeof input.content !== "function") checkedContent(input.content);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [current] = await tx
@@ -48,9 +52,10 @@ export async function updateTemplate(input: UpdateTemplateInput) {
       throw new AppError(
         "CONFLICT",
         `This template was saved by someone else (version ${current.version}) after you opened version ${input.baseVersion}. Reload to see their changes.`,
-        { param: "baseVersion" },
+        { param: input.baseVersionParam ?? "baseVersion" },
       );
     }
+    const content = checkedContent(typeof input.content === "function" ? input.content(current) : input.content);
     const [template] = await tx
       .update(templates)
       .set({
@@ -73,6 +78,17 @@ export async function updateTemplate(input: UpdateTemplateInput) {
     });
     return template;
   });
+}
+
+type TemplateRow = typeof templates.$inferSelect;
+
+/** The content as saved: the schema's checks (naming the field), then the Liquid's (line and column). */
+function checkedContent(input: TemplateContentInput): TemplateContent {
+  const parsed = templateContentSchema.safeParse(input);
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const content = parsed.data;
+  compileTemplateOrThrow({ subject: content.subject, bodyHtml: content.bodyHtml, bodyText: content.bodyText });
+  return content;
 }
 
 const SHORT_FIELDS = ["name", "subject", "fromAddress", "replyTo", "strict", "kind"] as const;

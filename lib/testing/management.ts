@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { getDb } from "@/db/client";
 import { auditEvents } from "@/db/schema";
@@ -7,10 +7,43 @@ import type { ApiScope } from "@/lib/api-keys/scopes.shared";
 import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { callRoute, type CallOptions } from "./http";
 
-/** The Authorization header of a new key of the workspace with these scopes. */
-export async function scopedAuthorization(workspaceId: string, scopes: ApiScope[]): Promise<string> {
-  const key = await createApiKey({ workspaceId, name: `only ${scopes.join(" ")}`, actor: AUDIT_SYSTEM_ACTOR, scopes });
+/** Tests of the management endpoints (docs/api.md#management): scoped keys, the audit trail, a failing audit write. */
+
+/** The Authorization header of a new key of the workspace with exactly these scopes. */
+export async function scopedAuthorization(workspaceId: string, scopes: ApiScope[], name = `only ${scopes.join(" ")}`): Promise<string> {
+  const key = await createApiKey({ workspaceId, name, actor: AUDIT_SYSTEM_ACTOR, scopes });
   return basicAuthHeader(key.id, key.password);
+}
+
+/** The workspace's audit entries of these actions, oldest first. */
+export async function auditTrail(workspaceId: string, actions: string[]) {
+  const db = await getDb();
+  return db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.workspaceId, workspaceId), inArray(auditEvents.action, actions)))
+    .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id));
+}
+
+/**
+ * Makes every audit write of the workspace fail (a trigger raising an exception) while `run` runs: a
+ * change whose entry is written in its own transaction must then be undone with it. Only this
+ * workspace's rows are refused, so tests running beside it on the same database are untouched.
+ */
+export async function withFailingAuditWrites<T>(workspaceId: string, run: () => Promise<T>): Promise<T> {
+  const db = await getDb();
+  const name = `fail_audit_${workspaceId.replace(/\W/g, "_")}`.toLowerCase();
+  await db.execute(
+    sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.workspace_id = '${workspaceId.replace(/'/g, "")}' THEN RAISE EXCEPTION 'audit write refused by the test'; END IF; RETURN NEW; END $$`),
+  );
+  await db.execute(sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION ${name}()`));
+  try {
+    return await run();
+  } finally {
+    await db.execute(sql.raw(`DROP TRIGGER ${name} ON audit_events`));
+    await db.execute(sql.raw(`DROP FUNCTION ${name}()`));
+  }
 }
 
 /** The audit entries the workspace's API keys wrote, oldest first (the fixture's own entries are the system's). */

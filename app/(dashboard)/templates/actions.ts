@@ -79,6 +79,7 @@ export async function restoreVersionAction(_previous: FormState, form: FormData)
         version: Number(text(form, "version")),
         baseVersion: form.has("baseVersion") ? Number(text(form, "baseVersion")) : undefined,
         userId: user.id,
+        actor: await dashboardActor(user),
       });
       revalidatePath("/templates", "layout");
       redirect(`/templates/${templateId}/versions?version=${restored.version}`);

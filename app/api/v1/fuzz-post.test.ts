@@ -64,6 +64,7 @@ const runs = (ws: Workspace) => [
   { workflowId: ws.workflow.id, variables: { user: { email: "b@example.org" } }, metaId: "run-1" },
 ];
 const templateParams = (ws: Workspace) => ({ id: ws.template.id });
+const newTemplate = { name: "Receipt", subject: "Receipt {{ order.id }}", bodyHtml: "<p>{{ order.total }}</p>", fromAddress: "Acme <hello@example.com>" };
 const endpointParams = (ws: Workspace) => ({ id: ws.endpointId });
 const endpoints = () => [{ url: "http://127.0.0.1:9/hooks", description: "fuzz", eventTypes: ["email.bounced", "email.opened"] }, { url: "http://127.0.0.1:9/", eventTypes: null }];
 
@@ -83,6 +84,11 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/sandbox/workflow_runs": { seeds: runs },
   "/api/v1/templates/:id/preview": { seeds: () => [{ user: { name: "Bo" } }], params: templateParams },
   "/api/v1/templates/:id/render": { seeds: () => [{ variables: { user: { name: "Ann" } } }], params: templateParams },
+  "/api/v1/templates": { seeds: () => [newTemplate, { ...newTemplate, kind: "blocks", blocks: { root: { type: "EmailLayout", data: { childrenIds: [] } } }, strict: true }] },
+  "/api/v1/templates/validate": { seeds: () => [{ subject: "Hi {{ user.name }}", bodyHtml: "<p>{% if vip %}VIP{% endif %}</p>", variables: { user: { name: "Ann" } } }] },
+  "/api/v1/templates/:id/scenarios": { seeds: () => [{ name: "New customer", variables: { user: { name: "Ada" } } }], params: templateParams },
+  // Restoring reads no field (If-Match is a header): a JSON body of any shape is accepted and ignored.
+  "/api/v1/templates/:id/versions/:version/restore": { seeds: () => [{}], params: (ws) => ({ id: ws.template.id, version: "1" }) },
   "/api/v1/workflow_runs": { seeds: runs },
   "/api/v1/webhook_endpoints": { seeds: endpoints },
   "/api/v1/webhook_endpoints/:id/replay": { seeds: () => [{ since: "2026-01-01T00:00:00.000Z", mode: "all" }, { since: "2026-01-01T00:00:00Z" }], params: endpointParams },
@@ -103,7 +109,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/email_messages/:id": { refuses: 405 },
   "/api/v1/email_messages/:id/events": { refuses: 405 },
   "/api/v1/openapi.json": { refuses: 405 },
-  "/api/v1/templates": { refuses: 405 },
+  "/api/v1/templates/:id": { refuses: 405, params: templateParams },
+  "/api/v1/templates/:id/versions": { refuses: 405, params: templateParams },
+  "/api/v1/templates/:id/versions/:version": { refuses: 405 },
+  "/api/v1/templates/:id/scenarios/:scenarioId": { refuses: 405 },
   "/api/v1/templates/:id/raw": { refuses: 405, params: templateParams },
   "/api/v1/workflow_runs/:id": { refuses: 405 },
   "/api/v1/events": { refuses: 405 },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as requests from "./requests";
 import * as resources from "./resources";
 import * as management from "./resources-management";
+import * as templates from "./resources-templates";
 import * as webhooks from "./resources-webhooks";
 
 export type JsonObject = Record<string, unknown>;
@@ -44,6 +45,17 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["Deleted", webhooks.deletedResult, "What was deleted."],
   ["CreateWebhookEndpointRequest", requests.createEndpointSchema, "eventTypes absent or null: every type."],
   ["UpdateWebhookEndpointRequest", requests.updateEndpointSchema, "Any subset of the fields."],
+  ["TemplateVersionSummary", templates.templateVersionSummary, "One version in a template's history."],
+  ["TemplateVersion", templates.templateVersionResource, "One saved version of a template, with its content."],
+  ["TemplateVersionListMeta", templates.templateVersionListMeta, "How many versions, and the current one."],
+  ["TemplateScenario", templates.templateScenarioResource, "Named sample data to preview a template with."],
+  ["CountMeta", templates.countMeta, "A whole list: how many items."],
+  ["TemplateValidation", templates.templateValidationResource, "What POST /v1/templates/validate found."],
+  ["CreateTemplateRequest", requests.createTemplateRequestSchema, "A template's content; kind blocks needs blocks (with a root block) and the bodyHtml compiled from it."],
+  ["UpdateTemplateRequest", requests.updateTemplateRequestSchema, "Any subset of the content (null: unchanged; an empty bodyText, fromAddress or replyTo clears it), and the version it was made from."],
+  ["ValidateTemplateRequest", requests.previewDraftSchema, "A draft and the variables to render it with; other fields are ignored."],
+  ["TemplateScenarioRequest", requests.templateScenarioSchema, "A scenario's name and sample data."],
+  ["UpdateTemplateScenarioRequest", requests.updateTemplateScenarioSchema, "A new name, new variables, or both."],
   ["ReplayWebhookEndpointRequest", requests.replaySchema, "mode missed (default): events that never reached the endpoint; all: every one."],
   ...managementSchemas(),
 ];
@@ -142,7 +154,7 @@ export const ERROR_RESPONSES = {
   "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
     Allow: header("Allow"),
   }),
-  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; cancelling or rescheduling a message already handed over, sent, failed or cancelled)."),
+  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; a template save made from a stale version, or a delete while workflows send it; cancelling or rescheduling a message already handed over, sent, failed or cancelled)."),
   "413": errorResponse(
     "PayloadTooLarge",
     "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",

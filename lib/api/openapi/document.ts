@@ -2,6 +2,7 @@ import { componentSchemas, headers, responseComponents, type JsonObject } from "
 import { domainPaths, keyPaths, suppressionPaths, workspacePaths } from "./paths-management";
 import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
+import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
@@ -55,7 +56,7 @@ export function openApiDocument(): JsonObject {
       { name: "Workspace", description: "Management: reads and changes need workspace:write." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...sendPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths, ...keyPaths, ...workspacePaths },
+    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths, ...keyPaths, ...workspacePaths },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

@@ -124,22 +124,6 @@ export const messagePaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/sandbox/email_messages": { post: operation(send(true)) },
-  "/v1/templates": {
-    get: operation({
-      operationId: "listTemplates",
-      summary: "List the workspace's templates, newest first (beyond the published API)",
-      description: "Raw templates (Liquid source), 100 a page at most, with the same keyset cursors as messages.",
-      tag: "Templates",
-      scope: "templates:read",
-      parameters: [
-        queryParam("limit", { type: "integer", minimum: 1, maximum: 100, default: 100 }, "Templates per page."),
-        queryParam("cursor.after", { type: "string" }, "A template id: the page after it (older)."),
-        queryParam("cursor.before", { type: "string" }, "A template id: the page before it (newer)."),
-      ],
-      success: [{ status: "200", description: "One page of templates.", list: { meta: "MessageListMeta", item: "Template" } }],
-      errors: ["400"],
-    }),
-  },
   "/v1/templates/{id}/render": {
     post: operation({
       operationId: "renderTemplate",

@@ -9,6 +9,9 @@ import { pauseSendingApiSchema } from "@/lib/workspaces/api";
 import { updateWorkspaceSettingsSchema } from "@/lib/workspaces/schemas";
 import { addSuppressionApiSchema, removeSuppressionApiSchema } from "@/lib/suppressions/api";
 import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/webhooks/schemas";
+import { previewDraftSchema } from "@/lib/templates/preview-draft";
+import { templateScenarioSchema } from "@/lib/templates/schemas";
+import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/templates/template-request";
 
 /**
  * Request bodies: the handlers' own zod schemas wherever they have one. Batches are parsed element
@@ -16,6 +19,7 @@ import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
 export { addDomainApiSchema, addSuppressionApiSchema, pauseSendingApiSchema, removeSuppressionApiSchema, updateWorkspaceSettingsSchema };
+export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema };
 export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
 
 export const sendBatchSchema = z.object({
@@ -46,3 +50,4 @@ export const apiKeyGrantSchema = parsedApiKeyGrant.extend({
   allowedIps: parsedApiKeyGrant.shape.allowedIps.describe("Addresses or CIDR ranges the key may be used from; empty or absent: anywhere."),
   expiresAt: z.string().datetime({ offset: true }).nullable().optional().describe("When the key stops working (ISO 8601, in the future)."),
 });
+export const updateTemplateScenarioSchema = templateScenarioSchema.partial().describe("Either or both; absent keeps the current value.");

@@ -22,7 +22,13 @@ import { serializeWorkflowRun } from "@/lib/workflows/serialize";
 import { triggerWorkflowRun } from "@/lib/workflows/trigger-workflow-run";
 import { errorReply } from "../respond";
 import * as resources from "./resources";
+import * as templateResources from "./resources-templates";
 import * as webhooks from "./resources-webhooks";
+import { getTemplateVersionOrThrow } from "@/lib/templates/get-template-version-or-throw";
+import { listTemplateVersions } from "@/lib/templates/list-template-versions";
+import { previewDraft } from "@/lib/templates/preview-draft";
+import { saveTemplateScenario } from "@/lib/templates/save-template-scenario";
+import { serializeScenario, serializeTemplateVersion, serializeTemplateVersionSummary, serializeValidation } from "@/lib/templates/serialize";
 import { getDb } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { useSettings } from "@/lib/testing/settings";
@@ -109,5 +115,18 @@ describe("OpenAPI webhook resources match their serializers", () => {
     expect(detail.attemptLog).toHaveLength(1);
     conforms(webhooks.webhookDeliveryDetail, detail);
     useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined });
+  });
+});
+
+describe("OpenAPI template management resources match their serializers", () => {
+  it("TemplateVersion (summary and content), TemplateScenario, TemplateValidation (valid and not)", async () => {
+    const ws = await createTestWorkspace();
+    const template = await ws.createTemplate();
+    const { versions } = await listTemplateVersions(ws.workspace.id, template.id);
+    for (const version of versions) conforms(templateResources.templateVersionSummary, serializeTemplateVersionSummary(template.id, version));
+    conforms(templateResources.templateVersionResource, serializeTemplateVersion(await getTemplateVersionOrThrow(ws.workspace.id, template.id, 1)));
+    conforms(templateResources.templateScenarioResource, serializeScenario(await saveTemplateScenario({ workspaceId: ws.workspace.id, templateId: template.id, name: "A", variables: { a: 1 } })));
+    conforms(templateResources.templateValidationResource, serializeValidation(previewDraft({ subject: "Hi", bodyHtml: "<p>{{ a }}</p>", fromAddress: "x@example.com" })));
+    conforms(templateResources.templateValidationResource, serializeValidation(previewDraft({ subject: "{% if %}", bodyHtml: "<p>{{ a </p>" })));
   });
 });

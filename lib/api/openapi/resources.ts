@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTACHMENT_STATUSES, MESSAGE_SOURCES, MESSAGE_STATUSES, WORKFLOW_RUN_STATUSES } from "@/db/schema";
+import { ATTACHMENT_STATUSES, MESSAGE_SOURCES, MESSAGE_STATUSES, TEMPLATE_KINDS, WORKFLOW_RUN_STATUSES } from "@/db/schema";
 import { ERROR_CODES } from "@/lib/errors";
 import { EVENT_CODES } from "@/lib/timeline/event-codes.shared";
 
@@ -83,6 +83,14 @@ export const templateResource = z.object({
   rawSubject: z.string(),
   rawBodyHtml: z.string(),
   rawBodyText: z.string().nullable().describe("Beyond the published API; null when the text part is derived from the HTML."),
+  // Beyond the published API: what the management endpoints read and write (docs/api.md#templates).
+  name: z.string(),
+  version: z.int().describe("The current version; every save adds one. GET answers it as the ETag, for If-Match."),
+  kind: z.enum(TEMPLATE_KINDS).describe("code: Liquid HTML; blocks: an EmailBuilder.js document, its compiled Liquid HTML in rawBodyHtml."),
+  blocks: z.record(z.string(), z.unknown()).nullable().describe("The block document (a map of block id → block, with a root EmailLayout) of a blocks template; null for code."),
+  fromAddress: z.string().nullable().describe("The default sender (Liquid allowed) when a send gives no from."),
+  replyTo: z.string().nullable(),
+  strict: z.boolean().describe("A variable missing from the data is a TEMPLATE_RENDER_ERROR instead of empty."),
 });
 
 const batchBase = {

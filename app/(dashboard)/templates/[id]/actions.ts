@@ -35,8 +35,8 @@ export async function saveScenarioAction(input: unknown): Promise<ActionResult<{
   return dashboardAction({
     schema: templateRef.extend({ name: z.unknown(), variables: z.unknown() }),
     input,
-    run: async ({ templateId, name, variables }, { workspace }) => {
-      const scenario = await saveTemplateScenario({ workspaceId: workspace.id, templateId, name, variables });
+    run: async ({ templateId, name, variables }, { workspace, user }) => {
+      const scenario = await saveTemplateScenario({ workspaceId: workspace.id, templateId, name, variables, actor: await dashboardActor(user) });
       return { scenario: { id: scenario.id, name: scenario.name, variables: scenario.variables } };
     },
   });
@@ -46,8 +46,8 @@ export async function deleteScenarioAction(input: unknown): Promise<ActionResult
   return dashboardAction({
     schema: templateRef.extend({ scenarioId: z.string().min(1).max(64) }),
     input,
-    run: async (ref, { workspace }) => {
-      await deleteTemplateScenario({ workspaceId: workspace.id, ...ref });
+    run: async (ref, { workspace, user }) => {
+      await deleteTemplateScenario({ workspaceId: workspace.id, ...ref, actor: await dashboardActor(user) });
       return {};
     },
   });

@@ -1,7 +1,10 @@
-import { list } from "@/lib/api/respond";
+import { apiActor } from "@/lib/api/api-actor";
+import { created, list } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { createTemplate } from "@/lib/templates/create-template";
 import { listTemplates, parseTemplateListQuery } from "@/lib/templates/list-templates";
 import { serializeRawTemplate } from "@/lib/templates/serialize";
+import { parseNewTemplate, templateEtag } from "@/lib/templates/template-request";
 
 // GET /v1/templates – the workspace's templates (raw), newest first, keyset cursors
 export const GET = withApiKey({ scope: "templates:read", body: "none" }, async ({ principal, url }) => {
@@ -9,8 +12,14 @@ export const GET = withApiKey({ scope: "templates:read", body: "none" }, async (
   return list(meta, items.map(serializeRawTemplate));
 });
 
-const notAllowed = methodNotAllowed("GET");
-export const POST = notAllowed;
+// POST /v1/templates – a new template as version 1 (the CLI's `template create`)
+export const POST = withApiKey({ scope: "templates:write", body: "json", maxBytes: 2 * 1024 * 1024 }, async ({ principal, request, body }) => {
+  const content = parseNewTemplate(body);
+  const template = await createTemplate({ ...content, workspaceId: principal.workspaceId, actor: apiActor(principal, request) });
+  return { ...created(serializeRawTemplate(template)), headers: { etag: templateEtag(template) } };
+});
+
+const notAllowed = methodNotAllowed("GET, POST");
 export const PUT = notAllowed;
 export const PATCH = notAllowed;
 export const DELETE = notAllowed;

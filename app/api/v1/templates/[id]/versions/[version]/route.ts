@@ -1,0 +1,16 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { getTemplateVersionOrThrow } from "@/lib/templates/get-template-version-or-throw";
+import { serializeTemplateVersion } from "@/lib/templates/serialize";
+import { versionNumber } from "@/lib/templates/template-request";
+
+// GET /v1/templates/:id/versions/:version – one saved version with its content
+export const GET = withApiKey<{ id: string; version: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) =>
+  ok(serializeTemplateVersion(await getTemplateVersionOrThrow(principal.workspaceId, params.id, versionNumber(params.version)))),
+);
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,16 @@
+import { list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { listTemplateVersions } from "@/lib/templates/list-template-versions";
+import { serializeTemplateVersionSummary } from "@/lib/templates/serialize";
+
+// GET /v1/templates/:id/versions – the history, newest first (who saved each, what it restored)
+export const GET = withApiKey<{ id: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) => {
+  const { template, versions } = await listTemplateVersions(principal.workspaceId, params.id);
+  return list({ count: versions.length, currentVersion: template.version }, versions.map((version) => serializeTemplateVersionSummary(template.id, version)));
+});
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,16 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { previewDraft } from "@/lib/templates/preview-draft";
+import { serializeValidation } from "@/lib/templates/serialize";
+
+// POST /v1/templates/validate – a draft rendered as the editor's preview renders it, nothing saved:
+// every field's Liquid error with its line and column
+export const POST = withApiKey({ scope: "templates:read", body: "json", maxBytes: 2 * 1024 * 1024 }, async ({ body }) =>
+  ok(serializeValidation(previewDraft(body))),
+);
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
