@@ -6,6 +6,7 @@ import { senderDomainRejection } from "@/lib/domains/assert-sender-allowed";
 import type { DeliverMessageJob } from "@/lib/queue/queue";
 import { dkimSigningKeyFromRow, type DkimSigningKey } from "./mime/dkim-keys";
 import { bareAddress } from "@/lib/addresses/sender-address.shared";
+import { stillPending } from "@/lib/timeline/still-pending";
 
 const m = emailMessages;
 /**
@@ -56,7 +57,7 @@ export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessage
     .select({ message: deliveryColumns, paused: workspaces.sendingPaused, trackingEnabled: workspaces.trackingEnabled })
     .from(m)
     .innerJoin(workspaces, eq(workspaces.id, m.workspaceId))
-    .where(and(inArray(m.id, ids), eq(m.sandbox, false), eq(m.status, "PENDING"), isNull(m.sentAt)));
+    .where(and(inArray(m.id, ids), eq(m.sandbox, false), stillPending, isNull(m.sentAt)));
   const byId = new Map(rows.map((row) => [row.message.id, row]));
   const found = new Map<string, Deliverable>();
   for (const job of jobs) {
@@ -91,7 +92,7 @@ async function markScheduled(db: Executor, messages: Array<{ id: string; schedul
     .where(
       and(
         inArray(m.id, messages.map((message) => message.id)),
-        eq(m.status, "PENDING"),
+        stillPending,
         isNull(m.sentAt),
         sql`${m.scheduledAt} = (${timeOf}::jsonb ->> ${m.id})::timestamptz`,
       ),
@@ -109,7 +110,7 @@ async function stillUnsent(db: Executor, messageIds: string[]): Promise<string[]
   const rows = await db
     .select({ id: m.id })
     .from(m)
-    .where(and(inArray(m.id, messageIds), eq(m.status, "PENDING"), isNull(m.sentAt), isNull(m.scheduledAt)));
+    .where(and(inArray(m.id, messageIds), stillPending, isNull(m.sentAt), isNull(m.scheduledAt)));
   return rows.map((row) => row.id);
 }
 

@@ -8,6 +8,7 @@ import type { EventCode } from "./event-codes.shared";
 import { insertJsonRows } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
 import { emitWebhookEvents } from "./emit-webhook-events";
+import { stillPending } from "./still-pending";
 import { WEBHOOK_TYPE_OF_CODE } from "./webhook-event-types.shared";
 
 export interface RecordEventInput {
@@ -246,7 +247,8 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
   const name = (column: { name: string }) => sql.identifier(column.name);
   // The rows as one JSON parameter (drizzle would expand them into a parameter per value); the ids once
   // more as a list, whose length the planner knows: it then reads the rows by primary key instead of
-  // scanning the table when its statistics say few are PENDING (a seq scan per statement otherwise).
+  // scanning the table when its statistics say few are PENDING (a seq scan per statement otherwise), and
+  // stillPending keeps it off the status index for the same reason.
   const result = await db.execute<{ id: string }>(sql`
     with input as (
       select * from json_to_recordset(${wellFormedJson(rows)}::json) as i(
@@ -255,7 +257,7 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
       update ${m} set ${name(m.referenceId)} = input.reference_id, ${name(sent.first!)} = input.at,
         ${name(m.status)} = ${statusChange(sent.status)}, ${name(m.updatedAt)} = ${new Date().toISOString()}::timestamptz
       from input
-      where ${inArray(m.id, rows.map((row) => row.id))} and ${m.id} = input.id and ${m.workspaceId} = input.workspace_id and ${m.status} = 'PENDING' and ${m.sentAt} is null
+      where ${inArray(m.id, rows.map((row) => row.id))} and ${m.id} = input.id and ${m.workspaceId} = input.workspace_id and ${stillPending} and ${m.sentAt} is null
       returning ${m.id}, ${m.sandbox}
     ), sent as (
       insert into ${logs} (${name(logs.id)}, ${name(logs.workspaceId)}, ${name(logs.emailMessageId)}, ${name(logs.code)},
