@@ -2,6 +2,8 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, groupUnsubscribes, unsubscribeGroups, workflows } from "@/db/schema";
+import { AUDIT_SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { invalidParameter, notFound } from "@/lib/errors";
 import { GROUP_KEY_PATTERN } from "./create-unsubscribe-group";
 
@@ -11,9 +13,9 @@ export type UnsubscribeGroup = typeof unsubscribeGroups.$inferSelect;
  * Renames a group, and changes its key while nothing depends on it yet. Once a message was sent with
  * the group, a contact unsubscribed from it or a workflow step names its key, the key is fixed: code
  * and workflows send by `groupKey`, and a silent rename would break them (a 404 on every send).
- * Another workspace's group id is NOT_FOUND and changes nothing.
+ * Another workspace's group id is NOT_FOUND and changes nothing. A change is audited (`unsubscribe_group.update`).
  */
-export async function updateUnsubscribeGroupOrThrow(workspaceId: string, groupId: string, input: { name: string; key?: string }): Promise<UnsubscribeGroup> {
+export async function updateUnsubscribeGroupOrThrow(workspaceId: string, groupId: string, input: { name: string; key?: string }, actor: AuditActor = AUDIT_SYSTEM_ACTOR): Promise<UnsubscribeGroup> {
   const name = input.name.trim();
   if (name === "" || name.length > 200) throw invalidParameter("name", "name must be 1–200 characters.");
   const db = await getDb();
@@ -27,12 +29,18 @@ export async function updateUnsubscribeGroupOrThrow(workspaceId: string, groupId
     }
   }
   try {
-    const [updated] = await db
-      .update(unsubscribeGroups)
-      .set({ name, key, updatedAt: new Date() })
-      .where(and(eq(unsubscribeGroups.workspaceId, workspaceId), eq(unsubscribeGroups.id, groupId)))
-      .returning();
-    return updated;
+    return await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(unsubscribeGroups)
+        .set({ name, key, updatedAt: new Date() })
+        .where(and(eq(unsubscribeGroups.workspaceId, workspaceId), eq(unsubscribeGroups.id, groupId)))
+        .returning();
+      if (updated.name !== group.name || updated.key !== group.key) {
+        const target = { type: "unsubscribe_group", id: groupId };
+        await recordAudit(tx, { workspaceId, actor, action: "unsubscribe_group.update", target, before: { name: group.name, key: group.key }, after: { name, key } });
+      }
+      return updated;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw invalidParameter("key", `The workspace already has an unsubscribe group with the key ${key}.`);
     throw error;

@@ -1,6 +1,7 @@
 import "server-only";
 import { AUDIT_SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
+import { and, eq } from "drizzle-orm";
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { getDb, type Tx } from "@/db/client";
@@ -24,6 +25,9 @@ export async function addDomain(
 ): Promise<Domain> {
   const name = input.name.trim().toLowerCase().replace(/\.$/, "");
   if (!DOMAIN_PATTERN.test(name)) throw invalidParameter("name", `"${input.name}" is not a valid domain name.`);
+  // A name already added is refused before a key is made for nothing (the insert below still guards a race).
+  const [taken] = await (tx ?? (await getDb())).select({ id: domains.id }).from(domains).where(and(eq(domains.workspaceId, input.workspaceId), eq(domains.name, name)));
+  if (taken) throw alreadyAdded(name);
   // Off the event loop (libuv's pool): a 2048-bit key takes 50–500 ms, which would stall every other request.
   const { publicKey, privateKey } = await promisify(generateKeyPair)("rsa", {
     modulusLength: 2048,
@@ -52,7 +56,7 @@ async function insertDomain(input: { workspaceId: string; verified?: boolean; ac
     })
     .onConflictDoNothing()
     .returning();
-  if (!domain) throw invalidParameter("name", `The domain ${name} is already added to this workspace.`);
+  if (!domain) throw alreadyAdded(name);
   await recordAudit(tx, {
     workspaceId: domain.workspaceId,
     actor: input.actor ?? AUDIT_SYSTEM_ACTOR,
@@ -62,3 +66,5 @@ async function insertDomain(input: { workspaceId: string; verified?: boolean; ac
   });
   return domain;
 }
+
+const alreadyAdded = (name: string) => invalidParameter("name", `The domain ${name} is already added to this workspace.`);

@@ -178,7 +178,7 @@ export function describeCase(fuzz: FuzzCase): string {
 
 /** Rows a POST may write, counted for one workspace in one statement. */
 export async function countRows(workspaceId: string): Promise<Record<string, number>> {
-  const tables = ["email_messages", "batches", "workflow_runs", "templates", "template_versions", "template_scenarios", "workflows", "attachments", "webhook_endpoints", "webhook_deliveries", "webhook_events", "domains", "suppressions", "audit_events", "api_keys"];
+  const tables = ["email_messages", "batches", "workflow_runs", "templates", "template_versions", "template_scenarios", "workflows", "attachments", "webhook_endpoints", "webhook_deliveries", "webhook_events", "domains", "suppressions", "audit_events", "api_keys", "unsubscribe_groups", "group_unsubscribes"];
   const counts = tables.map((table) => sql`(select count(*) from ${sql.identifier(table)} where workspace_id = ${workspaceId})::int as ${sql.identifier(table)}`);
   const result = await (await getDb()).execute(sql`select ${sql.join(counts, sql`, `)}`);
   const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<Record<string, number>>;

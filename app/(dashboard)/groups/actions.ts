@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
 import { createGroupSchema, updateGroupSchema } from "@/lib/contacts/schemas";
 import { updateUnsubscribeGroupOrThrow } from "@/lib/contacts/update-unsubscribe-group";
@@ -14,8 +15,8 @@ export async function createGroupAction(_previous: FormState, form: FormData): P
     schema: createGroupSchema,
     input: values,
     values,
-    run: async (input, { workspace }) => {
-      const group = await createUnsubscribeGroup({ workspaceId: workspace.id, ...input });
+    run: async (input, { workspace, user }) => {
+      const group = await createUnsubscribeGroup({ workspaceId: workspace.id, ...input, actor: await dashboardActor(user) });
       revalidatePath("/groups");
       return { message: `Created “${group.name}” (key ${group.key}).` };
     },
@@ -30,8 +31,8 @@ export async function updateGroupAction(_previous: FormState, form: FormData): P
     schema: updateGroupSchema,
     input: values,
     values,
-    run: async ({ id, name, key }, { workspace }) => {
-      const group = await updateUnsubscribeGroupOrThrow(workspace.id, id, { name, key });
+    run: async ({ id, name, key }, { workspace, user }) => {
+      const group = await updateUnsubscribeGroupOrThrow(workspace.id, id, { name, key }, await dashboardActor(user));
       revalidatePath("/groups");
       revalidatePath(`/groups/${group.id}`);
       return { message: "Saved.", values: { id: group.id, key: group.key, name: group.name } };

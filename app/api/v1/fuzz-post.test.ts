@@ -99,6 +99,7 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/domains/:id/verify": { seeds: () => [{}], params: (ws) => ({ id: ws.domain.id }), bodyless: true },
   "/api/v1/suppressions": { seeds: () => [{ email: "fuzz@example.org", reason: "MANUAL", detail: "fuzz" }, { email: "Ann <ann@example.org>" }] },
   "/api/v1/api_keys": { seeds: () => [{ name: "fuzz", scopes: ["emails:send"], allowedSenders: ["example.com"], allowedIps: ["10.0.0.0/8"], expiresAt: "2099-01-01T00:00:00Z" }, { name: "full" }] },
+  "/api/v1/unsubscribe_groups": { seeds: () => [{ key: "fuzz-news", name: "Fuzz news" }, { key: "fuzz:alerts_1", name: "Alerts" }] },
   // Pause, then resume (in this order: the cases between them send nothing, and the workspace ends live).
   "/api/v1/workspace/pause": { seeds: () => [{ reason: "fuzz" }, {}] },
   "/api/v1/workspace/resume": { seeds: () => [{}], bodyless: true },
@@ -124,6 +125,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/suppressions/:email": { refuses: 405 },
   "/api/v1/api_keys/:id": { refuses: 405 },
   "/api/v1/workspace": { refuses: 405 },
+  "/api/v1/contacts": { refuses: 405 },
+  "/api/v1/contacts/:id": { refuses: 405 },
+  "/api/v1/contacts/:id/unsubscribes": { refuses: 405 },
+  "/api/v1/unsubscribe_groups/:id": { refuses: 405 },
 };
 
 /** Every route.ts under app/api/v1 that exports POST, with the path it serves. */

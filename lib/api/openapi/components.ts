@@ -79,6 +79,12 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
     ["CreateApiKeyRequest", requests.apiKeyGrantSchema, "Body of POST /v1/api_keys."],
     ["UpdateWorkspaceRequest", requests.updateWorkspaceSettingsSchema, "Body of PATCH /v1/workspace: any subset."],
     ["PauseSendingRequest", requests.pauseSendingApiSchema, "Optional body of POST /v1/workspace/pause."],
+    ["Contact", management.contactResource, "A recipient the workspace has sent to."],
+    ["ContactDetail", management.contactDetailResource, "A contact with its groups, newest messages and suppression."],
+    ["UnsubscribeGroup", management.unsubscribeGroupResource, "A group recipients unsubscribe from; sends name it by groupId or groupKey."],
+    ["SetContactUnsubscribesRequest", requests.setUnsubscribesApiSchema, "Body of PUT /v1/contacts/{id}/unsubscribes."],
+    ["CreateUnsubscribeGroupRequest", requests.createGroupApiSchema, "Body of POST /v1/unsubscribe_groups."],
+    ["UpdateUnsubscribeGroupRequest", requests.updateGroupApiSchema, "Body of PATCH /v1/unsubscribe_groups/{id}."],
   ];
 }
 

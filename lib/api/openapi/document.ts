@@ -1,5 +1,5 @@
 import { componentSchemas, headers, responseComponents, type JsonObject } from "./components";
-import { domainPaths, keyPaths, suppressionPaths, workspacePaths } from "./paths-management";
+import { contactPaths, domainPaths, keyPaths, suppressionPaths, workspacePaths } from "./paths-management";
 import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
 import { templatePaths } from "./paths-templates";
@@ -52,11 +52,12 @@ export function openApiDocument(): JsonObject {
       { name: "Webhooks", description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md)." },
       { name: "Domains", description: "Management (docs/api.md#management): reads and changes need domains:write." },
       { name: "Suppressions", description: "Management: reads and changes need suppressions:write." },
+      { name: "Contacts", description: "Management: contacts and unsubscribe groups; reads and changes need contacts:write." },
       { name: "API keys", description: "Management: reads and changes need keys:write; a key never creates a key that can do more than itself." },
       { name: "Workspace", description: "Management: reads and changes need workspace:write." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths, ...keyPaths, ...workspacePaths },
+    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths, ...contactPaths, ...keyPaths, ...workspacePaths },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

@@ -4,6 +4,7 @@ import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
 import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
 import { apiKeyGrantSchema as parsedApiKeyGrant } from "@/lib/api-keys/schemas";
+import { createGroupApiSchema, setUnsubscribesApiSchema, updateGroupApiSchema } from "@/lib/contacts/api";
 import { addDomainApiSchema } from "@/lib/domains/schemas";
 import { pauseSendingApiSchema } from "@/lib/workspaces/api";
 import { updateWorkspaceSettingsSchema } from "@/lib/workspaces/schemas";
@@ -18,6 +19,7 @@ import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
+export { createGroupApiSchema, setUnsubscribesApiSchema, updateGroupApiSchema };
 export { addDomainApiSchema, addSuppressionApiSchema, pauseSendingApiSchema, removeSuppressionApiSchema, updateWorkspaceSettingsSchema };
 export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema };
 export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };

@@ -91,3 +91,32 @@ export const workspaceResource = z.object({
 });
 
 export const resumedWorkspace = workspaceResource.extend({ resumed: z.int().describe("Messages released to delivery.") });
+
+export const contactResource = z.object({
+  id: id("contact_"),
+  type: z.literal("Contact"),
+  email: z.string().describe("Lower-cased."),
+  name: z.string().nullable().describe("The display name it was last sent to with."),
+  createdAt: timestamp,
+});
+
+export const contactDetailResource = contactResource.extend({
+  updatedAt: timestamp,
+  groups: z.array(z.object({ id: z.string(), key: z.string(), name: z.string(), unsubscribed: z.boolean(), unsubscribedAt: timestamp.nullable() })).describe("Every group of the workspace."),
+  messages: z
+    .array(z.object({ id: z.string(), status: z.string(), sandbox: z.boolean(), subject: z.string().nullable(), templateId: z.string().nullable(), createdAt: timestamp }))
+    .describe("The 50 newest messages addressed to the contact (To), newest first."),
+  suppression: z.object({ reason: z.enum(SUPPRESSION_REASONS), detail: z.string().nullable(), emailMessageId: z.string().nullable(), createdAt: timestamp }).nullable(),
+});
+
+export const unsubscribeGroupResource = z.object({
+  id: id("group_"),
+  type: z.literal("UnsubscribeGroup"),
+  key: z.string(),
+  name: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  unsubscribedCount: z.int().describe("Contacts who left the group."),
+  messageCount: z.int().describe("Messages sent with it, counted up to 10,001 (more: 10,001)."),
+  keyLocked: z.boolean().optional().describe("One group's answer: true once a message, unsubscribe or workflow step uses it (the key can no longer change)."),
+});

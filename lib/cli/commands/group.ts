@@ -1,4 +1,5 @@
 import "server-only";
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
 import { findWorkspaceOrThrow } from "@/lib/workspaces/find-workspace-or-throw";
 import { emit, parseFlags, requiredString, type CliCommand } from "../io";
@@ -11,7 +12,7 @@ export const groupCommands: Record<string, CliCommand> = {
     async run(args, context) {
       const values = parseFlags(args, { workspace: { type: "string" }, key: { type: "string" }, name: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
-      const group = await createUnsubscribeGroup({ workspaceId: workspace.id, key: requiredString(values, "key"), name: requiredString(values, "name") });
+      const group = await createUnsubscribeGroup({ workspaceId: workspace.id, key: requiredString(values, "key"), name: requiredString(values, "name"), actor: AUDIT_CLI_ACTOR });
       emit(
         context,
         { id: group.id, key: group.key, name: group.name, workspaceId: group.workspaceId, createdAt: group.createdAt.toISOString() },

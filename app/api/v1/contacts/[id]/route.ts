@@ -1,0 +1,18 @@
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { serializeContactDetail } from "@/lib/contacts/api";
+import { getContactDetail } from "@/lib/contacts/get-contact-detail";
+import { notFound } from "@/lib/errors";
+
+// GET /v1/contacts/:id – with every group (and whether it left it), its newest messages and its suppression
+export const GET = withApiKey<{ id: string }>({ scope: "contacts:write", body: "none" }, async ({ principal, params }) => {
+  const detail = await getContactDetail(principal.workspaceId, params.id);
+  if (!detail) throw notFound(`Contact ${params.id}`, "id");
+  return ok(serializeContactDetail(detail));
+});
+
+const notAllowed = methodNotAllowed("GET");
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,23 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { serializeContactDetail, setUnsubscribesApiSchema } from "@/lib/contacts/api";
+import { getContactDetail } from "@/lib/contacts/get-contact-detail";
+import { setContactUnsubscribes } from "@/lib/contacts/set-contact-unsubscribes";
+import { notFound } from "@/lib/errors";
+import { parseInput } from "@/lib/validation.shared";
+
+// PUT /v1/contacts/:id/unsubscribes – exactly these groups; [] subscribes the contact to every group again
+export const PUT = withApiKey<{ id: string }>({ scope: "contacts:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, request, params, body }) => {
+  const { groupIds } = parseInput(setUnsubscribesApiSchema, body);
+  await setContactUnsubscribes(principal.workspaceId, params.id, groupIds, apiActor(principal, request));
+  const detail = await getContactDetail(principal.workspaceId, params.id);
+  if (!detail) throw notFound(`Contact ${params.id}`, "id");
+  return ok(serializeContactDetail(detail));
+});
+
+const notAllowed = methodNotAllowed("PUT");
+export const GET = notAllowed;
+export const POST = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

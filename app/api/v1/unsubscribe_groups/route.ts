@@ -1,0 +1,25 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { created, list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { createGroupApiSchema, newGroupSummary, serializeGroup } from "@/lib/contacts/api";
+import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
+import { listUnsubscribeGroups } from "@/lib/contacts/list-unsubscribe-groups";
+import { parseInput } from "@/lib/validation.shared";
+
+// GET /v1/unsubscribe_groups – by name, with unsubscribe and (capped) message counts
+export const GET = withApiKey({ scope: "contacts:write", body: "none" }, async ({ principal }) => {
+  const groups = await listUnsubscribeGroups(principal.workspaceId);
+  return list({ count: groups.length }, groups.map(serializeGroup));
+});
+
+// POST /v1/unsubscribe_groups – a group sends name by groupId or groupKey
+export const POST = withApiKey({ scope: "contacts:write", body: "json", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
+  const input = parseInput(createGroupApiSchema, body);
+  const group = await createUnsubscribeGroup({ workspaceId: principal.workspaceId, ...input, actor: apiActor(principal, request) });
+  return created(serializeGroup(newGroupSummary(group)));
+});
+
+const notAllowed = methodNotAllowed("GET, POST");
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
