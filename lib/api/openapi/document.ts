@@ -3,6 +3,7 @@ import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
 import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
+import { workflowPaths } from "./paths-workflows";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
 follow each message's delivery timeline. Conventions (docs/api.md):
@@ -45,13 +46,14 @@ export function openApiDocument(): JsonObject {
       { name: "Batches" },
       { name: "Workflow runs" },
       { name: "Templates" },
+      { name: "Workflows", description: "Every operation, reads included, needs workflows:write (docs/api.md#workflows)." },
       { name: "Attachments" },
       { name: "Audit log" },
       { name: "Sandbox", description: "The sending operations' twins: validated, rendered and stored, never delivered." },
       { name: "Webhooks", description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md)." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...webhookPaths },
+    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...workflowPaths, ...webhookPaths },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

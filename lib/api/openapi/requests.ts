@@ -2,7 +2,8 @@ import { z } from "zod";
 import { createAttachmentSchema } from "@/lib/attachments/schemas";
 import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
-import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
+import { triggerWorkflowRunSchema, workflowDefinitionSchema } from "@/lib/workflows/schemas";
+import { updateWorkflowRequestSchema } from "@/lib/workflows/workflow-request";
 import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/webhooks/schemas";
 import { previewDraftSchema } from "@/lib/templates/preview-draft";
 import { templateScenarioSchema } from "@/lib/templates/schemas";
@@ -13,7 +14,7 @@ import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
-export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema };
+export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema, updateWorkflowRequestSchema, workflowDefinitionSchema };
 export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
 
 export const sendBatchSchema = z.object({
