@@ -1,11 +1,24 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { workflows } from "@/db/schema";
+import type { AuditActor } from "@/lib/audit/actor";
 import { notFound } from "@/lib/errors";
+import { auditWorkflow } from "./audit-workflow";
 import { checkWorkflowDefinition, isUniqueViolation, keyTaken } from "./check-workflow-definition";
 import type { WorkflowRow } from "./create-workflow";
-import { getWorkflowOrThrow } from "./get-workflow-or-throw";
+
+export interface UpdateWorkflowInput {
+  workspaceId: string;
+  workflowId: string;
+  /**
+   * The whole new definition (the builder's save), or a function of the locked current row giving it
+   * (the API's PATCH: the fields sent over the current ones).
+   */
+  definition: unknown | ((current: WorkflowRow) => unknown);
+  /** Audited as (`workflow.update`); absent: the system. */
+  actor?: AuditActor;
+}
 
 /**
  * Replaces a workflow's definition (the dashboard builder saves the whole of it), with the same
@@ -13,30 +26,35 @@ import { getWorkflowOrThrow } from "./get-workflow-or-throw";
  * Runs already started are untouched: each run holds its own copy of the steps (see
  * docs/api.md#decided-workflows), so an edit applies to runs triggered after it.
  */
-export async function updateWorkflow(
-  input: { workspaceId: string; workflowId: string; definition: unknown },
-  executor?: Executor,
-): Promise<WorkflowRow> {
-  const db = executor ?? (await getDb());
-  const current = await getWorkflowOrThrow(input.workspaceId, input.workflowId, db);
-  const definition = await checkWorkflowDefinition(db, input);
-  try {
-    const [workflow] = await db
-      .update(workflows)
-      .set({
-        name: definition.name,
-        key: definition.key ?? null,
-        enabled: definition.enabled ?? current.enabled,
-        steps: definition.steps,
-        updatedAt: new Date(),
-      })
+export async function updateWorkflow(input: UpdateWorkflowInput, executor?: Tx): Promise<WorkflowRow> {
+  const write = async (tx: Tx) => {
+    const [current] = await tx
+      .select()
+      .from(workflows)
       .where(and(eq(workflows.workspaceId, input.workspaceId), eq(workflows.id, input.workflowId)))
-      .returning();
-    // Deleted between the read and the write.
-    if (!workflow) throw notFound(`Workflow ${input.workflowId}`, "id");
-    return workflow;
-  } catch (error) {
-    if (definition.key !== undefined && isUniqueViolation(error)) throw keyTaken(definition.key, null);
-    throw error;
-  }
+      .for("update");
+    if (!current) throw notFound(`Workflow ${input.workflowId}`, "id");
+    const given = typeof input.definition === "function" ? (input.definition as (row: WorkflowRow) => unknown)(current) : input.definition;
+    const definition = await checkWorkflowDefinition(tx, { workspaceId: input.workspaceId, workflowId: input.workflowId, definition: given });
+    try {
+      const [workflow] = await tx
+        .update(workflows)
+        .set({
+          name: definition.name,
+          key: definition.key ?? null,
+          enabled: definition.enabled ?? current.enabled,
+          steps: definition.steps,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(workflows.workspaceId, input.workspaceId), eq(workflows.id, input.workflowId)))
+        .returning();
+      await auditWorkflow(tx, { action: "workflow.update", actor: input.actor, before: current, after: workflow });
+      return workflow;
+    } catch (error) {
+      if (definition.key !== undefined && isUniqueViolation(error)) throw keyTaken(definition.key, null);
+      throw error;
+    }
+  };
+  if (executor) return write(executor);
+  return (await getDb()).transaction(write);
 }

@@ -1,5 +1,6 @@
 "use server";
 
+import { dashboardActor } from "@/app/_lib/audit-actor";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, type ActionFailure, type FormState } from "@/app/_lib/action";
@@ -23,15 +24,15 @@ const fieldError = (failed: ActionFailure): FieldError => ({ param: failed.field
  */
 export async function saveWorkflowAction(input: { id: string | null; definition: unknown }): Promise<SaveWorkflowResult> {
   const result = await dashboardAction({
-    run: async (_input, { workspace }): Promise<{ issues: FieldError[] } | { updatedAt: string }> => {
+    run: async (_input, { workspace, user }): Promise<{ issues: FieldError[] } | { updatedAt: string }> => {
       const issues = workflowDefinitionIssues(input.definition);
       if (issues.length > 0) return { issues };
       if (input.id) {
-        const workflow = await updateWorkflow({ workspaceId: workspace.id, workflowId: input.id, definition: input.definition });
+        const workflow = await updateWorkflow({ workspaceId: workspace.id, workflowId: input.id, definition: input.definition, actor: await dashboardActor(user) });
         revalidatePath("/workflows");
         return { updatedAt: workflow.updatedAt.toISOString() };
       }
-      const created = await createWorkflow({ workspaceId: workspace.id, definition: input.definition });
+      const created = await createWorkflow({ workspaceId: workspace.id, definition: input.definition, actor: await dashboardActor(user) });
       revalidatePath("/workflows");
       redirect(`/workflows/${created.id}?created=1`);
     },
@@ -45,9 +46,9 @@ export type RowActionState = FormState<object>;
 /** The list's Enable/Disable button. */
 export async function setWorkflowEnabledAction(_previous: RowActionState, form: FormData): Promise<RowActionState> {
   return dashboardAction({
-    run: async (_input, { workspace }) => {
+    run: async (_input, { workspace, user }) => {
       const workflowId = String(form.get("id") ?? "");
-      await setWorkflowEnabled({ workspaceId: workspace.id, workflowId, enabled: form.get("enabled") === "true" });
+      await setWorkflowEnabled({ workspaceId: workspace.id, workflowId, enabled: form.get("enabled") === "true", actor: await dashboardActor(user) });
       revalidatePath("/workflows");
       revalidatePath(`/workflows/${workflowId}`);
       return {};
@@ -58,8 +59,8 @@ export async function setWorkflowEnabledAction(_previous: RowActionState, form: 
 /** Delete from the list or the builder; both land on the list, which says what was deleted. */
 export async function deleteWorkflowAction(_previous: RowActionState, form: FormData): Promise<RowActionState> {
   return dashboardAction({
-    run: async (_input, { workspace }) => {
-      const { name } = await deleteWorkflow({ workspaceId: workspace.id, workflowId: String(form.get("id") ?? "") });
+    run: async (_input, { workspace, user }) => {
+      const { name } = await deleteWorkflow({ workspaceId: workspace.id, workflowId: String(form.get("id") ?? ""), actor: await dashboardActor(user) });
       revalidatePath("/workflows");
       redirect(`/workflows?deleted=${encodeURIComponent(name)}`);
     },

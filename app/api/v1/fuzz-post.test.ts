@@ -65,6 +65,11 @@ const runs = (ws: Workspace) => [
 ];
 const templateParams = (ws: Workspace) => ({ id: ws.template.id });
 const newTemplate = { name: "Receipt", subject: "Receipt {{ order.id }}", bodyHtml: "<p>{{ order.total }}</p>", fromAddress: "Acme <hello@example.com>" };
+const workflowParams = (ws: Workspace) => ({ id: ws.workflow.id });
+const newWorkflows = (ws: Workspace) => [
+  { name: "Fuzzed", steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }, { type: "wait", seconds: 60 }, { type: "sendEmail", templateId: ws.template.id, to: "x@example.org", groupKey: undefined }] },
+  { name: "Keyed", key: "fuzz.key", enabled: false, steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}", cc: "c@example.org" }] },
+];
 const endpointParams = (ws: Workspace) => ({ id: ws.endpointId });
 const endpoints = () => [{ url: "http://127.0.0.1:9/hooks", description: "fuzz", eventTypes: ["email.bounced", "email.opened"] }, { url: "http://127.0.0.1:9/", eventTypes: null }];
 
@@ -90,6 +95,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   // Restoring reads no field (If-Match is a header): a JSON body of any shape is accepted and ignored.
   "/api/v1/templates/:id/versions/:version/restore": { seeds: () => [{}], params: (ws) => ({ id: ws.template.id, version: "1" }) },
   "/api/v1/workflow_runs": { seeds: runs },
+  "/api/v1/workflows": { seeds: newWorkflows },
+  // Enabling and disabling read no body: whatever is sent is ignored.
+  "/api/v1/workflows/:id/enable": { seeds: () => [{}], params: workflowParams, bodyless: true },
+  "/api/v1/workflows/:id/disable": { seeds: () => [{}], params: workflowParams, bodyless: true },
   "/api/v1/webhook_endpoints": { seeds: endpoints },
   "/api/v1/webhook_endpoints/:id/replay": { seeds: () => [{ since: "2026-01-01T00:00:00.000Z", mode: "all" }, { since: "2026-01-01T00:00:00Z" }], params: endpointParams },
   "/api/v1/webhook_endpoints/:id/rotate_secret": { seeds: () => [{}], params: endpointParams },
@@ -116,6 +125,7 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/templates/:id/scenarios/:scenarioId": { refuses: 405 },
   "/api/v1/templates/:id/raw": { refuses: 405, params: templateParams },
   "/api/v1/workflow_runs/:id": { refuses: 405 },
+  "/api/v1/workflows/:id": { refuses: 405, params: workflowParams },
   "/api/v1/events": { refuses: 405 },
   "/api/v1/audit_events": { refuses: 405 },
   "/api/v1/webhook_endpoints/:id": { refuses: 405 },

@@ -37,9 +37,15 @@ describe("a NUL character in a path id", () => {
       "/api/v1/email_messages/:id/events",
       "/api/v1/email_messages/:id/resend",
       "/api/v1/email_messages_batch/:id/cancel",
+      "/api/v1/templates/:id",
       "/api/v1/templates/:id/preview",
       "/api/v1/templates/:id/raw",
       "/api/v1/templates/:id/render",
+      "/api/v1/templates/:id/scenarios",
+      "/api/v1/templates/:id/scenarios/:scenarioId",
+      "/api/v1/templates/:id/versions",
+      "/api/v1/templates/:id/versions/:version",
+      "/api/v1/templates/:id/versions/:version/restore",
       "/api/v1/webhook_endpoints/:id",
       "/api/v1/webhook_endpoints/:id/deliveries",
       "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId",
@@ -47,6 +53,9 @@ describe("a NUL character in a path id", () => {
       "/api/v1/webhook_endpoints/:id/rotate_secret",
       "/api/v1/webhook_endpoints/:id/test",
       "/api/v1/workflow_runs/:id",
+      "/api/v1/workflows/:id",
+      "/api/v1/workflows/:id/disable",
+      "/api/v1/workflows/:id/enable",
     ]);
   });
 

@@ -4,6 +4,7 @@ import * as resources from "./resources";
 import * as management from "./resources-management";
 import * as templates from "./resources-templates";
 import * as webhooks from "./resources-webhooks";
+import * as workflows from "./resources-workflows";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -56,6 +57,9 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["ValidateTemplateRequest", requests.previewDraftSchema, "A draft and the variables to render it with; other fields are ignored."],
   ["TemplateScenarioRequest", requests.templateScenarioSchema, "A scenario's name and sample data."],
   ["UpdateTemplateScenarioRequest", requests.updateTemplateScenarioSchema, "A new name, new variables, or both."],
+  ["Workflow", workflows.workflowResource, "Steps that send templates and wait, triggered by POST /v1/workflow_runs."],
+  ["CreateWorkflowRequest", requests.workflowDefinitionSchema, "A workflow's definition: name, key?, enabled? (default true), steps (at least one sendEmail; not ending with a wait)."],
+  ["UpdateWorkflowRequest", requests.updateWorkflowRequestSchema, "Any of the definition's fields; key null removes the key, any other null leaves the field as it is."],
   ["ReplayWebhookEndpointRequest", requests.replaySchema, "mode missed (default): events that never reached the endpoint; all: every one."],
   ...managementSchemas(),
 ];
@@ -160,7 +164,7 @@ export const ERROR_RESPONSES = {
   "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
     Allow: header("Allow"),
   }),
-  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; a template save made from a stale version, or a delete while workflows send it; cancelling or rescheduling a message already handed over, sent, failed or cancelled)."),
+  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; a template save made from a stale version, or a delete while workflows send it; a workflow key another workflow has; cancelling or rescheduling a message already handed over, sent, failed or cancelled)."),
   "413": errorResponse(
     "PayloadTooLarge",
     "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",

@@ -4,6 +4,7 @@ import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
 import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
+import { workflowPaths } from "./paths-workflows";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
 follow each message's delivery timeline. Conventions (docs/api.md):
@@ -46,6 +47,7 @@ export function openApiDocument(): JsonObject {
       { name: "Batches" },
       { name: "Workflow runs" },
       { name: "Templates" },
+      { name: "Workflows", description: "Every operation, reads included, needs workflows:write (docs/api.md#workflows)." },
       { name: "Attachments" },
       { name: "Audit log" },
       { name: "Sandbox", description: "The sending operations' twins: validated, rendered and stored, never delivered." },
@@ -57,7 +59,7 @@ export function openApiDocument(): JsonObject {
       { name: "Workspace", description: "Management: reads and changes need workspace:write." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths, ...contactPaths, ...keyPaths, ...workspacePaths },
+    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...workflowPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths, ...contactPaths, ...keyPaths, ...workspacePaths },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

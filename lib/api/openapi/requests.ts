@@ -2,7 +2,8 @@ import { z } from "zod";
 import { createAttachmentSchema } from "@/lib/attachments/schemas";
 import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
 import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/messages/schemas";
-import { triggerWorkflowRunSchema } from "@/lib/workflows/schemas";
+import { triggerWorkflowRunSchema, workflowDefinitionSchema } from "@/lib/workflows/schemas";
+import { updateWorkflowRequestSchema } from "@/lib/workflows/workflow-request";
 import { apiKeyGrantSchema as parsedApiKeyGrant } from "@/lib/api-keys/schemas";
 import { createGroupApiSchema, setUnsubscribesApiSchema, updateGroupApiSchema } from "@/lib/contacts/api";
 import { addDomainApiSchema } from "@/lib/domains/schemas";
@@ -21,7 +22,7 @@ import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/
  */
 export { createGroupApiSchema, setUnsubscribesApiSchema, updateGroupApiSchema };
 export { addDomainApiSchema, addSuppressionApiSchema, pauseSendingApiSchema, removeSuppressionApiSchema, updateWorkspaceSettingsSchema };
-export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema };
+export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema, updateWorkflowRequestSchema, workflowDefinitionSchema };
 export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
 
 export const sendBatchSchema = z.object({

@@ -24,6 +24,9 @@ import { errorReply } from "../respond";
 import * as resources from "./resources";
 import * as templateResources from "./resources-templates";
 import * as webhooks from "./resources-webhooks";
+import * as workflowResources from "./resources-workflows";
+import { createWorkflowWorkspace } from "@/lib/workflows/testing";
+import { serializeWorkflow } from "@/lib/workflows/serialize";
 import { getTemplateVersionOrThrow } from "@/lib/templates/get-template-version-or-throw";
 import { listTemplateVersions } from "@/lib/templates/list-template-versions";
 import { previewDraft } from "@/lib/templates/preview-draft";
@@ -128,5 +131,14 @@ describe("OpenAPI template management resources match their serializers", () => 
     conforms(templateResources.templateScenarioResource, serializeScenario(await saveTemplateScenario({ workspaceId: ws.workspace.id, templateId: template.id, name: "A", variables: { a: 1 } })));
     conforms(templateResources.templateValidationResource, serializeValidation(previewDraft({ subject: "Hi", bodyHtml: "<p>{{ a }}</p>", fromAddress: "x@example.com" })));
     conforms(templateResources.templateValidationResource, serializeValidation(previewDraft({ subject: "{% if %}", bodyHtml: "<p>{{ a </p>" })));
+  });
+});
+
+describe("OpenAPI Workflow matches serializeWorkflow", () => {
+  it("a workflow with a key, a send with every field, and a wait", async () => {
+    const ws = await createWorkflowWorkspace();
+    const send = { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}", cc: "a@example.org", bcc: "b@example.org", from: "Acme <hello@example.com>", replyTo: "r@example.org" };
+    const workflow = await ws.createWorkflow({ key: "signed-up", steps: [send, { type: "wait", seconds: 60 }, send] });
+    conforms(workflowResources.workflowResource, serializeWorkflow(workflow));
   });
 });

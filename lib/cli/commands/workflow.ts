@@ -1,6 +1,7 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
+import { AUDIT_CLI_ACTOR } from "@/lib/audit/actor";
 import { AppError } from "@/lib/errors";
 import { createWorkflow, type WorkflowRow } from "@/lib/workflows/create-workflow";
 import { listWorkflows } from "@/lib/workflows/list-workflows";
@@ -20,7 +21,7 @@ export const workflowCommands: Record<string, CliCommand> = {
       const file = requiredString(values, "file");
       const definition = readJsonFile(file);
       const workspace = await findWorkspaceOrThrow(workspaceRef);
-      const workflow = await createWorkflow({ workspaceId: workspace.id, definition }).catch((error: unknown) => {
+      const workflow = await createWorkflow({ workspaceId: workspace.id, definition, actor: AUDIT_CLI_ACTOR }).catch((error: unknown) => {
         // Name the file, so "Invalid steps[1].seconds" points somewhere.
         if (error instanceof AppError) throw new AppError(error.code, `${file}: ${error.message}`, { param: error.param });
         throw error;

@@ -118,6 +118,16 @@ describe("GET, PATCH, DELETE /v1/templates/:id", () => {
     expect(await auditTrail(ws.workspace.id, ["template.update"])).toHaveLength(1);
   });
 
+  it("lets one of two writers made from the same version win: the other gets 409, nothing is lost silently", async () => {
+    const ws = await createTestWorkspace();
+    const template = await ws.createTemplate();
+    const answers = await Promise.all(["Ann's", "Bo's"].map((name) => patch(ws.authorization, template.id, { name, version: 1 })));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+    const winner = answers.find((res) => res.status === 200)!.json.data.name;
+    expect(await rowOf(template.id)).toMatchObject({ name: winner, version: 2 });
+    expect(await auditTrail(ws.workspace.id, ["template.update"])).toHaveLength(1);
+  });
+
   it("deletes an unused template (audited), refuses with 409 naming the workflows that send one", async () => {
     const ws = await createTestWorkspace();
     const used = await ws.createTemplate({ name: "Used" });

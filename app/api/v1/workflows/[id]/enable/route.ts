@@ -1,0 +1,16 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { ok } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { serializeWorkflow } from "@/lib/workflows/serialize";
+import { setWorkflowEnabled } from "@/lib/workflows/set-workflow-enabled";
+
+// POST /v1/workflows/:id/enable – no body; already enabled: answered as it is, nothing audited
+export const POST = withApiKey<{ id: string }>({ scope: "workflows:write", body: "none" }, async ({ principal, request, params }) =>
+  ok(serializeWorkflow(await setWorkflowEnabled({ workspaceId: principal.workspaceId, workflowId: params.id, enabled: true, actor: apiActor(principal, request) }))),
+);
+
+const notAllowed = methodNotAllowed("POST");
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,22 @@
+import { apiActor } from "@/lib/api/api-actor";
+import { created, list } from "@/lib/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
+import { createWorkflow } from "@/lib/workflows/create-workflow";
+import { listWorkflowPage, parseWorkflowListQuery } from "@/lib/workflows/list-workflows";
+import { serializeWorkflow } from "@/lib/workflows/serialize";
+
+// GET /v1/workflows – the workspace's workflows, newest first, keyset cursors
+export const GET = withApiKey({ scope: "workflows:write", body: "none" }, async ({ principal, url }) => {
+  const { items, meta } = await listWorkflowPage(principal.workspaceId, parseWorkflowListQuery(url.searchParams));
+  return list(meta, items.map(serializeWorkflow));
+});
+
+// POST /v1/workflows – a workflow from its definition, with the builder's checks (the CLI's `workflow create`)
+export const POST = withApiKey({ scope: "workflows:write", body: "json", maxBytes: 1024 * 1024 }, async ({ principal, request, body }) =>
+  created(serializeWorkflow(await createWorkflow({ workspaceId: principal.workspaceId, definition: body, actor: apiActor(principal, request) }))),
+);
+
+const notAllowed = methodNotAllowed("GET, POST");
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
