@@ -1,5 +1,5 @@
 /**
- * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite]
+ * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite --webhook-endpoint]
  *
  * Accepts N messages through sendBatch (the use case behind POST /v1/batches: the fastest way in,
  * 1,000 per call), delivers them through the smtp provider to an in-process stand-in relay
@@ -14,6 +14,8 @@
  * - how many Message-IDs the relay received twice (the at-least-once window; expected 0).
  * Setups: PostgreSQL with 1 and with 2 `npm run worker` processes (a fresh database on the bench
  * server, created and dropped), and embedded PGlite with the in-process worker.
+ * With --webhook-endpoint, each setup instead compares the delivery-only figure without and with one
+ * webhook endpoint subscribed to every event, as CPU ms per message and as rates (bench/webhook-cost.ts).
  * A benchmark, not a test: figures vary with the machine.
  */
 import { parseArgs } from "node:util";
@@ -28,6 +30,7 @@ import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import { startRelaySink, type RelaySink } from "./bench/relay-sink";
+import { measureWebhookCost, type CostWorkers } from "./bench/webhook-cost";
 import { scratchPostgres, seconds, tempDir } from "./bench/server";
 
 const { values: args } = parseArgs({
@@ -40,6 +43,8 @@ const { values: args } = parseArgs({
     /** Which PostgreSQL setups to run: numbers of worker processes. */
     "pg-workers": { type: "string", default: "1,2" },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    /** Compare delivery without and with one webhook endpoint subscribed to every event, instead of the usual figures. */
+    "webhook-endpoint": { type: "boolean", default: false },
   },
 });
 const COUNT = Number(args.count);
@@ -73,6 +78,12 @@ async function accept(workspaceId: string, count: number, offset: number, schedu
 interface Workers {
   pause(): Promise<void>;
   resume(): Promise<void>;
+}
+
+/** The usual figures, or with --webhook-endpoint the cost of one endpoint taking every event. */
+async function run(label: string, sink: RelaySink, workers: CostWorkers, postgres: boolean): Promise<void> {
+  if (!args["webhook-endpoint"]) return measure(label, sink, workers);
+  await measureWebhookCost(label, { sink, workers, accept, count: COUNT, postgres });
 }
 
 /** Runs both measurements on the database the process is configured for; `workers` are already running. */
@@ -146,10 +157,8 @@ async function postgresSetup(sink: RelaySink, processes: number, serverUrl: stri
     for (let i = 0; i < processes; i++) children.push(startWorkerProcess(workerEnv));
     await Promise.all(children.map((child) => child.started));
     const signal = (name: NodeJS.Signals) => children.forEach((child) => child.child.kill(name));
-    await measure(`postgres, ${processes} worker process${processes > 1 ? "es" : ""}`, sink, {
-      pause: async () => signal("SIGSTOP"),
-      resume: async () => signal("SIGCONT"),
-    });
+    const workers = { pause: async () => signal("SIGSTOP"), resume: async () => signal("SIGCONT"), pids: children.map((child) => child.child.pid!) };
+    await run(`postgres, ${processes} worker process${processes > 1 ? "es" : ""}`, sink, workers, true);
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await stopQueue();
@@ -166,7 +175,7 @@ async function embeddedSetup(sink: RelaySink): Promise<void> {
     await migrateDatabase(await getDbHandle());
     const options = { concurrency: Number(process.env.WORKER_CONCURRENCY || 5) };
     await startWorkers(options);
-    await measure("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options) });
+    await run("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options), pids: [] }, false);
   } finally {
     await stopWorkers();
     closeSmtpTransport();
@@ -180,6 +189,8 @@ async function main(): Promise<void> {
   const sink = await startRelaySink();
   // The workers (children inherit this environment) and the in-process worker deliver to the sink.
   applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, WORKER_CONCURRENCY: args.concurrency, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
+  // --webhook-endpoint's receiver listens on loopback over http.
+  if (args["webhook-endpoint"]) applySettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
   setLogLevel("warn");
   console.log(`bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`);
   try {
