@@ -72,6 +72,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // Domain verification asks the DNS server e2e/ui/admin.spec.ts starts on this port.
       DNS_SERVERS: "127.0.0.1:5391",
+      // e2e/ui/webhooks.spec.ts delivers to a receiver it runs on loopback, over plain HTTP.
+      WEBHOOKS_ALLOW_PRIVATE: "true",
+      WEBHOOKS_ALLOW_HTTP: "true",
     },
   },
 });

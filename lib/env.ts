@@ -143,6 +143,8 @@ const envSchema = z.object({
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Requests in flight to one endpoint, per worker process.
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
+  // Webhook requests of one worker process sent and not yet recorded: what a SIGKILL can send twice.
+  WEBHOOK_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).default(50),
   // Sender of sign-in links and invitations (the "System mail" workspace); its domain is verified there at boot.
   SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
 }).superRefine((values, ctx) => {

@@ -1,5 +1,5 @@
 /**
- * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite]
+ * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite --webhook-endpoint]
  *
  * Accepts N messages through sendBatch (the use case behind POST /v1/batches: the fastest way in,
  * 1,000 per call), delivers them through the smtp provider to an in-process stand-in relay
@@ -19,6 +19,8 @@
  * - how many Message-IDs the relay received twice (the at-least-once window; expected 0).
  * Setups: PostgreSQL with 1 and with 2 `npm run worker` processes (a fresh database on the bench
  * server, created and dropped), and embedded PGlite with the in-process worker.
+ * With --webhook-endpoint, each setup instead compares the delivery-only figure without and with one
+ * webhook endpoint subscribed to every event, as CPU ms per message and as rates (bench/webhook-cost.ts).
  * A benchmark, not a test: figures vary with the machine.
  */
 import { parseArgs } from "node:util";
@@ -34,6 +36,7 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import { startRelaySink, type RelaySink } from "./bench/relay-sink";
 import { cpuOf, descendants } from "./bench/process-stats";
+import { measureWebhookCost, type CostWorkers } from "./bench/webhook-cost";
 import { scratchPostgres, seconds, tempDir } from "./bench/server";
 
 const { values: args } = parseArgs({
@@ -46,6 +49,8 @@ const { values: args } = parseArgs({
     /** Which PostgreSQL setups to run: numbers of worker processes. */
     "pg-workers": { type: "string", default: "1,2" },
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    /** Compare delivery without and with one webhook endpoint subscribed to every event, instead of the usual figures. */
+    "webhook-endpoint": { type: "boolean", default: false },
   },
 });
 const COUNT = Number(args.count);
@@ -102,6 +107,12 @@ async function delivery(workers: Workers, count: number, deliver: () => Promise<
 
 const cpuPerMessage = (run: Delivery) =>
   `${(run.workerMs + run.databaseMs).toFixed(2)} ms` + (run.databaseMs > 0 ? ` (workers ${run.workerMs.toFixed(2)}, database ${run.databaseMs.toFixed(2)})` : "");
+
+/** The usual figures, or with --webhook-endpoint the cost of one endpoint taking every event. */
+async function run(label: string, sink: RelaySink, workers: Workers & CostWorkers, postgres: boolean): Promise<void> {
+  if (!args["webhook-endpoint"]) return measure(label, sink, workers);
+  await measureWebhookCost(label, { sink, workers, accept, count: COUNT, postgres });
+}
 
 /** Runs both measurements on the database the process is configured for; `workers` are already running. */
 async function measure(label: string, sink: RelaySink, workers: Workers): Promise<void> {
@@ -190,7 +201,7 @@ async function postgresSetup(sink: RelaySink, processes: number, serverUrl: stri
     const signal = (name: NodeJS.Signals) => children.forEach((child) => child.child.kill(name));
     const databaseName = new URL(database.url).pathname.slice(1);
     const tree = new Set(children.flatMap((child) => [...descendants(child.child.pid!)]));
-    await measure(`postgres, ${processes} worker process${processes > 1 ? "es" : ""}`, sink, {
+    const workers = {
       pause: async () => signal("SIGSTOP"),
       resume: async () => signal("SIGCONT"),
       cpu: () => ({
@@ -198,7 +209,9 @@ async function postgresSetup(sink: RelaySink, processes: number, serverUrl: stri
         // This server's backends of the scratch database: the workers' and this process's (idle while they deliver).
         database: cpuOf((cmdline) => cmdline.startsWith("postgres: ") && cmdline.includes(` ${databaseName} `)),
       }),
-    });
+      pids: children.map((child) => child.child.pid!),
+    };
+    await run(`postgres, ${processes} worker process${processes > 1 ? "es" : ""}`, sink, workers, true);
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await stopQueue();
@@ -219,7 +232,7 @@ async function embeddedSetup(sink: RelaySink): Promise<void> {
       const usage = process.cpuUsage(); // the worker, PGlite and the relay sink's thread: all in this process
       return { workers: (usage.user + usage.system) / 1e6, database: 0 };
     };
-    await measure("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options), cpu });
+    await run("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options), cpu, pids: [] }, false);
   } finally {
     await stopWorkers();
     closeSmtpTransport();
@@ -233,6 +246,8 @@ async function main(): Promise<void> {
   const sink = await startRelaySink();
   // The workers (children inherit this environment) and the in-process worker deliver to the sink.
   applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, WORKER_CONCURRENCY: args.concurrency, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
+  // --webhook-endpoint's receiver listens on loopback over http.
+  if (args["webhook-endpoint"]) applySettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
   setLogLevel("warn");
   console.log(`bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`);
   try {

@@ -20,6 +20,7 @@ const NAV: NavItem[] = [
   { href: "/contacts", label: "Contacts" },
   { href: "/groups", label: "Unsubscribe groups" },
   { href: "/api-keys", label: "API keys" },
+  { href: "/webhooks", label: "Webhooks" },
   { href: "/domains", label: "Domains" },
   { href: "/settings", label: "Settings" },
 ];

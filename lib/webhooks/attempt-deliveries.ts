@@ -10,6 +10,7 @@ import { systemClock, type Clock } from "./retry-schedule";
 import { rowsOf } from "./rows";
 import { sendWebhookRequest, REQUEST_TIMEOUT_MS } from "./send-webhook-request";
 import { signedHeaders } from "./signing";
+import { webhookUnrecordedGate } from "./unrecorded-gate";
 
 /** A claim outlives the request's timeout and its recording; after it, a dead worker's delivery may be claimed again. */
 const CLAIM_MS = REQUEST_TIMEOUT_MS + 20_000;
@@ -21,10 +22,21 @@ const EARLY_SLACK_MS = 1_000;
  * and first in line for their endpoint and message (an earlier event of the same message still pending
  * or in flight holds a later one back; its completion enqueues the next), build their payloads, POST
  * them with at most WEBHOOK_ENDPOINT_CONCURRENCY requests per endpoint in this process, and record
- * the attempts together (record-attempt.ts). A job whose delivery is not claimable (done, not due, held, claimed elsewhere) does nothing.
+ * the attempts together (record-attempt.ts), in groups of at most WEBHOOK_MAX_UNRECORDED per process.
+ * A job whose delivery is not claimable (done, not due, held, claimed elsewhere) does nothing.
  */
 export async function attemptDeliveries(jobs: DeliverWebhookJob[], clock: Clock = systemClock): Promise<void> {
-  const claimed = await claimDeliveries([...new Set(jobs.map((job) => job.deliveryId))], clock.now());
+  const gate = webhookUnrecordedGate();
+  const ids = [...new Set(jobs.map((job) => job.deliveryId))];
+  // Groups of at most WEBHOOK_MAX_UNRECORDED, each claimed only once it holds its gate slots (so a
+  // claim never ages while waiting) and recorded before it gives them back: the kill window's bound.
+  const groups: string[][] = [];
+  for (let start = 0; start < ids.length; start += gate.limit) groups.push(ids.slice(start, start + gate.limit));
+  await Promise.all(groups.map((group) => gate.run(group.length, () => attemptGroup(group, clock))));
+}
+
+async function attemptGroup(ids: string[], clock: Clock): Promise<void> {
+  const claimed = await claimDeliveries(ids, clock.now());
   if (claimed.length === 0) return;
   const db = await getDb();
   const [endpoints, events] = await Promise.all([

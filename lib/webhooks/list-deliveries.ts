@@ -10,6 +10,9 @@ import { buildPayloadObjects } from "./build-payloads";
 import { getEndpointOrThrow } from "./manage-endpoints";
 import { serializeAttempt, serializeDelivery } from "./serialize";
 
+/** The statuses a delivery goes through, for the log's filter. */
+export const DELIVERY_STATUSES = WEBHOOK_DELIVERY_STATUSES;
+
 export interface DeliveryListQuery extends KeysetPageQuery {
   status?: WebhookDeliveryStatus;
   eventType?: string;

@@ -61,7 +61,7 @@ export const webhookCommands: Record<string, CliCommand> = {
       const values = parseFlags(args, { workspace: { type: "string" }, id: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
       const id = requiredString(values, "id");
-      await deleteEndpoint(workspace.id, id);
+      await deleteEndpoint(workspace.id, id, CLI_ACTOR);
       emit(context, { id, deleted: true }, [`Deleted webhook endpoint ${id}.`]);
     },
   },

@@ -24,6 +24,8 @@ import { plural } from "@/lib/plural.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { hasRole } from "@/lib/access/roles.shared";
 import { ScheduleControls } from "@/components/messages/schedule-controls";
+import { MessageDeliveries } from "@/components/webhooks/message-deliveries";
+import { listMessageDeliveries } from "@/lib/webhooks/list-message-deliveries";
 import { cancelMessageAction, rescheduleMessageAction, resendMessageAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }> };
@@ -37,7 +39,7 @@ export default async function EmailPage({ params }: Props) {
   await connection();
   const { id } = await params;
   const { workspace, role } = await requireDashboard();
-  const [detail, inbox] = await Promise.all([getMessageDetail(workspace.id, id), getInboxMessage(workspace.id, id)]);
+  const [detail, inbox, webhooks] = await Promise.all([getMessageDetail(workspace.id, id), getInboxMessage(workspace.id, id), listMessageDeliveries(workspace.id, id)]);
   if (!detail) notFound();
   const { message, events, eventCount } = detail;
   const gone = contentGone(message);
@@ -97,6 +99,8 @@ export default async function EmailPage({ params }: Props) {
           </Card>
         </div>
       </div>
+
+      <MessageDeliveries deliveries={webhooks.deliveries} hasEndpoints={webhooks.hasEndpoints} />
 
       <Card title="Preview" id="html" description="Rendered in a sandbox: no scripts, no access to this page.">
         {message.bodyHtml ? <HtmlPreview html={message.bodyHtml} title="HTML body of the message" /> : <Gone text={gone ?? "This message has no HTML part."} />}

@@ -1,3 +1,4 @@
+import { apiKeyActor } from "@/lib/audit/actor";
 import { created, list } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { createEndpoint, listEndpoints, parseEndpointListQuery } from "@/lib/webhooks/manage-endpoints";
@@ -11,7 +12,7 @@ export const GET = withApiKey({ scope: "webhooks:write", body: "none" }, async (
 
 // POST /v1/webhook_endpoints – a new endpoint; the answer carries its signing secret, shown this once
 export const POST = withApiKey({ scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, body }) => {
-  const { endpoint, secret } = await createEndpoint(principal.workspaceId, body, principal.apiKeyId);
+  const { endpoint, secret } = await createEndpoint(principal.workspaceId, body, apiKeyActor(principal));
   return created({ ...serializeEndpoint(endpoint), secret });
 });
 

@@ -1,3 +1,4 @@
+import { apiKeyActor } from "@/lib/audit/actor";
 import { ok } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { deleteEndpoint, getEndpointOrThrow, updateEndpoint } from "@/lib/webhooks/manage-endpoints";
@@ -10,12 +11,12 @@ export const GET = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "
 
 // PATCH /v1/webhook_endpoints/:id – url, description, eventTypes, enabled (enabling clears the service's reason)
 export const PATCH = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, params, body }) =>
-  ok(serializeEndpoint(await updateEndpoint(principal.workspaceId, params.id, body, principal.apiKeyId))),
+  ok(serializeEndpoint(await updateEndpoint(principal.workspaceId, params.id, body, apiKeyActor(principal)))),
 );
 
 // DELETE /v1/webhook_endpoints/:id – with its deliveries and attempt log
 export const DELETE = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "none" }, async ({ principal, params }) => {
-  await deleteEndpoint(principal.workspaceId, params.id);
+  await deleteEndpoint(principal.workspaceId, params.id, apiKeyActor(principal));
   return ok({ id: params.id, deleted: true });
 });
 

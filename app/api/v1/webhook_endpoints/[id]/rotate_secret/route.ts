@@ -1,3 +1,4 @@
+import { apiKeyActor } from "@/lib/audit/actor";
 import { ok } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
 import { rotateEndpointSecret } from "@/lib/webhooks/manage-endpoints";
@@ -5,7 +6,7 @@ import { serializeEndpoint } from "@/lib/webhooks/serialize";
 
 // POST /v1/webhook_endpoints/:id/rotate_secret – a new secret (shown once); the old one signs alongside for 24 hours
 export const POST = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "optional", maxBytes: 1024 }, async ({ principal, params }) => {
-  const { endpoint, secret } = await rotateEndpointSecret(principal.workspaceId, params.id, principal.apiKeyId);
+  const { endpoint, secret } = await rotateEndpointSecret(principal.workspaceId, params.id, apiKeyActor(principal));
   return ok({ ...serializeEndpoint(endpoint), secret });
 });
 
