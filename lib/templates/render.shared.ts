@@ -72,11 +72,37 @@ function parseCached(engine: Liquid, kind: "html" | "plain", source: string): Te
   return parsed;
 }
 
-function renderField(field: TemplateField, source: string, variables: Record<string, unknown>, strict: boolean): string {
-  const kind = field === "bodyHtml" ? "html" : "plain";
-  const engine = engines[kind][strict ? "strict" : "lenient"];
+/** A template's fields parsed once: what the per-version cache keeps (render-template-by-id.ts). */
+export interface CompiledTemplate {
+  subject: Template[];
+  bodyHtml: Template[];
+  bodyText: Template[] | null;
+}
+
+const kindOf = (field: TemplateField) => (field === "bodyHtml" ? "html" : "plain");
+
+function parseField(field: TemplateField, source: string): Template[] {
+  const kind = kindOf(field);
   try {
-    return engine.renderSync(parseCached(engine, kind, source), variables) as string;
+    return parseCached(engines[kind].lenient, kind, source);
+  } catch (error) {
+    throw templateError(field, error);
+  }
+}
+
+/** Parses every field (throws TEMPLATE_RENDER_ERROR naming the field when one does not parse). */
+export function compileTemplate(source: TemplateSource): CompiledTemplate {
+  return {
+    subject: parseField("subject", source.subject),
+    bodyHtml: parseField("bodyHtml", source.bodyHtml),
+    bodyText: source.bodyText ? parseField("bodyText", source.bodyText) : null,
+  };
+}
+
+function renderField(field: TemplateField, parsed: Template[], variables: Record<string, unknown>, strict: boolean): string {
+  const engine = engines[kindOf(field)][strict ? "strict" : "lenient"];
+  try {
+    return engine.renderSync(parsed, variables) as string;
   } catch (error) {
     throw templateError(field, error);
   }
@@ -88,10 +114,15 @@ export function renderTemplate(
   variables: Record<string, unknown>,
   options: { strict?: boolean } = {},
 ): RenderedEmail {
+  return renderCompiled(compileTemplate(source), variables, options);
+}
+
+/** renderTemplate for fields parsed earlier (compileTemplate). */
+export function renderCompiled(compiled: CompiledTemplate, variables: Record<string, unknown>, options: { strict?: boolean } = {}): RenderedEmail {
   const strict = options.strict ?? false;
-  const subject = renderField("subject", source.subject, variables, strict).replace(/\s+/g, " ").trim();
-  const bodyHtml = renderField("bodyHtml", source.bodyHtml, variables, strict);
-  const bodyText = source.bodyText ? renderField("bodyText", source.bodyText, variables, strict) : htmlToText(bodyHtml);
+  const subject = renderField("subject", compiled.subject, variables, strict).replace(/\s+/g, " ").trim();
+  const bodyHtml = renderField("bodyHtml", compiled.bodyHtml, variables, strict);
+  const bodyText = compiled.bodyText ? renderField("bodyText", compiled.bodyText, variables, strict) : htmlToText(bodyHtml);
   return { subject, bodyHtml, bodyText };
 }
 
