@@ -48,10 +48,24 @@ export function formatCurrency(value: unknown, code: unknown = "USD", locale: un
   const amount = typeof value === "number" ? value : Number(value);
   if (!Number.isFinite(amount)) return "";
   try {
-    return new Intl.NumberFormat(String(locale), { style: "currency", currency: String(code) }).format(amount);
+    return currencyFormat(String(code), String(locale)).format(amount);
   } catch {
     throw new Error(`currency: unknown currency code "${String(code)}" or locale "${String(locale)}"`);
   }
+}
+
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Building an Intl.NumberFormat costs ~50 times formatting with one: kept per currency and locale. */
+function currencyFormat(code: string, locale: string): Intl.NumberFormat {
+  const key = `${code}\u0000${locale}`;
+  let format = currencyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency: code }); // throws for an unknown code or locale
+    if (currencyFormats.size >= 200) currencyFormats.delete(currencyFormats.keys().next().value!);
+    currencyFormats.set(key, format);
+  }
+  return format;
 }
 
 /** `{{ count | pluralize: "item", "items" }}` → "item" when count is 1, otherwise "items". */
