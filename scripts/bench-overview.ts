@@ -4,14 +4,15 @@
  * Times the Overview's reads (getOverview and listRecentProblems) on the PostgreSQL server, in a
  * scratch database, with `--seed` messages in one workspace spread evenly over the last `--days`
  * days (14: every message is in the window, the worst case) plus as many in a second workspace.
- * Prints seeding time, the plan of the per-day query and the median and worst of `--runs` warm runs.
+ * Prints seeding time, the plan of the per-day query (the rollups), the median of counting the same
+ * straight from email_messages, and the median and worst of `--runs` warm runs of the page's reads.
  * A benchmark, not a test: figures vary with the machine.
  */
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { installDbHandle, openPostgres } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { getOverview, overviewQuery, overviewSince } from "@/lib/insights/get-overview";
+import { getOverview, overviewDirectQuery, overviewQuery, overviewSince } from "@/lib/insights/get-overview";
 import { listRecentProblems } from "@/lib/insights/list-recent-problems";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { scratchPostgres } from "./bench/server";
@@ -81,7 +82,9 @@ async function main() {
 
     const since = overviewSince(new Date());
     const plan = (await handle.db.execute(sql`explain (analyze, buffers) ${overviewQuery(handle.db, workspace.id, since)}`)) as unknown as Array<Record<string, string>>;
-    console.log(`plan of the per-day query:\n  ${plan.map((row) => Object.values(row)[0]).join("\n  ")}`);
+    console.log(`plan of the per-day query (overview_day_counts):\n  ${plan.map((row) => Object.values(row)[0]).join("\n  ")}`);
+    const direct = await time(() => overviewDirectQuery(handle.db, workspace.id, since));
+    console.log(`the same counts straight from email_messages (what the page did before the rollups): median ${direct.median.toFixed(0)} ms`);
 
     const overview = await time(() => getOverview(workspace.id));
     console.log(`getOverview: median ${overview.median.toFixed(0)} ms, worst ${overview.worst.toFixed(0)} ms (${overview.result.messages.toLocaleString("en")} messages in the window)`);

@@ -1,4 +1,5 @@
-import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -15,7 +16,11 @@ export const contacts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("contacts_workspace_email_idx").on(t.workspaceId, t.email)],
+  (t) => [
+    uniqueIndex("contacts_workspace_email_idx").on(t.workspaceId, t.email),
+    // The Contacts page's name-prefix search (lib/contacts/search-contacts.ts): lower(name) LIKE 'p%'.
+    index("contacts_workspace_name_idx").on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
+  ],
 );
 
 export const unsubscribeGroups = pgTable(

@@ -13,3 +13,4 @@ export * from "./suppressions";
 export * from "./invitations";
 export * from "./webhooks";
 export * from "./audit";
+export * from "./insights";

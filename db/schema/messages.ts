@@ -103,7 +103,6 @@ export const emailMessages = pgTable(
     index("email_messages_workflow_run_idx")
       .on(t.workflowRunId, t.createdAt)
       .where(sql`${t.workflowRunId} is not null`),
-    index("email_messages_to_idx").using("gin", t.toAddresses),
     // Provider events name the message by the provider's id.
     index("email_messages_reference_idx").on(t.referenceId).where(sql`${t.referenceId} <> ''`),
     // The Emails page's "Scheduled" filter, soonest first.
@@ -123,6 +122,26 @@ export const emailMessages = pgTable(
     // "Resent as …" on the original's page.
     index("email_messages_resent_from_idx").on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
   ],
+);
+
+/**
+ * Each message's bare `to` addresses, one row each, in the order the recipient filter pages in: the
+ * Emails page's and GET /v1/email_messages' `to` filter and a contact's messages walk this primary
+ * key newest first and stop at the page (an index-backed keyset), where a GIN index on
+ * email_messages.to_addresses found every message to the address and sorted them. Written by a
+ * statement trigger on email_messages' inserts (the migration; to_addresses never changes after).
+ */
+export const emailMessageRecipients = pgTable(
+  "email_message_recipients",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    createdAt: createdAt(),
+    emailMessageId: text("email_message_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.address, t.createdAt, t.emailMessageId] })],
 );
 
 export const emailMessageLogs = pgTable(

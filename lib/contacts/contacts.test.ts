@@ -58,6 +58,30 @@ describe("searching contacts", () => {
     expect(back.previousBefore).toBe(emails[3]);
   });
 
+  it("pages a name-or-address search in address order in both directions, the two matches merged", async () => {
+    const ws = await createTestWorkspace();
+    // By address: ann1, ann2; by name: b… and z… addresses named "Ann …"; c… matches neither.
+    const rows: Array<[string, string | null]> = [
+      ["ann1@example.org", null],
+      ["ann2@example.org", "Someone"],
+      ["b1@example.org", "Ann B"],
+      ["c1@example.org", "Carl"],
+      ["z1@example.org", "ann z"],
+      ["z2@example.org", "Annika"],
+    ];
+    await seedContacts(ws.workspace.id, rows);
+    const first = await searchContacts(ws.workspace.id, { query: "ANN", limit: 2 });
+    expect(first.items.map((c) => c.email)).toEqual(["ann1@example.org", "ann2@example.org"]);
+    const second = await searchContacts(ws.workspace.id, { query: "ann", limit: 2, after: first.nextAfter! });
+    expect(second.items.map((c) => c.email)).toEqual(["b1@example.org", "z1@example.org"]);
+    expect(second.previousBefore).toBe("b1@example.org");
+    const third = await searchContacts(ws.workspace.id, { query: "ann", limit: 2, after: second.nextAfter! });
+    expect(third.items.map((c) => c.email)).toEqual(["z2@example.org"]);
+    expect(third.nextAfter).toBeNull();
+    const back = await searchContacts(ws.workspace.id, { query: "ann", limit: 2, before: third.previousBefore! });
+    expect(back.items.map((c) => c.email)).toEqual(["b1@example.org", "z1@example.org"]);
+  });
+
   it("matches an address prefix, or without @ also a name prefix, case-insensitively; LIKE wildcards are literal", async () => {
     const ws = await createTestWorkspace();
     await seedContacts(ws.workspace.id, [

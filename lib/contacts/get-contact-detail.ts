@@ -1,7 +1,7 @@
 import "server-only";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { contacts, emailMessages, groupUnsubscribes, suppressions, unsubscribeGroups, type MessageSource, type MessageStatus } from "@/db/schema";
+import { contacts, emailMessageRecipients, emailMessages, groupUnsubscribes, suppressions, unsubscribeGroups, type MessageSource, type MessageStatus } from "@/db/schema";
 
 export const CONTACT_MESSAGES_MAX = 50;
 
@@ -34,10 +34,11 @@ export async function getContactDetail(workspaceId: string, contactId: string): 
         templateId: emailMessages.templateId,
         createdAt: emailMessages.createdAt,
       })
-      .from(emailMessages)
-      // `@>` on to_addresses is what the GIN index serves; the workspace filter keeps it tenant-scoped.
-      .where(and(sql`${emailMessages.toAddresses} @> array[${contact.email}]::text[]`, eq(emailMessages.workspaceId, workspaceId)))
-      .orderBy(desc(emailMessages.createdAt), desc(emailMessages.id))
+      // Newest first along the recipients' primary key: reads the page, not every message to the address.
+      .from(emailMessageRecipients)
+      .innerJoin(emailMessages, and(eq(emailMessages.id, emailMessageRecipients.emailMessageId), eq(emailMessages.workspaceId, emailMessageRecipients.workspaceId)))
+      .where(and(eq(emailMessageRecipients.workspaceId, workspaceId), eq(emailMessageRecipients.address, contact.email)))
+      .orderBy(desc(emailMessageRecipients.createdAt), desc(emailMessageRecipients.emailMessageId))
       .limit(CONTACT_MESSAGES_MAX),
     db
       .select({ id: unsubscribeGroups.id, key: unsubscribeGroups.key, name: unsubscribeGroups.name, unsubscribedAt: groupUnsubscribes.createdAt })

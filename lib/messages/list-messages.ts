@@ -3,6 +3,7 @@ import { eq, gt, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { keysetPage } from "@/lib/keyset";
+import { listMessagesToRecipient } from "./list-messages-to-recipient";
 import type { MessageListQuery } from "./message-list-query";
 
 const m = emailMessages;
@@ -10,10 +11,12 @@ const m = emailMessages;
 /**
  * GET /v1/email_messages (docs/api.md#decided-listing-messages): newest first on (created_at, id), keyset cursors in
  * both directions, filters combinable. Every query walks email_messages_workspace_created_idx (or a
- * filter's own index), so a page costs the same at any depth.
+ * filter's own index; `to`, the recipients' index: list-messages-to-recipient.ts), so a page costs
+ * the same at any depth.
  */
 export async function listMessages(workspaceId: string, query: MessageListQuery) {
   const page = { limit: query.limit, cursor: query.cursor };
+  if (query.to !== undefined) return listMessagesToRecipient(workspaceId, query.to.toLowerCase(), filtersOf(query), page);
   const table = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters: filtersOf(query) };
   return keysetPage<typeof m.$inferSelect>(table, page);
 }
@@ -30,7 +33,7 @@ function filtersOf(query: MessageListQuery): SQL[] {
   if (query.templateId !== undefined) filters.push(eq(m.templateId, query.templateId));
   if (query.batchId !== undefined) filters.push(eq(m.batchId, query.batchId));
   if (query.metaId !== undefined) filters.push(eq(m.metaId, query.metaId));
-  if (query.to !== undefined) filters.push(sql`${m.toAddresses} @> array[${query.to.toLowerCase()}]::text[]`);
+  // `to` is not a filter here: listMessagesToRecipient walks the recipients' index instead.
   // Backslash is LIKE's escape character: the caller's % and _ are text, not wildcards.
   if (query.subject !== undefined) filters.push(ilike(m.subject, `%${query.subject.replace(/[\\%_]/g, "\\$&")}%`));
   if (query.sandbox !== undefined) filters.push(eq(m.sandbox, query.sandbox));

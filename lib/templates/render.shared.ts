@@ -48,10 +48,24 @@ export function formatCurrency(value: unknown, code: unknown = "USD", locale: un
   const amount = typeof value === "number" ? value : Number(value);
   if (!Number.isFinite(amount)) return "";
   try {
-    return new Intl.NumberFormat(String(locale), { style: "currency", currency: String(code) }).format(amount);
+    return currencyFormat(String(code), String(locale)).format(amount);
   } catch {
     throw new Error(`currency: unknown currency code "${String(code)}" or locale "${String(locale)}"`);
   }
+}
+
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Building an Intl.NumberFormat costs ~50 times formatting with one: kept per currency and locale. */
+function currencyFormat(code: string, locale: string): Intl.NumberFormat {
+  const key = `${code}\u0000${locale}`;
+  let format = currencyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency: code }); // throws for an unknown code or locale
+    if (currencyFormats.size >= 200) currencyFormats.delete(currencyFormats.keys().next().value!);
+    currencyFormats.set(key, format);
+  }
+  return format;
 }
 
 /** `{{ count | pluralize: "item", "items" }}` → "item" when count is 1, otherwise "items". */
@@ -72,11 +86,37 @@ function parseCached(engine: Liquid, kind: "html" | "plain", source: string): Te
   return parsed;
 }
 
-function renderField(field: TemplateField, source: string, variables: Record<string, unknown>, strict: boolean): string {
-  const kind = field === "bodyHtml" ? "html" : "plain";
-  const engine = engines[kind][strict ? "strict" : "lenient"];
+/** A template's fields parsed once: what the per-version cache keeps (render-template-by-id.ts). */
+export interface CompiledTemplate {
+  subject: Template[];
+  bodyHtml: Template[];
+  bodyText: Template[] | null;
+}
+
+const kindOf = (field: TemplateField) => (field === "bodyHtml" ? "html" : "plain");
+
+function parseField(field: TemplateField, source: string): Template[] {
+  const kind = kindOf(field);
   try {
-    return engine.renderSync(parseCached(engine, kind, source), variables) as string;
+    return parseCached(engines[kind].lenient, kind, source);
+  } catch (error) {
+    throw templateError(field, error);
+  }
+}
+
+/** Parses every field (throws TEMPLATE_RENDER_ERROR naming the field when one does not parse). */
+export function compileTemplate(source: TemplateSource): CompiledTemplate {
+  return {
+    subject: parseField("subject", source.subject),
+    bodyHtml: parseField("bodyHtml", source.bodyHtml),
+    bodyText: source.bodyText ? parseField("bodyText", source.bodyText) : null,
+  };
+}
+
+function renderField(field: TemplateField, parsed: Template[], variables: Record<string, unknown>, strict: boolean): string {
+  const engine = engines[kindOf(field)][strict ? "strict" : "lenient"];
+  try {
+    return engine.renderSync(parsed, variables) as string;
   } catch (error) {
     throw templateError(field, error);
   }
@@ -88,10 +128,15 @@ export function renderTemplate(
   variables: Record<string, unknown>,
   options: { strict?: boolean } = {},
 ): RenderedEmail {
+  return renderCompiled(compileTemplate(source), variables, options);
+}
+
+/** renderTemplate for fields parsed earlier (compileTemplate). */
+export function renderCompiled(compiled: CompiledTemplate, variables: Record<string, unknown>, options: { strict?: boolean } = {}): RenderedEmail {
   const strict = options.strict ?? false;
-  const subject = renderField("subject", source.subject, variables, strict).replace(/\s+/g, " ").trim();
-  const bodyHtml = renderField("bodyHtml", source.bodyHtml, variables, strict);
-  const bodyText = source.bodyText ? renderField("bodyText", source.bodyText, variables, strict) : htmlToText(bodyHtml);
+  const subject = renderField("subject", compiled.subject, variables, strict).replace(/\s+/g, " ").trim();
+  const bodyHtml = renderField("bodyHtml", compiled.bodyHtml, variables, strict);
+  const bodyText = compiled.bodyText ? renderField("bodyText", compiled.bodyText, variables, strict) : htmlToText(bodyHtml);
   return { subject, bodyHtml, bodyText };
 }
 

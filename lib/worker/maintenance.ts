@@ -5,11 +5,13 @@ import { purgeExpiredAttachments } from "@/lib/attachments/purge-expired-attachm
 import { purgeMessageContent } from "@/lib/messages/purge-message-content";
 import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-handoffs";
 import { getDb } from "@/db/client";
+import { compactOverviewShards } from "@/lib/insights/compact-overview-shards";
 import { purgeWebhookLogs } from "@/lib/webhooks/purge-webhook-logs";
 
 /**
  * The hourly maintenance job (scheduled in lib/worker/worker.ts): retention of logs (activity, audit),
- * attachment bytes, message content, Resend handoffs, and the webhook log and feed.
+ * attachment bytes, message content, Resend handoffs, and the webhook log and feed; and folds the
+ * Overview's per-connection count shards of past days.
  */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
@@ -18,4 +20,5 @@ export async function runMaintenance(): Promise<void> {
   await purgeMessageContent();
   await purgeResendHandoffs(await getDb());
   await purgeWebhookLogs();
+  await compactOverviewShards();
 }

@@ -1,0 +1,36 @@
+import "server-only";
+import { compileTemplate, type CompiledTemplate, type TemplateSource } from "./render.shared";
+
+/** Enough for every template a busy workspace renders; the oldest entry goes first beyond it. */
+export const COMPILED_VERSIONS_LIMIT = 1_000;
+const compiled = new Map<string, CompiledTemplate>();
+
+/**
+ * A template version's parsed fields, kept in this process. The key is the template id and its
+ * version number: every save (update, restore) makes a new version, so a saved change is never
+ * served from here, and no invalidation message is needed between processes. The loader reads the
+ * template's current row; when a save landed between the caller's version read and the load, the
+ * content is filed under the version it really is, and this render uses it (it is the newer one).
+ */
+export async function compiledVersion(templateId: string, version: number, load: () => Promise<TemplateSource & { version: number }>): Promise<CompiledTemplate> {
+  const hit = compiled.get(key(templateId, version));
+  if (hit) {
+    // Most recently used last: Map keeps insertion order, so the first key is the coldest.
+    compiled.delete(key(templateId, version));
+    compiled.set(key(templateId, version), hit);
+    return hit;
+  }
+  const template = await load();
+  const entry = compileTemplate(template);
+  if (compiled.size >= COMPILED_VERSIONS_LIMIT) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key(templateId, template.version), entry);
+  return entry;
+}
+
+/** How many versions this process holds (tests). */
+export function compiledVersionsCached(templateId: string): number[] {
+  const prefix = `${templateId}@`;
+  return [...compiled.keys()].filter((entry) => entry.startsWith(prefix)).map((entry) => Number(entry.slice(prefix.length)));
+}
+
+const key = (templateId: string, version: number) => `${templateId}@${version}`;
