@@ -8,6 +8,7 @@ import type { Domain } from "./get-domain-or-throw";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { invalidParameter } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 export const DKIM_KEY_PURPOSE = "dkim-private-key";
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -28,7 +29,11 @@ export async function addDomain(
     publicKeyEncoding: { type: "spki", format: "der" },
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
-  if (!tx) return (await getDb()).transaction((own) => addDomain(input, own));
+  if (!tx) {
+    const added = await (await getDb()).transaction((own) => addDomain(input, own));
+    invalidateShortLivedCaches(); // a send's cached "not a domain of this workspace"
+    return added;
+  }
   const now = new Date();
   const [domain] = await tx
     .insert(domains)
