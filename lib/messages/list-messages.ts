@@ -4,18 +4,23 @@ import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { keysetPage } from "@/lib/keyset";
 import type { MessageListQuery } from "./message-list-query";
+import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";
 
 const m = emailMessages;
+/** The API's columns, and the two the dashboard's Emails table adds: no body, attachment or header. */
+const LIST_COLUMNS = { ...MESSAGE_API_COLUMNS, sandbox: m.sandbox, contentPurgedAt: m.contentPurgedAt };
+type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt">;
 
 /**
  * GET /v1/email_messages (docs/api.md#decided-listing-messages): newest first on (created_at, id), keyset cursors in
  * both directions, filters combinable. Every query walks email_messages_workspace_created_idx (or a
- * filter's own index), so a page costs the same at any depth.
+ * filter's own index), so a page costs the same at any depth. It reads only the columns the API
+ * returns: never the bodies, attachments or headers (a page of 50 would carry them all).
  */
 export async function listMessages(workspaceId: string, query: MessageListQuery) {
   const page = { limit: query.limit, cursor: query.cursor };
-  const table = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters: filtersOf(query) };
-  return keysetPage<typeof m.$inferSelect>(table, page);
+  const table = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters: filtersOf(query), columns: LIST_COLUMNS };
+  return keysetPage<ListRow>(table, page);
 }
 
 function filtersOf(query: MessageListQuery): SQL[] {
