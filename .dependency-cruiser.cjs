@@ -9,7 +9,7 @@
  */
 const FLOORS = [
   // 1 foundation: imports nothing of lib/ but itself
-  ["env", "clock", "errors", "ids", "log", "group-commit", "metrics", "plural.shared", "validation.shared", "keyset", "pagination", "crypto", "addresses", "access"],
+  ["env", "clock", "short-lived-cache", "errors", "ids", "log", "group-commit", "metrics", "plural.shared", "validation.shared", "keyset", "pagination", "crypto", "addresses", "access"],
   // 3 records (db/ is floor 2): facts and the work they cause, written in one transaction
   ["timeline", "queue", "activity", "audit"],
   // 4 domain: each its own tables and rules

@@ -3,6 +3,7 @@ import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 import { wellFormedJson } from "@/db/well-formed-json";
+import { executePrepared } from "./execute-prepared";
 
 /**
  * A multi-row INSERT with the rows as ONE JSON parameter (json_populate_recordset), for the set-based
@@ -11,7 +12,8 @@ import { wellFormedJson } from "@/db/well-formed-json";
  * The columns are those of the first row (every row has the same keys); omitted columns take their
  * defaults. Values are what Drizzle would send: Dates as ISO strings, jsonb values as JSON, text[]
  * as JSON arrays (PostgreSQL converts a JSON array to the array type of the column).
- * `onConflict` is appended as it is (`on conflict (…) do update set …`).
+ * `onConflict` is appended as it is (`on conflict (…) do update set …`). The text depends only on the
+ * table, the columns and `onConflict`, so it runs as a prepared statement (execute-prepared.ts).
  */
 export async function insertJsonRows<T extends PgTable>(
   db: Executor,
@@ -32,5 +34,5 @@ export async function insertJsonRows<T extends PgTable>(
     sql`, `,
   );
   const conflict = options.onConflict ? sql` ${options.onConflict}` : sql``;
-  await db.execute(sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${wellFormedJson(records)}::json)${conflict}`);
+  await executePrepared(db, sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${wellFormedJson(records)}::json)${conflict}`);
 }

@@ -18,6 +18,8 @@ export interface KeysetQuery {
   /** Tenant scope and filters; the cursor object must also satisfy the tenant scope. */
   scope: SQL;
   filters: SQL[];
+  /** The columns a page reads (what its caller returns); every column when absent. */
+  columns?: Record<string, PgColumn>;
 }
 
 /**
@@ -36,8 +38,7 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const older = (row: Keyed) => sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
   const newer = (row: Keyed) => sql`(${createdAt}, ${id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
   const backwards = page.cursor?.direction === "before";
-  const rows = (await db
-    .select()
+  const rows = (await (query.columns ? db.select(query.columns) : db.select())
     .from(table)
     .where(and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
     .orderBy(...(backwards ? [asc(createdAt), asc(id)] : [desc(createdAt), desc(id)]))

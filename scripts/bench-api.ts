@@ -1,19 +1,27 @@
 /**
- * npm run bench:api [-- --skip-build --seed 1000000 --duration 10]
+ * npm run bench:api [-- --skip-build --seed 1000000 --duration 10 --only postgres|pglite --apps 2 --log-statements]
  *
- * Starts the built app on the PostgreSQL server (a scratch database) and on PGlite, drives it with
- * autocannon on loopback and prints: single sends/s with p50/p99 at concurrency 64; messages/s
- * accepted through 1,000-message batches; list p95 on page 1 and at a deep cursor after seeding
- * messages with set-based SQL. On PostgreSQL the server runs with RUN_WORKER=false (as a web process
- * would, with workers elsewhere) so delivery does not compete for the two cores; PGlite always runs
- * its worker in-process. A benchmark, not a test.
+ * Starts the built app on the PostgreSQL server (a scratch database) and on PGlite and drives it with
+ * autocannon at 64 connections on loopback, side by side in one run: the framework's floor (the JSON
+ * 404 of an unknown /api/v1 path), single sends, `GET /v1/email_messages?limit=50` and
+ * `GET /v1/email_messages/:id`, each with p50/p99 and its share of the floor; the CPU per accepted
+ * send of the app's process tree and of the database's backends (from /proc: the machine is shared,
+ * so rates move with its load and the CPU figures are the ones to compare); then messages/s through
+ * 1,000-message batches and list latency at a deep cursor after seeding `--seed` messages with
+ * set-based SQL (0 skips it). On PostgreSQL the server runs with RUN_WORKER=false (a web process, the
+ * workers elsewhere); PGlite always runs its worker in-process. `--apps 2` adds a run of two app
+ * processes against the one PostgreSQL database (the database CPU per send should not grow);
+ * `--log-statements` prints the statements PostgreSQL ran per send. A benchmark, not a test.
  */
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import postgres from "postgres";
 import { sql } from "drizzle-orm";
 import { openPglite, openPostgres, type DbHandle } from "@/db/client";
-import { BENCH_AUTH, BENCH_KEY_USERNAME, build, percentile, scratchPostgres, sendBody, startServer, tempDir } from "./bench/server";
+import { BENCH_AUTH, BENCH_KEY_USERNAME, build, percentile, scratchPostgres, sendBody, startServer, tempDir, type RunningServer } from "./bench/server";
 import { firstRow, seedMessages } from "./bench/seed-messages";
+import { cpuSnapshot, loadAverage } from "./bench/proc-cpu";
+import { logSize, printStatements, statementsBetween } from "./bench/pg-log";
 
 const { values: args } = parseArgs({
   options: {
@@ -23,24 +31,130 @@ const { values: args } = parseArgs({
     "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
     port: { type: "string", default: "3220" },
     only: { type: "string" },
+    apps: { type: "string", default: "1" },
+    "log-statements": { type: "boolean", default: false },
   },
 });
 const PORT = Number(args.port);
 const DURATION = Number(args.duration);
 const SEED = Number(args.seed);
+const CONNECTIONS = 64;
 const headers = { authorization: BENCH_AUTH, "content-type": "application/json" };
 
-async function singleSends(base: string) {
+interface Load {
+  rate: number;
+  ok: number;
+  p50: number;
+  p99: number;
+  bad: number;
+  timeouts: number;
+}
+
+/** 64 connections spread over the servers' bases for DURATION seconds; `ok` counts the expected status. */
+async function drive(bases: string[], path: string, options: { method?: "GET" | "POST"; body?: (i: number) => string; duration?: number } = {}): Promise<Load> {
   let i = 0;
-  const result = await autocannon({
-    url: `${base}/email_messages`,
-    connections: 64,
-    duration: DURATION,
-    method: "POST",
-    headers,
-    setupClient: (client) => client.setBody(JSON.stringify(sendBody(i++))),
-  });
-  return `${result.requests.average.toFixed(0)} sends/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`;
+  const results = await Promise.all(
+    bases.map((base) =>
+      autocannon({
+        url: `${base}${path}`,
+        connections: CONNECTIONS / bases.length,
+        duration: options.duration ?? DURATION,
+        method: options.method ?? "GET",
+        headers,
+        setupClient: options.body ? (client) => client.setBody(options.body!(i++)) : undefined,
+      }),
+    ),
+  );
+  const sum = (pick: (r: autocannon.Result) => number) => results.reduce((total, r) => total + pick(r), 0);
+  const seconds = options.duration ?? DURATION;
+  return {
+    rate: sum((r) => r.requests.total) / seconds,
+    ok: sum((r) => r["2xx"]) + (path.startsWith("/unknown") ? sum((r) => r.non2xx) : 0),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    bad: path.startsWith("/unknown") ? 0 : sum((r) => r.non2xx),
+    timeouts: sum((r) => r.timeouts),
+  };
+}
+
+const line = (label: string, load: Load, floor: Load | null, unit = "req/s") =>
+  `${label.padEnd(34)} ${load.rate.toFixed(0).padStart(6)} ${unit}, p50 ${load.p50} ms, p99 ${load.p99} ms` +
+  (floor ? `, ${((load.rate / floor.rate) * 100).toFixed(0)} % of the floor` : "") +
+  (load.bad || load.timeouts ? ` (non-2xx ${load.bad}, timeouts ${load.timeouts})` : "");
+
+const sendRequest = (i: number) => JSON.stringify(sendBody(i));
+
+/** The floor, then sends with the CPU they cost, then the two reads: one run, side by side. */
+async function requestPath(label: string, servers: RunningServer[], database: string | null) {
+  const bases = servers.map((server) => server.base);
+  await drive(bases, "/email_messages", { method: "POST", body: sendRequest, duration: 3 }); // warm-up, not reported
+  await drive(bases, "/unknown-path", { duration: 2 });
+  await drive(bases, "/email_messages?limit=50", { duration: 2 });
+  const floor = await drive(bases, "/unknown-path");
+  const pids = servers.map((server) => server.pid);
+  const idle = await idleCpuPerSecond(pids, database);
+  const before = cpuSnapshot(pids, database);
+  const started = performance.now();
+  const sends = await drive(bases, "/email_messages", { method: "POST", body: sendRequest });
+  const after = cpuSnapshot(pids, database);
+  const seconds = (performance.now() - started) / 1000;
+  const list = await drive(bases, "/email_messages?limit=50");
+  const id = await lastMessageId(bases[0]);
+  const get = await drive(bases, `/email_messages/${id}`);
+  // What the processes spend with no request (timers, the pool's keep-alive) is not the sends': at a
+  // low rate on a loaded machine it would otherwise inflate the figure.
+  const perSend = (cpu: number, idlePerSecond: number) => `${(((cpu - idlePerSecond * seconds) / sends.ok) * 1000).toFixed(2)} ms`;
+  console.log(`${label}: load average ${loadAverage()} (1/5/15 min), ${CONNECTIONS} connections, ${DURATION} s each`);
+  console.log(`  ${line("floor (JSON 404, unknown path)", floor, null)}`);
+  console.log(`  ${line("POST /v1/email_messages", sends, floor, "sends/s")}`);
+  console.log(`  ${line("GET /v1/email_messages?limit=50", list, floor)}`);
+  console.log(`  ${line("GET /v1/email_messages/:id", get, floor)}`);
+  console.log(
+    `  CPU per accepted send: app ${perSend(after.app - before.app, idle.app)}` +
+      (database ? `, PostgreSQL backends ${perSend(after.db - before.db, idle.db)}` : " (PGlite: the database is inside the app)") +
+      ` (idle CPU subtracted: app ${(idle.app * 1000).toFixed(0)} ms/s` + (database ? `, PostgreSQL ${(idle.db * 1000).toFixed(0)} ms/s)` : ")"),
+  );
+}
+
+/** CPU seconds per second the app and the database spend with no request, over 3 s. */
+async function idleCpuPerSecond(pids: number[], database: string | null): Promise<{ app: number; db: number }> {
+  const before = cpuSnapshot(pids, database);
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const after = cpuSnapshot(pids, database);
+  const seconds = (performance.now() - started) / 1000;
+  return { app: (after.app - before.app) / seconds, db: (after.db - before.db) / seconds };
+}
+
+async function lastMessageId(base: string): Promise<string> {
+  const response = await fetch(`${base}/email_messages?limit=1`, { headers });
+  const page = (await response.json()) as { data: Array<{ id: string }> };
+  return page.data[0].id;
+}
+
+/** Sends one at a time with every statement logged, then the statements per send by text. */
+async function statementsPerSend(server: RunningServer, database: string, adminUrl: string) {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`alter database ${database} set log_min_duration_statement = 0`);
+  await admin.end();
+  // New connections pick the setting up: the pool's are replaced by restarting the server.
+  await server.stop();
+  const restarted = await startServer(PORT, server.env);
+  try {
+    const count = 200;
+    for (let i = 0; i < 20; i++) await post(restarted.base, i);
+    const start = logSize();
+    for (let i = 0; i < count; i++) await post(restarted.base, i);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the activity log's batch
+    printStatements("PostgreSQL statements per single send", statementsBetween(start, logSize(), database), count);
+  } finally {
+    await restarted.stop();
+  }
+}
+
+async function post(base: string, i: number) {
+  const response = await fetch(`${base}/email_messages`, { method: "POST", headers, body: sendRequest(i) });
+  if (response.status !== 201) throw new Error(`send answered ${response.status}: ${await response.text()}`);
 }
 
 async function batchSends(base: string) {
@@ -74,15 +188,24 @@ async function seedBenchWorkspace(handle: DbHandle, count: number): Promise<stri
   return seedMessages(handle, firstRow<{ workspace_id: string }>(rows).workspace_id, count);
 }
 
-async function benchmark(label: string, env: Record<string, string>, open: () => Promise<DbHandle>) {
+async function benchmark(label: string, env: Record<string, string>, open: () => Promise<DbHandle>, database: string | null) {
   let server = await startServer(PORT, env);
   try {
-    await singleSends(server.base); // warm-up pass, not reported
-    console.log(`${label}: single sends at concurrency 64: ${await singleSends(server.base)}`);
+    await requestPath(label, [server], database);
     console.log(`${label}: batches: ${await batchSends(server.base)}`);
   } finally {
     await server.stop();
   }
+  if (database && Number(args.apps) > 1) {
+    const servers = await Promise.all(Array.from({ length: Number(args.apps) }, (_, n) => startServer(PORT + 1 + n, env)));
+    try {
+      await requestPath(`${label}, ${servers.length} app processes on one database`, servers, database);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }
+  if (database && args["log-statements"]) await statementsPerSend(await startServer(PORT, env), database, args["pg-url"]!);
+  if (SEED <= 0) return;
   const handle = await open();
   const deepCursor = await seedBenchWorkspace(handle, SEED);
   await handle.close();
@@ -103,7 +226,8 @@ async function main() {
     if (database) {
       const dataDir = tempDir();
       try {
-        await benchmark("postgres", { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, RUN_WORKER: "false" }, () => openPostgres(database.url, 2));
+        const env = { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, RUN_WORKER: "false" };
+        await benchmark("postgres", env, () => openPostgres(database.url, 2), database.name);
       } finally {
         await database.drop();
         dataDir.remove();
@@ -113,7 +237,7 @@ async function main() {
   if (args.only !== "postgres") {
     const embedded = tempDir();
     try {
-      await benchmark("pglite", { DATA_DIR: embedded.dir }, () => openPglite(`${embedded.dir}/pglite`));
+      await benchmark("pglite", { DATA_DIR: embedded.dir }, () => openPglite(`${embedded.dir}/pglite`), null);
     } finally {
       embedded.remove();
     }

@@ -35,7 +35,7 @@ import { startWorkers, stopWorkers } from "@/lib/worker/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import { startRelaySink, type RelaySink } from "./bench/relay-sink";
-import { cpuOf, descendants } from "./bench/process-stats";
+import { cpuOf, descendants } from "./bench/proc-cpu";
 import { measureWebhookCost, type CostWorkers } from "./bench/webhook-cost";
 import { scratchPostgres, seconds, tempDir } from "./bench/server";
 

@@ -5,6 +5,7 @@ import { preparedFor } from "@/db/prepared";
 import { apiKeys } from "@/db/schema";
 import { safeEqual, sha256Hex } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
+import { ShortLivedCache } from "@/lib/short-lived-cache";
 import { ipAllowed } from "./restrictions";
 import { grants, type ApiScope } from "./scopes.shared";
 
@@ -30,8 +31,10 @@ const DECOY_HASH = sha256Hex("decoy-secret-never-issued");
 
 /**
  * HTTP Basic with an API key. Accepts `Basic base64(username:password)` and, as the real client's
- * one-value form may send, `Basic username:password` verbatim. Every request reads the key's row
- * (nothing caches keys), so a revocation, and the scopes and restrictions, hold from the next request on.
+ * one-value form may send, `Basic username:password` verbatim. The key's row comes from a cache that
+ * keeps it at most a second (lib/short-lived-cache.ts): revoking a key, or changing its scopes or
+ * restrictions, holds from the next request on in the process that made the change and within a
+ * second in every other.
  * Once the secret matches: an expired key is a 401, and a key with an IP allow list called from
  * another address (`client.ip`, see lib/api/client-ip.ts) a 403.
  */
@@ -39,7 +42,29 @@ export async function authenticateApiKey(authorization: string | null, client: {
   const credentials = parseBasic(authorization);
   if (!credentials) throw unauthorized();
   const db = await getDb();
-  const findKey = preparedFor(db, "authenticate-api-key", () =>
+  const key = await keyRows.get(db, credentials.username, () => findKey(db, credentials.username));
+  const matches = safeEqual(sha256Hex(credentials.password), key?.secretHash ?? DECOY_HASH);
+  if (!key || !matches) throw unauthorized();
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+    throw new AppError("UNAUTHORIZED", `This API key expired at ${key.expiresAt.toISOString()}. Create a new key.`);
+  }
+  if (!ipAllowed(key.allowedIps, client.ip ?? "")) {
+    throw new AppError("FORBIDDEN", `This API key may not be used from ${client.ip ?? "an unknown address"}: it has an IP allow list.`);
+  }
+  // Last use is for humans: minute precision is plenty and saves a write per request.
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
+    key.lastUsedAt = new Date(); // the cached row too, so the next requests of this second do not write again
+    await db.update(apiKeys).set({ lastUsedAt: key.lastUsedAt }).where(eq(apiKeys.id, key.id));
+  }
+  return { apiKeyId: key.id, workspaceId: key.workspaceId, name: key.name, scopes: key.scopes, allowedSenders: key.allowedSenders };
+}
+
+type KeyRow = Awaited<ReturnType<typeof findKey>>;
+const keyRows = new ShortLivedCache<KeyRow>();
+
+/** The key's row if it exists and is not revoked, else null (cached as such: an unknown key is not read again this second). */
+async function findKey(db: Awaited<ReturnType<typeof getDb>>, id: string) {
+  const query = preparedFor(db, "authenticate-api-key", () =>
     db
       .select({
         id: apiKeys.id,
@@ -56,20 +81,8 @@ export async function authenticateApiKey(authorization: string | null, client: {
       .where(and(eq(apiKeys.id, sql.placeholder("id")), isNull(apiKeys.revokedAt)))
       .prepare("authenticate_api_key"),
   );
-  const [key] = await findKey.execute({ id: credentials.username });
-  const matches = safeEqual(sha256Hex(credentials.password), key?.secretHash ?? DECOY_HASH);
-  if (!key || !matches) throw unauthorized();
-  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
-    throw new AppError("UNAUTHORIZED", `This API key expired at ${key.expiresAt.toISOString()}. Create a new key.`);
-  }
-  if (!ipAllowed(key.allowedIps, client.ip ?? "")) {
-    throw new AppError("FORBIDDEN", `This API key may not be used from ${client.ip ?? "an unknown address"}: it has an IP allow list.`);
-  }
-  // Last use is for humans: minute precision is plenty and saves a write per request.
-  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
-    await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, key.id));
-  }
-  return { apiKeyId: key.id, workspaceId: key.workspaceId, name: key.name, scopes: key.scopes, allowedSenders: key.allowedSenders };
+  const [key] = await query.execute({ id });
+  return key ?? null;
 }
 
 function parseBasic(header: string | null): { username: string; password: string } | null {

@@ -6,15 +6,16 @@ import type { AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { notFound } from "@/lib/errors";
 import { API_KEY_SUMMARY_COLUMNS, type ApiKeySummary } from "./list-api-keys";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 /**
- * Revokes a key of the workspace: from the next request on it is a 401 (authenticateApiKey reads
- * revoked_at on every request; nothing caches keys, so scopes and revocation take effect together).
+ * Revokes a key of the workspace: from the next request on it is a 401 in this process, and within a
+ * second in every other (authenticateApiKey's key rows live at most that long: lib/short-lived-cache.ts).
  * Revoking twice keeps the first revocation time and audits only the first (`api_key.revoke`, in the
  * same transaction). Another workspace's key id is NOT_FOUND and changes nothing.
  */
 export async function revokeApiKeyOrThrow(workspaceId: string, keyId: string, actor: AuditActor): Promise<ApiKeySummary> {
-  return (await getDb()).transaction(async (tx) => {
+  const revoked = await (await getDb()).transaction(async (tx) => {
     const where = and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, keyId));
     const [current] = await tx.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(where).for("update");
     if (!current) throw notFound(`API key ${keyId}`, "id");
@@ -35,4 +36,6 @@ export async function revokeApiKeyOrThrow(workspaceId: string, keyId: string, ac
     }
     return key;
   });
+  invalidateShortLivedCaches(); // this process's cached key row (lib/short-lived-cache.ts); other processes within a second
+  return revoked;
 }

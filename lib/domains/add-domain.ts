@@ -10,6 +10,7 @@ import type { Domain } from "./get-domain-or-throw";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { invalidParameter } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 export const DKIM_KEY_PURPOSE = "dkim-private-key";
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -36,7 +37,10 @@ export async function addDomain(
   });
   const keys = { publicKey, privateKey };
   // The key is made once, before any transaction: no connection is held while it is generated.
-  return tx ? insertDomain(input, name, keys, tx) : (await getDb()).transaction((own) => insertDomain(input, name, keys, own));
+  if (tx) return insertDomain(input, name, keys, tx);
+  const added = await (await getDb()).transaction((own) => insertDomain(input, name, keys, own));
+  invalidateShortLivedCaches(); // a send's cached "not a domain of this workspace"
+  return added;
 }
 
 async function insertDomain(input: { workspaceId: string; verified?: boolean; actor?: AuditActor }, name: string, keys: { publicKey: Buffer; privateKey: string }, tx: Tx): Promise<Domain> {

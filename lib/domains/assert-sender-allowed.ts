@@ -4,20 +4,31 @@ import { getDb, type Executor } from "@/db/client";
 import { preparedFor } from "@/db/prepared";
 import { domains } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { ShortLivedCache } from "@/lib/short-lived-cache";
 
-/** The sender's domain must be a VERIFIED domain of the workspace (docs/api.md#decided-sending: 422 otherwise). */
+/** A workspace's domain status by name, from the request path's short-lived cache (lib/short-lived-cache.ts). */
+const statuses = new ShortLivedCache<string | undefined>();
+
+/**
+ * The sender's domain must be a VERIFIED domain of the workspace (docs/api.md#decided-sending: 422
+ * otherwise). Outside a transaction the status comes from the short-lived cache: verifyDomain
+ * invalidates it, and another process's change is seen within a second.
+ */
 export async function assertSenderDomainVerified(db: Executor, workspaceId: string, address: string): Promise<void> {
   const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
   const query = () => db.select({ status: domains.status }).from(domains);
-  const [row] =
+  const status =
     db === (await getDb())
-      ? await preparedFor(db, "sender-domain", () =>
-          query()
-            .where(and(eq(domains.workspaceId, sql.placeholder("workspaceId")), eq(domains.name, sql.placeholder("name"))))
-            .prepare("sender_domain"),
-        ).execute({ workspaceId, name: domain })
-      : await query().where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, domain)));
-  const rejection = senderDomainRejection(domain, row?.status);
+      ? await statuses.get(db, `${workspaceId}\n${domain}`, async () => {
+          const prepared = preparedFor(db, "sender-domain", () =>
+            query()
+              .where(and(eq(domains.workspaceId, sql.placeholder("workspaceId")), eq(domains.name, sql.placeholder("name"))))
+              .prepare("sender_domain"),
+          );
+          return (await prepared.execute({ workspaceId, name: domain }))[0]?.status;
+        })
+      : (await query().where(and(eq(domains.workspaceId, workspaceId), eq(domains.name, domain))))[0]?.status;
+  const rejection = senderDomainRejection(domain, status);
   if (rejection) throw new AppError("EMAIL_MESSAGE_INVALID_SENDER_ERROR", rejection, { param: "from" });
 }
 

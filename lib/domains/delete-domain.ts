@@ -5,6 +5,7 @@ import { domains } from "@/db/schema";
 import type { AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { notFound } from "@/lib/errors";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 import type { Domain } from "./get-domain-or-throw";
 
 /**
@@ -13,7 +14,7 @@ import type { Domain } from "./get-domain-or-throw";
  * (`domain.delete`) in the same transaction; another workspace's id is NOT_FOUND and changes nothing.
  */
 export async function deleteDomainOrThrow(workspaceId: string, domainId: string, actor: AuditActor): Promise<Domain> {
-  return (await getDb()).transaction(async (tx) => {
+  const removed = await (await getDb()).transaction(async (tx) => {
     const [removed] = await tx
       .delete(domains)
       .where(and(eq(domains.workspaceId, workspaceId), eq(domains.id, domainId)))
@@ -28,4 +29,6 @@ export async function deleteDomainOrThrow(workspaceId: string, domainId: string,
     });
     return removed;
   });
+  invalidateShortLivedCaches(); // a send's cached "verified domain of this workspace"
+  return removed;
 }

@@ -9,6 +9,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { describeProblems, dnsRecordsFor, judgeRecord, spfMechanismFor, type DnsRecord, type RecordCheck } from "./dns-records";
 import { getDomainOrThrow, type Domain } from "./get-domain-or-throw";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 export interface DomainVerification {
   domain: Domain;
@@ -52,7 +53,7 @@ export async function verifyDomain(workspaceId: string, domainId: string, actor:
 
 /** Stores the outcome; a check that changes the status is audited (`domain.verify`) in the same transaction. */
 async function store(domain: Domain, values: Pick<Domain, "status" | "verifiedAt" | "lastCheckedAt" | "lastCheckError">, actor: AuditActor): Promise<Domain> {
-  return (await getDb()).transaction(async (tx) => {
+  const stored = await (await getDb()).transaction(async (tx) => {
     const [row] = await tx
       .update(domains)
       .set({ ...values, updatedAt: new Date() })
@@ -70,6 +71,8 @@ async function store(domain: Domain, values: Pick<Domain, "status" | "verifiedAt
     }
     return row;
   });
+  invalidateShortLivedCaches(); // the sender-domain status every send reads from the cache
+  return stored;
 }
 
 function createResolver(): Resolver {

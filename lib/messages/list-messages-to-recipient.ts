@@ -1,5 +1,6 @@
 import "server-only";
-import { and, asc, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/pg-core";
 import { getDb } from "@/db/client";
 import { emailMessageRecipients, emailMessages } from "@/db/schema";
 import { invalidParameter } from "@/lib/errors";
@@ -20,7 +21,14 @@ interface Keyed {
  * messages the address has had (a GIN index found them all and sorted them). Same cursors and
  * answers as keysetPage: an unknown (or another workspace's) cursor id is a 400.
  */
-export async function listMessagesToRecipient(workspaceId: string, address: string, filters: SQL[], page: KeysetPageQuery) {
+/** `columns` are the ones the caller answers with (its `Row`): never the bodies for a list. */
+export async function listMessagesToRecipient<Row extends Keyed>(
+  workspaceId: string,
+  address: string,
+  filters: SQL[],
+  page: KeysetPageQuery,
+  columns: SelectedFields,
+) {
   const db = await getDb();
   let anchor: Keyed | undefined;
   if (page.cursor) {
@@ -32,13 +40,13 @@ export async function listMessagesToRecipient(workspaceId: string, address: stri
   const newer = (row: Keyed) => sql`(${r.createdAt}, ${r.emailMessageId}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
   const join = and(eq(m.id, r.emailMessageId), eq(m.workspaceId, r.workspaceId));
   const backwards = page.cursor?.direction === "before";
-  const rows = await db
-    .select(getTableColumns(m))
+  const rows = (await db
+    .select(columns)
     .from(r)
     .innerJoin(m, join)
     .where(and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
     .orderBy(...(backwards ? [asc(r.createdAt), asc(r.emailMessageId)] : [desc(r.createdAt), desc(r.emailMessageId)]))
-    .limit(page.limit + 1);
+    .limit(page.limit + 1)) as unknown as Row[];
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();

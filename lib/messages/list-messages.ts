@@ -5,20 +5,25 @@ import { emailMessages } from "@/db/schema";
 import { keysetPage } from "@/lib/keyset";
 import { listMessagesToRecipient } from "./list-messages-to-recipient";
 import type { MessageListQuery } from "./message-list-query";
+import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";
 
 const m = emailMessages;
+/** The API's columns, and the two the dashboard's Emails table adds: no body, attachment or header. */
+const LIST_COLUMNS = { ...MESSAGE_API_COLUMNS, sandbox: m.sandbox, contentPurgedAt: m.contentPurgedAt };
+type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt">;
 
 /**
  * GET /v1/email_messages (docs/api.md#decided-listing-messages): newest first on (created_at, id), keyset cursors in
  * both directions, filters combinable. Every query walks email_messages_workspace_created_idx (or a
  * filter's own index; `to`, the recipients' index: list-messages-to-recipient.ts), so a page costs
- * the same at any depth.
+ * the same at any depth. It reads only the columns the API returns: never the bodies, attachments or
+ * headers (a page of 50 would carry them all).
  */
 export async function listMessages(workspaceId: string, query: MessageListQuery) {
   const page = { limit: query.limit, cursor: query.cursor };
-  if (query.to !== undefined) return listMessagesToRecipient(workspaceId, query.to.toLowerCase(), filtersOf(query), page);
-  const table = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters: filtersOf(query) };
-  return keysetPage<typeof m.$inferSelect>(table, page);
+  if (query.to !== undefined) return listMessagesToRecipient<ListRow>(workspaceId, query.to.toLowerCase(), filtersOf(query), page, LIST_COLUMNS);
+  const table = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters: filtersOf(query), columns: LIST_COLUMNS };
+  return keysetPage<ListRow>(table, page);
 }
 
 function filtersOf(query: MessageListQuery): SQL[] {

@@ -1,10 +1,23 @@
-import type { emailMessageLogs } from "@/db/schema";
+import { emailMessages, type emailMessageLogs } from "@/db/schema";
 import type { EmailMessageRow } from "./get-message-or-throw";
+
+const m = emailMessages;
+/** The columns serializeMessage reads: what a list page selects (never the bodies, attachments or headers). */
+export const MESSAGE_API_COLUMNS = {
+  id: m.id, createdAt: m.createdAt, updatedAt: m.updatedAt, source: m.source, status: m.status, processedAt: m.processedAt,
+  templateId: m.templateId, variables: m.variables, referenceId: m.referenceId, to: m.to, cc: m.cc, bcc: m.bcc, from: m.from,
+  replyTo: m.replyTo, subject: m.subject, sentAt: m.sentAt, deliveredAt: m.deliveredAt, firstOpenedAt: m.firstOpenedAt,
+  lastOpenedAt: m.lastOpenedAt, firstClickedAt: m.firstClickedAt, lastClickedAt: m.lastClickedAt, firstComplainedAt: m.firstComplainedAt,
+  lastComplainedAt: m.lastComplainedAt, firstBouncedAt: m.firstBouncedAt, lastBouncedAt: m.lastBouncedAt, erroredAt: m.erroredAt,
+  lastSuppressedAt: m.lastSuppressedAt, lastUnsubscribedAt: m.lastUnsubscribedAt, metaId: m.metaId, metadata: m.metadata,
+  batchId: m.batchId, workflowRunId: m.workflowRunId, resentFromId: m.resentFromId, scheduledAt: m.scheduledAt,
+};
+export type ApiMessageRow = Pick<EmailMessageRow, keyof typeof MESSAGE_API_COLUMNS>;
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 /** The public EmailMessage (docs/api.md#resources): explicit nulls, ISO timestamps with milliseconds, never a raw row. */
-export function serializeMessage(message: EmailMessageRow) {
+export function serializeMessage(message: ApiMessageRow) {
   return {
     id: message.id,
     type: "EmailMessage" as const,

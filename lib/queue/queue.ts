@@ -1,7 +1,8 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
+import { executePrepared } from "@/db/execute-prepared";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import type { DeliverMessageJob, DeliverWebhookJob, SimulateOutcomeJob } from "./jobs";
@@ -142,8 +143,18 @@ export async function enqueueDeliveries(tx: Tx, jobs: DeliverMessageJob[]): Prom
   await boss.insert(
     QUEUES.deliverMessage,
     jobs.map((data) => (data.scheduledAt ? { data, startAfter: new Date(data.scheduledAt) } : { data })),
-    { db: fromDrizzle(tx, sql) },
+    { db: preparedQueueDb(tx) },
   );
+}
+
+/**
+ * pg-boss's statements in the caller's transaction, each a prepared statement (db/execute-prepared.ts):
+ * its job insert has one text whatever the number of jobs (the jobs are one JSON parameter), so
+ * PostgreSQL plans it once per connection instead of on every send.
+ */
+function preparedQueueDb(tx: Tx) {
+  type Execute = Parameters<typeof fromDrizzle>[0]["execute"];
+  return fromDrizzle({ execute: ((query: SQL) => executePrepared(tx, query)) as Execute }, sql);
 }
 
 /**

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { emailMessages, webhookEvents } from "@/db/schema/index";
 import { wellFormedJson } from "@/db/well-formed-json";
+import { executePrepared } from "@/db/execute-prepared";
 import { newId } from "@/lib/ids";
 import type { EventCode } from "./event-codes.shared";
 import { WEBHOOK_TYPE_OF_CODE } from "./webhook-event-types.shared";
@@ -40,14 +41,17 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
   const e = webhookEvents;
   const name = (column: { name: string }) => sql.identifier(column.name);
   // The rows in input order (n), so events recorded together keep their order on seq.
-  await db.execute(sql`
+  await executePrepared(
+    db,
+    sql`
     insert into ${e} (${name(e.id)}, ${name(e.workspaceId)}, ${name(e.type)}, ${name(e.emailMessageId)}, ${name(e.logId)}, ${name(e.bot)}, ${name(e.createdAt)})
     select i.id, i.workspace_id, i.type, i.email_message_id, i.log_id, i.bot, i.created_at
     from json_to_recordset(${wellFormedJson(rows)}::json) as i(
       n int, id text, workspace_id text, type text, email_message_id text, log_id text, bot boolean, created_at timestamptz)
     join ${m} on ${m.id} = i.email_message_id and ${m.workspaceId} = i.workspace_id
     where not ${m.sandbox}
-    order by i.n`);
+    order by i.n`,
+  );
 }
 
 /**

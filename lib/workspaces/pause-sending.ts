@@ -6,6 +6,7 @@ import type { AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { notFound } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 export interface PauseSendingInput {
   workspaceId: string;
@@ -44,6 +45,7 @@ export async function pauseSending(input: PauseSendingInput): Promise<void> {
     }
     return row;
   });
+  invalidateShortLivedCaches(); // the cached workspace row (its pause state itself is read in each send's transaction)
   if (paused) {
     log.info("workspace sending paused", { workspaceId: input.workspaceId, automatic, reason });
     return;

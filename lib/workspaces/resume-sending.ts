@@ -8,6 +8,7 @@ import { notFound } from "@/lib/errors";
 import { enqueueDeliveries, queueTransaction } from "@/lib/queue/queue";
 import { log } from "@/lib/log";
 import { recordEventForMessages } from "@/lib/timeline/record-event";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 /** Messages released per transaction: a few statements each, so a million take a thousand short transactions. */
 export const RESUME_CHUNK = 1000;
@@ -46,6 +47,7 @@ export async function resumeSending(input: { workspaceId: string; actor: AuditAc
       });
     }
   });
+  invalidateShortLivedCaches(); // the cached workspace row (its pause state itself is read in each send's transaction)
 
   let resumed = 0;
   for (;;) {

@@ -1,21 +1,27 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
+import { executePrepared } from "@/db/execute-prepared";
 import { workspaces } from "@/db/schema";
 
 /**
  * The paused workspaces among `workspaceIds`, read inside the caller's transaction with FOR SHARE.
  * The lock is what keeps a message accepted as PAUSED from being missed by a concurrent resume:
  * resumeSending's UPDATE of the workspace row waits for this transaction, and only then looks for
- * PAUSED messages. Rows of workspaces that are not paused are not locked (normal sends never wait).
+ * PAUSED messages. Rows of workspaces that are not paused are not locked: concurrent sends of a live
+ * workspace take no row lock at all, so they never wait on each other nor share one (no multixact).
+ * A pause racing a send needs no lock either: a message accepted just before the pause committed has
+ * its job, and the job re-reads the pause state and holds it (lib/delivery/hold-if-paused.ts).
+ * One text whatever the number of workspaces (the ids as one JSON parameter): prepared once per connection.
  */
 export async function lockPausedWorkspaces(tx: Executor, workspaceIds: string[]): Promise<Map<string, string | null>> {
   if (workspaceIds.length === 0) return new Map();
-  const rows = await tx
-    .select({ id: workspaces.id, reason: workspaces.pausedReason })
-    .from(workspaces)
-    .where(and(inArray(workspaces.id, workspaceIds), eq(workspaces.sendingPaused, true)))
-    .for("share");
+  const w = workspaces;
+  const result = (await executePrepared(
+    tx,
+    sql`select ${w.id} as id, ${w.pausedReason} as reason from ${w} where ${w.id} in (select jsonb_array_elements_text(${JSON.stringify(workspaceIds)}::jsonb)) and ${w.sendingPaused} for share`,
+  )) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string; reason: string | null }>;
   return new Map(rows.map((row) => [row.id, row.reason]));
 }
 

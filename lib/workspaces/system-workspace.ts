@@ -6,6 +6,7 @@ import { addDomain } from "@/lib/domains/add-domain";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { parseSingleAddress } from "@/lib/addresses/recipients.shared";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 /**
  * System mail (sign-in links, invitations) is an ordinary live message of this dedicated workspace,
@@ -44,6 +45,7 @@ export async function ensureSystemWorkspace(from: string = env().SYSTEM_EMAIL_FR
       await tx.update(domains).set({ status: "VERIFIED", verifiedAt: new Date() }).where(eq(domains.id, domain.id));
     }
   });
+  invalidateShortLivedCaches();
 }
 
 function senderDomain(from: string): string {

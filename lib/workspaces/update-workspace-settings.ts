@@ -9,6 +9,7 @@ import { assertActorRole, type Actor } from "@/lib/access/actor";
 import { parseInput } from "@/lib/validation.shared";
 import { updateWorkspaceSettingsSchema, type UpdateWorkspaceSettingsInput } from "./schemas";
 import { isSystemWorkspace } from "./system-workspace";
+import { invalidateShortLivedCaches } from "@/lib/short-lived-cache";
 
 export interface WorkspaceSettings {
   id: string;
@@ -30,7 +31,7 @@ export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspa
     if (changes.trackingEnabled) throw invalidParameter("trackingEnabled", "System mail is never tracked: sign-in links must not pass through redirects.");
   }
   const columns = { id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled };
-  return (await getDb()).transaction(async (tx) => {
+  const settings = await (await getDb()).transaction(async (tx) => {
     const [before] = await tx.select(columns).from(workspaces).where(eq(workspaces.id, actor.workspaceId)).for("update");
     if (!before) throw notFound(`Workspace ${actor.workspaceId}`);
     const [updated] = await tx
@@ -44,6 +45,8 @@ export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspa
     }
     return updated;
   });
+  invalidateShortLivedCaches(); // test mode is read from the cached workspace row by every send
+  return settings;
 }
 
 /** What the settings page shows: everyone in the workspace may read it. */

@@ -17,9 +17,10 @@ import { resetEnvForTests } from "@/lib/env";
 import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { setLogLevel } from "@/lib/log";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { cpuOf, descendants } from "./proc-cpu";
+import { PG_LOG, statementsBetween } from "./pg-log";
 import { exitOf, startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import postgres from "postgres";
-import { cpuOf, descendants, PG_LOG, statementsBetween } from "./process-stats";
 import { startRelaySink } from "./relay-sink";
 import { scratchPostgres, seconds, tempDir } from "./server";
 

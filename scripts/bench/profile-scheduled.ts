@@ -21,7 +21,8 @@ import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { sendBatch } from "@/lib/sending/send-batch";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
-import { cpuOf, descendants, PG_LOG, statementsBetween } from "./process-stats";
+import { cpuOf, descendants } from "./proc-cpu";
+import { PG_LOG, statementsBetween } from "./pg-log";
 import { startRelaySink, type RelaySink } from "./relay-sink";
 import { scratchPostgres, seconds, tempDir } from "./server";
 

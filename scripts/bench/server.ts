@@ -24,6 +24,8 @@ export interface RunningServer {
   /** The server's process id (bench:events reads its CPU time from /proc). */
   pid: number;
   coldStartMs: number;
+  /** The environment it was started with (to start it again). */
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startServer(port: number, env: Record<string, string>, ext
     base,
     pid: child.pid!,
     coldStartMs,
+    env,
     stop: async () => {
       child.kill("SIGTERM");
       if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
@@ -58,7 +61,7 @@ export async function startServer(port: number, env: Record<string, string>, ext
 }
 
 /** A throwaway database on the PostgreSQL server, or null when the server cannot be reached. */
-export async function scratchPostgres(serverUrl: string): Promise<{ url: string; drop(): Promise<void> } | null> {
+export async function scratchPostgres(serverUrl: string): Promise<{ name: string; url: string; drop(): Promise<void> } | null> {
   const name = `bench_${Date.now()}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
@@ -71,6 +74,7 @@ export async function scratchPostgres(serverUrl: string): Promise<{ url: string;
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       await admin.unsafe(`drop database if exists ${name} with (force)`);

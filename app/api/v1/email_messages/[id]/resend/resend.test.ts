@@ -83,6 +83,7 @@ describe("POST /v1/email_messages/:id/resend", () => {
     const { workspaces } = await import("@/db/schema");
     const { eq } = await import("drizzle-orm");
     await (await getDb()).update(workspaces).set({ testMode: true }).where(eq(workspaces.id, ws.workspace.id));
+    (await import("@/lib/short-lived-cache")).invalidateShortLivedCaches(); // changed behind the use cases' back
     const refused = await call(original.id);
     expect([refused.status, refused.json.error.code, refused.json.error.param]).toEqual([422, "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR", "to"]);
   });

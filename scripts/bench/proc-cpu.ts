@@ -1,10 +1,6 @@
-/**
- * What the profiling aids of bench:delivery read from the machine: CPU seconds of processes (from
- * /proc, so PostgreSQL's backends count too) and the statements the PostgreSQL server logged.
- */
+/** CPU seconds from /proc, for the bench scripts: a process tree (the app) and a database's backends. */
 import fs from "node:fs";
 
-export const PG_LOG = "/var/log/postgresql/postgresql-15-main.log";
 const TICK = 100; // USER_HZ
 
 /** utime + stime in seconds of every process whose command line matches. */
@@ -26,6 +22,7 @@ export function cpuOf(match: (cmdline: string, pid: number) => boolean): number 
   return total;
 }
 
+/** `root` and every process below it. */
 export function descendants(root: number): Set<number> {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync("/proc")) {
@@ -51,19 +48,15 @@ export function descendants(root: number): Set<number> {
   return all;
 }
 
-export function statementsBetween(offset: number, end: number, database: string): Map<string, { count: number; ms: number }> {
-  const text = fs.readFileSync(PG_LOG).subarray(offset, end).toString("utf8");
-  const stats = new Map<string, { count: number; ms: number }>();
-  const lines = text.split("\n");
-  for (const [index, line] of lines.entries()) {
-    if (!line.includes(`@${database} `)) continue;
-    const found = /duration: ([\d.]+) ms\s+(?:execute [^:]*|statement): (.*)$/.exec(line);
-    if (!found) continue;
-    const key = (found[2].trim() || lines[index + 1]?.trim() || "").replace(/\$\d+/g, "$").replace(/\s+/g, " ").slice(0, 140);
-    const entry = stats.get(key) ?? { count: 0, ms: 0 };
-    entry.count++;
-    entry.ms += Number(found[1]);
-    stats.set(key, entry);
-  }
-  return stats;
+/** The backends serving one database of the local PostgreSQL 15 (their process title names it). */
+export const backendsOf = (database: string) => (cmdline: string) => cmdline.includes(` ${database} `) && cmdline.startsWith("postgres: ");
+
+/** The CPU seconds of the process trees of `roots` and of a database's backends (null: none, e.g. PGlite). */
+export function cpuSnapshot(roots: number[], database: string | null): { app: number; db: number } {
+  const tree = new Set(roots.flatMap((root) => [...descendants(root)]));
+  return { app: cpuOf((_, pid) => tree.has(pid)), db: database ? cpuOf(backendsOf(database)) : 0 };
+}
+
+export function loadAverage(): string {
+  return fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 }

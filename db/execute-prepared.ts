@@ -1,0 +1,18 @@
+import { PgDialect } from "drizzle-orm/pg-core";
+import type { SQL } from "drizzle-orm";
+import type { Executor } from "./client";
+
+const dialect = new PgDialect();
+
+/**
+ * `db.execute(query)` as a named prepared statement on PostgreSQL: each connection parses and plans
+ * the text once and then only binds and executes it (postgres.js keeps its statements by text), where
+ * `execute` sends an unnamed statement that PostgreSQL parses and plans on every call. For the hot
+ * path's statements whose text does not vary with their data (rows passed as one JSON parameter:
+ * insert-json-rows.ts, the webhook outbox, the queue's job insert). Never for text built from a
+ * varying number of parameters: every variant would stay prepared on every connection. PGlite runs
+ * the same statement unnamed.
+ */
+export function executePrepared(db: Executor, query: SQL) {
+  return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, "hot", false).execute();
+}
