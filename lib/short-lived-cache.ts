@@ -19,13 +19,23 @@
 
 export const SHORT_LIVED_CACHE_MS = 1000;
 
-/** Bumped by every invalidation: an entry loaded under an older generation is stale. */
-let generation = 0;
-const caches = new Set<ShortLivedCache<unknown>>();
+interface Registry {
+  /** Bumped by every invalidation: an entry loaded under an older generation is stale. */
+  generation: number;
+  caches: Set<ShortLivedCache<unknown>>;
+}
+
+/**
+ * One registry per process, on globalThis: Next.js bundles a module once per layer (route handlers,
+ * server actions, instrumentation), so a module-level variable would exist several times in one
+ * process, and a key revoked by a dashboard action would stay cached for the API's routes.
+ */
+const REGISTRY_KEY = Symbol.for("postwerk.short-lived-cache");
+const registry: Registry = ((globalThis as Record<symbol, Registry | undefined>)[REGISTRY_KEY] ??= { generation: 0, caches: new Set() });
 
 export function invalidateShortLivedCaches(): void {
-  generation++;
-  for (const cache of caches) cache.clear();
+  registry.generation++;
+  for (const cache of registry.caches) cache.clear();
 }
 
 interface Entry<T> {
@@ -38,7 +48,7 @@ export class ShortLivedCache<T> {
   private owners = new WeakMap<object, Map<string, Entry<T>>>();
 
   constructor(private readonly maxEntries = 10_000) {
-    caches.add(this as ShortLivedCache<unknown>);
+    registry.caches.add(this as ShortLivedCache<unknown>);
   }
 
   get(owner: object, key: string, load: () => Promise<T>): Promise<T> {
@@ -46,10 +56,10 @@ export class ShortLivedCache<T> {
     let entries = this.owners.get(owner);
     if (!entries) this.owners.set(owner, (entries = new Map()));
     const entry = entries.get(key);
-    if (entry && entry.expiresAt > now && entry.generation === generation) return entry.value;
+    if (entry && entry.expiresAt > now && entry.generation === registry.generation) return entry.value;
     // An unbounded map would let a stream of random keys grow it: past the cap, start over.
     if (entries.size >= this.maxEntries) entries.clear();
-    const fresh: Entry<T> = { value: load(), expiresAt: now + SHORT_LIVED_CACHE_MS, generation };
+    const fresh: Entry<T> = { value: load(), expiresAt: now + SHORT_LIVED_CACHE_MS, generation: registry.generation };
     entries.set(key, fresh);
     fresh.value.catch(() => {
       if (entries.get(key) === fresh) entries.delete(key);

@@ -29,14 +29,20 @@ describe("a NUL character in a path id", () => {
 
   it("finds the id routes", () => {
     expect(routes.map((route) => route.path).sort()).toEqual([
+      "/api/v1/api_keys/:id",
       "/api/v1/batches/:id",
       "/api/v1/batches/:id/cancel",
       "/api/v1/batches/:id/email_messages",
+      "/api/v1/contacts/:id",
+      "/api/v1/contacts/:id/unsubscribes",
+      "/api/v1/domains/:id",
+      "/api/v1/domains/:id/verify",
       "/api/v1/email_messages/:id",
       "/api/v1/email_messages/:id/cancel",
       "/api/v1/email_messages/:id/events",
       "/api/v1/email_messages/:id/resend",
       "/api/v1/email_messages_batch/:id/cancel",
+      "/api/v1/suppressions/:email",
       "/api/v1/templates/:id",
       "/api/v1/templates/:id/preview",
       "/api/v1/templates/:id/raw",
@@ -46,6 +52,7 @@ describe("a NUL character in a path id", () => {
       "/api/v1/templates/:id/versions",
       "/api/v1/templates/:id/versions/:version",
       "/api/v1/templates/:id/versions/:version/restore",
+      "/api/v1/unsubscribe_groups/:id",
       "/api/v1/webhook_endpoints/:id",
       "/api/v1/webhook_endpoints/:id/deliveries",
       "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId",
