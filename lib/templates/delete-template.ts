@@ -1,10 +1,11 @@
 import "server-only";
+import { lockTemplateOrThrow } from "./lock-template";
 import type { AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { findWorkflowsUsingTemplate } from "./find-workflows-using-template";
 
 /**
@@ -16,12 +17,7 @@ import { findWorkflowsUsingTemplate } from "./find-workflows-using-template";
 export async function deleteTemplate(input: { workspaceId: string; templateId: string; actor: AuditActor }) {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [template] = await tx
-      .select({ id: templates.id, name: templates.name })
-      .from(templates)
-      .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
-      .for("update");
-    if (!template) throw notFound(`Template ${input.templateId}`, "templateId");
+    const template = await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
     const users = await findWorkflowsUsingTemplate(input.workspaceId, template.id, tx);
     if (users.length > 0) {
       const names = users.map((workflow) => `“${workflow.name}”`).join(", ");

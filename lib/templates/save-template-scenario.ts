@@ -1,10 +1,11 @@
 import "server-only";
+import { lockTemplateOrThrow } from "./lock-template";
 import { actorOr, type AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { and, count, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { templates, templateScenarios } from "@/db/schema";
-import { invalidParameter, notFound } from "@/lib/errors";
+import { templateScenarios } from "@/db/schema";
+import { invalidParameter } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { zodToAppError } from "@/lib/validation.shared";
 import type { TemplateScenario } from "./list-template-scenarios";
@@ -31,12 +32,7 @@ export async function saveTemplateScenario(input: SaveTemplateScenarioInput): Pr
   const db = await getDb();
   return db.transaction(async (tx) => {
     // The template row is locked, so two concurrent new names cannot both pass the count below.
-    const [template] = await tx
-      .select({ id: templates.id })
-      .from(templates)
-      .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
-      .for("update");
-    if (!template) throw notFound(`Template ${input.templateId}`, "templateId");
+    await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
     const scope = and(eq(templateScenarios.workspaceId, input.workspaceId), eq(templateScenarios.templateId, input.templateId));
     const [existing] = await tx.select({ id: templateScenarios.id }).from(templateScenarios).where(and(scope, eq(templateScenarios.name, name)));
     if (!existing) {

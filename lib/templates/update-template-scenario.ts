@@ -1,10 +1,11 @@
 import "server-only";
+import { lockTemplateOrThrow } from "./lock-template";
 import { and, eq, ne } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { templates, templateScenarios } from "@/db/schema";
+import { templateScenarios } from "@/db/schema";
 import { actorOr, type AuditActor } from "@/lib/audit/actor";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { zodToAppError } from "@/lib/validation.shared";
 import { getTemplateScenarioOrThrow } from "./get-template-scenario-or-throw";
 import type { TemplateScenario } from "./list-template-scenarios";
@@ -28,12 +29,7 @@ export async function updateTemplateScenario(input: UpdateTemplateScenarioInput)
   const db = await getDb();
   return db.transaction(async (tx) => {
     // The template row is locked as saveTemplateScenario locks it: two writers cannot both take a name.
-    const [template] = await tx
-      .select({ id: templates.id })
-      .from(templates)
-      .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
-      .for("update");
-    if (!template) throw notFound(`Template ${input.templateId}`, "templateId");
+    await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
     const current = await getTemplateScenarioOrThrow(input.workspaceId, input.templateId, input.scenarioId, tx);
     const parsed = templateScenarioSchema.safeParse({ name: input.name ?? current.name, variables: input.variables ?? current.variables });
     if (!parsed.success) throw zodToAppError(parsed.error);
