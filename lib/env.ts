@@ -145,6 +145,8 @@ const envSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   // Webhook requests of one worker process sent and not yet recorded: what a SIGKILL can send twice.
   WEBHOOK_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).default(50),
+  // Mail first: a worker delivering mail lets its webhook work wait, at most this long per turn (0: never).
+  WEBHOOK_MAIL_FIRST_SECONDS: z.coerce.number().min(0).max(300).default(5),
   // Sender of sign-in links and invitations (the "System mail" workspace); its domain is verified there at boot.
   SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
 }).superRefine((values, ctx) => {

@@ -10,6 +10,7 @@ import type { EventCode } from "@/lib/timeline/event-codes.shared";
 import { attemptDeliveries } from "./attempt-deliveries";
 import { createEndpoint } from "./manage-endpoints";
 import { purgeWebhookLogs } from "./purge-webhook-logs";
+import { rowsOf } from "./rows";
 import { sendWebhookRequest } from "./send-webhook-request";
 import { deliverDue, fanOutEverything, manualClock } from "./testing";
 
@@ -114,6 +115,33 @@ describe("ordering and concurrency", () => {
       receiver.mode = "ok";
       receiver.delayMs = 0;
     }
+  });
+});
+
+describe("jobs at fan-out", () => {
+  it("gives a later event of a message no job while an earlier one to the same endpoint waits, and enqueues it when that one settles", async () => {
+    const { workspace } = await createTestWorkspace();
+    await createEndpoint(workspace.id, { url: receiver.url }, "key_test");
+    const [first, second] = [await insertTestMessage(workspace.id), await insertTestMessage(workspace.id)];
+    const db = await getDb();
+    const clock = manualClock();
+    const record = (messageId: string, code: EventCode) => recordEvent(db, { workspaceId: workspace.id, messageId, code, message: code });
+    await record(first, "EMAIL_MESSAGE_CREATED");
+    await record(first, "EMAIL_MESSAGE_SENT_PROVIDER_EVENT");
+    await record(second, "EMAIL_MESSAGE_SENT_PROVIDER_EVENT");
+    await fanOutEverything(workspace.id, clock);
+    const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspace.id));
+    const label = (id: string) => {
+      const delivery = deliveries.find((row) => row.id === id)!;
+      return `${delivery.eventType}${delivery.emailMessageId === first ? "" : " (second)"}`;
+    };
+    const jobsOf = async () =>
+      rowsOf<{ id: string }>(await db.execute(sql`select data->>'deliveryId' as id from pgboss.job where name = 'deliver-webhook' and data->>'workspaceId' = ${workspace.id}`)).map((row) => label(row.id));
+    // The first message's email.sent waits behind its email.created: no job yet. The second message's goes at once.
+    expect((await jobsOf()).sort()).toEqual(["email.created", "email.sent (second)"]);
+    const created = deliveries.find((delivery) => delivery.eventType === "email.created")!;
+    await attemptDeliveries([{ workspaceId: workspace.id, endpointId: created.endpointId, deliveryId: created.id }], clock);
+    expect((await jobsOf()).sort()).toEqual(["email.created", "email.sent", "email.sent (second)"]);
   });
 });
 

@@ -3,6 +3,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { insertJsonRows } from "@/db/insert-json-rows";
+import { executePrepared } from "@/db/execute-prepared";
+import { wellFormedJson } from "@/db/well-formed-json";
 import { newId } from "@/lib/ids";
 import { enqueueWebhookDeliveries, queueTransaction } from "@/lib/queue/queue";
 import { TEST_EVENT_TYPE } from "./build-payloads";
@@ -76,14 +78,48 @@ async function createDeliveries(tx: Tx, events: PendingEvent[], now: Date): Prom
   await insertDeliveries(tx, rows);
 }
 
-/** Inserts deliveries and their jobs (fan-out, replay, test events). */
+/**
+ * Inserts deliveries (fan-out, replay, test events) and the jobs of those that may go now. A delivery
+ * behind an earlier pending or in-flight delivery of the same message to the same endpoint gets no
+ * job: it could not be claimed yet, and settling the earlier one enqueues it (record-attempt.ts).
+ */
 export async function insertDeliveries(tx: Tx, rows: Array<typeof webhookDeliveries.$inferInsert>): Promise<void> {
   if (rows.length === 0) return;
   await insertJsonRows(tx, webhookDeliveries, rows);
+  const held = await heldBehindEarlier(tx, rows);
   await enqueueWebhookDeliveries(
     tx,
-    rows.map((row) => ({ data: { workspaceId: row.workspaceId, endpointId: row.endpointId, deliveryId: row.id } })),
+    rows
+      .filter((row) => !held.has(row.id!))
+      .map((row) => ({ data: { workspaceId: row.workspaceId, endpointId: row.endpointId, deliveryId: row.id! } })),
   );
+}
+
+/**
+ * The new deliveries that wait behind an earlier one of their message and endpoint. The earlier ones
+ * are share-locked, so one that is settling concurrently either settles before this transaction reads
+ * it (then it is not earlier-and-pending, and the new delivery gets its job here) or after this
+ * transaction commits (then its settling sees the new delivery and enqueues it). SKIP LOCKED: one that
+ * is being settled right now is not counted as holding anything, and its follower gets a job here (a
+ * job for a delivery that turns out held is harmless: the claim skips it). Never waiting, this cannot
+ * deadlock with the settling transactions.
+ */
+async function heldBehindEarlier(tx: Tx, rows: Array<typeof webhookDeliveries.$inferInsert>): Promise<Set<string>> {
+  const chained = rows.filter((row) => row.emailMessageId);
+  if (chained.length === 0) return new Set();
+  const input = chained.map((row) => ({ id: row.id, endpoint_id: row.endpointId, message_id: row.emailMessageId, seq: row.eventSeq }));
+  const held = rowsOf<{ id: string }>(
+    await executePrepared(
+      tx,
+      sql`with input as (select * from json_to_recordset(${wellFormedJson(input)}::json) as i(id text, endpoint_id text, message_id text, seq bigint)),
+        earlier as (select p.endpoint_id, p.email_message_id, p.event_seq from webhook_deliveries p
+          where (p.endpoint_id, p.email_message_id) in (select endpoint_id, message_id from input) and p.status in ('pending', 'sending')
+          for share skip locked)
+      select i.id from input i where exists (select 1 from earlier p
+        where p.endpoint_id = i.endpoint_id and p.email_message_id = i.message_id and p.event_seq < i.seq)`,
+    ),
+  );
+  return new Set(held.map((row) => row.id));
 }
 
 /**

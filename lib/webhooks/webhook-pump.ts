@@ -14,9 +14,10 @@ const globalForPump = globalThis as unknown as { __webhookPump?: { stop: () => P
  * The loop each worker process runs beside its job handlers: fan recorded events out to deliveries
  * (one process at a time does it; the others find the dispatch row locked and wait for the next
  * turn), every 200 ms when idle and back to back while there is a backlog; and every 30 s the sweep
- * for stranded deliveries. An event reaches its endpoint's job within about 200 ms of its commit.
+ * for stranded deliveries. An event reaches its endpoint's job within about 200 ms of its commit
+ * (later while the process delivers mail: `beforeFanOut` lets the worker put mail first).
  */
-export function startWebhookPump(): void {
+export function startWebhookPump(options: { beforeFanOut?: () => Promise<void> } = {}): void {
   if (globalForPump.__webhookPump) return;
   let running = true;
   let wake: (() => void) | undefined;
@@ -26,6 +27,7 @@ export function startWebhookPump(): void {
       let read = 0;
       let pause = IDLE_MS;
       try {
+        await options.beforeFanOut?.();
         read = await fanOutWebhookEvents(FAN_OUT_BATCH);
         if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
           lastSweep = Date.now();

@@ -11,13 +11,15 @@ import { attemptDeliveries } from "@/lib/webhooks/attempt-deliveries";
 import { startWebhookPump, stopWebhookPump } from "@/lib/webhooks/webhook-pump";
 import { runWorkflowStep } from "@/lib/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
+import { env } from "@/lib/env";
+import { MailFirst } from "./mail-first";
 
 /**
  * Registers this process's job handlers. In embedded mode the server process calls this from
  * instrumentation.ts; with DATABASE_URL any number of `npm run worker` processes may too: pg-boss
  * claims each job with FOR UPDATE SKIP LOCKED, so one job runs in one worker at a time.
  */
-const globalForWorkers = globalThis as unknown as { __workerIds?: Array<{ queue: string; id: string }> };
+const globalForWorkers = globalThis as unknown as { __workerIds?: Array<{ queue: string; id: string }>; __mailFirst?: MailFirst };
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -30,17 +32,23 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   getDeliveryProvider();
   const boss = await getQueue();
   globalForWorkers.__workerIds = [];
+  const mailFirst = (globalForWorkers.__mailFirst = new MailFirst({ settleMs: MAIL_SETTLE_MS, maxWaitMs: env().WEBHOOK_MAIL_FIRST_SECONDS * 1000 }));
   const ids = [
-    await workBatches<DeliverMessageJob>(boss, QUEUES.deliverMessage, { ...options, batchSize: DELIVERY_BATCH_SIZE }, deliverJobs),
+    await workBatches<DeliverMessageJob>(boss, QUEUES.deliverMessage, { ...options, batchSize: DELIVERY_BATCH_SIZE }, (jobs) =>
+      mailFirst.delivering(() => deliverJobs(jobs)),
+    ),
     await work<WorkflowStepJob>(boss, QUEUES.workflowStep, options, (job) =>
       runWorkflowStep(parseJob(QUEUES.workflowStep, workflowStepJobSchema, job.data), { lastAttempt: job.retryCount >= job.retryLimit }),
     ),
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
     await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
     await work<object>(boss, QUEUES.simulateOutcome, options, (job) => simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data))),
-    await workBatches<DeliverWebhookJob>(boss, QUEUES.deliverWebhook, { ...options, batchSize: WEBHOOK_BATCH_SIZE }, deliverWebhookJobs),
+    await workBatches<DeliverWebhookJob>(boss, QUEUES.deliverWebhook, { ...options, batchSize: WEBHOOK_BATCH_SIZE }, async (jobs) => {
+      await mailFirst.whenMailIdle();
+      return deliverWebhookJobs(jobs);
+    }),
   ];
-  startWebhookPump();
+  startWebhookPump({ beforeFanOut: () => mailFirst.whenMailIdle() });
   // Idempotent: every process declares the same schedule; pg-boss creates one job per occurrence.
   await boss.schedule(QUEUES.maintenance, "17 * * * *");
   await boss.schedule(QUEUES.unconfirmedDeliveries, "*/5 * * * *");
@@ -81,6 +89,8 @@ async function deliverWebhookJobs(jobs: JobWithMetadata<DeliverWebhookJob>[]): P
 }
 
 const BATCH_SIZE = 10;
+/** The gap between two delivery batches of a backlog is not idleness: webhook work waits this long after the last one. */
+const MAIL_SETTLE_MS = 50;
 const WEBHOOK_BATCH_SIZE = 100;
 /** Delivery reads a batch's messages, suppressions and domains set-based: larger batches amortise more. */
 const DELIVERY_BATCH_SIZE = 100;
@@ -160,6 +170,8 @@ function messageOf(data: object): { messageId?: string } {
 }
 
 export async function stopWorkers(): Promise<void> {
+  globalForWorkers.__mailFirst?.stop();
+  globalForWorkers.__mailFirst = undefined;
   await stopWebhookPump();
   const ids = globalForWorkers.__workerIds;
   globalForWorkers.__workerIds = undefined;
