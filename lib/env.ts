@@ -145,7 +145,7 @@ const envSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   // Webhook requests of one worker process sent and not yet recorded: what a SIGKILL can send twice.
   WEBHOOK_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).default(50),
-  // Mail first: a worker delivering mail lets its webhook work wait, at most this long per turn (0: never).
+  // Mail first: a worker delivering mail lets its webhook turns wait; past this bound they go one at a time (0: side by side).
   WEBHOOK_MAIL_FIRST_SECONDS: z.coerce.number().min(0).max(300).default(5),
   // Sender of sign-in links and invitations (the "System mail" workspace); its domain is verified there at boot.
   SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),

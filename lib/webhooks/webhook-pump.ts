@@ -8,6 +8,9 @@ const AFTER_ERROR_MS = 5_000;
 const SWEEP_EVERY_MS = 30_000;
 const FAN_OUT_BATCH = 1000;
 
+/** Runs one fan-out turn; the worker passes its mail-first gate, so fan-out waits while mail goes out. */
+type TurnRunner = <T>(turn: () => Promise<T>) => Promise<T>;
+
 const globalForPump = globalThis as unknown as { __webhookPump?: { stop: () => Promise<void> } };
 
 /**
@@ -15,9 +18,10 @@ const globalForPump = globalThis as unknown as { __webhookPump?: { stop: () => P
  * (one process at a time does it; the others find the dispatch row locked and wait for the next
  * turn), every 200 ms when idle and back to back while there is a backlog; and every 30 s the sweep
  * for stranded deliveries. An event reaches its endpoint's job within about 200 ms of its commit
- * (later while the process delivers mail: `beforeFanOut` lets the worker put mail first).
+ * (later while the process delivers mail: `runTurn` lets the worker put mail first).
  */
-export function startWebhookPump(options: { beforeFanOut?: () => Promise<void> } = {}): void {
+export function startWebhookPump(options: { runTurn?: TurnRunner } = {}): void {
+  const runTurn: TurnRunner = options.runTurn ?? ((turn) => turn());
   if (globalForPump.__webhookPump) return;
   let running = true;
   let wake: (() => void) | undefined;
@@ -27,8 +31,7 @@ export function startWebhookPump(options: { beforeFanOut?: () => Promise<void> }
       let read = 0;
       let pause = IDLE_MS;
       try {
-        await options.beforeFanOut?.();
-        read = await fanOutWebhookEvents(FAN_OUT_BATCH);
+        read = await runTurn(() => fanOutWebhookEvents(FAN_OUT_BATCH));
         if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
           lastSweep = Date.now();
           await requeueStrandedDeliveries();

@@ -1,39 +1,49 @@
 import { describe, expect, it } from "vitest";
 import { MailFirst } from "./mail-first";
 
-/** A promise with its resolver, to hold a delivery batch open for as long as a test needs. */
+/** A promise with its resolver, to hold a batch open for as long as a test needs. */
 function deferred() {
   let resolve!: () => void;
   const promise = new Promise<void>((done) => (resolve = done));
   return { promise, resolve };
 }
 
-/** Resolves to how long `promise` took, in ms. */
-async function timed(promise: Promise<void>): Promise<number> {
-  const start = performance.now();
-  await promise;
-  return performance.now() - start;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A webhook turn that records when it started and ran. */
+function turnLog() {
+  const started: number[] = [];
+  return {
+    started,
+    turn: (work: () => Promise<void> = async () => undefined) => async () => {
+      started.push(performance.now());
+      await work();
+    },
+  };
 }
 
 describe("MailFirst", () => {
-  it("lets webhook work go at once while no mail is being delivered", async () => {
+  it("runs a webhook turn at once while no mail is being delivered", async () => {
     const gate = new MailFirst({ settleMs: 50, maxWaitMs: 5_000 });
-    expect(await timed(gate.whenMailIdle())).toBeLessThan(20);
+    const log = turnLog();
+    const start = performance.now();
+    await gate.afterMail(log.turn());
+    expect(log.started[0] - start).toBeLessThan(20);
   });
 
-  it("holds webhook work while a delivery batch runs, and releases it once mail has been idle for the settle time", async () => {
+  it("holds webhook turns while a delivery batch runs, and runs them once mail has been idle for the settle time", async () => {
     const gate = new MailFirst({ settleMs: 50, maxWaitMs: 5_000 });
     const batch = deferred();
     const delivering = gate.delivering(() => batch.promise);
-    let released = false;
-    const waiting = gate.whenMailIdle().then(() => (released = true));
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(released).toBe(false);
+    const log = turnLog();
+    const waiting = gate.afterMail(log.turn());
+    await sleep(150);
+    expect(log.started).toHaveLength(0);
     const finished = performance.now();
     batch.resolve();
     await delivering;
     await waiting;
-    expect(performance.now() - finished).toBeGreaterThanOrEqual(45);
+    expect(log.started[0] - finished).toBeGreaterThanOrEqual(45);
   });
 
   it("does not take the gap between two batches of a backlog for idleness", async () => {
@@ -41,29 +51,50 @@ describe("MailFirst", () => {
     const gate = new MailFirst({ settleMs: 1_000, maxWaitMs: 10_000 });
     const first = deferred();
     const running = gate.delivering(() => first.promise);
-    let released = false;
-    const waiting = gate.whenMailIdle().then(() => (released = true));
+    const log = turnLog();
+    const waiting = gate.afterMail(log.turn());
     first.resolve();
     await running;
-    // The next batch starts 20 ms later, within the settle time: the waiter must stay held.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     const second = deferred();
     const next = gate.delivering(() => second.promise);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect(released).toBe(false);
+    await sleep(1_100);
+    expect(log.started).toHaveLength(0);
     second.resolve();
     await next;
     await waiting;
-    expect(released).toBe(true);
+    expect(log.started).toHaveLength(1);
   });
 
-  it("never holds webhook work longer than the bound, however long mail keeps flowing", async () => {
+  it("past the bound, under mail that never pauses, lets webhook turns through one at a time", async () => {
     const gate = new MailFirst({ settleMs: 50, maxWaitMs: 200 });
     const batch = deferred();
     const delivering = gate.delivering(() => batch.promise);
-    const waited = await timed(gate.whenMailIdle());
-    expect(waited).toBeGreaterThanOrEqual(190);
-    expect(waited).toBeLessThan(2_000);
+    let running = 0;
+    let most = 0;
+    const log = turnLog();
+    const start = performance.now();
+    const turn = log.turn(async () => {
+      most = Math.max(most, ++running);
+      await sleep(30);
+      running--;
+    });
+    await Promise.all([gate.afterMail(turn), gate.afterMail(turn), gate.afterMail(turn)]);
+    expect(log.started).toHaveLength(3);
+    expect(Math.min(...log.started) - start).toBeGreaterThanOrEqual(190);
+    expect(most).toBe(1);
+    batch.resolve();
+    await delivering;
+  });
+
+  it("a failing trickled turn fails alone and does not block the next", async () => {
+    const gate = new MailFirst({ settleMs: 50, maxWaitMs: 50 });
+    const batch = deferred();
+    const delivering = gate.delivering(() => batch.promise);
+    const failing = gate.afterMail(async () => Promise.reject(new Error("database gone")));
+    const next = gate.afterMail(async () => "ran");
+    await expect(failing).rejects.toThrow("database gone");
+    expect(await next).toBe("ran");
     batch.resolve();
     await delivering;
   });
@@ -72,25 +103,26 @@ describe("MailFirst", () => {
     const off = new MailFirst({ settleMs: 50, maxWaitMs: 0 });
     const held = deferred();
     const running = off.delivering(() => held.promise);
-    expect(await timed(off.whenMailIdle())).toBeLessThan(20);
+    expect(await off.afterMail(async () => "at once")).toBe("at once");
     held.resolve();
     await running;
 
     const gate = new MailFirst({ settleMs: 50, maxWaitMs: 60_000 });
     const batch = deferred();
     const delivering = gate.delivering(() => batch.promise);
-    const waiting = gate.whenMailIdle();
+    const log = turnLog();
+    const waiting = gate.afterMail(log.turn());
+    const stopped = performance.now();
     gate.stop();
-    expect(await timed(waiting)).toBeLessThan(50);
-    expect(await timed(gate.whenMailIdle())).toBeLessThan(20);
+    await waiting;
+    expect(log.started[0] - stopped).toBeLessThan(50);
     batch.resolve();
     await delivering;
   });
 
-  it("passes the batch's result and error through unchanged", async () => {
+  it("passes a delivery batch's result and error through unchanged", async () => {
     const gate = new MailFirst({ settleMs: 10, maxWaitMs: 1_000 });
     expect(await gate.delivering(async () => [null, new Error("x")])).toEqual([null, new Error("x")]);
     await expect(gate.delivering(async () => Promise.reject(new Error("relay down")))).rejects.toThrow("relay down");
-    expect(await timed(gate.whenMailIdle())).toBeLessThan(100);
   });
 });

@@ -1,23 +1,25 @@
 /**
  * Mail first (docs/webhooks.md#delivery): a worker process that is delivering mail lets its webhook
  * work wait, so an endpoint subscribed to every event does not slow down the mail it reports on.
- * Mail and webhooks share the process's one thread, and each webhook costs about as much CPU as the
- * delivery of a message; run side by side on a busy process, two webhooks per message would take
- * a third of the delivery rate. Instead the webhook pollers and the fan-out wait until no delivery
- * batch has been running for `settleMs` (the gap between two batches of a backlog is not "idle"),
- * and never longer than `maxWaitMs` per turn, so webhooks keep flowing at a bounded minimum even under
- * a mail flow that never pauses. Nothing is lost while they wait: their jobs stay claimed by this
- * process (well within pg-boss's expiry) and the events stay in order.
+ * Mail and webhooks share the process's one thread, and a webhook costs about as much CPU as the
+ * delivery of a message; run side by side on a busy process, two webhooks per message would take a
+ * third of the delivery rate. Instead a webhook turn (a fetched batch, or a fan-out) waits until no
+ * delivery batch has been running for `settleMs` (the gap between two batches of a backlog is not
+ * idleness). Under a mail flow that does not pause for `maxWaitMs`, the turns that waited that long go
+ * one at a time (a trickle), so webhooks keep moving with a bounded share of the process. Nothing is
+ * lost while they wait: their jobs stay claimed by this process and the events stay in order.
  */
 export class MailFirst {
   private active = 0;
   private idleSince = 0;
   private waiters: Array<() => void> = [];
   private settleTimer: NodeJS.Timeout | undefined;
+  /** The end of the last turn that trickled through while mail was flowing. */
+  private trickle: Promise<unknown> = Promise.resolve();
 
   constructor(private options: { settleMs: number; maxWaitMs: number }) {}
 
-  /** Runs one batch of mail delivery; webhook work waits while any is running. */
+  /** Runs one batch of mail delivery; webhook turns wait while any is running. */
   async delivering<T>(work: () => Promise<T>): Promise<T> {
     this.active++;
     clearTimeout(this.settleTimer);
@@ -32,27 +34,37 @@ export class MailFirst {
     }
   }
 
-  /** Resolves once mail delivery has been idle for `settleMs`, or after `maxWaitMs` at the latest. */
-  whenMailIdle(): Promise<void> {
-    if (this.options.maxWaitMs <= 0 || this.settled()) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.options.maxWaitMs);
-      timer.unref();
-      const waiters = this.waiters;
-      function done() {
-        clearTimeout(timer);
-        const index = waiters.indexOf(done);
-        if (index >= 0) waiters.splice(index, 1);
-        resolve();
-      }
-      this.waiters.push(done);
-    });
+  /** Runs a webhook turn once mail has been idle for `settleMs`, or after `maxWaitMs` one turn at a time. */
+  async afterMail<T>(turn: () => Promise<T>): Promise<T> {
+    if (await this.mailIdleWithin(this.options.maxWaitMs)) return turn();
+    const result = this.trickle.then(turn);
+    this.trickle = result.catch(() => undefined);
+    return result;
   }
 
   /** Lets everything waiting go at once (the process is stopping) and waits no more. */
   stop(): void {
     this.options.maxWaitMs = 0;
     for (const release of [...this.waiters]) release();
+  }
+
+  /** True once mail is idle, false when `maxWaitMs` passed first (or mail first is off: 0). */
+  private mailIdleWithin(maxWaitMs: number): Promise<boolean> {
+    if (maxWaitMs <= 0) return Promise.resolve(true);
+    if (this.settled()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const waiters = this.waiters;
+      const finish = (idle: boolean) => {
+        clearTimeout(timer);
+        const index = waiters.indexOf(release);
+        if (index >= 0) waiters.splice(index, 1);
+        resolve(idle);
+      };
+      const release = () => finish(true);
+      const timer = setTimeout(() => finish(false), maxWaitMs);
+      timer.unref();
+      waiters.push(release);
+    });
   }
 
   private settled(): boolean {

@@ -43,12 +43,11 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
     await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
     await work<object>(boss, QUEUES.simulateOutcome, options, (job) => simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data))),
-    await workBatches<DeliverWebhookJob>(boss, QUEUES.deliverWebhook, { ...options, batchSize: WEBHOOK_BATCH_SIZE }, async (jobs) => {
-      await mailFirst.whenMailIdle();
-      return deliverWebhookJobs(jobs);
-    }),
+    await workBatches<DeliverWebhookJob>(boss, QUEUES.deliverWebhook, { ...options, batchSize: WEBHOOK_BATCH_SIZE }, (jobs) =>
+      mailFirst.afterMail(() => deliverWebhookJobs(jobs)),
+    ),
   ];
-  startWebhookPump({ beforeFanOut: () => mailFirst.whenMailIdle() });
+  startWebhookPump({ runTurn: (turn) => mailFirst.afterMail(turn) });
   // Idempotent: every process declares the same schedule; pg-boss creates one job per occurrence.
   await boss.schedule(QUEUES.maintenance, "17 * * * *");
   await boss.schedule(QUEUES.unconfirmedDeliveries, "*/5 * * * *");
