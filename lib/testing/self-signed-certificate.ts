@@ -17,8 +17,7 @@ export function selfSignedCertificate(commonName = "sns.test.local"): TestCertif
   const name = seq(set(seq(oid([0x55, 0x04, 0x03]), tlv(0x0c, Buffer.from(commonName, "utf8")))));
   const now = Date.now();
   const validity = seq(utcTime(new Date(now - 3600_000)), utcTime(new Date(now + 7 * 24 * 3600_000)));
-  const serial = randomBytes(8);
-  serial[0] &= 0x7f;
+  const serial = positiveSerial(randomBytes(8));
   const tbs = seq(
     tlv(0xa0, tlv(0x02, Buffer.from([0x02]))), // version v3
     tlv(0x02, serial),
@@ -32,6 +31,17 @@ export function selfSignedCertificate(commonName = "sns.test.local"): TestCertif
   const der = seq(tbs, sha256WithRsa, tlv(0x03, Buffer.concat([Buffer.from([0x00]), signature])));
   const body = der.toString("base64").replace(/(.{64})/g, "$1\n").trimEnd();
   return { pem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`, privateKey };
+}
+
+/**
+ * A serial number as a positive INTEGER in minimal DER: the first byte between 0x01 and 0x7f. A first
+ * byte of 0x00 followed by one below 0x80 is padding that OpenSSL refuses: 1 certificate in 256 did
+ * not parse, and the SNS tests failed on it once.
+ */
+export function positiveSerial(random: Buffer): Buffer {
+  const serial = Buffer.from(random);
+  serial[0] = (serial[0] & 0x7f) | 0x01;
+  return serial;
 }
 
 function tlv(tag: number, content: Buffer): Buffer {
