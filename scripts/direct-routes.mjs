@@ -33,11 +33,13 @@ const THROUGH_NEXT_HEADER = "x-through-next";
  */
 export function createDirectRoutes(root, options = {}) {
   const require = createRequire(path.join(root, "package.json"));
+  const booted = options.booted ?? bootedGate();
   const api = options.api === false ? null : apiTable(root);
   const userlandOf = moduleLoader(require);
   const hostname = options.hostname ?? "localhost";
   const server = { hostname, urlHostname: formatHostname(hostname), port: options.port };
   return (req, res, fallback) => {
+    if (!booted()) return false;
     const pathname = pathOf(req.url);
     let route;
     if (DIRECT_POST_ROUTES.includes(pathname)) {
@@ -56,6 +58,26 @@ export function createDirectRoutes(root, options = {}) {
       () => fallback(req, res),
     );
     return true;
+  };
+}
+
+/**
+ * Next.js serves no request before instrumentation.ts's register() has booted the service (migrations,
+ * the seed): it prepares on its first request and makes every request wait for that. Until the boot
+ * lib/server/boot.ts keeps on globalThis has finished, requests go to Next.js, which starts and waits
+ * for it; after that the check is one boolean.
+ */
+function bootedGate() {
+  let booted = false;
+  let watched = null;
+  return () => {
+    if (booted) return true;
+    const boot = globalThis.__boot;
+    if (boot && boot !== watched) {
+      watched = boot;
+      boot.then(() => (booted = true), () => {});
+    }
+    return false;
   };
 }
 

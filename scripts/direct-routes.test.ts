@@ -57,7 +57,7 @@ function builtApi(): string {
 }
 
 async function serve(root: string, options: Parameters<typeof createDirectRoutes>[1] = { port: 3000 }): Promise<string> {
-  const direct = createDirectRoutes(root, options);
+  const direct = createDirectRoutes(root, { booted: () => true, ...options });
   const next = (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(299, { "x-handled-by": "next" }).end("next");
   const server = http.createServer((req, res) => direct(req, res, next) || next(req, res));
   servers.push(server);
@@ -154,5 +154,20 @@ describe("direct API routes", () => {
     fs.rmSync(path.join(withoutManifest, ".next", "server", "app-paths-manifest.json"));
     const withoutTable = await serve(withoutManifest);
     expect((await fetch(`${withoutTable}/v1/email_messages/x`)).status).toBe(299);
+  });
+
+  it("leaves everything to Next.js until the service has booted (Next.js makes requests wait for it)", async () => {
+    const boot = globalThis as { __boot?: Promise<unknown> };
+    let finish = () => {};
+    boot.__boot = new Promise<void>((resolve) => (finish = resolve));
+    try {
+      const origin = await serve(builtApi(), { booted: undefined });
+      expect((await fetch(`${origin}/v1/email_messages/x`)).status).toBe(299);
+      finish();
+      await boot.__boot;
+      expect((await fetch(`${origin}/v1/email_messages/x`)).headers.get("x-handled-by")).toBe("route");
+    } finally {
+      delete boot.__boot;
+    }
   });
 });
