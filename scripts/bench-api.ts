@@ -2,8 +2,9 @@
  * npm run bench:api [-- --skip-build --seed 1000000 --duration 10 --only postgres|pglite --apps 2 --log-statements]
  *
  * Starts the built app on the PostgreSQL server (a scratch database) and on PGlite and drives it with
- * autocannon at 64 connections on loopback, side by side in one run: the framework's floor (the JSON
- * 404 of an unknown /api/v1 path), single sends, `GET /v1/email_messages?limit=50` and
+ * autocannon at 64 connections on loopback, side by side in one run: the framework's floor (Next.js's
+ * JSON 404 of an unknown /api/v1 path, through its routing: THROUGH_NEXT), the same 404 from the
+ * direct router the API takes (scripts/direct-routes.mjs; not the floor), single sends, `GET /v1/email_messages?limit=50` and
  * `GET /v1/email_messages/:id`, each with p50/p99 and its share of the floor; the CPU per accepted
  * send of the app's process tree and of the database's backends (from /proc: the machine is shared,
  * so rates move with its load and the CPU figures are the ones to compare); then messages/s through
@@ -18,7 +19,7 @@ import autocannon from "autocannon";
 import postgres from "postgres";
 import { sql } from "drizzle-orm";
 import { openPglite, openPostgres, type DbHandle } from "@/db/client";
-import { BENCH_AUTH, BENCH_KEY_USERNAME, build, percentile, scratchPostgres, sendBody, startServer, tempDir, type RunningServer } from "./bench/server";
+import { BENCH_AUTH, BENCH_KEY_USERNAME, build, percentile, scratchPostgres, sendBody, startServer, tempDir, THROUGH_NEXT, type RunningServer } from "./bench/server";
 import { firstRow, seedMessages } from "./bench/seed-messages";
 import { cpuSnapshot, loadAverage } from "./bench/proc-cpu";
 import { logSize, printStatements, statementsBetween } from "./bench/pg-log";
@@ -51,7 +52,11 @@ interface Load {
 }
 
 /** 64 connections spread over the servers' bases for DURATION seconds; `ok` counts the expected status. */
-async function drive(bases: string[], path: string, options: { method?: "GET" | "POST"; body?: (i: number) => string; duration?: number } = {}): Promise<Load> {
+async function drive(
+  bases: string[],
+  path: string,
+  options: { method?: "GET" | "POST"; body?: (i: number) => string; duration?: number; headers?: Record<string, string> } = {},
+): Promise<Load> {
   let i = 0;
   const results = await Promise.all(
     bases.map((base) =>
@@ -60,7 +65,7 @@ async function drive(bases: string[], path: string, options: { method?: "GET" | 
         connections: CONNECTIONS / bases.length,
         duration: options.duration ?? DURATION,
         method: options.method ?? "GET",
-        headers,
+        headers: { ...headers, ...options.headers },
         setupClient: options.body ? (client) => client.setBody(options.body!(i++)) : undefined,
       }),
     ),
@@ -88,10 +93,18 @@ const sendRequest = (i: number) => JSON.stringify(sendBody(i));
 async function requestPath(label: string, servers: RunningServer[], database: string | null) {
   const bases = servers.map((server) => server.base);
   await drive(bases, "/email_messages", { method: "POST", body: sendRequest, duration: 3 }); // warm-up, not reported
+  await drive(bases, "/unknown-path", { duration: 2, headers: THROUGH_NEXT });
   await drive(bases, "/unknown-path", { duration: 2 });
   await drive(bases, "/email_messages?limit=50", { duration: 2 });
-  const floor = await drive(bases, "/unknown-path");
   const pids = servers.map((server) => server.pid);
+  // The app's CPU per 404 through each door: what Next.js's routing costs a request, load-independent.
+  const appCpuPerRequest = async (headers?: Record<string, string>) => {
+    const before = cpuSnapshot(pids, null).app;
+    const load = await drive(bases, "/unknown-path", { headers });
+    return { load, cpu: `${(((cpuSnapshot(pids, null).app - before) / load.ok) * 1000).toFixed(2)} ms` };
+  };
+  const { load: floor, cpu: floorCpu } = await appCpuPerRequest(THROUGH_NEXT);
+  const { load: direct404, cpu: direct404Cpu } = await appCpuPerRequest();
   const idle = await idleCpuPerSecond(pids, database);
   const before = cpuSnapshot(pids, database);
   const started = performance.now();
@@ -105,7 +118,8 @@ async function requestPath(label: string, servers: RunningServer[], database: st
   // low rate on a loaded machine it would otherwise inflate the figure.
   const perSend = (cpu: number, idlePerSecond: number) => `${(((cpu - idlePerSecond * seconds) / sends.ok) * 1000).toFixed(2)} ms`;
   console.log(`${label}: load average ${loadAverage()} (1/5/15 min), ${CONNECTIONS} connections, ${DURATION} s each`);
-  console.log(`  ${line("floor (JSON 404, unknown path)", floor, null)}`);
+  console.log(`  ${line("floor (Next.js's JSON 404)", floor, null)}; app CPU ${floorCpu} per request`);
+  console.log(`  ${line("same 404, direct (not the floor)", direct404, floor)}; app CPU ${direct404Cpu} per request`);
   console.log(`  ${line("POST /v1/email_messages", sends, floor, "sends/s")}`);
   console.log(`  ${line("GET /v1/email_messages?limit=50", list, floor)}`);
   console.log(`  ${line("GET /v1/email_messages/:id", get, floor)}`);

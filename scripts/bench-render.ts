@@ -4,10 +4,11 @@
  * `POST /api/v1/templates/:id/render` against the framework's floor, in one run on one server: the
  * built app on a scratch PostgreSQL database (RUN_WORKER=false, rate limit off), a ~3 KB Liquid
  * template (variables, a loop, a filter, no text part: the text is derived from the HTML, as most
- * templates are), driven by autocannon at `--connections`. Each round measures the floor (the JSON
- * 404 of an unknown /api/v1 path) and then the render, after a warm-up of each; prints req/s, p50/p99
- * and the render's share of the floor, and the load average (the machine is shared). A benchmark,
- * not a test.
+ * templates are), driven by autocannon at `--connections`. Each round measures the floor (Next.js's
+ * JSON 404 of an unknown /api/v1 path, through its routing: THROUGH_NEXT), the same 404 from the
+ * direct router (scripts/direct-routes.mjs, the door the render takes) and then the render, after a
+ * warm-up of each; prints req/s, p50/p99 and the render's share of the floor, and the load average
+ * (the machine is shared). A benchmark, not a test.
  */
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -15,7 +16,7 @@ import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { closeDb, installDbHandle, openPostgres } from "@/db/client";
 import { createTemplate } from "@/lib/templates/create-template";
-import { BENCH_AUTH, BENCH_KEY_USERNAME, build, scratchPostgres, startServer, tempDir } from "./bench/server";
+import { BENCH_AUTH, BENCH_KEY_USERNAME, build, scratchPostgres, startServer, tempDir, THROUGH_NEXT } from "./bench/server";
 import { firstRow } from "./bench/seed-messages";
 
 const { values: args } = parseArgs({
@@ -67,8 +68,8 @@ async function createBenchTemplate(url: string): Promise<string> {
   }
 }
 
-async function drive(url: string, method: "GET" | "POST", body?: string, expected = 200) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, method, headers, body });
+async function drive(url: string, method: "GET" | "POST", body?: string, expected = 200, extraHeaders: Record<string, string> = {}) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, method, headers: { ...headers, ...extraHeaders }, body });
   const wrong = expected === 200 ? result.non2xx : result["2xx"];
   if (wrong > 0) throw new Error(`${url}: ${wrong} unexpected answers`);
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors };
@@ -91,11 +92,13 @@ async function main() {
     console.log(`${CONNECTIONS} connections, ${DURATION} s per measure after a ${Math.min(DURATION, 3)} s warm-up; PostgreSQL, RUN_WORKER=false`);
     for (let round = 1; round <= Number(args.rounds); round++) {
       const warm = { ...args, duration: Math.min(DURATION, 3) };
-      await autocannon({ url: floorUrl, connections: CONNECTIONS, duration: warm.duration, headers });
-      const floor = await drive(floorUrl, "GET", undefined, 404);
+      await autocannon({ url: floorUrl, connections: CONNECTIONS, duration: warm.duration, headers: { ...headers, ...THROUGH_NEXT } });
+      const floor = await drive(floorUrl, "GET", undefined, 404, THROUGH_NEXT);
+      const direct404 = await drive(floorUrl, "GET", undefined, 404);
       await autocannon({ url: renderUrl, connections: CONNECTIONS, duration: warm.duration, method: "POST", headers, body: renderBody });
       const render = await drive(renderUrl, "POST", renderBody);
-      console.log(`round ${round}: floor (JSON 404 of an unknown /api/v1 path) ${floor.rate.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, ${floor.errors} errors (timeouts)`);
+      console.log(`round ${round}: floor (Next.js's JSON 404 of an unknown /api/v1 path) ${floor.rate.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, ${floor.errors} errors (timeouts)`);
+      console.log(`round ${round}: the same 404 past Next.js's routing (not the floor) ${direct404.rate.toFixed(0)} req/s, p50 ${direct404.p50} ms, p99 ${direct404.p99} ms: ${((direct404.rate / floor.rate) * 100).toFixed(0)} % of the floor`);
       console.log(`round ${round}: POST /templates/:id/render ${render.rate.toFixed(0)} req/s, p50 ${render.p50} ms, p99 ${render.p99} ms, ${render.errors} errors: ${((render.rate / floor.rate) * 100).toFixed(0)} % of the floor`);
     }
     console.log(`load average at the end: ${os.loadavg().map((load) => load.toFixed(2)).join(", ")}`);

@@ -1,54 +1,117 @@
-// Provider webhooks straight to their route handlers (scripts/server.mjs), past Next.js's routing.
-// SNS and Resend post machine-to-machine at the rate of the mail sent: no pages, no middleware
-// (proxy.ts does not match /api/provider-events), no params, no caching. Next.js's request pipeline costs
-// ~1 ms of CPU per request on its own, more than verifying and recording the event; the handler
-// called here is the SAME function Next.js would call (the built route module's POST, one module
-// instance shared with Next.js through Node's module cache), so there is still one handler per door.
-// Anything else, and any other method, goes through Next.js as before. If the built module does not
-// have the expected shape (a Next.js upgrade), the door falls back to Next.js and says so once.
-// docs/benchmarks.md#provider-events-the-sns-door has the figures.
+// Machine-to-machine requests straight to their route handlers (scripts/server.mjs), past Next.js's
+// routing, whose request pipeline costs ~1 ms of CPU per request on its own: more than a provider
+// webhook costs to verify and record, and about half of what a send costs.
+// - Provider webhooks: POST /api/provider-events/ses|resend (SNS and Resend post at the rate of the
+//   mail sent; no params, no caching; proxy.ts does not match them).
+// - The public API: every path under /api/v1/ and /v1/ (next.config.ts rewrites the second to the
+//   first) that scripts/api-route-table.mjs matches in the build's route table, with its params
+//   decoded as Next.js decodes them; the handler gets `(request, { params })` as from Next.js. Its
+//   routes read no Next.js request context (no cookies()/headers(), after(), draftMode or
+//   revalidation): all they use is the Request. proxy.ts does not run for them either.
+// The handler called is the SAME function Next.js would call (the built route module's export for the
+// method, one module instance shared with Next.js through Node's module cache), so there is still one
+// handler per door. What Next.js answers itself stays with it: HEAD and OPTIONS (it implements them
+// from the exports), a method a route does not export (its 405), any path it would first normalise or
+// redirect, and a request with an `X-Through-Next` header (the benches' floor: Next.js's own JSON
+// 404). If the build's manifest or a built module does not have the expected shape (a Next.js
+// upgrade), its requests go to Next.js as before and the server says so once.
+// docs/benchmarks.md#the-api-past-nextjss-routing has the figures.
 import { createRequire } from "node:module";
 import path from "node:path";
+import { matchApiRoute, readApiRouteTable } from "./api-route-table.mjs";
 
 const DIRECT_POST_ROUTES = ["/api/provider-events/ses", "/api/provider-events/resend"];
+/** The methods a route module exports as functions; Next.js itself implements HEAD and OPTIONS. */
+const API_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+/** Any value sends the request through Next.js's routing (bench:api and bench:render measure the floor with it). */
+const THROUGH_NEXT_HEADER = "x-through-next";
 
 /**
- * Returns `(req, res) => boolean`: true when it took the request (a POST to a provider-event route),
- * false to let Next.js handle it.
+ * Returns `(req, res, fallback) => boolean`: true when it took the request, false to let Next.js
+ * handle it. `options.api: false` leaves the public API to Next.js (scripts/server.mjs
+ * --api-through-next); `hostname` and `port` are Next.js's, for the request URL it would build.
  */
-export function createDirectRoutes(root) {
+export function createDirectRoutes(root, options = {}) {
   const require = createRequire(path.join(root, "package.json"));
-  /** pathname → Promise of the POST handler, or of null when the module cannot be used directly. */
-  const handlers = new Map();
-  const load = (pathname) => {
-    let handler = handlers.get(pathname);
-    if (!handler) {
-      handler = loadPost(require, root, pathname);
-      handlers.set(pathname, handler);
-    }
-    return handler;
-  };
+  const booted = options.booted ?? bootedGate();
+  const api = options.api === false ? null : apiTable(root);
+  const userlandOf = moduleLoader(require);
+  const hostname = options.hostname ?? "localhost";
+  const server = { hostname, urlHostname: formatHostname(hostname), port: options.port };
   return (req, res, fallback) => {
-    if (req.method !== "POST") return false;
+    if (!booted()) return false;
     const pathname = pathOf(req.url);
-    if (!DIRECT_POST_ROUTES.includes(pathname)) return false;
-    load(pathname).then(
-      (post) => (post ? answer(post, req, res) : fallback(req, res)),
+    let route;
+    if (DIRECT_POST_ROUTES.includes(pathname)) {
+      if (req.method !== "POST") return false;
+      route = { file: path.join(root, ".next", "server", "app", pathname.slice(1), "route.js"), params: undefined };
+    } else {
+      if (!api || !API_METHODS.has(req.method) || req.headers[THROUGH_NEXT_HEADER] !== undefined) return false;
+      route = matchApiRoute(api, pathname);
+      if (!route) return false;
+    }
+    userlandOf(route.file).then(
+      (userland) => {
+        const handler = userland?.[req.method];
+        return typeof handler === "function" ? answer(handler, req, res, route.params, server) : fallback(req, res);
+      },
       () => fallback(req, res),
     );
     return true;
   };
 }
 
-async function loadPost(require, root, pathname) {
+/**
+ * Next.js serves no request before instrumentation.ts's register() has booted the service (migrations,
+ * the seed): it prepares on its first request and makes every request wait for that. Until the boot
+ * lib/server/boot.ts keeps on globalThis has finished, requests go to Next.js, which starts and waits
+ * for it; after that the check is one boolean.
+ */
+function bootedGate() {
+  let booted = false;
+  let watched = null;
+  return () => {
+    if (booted) return true;
+    const boot = globalThis.__boot;
+    if (boot && boot !== watched) {
+      watched = boot;
+      boot.then(() => (booted = true), () => {});
+    }
+    return false;
+  };
+}
+
+function apiTable(root) {
   try {
-    const built = require(path.join(root, ".next", "server", "app", pathname.slice(1), "route.js"));
-    await built.routeModule.ensureUserland();
-    const post = built.routeModule.userland.POST;
-    if (typeof post !== "function") throw new Error("no POST export");
-    return post;
+    return readApiRouteTable(root);
   } catch (error) {
-    console.warn(`${pathname}: served through Next.js routing (the built route module cannot be called directly: ${error.message})`);
+    console.warn(`/api/v1: served through Next.js routing (the build's route table cannot be read: ${error.message})`);
+    return null;
+  }
+}
+
+/** File → Promise of the built route module's exports, or of null when the module cannot be used directly (said once). */
+function moduleLoader(require) {
+  const modules = new Map();
+  return (file) => {
+    let userland = modules.get(file);
+    if (!userland) {
+      userland = loadUserland(require, file);
+      modules.set(file, userland);
+    }
+    return userland;
+  };
+}
+
+async function loadUserland(require, file) {
+  try {
+    const built = require(file);
+    await built.routeModule.ensureUserland();
+    const userland = built.routeModule.userland;
+    if (typeof userland !== "object" || userland === null) throw new Error("no route exports");
+    return userland;
+  } catch (error) {
+    console.warn(`${file}: served through Next.js routing (the built route module cannot be called directly: ${error.message})`);
     return null;
   }
 }
@@ -85,21 +148,50 @@ function pathOf(url) {
   return query === -1 ? url : url.slice(0, query);
 }
 
-async function answer(post, req, res) {
+/**
+ * The Request Next.js would build: its headers after it filled in the X-Forwarded-* it adds when
+ * absent (the IP allow list reads X-Forwarded-For), its URL from its own hostname and port (never the
+ * Host header), and a signal that aborts when the client goes away (GET /v1/events waits on it).
+ */
+async function requestOf(req, res, server) {
+  const { headers: incoming, socket } = req;
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const forwardedProto = incoming["x-forwarded-proto"];
+  if (incoming["x-forwarded-host"] === undefined) headers.set("x-forwarded-host", incoming.host ?? server.hostname);
+  if (incoming["x-forwarded-port"] === undefined) headers.set("x-forwarded-port", String(server.port ?? socket.localPort));
+  if (forwardedProto === undefined) headers.set("x-forwarded-proto", socket.encrypted ? "https" : "http");
+  if (incoming["x-forwarded-for"] === undefined && socket.remoteAddress) headers.set("x-forwarded-for", socket.remoteAddress);
+  const protocol = (forwardedProto ?? (socket.encrypted ? "https" : "http")).includes("https") ? "https" : "http";
+  const url = `${protocol}://${server.urlHostname}:${server.port ?? socket.localPort}${req.url}`;
+  const aborter = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) aborter.abort();
+  });
+  const body = req.method === "GET" ? {} : await bodyOf(req);
+  return new Request(url, { method: req.method, headers, signal: aborter.signal, ...body });
+}
+
+async function answer(handler, req, res, params, server) {
   let response;
+  let payload;
   try {
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
-    response = await post(new Request(url, { method: "POST", headers, ...(await bodyOf(req)) }));
+    response = await handler(await requestOf(req, res, server), { params: Promise.resolve(params) });
+    payload = Buffer.from(await response.arrayBuffer());
   } catch (error) {
     // The handlers answer every failure themselves; this is a bug, answered like Next.js would.
-    console.error(`POST ${req.url} failed`, error);
+    console.error(`${req.method} ${req.url} failed`, error);
     response = Response.json({ error: { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong." } }, { status: 500 });
+    payload = Buffer.from(await response.arrayBuffer());
   }
-  const payload = Buffer.from(await response.arrayBuffer());
   const headers = Object.fromEntries(response.headers);
+  if (headers["set-cookie"] !== undefined) headers["set-cookie"] = response.headers.getSetCookie();
   headers["content-length"] = String(payload.length);
   res.writeHead(response.status, headers);
   res.end(payload);
+}
+
+/** As Next.js writes a hostname into a URL: an IPv6 address in brackets. */
+function formatHostname(hostname) {
+  return hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
 }

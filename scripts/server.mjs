@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The production server: Next.js behind our own node:http server, in place of `next start`, whose
 // CLI has no hook for the timeouts and the clientError handler of scripts/http-server.mjs.
-// Usage: node scripts/server.mjs [--hostname HOST] [--port PORT] [--webhooks-through-next] (after `next build`; PORT env and
+// Usage: node scripts/server.mjs [--hostname HOST] [--port PORT] [--webhooks-through-next] [--api-through-next] (after `next build`; PORT env and
 // all interfaces by default, like `next start`). instrumentation.ts still boots the service
 // (database, migrations, workers) inside this process while Next.js prepares.
 // Plain Node ESM with no dependencies beyond next, so it runs before anything is compiled.
@@ -15,7 +15,7 @@ import { createHardenedServer, readHttpSettings } from "./http-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-const { values: args } = parseArgs({ options: { hostname: { type: "string" }, port: { type: "string" }, "webhooks-through-next": { type: "boolean", default: false } } });
+const { values: args } = parseArgs({ options: { hostname: { type: "string" }, port: { type: "string" }, "webhooks-through-next": { type: "boolean", default: false }, "api-through-next": { type: "boolean", default: false } } });
 const port = Number(args.port ?? process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT: must be a port number (1–65535), got "${args.port ?? process.env.PORT}"`);
 // Like `next start`: a production server unless told otherwise, and the port lib/env.ts reads.
@@ -33,9 +33,10 @@ const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname: args.hostname ?? "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
-// Provider webhooks skip Next.js's routing (scripts/direct-routes.mjs); everything else is Next.js's.
-// --webhooks-through-next turns that off (for comparing, docs/benchmarks.md).
-const direct = args["webhooks-through-next"] ? () => false : createDirectRoutes(root);
+// Provider webhooks and the public API skip Next.js's routing (scripts/direct-routes.mjs); everything
+// else is Next.js's. --webhooks-through-next turns that off for both, --api-through-next for the API
+// only (for comparing, docs/benchmarks.md).
+const direct = args["webhooks-through-next"] ? () => false : createDirectRoutes(root, { hostname: args.hostname ?? "localhost", port, api: !args["api-through-next"] });
 const server = createHardenedServer((req, res) => direct(req, res, handle) || handle(req, res), settings);
 
 server.on("error", (error) => fail(`The HTTP server cannot listen on ${args.hostname ?? "*"}:${port}: ${error.message}`));

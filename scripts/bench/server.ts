@@ -9,6 +9,13 @@ export const BENCH_KEY_USERNAME = "key_BENCH00000000000";
 export const BENCH_KEY = `${BENCH_KEY_USERNAME}:bench-secret-bench-secret-bench-secret`;
 export const BENCH_AUTH = `Basic ${Buffer.from(BENCH_KEY).toString("base64")}`;
 
+/**
+ * The benches' floor is Next.js's own: the JSON 404 of an unknown /api/v1 path through its routing.
+ * The production server answers /api/v1 past Next.js (scripts/direct-routes.mjs) unless a request
+ * carries this header, so the floor requests carry it; the direct router's own 404 is printed beside.
+ */
+export const THROUGH_NEXT = { "x-through-next": "1" };
+
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 export function build(skip: boolean): void {
