@@ -11,16 +11,23 @@ import { insertJsonRows } from "@/db/insert-json-rows";
  * as one JSON parameter: a batch's 1,000 contacts as 4,000 bind parameters cost ~0.05 ms per message.
  */
 export async function upsertContacts(db: Executor, workspaceId: string, recipients: Array<{ address: string; name: string | null }>) {
+  await insertJsonRows(db, contacts, contactRows(workspaceId, recipients), { onConflict: CONTACT_UPSERT });
+}
+
+/**
+ * A workspace's contact rows for these recipients, one per address (lower-cased): an upsert may not
+ * touch a row twice in one statement. Sorted by address, so concurrent sends lock in the same order.
+ */
+export function contactRows(workspaceId: string, recipients: Array<{ address: string; name: string | null }>): Array<typeof contacts.$inferInsert> {
   const byEmail = new Map<string, string | null>();
   for (const recipient of recipients) {
     const email = recipient.address.toLowerCase();
     byEmail.set(email, recipient.name ?? byEmail.get(email) ?? null);
   }
-  if (byEmail.size === 0) return;
-  const rows = [...byEmail.entries()]
+  return [...byEmail.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([email, name]) => ({ id: newId("contact"), workspaceId, email, name }));
-  await insertJsonRows(db, contacts, rows, {
-    onConflict: sql`on conflict (workspace_id, email) do update set name = coalesce(excluded.name, ${contacts.name}), updated_at = now()`,
-  });
 }
+
+/** The conflict clause of contactRows' insert: a display name replaces the contact's name, a bare address keeps it. */
+export const CONTACT_UPSERT = sql`on conflict (workspace_id, email) do update set name = coalesce(excluded.name, ${contacts.name}), updated_at = now()`;
