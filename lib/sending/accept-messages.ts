@@ -5,7 +5,8 @@ import type { DeliverMessageJob } from "@/lib/queue/queue";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
 import { metrics } from "@/lib/metrics/metrics";
-import { writeAcceptance, type AcceptedEvent } from "./accept-statement";
+import type { CreationEvent } from "@/lib/timeline/creation-events";
+import { writeAcceptance } from "./accept-statement";
 
 /**
  * The one accept path: every way in (the API, batches, workflow steps, template test sends, system
@@ -96,8 +97,8 @@ function deliveryJobOf(message: PreparedMessage): DeliverMessageJob {
  * carry), then the error of a message with a `failure` or the SCHEDULED of a scheduled one, then
  * PAUSED for every live message still waiting, written only if its workspace turns out paused.
  */
-function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): AcceptedEvent[] {
-  const event = (message: PreparedMessage, code: AcceptedEvent["code"], text: string | null, at: Date): AcceptedEvent => ({
+function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): CreationEvent[] {
+  const event = (message: PreparedMessage, code: CreationEvent["code"], text: string | null, at: Date): CreationEvent => ({
     workspaceId: message.workspaceId,
     messageId: message.id,
     sandbox: message.sandbox,

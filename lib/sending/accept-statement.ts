@@ -1,32 +1,21 @@
 import "server-only";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { contacts, emailMessageLogs, emailMessages, webhookEvents } from "@/db/schema/index";
+import { contacts, emailMessages } from "@/db/schema/index";
 import { executePrepared } from "@/db/execute-prepared";
 import { jsonRowsInsert } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
-import { newId } from "@/lib/ids";
-import { CONTACT_UPSERT } from "@/lib/contacts/upsert-contacts";
+import { contactsUpsert } from "@/lib/contacts/upsert-contacts";
 import { deliveryJobsInsert, jobInsertOf, type DeliverMessageJob } from "@/lib/queue/queue";
-import type { EventCode } from "@/lib/timeline/event-codes.shared";
-import { WEBHOOK_TYPE_OF_CODE } from "@/lib/timeline/webhook-event-types.shared";
+import { creationEventsCtes, type CreationEvent } from "@/lib/timeline/creation-events";
 import { heldSentenceSql, pausedWorkspacesSelect } from "@/lib/workspaces/sending-state";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
-
-/** A timeline event of new messages. `message: null` is the PAUSED event: written only if the workspace is paused, saying why. */
-export interface AcceptedEvent {
-  workspaceId: string;
-  messageId: string;
-  sandbox: boolean;
-  code: EventCode;
-  message: string | null;
-  at: Date;
-}
 
 export interface Acceptance {
   /** Complete rows; a PENDING one becomes PAUSED in a paused workspace. */
   messages: EmailMessageRow[];
-  events: AcceptedEvent[];
+  /** CREATED, RENDERED and the rest (lib/timeline/creation-events.ts). */
+  events: CreationEvent[];
   contacts: Array<typeof contacts.$inferInsert>;
   /** Delivery jobs, written only for workspaces that are not paused. */
   jobs: DeliverMessageJob[];
@@ -43,7 +32,7 @@ const m = emailMessages;
  *   with paused   as (the live messages' paused workspaces, FOR SHARE: sending-state.ts)
  *        messages as (insert the rows; PENDING → PAUSED where `paused` has the workspace)
  *        logs     as (insert the events; the PAUSED ones only where paused, their sentence from the reason)
- *        outbox   as (insert the webhook outbox/feed rows of the events that have a type: emit-webhook-events.ts)
+ *        outbox   as (insert the webhook outbox/feed rows: both from lib/timeline/creation-events.ts)
  *        upserted as (upsert the contacts: contacts/upsert-contacts.ts)
  *        ins, notified as (pg-boss's own job insert, fed the jobs of workspaces not in `paused`: queue.ts)
  *   select the paused workspaces (one row at least, which also runs pg-boss's NOTIFY)
@@ -58,10 +47,6 @@ const m = emailMessages;
 export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Promise<Map<string, string | null>> {
   const live = [...new Set(acceptance.messages.filter((row) => !row.sandbox).map((row) => row.workspaceId))];
   const inPaused = sql`workspace_id in (select id from paused)`;
-  const logs = acceptance.events.map((event) => ({ ...event, id: newId("event", event.at) }));
-  const outbox = logs
-    .filter((log) => !log.sandbox && WEBHOOK_TYPE_OF_CODE[log.code])
-    .map((log) => ({ id: newId("webhookEvent", log.at), workspaceId: log.workspaceId, type: WEBHOOK_TYPE_OF_CODE[log.code]!, emailMessageId: log.messageId, logId: log.id, createdAt: log.at }));
   const jobs = wellFormedJson(acceptance.jobs.map(jobInsertOf));
   const delivery = await deliveryJobsInsert(
     sql`(select coalesce(json_agg(j.job order by j.n), '[]')::text from json_array_elements(${jobs}::json) with ordinality as j(job, n)
@@ -73,17 +58,11 @@ export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Pro
     messages as (${jsonRowsInsert(emailMessages, MESSAGE_KEYS, acceptance.messages, {
       computed: { [m.status.name]: sql`case when status = 'PENDING' and ${inPaused} then 'PAUSED' else status end` },
     })}),
-    logs as (${jsonRowsInsert(
-      emailMessageLogs,
-      ["id", "workspaceId", "emailMessageId", "code", "message", "createdAt", "updatedAt"],
-      logs.map((log) => ({ id: log.id, workspaceId: log.workspaceId, emailMessageId: log.messageId, code: log.code, message: log.message!, createdAt: log.at, updatedAt: log.at })),
-      {
-        computed: { message: sql`coalesce(message, (select ${heldSentenceSql(sql`p.reason`)} from paused p where p.id = workspace_id))` },
-        where: sql`message is not null or ${inPaused}`,
-      },
-    )}),
-    outbox as (${jsonRowsInsert(webhookEvents, ["id", "workspaceId", "type", "emailMessageId", "logId", "createdAt"], outbox)}),
-    upserted as (${jsonRowsInsert(contacts, ["id", "workspaceId", "email", "name"], acceptance.contacts, { onConflict: CONTACT_UPSERT })}),
+    ${creationEventsCtes(acceptance.events, {
+      message: sql`(select ${heldSentenceSql(sql`p.reason`)} from paused p where p.id = workspace_id)`,
+      where: inPaused,
+    })},
+    upserted as (${contactsUpsert(acceptance.contacts)}),
     ${delivery.ctes}
     select p.id, p.reason from (select ${delivery.touch} as notified) n left join paused p on true`,
   )) as unknown;
