@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
+import postgres from "postgres";
+import { getDb, getDbHandle } from "@/db/client";
 import { enqueueDelivery, queueTransaction } from "@/lib/queue/queue";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { heldSentence, heldSentenceSql } from "@/lib/workspaces/sending-state";
@@ -78,6 +79,27 @@ describe("the accept statement", () => {
       { email: "cy@example.org", name: null },
       { email: "dee@example.org", name: null },
     ]);
+  });
+
+  it("sends pg-boss's NOTIFY with a job that is due, so a waiting worker wakes at once", async () => {
+    const ws = await createTestWorkspace();
+    const [{ channel }] = (await rowsOf<{ channel: string }>(sql`select 'pgboss_' || left(encode(sha224('pgboss'::bytea), 'hex'), 24) as channel`)) as [{ channel: string }];
+    const heard: string[] = [];
+    const handle = await getDbHandle();
+    const listener = handle.driver === "postgres" ? postgres(handle.connectionString!, { max: 1 }) : null;
+    const unlisten = listener
+      ? (await listener.listen(channel, (payload) => heard.push(payload))).unlisten
+      : await handle.pglite!.listen(channel, (payload) => heard.push(payload));
+    try {
+      const message = await prepare(ws, { to: "ada@example.org" });
+      await queueTransaction((tx) => acceptMessages(tx, [message]));
+      const deadline = Date.now() + 5_000;
+      while (!heard.includes("deliver-message") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(heard).toContain("deliver-message");
+    } finally {
+      await unlisten();
+      await listener?.end();
+    }
   });
 
   it("writes the Held sentence as heldSentence does, for every kind of reason", async () => {

@@ -64,7 +64,9 @@ export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Pro
     })},
     upserted as (${contactsUpsert(acceptance.contacts)}),
     ${delivery.ctes}
-    select p.id, p.reason from (select ${delivery.touch} as notified) n left join paused p on true`,
+    -- One row at least, and \`notified\` in the output: PostgreSQL neither runs a plain CTE nothing reads
+    -- nor computes a subquery column nothing reads, and pg-boss's NOTIFY is such a CTE.
+    select ${delivery.touch} as notified, p.id, p.reason from (select 1) as one left join paused p on true`,
   )) as unknown;
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string | null; reason: string | null }>;
   return new Map(rows.filter((row) => row.id !== null).map((row) => [row.id!, row.reason]));
