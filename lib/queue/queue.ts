@@ -156,7 +156,7 @@ export function jobInsertOf(data: DeliverMessageJob): { data: DeliverMessageJob;
  * workers), captured once per queue from `boss.insert` with an executor that only records it. Its
  * `WITH ins AS (…), notified AS (…) SELECT …` cannot nest inside another WITH (a data-modifying CTE
  * must be at the top level), so its CTEs join the caller's: `ctes` to list among them, `touch` to
- * reference from the caller's final SELECT (PostgreSQL skips an unreferenced plain CTE: the NOTIFY).
+ * read in the caller's output (PostgreSQL runs no plain CTE, such as the NOTIFY, that nothing reads).
  */
 export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch: SQL }> {
   const boss = await getQueue();
@@ -164,6 +164,7 @@ export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch:
   if (!captured) {
     captured = captureDeliveryInsert(boss);
     capturedDeliveryInserts.set(boss, captured);
+    captured.catch(() => capturedDeliveryInserts.delete(boss));
   }
   const { before, after, touch } = await captured;
   return { ctes: sql`${sql.raw(before)}${jobs}${sql.raw(after)}`, touch: sql.raw(touch) };

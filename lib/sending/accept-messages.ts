@@ -33,10 +33,35 @@ export async function acceptMessages(
   const now = new Date();
   // A millisecond after CREATED and RENDERED (the error or SCHEDULED event), two after (PAUSED), so the timeline reads in order.
   const next = new Date(now.getTime() + 1);
-  // Complete rows (every column, defaults included): inserted as they are and returned, so the
-  // caller can answer without reading the message back. EMPTY_TIMELINE is spread last: spread first,
+  const rows = prepared.map((message, index) => messageRow(message, extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null, extra, now, next));
+  const live = prepared.filter((message) => !message.sandbox);
+  const paused = await writeAcceptance(tx, {
+    messages: rows,
+    events: acceptanceEvents(prepared, now, next),
+    contacts: [...new Set(live.map((message) => message.workspaceId))]
+      .sort()
+      .flatMap((workspaceId) => contactRows(workspaceId, live.filter((message) => message.workspaceId === workspaceId).flatMap((message) => message.contacts))),
+    jobs: live.filter((message) => !message.failure).map(deliveryJobOf),
+  });
+  for (const row of rows) if (row.status === "PENDING" && paused.has(row.workspaceId)) row.status = "PAUSED";
+  countAccepted(prepared);
+  return rows;
+}
+
+/**
+ * A message's complete row (every column, defaults included): inserted as it is and returned, so the
+ * caller can answer without reading the message back.
+ */
+function messageRow(
+  message: PreparedMessage,
+  batchIndex: number | null,
+  extra: { batchId?: string; workflowRunId?: string },
+  now: Date,
+  next: Date,
+): EmailMessageRow {
+  // EMPTY_TIMELINE is spread last: spread first,
   // V8 then adds the other 30 properties one by one at ~0.08 ms per row (a tenth of acceptance).
-  const rows: EmailMessageRow[] = prepared.map((message, index) => ({
+  return {
     id: message.id,
     workspaceId: message.workspaceId,
     source: message.source,
@@ -44,7 +69,7 @@ export async function acceptMessages(
     status: message.failure ? "FAILED" : message.sandbox ? "SUCCEEDED" : "PENDING",
     templateId: message.templateId,
     batchId: extra.batchId ?? null,
-    batchIndex: extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null,
+    batchIndex,
     workflowRunId: extra.workflowRunId ?? null,
     groupId: message.groupId,
     variables: message.variables,
@@ -70,19 +95,7 @@ export async function acceptMessages(
     createdAt: now,
     updatedAt: now,
     ...EMPTY_TIMELINE,
-  }));
-  const live = prepared.filter((message) => !message.sandbox);
-  const paused = await writeAcceptance(tx, {
-    messages: rows,
-    events: acceptanceEvents(prepared, now, next),
-    contacts: [...new Set(live.map((message) => message.workspaceId))]
-      .sort()
-      .flatMap((workspaceId) => contactRows(workspaceId, live.filter((message) => message.workspaceId === workspaceId).flatMap((message) => message.contacts))),
-    jobs: live.filter((message) => !message.failure).map(deliveryJobOf),
-  });
-  for (const row of rows) if (row.status === "PENDING" && paused.has(row.workspaceId)) row.status = "PAUSED";
-  countAccepted(prepared);
-  return rows;
+  };
 }
 
 /** A message's delivery job: a scheduled one carries its time, and the queue holds it until then. */
