@@ -22,17 +22,38 @@ export async function insertJsonRows<T extends PgTable>(
   options: { onConflict?: SQL } = {},
 ): Promise<void> {
   if (rows.length === 0) return;
-  const first = rows[0] as Record<string, unknown>;
-  const columns = Object.entries(getTableColumns(table)).filter(([key]) => key in first);
+  const keys = Object.keys(rows[0] as Record<string, unknown>) as Array<keyof T["$inferInsert"] & string>;
+  await executePrepared(db, jsonRowsInsert(table, keys, rows, options));
+}
+
+/**
+ * insertJsonRows' statement, for a caller that runs it as one part of a larger statement (a CTE of
+ * lib/sending/accept-statement.ts). The columns are named, not read off the rows, so the text stays
+ * the same for an empty list. `computed` replaces a column's value by an expression over the row's
+ * columns (by their SQL names), e.g. a status that depends on another CTE; `where` keeps only some rows.
+ */
+export function jsonRowsInsert<T extends PgTable>(
+  table: T,
+  keys: Array<keyof T["$inferInsert"] & string>,
+  rows: Array<T["$inferInsert"]>,
+  options: { onConflict?: SQL; computed?: Record<string, SQL>; where?: SQL } = {},
+): SQL {
+  const all = getTableColumns(table) as Record<string, { name: string }>;
+  const columns = keys.filter((key) => key in all).map((key) => [key, all[key]!.name] as const);
   const records = rows.map((row) => {
     const record: Record<string, unknown> = {};
-    for (const [key, column] of columns) record[column.name] = (row as Record<string, unknown>)[key] ?? null;
+    for (const [key, name] of columns) record[name] = (row as Record<string, unknown>)[key] ?? null;
     return record;
   });
   const names = sql.join(
-    columns.map(([, column]) => sql.identifier(column.name)),
+    columns.map(([, name]) => sql.identifier(name)),
     sql`, `,
   );
+  const values = sql.join(
+    columns.map(([, name]) => options.computed?.[name] ?? sql.identifier(name)),
+    sql`, `,
+  );
+  const where = options.where ? sql` where ${options.where}` : sql``;
   const conflict = options.onConflict ? sql` ${options.onConflict}` : sql``;
-  await executePrepared(db, sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${wellFormedJson(records)}::json)${conflict}`);
+  return sql`insert into ${table} (${names}) select ${values} from json_populate_recordset(null::${table}, ${wellFormedJson(records)}::json)${where}${conflict}`;
 }

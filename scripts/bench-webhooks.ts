@@ -25,7 +25,7 @@ import { getQueue, stopQueue } from "@/lib/queue/queue";
 import { sendBatch } from "@/lib/sending/send-batch";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
-import { recordCreationEvents } from "@/lib/timeline/record-event";
+import { recordEventForMessages } from "@/lib/timeline/record-event";
 import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
 import { startRelaySink, type RelaySink } from "./bench/relay-sink";
 import { scratchPostgres, seconds, tempDir } from "./bench/server";
@@ -92,7 +92,7 @@ async function recordEvents(workspaceId: string, count: number): Promise<void> {
     }));
     await db.transaction(async (tx) => {
       await insertJsonRows(tx, emailMessages, rows);
-      await recordCreationEvents(tx, rows.map((row) => ({ id: row.id, workspaceId, createdAt: now, createdMessage: "Created.", renderedMessage: "Rendered." })));
+      await recordEventForMessages(tx, { workspaceId, messageIds: rows.map((row) => row.id), code: "EMAIL_MESSAGE_CREATED", message: "Created.", at: now });
     });
   }
 }

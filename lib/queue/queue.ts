@@ -140,11 +140,57 @@ export async function enqueueDelivery(tx: Tx, job: DeliverMessageJob): Promise<v
 export async function enqueueDeliveries(tx: Tx, jobs: DeliverMessageJob[]): Promise<void> {
   if (jobs.length === 0) return;
   const boss = await getQueue();
-  await boss.insert(
-    QUEUES.deliverMessage,
-    jobs.map((data) => (data.scheduledAt ? { data, startAfter: new Date(data.scheduledAt) } : { data })),
-    { db: preparedQueueDb(tx) },
-  );
+  await boss.insert(QUEUES.deliverMessage, jobs.map(jobInsertOf), { db: preparedQueueDb(tx) });
+}
+
+/** What pg-boss inserts for a delivery job: a scheduled message's job starts after its time. */
+export function jobInsertOf(data: DeliverMessageJob): { data: DeliverMessageJob; startAfter?: Date } {
+  return data.scheduledAt ? { data, startAfter: new Date(data.scheduledAt) } : { data };
+}
+
+/**
+ * pg-boss's own delivery-job insert as CTEs of a caller's larger statement (lib/sending/accept-statement.ts:
+ * a send's rows and its job in one statement). `jobs` is an SQL expression of the jobs' JSON text
+ * (jobInsertOf's objects), standing where pg-boss's statement has its one parameter. pg-boss writes
+ * the text (its columns, the queue's policy, retry and retention options, the NOTIFY that wakes
+ * workers), captured once per queue from `boss.insert` with an executor that only records it. Its
+ * `WITH ins AS (…), notified AS (…) SELECT …` cannot nest inside another WITH (a data-modifying CTE
+ * must be at the top level), so its CTEs join the caller's: `ctes` to list among them, `touch` to
+ * read in the caller's output (PostgreSQL runs no plain CTE, such as the NOTIFY, that nothing reads).
+ */
+export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch: SQL }> {
+  const boss = await getQueue();
+  let captured = capturedDeliveryInserts.get(boss);
+  if (!captured) {
+    captured = captureDeliveryInsert(boss);
+    capturedDeliveryInserts.set(boss, captured);
+    captured.catch(() => capturedDeliveryInserts.delete(boss));
+  }
+  const { before, after, touch } = await captured;
+  return { ctes: sql`${sql.raw(before)}${jobs}${sql.raw(after)}`, touch: sql.raw(touch) };
+}
+
+const capturedDeliveryInserts = new WeakMap<PgBoss, Promise<{ before: string; after: string; touch: string }>>();
+
+async function captureDeliveryInsert(boss: PgBoss): Promise<{ before: string; after: string; touch: string }> {
+  let text = "";
+  const recorder = { executeSql: async (statement: string) => ((text = statement), { rows: [] }) };
+  await boss.insert(QUEUES.deliverMessage, [{ data: {} }], { db: recorder });
+  const shapeError = () => new Error(`pg-boss's job insert changed shape; update deliveryJobsInsert:\n${text}`);
+  const parts = text.split("$1");
+  if (parts.length !== 2) throw shapeError();
+  const body = text.trim();
+  const notifying = /^WITH\s+ins\s+AS\s*\(/i.exec(body);
+  if (!notifying) {
+    if (!/^INSERT\s/i.test(body)) throw shapeError();
+    const [before, after] = `ins AS (${body})`.split("$1");
+    return { before: before!, after: after!, touch: "0" };
+  }
+  // `WITH ins AS (…), notified AS (…)` then its final SELECT: keep the CTEs, drop both ends.
+  const finalSelect = body.search(/\)\s*SELECT\s+id\s+FROM\s+ins\s+WHERE[^)]*\(SELECT count\(\*\) FROM notified\)[^)]*$/i);
+  if (finalSelect < 0 || !/\bnotified\s+AS\s*\(/i.test(body)) throw shapeError();
+  const [before, after] = `${body.slice("WITH".length, finalSelect + 1)}`.split("$1");
+  return { before: before!, after: after!, touch: "(SELECT count(*) FROM notified)" };
 }
 
 /**

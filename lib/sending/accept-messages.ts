@@ -1,25 +1,23 @@
 import "server-only";
 import type { Tx } from "@/db/client";
-import { emailMessages } from "@/db/schema/index";
-import { upsertContacts } from "@/lib/contacts/upsert-contacts";
-import { enqueueDeliveries, type DeliverMessageJob } from "@/lib/queue/queue";
-import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
+import { contactRows } from "@/lib/contacts/upsert-contacts";
+import type { DeliverMessageJob } from "@/lib/queue/queue";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
-import { insertJsonRows } from "@/db/insert-json-rows";
 import { metrics } from "@/lib/metrics/metrics";
-import { recordCreationEvents, recordEvent, recordEventForMessages } from "@/lib/timeline/record-event";
+import type { CreationEvent } from "@/lib/timeline/creation-events";
+import { writeAcceptance } from "./accept-statement";
 
 /**
  * The one accept path: every way in (the API, batches, workflow steps, template test sends, system
  * mail) ends here. Writes prepared messages, their CREATED and RENDERED events, their contacts and
  * their delivery jobs in the caller's transaction (docs/architecture.md#rules-that-carry-weight, rule 3),
- * set-based so a 1,000-message batch is a few statements. Live messages start PENDING and wait for
+ * as ONE statement whatever the count (accept-statement.ts). Live messages start PENDING and wait for
  * the worker (a scheduled one: its job waits in the queue until `scheduledAt`, after a SCHEDULED
  * event), or PAUSED with no job while their workspace's sending is paused (resumeSending enqueues
  * them); sandbox ones are SUCCEEDED once rendered and never reach a provider. A message that carries
- * a `failure` gets its error event (the timeline moves it to FAILED) and no job, in the same
- * transaction: nobody ever sees it waiting.
+ * a `failure` gets its error event and is FAILED from the start (the event's effect in
+ * lib/timeline/record-event.ts: erroredAt and FAILED), with no job: nobody ever sees it waiting.
  */
 export async function acceptMessages(
   tx: Tx,
@@ -33,21 +31,45 @@ export async function acceptMessages(
 ): Promise<EmailMessageRow[]> {
   if (prepared.length === 0) return [];
   const now = new Date();
-  const paused = await lockPausedWorkspaces(tx, [...new Set(prepared.filter((p) => !p.sandbox).map((p) => p.workspaceId))]);
-  const statusOf = (message: PreparedMessage) =>
-    message.sandbox ? ("SUCCEEDED" as const) : paused.has(message.workspaceId) ? ("PAUSED" as const) : ("PENDING" as const);
-  // Complete rows (every column, defaults included): inserted as they are and returned, so the
-  // caller can answer without reading the message back. EMPTY_TIMELINE is spread last: spread first,
+  // A millisecond after CREATED and RENDERED (the error or SCHEDULED event), two after (PAUSED), so the timeline reads in order.
+  const next = new Date(now.getTime() + 1);
+  const rows = prepared.map((message, index) => messageRow(message, extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null, extra, now, next));
+  const live = prepared.filter((message) => !message.sandbox);
+  const paused = await writeAcceptance(tx, {
+    messages: rows,
+    events: acceptanceEvents(prepared, now, next),
+    contacts: [...new Set(live.map((message) => message.workspaceId))]
+      .sort()
+      .flatMap((workspaceId) => contactRows(workspaceId, live.filter((message) => message.workspaceId === workspaceId).flatMap((message) => message.contacts))),
+    jobs: live.filter((message) => !message.failure).map(deliveryJobOf),
+  });
+  for (const row of rows) if (row.status === "PENDING" && paused.has(row.workspaceId)) row.status = "PAUSED";
+  countAccepted(prepared);
+  return rows;
+}
+
+/**
+ * A message's complete row (every column, defaults included): inserted as it is and returned, so the
+ * caller can answer without reading the message back.
+ */
+function messageRow(
+  message: PreparedMessage,
+  batchIndex: number | null,
+  extra: { batchId?: string; workflowRunId?: string },
+  now: Date,
+  next: Date,
+): EmailMessageRow {
+  // EMPTY_TIMELINE is spread last: spread first,
   // V8 then adds the other 30 properties one by one at ~0.08 ms per row (a tenth of acceptance).
-  const rows: EmailMessageRow[] = prepared.map((message, index) => ({
+  return {
     id: message.id,
     workspaceId: message.workspaceId,
     source: message.source,
     sandbox: message.sandbox,
-    status: statusOf(message),
+    status: message.failure ? "FAILED" : message.sandbox ? "SUCCEEDED" : "PENDING",
     templateId: message.templateId,
     batchId: extra.batchId ?? null,
-    batchIndex: extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null,
+    batchIndex,
     workflowRunId: extra.workflowRunId ?? null,
     groupId: message.groupId,
     variables: message.variables,
@@ -69,40 +91,11 @@ export async function acceptMessages(
     handedOverAt: null,
     referenceId: "",
     processedAt: now,
+    erroredAt: message.failure ? next : null,
     createdAt: now,
     updatedAt: now,
     ...EMPTY_TIMELINE,
-  }));
-  await insertJsonRows(tx, emailMessages, rows);
-  await recordCreationEvents(
-    tx,
-    prepared.map((message) => ({
-      id: message.id,
-      workspaceId: message.workspaceId,
-      createdAt: now,
-      createdMessage: describeCreation(message),
-      renderedMessage: describeRendering(message),
-    })),
-  );
-  for (const message of prepared) {
-    if (!message.failure) continue;
-    await recordEvent(tx, { workspaceId: message.workspaceId, messageId: message.id, code: message.failure.code, message: message.failure.sentence });
-  }
-  const live = prepared.filter((message) => !message.sandbox);
-  for (const workspaceId of new Set(live.map((message) => message.workspaceId))) {
-    await upsertContacts(tx, workspaceId, live.filter((m) => m.workspaceId === workspaceId).flatMap((m) => m.contacts));
-  }
-  // A millisecond after CREATED and RENDERED, so the timeline reads in order.
-  await recordScheduled(tx, prepared.filter((message) => message.scheduledAt && !message.failure), new Date(now.getTime() + 1));
-  const waiting = live.filter((message) => !message.failure);
-  for (const [workspaceId, reason] of paused) {
-    const held = waiting.filter((message) => message.workspaceId === workspaceId).map((message) => message.id);
-    await recordEventForMessages(tx, { workspaceId, messageIds: held, code: "EMAIL_MESSAGE_PAUSED", message: heldSentence(reason), at: new Date(now.getTime() + 2) });
-  }
-  const ready = waiting.filter((message) => !paused.has(message.workspaceId));
-  await enqueueDeliveries(tx, ready.map((message) => deliveryJobOf(message)));
-  countAccepted(prepared);
-  return rows;
+  };
 }
 
 /** A message's delivery job: a scheduled one carries its time, and the queue holds it until then. */
@@ -112,20 +105,31 @@ function deliveryJobOf(message: PreparedMessage): DeliverMessageJob {
   return job;
 }
 
-/** The SCHEDULED events, set-based: one statement per workspace and time (a scheduled batch shares one). */
-async function recordScheduled(tx: Tx, scheduled: PreparedMessage[], at: Date): Promise<void> {
-  const groups = new Map<string, { workspaceId: string; sentence: string; ids: string[] }>();
-  for (const message of scheduled) {
-    const when = message.scheduledAt!.toISOString();
-    const key = `${message.workspaceId}\n${when}\n${message.sandbox}`;
-    const sentence = message.sandbox ? `Scheduled for ${when} (sandbox: never delivered).` : `Scheduled for delivery at ${when}.`;
-    const group = groups.get(key) ?? { workspaceId: message.workspaceId, sentence, ids: [] };
-    group.ids.push(message.id);
-    groups.set(key, group);
+/**
+ * The new messages' timeline, in order: CREATED and RENDERED (whose effect, processedAt, the rows
+ * carry), then the error of a message with a `failure` or the SCHEDULED of a scheduled one, then
+ * PAUSED for every live message still waiting, written only if its workspace turns out paused.
+ */
+function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): CreationEvent[] {
+  const event = (message: PreparedMessage, code: CreationEvent["code"], text: string | null, at: Date): CreationEvent => ({
+    workspaceId: message.workspaceId,
+    messageId: message.id,
+    sandbox: message.sandbox,
+    code,
+    message: text,
+    at,
+  });
+  const events = prepared.flatMap((message) => [
+    event(message, "EMAIL_MESSAGE_CREATED", describeCreation(message), now),
+    event(message, "EMAIL_MESSAGE_RENDERED", describeRendering(message), now),
+  ]);
+  for (const message of prepared) {
+    if (message.failure) events.push(event(message, message.failure.code, message.failure.sentence, next));
+    else if (message.scheduledAt) events.push(event(message, "EMAIL_MESSAGE_SCHEDULED", describeSchedule(message), next));
   }
-  for (const { workspaceId, sentence, ids } of groups.values()) {
-    await recordEventForMessages(tx, { workspaceId, messageIds: ids, code: "EMAIL_MESSAGE_SCHEDULED", message: sentence, at });
-  }
+  const held = new Date(now.getTime() + 2);
+  for (const message of prepared) if (!message.sandbox && !message.failure) events.push(event(message, "EMAIL_MESSAGE_PAUSED", null, held));
+  return events;
 }
 
 /**
@@ -156,7 +160,6 @@ const EMPTY_TIMELINE = {
   lastComplainedAt: null,
   firstBouncedAt: null,
   lastBouncedAt: null,
-  erroredAt: null,
   lastSuppressedAt: null,
   lastUnsubscribedAt: null,
   deliveryUnconfirmedAt: null,
@@ -172,4 +175,9 @@ function describeCreation(message: PreparedMessage): string {
 function describeRendering(message: PreparedMessage): string {
   const what = message.templateId ? `Template ${message.templateId} rendered` : "Raw content processed";
   return `${what}: subject "${message.subject}", ${message.bodyHtml.length} characters of HTML, ${message.bodyText.length} of text.`;
+}
+
+function describeSchedule(message: PreparedMessage): string {
+  const when = message.scheduledAt!.toISOString();
+  return message.sandbox ? `Scheduled for ${when} (sandbox: never delivered).` : `Scheduled for delivery at ${when}.`;
 }

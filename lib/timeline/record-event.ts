@@ -5,7 +5,6 @@ import type { Executor } from "@/db/client";
 import { emailMessageLogs, emailMessages, webhookEvents } from "@/db/schema/index";
 import { newId } from "@/lib/ids";
 import type { EventCode } from "./event-codes.shared";
-import { insertJsonRows } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
 import { emitWebhookEvents } from "./emit-webhook-events";
 import { stillPending } from "./still-pending";
@@ -176,35 +175,6 @@ const COLUMN_KEYS = new Map(Object.entries(getTableColumns(m)).map(([key, column
 
 function keyOf(column: PgColumn): string {
   return COLUMN_KEYS.get(column.name)!;
-}
-
-/**
- * The first two timeline entries of new messages, written set-based (one statement for a whole
- * batch). The message rows are inserted with processedAt already set, which is RENDERED's effect.
- */
-export async function recordCreationEvents(
-  db: Executor,
-  messages: Array<{ id: string; workspaceId: string; createdAt: Date; createdMessage: string; renderedMessage: string }>,
-): Promise<void> {
-  if (messages.length === 0) return;
-  const rows = messages.flatMap((message) => [
-    { code: "EMAIL_MESSAGE_CREATED", text: message.createdMessage, message },
-    { code: "EMAIL_MESSAGE_RENDERED", text: message.renderedMessage, message },
-  ]);
-  const logs = rows.map(({ code, text, message }) => ({
-    id: newId("event", message.createdAt),
-    workspaceId: message.workspaceId,
-    emailMessageId: message.id,
-    code,
-    message: text,
-    createdAt: message.createdAt,
-    updatedAt: message.createdAt,
-  }));
-  await insertJsonRows(db, emailMessageLogs, logs);
-  await emitWebhookEvents(
-    db,
-    logs.map((log) => ({ logId: log.id, messageId: log.emailMessageId, workspaceId: log.workspaceId, code: log.code as EventCode, at: log.createdAt })),
-  );
 }
 
 /** A provider's acceptance of one message: its SENT event and the message's referenceId. */

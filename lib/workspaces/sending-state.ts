@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { executePrepared } from "@/db/execute-prepared";
 import { workspaces } from "@/db/schema";
@@ -16,17 +16,26 @@ import { workspaces } from "@/db/schema";
  */
 export async function lockPausedWorkspaces(tx: Executor, workspaceIds: string[]): Promise<Map<string, string | null>> {
   if (workspaceIds.length === 0) return new Map();
-  const w = workspaces;
-  const result = (await executePrepared(
-    tx,
-    sql`select ${w.id} as id, ${w.pausedReason} as reason from ${w} where ${w.id} in (select jsonb_array_elements_text(${JSON.stringify(workspaceIds)}::jsonb)) and ${w.sendingPaused} for share`,
-  )) as unknown;
+  const result = (await executePrepared(tx, pausedWorkspacesSelect(workspaceIds))) as unknown;
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string; reason: string | null }>;
   return new Map(rows.map((row) => [row.id, row.reason]));
 }
 
+/** lockPausedWorkspaces' query (columns `id`, `reason`), also a CTE of the accept statement (lib/sending/accept-statement.ts). */
+export function pausedWorkspacesSelect(workspaceIds: string[]): SQL {
+  const w = workspaces;
+  return sql`select ${w.id} as id, ${w.pausedReason} as reason from ${w} where ${w.id} in (select jsonb_array_elements_text(${JSON.stringify(workspaceIds)}::jsonb)) and ${w.sendingPaused} for share`;
+}
+
+const HELD = { before: "Held: sending is paused for this workspace", after: ". The message goes out when sending resumes." };
+
 /** The timeline sentence of a message held because its workspace's sending is paused. */
 export function heldSentence(reason: string | null): string {
   const why = reason ? ` (${reason.replace(/\.$/, "")})` : "";
-  return `Held: sending is paused for this workspace${why}. The message goes out when sending resumes.`;
+  return `${HELD.before}${why}${HELD.after}`;
+}
+
+/** heldSentence in SQL, for a statement that learns the reason itself (the accept statement). */
+export function heldSentenceSql(reason: SQL): SQL {
+  return sql`${HELD.before}::text || coalesce(' (' || regexp_replace(nullif(${reason}, ''), '\\.$', '') || ')', '') || ${HELD.after}::text`;
 }

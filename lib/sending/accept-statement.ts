@@ -1,0 +1,73 @@
+import "server-only";
+import { getTableColumns, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { contacts, emailMessages } from "@/db/schema/index";
+import { executePrepared } from "@/db/execute-prepared";
+import { jsonRowsInsert } from "@/db/insert-json-rows";
+import { wellFormedJson } from "@/db/well-formed-json";
+import { contactsUpsert } from "@/lib/contacts/upsert-contacts";
+import { deliveryJobsInsert, jobInsertOf, type DeliverMessageJob } from "@/lib/queue/queue";
+import { creationEventsCtes, type CreationEvent } from "@/lib/timeline/creation-events";
+import { heldSentenceSql, pausedWorkspacesSelect } from "@/lib/workspaces/sending-state";
+import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
+
+export interface Acceptance {
+  /** Complete rows; a PENDING one becomes PAUSED in a paused workspace. */
+  messages: EmailMessageRow[];
+  /** CREATED, RENDERED and the rest (lib/timeline/creation-events.ts). */
+  events: CreationEvent[];
+  contacts: Array<typeof contacts.$inferInsert>;
+  /** Delivery jobs, written only for workspaces that are not paused. */
+  jobs: DeliverMessageJob[];
+}
+
+const MESSAGE_KEYS = Object.keys(getTableColumns(emailMessages)) as Array<keyof EmailMessageRow>;
+const m = emailMessages;
+
+/**
+ * Everything acceptMessages writes, as ONE data-modifying statement in the caller's transaction: a
+ * single send is then `begin`, this statement and `commit`, where it was eight round trips, each
+ * with its own bind and execute in the backend. Its shape:
+ *
+ *   with paused   as (the live messages' paused workspaces, FOR SHARE: sending-state.ts)
+ *        messages as (insert the rows; PENDING → PAUSED where `paused` has the workspace)
+ *        logs     as (insert the events; the PAUSED ones only where paused, their sentence from the reason)
+ *        outbox   as (insert the webhook outbox/feed rows: both from lib/timeline/creation-events.ts)
+ *        upserted as (upsert the contacts: contacts/upsert-contacts.ts)
+ *        ins, notified as (pg-boss's own job insert, fed the jobs of workspaces not in `paused`: queue.ts)
+ *   select the paused workspaces (one row at least, which also runs pg-boss's NOTIFY)
+ *
+ * Each set is one JSON parameter (one per set: one large document would be parsed once per CTE),
+ * so the text never varies with the data and runs as a named prepared statement (db/execute-prepared.ts).
+ * Every CTE runs on the same snapshot and no CTE reads another's table, only `paused`, so their order
+ * does not matter; the foreign keys (events → message) are checked at the end of the statement, and the
+ * statement triggers on email_messages (overview counts, recipients) fire once for all its rows.
+ * Returns the paused workspaces among the messages' with their reason.
+ */
+export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Promise<Map<string, string | null>> {
+  const live = [...new Set(acceptance.messages.filter((row) => !row.sandbox).map((row) => row.workspaceId))];
+  const inPaused = sql`workspace_id in (select id from paused)`;
+  const jobs = wellFormedJson(acceptance.jobs.map(jobInsertOf));
+  const delivery = await deliveryJobsInsert(
+    sql`(select coalesce(json_agg(j.job order by j.n), '[]')::text from json_array_elements(${jobs}::json) with ordinality as j(job, n)
+      where j.job->'data'->>'workspaceId' not in (select id from paused))`,
+  );
+  const result = (await executePrepared(
+    tx,
+    sql`with paused as (${pausedWorkspacesSelect(live)}),
+    messages as (${jsonRowsInsert(emailMessages, MESSAGE_KEYS, acceptance.messages, {
+      computed: { [m.status.name]: sql`case when status = 'PENDING' and ${inPaused} then 'PAUSED' else status end` },
+    })}),
+    ${creationEventsCtes(acceptance.events, {
+      message: sql`(select ${heldSentenceSql(sql`p.reason`)} from paused p where p.id = workspace_id)`,
+      where: inPaused,
+    })},
+    upserted as (${contactsUpsert(acceptance.contacts)}),
+    ${delivery.ctes}
+    -- One row at least, and \`notified\` in the output: PostgreSQL neither runs a plain CTE nothing reads
+    -- nor computes a subquery column nothing reads, and pg-boss's NOTIFY is such a CTE.
+    select ${delivery.touch} as notified, p.id, p.reason from (select 1) as one left join paused p on true`,
+  )) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string | null; reason: string | null }>;
+  return new Map(rows.filter((row) => row.id !== null).map((row) => [row.id!, row.reason]));
+}
