@@ -4,7 +4,8 @@
  * On PostgreSQL (a fresh database on the bench server, created and dropped), prints:
  * - webhooks delivered per second to a local HTTP receiver (in this process, answering 200 at once)
  *   with 1 and with 2 `npm run worker` processes: N events recorded while the workers are stopped
- *   (SIGSTOP), then webhooks/s from resuming them to the receiver's Nth distinct webhook-id;
+ *   (SIGSTOP), then webhooks/s from resuming them to the receiver's Nth distinct webhook-id, and the
+ *   CPU each delivered event cost meanwhile (the workers, the database's backends, the receiver);
  * - the cost for mail delivery of one endpoint subscribed to every event: the delivery-only figure of
  *   bench:delivery (messages accepted while the worker is stopped, then messages/s to the relay's last
  *   250), without any endpoint and with one, on 1 worker process; and the acceptance rate both ways
@@ -28,6 +29,7 @@ import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-pro
 import { recordEventForMessages } from "@/lib/timeline/record-event";
 import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
 import { startRelaySink, type RelaySink } from "./bench/relay-sink";
+import { cpuSnapshot, loadAverage } from "./bench/proc-cpu";
 import { scratchPostgres, seconds, tempDir } from "./bench/server";
 
 const { values: args } = parseArgs({
@@ -132,13 +134,21 @@ async function webhookThroughput(counter: Counter, processes: number): Promise<v
       counter.reset();
       children.forEach((child) => child.child.kill("SIGSTOP"));
       await recordEvents(workspace.id, COUNT);
+      const database = new URL(url).pathname.slice(1);
+      const pids = children.map((child) => child.child.pid!);
+      const before = { ...cpuSnapshot(pids, database), bench: process.cpuUsage() };
       const resumed = performance.now();
       children.forEach((child) => child.child.kill("SIGCONT"));
       await until(() => counter.distinct() >= COUNT, 600_000, "the webhooks");
       const ms = performance.now() - resumed;
+      const after = cpuSnapshot(pids, database);
+      // What delivering one recorded event costs, end to end: fan-out, jobs, payloads, signing, the request, the attempt log.
+      const per = (cpuSeconds: number) => ((cpuSeconds * 1000) / COUNT).toFixed(2);
+      const bench = process.cpuUsage(before.bench);
       console.log(
         `postgres, ${processes} worker process${processes > 1 ? "es" : ""}: ${Math.round(COUNT / (ms / 1000))} webhooks/s ` +
-          `(${COUNT} in ${seconds(ms)}; ${counter.total() - counter.distinct()} sent twice)`,
+          `(${COUNT} in ${seconds(ms)}; ${counter.total() - counter.distinct()} sent twice); CPU ms per webhook: ` +
+          `workers ${per(after.app - before.app)}, database ${per(after.db - before.db)}, receiver ${per((bench.user + bench.system) / 1e6)} (load ${loadAverage()})`,
       );
       counter.reset();
     } finally {
