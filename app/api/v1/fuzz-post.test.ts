@@ -1,10 +1,11 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { withStorageEnv } from "@/lib/attachments/testing";
 import { countRows, describeCase, fuzzCase, hash32, mulberry32, startLatencySampler } from "@/lib/testing/fuzz";
 import { insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
+import { setLogLevel } from "@/lib/log";
 import { sendBatch } from "@/lib/sending/send-batch";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
@@ -178,6 +179,23 @@ function casesFor(endpoint: Accepts | Refuses): number {
   return Math.max(1, Math.round((TOTAL_CASES * ("refuses" in endpoint ? 1 : 10)) / total));
 }
 
+/**
+ * Error lines the server logs (an unhandled error's message and stack), so a 5xx's failure says why:
+ * a seed replays the case, not a race it lost.
+ */
+const serverErrors: string[] = [];
+function captureServerErrors() {
+  setLogLevel("error");
+  const write = process.stderr.write.bind(process.stderr) as (...args: unknown[]) => boolean;
+  const capture = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const line = String(chunk);
+    if (line.includes('"level":"error"')) serverErrors.push(line.slice(0, 4000));
+    if (serverErrors.length > 20) serverErrors.shift();
+    return write(chunk, ...rest);
+  };
+  vi.spyOn(process.stderr, "write").mockImplementation(capture as typeof process.stderr.write);
+}
+
 interface Tally {
   statuses: Record<number, number>;
   slowestMs: number;
@@ -200,7 +218,8 @@ async function fuzzRoute(ws: Workspace, route: { file: string; path: string }, e
     const started = performance.now();
     const res = await callRoute(handler, url, { method: "POST", authorization: ws.authorization, rawBody: fuzz.body, headers, params });
     const ms = performance.now() - started;
-    const where = `FUZZ_SEED=${SEED} POST ${route.path} case ${index}: ${describeCase(fuzz)}\n→ ${res.status} ${res.text.slice(0, 300)}`;
+    const logged = res.status >= 500 ? `\nthe server logged: ${serverErrors.splice(0).join("\n") || "nothing"}` : "";
+    const where = `FUZZ_SEED=${SEED} POST ${route.path} case ${index}: ${describeCase(fuzz)}\n→ ${res.status} ${res.text.slice(0, 300)}${logged}`;
     expect(res.status, where).toBeLessThan(500);
     expect(ms, where).toBeLessThan(MAX_REQUEST_MS);
     const after = await countRows(ws.workspace.id);
@@ -222,6 +241,7 @@ describe(`fuzzing every POST under /v1 (FUZZ_SEED=${SEED}, FUZZ_CASES=${TOTAL_CA
   const tallies: Record<string, Tally> = {};
 
   beforeAll(async () => {
+    captureServerErrors();
     ws = await setup();
     // The parallel reader: sampled on a timer while the cases run, never two at once.
     sampler = startLatencySampler(async () => {
