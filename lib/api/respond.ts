@@ -8,11 +8,26 @@ export interface ApiReply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** What the activity log stores of the answer, when not the body itself (a list page: its meta and ids). */
+  logged?: unknown;
 }
 
 export const ok = (data: unknown, headers?: Record<string, string>): ApiReply => ({ status: 200, body: { data }, headers });
 export const created = (data: unknown): ApiReply => ({ status: 201, body: { data } });
-export const list = (meta: Record<string, unknown>, data: unknown[]): ApiReply => ({ status: 200, body: { meta, data } });
+/**
+ * A page of a list. The activity log keeps its meta and the listed ids, not the items: a page of 50
+ * messages is ~40 KB, and storing it cost more than answering it (docs/api.md#activity-log).
+ */
+export const list = (meta: Record<string, unknown>, data: unknown[]): ApiReply => ({
+  status: 200,
+  body: { meta, data },
+  logged: { meta, data: data.map(listedId) },
+});
+
+const listedId = (item: unknown) => {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? { id } : "[an item without an id]";
+};
 
 export function jsonResponse(reply: ApiReply): Response {
   return new Response(JSON.stringify(reply.body), {

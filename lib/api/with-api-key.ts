@@ -100,7 +100,7 @@ async function handle<P>(
       errorCode: failure?.code ?? null,
       resourceId: typeof data?.id === "string" ? data.id : null,
       requestBody: body ?? null,
-      responseBody: reply.body,
+      responseBody: "logged" in reply ? reply.logged : reply.body,
     });
   }
   // Always a fresh Response (withRateLimitHeaders copies it), so the header can be set on a passthrough too.

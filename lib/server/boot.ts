@@ -1,6 +1,7 @@
 import "server-only";
 import { closeDb, getDbHandle } from "@/db/client";
 import { flushActivityLog } from "@/lib/activity/record-activity";
+import { startEmbeddedAutovacuum } from "@/lib/worker/embedded-autovacuum";
 import { migrateDatabase } from "@/db/migrate";
 import { env, type Env } from "@/lib/env";
 import { getQueue, stopQueue } from "@/lib/queue/queue";
@@ -77,6 +78,7 @@ async function boot(options: BootOptions): Promise<BootedServer> {
   process.once("exit", releaseOnExit);
   let inbound: InboundServer | null = null;
   let submission: SubmissionListener | null = null;
+  let autovacuum: { stop(): Promise<void> } | null = null;
   try {
     const handle = await getDbHandle();
     await migrateDatabase(handle);
@@ -85,6 +87,8 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     if (seed) describeDemo(seed, { appUrl: settings.APP_URL, deliveryProvider: settings.DELIVERY_PROVIDER }).forEach(print);
     // After the demo seed, whose "only into an empty database" check must not see this workspace.
     await ensureSystemWorkspace();
+    // PGlite has no autovacuum of its own (lib/worker/embedded-autovacuum.ts); a no-op on PostgreSQL.
+    autovacuum = startEmbeddedAutovacuum(handle);
     // With PGlite no other process can open the database, so the worker must run here.
     if (embedded && !settings.RUN_WORKER) log.warn("RUN_WORKER=false is ignored with the embedded database");
     const workersStarted = embedded || settings.RUN_WORKER;
@@ -94,13 +98,14 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     // In-process like the workers; with DATABASE_URL it may also run apart (`npm run smtp`). Null when no port is set.
     submission = await startSubmissionServer(settings);
     log.info("server ready", { database: handle.driver, workers: workersStarted, inboundPort: inbound?.port ?? null, url: settings.APP_URL });
-    const listeners = { inbound, submission };
-    const server: BootedServer = { embedded, seed, workersStarted, inboundPort: inbound?.port ?? null, submission, shutdown: once(() => shutdown(lock, releaseOnExit, listeners)) };
+    const running = { inbound, submission, autovacuum };
+    const server: BootedServer = { embedded, seed, workersStarted, inboundPort: inbound?.port ?? null, submission, shutdown: once(() => shutdown(lock, releaseOnExit, running)) };
     if (options.handleSignals ?? true) handleSignals(server.shutdown);
     return server;
   } catch (error) {
     await inbound?.close().catch(() => {});
     await submission?.close().catch(() => {});
+    await autovacuum?.stop();
     await closeDb().catch(() => {});
     lock?.release();
     process.off("exit", releaseOnExit);
@@ -111,17 +116,18 @@ async function boot(options: BootOptions): Promise<BootedServer> {
 async function shutdown(
   lock: DataDirLock | null,
   releaseOnExit: () => void,
-  listeners: { inbound: InboundServer | null; submission: SubmissionListener | null },
+  running: { inbound: InboundServer | null; submission: SubmissionListener | null; autovacuum: { stop(): Promise<void> } | null },
 ): Promise<void> {
   try {
     // First: no new mail while the rest stops, and a report still being received is recorded (or
     // answered 451) while the database is open.
-    await listeners.submission?.close();
-    await listeners.inbound?.close();
+    await running.submission?.close();
+    await running.inbound?.close();
     await stopWorkers();
     await closeSmtpTransport();
     await stopQueue();
   } finally {
+    await running.autovacuum?.stop();
     await flushActivityLog();
     await closeDb();
     lock?.release();

@@ -5,6 +5,9 @@ import { newId } from "@/lib/ids";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { GET } from "./route";
+import { flushActivityLog } from "@/lib/activity/record-activity";
+import { activityLogs } from "@/db/schema";
+import { eq } from "drizzle-orm";
 
 /** Seven messages, three of them sharing one timestamp (ties are broken by id, stably). */
 async function seed(workspaceId: string) {
@@ -127,5 +130,16 @@ describe("GET /v1/email_messages", () => {
     expect(await subjects("subject=%20welcome%20&status=SUCCEEDED")).toEqual(["Welcome"]);
     const empty = await callRoute(GET, "/api/v1/email_messages?subject=%20", { authorization: ws.authorization });
     expect([empty.status, empty.json.error.param]).toEqual([400, "subject"]);
+  });
+
+  it("logs a page's meta and the ids it listed, not the items, to the activity log", async () => {
+    const ws = await createTestWorkspace();
+    const ids = await seed(ws.workspace.id);
+    const res = await callRoute(GET, "/api/v1/email_messages?limit=3", { authorization: ws.authorization });
+    expect(res.status).toBe(200);
+    await flushActivityLog();
+    const [entry] = await (await getDb()).select().from(activityLogs).where(eq(activityLogs.workspaceId, ws.workspace.id));
+    expect(entry).toMatchObject({ method: "GET", path: "/api/v1/email_messages", status: 200 });
+    expect(entry.responseBody).toEqual({ meta: res.json.meta, data: ids.slice(0, 3).map((id) => ({ id })) });
   });
 });
