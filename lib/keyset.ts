@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, desc, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
+import { selectColumns } from "@/db/select-columns";
 import { invalidParameter } from "@/lib/errors";
 import type { KeysetPageQuery } from "@/lib/pagination";
 
@@ -38,11 +39,13 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const older = (row: Keyed) => sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
   const newer = (row: Keyed) => sql`(${createdAt}, ${id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
   const backwards = page.cursor?.direction === "before";
-  const rows = (await (query.columns ? db.select(query.columns) : db.select())
+  const select = (query.columns ? db.select(query.columns) : db.select())
     .from(table)
     .where(and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
     .orderBy(...(backwards ? [asc(createdAt), asc(id)] : [desc(createdAt), desc(id)]))
-    .limit(page.limit + 1)) as T[];
+    .limit(page.limit + 1);
+  // A page is the hot read: its rows skip Drizzle's per-cell mapper (db/select-columns.ts).
+  const rows = (query.columns ? await selectColumns<T>(db, select, query.columns) : await select) as T[];
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();
