@@ -1,5 +1,5 @@
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { SQL } from "drizzle-orm";
+import type { Query, SQL } from "drizzle-orm";
 import type { Executor } from "./client";
 
 const dialect = new PgDialect();
@@ -15,4 +15,18 @@ const dialect = new PgDialect();
  */
 export function executePrepared(db: Executor, query: SQL) {
   return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, "hot", false).execute();
+}
+
+/**
+ * A statement compiled once (SQL text and parameter list), its placeholders (`sql.placeholder(name)`)
+ * filled from `values`: for a statement whose text never changes, building it with Drizzle's `sql`
+ * on every call cost more CPU than running it (lib/sending/accept-statement.ts).
+ */
+export function compileOnce(query: SQL): Query {
+  return dialect.sqlToQuery(query);
+}
+
+/** Runs a compileOnce statement as executePrepared does, with its placeholders' values. */
+export function executeCompiled(db: Executor, query: Query, values: Record<string, unknown>) {
+  return db._.session.prepareQuery(query, undefined, "hot", false).execute(values);
 }

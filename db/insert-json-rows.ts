@@ -23,28 +23,34 @@ export async function insertJsonRows<T extends PgTable>(
 ): Promise<void> {
   if (rows.length === 0) return;
   const keys = Object.keys(rows[0] as Record<string, unknown>) as Array<keyof T["$inferInsert"] & string>;
-  await executePrepared(db, jsonRowsInsert(table, keys, rows, options));
+  await executePrepared(db, jsonRowsInsert(table, keys, sql`${jsonRecords(table, keys, rows)}`, options));
 }
 
-/**
- * insertJsonRows' statement, for a caller that runs it as one part of a larger statement (a CTE of
- * lib/sending/accept-statement.ts). The columns are named, not read off the rows, so the text stays
- * the same for an empty list. `computed` replaces a column's value by an expression over the row's
- * columns (by their SQL names), e.g. a status that depends on another CTE; `where` keeps only some rows.
- */
-export function jsonRowsInsert<T extends PgTable>(
-  table: T,
-  keys: Array<keyof T["$inferInsert"] & string>,
-  rows: Array<T["$inferInsert"]>,
-  options: { onConflict?: SQL; computed?: Record<string, SQL>; where?: SQL } = {},
-): SQL {
-  const all = getTableColumns(table) as Record<string, { name: string }>;
-  const columns = keys.filter((key) => key in all).map((key) => [key, all[key]!.name] as const);
+/** The rows as jsonRowsInsert's parameter: one JSON array of records keyed by SQL column name. */
+export function jsonRecords<T extends PgTable>(table: T, keys: Array<keyof T["$inferInsert"] & string>, rows: Array<T["$inferInsert"]>): string {
+  const columns = columnsOf(table, keys);
   const records = rows.map((row) => {
     const record: Record<string, unknown> = {};
     for (const [key, name] of columns) record[name] = (row as Record<string, unknown>)[key] ?? null;
     return record;
   });
+  return wellFormedJson(records);
+}
+
+/**
+ * insertJsonRows' statement, for a caller that runs it as one part of a larger statement (a CTE of
+ * lib/sending/accept-statement.ts). `rowsJson` is the parameter: jsonRecords' text, or a placeholder
+ * for a statement compiled once. The columns are named, not read off the rows, so the text stays the
+ * same for an empty list. `computed` replaces a column's value by an expression over the row's
+ * columns (by their SQL names), e.g. a status that depends on another CTE; `where` keeps only some rows.
+ */
+export function jsonRowsInsert<T extends PgTable>(
+  table: T,
+  keys: Array<keyof T["$inferInsert"] & string>,
+  rowsJson: SQL,
+  options: { onConflict?: SQL; computed?: Record<string, SQL>; where?: SQL } = {},
+): SQL {
+  const columns = columnsOf(table, keys);
   const names = sql.join(
     columns.map(([, name]) => sql.identifier(name)),
     sql`, `,
@@ -55,5 +61,10 @@ export function jsonRowsInsert<T extends PgTable>(
   );
   const where = options.where ? sql` where ${options.where}` : sql``;
   const conflict = options.onConflict ? sql` ${options.onConflict}` : sql``;
-  return sql`insert into ${table} (${names}) select ${values} from json_populate_recordset(null::${table}, ${wellFormedJson(records)}::json)${where}${conflict}`;
+  return sql`insert into ${table} (${names}) select ${values} from json_populate_recordset(null::${table}, ${rowsJson}::json)${where}${conflict}`;
+}
+
+function columnsOf<T extends PgTable>(table: T, keys: Array<keyof T["$inferInsert"] & string>) {
+  const all = getTableColumns(table) as Record<string, { name: string }>;
+  return keys.filter((key) => key in all).map((key) => [key, all[key]!.name] as const);
 }

@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { contacts } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { executePrepared } from "@/db/execute-prepared";
-import { jsonRowsInsert } from "@/db/insert-json-rows";
+import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
 
 /**
  * Each recipient upserts a workspace contact; a display name sets the contact's name, a bare address
@@ -13,7 +13,7 @@ import { jsonRowsInsert } from "@/db/insert-json-rows";
  */
 export async function upsertContacts(db: Executor, workspaceId: string, recipients: Array<{ address: string; name: string | null }>) {
   const rows = contactRows(workspaceId, recipients);
-  if (rows.length > 0) await executePrepared(db, contactsUpsert(rows));
+  if (rows.length > 0) await executePrepared(db, contactsUpsert(sql`${contactsJson(rows)}`));
 }
 
 /**
@@ -31,12 +31,18 @@ export function contactRows(workspaceId: string, recipients: Array<{ address: st
     .map(([email, name]) => ({ id: newId("contact"), workspaceId, email, name }));
 }
 
+const CONTACT_KEYS: Array<keyof typeof contacts.$inferInsert> = ["id", "workspaceId", "email", "name"];
+
+/** contactRows as contactsUpsert's parameter. */
+export const contactsJson = (rows: Array<typeof contacts.$inferInsert>): string => jsonRecords(contacts, CONTACT_KEYS, rows);
+
 /**
- * The upsert of contactRows (one text for any number: prepared), also a CTE of the accept statement
- * (lib/sending/accept-statement.ts). A display name replaces the contact's name, a bare address keeps it.
+ * The upsert of contactRows, given as contactsJson's text or a placeholder (one text for any number:
+ * prepared), also a CTE of the accept statement (lib/sending/accept-statement.ts). A display name
+ * replaces the contact's name, a bare address keeps it.
  */
-export function contactsUpsert(rows: Array<typeof contacts.$inferInsert>): SQL {
-  return jsonRowsInsert(contacts, ["id", "workspaceId", "email", "name"], rows, {
+export function contactsUpsert(rowsJson: SQL): SQL {
+  return jsonRowsInsert(contacts, CONTACT_KEYS, rowsJson, {
     onConflict: sql`on conflict (workspace_id, email) do update set name = coalesce(excluded.name, ${contacts.name}), updated_at = now()`,
   });
 }

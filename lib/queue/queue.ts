@@ -158,7 +158,7 @@ export function jobInsertOf(data: DeliverMessageJob): { data: DeliverMessageJob;
  * must be at the top level), so its CTEs join the caller's: `ctes` to list among them, `touch` to
  * read in the caller's output (PostgreSQL runs no plain CTE, such as the NOTIFY, that nothing reads).
  */
-export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch: SQL }> {
+export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch: SQL; shape: string }> {
   const boss = await getQueue();
   let captured = capturedDeliveryInserts.get(boss);
   if (!captured) {
@@ -167,7 +167,8 @@ export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch:
     captured.catch(() => capturedDeliveryInserts.delete(boss));
   }
   const { before, after, touch } = await captured;
-  return { ctes: sql`${sql.raw(before)}${jobs}${sql.raw(after)}`, touch: sql.raw(touch) };
+  // `shape` names the captured text: a caller that compiles its statement once keys it by this.
+  return { ctes: sql`${sql.raw(before)}${jobs}${sql.raw(after)}`, touch: sql.raw(touch), shape: `${before}$1${after}${touch}` };
 }
 
 const capturedDeliveryInserts = new WeakMap<PgBoss, Promise<{ before: string; after: string; touch: string }>>();

@@ -1,13 +1,13 @@
 import "server-only";
-import { getTableColumns, sql } from "drizzle-orm";
+import { getTableColumns, sql, type Query } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { contacts, emailMessages } from "@/db/schema/index";
-import { executePrepared } from "@/db/execute-prepared";
-import { jsonRowsInsert } from "@/db/insert-json-rows";
+import { compileOnce, executeCompiled } from "@/db/execute-prepared";
+import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
-import { contactsUpsert } from "@/lib/contacts/upsert-contacts";
+import { contactsJson, contactsUpsert } from "@/lib/contacts/upsert-contacts";
 import { deliveryJobsInsert, jobInsertOf, type DeliverMessageJob } from "@/lib/queue/queue";
-import { creationEventsCtes, type CreationEvent } from "@/lib/timeline/creation-events";
+import { creationEventsCtes, creationEventsJson, type CreationEvent } from "@/lib/timeline/creation-events";
 import { heldSentenceSql, pausedWorkspacesSelect } from "@/lib/workspaces/sending-state";
 import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 
@@ -46,28 +46,48 @@ const m = emailMessages;
  */
 export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Promise<Map<string, string | null>> {
   const live = [...new Set(acceptance.messages.filter((row) => !row.sandbox).map((row) => row.workspaceId))];
-  const inPaused = sql`workspace_id in (select id from paused)`;
-  const jobs = wellFormedJson(acceptance.jobs.map(jobInsertOf));
-  const delivery = await deliveryJobsInsert(
-    sql`(select coalesce(json_agg(j.job order by j.n), '[]')::text from json_array_elements(${jobs}::json) with ordinality as j(job, n)
-      where j.job->'data'->>'workspaceId' not in (select id from paused))`,
-  );
-  const result = (await executePrepared(
-    tx,
-    sql`with paused as (${pausedWorkspacesSelect(live)}),
-    messages as (${jsonRowsInsert(emailMessages, MESSAGE_KEYS, acceptance.messages, {
-      computed: { [m.status.name]: sql`case when status = 'PENDING' and ${inPaused} then 'PAUSED' else status end` },
-    })}),
-    ${creationEventsCtes(acceptance.events, {
-      message: sql`(select ${heldSentenceSql(sql`p.reason`)} from paused p where p.id = workspace_id)`,
-      where: inPaused,
-    })},
-    upserted as (${contactsUpsert(acceptance.contacts)}),
-    ${delivery.ctes}
-    -- One row at least, and \`notified\` in the output: PostgreSQL neither runs a plain CTE nothing reads
-    -- nor computes a subquery column nothing reads, and pg-boss's NOTIFY is such a CTE.
-    select ${delivery.touch} as notified, p.id, p.reason from (select 1) as one left join paused p on true`,
-  )) as unknown;
+  const events = creationEventsJson(acceptance.events);
+  const result = (await executeCompiled(tx, await acceptStatement(), {
+    paused: JSON.stringify(live),
+    messages: jsonRecords(emailMessages, MESSAGE_KEYS, acceptance.messages),
+    logs: events.logs,
+    outbox: events.outbox,
+    contacts: contactsJson(acceptance.contacts),
+    jobs: wellFormedJson(acceptance.jobs.map(jobInsertOf)),
+  })) as unknown;
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string | null; reason: string | null }>;
   return new Map(rows.filter((row) => row.id !== null).map((row) => [row.id!, row.reason]));
 }
+
+/**
+ * The statement, compiled once per shape of pg-boss's job insert (captured per queue: queue.ts), its
+ * six JSON parameters as placeholders: building it with Drizzle's `sql` on every send cost the app
+ * ~0.35 ms, a quarter of a send's CPU (docs/benchmarks.md#the-accept-statement-compiled-once).
+ */
+async function acceptStatement(): Promise<Query> {
+  const inPaused = sql`workspace_id in (select id from paused)`;
+  const delivery = await deliveryJobsInsert(
+    sql`(select coalesce(json_agg(j.job order by j.n), '[]')::text from json_array_elements(${sql.placeholder("jobs")}::json) with ordinality as j(job, n)
+      where j.job->'data'->>'workspaceId' not in (select id from paused))`,
+  );
+  const cached = compiled.get(delivery.shape);
+  if (cached) return cached;
+  const statement = compileOnce(sql`with paused as (${pausedWorkspacesSelect(param("paused"))}),
+    messages as (${jsonRowsInsert(emailMessages, MESSAGE_KEYS, param("messages"), {
+      computed: { [m.status.name]: sql`case when status = 'PENDING' and ${inPaused} then 'PAUSED' else status end` },
+    })}),
+    ${creationEventsCtes(
+      { logs: param("logs"), outbox: param("outbox") },
+      { message: sql`(select ${heldSentenceSql(sql`p.reason`)} from paused p where p.id = workspace_id)`, where: inPaused },
+    )},
+    upserted as (${contactsUpsert(param("contacts"))}),
+    ${delivery.ctes}
+    -- One row at least, and \`notified\` in the output: PostgreSQL neither runs a plain CTE nothing reads
+    -- nor computes a subquery column nothing reads, and pg-boss's NOTIFY is such a CTE.
+    select ${delivery.touch} as notified, p.id, p.reason from (select 1) as one left join paused p on true`);
+  compiled.set(delivery.shape, statement);
+  return statement;
+}
+
+const compiled = new Map<string, Query>();
+const param = (name: string) => sql`${sql.placeholder(name)}`;

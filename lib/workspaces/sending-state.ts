@@ -16,15 +16,15 @@ import { workspaces } from "@/db/schema";
  */
 export async function lockPausedWorkspaces(tx: Executor, workspaceIds: string[]): Promise<Map<string, string | null>> {
   if (workspaceIds.length === 0) return new Map();
-  const result = (await executePrepared(tx, pausedWorkspacesSelect(workspaceIds))) as unknown;
+  const result = (await executePrepared(tx, pausedWorkspacesSelect(sql`${JSON.stringify(workspaceIds)}`))) as unknown;
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string; reason: string | null }>;
   return new Map(rows.map((row) => [row.id, row.reason]));
 }
 
-/** lockPausedWorkspaces' query (columns `id`, `reason`), also a CTE of the accept statement (lib/sending/accept-statement.ts). */
-export function pausedWorkspacesSelect(workspaceIds: string[]): SQL {
+/** lockPausedWorkspaces' query (columns `id`, `reason`) over the ids as a JSON array parameter, also a CTE of the accept statement (lib/sending/accept-statement.ts). */
+export function pausedWorkspacesSelect(workspaceIdsJson: SQL): SQL {
   const w = workspaces;
-  return sql`select ${w.id} as id, ${w.pausedReason} as reason from ${w} where ${w.id} in (select jsonb_array_elements_text(${JSON.stringify(workspaceIds)}::jsonb)) and ${w.sendingPaused} for share`;
+  return sql`select ${w.id} as id, ${w.pausedReason} as reason from ${w} where ${w.id} in (select jsonb_array_elements_text(${workspaceIdsJson}::jsonb)) and ${w.sendingPaused} for share`;
 }
 
 const HELD = { before: "Held: sending is paused for this workspace", after: ". The message goes out when sending resumes." };
