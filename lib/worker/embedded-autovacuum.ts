@@ -55,7 +55,11 @@ export async function runAutovacuumPass(handle: DbHandle): Promise<AutovacuumWor
     from pg_stat_user_tables s join pg_class c on c.oid = s.relid`)) as unknown;
   const tables = (Array.isArray(rows) ? rows : (rows as { rows: TableStats[] }).rows) as TableStats[];
   const work = dueWork(tables);
-  for (const item of work) await handle.db.execute(sql.raw(`${item.statement} ${item.table}`));
+  for (const item of work) {
+    const started = performance.now();
+    await handle.db.execute(sql.raw(`${item.statement} ${item.table}`));
+    log.debug("embedded autovacuum", { statement: item.statement, table: item.table, ms: Math.round(performance.now() - started) });
+  }
   return work;
 }
 
