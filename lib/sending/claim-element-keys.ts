@@ -1,7 +1,8 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema/index";
+import { wellFormedJson } from "@/db/well-formed-json";
 import { hashRequestBody } from "@/lib/sending/idempotency";
 import type { PreparedElement } from "./prepare-batch";
 
@@ -64,9 +65,15 @@ export async function earlierElementIds(db: Executor, scope: { workspaceId: stri
   });
 }
 
+/**
+ * Claims the keys; returns the keys it claimed. A claimed row is recognised by its resource id (the
+ * owner's new message id, ASCII), never by reading its metaId back: PGlite decodes text with a
+ * TextDecoder, which drops a leading U+FEFF, so "\ufeffbom" would come back as "bom".
+ */
 async function insertKeys(tx: Tx, scope: { workspaceId: string; scope: string }, owners: Map<string, PreparedElement>): Promise<Set<string>> {
   if (owners.size === 0) return new Set();
   const now = new Date();
+  const keyOfResource = new Map([...owners.entries()].map(([key, owner]) => [owner.prepared.id, key]));
   const rows = [...owners.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, owner]) => ({ ...scope, ...parseKey(key), resourceId: owner.prepared.id, createdAt: now }));
@@ -80,23 +87,23 @@ async function insertKeys(tx: Tx, scope: { workspaceId: string; scope: string },
       set: { resourceId: sql`excluded.resource_id`, createdAt: now },
       setWhere: sql`${idempotencyKeys.createdAt} < now() - ${WINDOW}`,
     })
-    .returning({ metaId: idempotencyKeys.metaId, requestHash: idempotencyKeys.requestHash });
-  return new Set(claimed.map(keyString));
+    .returning({ resourceId: idempotencyKeys.resourceId });
+  return new Set(claimed.map((row) => keyOfResource.get(row.resourceId)!));
 }
 
+/**
+ * The resource held by each of `keys`, by key. PostgreSQL matches the keys (sent as one JSON
+ * parameter) and answers each one's position, so no metaId is read back (see insertKeys).
+ */
 async function lookupElementKeys(db: Executor, scope: { workspaceId: string; scope: string }, keys: ElementKey[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
-  const rows = await db
-    .select({ metaId: idempotencyKeys.metaId, requestHash: idempotencyKeys.requestHash, resourceId: idempotencyKeys.resourceId })
-    .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.workspaceId, scope.workspaceId),
-        eq(idempotencyKeys.scope, scope.scope),
-        inArray(idempotencyKeys.metaId, [...new Set(keys.map((key) => key.metaId))]),
-      ),
-    );
-  return new Map(rows.map((row) => [keyString(row), row.resourceId]));
+  const result = (await db.execute(sql`
+    select k.position::int as position, i.resource_id as "resourceId"
+    from jsonb_array_elements(${wellFormedJson(keys)}::jsonb) with ordinality as k(key, position)
+    join ${idempotencyKeys} i on i.workspace_id = ${scope.workspaceId} and i.scope = ${scope.scope}
+      and i.meta_id = k.key->>'metaId' and i.request_hash = k.key->>'requestHash'`)) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ position: number; resourceId: string }>;
+  return new Map(rows.map((row) => [keyString(keys[Number(row.position) - 1]!), row.resourceId]));
 }
 
 const keyString = (key: ElementKey) => `${key.requestHash}:${key.metaId}`;

@@ -38,6 +38,19 @@ describe("sendBatch", () => {
     expect(again).toMatchObject({ replayed: true, emailMessageIds: first.emailMessageIds });
   });
 
+  it("an element metaId starting with U+FEFF is claimed, then replayed (PGlite reads it back without it; found by fuzz-post.test.ts)", async () => {
+    const ws = await createTestWorkspace();
+    const body = { emailMessages: [raw(0), raw(1, "\ufeffbom")] };
+    const first = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body });
+    expect(first.replayed).toBe(false);
+    const again = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: JSON.parse(JSON.stringify(body)) });
+    expect(again.emailMessageIds[1]).toBe(first.emailMessageIds[1]);
+    expect(again.emailMessageIds[0]).not.toBe(first.emailMessageIds[0]);
+    const whole = { emailMessages: [raw(2, "\ufeffa"), raw(3, "\ufeffb")] };
+    const batch = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: whole });
+    expect(await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: whole })).toMatchObject({ replayed: true, emailMessageIds: batch.emailMessageIds });
+  });
+
   it("a whole-batch replay keeps request positions, including repeated elements", async () => {
     const ws = await createTestWorkspace();
     const body = { emailMessages: [raw(0, "a"), raw(1, "b"), raw(0, "a"), raw(1, "b")] };
