@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm
 import postgres from "postgres";
 import { env } from "@/lib/env";
 import * as schema from "./schema";
+import { drizzleClient, useDrizzleParsers } from "./pglite-parsers";
 
 /**
  * The query-builder surface both drivers share. PGlite's drizzle database is structurally the same
@@ -21,7 +22,10 @@ export type Executor = Db | Tx;
 export interface DbHandle {
   db: Db;
   driver: "pglite" | "postgres";
-  /** Set for the embedded driver: pg-boss runs on the same single connection. */
+  /**
+   * Set for the embedded driver: pg-boss runs on the same single connection (through
+   * `pgBossPglite`, which parses the types the instance leaves raw for Drizzle as PGlite would).
+   */
   pglite?: PGlite;
   /** Set for the server driver. */
   connectionString?: string;
@@ -72,7 +76,8 @@ export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<D
 }
 
 export function pgliteHandle(pglite: PGlite): DbHandle {
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  useDrizzleParsers(pglite);
+  const db = drizzlePglite(drizzleClient(pglite), { schema }) as unknown as Db;
   return { db, driver: "pglite", pglite, close: () => pglite.close() };
 }
 

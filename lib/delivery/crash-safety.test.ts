@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss } from "pg-boss";
 import { describe, expect, it } from "vitest";
 import { type DbHandle } from "@/db/client";
+import { pgBossPglite } from "@/db/pglite-parsers";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/queue/queue";
@@ -90,7 +91,7 @@ describe("crash safety (embedded database on disk)", () => {
     handle = await boot(dir);
     expect((await deliveries(handle, waiting.id!)).status).toBe("PENDING");
     const supervisor = new PgBoss({
-      db: fromPglite(handle.pglite!),
+      db: fromPglite(pgBossPglite(handle.pglite!)),
       backend: "pglite",
       superviseIntervalSeconds: 1,
       monitorIntervalSeconds: 1,

@@ -3,6 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
 import { executePrepared } from "@/db/execute-prepared";
+import { pgBossPglite } from "@/db/pglite-parsers";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import type { DeliverMessageJob, DeliverWebhookJob, SimulateOutcomeJob } from "./jobs";
@@ -85,7 +86,7 @@ const globalForQueue = globalThis as unknown as { __queue?: Promise<PgBoss> };
 export function createBoss(handle: DbHandle): PgBoss {
   const boss =
     handle.driver === "pglite"
-      ? new PgBoss({ db: fromPglite(handle.pglite!), backend: "pglite" })
+      ? new PgBoss({ db: fromPglite(pgBossPglite(handle.pglite!)), backend: "pglite" })
       : new PgBoss({ connectionString: handle.connectionString!, max: 4 });
   boss.on("error", (error) => log.error("queue error", errorFields(error, { stack: true })));
   return boss;
