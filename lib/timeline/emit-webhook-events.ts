@@ -40,7 +40,10 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
   const m = emailMessages;
   const e = webhookEvents;
   const name = (column: { name: string }) => sql.identifier(column.name);
-  // The rows in input order (n), so events recorded together keep their order on seq.
+  // The rows in input order (n), so events recorded together keep their order on seq. The message's
+  // sandbox flag is a scalar subquery, not a join: PostgreSQL runs it as one primary-key lookup per
+  // row, where a join let the planner, which guesses 100 rows for json_to_recordset, hash the whole
+  // email_messages table (a sequential scan per recorded event while the table was small by its statistics).
   await executePrepared(
     db,
     sql`
@@ -48,8 +51,7 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
     select i.id, i.workspace_id, i.type, i.email_message_id, i.log_id, i.bot, i.created_at
     from json_to_recordset(${wellFormedJson(rows)}::json) as i(
       n int, id text, workspace_id text, type text, email_message_id text, log_id text, bot boolean, created_at timestamptz)
-    join ${m} on ${m.id} = i.email_message_id and ${m.workspaceId} = i.workspace_id
-    where not ${m.sandbox}
+    where not coalesce((select ${m.sandbox} from ${m} where ${m.id} = i.email_message_id and ${m.workspaceId} = i.workspace_id), true)
     order by i.n`,
   );
 }
