@@ -3,7 +3,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import type { EventCode } from "@/lib/timeline/event-codes.shared";
-import { recordEvent } from "@/lib/timeline/record-event";
+import { recordEvent, type RecordEventInput } from "@/lib/timeline/record-event";
+import { recordEvents } from "@/lib/timeline/record-events";
 import { recordSuppressed, type SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
 import type { DeliveryProvider, ProviderResult } from "./provider";
 
@@ -84,7 +85,7 @@ export async function recordResult(tx: Executor, outcome: DeliveryOutcome): Prom
   const sentAt =
     delivered && delivered.at.getTime() <= startedAt.getTime() ? new Date(delivered.at.getTime() - 1) : startedAt;
   const ids = { workspaceId: message.workspaceId, messageId: message.id };
-  await recordEvent(tx, {
+  const sentEvent: RecordEventInput = {
     ...ids,
     code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
     message: `Sent through ${provider.description}.`,
@@ -92,16 +93,23 @@ export async function recordResult(tx: Executor, outcome: DeliveryOutcome): Prom
     // One SENT per provider and message, even if two runs ever raced past the claim.
     providerEventId: `${provider.name}:sent`,
     details: { provider: provider.name, referenceId },
-  });
-  if (!delivered) return;
-  await recordEvent(tx, {
-    ...ids,
-    code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
-    message: delivered.message,
-    at: delivered.at,
-    providerEventId: `${provider.name}:delivered`,
-    details: { provider: provider.name },
-  });
+  };
+  if (!delivered) {
+    await recordEvent(tx, sentEvent);
+    return;
+  }
+  // Both in one statement (and one for their webhook rows): the same effects as one after the other.
+  await recordEvents(tx, [
+    sentEvent,
+    {
+      ...ids,
+      code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+      message: delivered.message,
+      at: delivered.at,
+      providerEventId: `${provider.name}:delivered`,
+      details: { provider: provider.name },
+    },
+  ]);
 }
 
 /** The provider's id for an accepted message, on the claimed row (the transactional path). */
