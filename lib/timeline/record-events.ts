@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema/index";
@@ -51,6 +51,9 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
   const logs = emailMessageLogs;
   const m = emailMessages;
   const name = (column: { name: string }) => sql.identifier(column.name);
+  // The message ids once more as a list, whose length the planner knows: it then updates the messages
+  // by primary key, where a join with the CTE alone (100 rows by its guess) let it hash the whole
+  // email_messages table while the table was small by its statistics (recordSentEvents does the same).
   const result = await db.execute<{ id: string }>(sql`
     with input as (
       select * from json_to_recordset(${wellFormedJson(rows)}::json) as i(
@@ -66,7 +69,7 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
       select message_id${aggregates} from inserted group by message_id order by message_id
     ), updated as (
       update ${m} set ${name(m.updatedAt)} = ${new Date().toISOString()}::timestamptz${assignments}
-      from effects where ${m.id} = effects.message_id
+      from effects where ${inArray(m.id, [...new Set(rows.map((row) => row.message_id))])} and ${m.id} = effects.message_id
     )
     select id from inserted`);
   const recorded = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
