@@ -8,7 +8,8 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm
 import postgres from "postgres";
 import { env } from "@/lib/env";
 import * as schema from "./schema";
-import { drizzleClient, useDrizzleParsers } from "./pglite-parsers";
+import { drizzleClient } from "./pglite-client";
+import { useDrizzleParsers } from "./pglite-parsers";
 
 /**
  * The query-builder surface both drivers share. PGlite's drizzle database is structurally the same

@@ -1,6 +1,7 @@
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { Query, SQL } from "drizzle-orm";
+import { fillPlaceholders, type Query, type SQL } from "drizzle-orm";
 import type { Executor } from "./client";
+import { RUN_NAMED, type RunNamed } from "./pglite-client";
 
 const dialect = new PgDialect();
 
@@ -11,10 +12,10 @@ const dialect = new PgDialect();
  * path's statements whose text does not vary with their data (rows passed as one JSON parameter:
  * insert-json-rows.ts, the webhook outbox, the queue's job insert). Never for text built from a
  * varying number of parameters: every variant would stay prepared on every connection. PGlite runs
- * the same statement unnamed.
+ * them as named statements of its one session too (db/pglite-client.ts).
  */
 export function executePrepared(db: Executor, query: SQL) {
-  return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, "hot", false).execute();
+  return executeCompiled(db, dialect.sqlToQuery(query), {});
 }
 
 /**
@@ -28,5 +29,8 @@ export function compileOnce(query: SQL): Query {
 
 /** Runs a compileOnce statement as executePrepared does, with its placeholders' values. */
 export function executeCompiled(db: Executor, query: Query, values: Record<string, unknown>) {
+  // Drizzle's PGlite session ignores a query's name; the client it was given runs named statements.
+  const runNamed = (db._.session as unknown as { client: { [RUN_NAMED]?: RunNamed } }).client[RUN_NAMED];
+  if (runNamed) return runNamed(query.sql, fillPlaceholders(query.params, values));
   return db._.session.prepareQuery(query, undefined, "hot", false).execute(values);
 }

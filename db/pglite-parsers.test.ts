@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { date, integer, interval, numeric, pgTable, timestamp } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drizzleClient, pgBossPglite, useDrizzleParsers } from "./pglite-parsers";
+import { drizzleClient } from "./pglite-client";
+import { pgBossPglite, useDrizzleParsers } from "./pglite-parsers";
 
 // Every type Drizzle reads raw, with NULLs, infinities and array edge cases, beside types it does not.
 const EVERY_TYPE = `

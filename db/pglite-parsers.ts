@@ -1,4 +1,4 @@
-import { types, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import { types, type PGlite, type QueryOptions, type Results } from "@electric-sql/pglite";
 import type { PGliteLike } from "pg-boss";
 
 /**
@@ -32,7 +32,7 @@ const PGLITE_DEFAULT: Record<number, (value: string) => unknown> = Object.fromEn
  * then copies its whole parser table into a new object for that query: one entry per type that has
  * an array type, ~320 with this schema's tables, ~95 µs per statement, more than most statements
  * cost to run (an embedded delivery runs about fifteen). So the instance carries Drizzle's parsers
- * itself and Drizzle's queries go without theirs: the same rows, no copy. pg-boss reads the same
+ * itself and Drizzle's queries go without theirs (db/pglite-client.ts): the same rows, no copy. pg-boss reads the same
  * instance and expects PGlite's own parse (Dates), so its queries get those types parsed back
  * (`pgBossPglite`).
  */
@@ -40,23 +40,8 @@ export function useDrizzleParsers(pglite: PGlite): void {
   for (const type of RAW_FOR_DRIZZLE) pglite.parsers[type] = raw;
 }
 
-/** The client Drizzle is given: the instance, minus the per-query parsers it now carries itself. */
-export function drizzleClient(pglite: PGlite): PGlite {
-  // The two methods drizzle-orm/pglite calls on its client.
-  const client: Pick<PGlite, "query" | "transaction"> = {
-    query: (text, params, options) => pglite.query(text, params, withoutParsers(options)),
-    transaction: (callback) => pglite.transaction((tx) => callback(withoutParsersTx(tx))),
-  };
-  return client as unknown as PGlite;
-}
-
-function withoutParsersTx(tx: Transaction): Transaction {
-  const wrapped = Object.create(tx) as Transaction;
-  wrapped.query = (text, params, options) => tx.query(text, params, withoutParsers(options));
-  return wrapped;
-}
-
-function withoutParsers(options: QueryOptions | undefined): QueryOptions | undefined {
+/** Drizzle's per-query options without the parsers the instance now carries (`useDrizzleParsers`). */
+export function withoutParsers(options: QueryOptions | undefined): QueryOptions | undefined {
   return options?.parsers ? { ...options, parsers: undefined } : options;
 }
 
