@@ -6,8 +6,12 @@ const { serialize } = protocol;
 /** Runs one statement as a named prepared statement of the embedded database (executeCompiled). */
 export type RunNamed = (text: string, params: unknown[]) => Promise<Results>;
 
-/** The key under which Drizzle's client (and each transaction's) carries its RunNamed. */
-export const RUN_NAMED = Symbol("postwerk.pglite.runNamed");
+/**
+ * The key under which Drizzle's client (and each transaction's) carries its RunNamed. From the global
+ * registry: Next.js bundles this module into more than one chunk (the instrumentation that opens the
+ * database, the routes that run statements on it), and each copy must find the other's.
+ */
+export const RUN_NAMED = Symbol.for("postwerk.pglite.runNamed");
 
 interface Prepared {
   name: string;
