@@ -44,8 +44,9 @@ const settle = (promise: Promise<SendResult>): Promise<Settled> =>
 export async function sendMails(db: Db, mails: MailToSend[]): Promise<Map<string, Promise<Settled>>> {
   const results = new Map<string, Promise<Settled>>();
   const network = mails.filter((entry) => !entry.provider.transactional);
+  const inTransaction = inTurns(TRANSACTIONS_AT_ONCE);
   for (const entry of mails) {
-    if (entry.provider.transactional) results.set(entry.mail.messageId, settle(sendInTransaction(db, entry)));
+    if (entry.provider.transactional) results.set(entry.mail.messageId, settle(inTransaction(() => sendInTransaction(db, entry))));
   }
   if (network.length === 0) return results;
   // The last check before anything leaves, a conditional update (load-delivery-batch.ts): a message
@@ -117,6 +118,30 @@ async function record(db: Db, entry: MailToSend, result: ProviderResult, started
   if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
   else observeSent(entry, result);
   return result;
+}
+
+/**
+ * A batch's transactional sends (the local inbox, the simulator) run a few at a time, not all at
+ * once: on the embedded database every transaction waits its turn for the one connection, in order,
+ * and a hundred queued at once put each API request's statements behind all of them (sends timed out
+ * under load). A few at a time keep the connection as busy and let requests in between.
+ */
+const TRANSACTIONS_AT_ONCE = 4;
+
+/** Runs the tasks given to it at most `limit` at a time, in the order given. */
+function inTurns(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
 }
 
 /** All such a provider does is write in this transaction: claim, send and record commit together. */
