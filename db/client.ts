@@ -9,7 +9,7 @@ import postgres from "postgres";
 import { env } from "@/lib/env";
 import * as schema from "./schema";
 import { drizzleClient } from "./pglite-client";
-import { useDrizzleParsers } from "./pglite-parsers";
+import { carryDrizzleParsers } from "./pglite-parsers";
 
 /**
  * The query-builder surface both drivers share. PGlite's drizzle database is structurally the same
@@ -77,7 +77,7 @@ export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<D
 }
 
 export function pgliteHandle(pglite: PGlite): DbHandle {
-  useDrizzleParsers(pglite);
+  carryDrizzleParsers(pglite);
   const db = drizzlePglite(drizzleClient(pglite), { schema }) as unknown as Db;
   return { db, driver: "pglite", pglite, close: () => pglite.close() };
 }

@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { date, integer, interval, numeric, pgTable, timestamp } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drizzleClient } from "./pglite-client";
-import { pgBossPglite, useDrizzleParsers } from "./pglite-parsers";
+import { pgBossPglite, carryDrizzleParsers } from "./pglite-parsers";
 
 // Every type Drizzle reads raw, with NULLs, infinities and array edge cases, beside types it does not.
 const EVERY_TYPE = `
@@ -38,7 +38,7 @@ describe("PGlite's parsers carried by the instance", () => {
 
   beforeAll(async () => {
     [plain, carrying] = await Promise.all([PGlite.create(), PGlite.create()]);
-    useDrizzleParsers(carrying);
+    carryDrizzleParsers(carrying);
     for (const db of [plain, carrying]) await db.exec(`${CREATE}; ${ROW}`);
   });
   afterAll(async () => {

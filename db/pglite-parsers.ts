@@ -36,11 +36,11 @@ const PGLITE_DEFAULT: Record<number, (value: string) => unknown> = Object.fromEn
  * instance and expects PGlite's own parse (Dates), so its queries get those types parsed back
  * (`pgBossPglite`).
  */
-export function useDrizzleParsers(pglite: PGlite): void {
+export function carryDrizzleParsers(pglite: PGlite): void {
   for (const type of RAW_FOR_DRIZZLE) pglite.parsers[type] = raw;
 }
 
-/** Drizzle's per-query options without the parsers the instance now carries (`useDrizzleParsers`). */
+/** Drizzle's per-query options without the parsers the instance now carries (`carryDrizzleParsers`). */
 export function withoutParsers(options: QueryOptions | undefined): QueryOptions | undefined {
   return options?.parsers ? { ...options, parsers: undefined } : options;
 }
