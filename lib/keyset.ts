@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { PgDialect, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
 import { invalidParameter } from "@/lib/errors";
@@ -45,7 +45,7 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const rows = (
     query.columns
       ? await selectColumns<T>(db, sql`select ${columnList(query.columns)} from ${table} where ${condition} order by ${order} limit ${page.limit + 1}`, query.columns)
-      : await db.select().from(table).where(condition).orderBy(...(backwards ? [asc(createdAt), asc(id)] : [desc(createdAt), desc(id)])).limit(page.limit + 1)
+      : await db.select().from(table).where(condition).orderBy(order).limit(page.limit + 1)
   ) as T[];
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);

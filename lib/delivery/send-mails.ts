@@ -123,8 +123,9 @@ async function record(db: Db, entry: MailToSend, result: ProviderResult, started
 /**
  * A batch's transactional sends (the local inbox, the simulator) run a few at a time, not all at
  * once: on the embedded database every transaction waits its turn for the one connection, in order,
- * and a hundred queued at once put each API request's statements behind all of them (sends timed out
- * under load). A few at a time keep the connection as busy and let requests in between.
+ * and a hundred queued at once put each API request's statements behind all of them. A few at a time
+ * keep the connection as busy and the queue ahead of a request short (with the event loop's turn
+ * before each transaction, db/pglite-client.ts, what ended the send timeouts under load).
  */
 const TRANSACTIONS_AT_ONCE = 4;
 
