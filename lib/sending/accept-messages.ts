@@ -134,7 +134,8 @@ function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): C
 
 /**
  * Counted here, the one accept path, once everything is written. Still inside the caller's
- * transaction: a rollback after this point (rare: only a later statement of the same request) counts
+ * transaction: a rollback after this point (rare: a later statement of the same request, or a group of
+ * single sends whose commit fails and is written again send by send) counts
  * messages that never were; counting after commit would need every caller to do it.
  */
 function countAccepted(prepared: PreparedMessage[]): void {

@@ -4,6 +4,7 @@ import { MAX_MESSAGE_ATTACHMENT_BYTES } from "@/lib/attachments/schemas";
 import { queueTransaction } from "@/lib/queue/queue";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { acceptMessages } from "./accept-messages";
+import { singleSendCommitter } from "./accept-together";
 import { getMessageOrThrow, type EmailMessageRow } from "@/lib/messages/get-message-or-throw";
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
 import { parseSendDraft, parseSendRequest, type SendDraft } from "./parse-send-request";
@@ -47,17 +48,18 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
     // The API's 5 MB inline cap protects a JSON body; SMTP mail is bounded by its SIZE limit instead.
     inlineAttachmentMaxBytes: smtp ? MAX_MESSAGE_ATTACHMENT_BYTES : undefined,
   });
+  // Without a metaId there is nothing to claim first: the send joins the group being committed.
+  const metaId = command.metaId;
+  if (!metaId) return { message: await singleSendCommitter(db).submit(prepared), replayed: false };
   const outcome = await queueTransaction(async (tx) => {
-    if (command.metaId) {
-      const earlier = await claimIdempotencyKey(tx, {
-        workspaceId: workspace.id,
-        scope: input.sandbox ? "email_messages:sandbox" : "email_messages:live",
-        metaId: command.metaId,
-        requestHash: hashRequestBody(input.body),
-        resourceId: prepared.id,
-      });
-      if (earlier) return { replayOf: earlier };
-    }
+    const earlier = await claimIdempotencyKey(tx, {
+      workspaceId: workspace.id,
+      scope: input.sandbox ? "email_messages:sandbox" : "email_messages:live",
+      metaId,
+      requestHash: hashRequestBody(input.body),
+      resourceId: prepared.id,
+    });
+    if (earlier) return { replayOf: earlier };
     const [created] = await acceptMessages(tx, [prepared]);
     return { created };
   });

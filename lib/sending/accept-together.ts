@@ -1,0 +1,21 @@
+import "server-only";
+import type { Db } from "@/db/client";
+import { GroupCommitter, committerPerDatabase } from "@/lib/group-commit";
+import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
+import { queueTransaction } from "@/lib/queue/queue";
+import { acceptMessages } from "./accept-messages";
+import type { PreparedMessage } from "./prepare-message";
+
+/**
+ * Single sends that arrive while another group is being written commit together: one transaction and
+ * one accept statement for all of them (lib/group-commit.ts; docs/api.md#decided-sending). A send is
+ * answered only once its group has committed, so nothing answered is lost; one waits at most for the
+ * group already running and its own, never for company. A group that fails (one entry's constraint,
+ * a deadlock) is written again entry by entry, so one send's error stays its own. Under 64 concurrent
+ * sends a group holds ~10–30 of them, and the transaction's fixed costs (the executor's start, the
+ * statement triggers, the commit's WAL flush) are paid once per group instead of once per send
+ * (docs/benchmarks.md#single-sends-committed-together).
+ */
+export const singleSendCommitter = committerPerDatabase(
+  (_db: Db) => new GroupCommitter<PreparedMessage, EmailMessageRow>((prepared) => queueTransaction((tx) => acceptMessages(tx, prepared))),
+);
