@@ -21,8 +21,15 @@ export class GroupCommitter<In, Out> {
   private waiting: Waiting<In, Out>[] = [];
   private inFlight = 0;
 
-  /** `writeGroup` answers the entries' results in their order. */
-  constructor(private readonly writeGroup: (entries: In[]) => Promise<Out[]>) {}
+  /**
+   * `writeGroup` answers the entries' results in their order. `limit.weigh` and `limit.maxWeight` cap a
+   * group by size as well as by count (single sends: their bodies), so a burst of large entries is
+   * split rather than written as one statement of gigabytes; an entry heavier than the cap goes alone.
+   */
+  constructor(
+    private readonly writeGroup: (entries: In[]) => Promise<Out[]>,
+    private readonly limit: { weigh: (entry: In) => number; maxWeight: number } | null = null,
+  ) {}
 
   /** Resolves with the entry's result once its group is written. */
   submit(entry: In): Promise<Out> {
@@ -34,13 +41,25 @@ export class GroupCommitter<In, Out> {
 
   private flush(): void {
     while (this.inFlight < MAX_IN_FLIGHT && this.waiting.length > 0) {
-      const group = this.waiting.splice(0, MAX_GROUP);
+      const group = this.waiting.splice(0, this.groupSize());
       this.inFlight++;
       void this.write(group).finally(() => {
         this.inFlight--;
         this.flush();
       });
     }
+  }
+
+  /** How many of the waiting entries the next group takes: at least one, at most MAX_GROUP, within the weight cap. */
+  private groupSize(): number {
+    const count = Math.min(this.waiting.length, MAX_GROUP);
+    if (!this.limit) return count;
+    let weight = 0;
+    for (let i = 0; i < count; i++) {
+      weight += this.limit.weigh(this.waiting[i].entry);
+      if (weight > this.limit.maxWeight) return Math.max(i, 1);
+    }
+    return count;
   }
 
   private async write(group: Waiting<In, Out>[]): Promise<void> {

@@ -17,5 +17,13 @@ import type { PreparedMessage } from "./prepare-message";
  * (docs/benchmarks.md#single-sends-committed-together).
  */
 export const singleSendCommitter = committerPerDatabase(
-  (_db: Db) => new GroupCommitter<PreparedMessage, EmailMessageRow>((prepared) => queueTransaction((tx) => acceptMessages(tx, prepared))),
+  (_db: Db) =>
+    new GroupCommitter<PreparedMessage, EmailMessageRow>((prepared) => queueTransaction((tx) => acceptMessages(tx, prepared)), {
+      weigh: weighMessage,
+      maxWeight: MAX_GROUP_CHARACTERS,
+    }),
 );
+
+/** A group's bodies, at most: a burst of large sends is split into several groups (a larger send goes alone). */
+const MAX_GROUP_CHARACTERS = 8 * 1024 * 1024;
+const weighMessage = (message: PreparedMessage) => message.bodyHtml.length + message.bodyText.length + message.subject.length;
