@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/db/client";
+import { insertJsonRows } from "@/db/insert-json-rows";
 import { activityLogs } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { errorFields, log } from "@/lib/log";
@@ -78,16 +79,13 @@ async function write(rows: ActivityRow[]): Promise<void> {
   try {
     const db = await getDb();
     try {
-      await db.insert(activityLogs).values(rows);
+      await insertJsonRows(db, activityLogs, rows);
       return;
     } catch (error) {
       if (rows.length > 1) log.warn("activity log batch write failed; writing its entries one by one", { entries: rows.length, ...errorFields(error) });
     }
     for (const row of rows) {
-      await db
-        .insert(activityLogs)
-        .values(row)
-        .catch((error: unknown) => log.warn("activity log entry dropped", { ...describeRow(row), ...errorFields(error) }));
+      await insertJsonRows(db, activityLogs, [row]).catch((error: unknown) => log.warn("activity log entry dropped", { ...describeRow(row), ...errorFields(error) }));
     }
   } catch (error) {
     log.warn("activity log write failed", { entries: rows.length, ...errorFields(error) });

@@ -1,4 +1,5 @@
 import { emailMessages, type emailMessageLogs } from "@/db/schema";
+import { isoTime } from "@/lib/iso-time";
 import type { EmailMessageRow } from "./get-message-or-throw";
 
 const m = emailMessages;
@@ -14,15 +15,15 @@ export const MESSAGE_API_COLUMNS = {
 };
 export type ApiMessageRow = Pick<EmailMessageRow, keyof typeof MESSAGE_API_COLUMNS>;
 
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
+const iso = (value: Date | null) => (value ? isoTime(value) : null);
 
 /** The public EmailMessage (docs/api.md#resources): explicit nulls, ISO timestamps with milliseconds, never a raw row. */
 export function serializeMessage(message: ApiMessageRow) {
   return {
     id: message.id,
     type: "EmailMessage" as const,
-    createdAt: message.createdAt.toISOString(),
-    updatedAt: message.updatedAt.toISOString(),
+    createdAt: isoTime(message.createdAt),
+    updatedAt: isoTime(message.updatedAt),
     source: message.source,
     status: message.status,
     processedAt: iso(message.processedAt),
@@ -61,8 +62,8 @@ export function serializeEvent(event: typeof emailMessageLogs.$inferSelect) {
   return {
     id: event.id,
     type: "EmailMessageLog" as const,
-    createdAt: event.createdAt.toISOString(),
-    updatedAt: event.updatedAt.toISOString(),
+    createdAt: isoTime(event.createdAt),
+    updatedAt: isoTime(event.updatedAt),
     code: event.code,
     message: event.message,
   };

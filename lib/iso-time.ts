@@ -1,0 +1,19 @@
+const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
+const pad3 = (n: number) => (n < 10 ? "00" : n < 100 ? "0" : "") + n;
+
+/**
+ * `date.toISOString()`, the same text, about four times faster (0.24 against 1.0 µs in Node 24): a
+ * page of 50 messages formats 150–350 timestamps, and V8's own formatter was ~6 % of a list
+ * request's CPU (docs/benchmarks.md#single-sends-committed-together-issue-20-2026-11-27-session-12).
+ * Years outside 1000–9999 (never a message's) and invalid dates take toISOString itself: its
+ * six-digit years and its RangeError.
+ */
+export function isoTime(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return date.toISOString();
+  return (
+    year + "-" + pad2(date.getUTCMonth() + 1) + "-" + pad2(date.getUTCDate()) +
+    "T" + pad2(date.getUTCHours()) + ":" + pad2(date.getUTCMinutes()) + ":" + pad2(date.getUTCSeconds()) +
+    "." + pad3(date.getUTCMilliseconds()) + "Z"
+  );
+}
