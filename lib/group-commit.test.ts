@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommitter } from "./group-commit";
 
-/** A committer whose writes record their groups and finish when the test says so. */
+/** A committer whose writes record their groups and take 5 ms each, so entries submitted meanwhile queue for the next group. */
 function recordingCommitter(limit: { weigh: (entry: number) => number; maxWeight: number } | null, fails: (group: number[]) => boolean = () => false) {
   const groups: number[][] = [];
   const committer = new GroupCommitter<number, string>(async (entries) => {
