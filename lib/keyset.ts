@@ -1,7 +1,9 @@
 import "server-only";
-import { and, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { PgDialect, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
+import { and, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
+import { columnList, decodeRows, type Columns } from "@/db/column-rows";
+import { executePrepared } from "@/db/execute-prepared";
 import { invalidParameter } from "@/lib/errors";
 import type { KeysetPageQuery } from "@/lib/pagination";
 
@@ -18,9 +20,18 @@ export interface KeysetQuery {
   /** Tenant scope and filters; the cursor object must also satisfy the tenant scope. */
   scope: SQL;
   filters: SQL[];
-  /** The columns a page reads (what its caller returns); every column when absent. */
-  columns?: Record<string, PgColumn>;
+  /** The columns a page reads (what its caller returns), keyed as its rows are; every column when absent. */
+  columns?: Columns;
 }
+
+/**
+ * A page with at most this many filters runs its statements prepared (db/execute-prepared.ts): their
+ * text then depends only on which filter and which cursor direction, a few dozen variants per list,
+ * each parsed and planned once per connection and then sent in one round trip (an unnamed statement
+ * with parameters costs postgres.js two: describe, then execute). With more filters the combinations
+ * multiply, and every one would stay prepared on every connection: those run unnamed.
+ */
+const PREPARED_FILTERS_MAX = 1;
 
 /**
  * Newest-first keyset pages on (created_at, id), both directions (docs/api.md#decided-listing-messages): the page
@@ -29,10 +40,13 @@ export interface KeysetQuery {
  */
 export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: KeysetPageQuery) {
   const { db, table, createdAt, id, scope } = query;
+  const columns = query.columns ?? (getTableColumns(table) as Columns);
   const where = [scope, ...query.filters];
+  const run = (statement: SQL) => (query.filters.length <= PREPARED_FILTERS_MAX ? executePrepared(db, statement) : db.execute(statement));
   let anchor: Keyed | undefined;
   if (page.cursor) {
-    [anchor] = (await db.select({ createdAt, id }).from(table).where(and(scope, sql`${id} = ${page.cursor.id}`))) as Keyed[];
+    const found = await run(sql`select ${createdAt}, ${id} from ${table} where ${scope} and ${id} = ${page.cursor.id}`);
+    [anchor] = decodeRows<Keyed>(found, { createdAt, id });
     if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
   }
   const older = (row: Keyed) => sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
@@ -40,17 +54,12 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const backwards = page.cursor?.direction === "before";
   const condition = and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined);
   const order = backwards ? sql`${createdAt} asc, ${id} asc` : sql`${createdAt} desc, ${id} desc`;
-  // A page is the hot read: its select list is built once (columnList) and its rows skip Drizzle's
-  // per-cell mapper (selectColumns below).
-  const rows = (
-    query.columns
-      ? await selectColumns<T>(db, sql`select ${columnList(query.columns)} from ${table} where ${condition} order by ${order} limit ${page.limit + 1}`, query.columns)
-      : await db.select().from(table).where(condition).orderBy(order).limit(page.limit + 1)
-  ) as T[];
+  // The select list is built once per columns object, and rows skip Drizzle's per-cell mapper (db/column-rows.ts).
+  const rows = decodeRows<T>(await run(sql`select ${columnList(columns)} from ${table} where ${condition} order by ${order} limit ${page.limit + 1}`), columns);
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();
-  const exists = async (condition: SQL) => (await db.select({ id }).from(table).where(and(...where, condition)).limit(1)).length > 0;
+  const exists = async (condition: SQL) => decodeRows(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`), { id }).length > 0;
   const first = items[0];
   const last = items[items.length - 1];
   const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
@@ -59,43 +68,4 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
     items,
     meta: { limit: page.limit, count: items.length, "cursor.after": hasOlder ? last.id : null, "cursor.before": hasNewer ? first.id : null },
   };
-}
-
-const dialect = new PgDialect();
-const columnLists = new WeakMap<Record<string, PgColumn>, SQL>();
-
-/**
- * A page's select list as one raw chunk, built once per columns object: Drizzle's builder tests each
- * of ~37 columns against every entity class on every request (~4 % of a list request's CPU).
- */
-function columnList(columns: Record<string, PgColumn>): SQL {
-  let list = columnLists.get(columns);
-  if (!list) {
-    const built = dialect.sqlToQuery(sql.join(Object.values(columns).map((column) => sql.identifier(column.name)), sql`, `));
-    list = sql.raw(built.sql);
-    columnLists.set(columns, list);
-  }
-  return list;
-}
-
-/**
- * Runs a select of one table's columns and decodes each row with the columns' own decoders (the
- * timestamp's string → Date, jsonb's text → value), as Drizzle does, without Drizzle's row mapper:
- * that one checks every cell's field with `is(field, Column)`, a prototype walk, and iterates its
- * path. On a page of 50 messages × 37 columns it was about a third of the app's CPU for the request
- * (docs/benchmarks.md#lists-at-scale). For hot read paths of a single table only: rows are keyed by
- * column name, so two tables' columns of the same name would collide.
- */
-async function selectColumns<T>(db: Executor, query: SQLWrapper, columns: Record<string, PgColumn>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<Record<string, unknown>>;
-  const decoders = Object.entries(columns).map(([key, column]) => ({ key, name: column.name, column }));
-  return rows.map((row) => {
-    const decoded: Record<string, unknown> = {};
-    for (const { key, name, column } of decoders) {
-      const raw = row[name];
-      decoded[key] = raw === null || raw === undefined ? null : column.mapFromDriverValue(raw);
-    }
-    return decoded as T;
-  });
 }
