@@ -1,12 +1,12 @@
 import { ok } from "@/lib/api/respond";
 import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { getMessageOrThrow } from "@/lib/messages/get-message-or-throw";
+import { getApiMessageOrThrow } from "@/lib/messages/get-api-message";
 import { rescheduleMessage, scheduledAtOfPatch } from "@/lib/messages/reschedule-message";
 import { serializeMessage } from "@/lib/messages/serialize";
 
 // GET /v1/email_messages/:id – one message with its delivery timestamps
 export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params }) =>
-  ok(serializeMessage(await getMessageOrThrow(principal.workspaceId, params.id))),
+  ok(serializeMessage(await getApiMessageOrThrow(principal.workspaceId, params.id))),
 );
 
 // PATCH /v1/email_messages/:id – { scheduledAt } only: moves a message still waiting to a new time; 409 once handed over
