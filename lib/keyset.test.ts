@@ -31,7 +31,7 @@ async function preparedStatements(db: Db): Promise<number> {
 }
 
 describe("keysetPage", () => {
-  it("runs a page with at most one filter as prepared statements, reused, and one with more filters unnamed", async () => {
+  it("runs an unfiltered page as prepared statements, reused, and a filtered one unnamed", async () => {
     const db = await oneSession();
     const { workspace } = await createTestWorkspace();
     const start = Date.now() - 60_000;
@@ -64,16 +64,14 @@ describe("keysetPage", () => {
     expect(back.items.map((row) => row.id)).toEqual([ids[4], ids[3]]);
     expect(back.meta).toEqual({ limit: 2, count: 2, "cursor.after": ids[3], "cursor.before": null });
 
+    // Filtered: planned for the filter's values each time, and not kept.
     const prepared = await preparedStatements(db);
     const failed = await page([eq(m.status, "FAILED")], null, 5);
     expect(failed.items.map((row) => row.id)).toEqual([ids[3], ids[1]]);
-    expect(await preparedStatements(db)).toBe(prepared + 1);
-
-    // Two filters: as many texts as combinations of filters, so none is kept.
     const both = await page([eq(m.status, "FAILED"), eq(m.subject, "S 1")], null, 5);
     expect(both.items.map((row) => row.id)).toEqual([ids[1]]);
     const twoWithCursor = await page([eq(m.status, "PENDING"), eq(m.subject, "S 0")], { direction: "after", id: ids[4] }, 5);
     expect(twoWithCursor.items.map((row) => row.id)).toEqual([ids[0]]);
-    expect(await preparedStatements(db)).toBe(prepared + 1);
+    expect(await preparedStatements(db)).toBe(prepared);
   });
 });

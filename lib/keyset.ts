@@ -25,13 +25,14 @@ export interface KeysetQuery {
 }
 
 /**
- * A page with at most this many filters runs its statements prepared (db/execute-prepared.ts): their
- * text then depends only on which filter and which cursor direction, a few dozen variants per list,
- * each parsed and planned once per connection and then sent in one round trip (an unnamed statement
- * with parameters costs postgres.js two: describe, then execute). With more filters the combinations
- * multiply, and every one would stay prepared on every connection: those run unnamed.
+ * An unfiltered page (a list's default view, and its cursor pages) runs its statements prepared
+ * (db/execute-prepared.ts): three texts per list, each parsed once per connection and then sent in
+ * one round trip, where an unnamed statement with parameters costs postgres.js two (describe, then
+ * execute). A filtered page runs unnamed, planned for its values: a prepared statement may settle on
+ * a generic plan that ignores how rare a filter's value is (one status in a hundred, a subject
+ * pattern), and the combinations of filters would each stay prepared on every connection.
  */
-const PREPARED_FILTERS_MAX = 1;
+const preparedWhen = (filters: SQL[]) => filters.length === 0;
 
 /**
  * Newest-first keyset pages on (created_at, id), both directions (docs/api.md#decided-listing-messages): the page
@@ -42,7 +43,7 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const { db, table, createdAt, id, scope } = query;
   const columns = query.columns ?? (getTableColumns(table) as Columns);
   const where = [scope, ...query.filters];
-  const run = (statement: SQL) => (query.filters.length <= PREPARED_FILTERS_MAX ? executePrepared(db, statement) : db.execute(statement));
+  const run = (statement: SQL) => (preparedWhen(query.filters) ? executePrepared(db, statement) : db.execute(statement));
   let anchor: Keyed | undefined;
   if (page.cursor) {
     const found = await run(sql`select ${createdAt}, ${id} from ${table} where ${scope} and ${id} = ${page.cursor.id}`);
