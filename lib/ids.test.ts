@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isId, newId } from "./ids";
+import { isId, newId, randomBase62 } from "./ids";
 
 describe("ids", () => {
   it("are a prefix and 16 base62 characters", () => {
@@ -25,5 +25,20 @@ describe("ids", () => {
     expect(new Set(ids).size).toBe(ids.length);
     const tails = ids.map((id) => id.slice(-2));
     expect(tails.some((tail, index) => index > 0 && tail === "00" && ids[index - 1].endsWith("zz"))).toBe(true);
+  });
+
+  it("draw random characters evenly over the whole alphabet, none repeated across the pool's refills", () => {
+    const values = Array.from({ length: 2000 }, () => randomBase62(40)); // ~80 KB of draws: many refills
+    expect(new Set(values).size).toBe(values.length);
+    const counts = new Map<string, number>();
+    for (const character of values.join("")) counts.set(character, (counts.get(character) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    // 80,000 draws over 62 characters: ~1,290 each; a skewed draw (say, `byte % 62` without
+    // rejection) would put the first characters ~1.7 % higher, well inside this band, so the band
+    // checks only that no character is missing or dominant.
+    for (const count of counts.values()) {
+      expect(count).toBeGreaterThan(1000);
+      expect(count).toBeLessThan(1600);
+    }
   });
 });

@@ -71,11 +71,27 @@ export function randomBase62(length: number): string {
   // Rejection sampling keeps every character equally likely.
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
+    const byte = randomByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
+}
+
+/**
+ * Bytes from the CSPRNG, drawn 4 KB at a time as crypto.randomUUID draws its own: one call into
+ * OpenSSL per ~250 ids rather than one per id (a send makes half a dozen ids; the calls were 2–3 % of
+ * an embedded server's CPU). Each byte is handed out once.
+ */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function randomByte(): number {
+  if (poolOffset >= pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++];
 }
 
 function encodeTime(ms: number): string {
