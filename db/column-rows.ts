@@ -30,17 +30,22 @@ export function columnList(columns: Columns): SQL {
  * keyed by column name, so two tables' columns of the same name would collide: one table per read.
  */
 export function decodeRows<T>(result: unknown, columns: Columns): T[] {
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<Record<string, unknown>>;
   const decode = rowDecoder(columns);
-  return rows.map((row) => decode(row, columns)) as T[];
+  return rowsOf(result).map((row) => decode(row, columns)) as T[];
+}
+
+/** A raw result's rows: postgres.js answers an array of rows, PGlite an object holding them. */
+export function rowsOf(result: unknown): Array<Record<string, unknown>> {
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<Record<string, unknown>>;
 }
 
 type RowDecoder = (row: Record<string, unknown>, columns: Columns) => Record<string, unknown>;
 const rowDecoders = new WeakMap<Columns, RowDecoder>();
 
 /**
- * One function per columns object that reads each column by its name and builds the row as one
- * object literal. Why generated: a loop over the columns reads and writes every cell through a
+ * One function per columns object, which reads each column by its name and builds the row as one
+ * object literal (callers keep their columns objects as constants: a new object is a new function).
+ * Why generated: a loop over the columns reads and writes every cell through a
  * computed key, which V8 cannot specialise (one call site for 37 names) and which cost ~10 % of a
  * list page's CPU; named reads and a literal of fixed shape are cheap, and every row shares that shape
  * for the serializer that reads it. The source holds only the schema's own column names and keys,

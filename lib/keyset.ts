@@ -2,7 +2,7 @@ import "server-only";
 import { and, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db/client";
-import { columnList, decodeRows, type Columns } from "@/db/column-rows";
+import { columnList, decodeRows, rowsOf, type Columns } from "@/db/column-rows";
 import { executePrepared } from "@/db/execute-prepared";
 import { invalidParameter } from "@/lib/errors";
 import type { KeysetPageQuery } from "@/lib/pagination";
@@ -46,8 +46,9 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const run = (statement: SQL) => (preparedWhen(query.filters) ? executePrepared(db, statement) : db.execute(statement));
   let anchor: Keyed | undefined;
   if (page.cursor) {
-    const found = await run(sql`select ${createdAt}, ${id} from ${table} where ${scope} and ${id} = ${page.cursor.id}`);
-    [anchor] = decodeRows<Keyed>(found, { createdAt, id });
+    const keyColumns = keyColumnsOf(createdAt, id);
+    const found = await run(sql`select ${columnList(keyColumns)} from ${table} where ${scope} and ${id} = ${page.cursor.id}`);
+    [anchor] = decodeRows<Keyed>(found, keyColumns);
     if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
   }
   const older = (row: Keyed) => sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
@@ -60,7 +61,7 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();
-  const exists = async (condition: SQL) => decodeRows(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`), { id }).length > 0;
+  const exists = async (condition: SQL) => rowsOf(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`)).length > 0;
   const first = items[0];
   const last = items[items.length - 1];
   const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
@@ -69,4 +70,12 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
     items,
     meta: { limit: page.limit, count: items.length, "cursor.after": hasOlder ? last.id : null, "cursor.before": hasNewer ? first.id : null },
   };
+}
+
+/** One columns object per table's key columns: decodeRows and columnList build theirs once per object. */
+const keyColumnSets = new WeakMap<PgColumn, { createdAt: PgColumn; id: PgColumn }>();
+function keyColumnsOf(createdAt: PgColumn, id: PgColumn) {
+  let columns = keyColumnSets.get(createdAt);
+  if (!columns) keyColumnSets.set(createdAt, (columns = { createdAt, id }));
+  return columns;
 }
