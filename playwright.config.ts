@@ -1,11 +1,11 @@
-import "./scripts/check-node.mjs"; // first: a clear error on an unsupported Node
+import "./server/check-node.mjs"; // first: a clear error on an unsupported Node
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_BASE_URL, E2E_DATA_DIR, E2E_OWNER_STATE, E2E_PORT, E2E_SEED_API_KEY } from "./e2e/fixtures";
 
 const CI = Boolean(process.env.CI);
 
 /**
- * Playwright drives the built app (next build, then scripts/server.mjs as `npm start` runs it) in
+ * Playwright drives the built app (next build, then server/server.mjs as `npm start` runs it) in
  * Debian's Chromium; no browser is downloaded. The server gets a fresh embedded database and seeds
  * the e2e key at boot.
  */
@@ -52,7 +52,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && npx next build && node scripts/server.mjs --hostname 127.0.0.1 --port ${E2E_PORT}`,
+    command: `rm -rf ${E2E_DATA_DIR} && npx next build && node server/server.mjs --hostname 127.0.0.1 --port ${E2E_PORT}`,
     url: `${E2E_BASE_URL}/login`,
     timeout: 600_000,
     reuseExistingServer: !CI,

@@ -38,7 +38,7 @@ describe("proxy: undecodable API paths", () => {
     }
   });
 
-  it("is not matched for the API, tracking, unsubscribe or invitation paths (the production server checks those, scripts/http-server.mjs)", () => {
+  it("is not matched for the API, tracking, unsubscribe or invitation paths (the production server checks those, server/http-server.mjs)", () => {
     const [pattern] = config.matcher;
     const matched = (path: string) => new RegExp(`^${pattern.replace("/((?!", "/(?!").replace(").*)", ").*")}$`).test(path);
     for (const path of ["/api/v1/email_messages", "/v1/email_messages", "/api/auth/session", "/t/o/tok", "/u/tok", "/invite/tok"]) expect(matched(path), path).toBe(false);

@@ -1,8 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { errorReply, jsonResponse } from "@/lib/api/respond";
-import { undecodableSegment } from "@/lib/api/undecodable-path";
-import { AppError } from "@/lib/errors";
-import { log } from "@/lib/log";
+import { errorReply, jsonResponse } from "@/lib/entry/api/respond";
+import { undecodableSegment } from "@/lib/entry/api/undecodable-path";
+import { AppError } from "@/lib/foundation/errors";
+import { log } from "@/lib/foundation/log";
 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 const API_PATH = /^\/(api\/)?v1(\/|$)/;
@@ -11,7 +11,7 @@ const API_PATH = /^\/(api\/)?v1(\/|$)/;
  * Two jobs, both before routing:
  * - The API under `next dev`: a path segment that is not percent-encoded UTF-8 makes Next.js fail
  *   decoding the route parameters with a plain-text 500. The production server answers such paths
- *   before Next.js (scripts/http-server.mjs, every path, at no cost per request); this does the same
+ *   before Next.js (server/http-server.mjs, every path, at no cost per request); this does the same
  *   for the API when the proxy runs for it, and for dashboard pages, where it runs anyway: a logged
  *   400 JSON envelope under /v1 and /api, a plain 400 page for a dashboard path.
  * - Dashboard pages: signed-out browsers go to /login. It only looks for the session cookie and never

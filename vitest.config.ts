@@ -1,4 +1,4 @@
-import "./scripts/check-node.mjs"; // first: a clear error on an unsupported Node
+import "./server/check-node.mjs"; // first: a clear error on an unsupported Node
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -13,7 +13,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{app,lib,db,components,scripts}/**/*.test.{ts,tsx}", "proxy.test.ts"],
+    include: ["{app,lib,db,components,server,scripts,bench}/**/*.test.{ts,tsx}", "proxy.test.ts"],
     globalSetup: ["lib/testing/global-setup.ts"],
     setupFiles: ["lib/testing/setup-db.ts"],
     pool: "forks",

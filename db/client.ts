@@ -6,7 +6,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { env } from "@/lib/env";
+import { env } from "@/lib/foundation/env";
 import * as schema from "./schema";
 import { drizzleClient } from "./pglite-client";
 import { carryDrizzleParsers } from "./pglite-parsers";

@@ -13,7 +13,7 @@ const MIGRATION_LOCK = 7_245_001;
 
 /**
  * The one migration entry point (boot, CLI, tests). Applies the committed drizzle-kit migrations;
- * the queue's own schema is installed by lib/queue/queue.ts (`installQueue`).
+ * the queue's own schema is installed by lib/records/queue/queue.ts (`installQueue`).
  */
 export async function migrateDatabase(handle: DbHandle): Promise<void> {
   if (handle.driver === "pglite") {

@@ -5,7 +5,7 @@ import { QueryProvider } from "@/components/providers/query-provider";
 import { NavLinks, type NavItem } from "@/components/dashboard/nav-links";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { hasRole } from "@/lib/access/roles.shared";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { signOutAction, switchWorkspace } from "./actions";
 
 const NAV: NavItem[] = [

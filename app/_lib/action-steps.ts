@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { assertSafeJson } from "@/lib/api/input-guard";
-import { AppError } from "@/lib/errors";
-import { parseInput } from "@/lib/validation.shared";
+import { assertSafeJson } from "@/lib/entry/api/input-guard";
+import { AppError } from "@/lib/foundation/errors";
+import { parseInput } from "@/lib/foundation/validation.shared";
 import type { ActionFailure, ActionState } from "./action-state.shared";
 
 // The steps every server action takes after its access check (./action.ts): kept apart from the

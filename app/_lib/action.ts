@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import type { Role } from "@/lib/access/roles.shared";
+import type { Role } from "@/lib/foundation/access/roles.shared";
 import type { ActionState } from "./action-state.shared";
 import { steps, type Steps } from "./action-steps";
 import { requireDashboard, type DashboardContext } from "./dashboard-context";

@@ -2,8 +2,8 @@ import "server-only";
 import { cookies } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
-import { listUserWorkspaces, type UserWorkspace } from "@/lib/members/list-user-workspaces";
-import { hasRole, type Role } from "@/lib/access/roles.shared";
+import { listUserWorkspaces, type UserWorkspace } from "@/lib/flows/members/list-user-workspaces";
+import { hasRole, type Role } from "@/lib/foundation/access/roles.shared";
 import { auth } from "./auth";
 
 /** The cookie naming the workspace the user is looking at; only ever trusted after a membership check. */

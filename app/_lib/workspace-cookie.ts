@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { env } from "@/lib/env";
+import { env } from "@/lib/foundation/env";
 import { WORKSPACE_COOKIE } from "./dashboard-context";
 
 /**

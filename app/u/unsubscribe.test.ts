@@ -1,10 +1,10 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
+import { createUnsubscribeGroup } from "@/lib/domain/contacts/create-unsubscribe-group";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { deliver, messageState } from "@/lib/unsubscribe/testing";
-import { signUnsubscribeToken } from "@/lib/unsubscribe/token";
+import { deliver, messageState } from "@/lib/domain/unsubscribe/testing";
+import { signUnsubscribeToken } from "@/lib/domain/unsubscribe/token";
 import { GET as oneClickGet, POST as oneClick } from "../api/unsubscribe/[token]/route";
 import { POST as confirm } from "./[token]/confirm/route";
 import { POST as sendRoute } from "../api/v1/email_messages/route";

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
-import { API_SCOPES, SCOPE_DESCRIPTIONS } from "@/lib/api-keys/scopes.shared";
+import { API_SCOPES, SCOPE_DESCRIPTIONS } from "@/lib/domain/api-keys/scopes.shared";
 
 type Created = { username: string; password: string; name: string; scopes: string[] };
 type State = FormState<{ created: Created }>;

@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { AuditEventRow } from "@/lib/audit/list-audit-events";
+import type { AuditEventRow } from "@/lib/records/audit/list-audit-events";
 
 const ACTOR_TONE = { USER: "info", API_KEY: "warning", SYSTEM: "neutral" } as const;
 

@@ -6,7 +6,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FormMessage } from "@/components/ui/field";
-import type { DnsRecord, RecordCheck, RecordOutcome } from "@/lib/domains/dns-records";
+import type { DnsRecord, RecordCheck, RecordOutcome } from "@/lib/domain/domains/dns-records";
 
 type VerifyState = FormState<{ status: string; lastCheckError: string | null; checks: RecordCheck[] }>;
 

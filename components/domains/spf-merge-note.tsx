@@ -1,4 +1,4 @@
-import { EXAMPLE_EXISTING_SPF, mergeSpfRecord, spfAdditions } from "@/lib/domains/merge-spf.shared";
+import { EXAMPLE_EXISTING_SPF, mergeSpfRecord, spfAdditions } from "@/lib/domain/domains/merge-spf.shared";
 
 /**
  * Many domains already publish SPF for their mailboxes, and a second `v=spf1` record makes SPF fail

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { METRIC_COLORS, METRIC_LABELS, OVERVIEW_METRICS, type OverviewDay } from "@/lib/insights/metrics.shared";
+import { METRIC_COLORS, METRIC_LABELS, OVERVIEW_METRICS, type OverviewDay } from "@/lib/domain/insights/metrics.shared";
 
 type Mode = "live" | "sandbox";
 

@@ -1,4 +1,4 @@
-import { formatRate, METRIC_LABELS, OVERVIEW_METRICS, rates, type MetricCounts, type OverviewMetric } from "@/lib/insights/metrics.shared";
+import { formatRate, METRIC_LABELS, OVERVIEW_METRICS, rates, type MetricCounts, type OverviewMetric } from "@/lib/domain/insights/metrics.shared";
 
 const RATE_OF: Partial<Record<OverviewMetric, { key: keyof ReturnType<typeof rates>; label: string }>> = {
   delivered: { key: "delivery", label: "delivery rate" },

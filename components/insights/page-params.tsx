@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/foundation/errors";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 

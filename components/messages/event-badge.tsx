@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
-import { describeEvent } from "@/lib/timeline/event-labels.shared";
+import { describeEvent } from "@/lib/records/timeline/event-labels.shared";
 
-/** A timeline event as a reader says it: glyph and words in its category's colour (lib/timeline/event-labels.shared.ts). */
+/** A timeline event as a reader says it: glyph and words in its category's colour (lib/records/timeline/event-labels.shared.ts). */
 export function EventBadge({ code, message }: { code: string; message?: string }) {
   const event = describeEvent(code, message);
   return (

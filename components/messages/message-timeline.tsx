@@ -1,7 +1,7 @@
 import { LocalTime } from "@/components/ui/local-time";
 import { Badge } from "@/components/ui/badge";
 import { Timestamp } from "@/components/ui/timestamp";
-import { splitSentence } from "@/lib/timeline/event-labels.shared";
+import { splitSentence } from "@/lib/records/timeline/event-labels.shared";
 import { EventBadge } from "./event-badge";
 
 export interface TimelineEvent {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { hasSimulatorRecipient, SIMULATOR_ADDRESSES, SIMULATOR_DOMAIN } from "@/lib/addresses/simulator.shared";
+import { hasSimulatorRecipient, SIMULATOR_ADDRESSES, SIMULATOR_DOMAIN } from "@/lib/foundation/addresses/simulator.shared";
 
 /**
  * The Emails page's "Test addresses" panel (docs/dashboard.md): the outcome simulator's fixed

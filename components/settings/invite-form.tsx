@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input, Select } from "@/components/ui/field";
-import { ROLE_LABELS, type Role } from "@/lib/access/roles.shared";
+import { ROLE_LABELS, type Role } from "@/lib/foundation/access/roles.shared";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { InviteAction } from "./form-state.shared";
 

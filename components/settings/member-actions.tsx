@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { Select } from "@/components/ui/field";
-import { ROLE_LABELS, type Role } from "@/lib/access/roles.shared";
+import { ROLE_LABELS, type Role } from "@/lib/foundation/access/roles.shared";
 import type { SettingsAction } from "./form-state.shared";
 
 interface Props {

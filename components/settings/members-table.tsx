@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { ROLE_LABELS, type Role } from "@/lib/access/roles.shared";
+import { ROLE_LABELS, type Role } from "@/lib/foundation/access/roles.shared";
 import type { SettingsAction } from "./form-state.shared";
 import { MemberActions } from "./member-actions";
 import { RevokeInvitationButton } from "./revoke-invitation-button";

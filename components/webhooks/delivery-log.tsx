@@ -4,9 +4,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, Select } from "@/components/ui/field";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/timeline/webhook-event-types.shared";
-import { DELIVERY_STATUSES } from "@/lib/webhooks/list-deliveries";
-import type { serializeDelivery } from "@/lib/webhooks/serialize";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/records/timeline/webhook-event-types.shared";
+import { DELIVERY_STATUSES } from "@/lib/flows/webhooks/list-deliveries";
+import type { serializeDelivery } from "@/lib/flows/webhooks/serialize";
 import { AutoRefresh } from "./auto-refresh";
 import { DeliveryStatusBadge, LastResponse } from "./delivery-badges";
 

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/timeline/webhook-event-types.shared";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/records/timeline/webhook-event-types.shared";
 import { SecretOnce } from "./secret-once";
 
 type Created = { id: string; url: string; secret: string };

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import type { MessageDelivery } from "@/lib/webhooks/list-message-deliveries";
+import type { MessageDelivery } from "@/lib/flows/webhooks/list-message-deliveries";
 import { AutoRefresh } from "./auto-refresh";
 import { DeliveryStatusBadge, LastResponse } from "./delivery-badges";
 

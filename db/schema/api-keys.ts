@@ -15,7 +15,7 @@ export const apiKeys = pgTable(
     secretHash: text("secret_hash").notNull(),
     /** First characters of the secret, to tell keys apart in the dashboard. */
     secretHint: text("secret_hint").notNull(),
-    /** What the key may do (lib/api-keys/scopes.shared.ts); fixed at creation. Keys made before scopes existed are `full`. */
+    /** What the key may do (lib/domain/api-keys/scopes.shared.ts); fixed at creation. Keys made before scopes existed are `full`. */
     scopes: text("scopes").array().notNull().default(sql`'{full}'::text[]`),
     /** Sender restriction: exact addresses (`a@b.c`) or domains (`b.c`); empty = any verified sender. */
     allowedSenders: text("allowed_senders").array().notNull().default(sql`'{}'::text[]`),

@@ -18,7 +18,7 @@ export const contacts = pgTable(
   },
   (t) => [
     uniqueIndex("contacts_workspace_email_idx").on(t.workspaceId, t.email),
-    // The Contacts page's name-prefix search (lib/contacts/search-contacts.ts): lower(name) LIKE 'p%'.
+    // The Contacts page's name-prefix search (lib/domain/contacts/search-contacts.ts): lower(name) LIKE 'p%'.
     index("contacts_workspace_name_idx").on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
   ],
 );

@@ -84,7 +84,7 @@ export const emailMessages = pgTable(
     scheduledAt: ts("scheduled_at"),
     /**
      * Set by delivery, with a conditional update, just before a network provider gets the message: from
-     * then on it can no longer be cancelled or rescheduled (lib/messages/cancel-message.ts).
+     * then on it can no longer be cancelled or rescheduled (lib/domain/messages/cancel-message.ts).
      */
     handedOverAt: ts("handed_over_at"),
     resentFromId: text("resent_from_id").references((): AnyPgColumn => emailMessages.id, { onDelete: "set null" }),

@@ -5,7 +5,7 @@ import { workspaces } from "./workspaces";
 
 /**
  * Where a workspace wants its events POSTed (docs/webhooks.md). The signing secret is stored encrypted
- * (lib/crypto/secret-box.ts); during a rotation the previous one stays valid until its expiry and
+ * (lib/foundation/crypto/secret-box.ts); during a rotation the previous one stays valid until its expiry and
  * deliveries are signed with both.
  */
 export const webhookEndpoints = pgTable(
@@ -39,7 +39,7 @@ export const webhookEndpoints = pgTable(
 
 /**
  * The outbox and the pullable feed in one table: one row per recorded timeline event that maps to a
- * webhook type, written by lib/timeline in the transaction that records the event. It holds ids, not
+ * webhook type, written by lib/records/timeline in the transaction that records the event. It holds ids, not
  * the payload: the payload is built when it is sent or served. `txId` (the writing transaction's id)
  * and `seq` order the feed: a reader only takes rows of transactions older than every running one
  * (pg_snapshot_xmin), so a cursor never skips an event that commits late.

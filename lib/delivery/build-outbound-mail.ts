@@ -1,13 +1,13 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import { loadMessageAttachments } from "@/lib/attachments/load-message-attachments";
-import type { FilteredRecipients } from "@/lib/suppressions/filter-recipients";
-import { trackedHtml } from "@/lib/tracking/apply-tracking";
-import { oneClickUnsubscribeUrl } from "@/lib/unsubscribe/token";
+import { loadMessageAttachments } from "@/lib/domain/attachments/load-message-attachments";
+import type { FilteredRecipients } from "@/lib/domain/suppressions/filter-recipients";
+import { trackedHtml } from "@/lib/domain/tracking/apply-tracking";
+import { oneClickUnsubscribeUrl } from "@/lib/domain/unsubscribe/token";
 import { buildMime, type MailFields, type MimeAttachment } from "./mime/build-mime";
 import type { DkimSigningKey } from "./mime/dkim-keys";
 import type { Deliverable } from "./load-delivery-batch";
-import { bareAddress } from "@/lib/addresses/sender-address.shared";
+import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import type { OutboundMail } from "./provider";
 
 /** The mail, or why it cannot be built (attachments purged while the message waited). */

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema";
 import { sendBatch } from "@/lib/sending/send-batch";
-import { getQueue, QUEUES } from "@/lib/queue/queue";
+import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
@@ -20,7 +20,7 @@ import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-pro
 const serverUrl = process.env.DATABASE_URL;
 const COUNT = 2_000;
 const CONCURRENCY = 5;
-/** lib/worker/worker.ts fetches up to 100 delivery jobs per poller: what one worker can hold at once. */
+/** lib/entry/worker/worker.ts fetches up to 100 delivery jobs per poller: what one worker can hold at once. */
 const IN_FLIGHT_PER_WORKER = CONCURRENCY * 100;
 /** DELIVERY_MAX_UNRECORDED's default (4 × SMTP_POOL_SIZE 5): what a kill can send twice (docs/delivery.md "Crash safety"). */
 const UNRECORDED_BOUND = 20;

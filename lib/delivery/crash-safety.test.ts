@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { type DbHandle } from "@/db/client";
 import { pgBossPglite } from "@/db/pglite-parsers";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
-import { newId } from "@/lib/ids";
-import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/queue/queue";
-import { startWorkers, stopWorkers } from "@/lib/worker/worker";
+import { newId } from "@/lib/foundation/ids";
+import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/records/queue/queue";
+import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { onDiskDatabases } from "@/lib/testing/on-disk-database";
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { getDb, type Db } from "@/db/client";
-import { getQueue, type DeliverMessageJob } from "@/lib/queue/queue";
-import { log } from "@/lib/log";
-import type { EventCode } from "@/lib/timeline/event-codes.shared";
-import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/suppressions/filter-recipients";
+import { getQueue, type DeliverMessageJob } from "@/lib/records/queue/queue";
+import { log } from "@/lib/foundation/log";
+import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
+import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/domain/suppressions/filter-recipients";
 import { holdIfPaused } from "./hold-if-paused";
 import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderCheck } from "./load-delivery-batch";
 import { buildOutboundMail } from "./build-outbound-mail";

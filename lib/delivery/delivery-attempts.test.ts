@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
-import { startWorkers, stopWorkers } from "@/lib/worker/worker";
+import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
+import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { enqueueDelivery, queueTransaction } from "@/lib/queue/queue";
+import { enqueueDelivery, queueTransaction } from "@/lib/records/queue/queue";
 import { forgetDkimKeys } from "./mime/dkim-keys";
 import { closeSmtpTransport } from "./providers/smtp/smtp-provider";
 import { useSettings as applySettings } from "@/lib/testing/settings";

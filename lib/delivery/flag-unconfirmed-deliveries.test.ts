@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { recordEvent } from "@/lib/timeline/record-event";
+import { recordEvent } from "@/lib/records/timeline/record-event";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { flagUnconfirmedDeliveries, UNCONFIRMED_EVENT_ID } from "./flag-unconfirmed-deliveries";
 import type { DeliveryProvider } from "./provider";

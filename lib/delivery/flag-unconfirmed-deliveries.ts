@@ -2,9 +2,9 @@ import "server-only";
 import { and, asc, eq, gt, gte, isNull, isNotNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema";
-import { env } from "@/lib/env";
-import { log } from "@/lib/log";
-import { recordEvent } from "@/lib/timeline/record-event";
+import { env } from "@/lib/foundation/env";
+import { log } from "@/lib/foundation/log";
+import { recordEvent } from "@/lib/records/timeline/record-event";
 import type { DeliveryProvider } from "./provider";
 import { getDeliveryProvider } from "./registry";
 
@@ -19,7 +19,7 @@ const LOOKBACK_MS = 7 * 24 * 3600 * 1000;
 export const UNCONFIRMED_EVENT_ID = "postwerk:delivery-unconfirmed";
 
 /**
- * The scheduled check (every 5 minutes, lib/worker/worker.ts): a live message the provider accepted more
+ * The scheduled check (every 5 minutes, lib/entry/worker/worker.ts): a live message the provider accepted more
  * than DELIVERY_UNCONFIRMED_AFTER_MINUTES ago with no delivery, bounce, complaint or error since gets
  * EMAIL_MESSAGE_DELIVERY_UNCONFIRMED (sets deliveryUnconfirmedAt) instead of staying silent. Only for
  * a provider that reports delivery (confirmsDelivery: Resend), and only messages that provider sent

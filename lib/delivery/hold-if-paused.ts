@@ -2,8 +2,8 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
-import { recordEvent } from "@/lib/timeline/record-event";
-import { heldSentence, lockPausedWorkspaces } from "@/lib/workspaces/sending-state";
+import { recordEvent } from "@/lib/records/timeline/record-event";
+import { heldSentence, lockPausedWorkspaces } from "@/lib/domain/workspaces/sending-state";
 
 /**
  * Called by the delivery job before anything else: when the message's workspace is paused, a PENDING

@@ -2,11 +2,11 @@ import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { domains, emailMessages, workspaces } from "@/db/schema";
-import { senderDomainRejection } from "@/lib/domains/assert-sender-allowed";
-import type { DeliverMessageJob } from "@/lib/queue/queue";
+import { senderDomainRejection } from "@/lib/domain/domains/assert-sender-allowed";
+import type { DeliverMessageJob } from "@/lib/records/queue/queue";
 import { dkimSigningKeyFromRow, type DkimSigningKey } from "./mime/dkim-keys";
-import { bareAddress } from "@/lib/addresses/sender-address.shared";
-import { stillPending } from "@/lib/timeline/still-pending";
+import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
+import { stillPending } from "@/lib/records/timeline/still-pending";
 
 const m = emailMessages;
 /**
@@ -70,7 +70,7 @@ export async function loadDeliverableMessages(db: Executor, jobs: DeliverMessage
 /**
  * The batch's last step before anything leaves; returns the ids still to send. Scheduled messages
  * are marked handed over in one conditional update: only one still PENDING, unsent and at the time
- * its job names is marked. A cancel or reschedule (lib/messages/cancel-message.ts) updates the same row under
+ * its job names is marked. A cancel or reschedule (lib/domain/messages/cancel-message.ts) updates the same row under
  * its lock only while `handed_over_at` is null: whichever commits first wins, so a cancelled message
  * never reaches the provider even when a worker already holds its job, and a message being handed
  * over can no longer be cancelled. A retry finds its own mark and goes on.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDbHandle, installDbHandle, openPostgres, type DbHandle } from "@/db/client";
-import { messageIdHeader } from "@/lib/addresses/sender-address.shared";
+import { messageIdHeader } from "@/lib/foundation/addresses/sender-address.shared";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";

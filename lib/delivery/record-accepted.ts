@@ -1,8 +1,8 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import { recordSentEvents } from "@/lib/timeline/record-event";
+import { recordSentEvents } from "@/lib/records/timeline/record-event";
 import type { DeliveryOutcome } from "./record-delivery";
-import { GroupCommitter, committerPerDatabase } from "@/lib/group-commit";
+import { GroupCommitter, committerPerDatabase } from "@/lib/foundation/group-commit";
 
 /** An accepted answer with nothing else to record: recordAcceptedSends' one statement covers it. */
 export function isPlainAcceptance({ result, suppressed }: DeliveryOutcome): boolean {
@@ -33,7 +33,7 @@ export async function recordAcceptedSends(db: Executor, outcomes: DeliveryOutcom
   );
 }
 
-/** A process's group commit of plain acceptances (lib/group-commit.ts): resolves true once the message's
+/** A process's group commit of plain acceptances (lib/foundation/group-commit.ts): resolves true once the message's
  * record is committed, false if another run had recorded it. */
 export function acceptedSendCommitter(db: Executor): GroupCommitter<DeliveryOutcome, boolean> {
   return new GroupCommitter(async (outcomes) => {

@@ -2,10 +2,10 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { emailMessages } from "@/db/schema";
-import type { EventCode } from "@/lib/timeline/event-codes.shared";
-import { recordEvent, type RecordEventInput } from "@/lib/timeline/record-event";
-import { recordEvents } from "@/lib/timeline/record-events";
-import { recordSuppressed, type SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
+import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
+import { recordEvent, type RecordEventInput } from "@/lib/records/timeline/record-event";
+import { recordEvents } from "@/lib/records/timeline/record-events";
+import { recordSuppressed, type SuppressedRecipient } from "@/lib/domain/suppressions/filter-recipients";
 import type { DeliveryProvider, ProviderResult } from "./provider";
 
 /** What the recording of one delivery needs to know about the message. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { databaseUnavailableCode } from "@/db/unavailable";
-import { log } from "@/lib/log";
+import { log } from "@/lib/foundation/log";
 
 /**
  * How long a worker holds a provider's answer it could not record. SMTP has no idempotency key: if

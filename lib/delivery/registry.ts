@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { env } from "@/lib/foundation/env";
 import type { DeliveryProvider } from "./provider";
 import { localProvider } from "./providers/local/local-provider";
 import { resendProvider } from "./providers/resend/resend-provider";

@@ -1,26 +1,26 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, localInbox } from "@/db/schema";
-import { setClock } from "@/lib/clock";
-import { AppError } from "@/lib/errors";
-import { cancelMessage } from "@/lib/messages/cancel-message";
-import { rescheduleMessage } from "@/lib/messages/reschedule-message";
-import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
+import { setClock } from "@/lib/foundation/clock";
+import { AppError } from "@/lib/foundation/errors";
+import { cancelMessage } from "@/lib/domain/messages/cancel-message";
+import { rescheduleMessage } from "@/lib/domain/messages/reschedule-message";
+import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
-import { startWorkers, stopWorkers } from "@/lib/worker/worker";
-import { pauseSending } from "@/lib/workspaces/pause-sending";
-import { resumeSending } from "@/lib/workspaces/resume-sending";
+import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
+import { pauseSending } from "@/lib/domain/workspaces/pause-sending";
+import { resumeSending } from "@/lib/domain/workspaces/resume-sending";
 import { deliverMessages } from "./deliver-batch";
 import type { DeliveryProvider } from "./provider";
 
 /**
  * Issue #18: a scheduled message goes out at its time, once; a cancelled one never does, even when a
  * worker already holds its job; a reschedule leaves the earlier job harmless; a paused workspace holds
- * scheduled mail. The clock is injected (lib/clock.ts); the queue's own time is moved in its table.
+ * scheduled mail. The clock is injected (lib/foundation/clock.ts); the queue's own time is moved in its table.
  */
 const NOW = new Date();
 const AT = new Date(NOW.getTime() + 3600_000);

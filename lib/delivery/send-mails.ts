@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { log } from "@/lib/log";
-import { metrics } from "@/lib/metrics/metrics";
-import type { SuppressedRecipient } from "@/lib/suppressions/filter-recipients";
+import { log } from "@/lib/foundation/log";
+import { metrics } from "@/lib/foundation/metrics/metrics";
+import type { SuppressedRecipient } from "@/lib/domain/suppressions/filter-recipients";
 import { handOver } from "./load-delivery-batch";
 import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
 import { acceptedSendRecorder, isPlainAcceptance } from "./record-accepted";

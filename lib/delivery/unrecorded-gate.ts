@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { env } from "@/lib/foundation/env";
 
 /**
  * The bound of the SMTP kill window (docs/delivery.md "Crash safety"): at most `limit` messages of this

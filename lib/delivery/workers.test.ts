@@ -5,8 +5,8 @@ import type { PgBoss } from "pg-boss";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb, openPostgres, type DbHandle } from "@/db/client";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
-import { newId } from "@/lib/ids";
-import { createBoss, enqueueDelivery, getQueue, installQueue, QUEUES, type DeliverMessageJob } from "@/lib/queue/queue";
+import { newId } from "@/lib/foundation/ids";
+import { createBoss, enqueueDelivery, getQueue, installQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 
@@ -124,7 +124,7 @@ const root = process.cwd();
 function startWorkerProcess(extraEnv: Record<string, string> = {}) {
   const child = spawn(
     path.join(root, "node_modules", ".bin", "tsx"),
-    ["--conditions=react-server", path.join("lib", "worker", "worker-main.ts")],
+    ["--conditions=react-server", path.join("lib", "entry", "worker", "worker-main.ts")],
     { cwd: root, env: { ...process.env, LOG_LEVEL: "info", WORKER_CONCURRENCY: "3", ...extraEnv }, stdio: "pipe" },
   );
   let stdout = "";

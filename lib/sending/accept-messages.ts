@@ -1,11 +1,11 @@
 import "server-only";
 import type { Tx } from "@/db/client";
-import { contactRows } from "@/lib/contacts/upsert-contacts";
-import type { DeliverMessageJob } from "@/lib/queue/queue";
-import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
+import { contactRows } from "@/lib/domain/contacts/upsert-contacts";
+import type { DeliverMessageJob } from "@/lib/records/queue/queue";
+import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
-import { metrics } from "@/lib/metrics/metrics";
-import type { CreationEvent } from "@/lib/timeline/creation-events";
+import { metrics } from "@/lib/foundation/metrics/metrics";
+import type { CreationEvent } from "@/lib/records/timeline/creation-events";
 import { writeAcceptance } from "./accept-statement";
 
 /**
@@ -17,7 +17,7 @@ import { writeAcceptance } from "./accept-statement";
  * event), or PAUSED with no job while their workspace's sending is paused (resumeSending enqueues
  * them); sandbox ones are SUCCEEDED once rendered and never reach a provider. A message that carries
  * a `failure` gets its error event and is FAILED from the start (the event's effect in
- * lib/timeline/record-event.ts: erroredAt and FAILED), with no job: nobody ever sees it waiting.
+ * lib/records/timeline/record-event.ts: erroredAt and FAILED), with no job: nobody ever sees it waiting.
  */
 export async function acceptMessages(
   tx: Tx,

@@ -5,16 +5,16 @@ import { contacts, emailMessages } from "@/db/schema/index";
 import { compileOnce, executeCompiled } from "@/db/execute-prepared";
 import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
-import { contactsJson, contactsUpsert } from "@/lib/contacts/upsert-contacts";
-import { deliveryJobsInsert, jobInsertOf, type DeliverMessageJob } from "@/lib/queue/queue";
-import { creationEventsCtes, creationEventsJson, type CreationEvent } from "@/lib/timeline/creation-events";
-import { heldSentenceSql, pausedWorkspacesSelect } from "@/lib/workspaces/sending-state";
-import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
+import { contactsJson, contactsUpsert } from "@/lib/domain/contacts/upsert-contacts";
+import { deliveryJobsInsert, jobInsertOf, type DeliverMessageJob } from "@/lib/records/queue/queue";
+import { creationEventsCtes, creationEventsJson, type CreationEvent } from "@/lib/records/timeline/creation-events";
+import { heldSentenceSql, pausedWorkspacesSelect } from "@/lib/domain/workspaces/sending-state";
+import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 
 export interface Acceptance {
   /** Complete rows; a PENDING one becomes PAUSED in a paused workspace. */
   messages: EmailMessageRow[];
-  /** CREATED, RENDERED and the rest (lib/timeline/creation-events.ts). */
+  /** CREATED, RENDERED and the rest (lib/records/timeline/creation-events.ts). */
   events: CreationEvent[];
   contacts: Array<typeof contacts.$inferInsert>;
   /** Delivery jobs, written only for workspaces that are not paused. */
@@ -32,7 +32,7 @@ const m = emailMessages;
  *   with paused   as (the live messages' paused workspaces, FOR SHARE: sending-state.ts)
  *        messages as (insert the rows; PENDING → PAUSED where `paused` has the workspace)
  *        logs     as (insert the events; the PAUSED ones only where paused, their sentence from the reason)
- *        outbox   as (insert the webhook outbox/feed rows: both from lib/timeline/creation-events.ts)
+ *        outbox   as (insert the webhook outbox/feed rows: both from lib/records/timeline/creation-events.ts)
  *        upserted as (upsert the contacts: contacts/upsert-contacts.ts)
  *        ins, notified as (pg-boss's own job insert, fed the jobs of workspaces not in `paused`: queue.ts)
  *   select the paused workspaces (one row at least, which also runs pg-boss's NOTIFY)

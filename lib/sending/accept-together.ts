@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { GroupCommitter, committerPerDatabase } from "@/lib/group-commit";
-import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
-import { queueTransaction } from "@/lib/queue/queue";
+import { GroupCommitter, committerPerDatabase } from "@/lib/foundation/group-commit";
+import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
+import { queueTransaction } from "@/lib/records/queue/queue";
 import { acceptMessages } from "./accept-messages";
 import type { PreparedMessage } from "./prepare-message";
 
@@ -12,7 +12,7 @@ const weighMessage = (message: PreparedMessage) => message.bodyHtml.length + mes
 
 /**
  * Single sends that arrive while another group is being written commit together: one transaction and
- * one accept statement for all of them (lib/group-commit.ts; docs/api.md#decided-sending). A send is
+ * one accept statement for all of them (lib/foundation/group-commit.ts; docs/api.md#decided-sending). A send is
  * answered only once its group has committed, so nothing answered is lost; one waits at most for the
  * group already running and its own, never for company. A group that fails (one entry's constraint,
  * a deadlock) is written again entry by entry, so one send's error stays its own. Under concurrent

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import { AppError, invalidParameter, type ErrorCode } from "@/lib/errors";
-import { dropNulls, isPlainObject, zodToAppError } from "@/lib/validation.shared";
-import { assertSimulatorRecipients } from "@/lib/addresses/simulator.shared";
-import { MAX_RECIPIENTS, parseAddressEntries, parseSingleAddress, splitAddressList, type Recipient } from "@/lib/addresses/recipients.shared";
-import { sendEmailSchema, type AttachmentInput } from "@/lib/messages/schemas";
-import { parseScheduledAt } from "@/lib/messages/scheduled-at";
+import { AppError, invalidParameter, type ErrorCode } from "@/lib/foundation/errors";
+import { dropNulls, isPlainObject, zodToAppError } from "@/lib/foundation/validation.shared";
+import { assertSimulatorRecipients } from "@/lib/foundation/addresses/simulator.shared";
+import { MAX_RECIPIENTS, parseAddressEntries, parseSingleAddress, splitAddressList, type Recipient } from "@/lib/foundation/addresses/recipients.shared";
+import { sendEmailSchema, type AttachmentInput } from "@/lib/domain/messages/schemas";
+import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
 
 /** A send request after every check that needs no database: what prepare-message.ts works from. */
 export interface SendCommand {

@@ -1,10 +1,10 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import { AppError, invalidParameter, type ErrorCode, type ErrorDetail } from "@/lib/errors";
+import { AppError, invalidParameter, type ErrorCode, type ErrorDetail } from "@/lib/foundation/errors";
 import { parseSendRequest } from "@/lib/sending/parse-send-request";
 import { listMemberEmails, prepareMessage, type PrepareContext, type PreparedMessage } from "@/lib/sending/prepare-message";
-import { isPlainObject } from "@/lib/validation.shared";
-import { parseScheduledAt } from "@/lib/messages/scheduled-at";
+import { isPlainObject } from "@/lib/foundation/validation.shared";
+import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
 import { createRequestMemo, type RequestMemo } from "./request-memo";
 
 export const BATCH_MAX_MESSAGES = 1000;

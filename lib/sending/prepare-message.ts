@@ -1,20 +1,20 @@
 import "server-only";
-import { isSimulatorAddress } from "@/lib/addresses/simulator.shared";
-import type { EventCode } from "@/lib/timeline/event-codes.shared";
+import { isSimulatorAddress } from "@/lib/foundation/addresses/simulator.shared";
+import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema/index";
-import { resolveSendAttachments } from "@/lib/attachments/resolve-send-attachments";
-import { assertKeyMaySendAs } from "@/lib/api-keys/restrictions";
-import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
-import { AppError, invalidParameter, notFound } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
-import { renderLine, renderTemplate, htmlToText } from "@/lib/templates/render.shared";
-import { appendUnsubscribeLink } from "@/lib/unsubscribe/append-link";
-import { unsubscribeUrl } from "@/lib/unsubscribe/token";
+import { resolveSendAttachments } from "@/lib/domain/attachments/resolve-send-attachments";
+import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
+import { assertSenderDomainVerified } from "@/lib/domain/domains/assert-sender-allowed";
+import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
+import { newId } from "@/lib/foundation/ids";
+import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
+import { renderLine, renderTemplate, htmlToText } from "@/lib/domain/templates/render.shared";
+import { appendUnsubscribeLink } from "@/lib/domain/unsubscribe/append-link";
+import { unsubscribeUrl } from "@/lib/domain/unsubscribe/token";
 import type { SendCommand } from "./parse-send-request";
-import { parseSingleAddress, type Recipient } from "@/lib/addresses/recipients.shared";
+import { parseSingleAddress, type Recipient } from "@/lib/foundation/addresses/recipients.shared";
 
 /** A validated, rendered message ready to insert: the output of every check that reads the database. */
 export interface PreparedMessage {

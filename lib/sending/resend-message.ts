@@ -1,13 +1,13 @@
 import "server-only";
 import { getDb, type Executor } from "@/db/client";
-import { parseAddressEntries, parseSingleAddress } from "@/lib/addresses/recipients.shared";
-import { assertKeyMaySendAs } from "@/lib/api-keys/restrictions";
-import { assertSenderDomainVerified } from "@/lib/domains/assert-sender-allowed";
-import { AppError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { getMessageOrThrow, type EmailMessageRow } from "@/lib/messages/get-message-or-throw";
-import { queueTransaction } from "@/lib/queue/queue";
-import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { parseAddressEntries, parseSingleAddress } from "@/lib/foundation/addresses/recipients.shared";
+import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
+import { assertSenderDomainVerified } from "@/lib/domain/domains/assert-sender-allowed";
+import { AppError } from "@/lib/foundation/errors";
+import { newId } from "@/lib/foundation/ids";
+import { getMessageOrThrow, type EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
+import { queueTransaction } from "@/lib/records/queue/queue";
+import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { acceptMessages } from "./accept-messages";
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
 import { assertTestModeRecipients, listMemberEmails, type PreparedMessage } from "./prepare-message";
@@ -21,7 +21,7 @@ export interface ResendInput {
    * sandbox message is never resent live.
    */
   sandbox?: boolean;
-  /** The resending key's allowed senders: the original's sender must be one (lib/api-keys/restrictions.ts). */
+  /** The resending key's allowed senders: the original's sender must be one (lib/domain/api-keys/restrictions.ts). */
   allowedSenders?: readonly string[];
   /** Idempotency key (as for a send); without it the new message keeps the original's metaId. */
   metaId?: string;

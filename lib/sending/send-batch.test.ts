@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages, idempotencyKeys } from "@/db/schema/index";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/foundation/errors";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { batchRejected } from "./prepare-batch";
 import { sendBatch } from "./send-batch";

@@ -1,13 +1,13 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { batches } from "@/db/schema/index";
-import { newId } from "@/lib/ids";
-import { queueTransaction } from "@/lib/queue/queue";
+import { newId } from "@/lib/foundation/ids";
+import { queueTransaction } from "@/lib/records/queue/queue";
 import { acceptMessages } from "@/lib/sending/accept-messages";
 import { claimIdempotencyKey, hashRequestBody } from "@/lib/sending/idempotency";
-import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { claimElementKeys, earlierElementIds } from "./claim-element-keys";
-import { getBatchOrThrow, type BatchRow } from "@/lib/batches/get-batch-or-throw";
+import { getBatchOrThrow, type BatchRow } from "@/lib/domain/batches/get-batch-or-throw";
 import { prepareBatch } from "./prepare-batch";
 
 export interface SendBatchResult {

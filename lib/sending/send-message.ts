@@ -1,11 +1,11 @@
 import "server-only";
 import { getDb } from "@/db/client";
-import { MAX_MESSAGE_ATTACHMENT_BYTES } from "@/lib/attachments/schemas";
-import { queueTransaction } from "@/lib/queue/queue";
-import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { MAX_MESSAGE_ATTACHMENT_BYTES } from "@/lib/domain/attachments/schemas";
+import { queueTransaction } from "@/lib/records/queue/queue";
+import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { acceptMessages } from "./accept-messages";
 import { singleSendCommitter } from "./accept-together";
-import { getMessageOrThrow, type EmailMessageRow } from "@/lib/messages/get-message-or-throw";
+import { getMessageOrThrow, type EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
 import { parseSendDraft, parseSendRequest, type SendDraft } from "./parse-send-request";
 import { prepareMessage } from "./prepare-message";
@@ -19,7 +19,7 @@ export interface SendMessageResult {
 export interface SendMessageInput {
   workspaceId: string;
   sandbox: boolean;
-  /** The JSON body for the API; for SMTP the SendDraft mapped from the mail (lib/submission/mail-to-send-draft.ts). */
+  /** The JSON body for the API; for SMTP the SendDraft mapped from the mail (lib/entry/submission/mail-to-send-draft.ts). */
   body: unknown;
   /**
    * The way in. "smtp" (docs/api.md#smtp-submission) allows Bcc-only mail and attachments inline up

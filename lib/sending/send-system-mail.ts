@@ -1,9 +1,9 @@
 import "server-only";
-import { env } from "@/lib/env";
-import { ensureSystemWorkspace, SYSTEM_WORKSPACE_ID } from "@/lib/workspaces/system-workspace";
+import { env } from "@/lib/foundation/env";
+import { ensureSystemWorkspace, SYSTEM_WORKSPACE_ID } from "@/lib/domain/workspaces/system-workspace";
 import { getDb } from "@/db/client";
-import { queueTransaction } from "@/lib/queue/queue";
-import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { queueTransaction } from "@/lib/records/queue/queue";
+import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { acceptMessages } from "./accept-messages";
 import { parseSendDraft } from "./parse-send-request";
 import { prepareMessage } from "./prepare-message";

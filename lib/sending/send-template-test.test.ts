@@ -4,8 +4,8 @@ import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema/index";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
-import { createUser } from "@/lib/users/create-user";
-import { previewDraft } from "@/lib/templates/preview-draft";
+import { createUser } from "@/lib/domain/users/create-user";
+import { previewDraft } from "@/lib/domain/templates/preview-draft";
 import { sendTemplateTest } from "./send-template-test";
 
 let counter = 0;

@@ -2,16 +2,16 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
 import { memberships, users } from "@/db/schema/index";
-import { AppError, invalidParameter, notFound } from "@/lib/errors";
-import { queueTransaction } from "@/lib/queue/queue";
+import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
+import { queueTransaction } from "@/lib/records/queue/queue";
 import { acceptMessages } from "@/lib/sending/accept-messages";
-import type { EmailMessageRow } from "@/lib/messages/get-message-or-throw";
+import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 import { parseSendDraft } from "@/lib/sending/parse-send-request";
 import { prepareMessage } from "@/lib/sending/prepare-message";
-import { zodToAppError } from "@/lib/validation.shared";
-import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
-import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
-import { previewDraft, previewDraftSchema, type PreviewProblem } from "@/lib/templates/preview-draft";
+import { zodToAppError } from "@/lib/foundation/validation.shared";
+import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
+import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
+import { previewDraft, previewDraftSchema, type PreviewProblem } from "@/lib/domain/templates/preview-draft";
 
 export type TemplateTestMode = "me" | "sandbox";
 

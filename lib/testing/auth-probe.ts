@@ -1,10 +1,10 @@
 /**
- * A second process for the short-lived cache's bound (lib/api-keys/auth-cache-bound.test.ts): run as
+ * A second process for the short-lived cache's bound (lib/domain/api-keys/auth-cache-bound.test.ts): run as
  * `node --conditions=react-server --import tsx lib/testing/auth-probe.ts` with DATABASE_URL and
  * PROBE_AUTHORIZATION set, it authenticates that header every 20 ms, as an app server would on each
  * request, and prints one JSON line per attempt: when it started and whether the key was accepted.
  */
-import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
+import { authenticateApiKey } from "@/lib/domain/api-keys/authenticate-api-key";
 import { closeDb } from "@/db/client";
 
 let running = true;

@@ -1,11 +1,11 @@
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { BuiltMime, MailFields } from "@/lib/delivery/mime/build-mime";
-import { messageIdHeader } from "@/lib/addresses/sender-address.shared";
+import { messageIdHeader } from "@/lib/foundation/addresses/sender-address.shared";
 
 /**
  * The builder build-mime.ts replaced: nodemailer's MailComposer, with the options buildMime passed
  * it. Not used for delivery; kept as the reference the tests compare buildMime against (parsed with
- * mailparser, both must read the same) and as the baseline of scripts/bench/build-mime.ts.
+ * mailparser, both must read the same) and as the baseline of bench/support/build-mime.ts.
  */
 export async function buildMimeWithMailComposer(messageId: string, fields: MailFields, date: Date = new Date()): Promise<BuiltMime> {
   const header = messageIdHeader(messageId, fields.from);

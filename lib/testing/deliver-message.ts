@@ -1,5 +1,5 @@
 import "server-only";
-import type { DeliverMessageJob } from "@/lib/queue/queue";
+import type { DeliverMessageJob } from "@/lib/records/queue/queue";
 import { deliverMessages, type DeliverContext } from "@/lib/delivery/deliver-batch";
 
 export type { DeliverContext } from "@/lib/delivery/deliver-batch";

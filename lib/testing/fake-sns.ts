@@ -7,7 +7,7 @@ import { selfSignedCertificate } from "./self-signed-certificate";
  * A stand-in for SNS as an HTTP(S) subscriber sees it: it signs messages the way SNS does (the
  * canonical string of each type, SignatureVersion 1 = SHA1withRSA, 2 = SHA256withRSA) with a key whose
  * self-signed certificate it serves, and it answers the SubscribeURL of confirmations. The service
- * trusts its origin only through SNS_TEST_TRUSTED_ORIGIN (a test setting, lib/env.ts).
+ * trusts its origin only through SNS_TEST_TRUSTED_ORIGIN (a test setting, lib/foundation/env.ts).
  */
 export interface FakeSns {
   /** Give as SNS_TEST_TRUSTED_ORIGIN. */

@@ -1,12 +1,12 @@
-import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { getDb } from "@/db/client";
 import { asc, eq } from "drizzle-orm";
 import { emailMessageLogs, emailMessages, localInbox, workspaces } from "@/db/schema";
-import { addDomain } from "@/lib/domains/add-domain";
-import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
-import { createTemplate, type CreateTemplateInput } from "@/lib/templates/create-template";
-import { newId } from "@/lib/ids";
-import { createWorkspace } from "@/lib/workspaces/create-workspace";
+import { addDomain } from "@/lib/domain/domains/add-domain";
+import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
+import { createTemplate, type CreateTemplateInput } from "@/lib/domain/templates/create-template";
+import { newId } from "@/lib/foundation/ids";
+import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
 
 /**
  * A fresh workspace per test: tests on the shared PostgreSQL database never see each other's rows.

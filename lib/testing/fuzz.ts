@@ -41,7 +41,7 @@ export function toJsonText(value: unknown): string {
   return (text ?? "null").replace(/"\\u0001raw(\d+)\\u0001"/g, (_match, index: string) => raws[Number(index)]);
 }
 
-/** The nesting cap of lib/api/input-guard.ts: the body is level 0, nothing may sit deeper than level 64. */
+/** The nesting cap of lib/entry/api/input-guard.ts: the body is level 0, nothing may sit deeper than level 64. */
 const CAP = 64;
 const nested = (count: number, open: string, close: string, leaf: string) => new RawJson(open.repeat(count) + leaf + close.repeat(count));
 

@@ -5,7 +5,7 @@ import type { TestProject } from "vitest/node";
 import postgres from "postgres";
 import { openPglite, openPostgres } from "../../db/client";
 import { migrateDatabase } from "../../db/migrate";
-import { createBoss, installQueue } from "@/lib/queue/queue";
+import { createBoss, installQueue } from "@/lib/records/queue/queue";
 
 /**
  * Runs once per test run. With DATABASE_URL: creates a fresh database on that server, migrates it,

@@ -3,7 +3,7 @@ import { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema";
 import { sendBatch } from "@/lib/sending/send-batch";
-import { getQueue, QUEUES } from "@/lib/queue/queue";
+import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "./fixtures";
 import { exitOf, startWorkerProcess, type WorkerProcess } from "./worker-process";
 

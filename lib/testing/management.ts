@@ -2,9 +2,9 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { getDb } from "@/db/client";
 import { auditEvents } from "@/db/schema";
-import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
-import type { ApiScope } from "@/lib/api-keys/scopes.shared";
-import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
+import type { ApiScope } from "@/lib/domain/api-keys/scopes.shared";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { callRoute, type CallOptions } from "./http";
 
 /** Tests of the management endpoints (docs/api.md#management): scoped keys, the audit trail, a failing audit write. */

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterEach } from "vitest";
 import { getDbHandle, installDbHandle, openPglite, type DbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { getQueue, stopQueue } from "@/lib/queue/queue";
-import { stopWorkers } from "@/lib/worker/worker";
+import { getQueue, stopQueue } from "@/lib/records/queue/queue";
+import { stopWorkers } from "@/lib/entry/worker/worker";
 
 /**
  * Restart tests: embedded databases in real directories that a test closes ("crash") and reopens.

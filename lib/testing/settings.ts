@@ -1,4 +1,4 @@
-import { resetEnvForTests } from "@/lib/env";
+import { resetEnvForTests } from "@/lib/foundation/env";
 
 /** Sets (or, with undefined, unsets) settings for the tests that follow, and makes env() read them anew. */
 export function useSettings(values: Record<string, string | undefined>): void {

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import postgres from "postgres";
 import { afterAll, inject } from "vitest";
 import { closeDb, installDbHandle, openPglite, openPostgres } from "@/db/client";
-import { flushActivityLog } from "@/lib/activity/record-activity";
-import { stopQueue } from "@/lib/queue/queue";
-import { stopWorkers } from "@/lib/worker/worker";
+import { flushActivityLog } from "@/lib/records/activity/record-activity";
+import { stopQueue } from "@/lib/records/queue/queue";
+import { stopWorkers } from "@/lib/entry/worker/worker";
 
 /**
  * Each test file gets a database of its own: a copy of the migrated PGlite dump, or on PostgreSQL a

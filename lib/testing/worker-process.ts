@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
-/** A standalone `npm run worker` process (lib/worker/worker-main.ts), for tests and benchmarks. */
+/** A standalone `npm run worker` process (lib/entry/worker/worker-main.ts), for tests and benchmarks. */
 export interface WorkerProcess {
   child: ChildProcess;
   /** Resolves once the process logged "workers started"; rejects if it exits first. */
@@ -20,7 +20,7 @@ export interface WorkerProcess {
  * wrapper and leave the worker running, orphaned (the crash tests would kill nothing).
  */
 export function startWorkerProcess(env: Record<string, string | undefined>, root = process.cwd()): WorkerProcess {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join("lib", "worker", "worker-main.ts")], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join("lib", "entry", "worker", "worker-main.ts")], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: "pipe",

@@ -4,9 +4,9 @@ import { AuthError } from "next-auth";
 import { redirect } from "next/navigation";
 import { publicAction, type FormState } from "@/app/_lib/action";
 import { signIn } from "@/app/_lib/auth";
-import { CHECK_EMAIL_PATH, MAGIC_LINK_PROVIDER_ID } from "@/lib/auth/magic-link";
-import { consumeSignInAttempt } from "@/lib/auth/sign-in-throttle";
-import { AppError, invalidParameter } from "@/lib/errors";
+import { CHECK_EMAIL_PATH, MAGIC_LINK_PROVIDER_ID } from "@/lib/flows/auth/magic-link";
+import { consumeSignInAttempt } from "@/lib/flows/auth/sign-in-throttle";
+import { AppError, invalidParameter } from "@/lib/foundation/errors";
 import { clientIp } from "../_lib/client-ip";
 
 /** A refusal keeps what was typed (`values.email`, never the password), so the form shows it again. */

@@ -4,7 +4,7 @@ import { connection } from "next/server";
 import { MagicLinkForm } from "@/components/auth/magic-link-form";
 import { PasswordSignInForm } from "@/components/auth/password-sign-in-form";
 import { currentUser } from "@/app/_lib/dashboard-context";
-import { isSetupOpen } from "@/lib/setup/setup-first-owner";
+import { isSetupOpen } from "@/lib/flows/setup/setup-first-owner";
 import { signInWithLink, signInWithPassword } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in" };

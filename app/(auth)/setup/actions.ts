@@ -3,7 +3,7 @@
 import { publicAction, type FormState } from "@/app/_lib/action";
 import { signIn } from "@/app/_lib/auth";
 import { openWorkspace } from "@/app/_lib/workspace-cookie";
-import { setupFirstOwner } from "@/lib/setup/setup-first-owner";
+import { setupFirstOwner } from "@/lib/flows/setup/setup-first-owner";
 
 /** A refusal keeps what was typed (never the password), so the form shows it again. */
 export type SetupState = FormState;

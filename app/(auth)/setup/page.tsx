@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { SetupForm } from "@/components/auth/setup-form";
-import { isSetupOpen } from "@/lib/setup/setup-first-owner";
+import { isSetupOpen } from "@/lib/flows/setup/setup-first-owner";
 import { setupAction } from "./actions";
 
 export const metadata: Metadata = { title: "Set up" };

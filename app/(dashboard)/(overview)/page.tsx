@@ -8,11 +8,11 @@ import { RecentProblems } from "@/components/insights/recent-problems";
 import { MessageTable } from "@/components/messages/message-table";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { env } from "@/lib/env";
-import { getOverview } from "@/lib/insights/get-overview";
-import { listRecentProblems } from "@/lib/insights/list-recent-problems";
-import { listRecentMessages } from "@/lib/messages/list-recent-messages";
-import { listTemplateNames } from "@/lib/templates/list-template-names";
+import { env } from "@/lib/foundation/env";
+import { getOverview } from "@/lib/domain/insights/get-overview";
+import { listRecentProblems } from "@/lib/domain/insights/list-recent-problems";
+import { listRecentMessages } from "@/lib/domain/messages/list-recent-messages";
+import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Overview" };

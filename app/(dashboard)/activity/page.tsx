@@ -6,7 +6,7 @@ import { InvalidLink, isInvalidParameter, toUrlParams, type SearchParams } from 
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
-import { listActivity, parseActivityListQuery } from "@/lib/activity/list-activity";
+import { listActivity, parseActivityListQuery } from "@/lib/records/activity/list-activity";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Activity" };

@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { revokeApiKeyOrThrow } from "@/lib/api-keys/revoke-api-key";
-import { apiKeyGrantSchema, apiKeyIdSchema } from "@/lib/api-keys/schemas";
+import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
+import { revokeApiKeyOrThrow } from "@/lib/domain/api-keys/revoke-api-key";
+import { apiKeyGrantSchema, apiKeyIdSchema } from "@/lib/domain/api-keys/schemas";
 
 export type CreateKeyState = FormState<{ created: { username: string; password: string; name: string; scopes: string[] } }>;
 

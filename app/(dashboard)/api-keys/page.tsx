@@ -8,9 +8,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { isExpired, listApiKeys, type ApiKeySummary } from "@/lib/api-keys/list-api-keys";
-import { env } from "@/lib/env";
-import { hasRole } from "@/lib/access/roles.shared";
+import { isExpired, listApiKeys, type ApiKeySummary } from "@/lib/domain/api-keys/list-api-keys";
+import { env } from "@/lib/foundation/env";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 

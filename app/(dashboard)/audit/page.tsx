@@ -6,7 +6,7 @@ import { InvalidLink, isInvalidParameter, toUrlParams, type SearchParams } from 
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
-import { listAuditEvents, parseAuditListQuery } from "@/lib/audit/list-audit-events";
+import { listAuditEvents, parseAuditListQuery } from "@/lib/records/audit/list-audit-events";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Audit log" };

@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { suppressionEmailSchema } from "@/lib/contacts/schemas";
-import { addSuppression } from "@/lib/suppressions/add-suppression";
-import { removeSuppressionOrThrow } from "@/lib/suppressions/remove-suppression";
+import { suppressionEmailSchema } from "@/lib/domain/contacts/schemas";
+import { addSuppression } from "@/lib/domain/suppressions/add-suppression";
+import { removeSuppressionOrThrow } from "@/lib/domain/suppressions/remove-suppression";
 
 /** Puts an address on the current workspace's suppression list by hand (reason MANUAL). */
 export async function addSuppressionAction(_previous: FormState, form: FormData): Promise<FormState> {

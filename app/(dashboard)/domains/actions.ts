@@ -4,12 +4,12 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { addDomain } from "@/lib/domains/add-domain";
-import type { RecordCheck } from "@/lib/domains/dns-records";
-import { domainIdSchema, addDomainSchema } from "@/lib/domains/schemas";
-import { verifyDomain } from "@/lib/domains/verify-domain";
-import { env } from "@/lib/env";
-import { notFound } from "@/lib/errors";
+import { addDomain } from "@/lib/domain/domains/add-domain";
+import type { RecordCheck } from "@/lib/domain/domains/dns-records";
+import { domainIdSchema, addDomainSchema } from "@/lib/domain/domains/schemas";
+import { verifyDomain } from "@/lib/domain/domains/verify-domain";
+import { env } from "@/lib/foundation/env";
+import { notFound } from "@/lib/foundation/errors";
 
 /** Adds a domain to the current workspace and opens it, to show the records to publish. */
 export async function addDomainAction(_previous: FormState, form: FormData): Promise<FormState> {

@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
-import { createGroupSchema, updateGroupSchema } from "@/lib/contacts/schemas";
-import { updateUnsubscribeGroupOrThrow } from "@/lib/contacts/update-unsubscribe-group";
+import { createUnsubscribeGroup } from "@/lib/domain/contacts/create-unsubscribe-group";
+import { createGroupSchema, updateGroupSchema } from "@/lib/domain/contacts/schemas";
+import { updateUnsubscribeGroupOrThrow } from "@/lib/domain/contacts/update-unsubscribe-group";
 
 /** Creates an unsubscribe group in the current workspace. */
 export async function createGroupAction(_previous: FormState, form: FormData): Promise<FormState> {

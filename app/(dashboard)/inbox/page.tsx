@@ -8,11 +8,11 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { FormMessage } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
-import { getInboxMessage } from "@/lib/inbox/get-inbox-message";
-import { listInboxMessages, parseInboxListQuery, type InboxPage } from "@/lib/inbox/list-inbox-messages";
-import { parseInboxMime } from "@/lib/inbox/parse-inbox-mime";
+import { env } from "@/lib/foundation/env";
+import { AppError } from "@/lib/foundation/errors";
+import { getInboxMessage } from "@/lib/domain/inbox/get-inbox-message";
+import { listInboxMessages, parseInboxListQuery, type InboxPage } from "@/lib/domain/inbox/list-inbox-messages";
+import { parseInboxMime } from "@/lib/domain/inbox/parse-inbox-mime";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { toSearchParams } from "../emails/search-params";
 

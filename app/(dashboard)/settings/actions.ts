@@ -4,13 +4,13 @@ import { revalidatePath } from "next/cache";
 import { dashboardAction } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
 import { invitationNotice, type InviteFormState, type SettingsFormState } from "@/components/settings/form-state.shared";
-import type { Actor } from "@/lib/access/actor";
-import { changeMemberRole } from "@/lib/members/change-member-role";
-import { inviteMember } from "@/lib/members/invite-member";
-import { removeMember } from "@/lib/members/remove-member";
-import { revokeInvitation } from "@/lib/members/revoke-invitation";
-import type { Role } from "@/lib/access/roles.shared";
-import { updateWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
+import type { Actor } from "@/lib/foundation/access/actor";
+import { changeMemberRole } from "@/lib/flows/members/change-member-role";
+import { inviteMember } from "@/lib/flows/members/invite-member";
+import { removeMember } from "@/lib/flows/members/remove-member";
+import { revokeInvitation } from "@/lib/flows/members/revoke-invitation";
+import type { Role } from "@/lib/foundation/access/roles.shared";
+import { updateWorkspaceSettings } from "@/lib/domain/workspaces/update-workspace-settings";
 
 /**
  * Every settings change: ADMIN+ checked here (a Member gets the 403 page) and again by the use case;

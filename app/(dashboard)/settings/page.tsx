@@ -11,11 +11,11 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import { PageHeader } from "@/components/ui/page-header";
-import { listPendingInvitations } from "@/lib/members/list-invitations";
-import { listMembers } from "@/lib/members/list-members";
-import { hasRole, ROLE_LABELS } from "@/lib/access/roles.shared";
-import { getSendingState } from "@/lib/workspaces/get-sending-state";
-import { getWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
+import { listPendingInvitations } from "@/lib/flows/members/list-invitations";
+import { listMembers } from "@/lib/flows/members/list-members";
+import { hasRole, ROLE_LABELS } from "@/lib/foundation/access/roles.shared";
+import { getSendingState } from "@/lib/domain/workspaces/get-sending-state";
+import { getWorkspaceSettings } from "@/lib/domain/workspaces/update-workspace-settings";
 import { changeRoleAction, inviteAction, removeMemberAction, revokeInvitationAction, saveGeneral, saveSending } from "./actions";
 import { discardPausedAction, eraseMessageAction, pauseSendingAction, resumeSendingAction } from "./sending-actions";
 

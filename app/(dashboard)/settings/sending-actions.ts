@@ -4,11 +4,11 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { dashboardActor } from "@/app/_lib/audit-actor";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { AppError } from "@/lib/errors";
-import { eraseMessage } from "@/lib/messages/erase-message";
-import { discardPausedMessages } from "@/lib/workspaces/discard-paused-messages";
-import { pauseSending } from "@/lib/workspaces/pause-sending";
-import { resumeSending } from "@/lib/workspaces/resume-sending";
+import { AppError } from "@/lib/foundation/errors";
+import { eraseMessage } from "@/lib/domain/messages/erase-message";
+import { discardPausedMessages } from "@/lib/domain/workspaces/discard-paused-messages";
+import { pauseSending } from "@/lib/domain/workspaces/pause-sending";
+import { resumeSending } from "@/lib/domain/workspaces/resume-sending";
 
 export interface SendingActionState {
   error?: string;

@@ -4,12 +4,12 @@ import { dashboardActor } from "@/app/_lib/audit-actor";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, type FormState } from "@/app/_lib/action";
-import { invalidParameter } from "@/lib/errors";
-import { createBlankTemplate } from "@/lib/templates/create-blank-template";
-import { createTemplateFromStarter } from "@/lib/templates/create-template-from-starter";
-import { deleteTemplate } from "@/lib/templates/delete-template";
-import { duplicateTemplate } from "@/lib/templates/duplicate-template";
-import { restoreTemplateVersion } from "@/lib/templates/restore-template-version";
+import { invalidParameter } from "@/lib/foundation/errors";
+import { createBlankTemplate } from "@/lib/domain/templates/create-blank-template";
+import { createTemplateFromStarter } from "@/lib/domain/templates/create-template-from-starter";
+import { deleteTemplate } from "@/lib/domain/templates/delete-template";
+import { duplicateTemplate } from "@/lib/domain/templates/duplicate-template";
+import { restoreTemplateVersion } from "@/lib/domain/templates/restore-template-version";
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 

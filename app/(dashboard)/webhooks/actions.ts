@@ -4,9 +4,9 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { createEndpoint, deleteEndpoint, rotateEndpointSecret, updateEndpoint } from "@/lib/webhooks/manage-endpoints";
-import { replayEndpoint } from "@/lib/webhooks/replay";
-import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+import { createEndpoint, deleteEndpoint, rotateEndpointSecret, updateEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
+import { replayEndpoint } from "@/lib/flows/webhooks/replay";
+import { sendTestEvent } from "@/lib/flows/webhooks/send-test-event";
 
 // The Webhooks page's actions (admins and owners): each calls the use case the API calls
 // (/v1/webhook_endpoints), with the signed-in user as the audit log's actor.

@@ -8,8 +8,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { hasRole } from "@/lib/access/roles.shared";
-import { listEndpoints, MAX_ENDPOINTS_PER_WORKSPACE } from "@/lib/webhooks/manage-endpoints";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { listEndpoints, MAX_ENDPOINTS_PER_WORKSPACE } from "@/lib/flows/webhooks/manage-endpoints";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { createEndpointAction } from "./actions";
 

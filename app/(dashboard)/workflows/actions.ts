@@ -4,18 +4,18 @@ import { dashboardActor } from "@/app/_lib/audit-actor";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, type ActionFailure, type FormState } from "@/app/_lib/action";
-import { invalidParameter } from "@/lib/errors";
-import type { FieldError, SaveWorkflowResult, TestRunResult } from "@/lib/workflows/builder.shared";
-import { createWorkflow } from "@/lib/workflows/create-workflow";
-import { deleteWorkflow } from "@/lib/workflows/delete-workflow";
-import { workflowDefinitionIssues } from "@/lib/workflows/schemas";
-import { setWorkflowEnabled } from "@/lib/workflows/set-workflow-enabled";
-import { testRunWorkflow } from "@/lib/workflows/test-run-workflow";
-import { updateWorkflow } from "@/lib/workflows/update-workflow";
+import { invalidParameter } from "@/lib/foundation/errors";
+import type { FieldError, SaveWorkflowResult, TestRunResult } from "@/lib/flows/workflows/builder.shared";
+import { createWorkflow } from "@/lib/flows/workflows/create-workflow";
+import { deleteWorkflow } from "@/lib/flows/workflows/delete-workflow";
+import { workflowDefinitionIssues } from "@/lib/flows/workflows/schemas";
+import { setWorkflowEnabled } from "@/lib/flows/workflows/set-workflow-enabled";
+import { testRunWorkflow } from "@/lib/flows/workflows/test-run-workflow";
+import { updateWorkflow } from "@/lib/flows/workflows/update-workflow";
 
 // Workflows are edited by any member (marketers), so every action here needs MEMBER only.
 
-/** The builder places errors on its steps by param (lib/workflows/builder.shared.ts), so it reads FieldErrors. */
+/** The builder places errors on its steps by param (lib/flows/workflows/builder.shared.ts), so it reads FieldErrors. */
 const fieldError = (failed: ActionFailure): FieldError => ({ param: failed.field, message: failed.error });
 
 /**

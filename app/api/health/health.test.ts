@@ -2,9 +2,9 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDbHandle, installDbHandle, openPglite, openPostgres, type Db, type DbHandle } from "@/db/client";
-import { loopAlive } from "@/lib/observability/health";
+import { loopAlive } from "@/lib/entry/observability/health";
 import { callRoute } from "@/lib/testing/http";
-import { startWorkers, stopWorkers } from "@/lib/worker/worker";
+import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { GET as live } from "./live/route";
 import { GET as ready } from "./ready/route";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { resetEnvForTests } from "@/lib/env";
+import { resetEnvForTests } from "@/lib/foundation/env";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { callRoute } from "@/lib/testing/http";

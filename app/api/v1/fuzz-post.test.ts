@@ -1,15 +1,15 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { withStorageEnv } from "@/lib/attachments/testing";
+import { withStorageEnv } from "@/lib/domain/attachments/testing";
 import { countRows, describeCase, fuzzCase, hash32, mulberry32, startLatencySampler } from "@/lib/testing/fuzz";
 import { insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { setLogLevel } from "@/lib/log";
+import { setLogLevel } from "@/lib/foundation/log";
 import { sendBatch } from "@/lib/sending/send-batch";
 import { sendMessage } from "@/lib/sending/send-message";
-import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
-import { createWorkflowWorkspace } from "@/lib/workflows/testing";
+import { createEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
+import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
 import { GET as listMessages } from "./email_messages/route";
 
 /**

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { AppError } from "@/lib/errors";
-import { getUnsubscribeTargetOrThrow } from "@/lib/unsubscribe/get-unsubscribe-target";
+import { AppError } from "@/lib/foundation/errors";
+import { getUnsubscribeTargetOrThrow } from "@/lib/domain/unsubscribe/get-unsubscribe-target";
 
 type Props = { params: Promise<{ token: string }> };
 

@@ -1,5 +1,5 @@
 import type { DragEvent } from "react";
-import { BLOCK_TYPES, type BlockType } from "@/lib/templates/blocks-catalog.shared";
+import { BLOCK_TYPES, type BlockType } from "@/lib/domain/templates/blocks-catalog.shared";
 
 /**
  * Optional drag and drop: a palette item carries the type to add, an outline row the block to move.

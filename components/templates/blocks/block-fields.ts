@@ -1,4 +1,4 @@
-import { FONT_FAMILIES } from "@/lib/templates/blocks-catalog.shared";
+import { FONT_FAMILIES } from "@/lib/domain/templates/blocks-catalog.shared";
 
 /**
  * What the properties panel shows for each block type, as data: one generic panel renders these, so a

@@ -1,8 +1,8 @@
 "use client";
 
-import type { BlocksDocument } from "@/lib/templates/blocks.shared";
-import { blockSummary } from "@/lib/templates/blocks-catalog.shared";
-import { childIds, columnsCount, type BlockPlace, type BlockSelection, type BlockSlot } from "@/lib/templates/blocks-document.shared";
+import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
+import { blockSummary } from "@/lib/domain/templates/blocks-catalog.shared";
+import { childIds, columnsCount, type BlockPlace, type BlockSelection, type BlockSlot } from "@/lib/domain/templates/blocks-document.shared";
 import { dragSource, dropTarget, type DragPayload } from "./block-drag";
 import { OutlineIcon, type OutlineIconName } from "./outline-icons";
 

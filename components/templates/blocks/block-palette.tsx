@@ -1,6 +1,6 @@
 "use client";
 
-import { BLOCK_TYPE_LABELS, PALETTE_BLOCK_TYPES, type BlockType } from "@/lib/templates/blocks-catalog.shared";
+import { BLOCK_TYPE_LABELS, PALETTE_BLOCK_TYPES, type BlockType } from "@/lib/domain/templates/blocks-catalog.shared";
 import { dragSource } from "./block-drag";
 
 /** The blocks that can be added: click adds at the insertion point, or drag one onto the outline. */

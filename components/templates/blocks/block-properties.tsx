@@ -1,9 +1,9 @@
 "use client";
 
 import { useId } from "react";
-import type { BlocksDocument } from "@/lib/templates/blocks.shared";
-import { BLOCK_TYPE_LABELS } from "@/lib/templates/blocks-catalog.shared";
-import type { BlockSelection } from "@/lib/templates/blocks-document.shared";
+import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
+import { BLOCK_TYPE_LABELS } from "@/lib/domain/templates/blocks-catalog.shared";
+import type { BlockSelection } from "@/lib/domain/templates/blocks-document.shared";
 import { BLOCK_FIELDS, LAYOUT_FIELDS, type FieldSpec } from "./block-fields";
 import { PropertyField, type FieldValue } from "./property-field";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { BlocksDocument } from "@/lib/templates/blocks.shared";
-import { blockSummary, type BlockType } from "@/lib/templates/blocks-catalog.shared";
+import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
+import { blockSummary, type BlockType } from "@/lib/domain/templates/blocks-catalog.shared";
 import {
   duplicateBlock,
   findPlace,
@@ -15,7 +15,7 @@ import {
   updateBlock,
   type BlockPlace,
   type BlockSelection,
-} from "@/lib/templates/blocks-document.shared";
+} from "@/lib/domain/templates/blocks-document.shared";
 import type { FieldSpec } from "./block-fields";
 import type { DragPayload } from "./block-drag";
 import { BlockOutline } from "./block-outline";

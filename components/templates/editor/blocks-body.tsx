@@ -2,7 +2,7 @@
 
 import { useDeferredValue, useEffect, useMemo } from "react";
 import { BlocksComposer } from "@/components/templates/blocks/blocks-composer";
-import { blocksDocumentProblem, blocksToLiquidHtml, type BlocksDocument } from "@/lib/templates/blocks.shared";
+import { blocksDocumentProblem, blocksToLiquidHtml, type BlocksDocument } from "@/lib/domain/templates/blocks.shared";
 
 export interface CompiledBlocks {
   /** The Liquid HTML of the document, null while it has a problem. */

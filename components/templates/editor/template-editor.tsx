@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { Card } from "@/components/ui/card";
-import type { BlocksDocument } from "@/lib/templates/blocks.shared";
+import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
 import type { CompiledBlocks } from "./blocks-body";
 import { CodeEditor, type CodeEditorHandle } from "./code-editor";
 import { EditorToolbar, type ToolbarFeedback } from "./editor-toolbar";
@@ -27,7 +27,7 @@ export interface TemplateEditorProps {
   /** Starting sample data when the template has no scenario: its variables, empty. */
   skeleton: Record<string, unknown>;
   userEmail: string;
-  /** What an empty From could be (lib/domains/default-sender.ts); null without a verified domain. */
+  /** What an empty From could be (lib/domain/domains/default-sender.ts); null without a verified domain. */
   defaultSender: string | null;
   actions: EditorActions;
 }

@@ -1,8 +1,8 @@
 import type { ActionState } from "@/app/_lib/action-state.shared";
-import type { BlocksDocument } from "@/lib/templates/blocks.shared";
-import type { TemplateContent } from "@/lib/templates/schemas";
+import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
+import type { TemplateContent } from "@/lib/domain/templates/schemas";
 // Types only (erased at build): the preview route's answer, so the client reads what the server sends.
-import type { PreviewProblem, PreviewResult } from "@/lib/templates/preview-draft";
+import type { PreviewProblem, PreviewResult } from "@/lib/domain/templates/preview-draft";
 
 export type { PreviewProblem, PreviewResult };
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useDeferredValue, useMemo, useState, useTransition } from "react";
-import { parseSampleData } from "@/lib/templates/sample-data.shared";
+import { parseSampleData } from "@/lib/domain/templates/sample-data.shared";
 import type { EditorActions, ScenarioView } from "./types";
 
 export type Feedback = { tone: "success" | "error"; text: string } | null;

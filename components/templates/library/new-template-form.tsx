@@ -4,9 +4,9 @@ import { useActionState, useMemo, useState, useSyncExternalStore } from "react";
 import type { FormState } from "@/app/_lib/action-state.shared";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Input } from "@/components/ui/field";
-import { BLANK_TEMPLATE_NAME } from "@/lib/templates/blank.shared";
-import { blocksToLiquidHtml, emptyBlocksDocument } from "@/lib/templates/blocks.shared";
-import { TEMPLATE_NAME_MAX } from "@/lib/templates/schemas";
+import { BLANK_TEMPLATE_NAME } from "@/lib/domain/templates/blank.shared";
+import { blocksToLiquidHtml, emptyBlocksDocument } from "@/lib/domain/templates/blocks.shared";
+import { TEMPLATE_NAME_MAX } from "@/lib/domain/templates/schemas";
 import { EmailThumbnail } from "./email-thumbnail";
 
 type State = FormState;
@@ -24,7 +24,7 @@ const noSubscription = () => () => {};
 /**
  * Choose what a new template starts from: blank code, blank visual blocks, or a starter, then name it.
  * The block document is compiled to Liquid HTML here, in the browser, and sent with the document:
- * server code cannot render it (lib/templates/blocks.shared.ts).
+ * server code cannot render it (lib/domain/templates/blocks.shared.ts).
  */
 export function NewTemplateForm({ starters, blankCodeHtml, action }: { starters: StarterCard[]; blankCodeHtml: string; action: (previous: State, form: FormData) => Promise<State> }) {
   const [state, submit, pending] = useActionState(action, {});

@@ -1,4 +1,4 @@
-import type { DiffRow, FieldDiff } from "@/lib/templates/version-diff.shared";
+import type { DiffRow, FieldDiff } from "@/lib/domain/templates/version-diff.shared";
 
 const ROW_STYLE = {
   add: { row: "bg-emerald-50", sign: "+", mark: "bg-emerald-200", text: "text-emerald-900" },

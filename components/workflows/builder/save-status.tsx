@@ -1,5 +1,5 @@
 import { FormMessage } from "@/components/ui/field";
-import { describeParam, type FieldError } from "@/lib/workflows/builder.shared";
+import { describeParam, type FieldError } from "@/lib/flows/workflows/builder.shared";
 
 /** After a save: "Saved", or every problem with where it is ("Step 3, To: must not be empty"). */
 export function SaveStatus({ errors, saved }: { errors: FieldError[]; saved: string | null }) {

@@ -1,6 +1,6 @@
 import { Field, Input, Select } from "@/components/ui/field";
-import type { AddressField, GroupChoice, SendStepDraft, TemplateChoice } from "@/lib/workflows/builder.shared";
-import { addressVariables } from "@/lib/workflows/builder-variables.shared";
+import type { AddressField, GroupChoice, SendStepDraft, TemplateChoice } from "@/lib/flows/workflows/builder.shared";
+import { addressVariables } from "@/lib/flows/workflows/builder-variables.shared";
 import { VariableList } from "./variable-list";
 
 const ADDRESS_INPUTS: Array<{ field: AddressField; label: string; placeholder: string; hint?: string }> = [

@@ -1,5 +1,5 @@
 import { Button } from "@/components/ui/button";
-import { moveStep, newSendStep, newWaitStep, stepErrors, type FieldError, type GroupChoice, type StepDraft, type TemplateChoice } from "@/lib/workflows/builder.shared";
+import { moveStep, newSendStep, newWaitStep, stepErrors, type FieldError, type GroupChoice, type StepDraft, type TemplateChoice } from "@/lib/flows/workflows/builder.shared";
 import { SendEmailStep } from "./send-email-step";
 import { StepCard } from "./step-card";
 import { WaitStep } from "./wait-step";

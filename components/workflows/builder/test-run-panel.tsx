@@ -4,8 +4,8 @@ import Link from "next/link";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Textarea } from "@/components/ui/field";
-import type { TestRunResult } from "@/lib/workflows/builder.shared";
-import { missingSampleVariables, parseSampleVariables, variablesSkeleton } from "@/lib/workflows/builder-variables.shared";
+import type { TestRunResult } from "@/lib/flows/workflows/builder.shared";
+import { missingSampleVariables, parseSampleVariables, variablesSkeleton } from "@/lib/flows/workflows/builder-variables.shared";
 
 const skeletonText = (paths: string[]) => JSON.stringify(variablesSkeleton(paths), null, 2);
 

@@ -1,5 +1,5 @@
 import { Field, Input, Select } from "@/components/ui/field";
-import { waitUnitLabel, type WaitStepDraft, type WaitUnit } from "@/lib/workflows/builder.shared";
+import { waitUnitLabel, type WaitStepDraft, type WaitUnit } from "@/lib/flows/workflows/builder.shared";
 
 const UNITS: WaitUnit[] = ["minutes", "hours", "days"];
 

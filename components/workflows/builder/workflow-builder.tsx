@@ -14,8 +14,8 @@ import {
   type TemplateChoice,
   type TestRunResult,
   type WorkflowDraft,
-} from "@/lib/workflows/builder.shared";
-import { workflowVariables } from "@/lib/workflows/builder-variables.shared";
+} from "@/lib/flows/workflows/builder.shared";
+import { workflowVariables } from "@/lib/flows/workflows/builder-variables.shared";
 import { SaveStatus } from "./save-status";
 import { StepList } from "./step-list";
 import { TestRunPanel } from "./test-run-panel";

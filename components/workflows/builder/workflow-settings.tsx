@@ -1,5 +1,5 @@
 import { Field, Input } from "@/components/ui/field";
-import type { WorkflowDraft } from "@/lib/workflows/builder.shared";
+import type { WorkflowDraft } from "@/lib/flows/workflows/builder.shared";
 
 /** Name, key and enabled: the workflow as a whole. */
 export function WorkflowSettings({

@@ -3,7 +3,7 @@ import addressparser from "nodemailer/lib/addressparser";
 import { describe, expect, it } from "vitest";
 import { buildMime, type MailFields, type MimeAttachment } from "./build-mime";
 import { buildMimeWithMailComposer } from "@/lib/testing/build-mime-reference";
-import { readMailbox } from "@/lib/addresses/recipients.shared";
+import { readMailbox } from "@/lib/foundation/addresses/recipients.shared";
 import { parseEntry } from "./mime-addresses";
 
 // buildMime replaced nodemailer's MailComposer (build-mime-reference.ts). Both build each input here;
@@ -66,7 +66,7 @@ const cases: Array<[string, Partial<MailFields>]> = [
   ["a large HTML body over 128 KiB", { html: `<div>${"<p>paragraph with some words and ünïcode</p>\n".repeat(3500)}</div>` }],
 ];
 
-// Entries that lib/addresses reads with the full parser (comments, quoted local parts, groups): kept out
+// Entries that lib/foundation/addresses reads with the full parser (comments, quoted local parts, groups): kept out
 // of `cases` so the generated combinations below stay the ones they were.
 const addressCases: Array<[string, Partial<MailFields>]> = [
   ["comments, quoted local parts and domain literals", {
@@ -131,7 +131,7 @@ describe("buildMime against MailComposer", () => {
     }
   });
 
-  it("reads other entries through lib/addresses as addressparser did", () => {
+  it("reads other entries through lib/foundation/addresses as addressparser did", () => {
     const entries = [
       "Friends: a@example.org, B <b@example.org>;", "undisclosed-recipients:;", "<bare@example.org>", "a@[127.0.0.1]", "jane@example.com (Jane)",
       "jane@example.com (J\\)ane) (Doe)", "<j@e.org (x)>", "(outer) <j@e.org>", '"a b"@example.com', '"a\\"b"@x.org', 'Name <"a b"@x.org>',

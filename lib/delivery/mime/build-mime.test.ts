@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildMime, type MailFields } from "./build-mime";
-import { messageIdHeader, sendingDomain } from "@/lib/addresses/sender-address.shared";
+import { messageIdHeader, sendingDomain } from "@/lib/foundation/addresses/sender-address.shared";
 
 const fields: MailFields = {
   from: "Acme Support <Support@Example.COM>",

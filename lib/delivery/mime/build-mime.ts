@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { addressList } from "./mime-addresses";
 import { attachmentPart, multipart, type Part, textPart } from "./mime-parts";
-import { messageIdHeader } from "@/lib/addresses/sender-address.shared";
+import { messageIdHeader } from "@/lib/foundation/addresses/sender-address.shared";
 import { headerField, unstructuredValue } from "./mime-words";
 
 /** The stored message's content as delivery needs it (entries of to/cc/bcc as given: `addr` or `Name <addr>`). */

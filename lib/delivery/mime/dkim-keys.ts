@@ -3,8 +3,8 @@ import { createPrivateKey, type KeyObject } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { domains } from "@/db/schema/index";
-import { decryptSecret } from "@/lib/crypto/secret-box";
-import { DKIM_KEY_PURPOSE } from "@/lib/domains/add-domain";
+import { decryptSecret } from "@/lib/foundation/crypto/secret-box";
+import { DKIM_KEY_PURPOSE } from "@/lib/domain/domains/add-domain";
 
 /** What nodemailer's `dkim` option takes for one signature. */
 export interface DkimSigningKey {

@@ -1,7 +1,7 @@
 import { encodeWord, normalizeDomain, quoteString } from "./nodemailer-internals";
 import { wordEncoding } from "./mime-words";
-import { readAddressEntry, type EntryMailbox } from "@/lib/addresses/address-entries.shared";
-import { parseSimpleMailbox } from "@/lib/addresses/recipients.shared";
+import { readAddressEntry, type EntryMailbox } from "@/lib/foundation/addresses/address-entries.shared";
+import { parseSimpleMailbox } from "@/lib/foundation/addresses/recipients.shared";
 
 /** One mailbox (`address`) or group (`group`) of an entry, in the shape MailComposer read entries into. */
 export interface Address {
@@ -40,7 +40,7 @@ export function addressList(entries: readonly string[]): AddressList {
 }
 
 /**
- * One stored entry as MailComposer read it, by the code base's one address parser (lib/addresses):
+ * One stored entry as MailComposer read it, by the code base's one address parser (lib/foundation/addresses):
  * the two shapes nearly every entry has, `addr` and `Plain Name <addr>`, through its shortcut, anything
  * else through email-addresses, shaped as nodemailer's addressparser shaped it so headers and envelopes
  * stay what MailComposer built (build-mime-parity.test.ts compares the two on every shape): a comment

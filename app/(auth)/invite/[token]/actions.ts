@@ -6,9 +6,9 @@ import { publicAction, type FormState } from "@/app/_lib/action";
 import { signIn, signOut } from "@/app/_lib/auth";
 import { currentUser } from "@/app/_lib/dashboard-context";
 import { openWorkspace } from "@/app/_lib/workspace-cookie";
-import { AppError } from "@/lib/errors";
-import { consumeSignInAttempt } from "@/lib/auth/sign-in-throttle";
-import { acceptInvitation, acceptInvitationAsNewUser } from "@/lib/members/accept-invitation";
+import { AppError } from "@/lib/foundation/errors";
+import { consumeSignInAttempt } from "@/lib/flows/auth/sign-in-throttle";
+import { acceptInvitation, acceptInvitationAsNewUser } from "@/lib/flows/members/accept-invitation";
 import { clientIp } from "../../_lib/client-ip";
 
 /** A refusal of the new-account form keeps the name typed (`values.name`). */

@@ -5,8 +5,8 @@ import type { ReactNode } from "react";
 import { AcceptForm, NewAccountForm, SignInToAcceptForm } from "@/components/auth/invite-forms";
 import { Button } from "@/components/ui/button";
 import { currentUser } from "@/app/_lib/dashboard-context";
-import { getInvitationByToken, type InvitationState } from "@/lib/members/accept-invitation";
-import { ROLE_LABELS } from "@/lib/access/roles.shared";
+import { getInvitationByToken, type InvitationState } from "@/lib/flows/members/accept-invitation";
+import { ROLE_LABELS } from "@/lib/foundation/access/roles.shared";
 import { acceptAsNewUser, acceptAsSignedInUser, signInToAccept, signOutToAccept } from "./actions";
 
 export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };

@@ -4,7 +4,7 @@ import { BatchTable } from "@/components/batches/batch-table";
 import { KeysetListPage } from "@/components/insights/keyset-list-page";
 import type { SearchParams } from "@/components/insights/page-params";
 import { PageHeader } from "@/components/ui/page-header";
-import { listBatches, parseBatchListQuery } from "@/lib/batches/list-batches";
+import { listBatches, parseBatchListQuery } from "@/lib/domain/batches/list-batches";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Batches" };

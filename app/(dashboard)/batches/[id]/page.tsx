@@ -11,9 +11,9 @@ import { Card } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import { hrefWith } from "@/components/ui/pager";
 import { Timestamp } from "@/components/ui/timestamp";
-import { getBatchDetail } from "@/lib/batches/get-batch-detail";
-import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/batches/list-batch-messages";
-import { listTemplateNames } from "@/lib/templates/list-template-names";
+import { getBatchDetail } from "@/lib/domain/batches/get-batch-detail";
+import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/domain/batches/list-batch-messages";
+import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };

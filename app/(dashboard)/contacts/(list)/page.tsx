@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { searchContacts } from "@/lib/contacts/search-contacts";
+import { searchContacts } from "@/lib/domain/contacts/search-contacts";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Contacts" };

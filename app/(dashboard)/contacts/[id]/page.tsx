@@ -13,9 +13,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { CONTACT_MESSAGES_MAX, getContactDetail } from "@/lib/contacts/get-contact-detail";
-import { hasRole } from "@/lib/access/roles.shared";
-import { listTemplateNames } from "@/lib/templates/list-template-names";
+import { CONTACT_MESSAGES_MAX, getContactDetail } from "@/lib/domain/contacts/get-contact-detail";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { addSuppressionAction, removeSuppressionAction } from "../actions";
 

@@ -13,8 +13,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { hasRole } from "@/lib/access/roles.shared";
-import { listSuppressionsPage } from "@/lib/suppressions/list-suppressions-page";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { listSuppressionsPage } from "@/lib/domain/suppressions/list-suppressions-page";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { addSuppressionAction, removeSuppressionAction } from "../actions";
 

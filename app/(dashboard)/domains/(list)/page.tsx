@@ -8,8 +8,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { listDomains } from "@/lib/domains/list-domains";
-import { hasRole } from "@/lib/access/roles.shared";
+import { listDomains } from "@/lib/domain/domains/list-domains";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { addDomainAction } from "../actions";
 

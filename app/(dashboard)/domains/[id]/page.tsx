@@ -9,10 +9,10 @@ import { Card } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
-import { getDomainOrThrow, type Domain } from "@/lib/domains/get-domain-or-throw";
-import { expectedDnsRecords } from "@/lib/domains/verify-domain";
-import { AppError } from "@/lib/errors";
-import { hasRole } from "@/lib/access/roles.shared";
+import { getDomainOrThrow, type Domain } from "@/lib/domain/domains/get-domain-or-throw";
+import { expectedDnsRecords } from "@/lib/domain/domains/verify-domain";
+import { AppError } from "@/lib/foundation/errors";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { verifyDomainAction } from "../actions";
 

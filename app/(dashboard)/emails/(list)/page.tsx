@@ -8,9 +8,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { FormMessage } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
-import { EMAIL_FILTER_PARAMS, parseEmailListSearch } from "@/lib/messages/email-list-search";
-import { listDashboardMessages, listTemplateChoices } from "@/lib/messages/list-dashboard-messages";
-import { listTemplateNames } from "@/lib/templates/list-template-names";
+import { EMAIL_FILTER_PARAMS, parseEmailListSearch } from "@/lib/domain/messages/email-list-search";
+import { listDashboardMessages, listTemplateChoices } from "@/lib/domain/messages/list-dashboard-messages";
+import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { toSearchParams } from "../search-params";
 

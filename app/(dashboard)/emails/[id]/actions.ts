@@ -3,9 +3,9 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
-import { recordActivity } from "@/lib/activity/record-activity";
-import { cancelMessage } from "@/lib/messages/cancel-message";
-import { rescheduleMessage } from "@/lib/messages/reschedule-message";
+import { recordActivity } from "@/lib/records/activity/record-activity";
+import { cancelMessage } from "@/lib/domain/messages/cancel-message";
+import { rescheduleMessage } from "@/lib/domain/messages/reschedule-message";
 import { resendMessage } from "@/lib/sending/resend-message";
 
 const resendFormSchema = z.object({ messageId: z.string().regex(/^em_[0-9A-Za-z]{16}$/, "must be a message id (em_…)") });

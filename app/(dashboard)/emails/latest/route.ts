@@ -1,7 +1,7 @@
 import { connection } from "next/server";
-import { jsonResponse, ok } from "@/lib/api/respond";
-import { parseEmailListSearch } from "@/lib/messages/email-list-search";
-import { countNewerMessages } from "@/lib/messages/list-dashboard-messages";
+import { jsonResponse, ok } from "@/lib/entry/api/respond";
+import { parseEmailListSearch } from "@/lib/domain/messages/email-list-search";
+import { countNewerMessages } from "@/lib/domain/messages/list-dashboard-messages";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 // GET /emails/latest?newest=em_…&<filters> – how many matching messages are newer than the top row.

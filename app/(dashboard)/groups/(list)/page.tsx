@@ -7,8 +7,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { GROUP_MESSAGE_COUNT_CAP, listUnsubscribeGroups } from "@/lib/contacts/list-unsubscribe-groups";
-import { hasRole } from "@/lib/access/roles.shared";
+import { GROUP_MESSAGE_COUNT_CAP, listUnsubscribeGroups } from "@/lib/domain/contacts/list-unsubscribe-groups";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { createGroupAction } from "../actions";
 

@@ -7,9 +7,9 @@ import { Card } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
-import { getUnsubscribeGroup } from "@/lib/contacts/get-unsubscribe-group";
-import { GROUP_MESSAGE_COUNT_CAP } from "@/lib/contacts/list-unsubscribe-groups";
-import { hasRole } from "@/lib/access/roles.shared";
+import { getUnsubscribeGroup } from "@/lib/domain/contacts/get-unsubscribe-group";
+import { GROUP_MESSAGE_COUNT_CAP } from "@/lib/domain/contacts/list-unsubscribe-groups";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { updateGroupAction } from "../actions";
 

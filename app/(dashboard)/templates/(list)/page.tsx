@@ -11,7 +11,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { listDashboardTemplates, type DashboardTemplate } from "@/lib/templates/list-dashboard-templates";
+import { listDashboardTemplates, type DashboardTemplate } from "@/lib/domain/templates/list-dashboard-templates";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { deleteTemplateAction, duplicateTemplateAction } from "../actions";
 

@@ -5,11 +5,11 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { dashboardAction } from "@/app/_lib/action";
 import type { ActionResult, ScenarioView } from "@/components/templates/editor/types";
-import { deleteTemplateScenario } from "@/lib/templates/delete-template-scenario";
-import { saveTemplateScenario } from "@/lib/templates/save-template-scenario";
-import type { TemplateContentInput } from "@/lib/templates/schemas";
+import { deleteTemplateScenario } from "@/lib/domain/templates/delete-template-scenario";
+import { saveTemplateScenario } from "@/lib/domain/templates/save-template-scenario";
+import type { TemplateContentInput } from "@/lib/domain/templates/schemas";
 import { sendTemplateTest } from "@/lib/sending/send-template-test";
-import { updateTemplate } from "@/lib/templates/update-template";
+import { updateTemplate } from "@/lib/domain/templates/update-template";
 
 // The template editor's actions. Any member may edit templates; each reads the workspace from the
 // session (never from the arguments) and hands the use case's error back in words.

@@ -3,9 +3,9 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { NewTemplateForm } from "@/components/templates/library/new-template-form";
 import { PageHeader } from "@/components/ui/page-header";
-import { BLANK_CODE_BODY_HTML, BLANK_SUBJECT } from "@/lib/templates/blank.shared";
-import { renderTemplate } from "@/lib/templates/render.shared";
-import { STARTERS } from "@/lib/templates/starters/generated";
+import { BLANK_CODE_BODY_HTML, BLANK_SUBJECT } from "@/lib/domain/templates/blank.shared";
+import { renderTemplate } from "@/lib/domain/templates/render.shared";
+import { STARTERS } from "@/lib/domain/templates/starters/generated";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { createTemplateAction } from "../actions";
 

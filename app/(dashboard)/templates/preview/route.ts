@@ -1,7 +1,7 @@
 import { connection } from "next/server";
-import { MB, readJsonBody } from "@/lib/api/read-json";
-import { errorReply, jsonResponse, ok } from "@/lib/api/respond";
-import { previewDraft } from "@/lib/templates/preview-draft";
+import { MB, readJsonBody } from "@/lib/entry/api/read-json";
+import { errorReply, jsonResponse, ok } from "@/lib/entry/api/respond";
+import { previewDraft } from "@/lib/domain/templates/preview-draft";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 // POST /templates/preview – the editor's live preview: an unsaved draft and sample data through the one

@@ -12,10 +12,10 @@ import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { Timestamp } from "@/components/ui/timestamp";
-import { hasRole } from "@/lib/access/roles.shared";
-import { listDeliveries, parseDeliveryListQuery } from "@/lib/webhooks/list-deliveries";
-import { getEndpointOrThrow } from "@/lib/webhooks/manage-endpoints";
-import { serializeDelivery } from "@/lib/webhooks/serialize";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { listDeliveries, parseDeliveryListQuery } from "@/lib/flows/webhooks/list-deliveries";
+import { getEndpointOrThrow } from "@/lib/flows/webhooks/manage-endpoints";
+import { serializeDelivery } from "@/lib/flows/webhooks/serialize";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { deleteEndpointAction, replayAction, rotateSecretAction, sendTestEventAction, setEndpointEnabledAction, updateEndpointAction } from "../actions";
 

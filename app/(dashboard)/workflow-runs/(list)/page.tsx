@@ -4,7 +4,7 @@ import { KeysetListPage } from "@/components/insights/keyset-list-page";
 import type { SearchParams } from "@/components/insights/page-params";
 import { WorkflowRunTable } from "@/components/workflows/workflow-run-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { listWorkflowRuns, parseWorkflowRunListQuery } from "@/lib/workflows/list-workflow-runs";
+import { listWorkflowRuns, parseWorkflowRunListQuery } from "@/lib/flows/workflows/list-workflow-runs";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Workflow runs" };

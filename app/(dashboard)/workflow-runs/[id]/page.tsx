@@ -11,8 +11,8 @@ import { Card } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
 import { DescriptionList } from "@/components/ui/description-list";
 import { Timestamp } from "@/components/ui/timestamp";
-import { getWorkflowRunDetail } from "@/lib/workflows/get-workflow-run-detail";
-import { listTemplateNames } from "@/lib/templates/list-template-names";
+import { getWorkflowRunDetail } from "@/lib/flows/workflows/get-workflow-run-detail";
+import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 type Props = { params: Promise<{ id: string }> };

@@ -6,7 +6,7 @@ import { LinkButton } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormMessage } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
-import { listDashboardWorkflows, RECENT_RUN_DAYS } from "@/lib/workflows/list-dashboard-workflows";
+import { listDashboardWorkflows, RECENT_RUN_DAYS } from "@/lib/flows/workflows/list-dashboard-workflows";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { deleteWorkflowAction, setWorkflowEnabledAction } from "../actions";
 

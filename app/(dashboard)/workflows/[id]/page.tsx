@@ -9,9 +9,9 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
-import { draftFromWorkflow } from "@/lib/workflows/builder.shared";
-import { getWorkflowOrThrow } from "@/lib/workflows/get-workflow-or-throw";
-import { listBuilderChoices } from "@/lib/workflows/list-builder-choices";
+import { draftFromWorkflow } from "@/lib/flows/workflows/builder.shared";
+import { getWorkflowOrThrow } from "@/lib/flows/workflows/get-workflow-or-throw";
+import { listBuilderChoices } from "@/lib/flows/workflows/list-builder-choices";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { deleteWorkflowAction, saveWorkflowAction, setWorkflowEnabledAction, testRunWorkflowAction } from "../actions";
 

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { WorkflowBuilder } from "@/components/workflows/builder/workflow-builder";
 import { PageHeader } from "@/components/ui/page-header";
-import { newSendStep } from "@/lib/workflows/builder.shared";
-import { listBuilderChoices } from "@/lib/workflows/list-builder-choices";
+import { newSendStep } from "@/lib/flows/workflows/builder.shared";
+import { listBuilderChoices } from "@/lib/flows/workflows/list-builder-choices";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { saveWorkflowAction, testRunWorkflowAction } from "../actions";
 

@@ -1,4 +1,4 @@
-import { liveResponse } from "@/lib/observability/responses";
+import { liveResponse } from "@/lib/entry/observability/responses";
 
 // Answered per request, never prerendered at build time (docs/development.md#traps, trap 3).
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { readyResponse } from "@/lib/observability/responses";
+import { readyResponse } from "@/lib/entry/observability/responses";
 
 // Answered per request, never prerendered at build time (docs/development.md#traps, trap 3).
 export const dynamic = "force-dynamic";

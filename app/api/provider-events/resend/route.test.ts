@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages, suppressions } from "@/db/schema";
-import { resetEnvForTests } from "@/lib/env";
+import { resetEnvForTests } from "@/lib/foundation/env";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { POST } from "./route";

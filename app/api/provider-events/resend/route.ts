@@ -1,4 +1,4 @@
-import { signedPostRoute } from "@/lib/api/signed-post-route";
+import { signedPostRoute } from "@/lib/entry/api/signed-post-route";
 import { ingestResendEvent } from "@/lib/delivery/providers/resend/ingest-resend-event";
 
 // POST /api/provider-events/resend – Resend's signed webhook deliveries (Svix / Standard Webhooks).

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clearSnsCertificateCacheForTests, isSnsUrl } from "@/lib/delivery/providers/ses/sns-certificates";
-import { resetEnvForTests, env } from "@/lib/env";
+import { resetEnvForTests, env } from "@/lib/foundation/env";
 import { startFakeSns, sesEvent, TEST_TOPIC_ARN, type FakeSns } from "@/lib/testing/fake-sns";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";

@@ -1,4 +1,4 @@
-import { signedPostRoute } from "@/lib/api/signed-post-route";
+import { signedPostRoute } from "@/lib/entry/api/signed-post-route";
 import { ingestSesNotification } from "@/lib/delivery/providers/ses/ingest-ses-notification";
 
 // POST /api/provider-events/ses – SNS HTTP(S) deliveries of SES events, subscription confirmations.

@@ -1,5 +1,5 @@
-import { errorReply, jsonResponse, ok } from "@/lib/api/respond";
-import { unsubscribeContact } from "@/lib/unsubscribe/unsubscribe-contact";
+import { errorReply, jsonResponse, ok } from "@/lib/entry/api/respond";
+import { unsubscribeContact } from "@/lib/domain/unsubscribe/unsubscribe-contact";
 
 type Context = { params: Promise<{ token: string }> };
 

@@ -1,7 +1,7 @@
-import { errorReply, jsonResponse, ok } from "@/lib/api/respond";
-import { methodNotAllowed } from "@/lib/api/with-api-key";
-import { receiveUpload } from "@/lib/attachments/receive-upload";
-import { serializeAttachment } from "@/lib/attachments/serialize";
+import { errorReply, jsonResponse, ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
+import { receiveUpload } from "@/lib/domain/attachments/receive-upload";
+import { serializeAttachment } from "@/lib/domain/attachments/serialize";
 
 // The signed URL is the only credential, so any origin may use it (a browser uploading directly).
 const CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "PUT", "access-control-allow-headers": "content-type" };

@@ -1,4 +1,4 @@
-import { unknownPath } from "@/lib/api/with-api-key";
+import { unknownPath } from "@/lib/entry/api/with-api-key";
 
 // Every other path under /v1: the JSON 404 envelope, never an HTML page
 export const GET = unknownPath;

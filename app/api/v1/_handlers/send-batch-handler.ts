@@ -1,8 +1,8 @@
-import { MB } from "@/lib/api/read-json";
-import { created, ok } from "@/lib/api/respond";
-import { withApiKey } from "@/lib/api/with-api-key";
+import { MB } from "@/lib/entry/api/read-json";
+import { created, ok } from "@/lib/entry/api/respond";
+import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { sendBatch } from "@/lib/sending/send-batch";
-import { serializeBatch } from "@/lib/batches/serialize";
+import { serializeBatch } from "@/lib/domain/batches/serialize";
 
 /** Shared by POST /v1/batches, /v1/sandbox/batches and the older /v1/(sandbox/)email_messages_batch. */
 export function sendBatchHandler({ sandbox }: { sandbox: boolean }) {

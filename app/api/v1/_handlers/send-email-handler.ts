@@ -1,7 +1,7 @@
-import { created, ok } from "@/lib/api/respond";
-import { withApiKey } from "@/lib/api/with-api-key";
+import { created, ok } from "@/lib/entry/api/respond";
+import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { sendMessage } from "@/lib/sending/send-message";
-import { serializeMessage } from "@/lib/messages/serialize";
+import { serializeMessage } from "@/lib/domain/messages/serialize";
 
 /** Shared by POST /v1/email_messages and /v1/sandbox/email_messages. */
 export function sendEmailHandler({ sandbox }: { sandbox: boolean }) {

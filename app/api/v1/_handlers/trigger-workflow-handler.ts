@@ -1,7 +1,7 @@
-import { created, ok } from "@/lib/api/respond";
-import { withApiKey } from "@/lib/api/with-api-key";
-import { serializeWorkflowRun } from "@/lib/workflows/serialize";
-import { triggerWorkflowRun } from "@/lib/workflows/trigger-workflow-run";
+import { created, ok } from "@/lib/entry/api/respond";
+import { withApiKey } from "@/lib/entry/api/with-api-key";
+import { serializeWorkflowRun } from "@/lib/flows/workflows/serialize";
+import { triggerWorkflowRun } from "@/lib/flows/workflows/trigger-workflow-run";
 
 /** Shared by POST /v1/workflow_runs and /v1/sandbox/workflow_runs. */
 export function triggerWorkflowHandler({ sandbox }: { sandbox: boolean }) {

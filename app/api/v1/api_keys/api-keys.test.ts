@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
-import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";

@@ -1,11 +1,11 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { created, list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { createApiKeyAsKey } from "@/lib/api-keys/create-api-key-as-key";
-import { listApiKeys } from "@/lib/api-keys/list-api-keys";
-import { apiKeyGrantSchema } from "@/lib/api-keys/schemas";
-import { serializeApiKey, serializeCreatedApiKey } from "@/lib/api-keys/serialize";
-import { parseInput } from "@/lib/validation.shared";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { created, list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { createApiKeyAsKey } from "@/lib/domain/api-keys/create-api-key-as-key";
+import { listApiKeys } from "@/lib/domain/api-keys/list-api-keys";
+import { apiKeyGrantSchema } from "@/lib/domain/api-keys/schemas";
+import { serializeApiKey, serializeCreatedApiKey } from "@/lib/domain/api-keys/serialize";
+import { parseInput } from "@/lib/foundation/validation.shared";
 
 // GET /v1/api_keys – the workspace's keys, newest first, revoked ones included; never a secret
 export const GET = withApiKey({ scope: "keys:write", body: "none" }, async ({ principal }) => {

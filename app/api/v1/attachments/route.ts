@@ -1,7 +1,7 @@
-import { created } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { createAttachment } from "@/lib/attachments/create-attachment";
-import { serializeAttachment } from "@/lib/attachments/serialize";
+import { created } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { createAttachment } from "@/lib/domain/attachments/create-attachment";
+import { serializeAttachment } from "@/lib/domain/attachments/serialize";
 
 // POST /v1/attachments – an attachment id and the signed URL its bytes are PUT to (valid 1 hour)
 export const POST = withApiKey({ scope: "emails:send", body: "optional", maxBytes: 64 * 1024 }, async ({ principal, body }) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
-import { revokeApiKeyOrThrow } from "@/lib/api-keys/revoke-api-key";
-import { AUDIT_SYSTEM_ACTOR, userActor } from "@/lib/audit/actor";
+import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
+import { revokeApiKeyOrThrow } from "@/lib/domain/api-keys/revoke-api-key";
+import { AUDIT_SYSTEM_ACTOR, userActor } from "@/lib/records/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { GET, POST } from "./route";

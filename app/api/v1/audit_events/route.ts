@@ -1,6 +1,6 @@
-import { list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { listAuditEvents, parseAuditListQuery, serializeAuditEvent } from "@/lib/audit/list-audit-events";
+import { list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { listAuditEvents, parseAuditListQuery, serializeAuditEvent } from "@/lib/records/audit/list-audit-events";
 
 // GET /v1/audit_events – who changed what in the workspace, newest first, keyset cursors; a `full` key only
 export const GET = withApiKey({ scope: "full", body: "none" }, async ({ principal, url }) => {

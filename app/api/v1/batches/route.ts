@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/with-api-key";
+import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
 import { sendBatchHandler } from "../_handlers/send-batch-handler";
 
 // POST /v1/batches – send many messages (1–1000), all or nothing

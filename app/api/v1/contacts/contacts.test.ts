@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
-import { upsertContacts } from "@/lib/contacts/upsert-contacts";
+import { createUnsubscribeGroup } from "@/lib/domain/contacts/create-unsubscribe-group";
+import { upsertContacts } from "@/lib/domain/contacts/upsert-contacts";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";

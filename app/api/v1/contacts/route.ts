@@ -1,7 +1,7 @@
-import { list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { parseContactListQuery, serializeContact } from "@/lib/contacts/api";
-import { searchContacts } from "@/lib/contacts/search-contacts";
+import { list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { parseContactListQuery, serializeContact } from "@/lib/domain/contacts/api";
+import { searchContacts } from "@/lib/domain/contacts/search-contacts";
 
 // GET /v1/contacts – alphabetical by address; query= searches address (with "@") or address and name prefixes
 export const GET = withApiKey({ scope: "contacts:write", body: "none" }, async ({ principal, url }) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dnsRecordsFor } from "@/lib/domains/dns-records";
+import { dnsRecordsFor } from "@/lib/domain/domains/dns-records";
 import { startDnsServer, type TestDnsServer } from "@/lib/testing/dns-server";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";

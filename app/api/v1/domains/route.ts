@@ -1,13 +1,13 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { created, list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { addDomain } from "@/lib/domains/add-domain";
-import { describeDomain } from "@/lib/domains/describe-domain";
-import { listDomains } from "@/lib/domains/list-domains";
-import { addDomainApiSchema } from "@/lib/domains/schemas";
-import { serializeDomain, serializeDomainSummary } from "@/lib/domains/serialize";
-import { env } from "@/lib/env";
-import { parseInput } from "@/lib/validation.shared";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { created, list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { addDomain } from "@/lib/domain/domains/add-domain";
+import { describeDomain } from "@/lib/domain/domains/describe-domain";
+import { listDomains } from "@/lib/domain/domains/list-domains";
+import { addDomainApiSchema } from "@/lib/domain/domains/schemas";
+import { serializeDomain, serializeDomainSummary } from "@/lib/domain/domains/serialize";
+import { env } from "@/lib/foundation/env";
+import { parseInput } from "@/lib/foundation/validation.shared";
 
 // GET /v1/domains – the workspace's sending domains by name (a handful: one page)
 export const GET = withApiKey({ scope: "domains:write", body: "none" }, async ({ principal }) => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/foundation/ids";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { GET } from "./route";
-import { flushActivityLog } from "@/lib/activity/record-activity";
+import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { activityLogs } from "@/db/schema";
 import { eq } from "drizzle-orm";
 

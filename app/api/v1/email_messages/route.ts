@@ -1,8 +1,8 @@
-import { list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { listMessages } from "@/lib/messages/list-messages";
-import { parseMessageListQuery } from "@/lib/messages/message-list-query";
-import { serializeMessage } from "@/lib/messages/serialize";
+import { list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { listMessages } from "@/lib/domain/messages/list-messages";
+import { parseMessageListQuery } from "@/lib/domain/messages/message-list-query";
+import { serializeMessage } from "@/lib/domain/messages/serialize";
 import { sendEmailHandler } from "../_handlers/send-email-handler";
 
 // POST /v1/email_messages – send an email, with a template or raw content

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { activityLogs, contacts, emailMessages } from "@/db/schema";
-import { flushActivityLog } from "@/lib/activity/record-activity";
+import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { POST as sandboxPost } from "../sandbox/email_messages/route";

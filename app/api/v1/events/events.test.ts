@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { recordEvent } from "@/lib/timeline/record-event";
-import type { EventCode } from "@/lib/timeline/event-codes.shared";
-import { sendTestEvent } from "@/lib/webhooks/send-test-event";
-import { createEndpoint } from "@/lib/webhooks/manage-endpoints";
+import { recordEvent } from "@/lib/records/timeline/record-event";
+import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
+import { sendTestEvent } from "@/lib/flows/webhooks/send-test-event";
+import { createEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
 import { useSettings } from "@/lib/testing/settings";
 import { GET as feed } from "./route";
 

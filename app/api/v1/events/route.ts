@@ -1,6 +1,6 @@
-import { list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { listEventFeed, parseFeedQuery } from "@/lib/webhooks/list-event-feed";
+import { list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { listEventFeed, parseFeedQuery } from "@/lib/flows/webhooks/list-event-feed";
 
 // GET /v1/events?after=&types=&limit=&wait= – the workspace's event feed, the webhook payloads in recorded order
 export const GET = withApiKey({ scope: "emails:read", body: "none" }, async ({ principal, url, request }) => {

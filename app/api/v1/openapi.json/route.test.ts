@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { basicAuthHeader, createApiKey } from "@/lib/api-keys/create-api-key";
-import type { ApiScope } from "@/lib/api-keys/scopes.shared";
-import { AUDIT_SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
+import type { ApiScope } from "@/lib/domain/api-keys/scopes.shared";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { GET, POST } from "./route";

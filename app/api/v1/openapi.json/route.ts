@@ -1,6 +1,6 @@
-import { openApiDocument } from "@/lib/api/openapi/document";
-import { jsonResponse } from "@/lib/api/respond";
-import { methodNotAllowed } from "@/lib/api/with-api-key";
+import { openApiDocument } from "@/lib/entry/api/openapi/document";
+import { jsonResponse } from "@/lib/entry/api/respond";
+import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
 
 // Built per process on first request, never at build time (docs/development.md#traps, trap 3).
 export const dynamic = "force-dynamic";

@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { created, list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { addSuppression } from "@/lib/suppressions/add-suppression";
-import { addSuppressionApiSchema, parseSuppressionListQuery, serializeSuppression, suppressionListMeta } from "@/lib/suppressions/api";
-import { listSuppressionsPage } from "@/lib/suppressions/list-suppressions-page";
-import { parseInput } from "@/lib/validation.shared";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { created, list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { addSuppression } from "@/lib/domain/suppressions/add-suppression";
+import { addSuppressionApiSchema, parseSuppressionListQuery, serializeSuppression, suppressionListMeta } from "@/lib/domain/suppressions/api";
+import { listSuppressionsPage } from "@/lib/domain/suppressions/list-suppressions-page";
+import { parseInput } from "@/lib/foundation/validation.shared";
 
 // GET /v1/suppressions – alphabetical by address; filters reason, since, prefix; cursors after/before (an address)
 export const GET = withApiKey({ scope: "suppressions:write", body: "none" }, async ({ principal, url }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addSuppression } from "@/lib/suppressions/add-suppression";
+import { addSuppression } from "@/lib/domain/suppressions/add-suppression";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";

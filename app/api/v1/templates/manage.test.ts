@@ -5,7 +5,7 @@ import { templates } from "@/db/schema";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { auditTrail, scopedAuthorization, withFailingAuditWrites } from "@/lib/testing/management";
-import { createWorkflow } from "@/lib/workflows/create-workflow";
+import { createWorkflow } from "@/lib/flows/workflows/create-workflow";
 import * as one from "./[id]/route";
 import * as all from "./route";
 import * as validate from "./validate/route";

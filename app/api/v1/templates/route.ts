@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { created, list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { createTemplate } from "@/lib/templates/create-template";
-import { listTemplates, parseTemplateListQuery } from "@/lib/templates/list-templates";
-import { serializeRawTemplate } from "@/lib/templates/serialize";
-import { parseNewTemplate, templateEtag } from "@/lib/templates/template-request";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { created, list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { createTemplate } from "@/lib/domain/templates/create-template";
+import { listTemplates, parseTemplateListQuery } from "@/lib/domain/templates/list-templates";
+import { serializeRawTemplate } from "@/lib/domain/templates/serialize";
+import { parseNewTemplate, templateEtag } from "@/lib/domain/templates/template-request";
 
 // GET /v1/templates – the workspace's templates (raw), newest first, keyset cursors
 export const GET = withApiKey({ scope: "templates:read", body: "none" }, async ({ principal, url }) => {

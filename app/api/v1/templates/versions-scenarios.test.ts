@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { updateTemplate } from "@/lib/templates/update-template";
+import { updateTemplate } from "@/lib/domain/templates/update-template";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { auditTrail, scopedAuthorization, withFailingAuditWrites } from "@/lib/testing/management";

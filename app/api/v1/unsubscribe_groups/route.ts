@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { created, list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { createGroupApiSchema, newGroupSummary, serializeGroup } from "@/lib/contacts/api";
-import { createUnsubscribeGroup } from "@/lib/contacts/create-unsubscribe-group";
-import { listUnsubscribeGroups } from "@/lib/contacts/list-unsubscribe-groups";
-import { parseInput } from "@/lib/validation.shared";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { created, list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { createGroupApiSchema, newGroupSummary, serializeGroup } from "@/lib/domain/contacts/api";
+import { createUnsubscribeGroup } from "@/lib/domain/contacts/create-unsubscribe-group";
+import { listUnsubscribeGroups } from "@/lib/domain/contacts/list-unsubscribe-groups";
+import { parseInput } from "@/lib/foundation/validation.shared";
 
 // GET /v1/unsubscribe_groups – by name, with unsubscribe and (capped) message counts
 export const GET = withApiKey({ scope: "contacts:write", body: "none" }, async ({ principal }) => {

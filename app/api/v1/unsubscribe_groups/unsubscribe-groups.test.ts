@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
-import { createWorkflowWorkspace } from "@/lib/workflows/testing";
+import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
 import { DELETE as remove, GET as getOne, PATCH as update } from "./[id]/route";
 import { GET as list, POST as create } from "./route";
 

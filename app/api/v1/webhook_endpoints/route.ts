@@ -1,8 +1,8 @@
-import { apiKeyActor } from "@/lib/audit/actor";
-import { created, list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { createEndpoint, listEndpoints, parseEndpointListQuery } from "@/lib/webhooks/manage-endpoints";
-import { serializeEndpoint } from "@/lib/webhooks/serialize";
+import { apiKeyActor } from "@/lib/records/audit/actor";
+import { created, list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { createEndpoint, listEndpoints, parseEndpointListQuery } from "@/lib/flows/webhooks/manage-endpoints";
+import { serializeEndpoint } from "@/lib/flows/webhooks/serialize";
 
 // GET /v1/webhook_endpoints – the workspace's endpoints, newest first, keyset cursors
 export const GET = withApiKey({ scope: "webhooks:write", body: "none" }, async ({ principal, url }) => {

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/with-api-key";
+import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
 import { triggerWorkflowHandler } from "../_handlers/trigger-workflow-handler";
 
 // POST /v1/workflow_runs – start a workflow by id or key with variables

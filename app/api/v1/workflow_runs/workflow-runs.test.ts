@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { workflowRuns } from "@/db/schema";
 import { callRoute } from "@/lib/testing/http";
-import { createWorkflowWorkspace, stepJobsOf } from "@/lib/workflows/testing";
+import { createWorkflowWorkspace, stepJobsOf } from "@/lib/flows/workflows/testing";
 import { POST as sandboxPost } from "../sandbox/workflow_runs/route";
 import { GET as getRun } from "./[id]/route";
 import { GET as listNotAllowed, POST } from "./route";

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { created, list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { createWorkflow } from "@/lib/workflows/create-workflow";
-import { listWorkflowPage, parseWorkflowListQuery } from "@/lib/workflows/list-workflows";
-import { serializeWorkflow } from "@/lib/workflows/serialize";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { created, list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { createWorkflow } from "@/lib/flows/workflows/create-workflow";
+import { listWorkflowPage, parseWorkflowListQuery } from "@/lib/flows/workflows/list-workflows";
+import { serializeWorkflow } from "@/lib/flows/workflows/serialize";
 
 // GET /v1/workflows – the workspace's workflows, newest first, keyset cursors
 export const GET = withApiKey({ scope: "workflows:write", body: "none" }, async ({ principal, url }) => {

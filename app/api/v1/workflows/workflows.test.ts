@@ -5,7 +5,7 @@ import { workflows } from "@/db/schema";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { auditTrail, scopedAuthorization, withFailingAuditWrites } from "@/lib/testing/management";
-import { createWorkflowWorkspace } from "@/lib/workflows/testing";
+import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
 import * as disable from "./[id]/disable/route";
 import * as enable from "./[id]/enable/route";
 import * as one from "./[id]/route";

@@ -1,10 +1,10 @@
-import { apiAdminActor } from "@/lib/api/api-admin-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { serializeWorkspace } from "@/lib/workspaces/api";
-import type { UpdateWorkspaceSettingsInput } from "@/lib/workspaces/schemas";
-import { readWorkspace } from "@/lib/workspaces/read-workspace";
-import { updateWorkspaceSettings } from "@/lib/workspaces/update-workspace-settings";
+import { apiAdminActor } from "@/lib/entry/api/api-admin-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { serializeWorkspace } from "@/lib/domain/workspaces/api";
+import type { UpdateWorkspaceSettingsInput } from "@/lib/domain/workspaces/schemas";
+import { readWorkspace } from "@/lib/domain/workspaces/read-workspace";
+import { updateWorkspaceSettings } from "@/lib/domain/workspaces/update-workspace-settings";
 
 // GET /v1/workspace – the key's own workspace: name, test mode, tracking, sending state
 export const GET = withApiKey({ scope: "workspace:write", body: "none" }, async ({ principal }) => {

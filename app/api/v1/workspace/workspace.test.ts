@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
-import { ensureSystemWorkspace, SYSTEM_WORKSPACE_ID } from "@/lib/workspaces/system-workspace";
+import { ensureSystemWorkspace, SYSTEM_WORKSPACE_ID } from "@/lib/domain/workspaces/system-workspace";
 import { POST as sendMessage } from "../email_messages/route";
 import { POST as pause } from "./pause/route";
 import { POST as resume } from "./resume/route";

@@ -1,5 +1,5 @@
-import { clientFromHeaders } from "@/lib/tracking/client-info";
-import { clickTarget, trackClick } from "@/lib/tracking/record-click";
+import { clientFromHeaders } from "@/lib/domain/tracking/client-info";
+import { clickTarget, trackClick } from "@/lib/domain/tracking/record-click";
 
 type Context = { params: Promise<{ token: string }> };
 

@@ -1,6 +1,6 @@
-import { clientFromHeaders } from "@/lib/tracking/client-info";
-import { PIXEL_HEADERS, TRANSPARENT_GIF } from "@/lib/tracking/pixel";
-import { trackOpen } from "@/lib/tracking/record-open";
+import { clientFromHeaders } from "@/lib/domain/tracking/client-info";
+import { PIXEL_HEADERS, TRANSPARENT_GIF } from "@/lib/domain/tracking/pixel";
+import { trackOpen } from "@/lib/domain/tracking/record-open";
 
 type Context = { params: Promise<{ token: string }> };
 

@@ -1,5 +1,5 @@
-import { AppError } from "@/lib/errors";
-import { unsubscribeContact } from "@/lib/unsubscribe/unsubscribe-contact";
+import { AppError } from "@/lib/foundation/errors";
+import { unsubscribeContact } from "@/lib/domain/unsubscribe/unsubscribe-contact";
 
 type Context = { params: Promise<{ token: string }> };
 

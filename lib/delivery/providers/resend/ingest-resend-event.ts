@@ -1,10 +1,10 @@
 import "server-only";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { env } from "@/lib/env";
-import { AppError, invalidParameter } from "@/lib/errors";
-import { log } from "@/lib/log";
-import { metrics } from "@/lib/metrics/metrics";
-import { recordProviderEvent } from "@/lib/provider-events/record-provider-event";
+import { env } from "@/lib/foundation/env";
+import { AppError, invalidParameter } from "@/lib/foundation/errors";
+import { log } from "@/lib/foundation/log";
+import { metrics } from "@/lib/foundation/metrics/metrics";
+import { recordProviderEvent } from "@/lib/delivery/provider-events/record-provider-event";
 import { mapResendEvent, parseResendTime, resendEventSchema } from "./resend-events";
 
 export interface ResendDelivery {

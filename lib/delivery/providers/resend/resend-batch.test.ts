@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema/index";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/foundation/ids";
 import { startFakeResend, type FakeResend } from "@/lib/testing/fake-resend";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { deliverMessages } from "@/lib/delivery/deliver-batch";

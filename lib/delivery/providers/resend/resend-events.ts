@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { EventCode } from "@/lib/timeline/event-codes.shared";
+import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 
 /** The parts of a Resend webhook payload the timeline uses (other fields are ignored, not rejected). */
 export const resendEventSchema = z.object({

@@ -1,6 +1,6 @@
 import "server-only";
-import { AppError } from "@/lib/errors";
-import { errorFields, log } from "@/lib/log";
+import { AppError } from "@/lib/foundation/errors";
+import { errorFields, log } from "@/lib/foundation/log";
 import { isSnsUrl } from "./sns-certificates";
 import type { SnsMessage } from "./sns-message";
 

@@ -1,9 +1,9 @@
 import "server-only";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
-import { log } from "@/lib/log";
-import { metrics } from "@/lib/metrics/metrics";
-import { recordProviderEvent, type ProviderEventResult } from "@/lib/provider-events/record-provider-event";
+import { env } from "@/lib/foundation/env";
+import { AppError } from "@/lib/foundation/errors";
+import { log } from "@/lib/foundation/log";
+import { metrics } from "@/lib/foundation/metrics/metrics";
+import { recordProviderEvent, type ProviderEventResult } from "@/lib/delivery/provider-events/record-provider-event";
 import { confirmSnsSubscription } from "./confirm-sns-subscription";
 import { mapSesEvent, sesEventSchema, type MappedSesEvent } from "./ses-events";
 import { MESSAGE_ID_TAG } from "./ses-provider";

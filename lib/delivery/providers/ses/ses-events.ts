@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { EventCode } from "@/lib/timeline/event-codes.shared";
+import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 
 const recipientSchema = z.object({
   emailAddress: z.string(),

@@ -13,7 +13,7 @@ import { startFakeSns, sesEvent, TEST_TOPIC_ARN, type FakeSns } from "@/lib/test
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
-import { startWorkers, stopWorkers } from "@/lib/worker/worker";
+import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { MESSAGE_ID_TAG, sesFailure, sesProvider } from "./ses-provider";
 
 /** DELIVERY_PROVIDER=ses against a local SES v2 stand-in (real HTTP, the real AWS SDK), then its events back through SNS. */

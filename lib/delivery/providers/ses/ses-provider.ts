@@ -1,10 +1,10 @@
 import "server-only";
 import { SendEmailCommand, SESv2Client } from "@aws-sdk/client-sesv2";
-import { env } from "@/lib/env";
-import { log } from "@/lib/log";
+import { env } from "@/lib/foundation/env";
+import { log } from "@/lib/foundation/log";
 import { getDkimSigningKey } from "@/lib/delivery/mime/dkim-keys";
 import { dkimSign } from "@/lib/delivery/mime/dkim-sign";
-import { sendingDomain } from "@/lib/addresses/sender-address.shared";
+import { sendingDomain } from "@/lib/foundation/addresses/sender-address.shared";
 import { mimeOf, type DeliveryProvider, type OutboundMail, type ProviderResult } from "@/lib/delivery/provider";
 
 export interface SesSettings {

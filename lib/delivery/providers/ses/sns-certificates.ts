@@ -1,8 +1,8 @@
 import "server-only";
 import { X509Certificate, type KeyObject } from "node:crypto";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
-import { errorFields, log } from "@/lib/log";
+import { env } from "@/lib/foundation/env";
+import { AppError } from "@/lib/foundation/errors";
+import { errorFields, log } from "@/lib/foundation/log";
 
 /**
  * SNS's own hosts: `sns.<region>.amazonaws.com` (and `.amazonaws.com.cn` in China). Only these,
@@ -21,7 +21,7 @@ const REFUSAL_KEPT_MS = 60_000;
 /**
  * True for a URL SNS itself serves: https, an sns.<region>.amazonaws.com host, default port, no
  * credentials. SNS_TEST_TRUSTED_ORIGIN (honored only in tests or with
- * POSTWERK_ALLOW_INSECURE_TEST_SETTINGS, lib/env.ts) adds one origin, for a local certificate server.
+ * POSTWERK_ALLOW_INSECURE_TEST_SETTINGS, lib/foundation/env.ts) adds one origin, for a local certificate server.
  */
 export function isSnsUrl(value: string): boolean {
   let url: URL;

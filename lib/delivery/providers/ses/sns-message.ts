@@ -1,7 +1,7 @@
 import "server-only";
 import { verify, type KeyObject } from "node:crypto";
 import { z } from "zod";
-import { AppError, invalidParameter } from "@/lib/errors";
+import { AppError, invalidParameter } from "@/lib/foundation/errors";
 import { snsSigningKey } from "./sns-certificates";
 
 /** The SNS HTTP(S) envelope (https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html). */

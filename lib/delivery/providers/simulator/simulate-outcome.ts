@@ -2,8 +2,8 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema/index";
-import type { SimulateOutcomeJob } from "@/lib/queue/jobs";
-import { recordProviderEvent } from "@/lib/provider-events/record-provider-event";
+import type { SimulateOutcomeJob } from "@/lib/records/queue/jobs";
+import { recordProviderEvent } from "@/lib/delivery/provider-events/record-provider-event";
 import { firstLinkOf, simulatedEvent, stepOf } from "./simulated-events";
 
 /**

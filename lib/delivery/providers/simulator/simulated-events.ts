@@ -1,5 +1,5 @@
-import { simulatedOutcomeOf, type SimulatedOutcome } from "@/lib/addresses/simulator.shared";
-import type { ProviderEvent } from "@/lib/provider-events/record-provider-event";
+import { simulatedOutcomeOf, type SimulatedOutcome } from "@/lib/foundation/addresses/simulator.shared";
+import type { ProviderEvent } from "@/lib/delivery/provider-events/record-provider-event";
 
 /**
  * What each simulator address reports after SENT, round by round (docs/delivery.md#the-outcome-simulator):

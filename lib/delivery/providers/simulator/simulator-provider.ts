@@ -1,6 +1,6 @@
 import "server-only";
-import { hasSimulatorRecipient } from "@/lib/addresses/simulator.shared";
-import { enqueueSimulatedOutcomes } from "@/lib/queue/queue";
+import { hasSimulatorRecipient } from "@/lib/foundation/addresses/simulator.shared";
+import { enqueueSimulatedOutcomes } from "@/lib/records/queue/queue";
 import { mimeOf, type DeliveryProvider } from "@/lib/delivery/provider";
 import { storeInLocalInbox } from "../local/local-provider";
 import { ROUND_DELAYS_SECONDS, roundsFor } from "./simulated-events";

@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { suppressions, workspaces } from "@/db/schema";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/foundation/errors";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink } from "@/lib/testing/smtp-sink";
 import { useSettings } from "@/lib/testing/settings";
-import { startWorkers, stopWorkers } from "@/lib/worker/worker";
+import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { closeSmtpTransport } from "../smtp/smtp-provider";
 import { simulateOutcome } from "./simulate-outcome";
 

@@ -2,7 +2,7 @@ import net from "node:net";
 import { dkimVerify } from "mailauth";
 import { simpleParser, type AddressObject } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startWorkers, stopWorkers } from "@/lib/worker/worker";
+import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SinkMessage, type SmtpSink } from "@/lib/testing/smtp-sink";
@@ -11,7 +11,7 @@ import { dkimTxtRecord, forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { closeSmtpTransport, smtpFailure } from "./smtp-provider";
 import { useSettings } from "@/lib/testing/settings";
-import { bounceAddress, verifyBounceLocalPart } from "@/lib/crypto/bounce-token";
+import { bounceAddress, verifyBounceLocalPart } from "@/lib/foundation/crypto/bounce-token";
 
 /** docs/architecture.md#rules-that-carry-weight, rule 6: the smtp provider against a real SMTP server (smtp-server) on loopback. */
 const SENT = "EMAIL_MESSAGE_SENT_PROVIDER_EVENT";

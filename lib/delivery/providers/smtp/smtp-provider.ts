@@ -1,10 +1,10 @@
 import "server-only";
-import { env } from "@/lib/env";
-import { log } from "@/lib/log";
+import { env } from "@/lib/foundation/env";
+import { log } from "@/lib/foundation/log";
 import { getDkimSigningKey } from "@/lib/delivery/mime/dkim-keys";
 import { dkimSign } from "@/lib/delivery/mime/dkim-sign";
-import { sendingDomain } from "@/lib/addresses/sender-address.shared";
-import { bounceAddress } from "@/lib/crypto/bounce-token";
+import { sendingDomain } from "@/lib/foundation/addresses/sender-address.shared";
+import { bounceAddress } from "@/lib/foundation/crypto/bounce-token";
 import { mimeOf, type DeliveryProvider, type OutboundMail, type ProviderResult } from "@/lib/delivery/provider";
 import { SmtpPool, type SmtpEnvelope, type SmtpPoolSettings } from "./smtp-pool";
 
@@ -49,7 +49,7 @@ export function getSmtpProvider(): DeliveryProvider {
 
 /**
  * The SMTP envelope. With BOUNCE_DOMAIN, MAIL FROM is the message's own signed return path
- * (b-<token>@BOUNCE_DOMAIN, lib/crypto/bounce-token.ts), so a bounce or complaint that comes back to
+ * (b-<token>@BOUNCE_DOMAIN, lib/foundation/crypto/bounce-token.ts), so a bounce or complaint that comes back to
  * it names the message; the From header is the sender's, unchanged (it is in the signed MIME).
  */
 export function envelopeOf(mail: OutboundMail, bounceDomain: string | undefined): SmtpEnvelope {

@@ -11,10 +11,10 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith } from "@/components/ui/pager";
 import { Timestamp } from "@/components/ui/timestamp";
-import { getTemplateVersionOrThrow } from "@/lib/templates/get-template-version-or-throw";
-import { listTemplateVersions, type TemplateVersionSummary } from "@/lib/templates/list-template-versions";
-import { previewTemplateVersion } from "@/lib/templates/preview-template-version";
-import { diffVersionContent } from "@/lib/templates/version-diff.shared";
+import { getTemplateVersionOrThrow } from "@/lib/domain/templates/get-template-version-or-throw";
+import { listTemplateVersions, type TemplateVersionSummary } from "@/lib/domain/templates/list-template-versions";
+import { previewTemplateVersion } from "@/lib/domain/templates/preview-template-version";
+import { diffVersionContent } from "@/lib/domain/templates/version-diff.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { restoreVersionAction } from "../../actions";
 

@@ -1,7 +1,7 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { getBatchDetail } from "@/lib/batches/get-batch-detail";
-import { serializeBatchDetail } from "@/lib/batches/serialize";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { getBatchDetail } from "@/lib/domain/batches/get-batch-detail";
+import { serializeBatchDetail } from "@/lib/domain/batches/serialize";
 
 // GET /v1/batches/:id – the batch with its messages counted by status
 export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params }) =>

@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { deleteDomainOrThrow } from "@/lib/domains/delete-domain";
-import { describeDomain } from "@/lib/domains/describe-domain";
-import { getDomainOrThrow } from "@/lib/domains/get-domain-or-throw";
-import { serializeDomain } from "@/lib/domains/serialize";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { deleteDomainOrThrow } from "@/lib/domain/domains/delete-domain";
+import { describeDomain } from "@/lib/domain/domains/describe-domain";
+import { getDomainOrThrow } from "@/lib/domain/domains/get-domain-or-throw";
+import { serializeDomain } from "@/lib/domain/domains/serialize";
 
 // GET /v1/domains/:id – the records to publish, each with its state as of the last check
 export const GET = withApiKey<{ id: string }>({ scope: "domains:write", body: "none" }, async ({ principal, params }) =>

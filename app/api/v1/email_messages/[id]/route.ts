@@ -1,8 +1,8 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { getApiMessageOrThrow } from "@/lib/messages/get-api-message";
-import { rescheduleMessage, scheduledAtOfPatch } from "@/lib/messages/reschedule-message";
-import { serializeMessage } from "@/lib/messages/serialize";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { getApiMessageOrThrow } from "@/lib/domain/messages/get-api-message";
+import { rescheduleMessage, scheduledAtOfPatch } from "@/lib/domain/messages/reschedule-message";
+import { serializeMessage } from "@/lib/domain/messages/serialize";
 
 // GET /v1/email_messages/:id – one message with its delivery timestamps
 export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params }) =>

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/with-api-key";
+import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
 import { sendBatchHandler } from "../../_handlers/send-batch-handler";
 
 // POST /v1/sandbox/batches – same as the live endpoint, never delivered

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/with-api-key";
+import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
 import { sendEmailHandler } from "../../_handlers/send-email-handler";
 
 // POST /v1/sandbox/email_messages – same as the live endpoint, never delivered

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/with-api-key";
+import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
 import { triggerWorkflowHandler } from "../../_handlers/trigger-workflow-handler";
 
 // POST /v1/sandbox/workflow_runs – same as the live endpoint; its emails are never delivered

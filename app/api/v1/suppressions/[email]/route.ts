@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { removeSuppressionApiSchema, serializeSuppression } from "@/lib/suppressions/api";
-import { removeSuppressionOrThrow } from "@/lib/suppressions/remove-suppression";
-import { parseInput } from "@/lib/validation.shared";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { removeSuppressionApiSchema, serializeSuppression } from "@/lib/domain/suppressions/api";
+import { removeSuppressionOrThrow } from "@/lib/domain/suppressions/remove-suppression";
+import { parseInput } from "@/lib/foundation/validation.shared";
 
 // DELETE /v1/suppressions/:email – later sends go to the address again; a complaint needs { force: true, reason }
 export const DELETE = withApiKey<{ email: string }>({ scope: "suppressions:write", body: "optional", maxBytes: 16 * 1024 }, async ({ principal, request, params, body }) => {

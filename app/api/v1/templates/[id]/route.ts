@@ -1,11 +1,11 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { deleteTemplate } from "@/lib/templates/delete-template";
-import { getTemplateOrThrow } from "@/lib/templates/get-template-or-throw";
-import { serializeRawTemplate } from "@/lib/templates/serialize";
-import { parseTemplateChanges, templateEtag } from "@/lib/templates/template-request";
-import { updateTemplate } from "@/lib/templates/update-template";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { deleteTemplate } from "@/lib/domain/templates/delete-template";
+import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
+import { serializeRawTemplate } from "@/lib/domain/templates/serialize";
+import { parseTemplateChanges, templateEtag } from "@/lib/domain/templates/template-request";
+import { updateTemplate } from "@/lib/domain/templates/update-template";
 
 type Params = { id: string };
 

@@ -1,7 +1,7 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { previewDraft } from "@/lib/templates/preview-draft";
-import { serializeValidation } from "@/lib/templates/serialize";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { previewDraft } from "@/lib/domain/templates/preview-draft";
+import { serializeValidation } from "@/lib/domain/templates/serialize";
 
 // POST /v1/templates/validate – a draft rendered as the editor's preview renders it, nothing saved:
 // every field's Liquid error with its line and column

@@ -1,12 +1,12 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { serializeGroup, updateGroupApiSchema } from "@/lib/contacts/api";
-import { deleteUnsubscribeGroupOrThrow } from "@/lib/contacts/delete-unsubscribe-group";
-import { getUnsubscribeGroup } from "@/lib/contacts/get-unsubscribe-group";
-import { updateUnsubscribeGroupOrThrow } from "@/lib/contacts/update-unsubscribe-group";
-import { notFound } from "@/lib/errors";
-import { parseInput } from "@/lib/validation.shared";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { serializeGroup, updateGroupApiSchema } from "@/lib/domain/contacts/api";
+import { deleteUnsubscribeGroupOrThrow } from "@/lib/domain/contacts/delete-unsubscribe-group";
+import { getUnsubscribeGroup } from "@/lib/domain/contacts/get-unsubscribe-group";
+import { updateUnsubscribeGroupOrThrow } from "@/lib/domain/contacts/update-unsubscribe-group";
+import { notFound } from "@/lib/foundation/errors";
+import { parseInput } from "@/lib/foundation/validation.shared";
 
 async function readGroup(workspaceId: string, id: string) {
   const group = await getUnsubscribeGroup(workspaceId, id);

@@ -1,8 +1,8 @@
-import { apiKeyActor } from "@/lib/audit/actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { deleteEndpoint, getEndpointOrThrow, updateEndpoint } from "@/lib/webhooks/manage-endpoints";
-import { serializeEndpoint } from "@/lib/webhooks/serialize";
+import { apiKeyActor } from "@/lib/records/audit/actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { deleteEndpoint, getEndpointOrThrow, updateEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
+import { serializeEndpoint } from "@/lib/flows/webhooks/serialize";
 
 // GET /v1/webhook_endpoints/:id
 export const GET = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "none" }, async ({ principal, params }) =>

@@ -1,11 +1,11 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { deleteWorkflow } from "@/lib/workflows/delete-workflow";
-import { getWorkflowOrThrow } from "@/lib/workflows/get-workflow-or-throw";
-import { serializeWorkflow } from "@/lib/workflows/serialize";
-import { updateWorkflow } from "@/lib/workflows/update-workflow";
-import { workflowChanges } from "@/lib/workflows/workflow-request";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { deleteWorkflow } from "@/lib/flows/workflows/delete-workflow";
+import { getWorkflowOrThrow } from "@/lib/flows/workflows/get-workflow-or-throw";
+import { serializeWorkflow } from "@/lib/flows/workflows/serialize";
+import { updateWorkflow } from "@/lib/flows/workflows/update-workflow";
+import { workflowChanges } from "@/lib/flows/workflows/workflow-request";
 
 type Params = { id: string };
 

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { serializeWorkspace } from "@/lib/workspaces/api";
-import { readWorkspace } from "@/lib/workspaces/read-workspace";
-import { resumeSending } from "@/lib/workspaces/resume-sending";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { serializeWorkspace } from "@/lib/domain/workspaces/api";
+import { readWorkspace } from "@/lib/domain/workspaces/read-workspace";
+import { resumeSending } from "@/lib/domain/workspaces/resume-sending";
 
 // POST /v1/workspace/resume – the paused messages go on to delivery, oldest first
 export const POST = withApiKey({ scope: "workspace:write", body: "none" }, async ({ principal, request }) => {

@@ -12,8 +12,8 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { hasRole } from "@/lib/access/roles.shared";
-import { getDeliveryDetail } from "@/lib/webhooks/list-deliveries";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { getDeliveryDetail } from "@/lib/flows/webhooks/list-deliveries";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { replayAction } from "../../../actions";
 

@@ -1,6 +1,6 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { cancelBatch } from "@/lib/messages/cancel-message";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { cancelBatch } from "@/lib/domain/messages/cancel-message";
 
 // POST /v1/batches/:id/cancel – cancels every message of the batch still waiting; lists the others with their state
 export const POST = withApiKey<{ id: string }>({ scope: "emails:send", body: "none" }, async ({ principal, params }) => {

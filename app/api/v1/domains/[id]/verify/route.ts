@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { describeDomain } from "@/lib/domains/describe-domain";
-import { serializeDomain } from "@/lib/domains/serialize";
-import { verifyDomain } from "@/lib/domains/verify-domain";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { describeDomain } from "@/lib/domain/domains/describe-domain";
+import { serializeDomain } from "@/lib/domain/domains/serialize";
+import { verifyDomain } from "@/lib/domain/domains/verify-domain";
 
 // POST /v1/domains/:id/verify – the dashboard's DNS check: looks the records up now and stores the outcome
 export const POST = withApiKey<{ id: string }>({ scope: "domains:write", body: "none" }, async ({ principal, request, params }) => {

@@ -1,7 +1,7 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { cancelMessage } from "@/lib/messages/cancel-message";
-import { serializeMessage } from "@/lib/messages/serialize";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { cancelMessage } from "@/lib/domain/messages/cancel-message";
+import { serializeMessage } from "@/lib/domain/messages/serialize";
 
 // POST /v1/email_messages/:id/cancel – a message still waiting (scheduled or queued) never goes out; 409 once handed over
 export const POST = withApiKey<{ id: string }>({ scope: "emails:send", body: "none" }, async ({ principal, params }) =>

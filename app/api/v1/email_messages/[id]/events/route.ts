@@ -1,7 +1,7 @@
-import { list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { listMessageEvents } from "@/lib/messages/list-message-events";
-import { serializeEvent } from "@/lib/messages/serialize";
+import { list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { listMessageEvents } from "@/lib/domain/messages/list-message-events";
+import { serializeEvent } from "@/lib/domain/messages/serialize";
 
 // GET /v1/email_messages/:id/events – the delivery timeline, newest first, 50 a page
 export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params, url }) => {

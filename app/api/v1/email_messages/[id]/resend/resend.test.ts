@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { flushActivityLog } from "@/lib/activity/record-activity";
-import { listActivity } from "@/lib/activity/list-activity";
-import { eraseMessage } from "@/lib/messages/erase-message";
-import { getMessageDetail } from "@/lib/messages/get-message-detail";
+import { flushActivityLog } from "@/lib/records/activity/record-activity";
+import { listActivity } from "@/lib/records/activity/list-activity";
+import { eraseMessage } from "@/lib/domain/messages/erase-message";
+import { getMessageDetail } from "@/lib/domain/messages/get-message-detail";
 import { resendMessage } from "@/lib/sending/resend-message";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
@@ -83,7 +83,7 @@ describe("POST /v1/email_messages/:id/resend", () => {
     const { workspaces } = await import("@/db/schema");
     const { eq } = await import("drizzle-orm");
     await (await getDb()).update(workspaces).set({ testMode: true }).where(eq(workspaces.id, ws.workspace.id));
-    (await import("@/lib/short-lived-cache")).invalidateShortLivedCaches(); // changed behind the use cases' back
+    (await import("@/lib/foundation/short-lived-cache")).invalidateShortLivedCaches(); // changed behind the use cases' back
     const refused = await call(original.id);
     expect([refused.status, refused.json.error.code, refused.json.error.param]).toEqual([422, "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR", "to"]);
   });

@@ -1,9 +1,9 @@
-import { created, ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { resendEmailSchema } from "@/lib/messages/schemas";
-import { serializeMessage } from "@/lib/messages/serialize";
+import { created, ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { resendEmailSchema } from "@/lib/domain/messages/schemas";
+import { serializeMessage } from "@/lib/domain/messages/serialize";
 import { resendMessage } from "@/lib/sending/resend-message";
-import { dropNulls, parseInput } from "@/lib/validation.shared";
+import { dropNulls, parseInput } from "@/lib/foundation/validation.shared";
 
 // POST /v1/email_messages/:id/resend – a new live message with the same content, linked to the original
 export const POST = withApiKey<{ id: string }>({ scope: "emails:send", body: "optional" }, async ({ principal, params, body }) => {

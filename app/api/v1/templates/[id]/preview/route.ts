@@ -1,5 +1,5 @@
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { previewTemplateById } from "@/lib/templates/preview-template-by-id";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { previewTemplateById } from "@/lib/domain/templates/preview-template-by-id";
 
 // POST /v1/templates/:id/preview – the body IS the variables; the answer is the HTML document
 export const POST = withApiKey<{ id: string }>({ scope: "templates:read", body: "optional" }, async ({ principal, params, body }) => {

@@ -1,7 +1,7 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { renderTemplateById } from "@/lib/templates/render-template-by-id";
-import { serializeRendered } from "@/lib/templates/serialize";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { renderTemplateById } from "@/lib/domain/templates/render-template-by-id";
+import { serializeRendered } from "@/lib/domain/templates/serialize";
 
 // POST /v1/templates/:id/render – { variables } → the processed subject, HTML and text
 export const POST = withApiKey<{ id: string }>({ scope: "templates:read", body: "optional" }, async ({ principal, params, body }) => {

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { list, ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { listTemplateScenarios } from "@/lib/templates/list-template-scenarios";
-import { saveTemplateScenario } from "@/lib/templates/save-template-scenario";
-import { serializeScenario } from "@/lib/templates/serialize";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { list, ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { listTemplateScenarios } from "@/lib/domain/templates/list-template-scenarios";
+import { saveTemplateScenario } from "@/lib/domain/templates/save-template-scenario";
+import { serializeScenario } from "@/lib/domain/templates/serialize";
 
 const field = (body: unknown, name: string) => (body as Record<string, unknown>)?.[name];
 

@@ -1,7 +1,7 @@
-import { list } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { listTemplateVersions } from "@/lib/templates/list-template-versions";
-import { serializeTemplateVersionSummary } from "@/lib/templates/serialize";
+import { list } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { listTemplateVersions } from "@/lib/domain/templates/list-template-versions";
+import { serializeTemplateVersionSummary } from "@/lib/domain/templates/serialize";
 
 // GET /v1/templates/:id/versions – the history, newest first (who saved each, what it restored)
 export const GET = withApiKey<{ id: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) => {

@@ -1,6 +1,6 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { replayEndpoint } from "@/lib/webhooks/replay";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { replayEndpoint } from "@/lib/flows/webhooks/replay";
 
 // POST /v1/webhook_endpoints/:id/replay {since, mode?} – send again what the endpoint missed (or everything) since a time
 export const POST = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "json", maxBytes: 1024 }, async ({ principal, params, body }) =>

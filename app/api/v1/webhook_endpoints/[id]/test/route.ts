@@ -1,6 +1,6 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { sendTestEvent } from "@/lib/flows/webhooks/send-test-event";
 
 // POST /v1/webhook_endpoints/:id/test – queue a signed `webhook.test` event to this endpoint alone
 export const POST = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "optional", maxBytes: 1024 }, async ({ principal, params }) =>

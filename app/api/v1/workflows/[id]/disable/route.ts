@@ -1,8 +1,8 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { serializeWorkflow } from "@/lib/workflows/serialize";
-import { setWorkflowEnabled } from "@/lib/workflows/set-workflow-enabled";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { serializeWorkflow } from "@/lib/flows/workflows/serialize";
+import { setWorkflowEnabled } from "@/lib/flows/workflows/set-workflow-enabled";
 
 // POST /v1/workflows/:id/disable – no body; already disabled: answered as it is, nothing audited
 export const POST = withApiKey<{ id: string }>({ scope: "workflows:write", body: "none" }, async ({ principal, request, params }) =>

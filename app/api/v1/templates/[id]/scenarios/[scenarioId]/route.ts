@@ -1,10 +1,10 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { deleteTemplateScenario } from "@/lib/templates/delete-template-scenario";
-import { getTemplateScenarioOrThrow } from "@/lib/templates/get-template-scenario-or-throw";
-import { serializeScenario } from "@/lib/templates/serialize";
-import { updateTemplateScenario } from "@/lib/templates/update-template-scenario";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { deleteTemplateScenario } from "@/lib/domain/templates/delete-template-scenario";
+import { getTemplateScenarioOrThrow } from "@/lib/domain/templates/get-template-scenario-or-throw";
+import { serializeScenario } from "@/lib/domain/templates/serialize";
+import { updateTemplateScenario } from "@/lib/domain/templates/update-template-scenario";
 
 type Params = { id: string; scenarioId: string };
 const field = (body: unknown, name: string) => (body as Record<string, unknown>)?.[name] ?? undefined;

@@ -1,8 +1,8 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { getTemplateVersionOrThrow } from "@/lib/templates/get-template-version-or-throw";
-import { serializeTemplateVersion } from "@/lib/templates/serialize";
-import { versionNumber } from "@/lib/templates/template-request";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { getTemplateVersionOrThrow } from "@/lib/domain/templates/get-template-version-or-throw";
+import { serializeTemplateVersion } from "@/lib/domain/templates/serialize";
+import { versionNumber } from "@/lib/domain/templates/template-request";
 
 // GET /v1/templates/:id/versions/:version – one saved version with its content
 export const GET = withApiKey<{ id: string; version: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) =>

@@ -1,6 +1,6 @@
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { getDeliveryDetail } from "@/lib/webhooks/list-deliveries";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { getDeliveryDetail } from "@/lib/flows/webhooks/list-deliveries";
 
 // GET /v1/webhook_endpoints/:id/deliveries/:deliveryId – one delivery with every attempt and the payload it sends
 export const GET = withApiKey<{ id: string; deliveryId: string }>({ scope: "webhooks:write", body: "none" }, async ({ principal, params }) =>

@@ -1,9 +1,9 @@
-import { apiActor } from "@/lib/api/api-actor";
-import { ok } from "@/lib/api/respond";
-import { methodNotAllowed, withApiKey } from "@/lib/api/with-api-key";
-import { restoreTemplateVersion } from "@/lib/templates/restore-template-version";
-import { serializeRawTemplate } from "@/lib/templates/serialize";
-import { templateEtag, versionNumber, versionOfIfMatch } from "@/lib/templates/template-request";
+import { apiActor } from "@/lib/entry/api/api-actor";
+import { ok } from "@/lib/entry/api/respond";
+import { methodNotAllowed, withApiKey } from "@/lib/entry/api/with-api-key";
+import { restoreTemplateVersion } from "@/lib/domain/templates/restore-template-version";
+import { serializeRawTemplate } from "@/lib/domain/templates/serialize";
+import { templateEtag, versionNumber, versionOfIfMatch } from "@/lib/domain/templates/template-request";
 
 // POST /v1/templates/:id/versions/:version/restore – that version's content saved as the next version;
 // with If-Match, refused (409) when the template moved on since

@@ -1,0 +1,39 @@
+import "server-only";
+import { and, asc, inArray, isNull, lt, or } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { attachments } from "@/db/schema";
+import { env } from "@/lib/foundation/env";
+import { log } from "@/lib/foundation/log";
+import { getAttachmentStorage } from "./storage";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Retention (docs/api.md#decided-attachments): deletes the bytes and the record of every attachment uploaded
+ * (or, never uploaded, created) more than ATTACHMENT_RETENTION_DAYS ago, in batches. Bytes go first, so
+ * a storage failure leaves the record for the next run; sends already refuse such ids. Meant for a
+ * periodic job; safe to run concurrently and repeatedly.
+ */
+export async function purgeExpiredAttachments(options: { now?: Date; batchSize?: number } = {}): Promise<{ purged: number }> {
+  const db = await getDb();
+  const storage = await getAttachmentStorage();
+  const cutoff = new Date((options.now ?? new Date()).getTime() - env().ATTACHMENT_RETENTION_DAYS * DAY_MS);
+  const batchSize = options.batchSize ?? 200;
+  const expiredWhere = or(lt(attachments.uploadedAt, cutoff), and(isNull(attachments.uploadedAt), lt(attachments.createdAt, cutoff)));
+  let purged = 0;
+  for (;;) {
+    const expired = await db
+      .select({ id: attachments.id, storageKey: attachments.storageKey })
+      .from(attachments)
+      .where(expiredWhere)
+      .orderBy(asc(attachments.createdAt))
+      .limit(batchSize);
+    for (const attachment of expired) await storage.delete(attachment.storageKey);
+    // Retention is at least a day and an upload URL lives an hour: none of these can be re-uploaded now.
+    if (expired.length > 0) await db.delete(attachments).where(inArray(attachments.id, expired.map((attachment) => attachment.id)));
+    purged += expired.length;
+    if (expired.length < batchSize) break;
+  }
+  if (purged > 0) log.info("expired attachments purged", { purged, cutoff: cutoff.toISOString() });
+  return { purged };
+}

@@ -1,0 +1,104 @@
+import "server-only";
+import type { AuditActor } from "@/lib/records/audit/actor";
+import { recordAudit } from "@/lib/records/audit/record-audit";
+import { Resolver } from "node:dns/promises";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { domains } from "@/db/schema";
+import { env } from "@/lib/foundation/env";
+import { AppError } from "@/lib/foundation/errors";
+import { describeProblems, dnsRecordsFor, judgeRecord, spfMechanismFor, type DnsRecord, type RecordCheck } from "./dns-records";
+import { getDomainOrThrow, type Domain } from "./get-domain-or-throw";
+import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
+
+export interface DomainVerification {
+  domain: Domain;
+  /** Empty when DOMAIN_VERIFICATION=off (nothing was looked up). */
+  checks: RecordCheck[];
+}
+
+/** The records this deployment asks a domain to publish (the SPF include follows the configured provider). */
+export function expectedDnsRecords(domain: Domain): DnsRecord[] {
+  const config = env();
+  return dnsRecordsFor(domain, spfMechanismFor(config.DELIVERY_PROVIDER, config.SMTP_URL));
+}
+
+/**
+ * Looks up the domain's SPF, DKIM and DMARC records and stores the outcome. VERIFIED needs SPF and
+ * DKIM (they are what receivers check for this sender); DMARC is reported but optional. A record
+ * that is missing or wrong makes the domain FAILED (senders are refused until it is fixed); a lookup
+ * that fails (timeout, SERVFAIL) proves nothing, so the status stays as it was and the error is kept.
+ * DOMAIN_VERIFICATION=off marks the domain verified without any lookup.
+ */
+export async function verifyDomain(workspaceId: string, domainId: string, actor: AuditActor): Promise<DomainVerification> {
+  const domain = await getDomainOrThrow(workspaceId, domainId);
+  const now = new Date();
+  if (env().DOMAIN_VERIFICATION === "off") {
+    return { domain: await store(domain, { status: "VERIFIED", verifiedAt: domain.verifiedAt ?? now, lastCheckedAt: now, lastCheckError: null }, actor), checks: [] };
+  }
+  const resolver = createResolver();
+  const checks = await Promise.all(expectedDnsRecords(domain).map((record) => checkRecord(resolver, record)));
+  const required = checks.filter((check) => check.required);
+  const lookupFailed = required.some((check) => check.outcome === "lookup failed");
+  const verified = required.every((check) => check.outcome === "found");
+  const status = verified ? "VERIFIED" : lookupFailed ? domain.status : "FAILED";
+  const updated = await store(domain, {
+    status,
+    verifiedAt: verified ? (domain.status === "VERIFIED" && domain.verifiedAt ? domain.verifiedAt : now) : status === "VERIFIED" ? domain.verifiedAt : null,
+    lastCheckedAt: now,
+    lastCheckError: describeProblems(checks),
+  }, actor);
+  return { domain: updated, checks };
+}
+
+/** Stores the outcome; a check that changes the status is audited (`domain.verify`) in the same transaction. */
+async function store(domain: Domain, values: Pick<Domain, "status" | "verifiedAt" | "lastCheckedAt" | "lastCheckError">, actor: AuditActor): Promise<Domain> {
+  const stored = await (await getDb()).transaction(async (tx) => {
+    const [row] = await tx
+      .update(domains)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(domains.workspaceId, domain.workspaceId), eq(domains.id, domain.id)))
+      .returning();
+    if (row.status !== domain.status) {
+      await recordAudit(tx, {
+        workspaceId: domain.workspaceId,
+        actor,
+        action: "domain.verify",
+        target: { type: "domain", id: domain.id },
+        before: { status: domain.status },
+        after: { status: row.status, lastCheckError: row.lastCheckError },
+      });
+    }
+    return row;
+  });
+  invalidateShortLivedCaches(); // the sender-domain status every send reads from the cache
+  return stored;
+}
+
+function createResolver(): Resolver {
+  const resolver = new Resolver({ timeout: 2500, tries: 2 });
+  const servers = env().DNS_SERVERS?.split(",");
+  if (servers) {
+    try {
+      resolver.setServers(servers);
+    } catch (error) {
+      throw new AppError("SERVICE_UNAVAILABLE", `DNS_SERVERS is not usable (${(error as Error).message}); give IP addresses with an optional :port.`);
+    }
+  }
+  return resolver;
+}
+
+// NXDOMAIN and "no TXT records" mean the record is not published; anything else is a failed lookup.
+const ABSENT = new Set(["ENOTFOUND", "ENODATA"]);
+
+async function checkRecord(resolver: Resolver, record: DnsRecord): Promise<RecordCheck> {
+  const base = { kind: record.kind, host: record.host, required: record.required };
+  try {
+    const answers = await resolver.resolveTxt(record.host);
+    return { ...base, ...judgeRecord(record, answers.map((chunks) => chunks.join(""))) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    if (ABSENT.has(code)) return { ...base, outcome: "missing", detail: null };
+    return { ...base, outcome: "lookup failed", detail: `${code || "error"} looking up ${record.host}` };
+  }
+}

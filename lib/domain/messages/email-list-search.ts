@@ -1,0 +1,53 @@
+import { AppError, invalidParameter } from "@/lib/foundation/errors";
+import { readMessageListQuery, type MessageListQuery } from "./message-list-query";
+
+/** The dashboard's filter parameters as they appear in the URL (GET form, so links are shareable). */
+export const EMAIL_FILTER_PARAMS = ["subject", "status", "source", "mode", "templateId", "batchId", "to", "metaId", "createdFrom", "createdTo", "scheduled"] as const;
+export type EmailFilterParam = (typeof EMAIL_FILTER_PARAMS)[number];
+
+/** A value the Emails page could not read, with the URL parameter (the form field) it concerns. */
+export interface EmailListSearchError {
+  ok: false;
+  param: string;
+  message: string;
+}
+
+export type EmailListSearch = { ok: true; query: MessageListQuery } | EmailListSearchError;
+
+/** The API's parameters the Emails URL also carries, under the same names. */
+const API_PARAMS = new Set(["subject", "status", "source", "templateId", "batchId", "to", "metaId", "scheduled", "limit", "cursor.after", "cursor.before"]);
+const PAGE_PARAMS = new Set(["limit", "cursor.after", "cursor.before"]);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The Emails page's URL (issue #5) as a message list query. Values are trimmed and an empty field
+ * means "no filter" (a submitted GET form sends every field); `mode` is live or sandbox; the day
+ * range `createdFrom`/`createdTo` becomes createdAt ≥ the first day and < the day after the last, in
+ * UTC. The other fields follow the API's rules. A bad value comes back with its field, to show beside
+ * it. `pages: false` ignores `limit` and the cursors (the "new messages" count pages on its own).
+ */
+export function parseEmailListSearch(search: URLSearchParams, options: { pages?: boolean } = {}): EmailListSearch {
+  const value = (name: string) => search.get(name)?.trim() || null;
+  try {
+    const mode = value("mode");
+    if (mode && mode !== "live" && mode !== "sandbox") throw invalidParameter("mode", "mode must be live or sandbox.");
+    const from = value("createdFrom");
+    const to = value("createdTo");
+    const createdAt: MessageListQuery["createdAt"] = {};
+    if (from) createdAt.gte = dayStart(from, "createdFrom");
+    if (to) createdAt.lt = new Date(dayStart(to, "createdTo").getTime() + 86_400_000);
+    if (from && to && from > to) throw invalidParameter("createdTo", "The end date is before the start date.");
+    const readable = (name: string) => API_PARAMS.has(name) && (options.pages !== false || !PAGE_PARAMS.has(name));
+    const query = readMessageListQuery((name) => (readable(name) ? value(name) : null));
+    return { ok: true, query: { ...query, createdAt, sandbox: mode ? mode === "sandbox" : undefined } };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR") return { ok: false, param: error.param ?? "", message: error.message };
+    throw error;
+  }
+}
+
+function dayStart(day: string, param: string): Date {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  if (!DAY.test(day) || Number.isNaN(date.getTime())) throw invalidParameter(param, `${param} must be a date such as 2026-01-31.`);
+  return date;
+}

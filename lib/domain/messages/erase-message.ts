@@ -1,0 +1,46 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { emailMessages } from "@/db/schema";
+import { notFound } from "@/lib/foundation/errors";
+import { isId } from "@/lib/foundation/ids";
+import { log } from "@/lib/foundation/log";
+import { eraseStoredContent } from "./erase-content";
+import { recordEvent, redactRenderedEvents } from "@/lib/records/timeline/record-event";
+
+/**
+ * Erases one message (docs/api.md#decided-paused-and-deleted): status DELETED; subject, bodies, variables, inline
+ * attachment bytes and the local inbox's MIME removed, and the RENDERED event's sentence (it quotes
+ * the subject) rewritten. Ids, addresses, timestamps, metadata, attachment names and the timeline stay.
+ * A PENDING or PAUSED message erased never goes out: delivery claims only PENDING messages.
+ * Erasing an erased message changes nothing. Unknown id or another workspace's → NOT_FOUND.
+ */
+export async function eraseMessage(input: { workspaceId: string; messageId: string }): Promise<void> {
+  if (!isId("message", input.messageId)) throw notFound(`Email message ${input.messageId}`, "id");
+  const db = await getDb();
+  const m = emailMessages;
+  await db.transaction(async (tx) => {
+    // The row lock orders this against a delivery claim of the same message.
+    const [message] = await tx
+      .select({ id: m.id, status: m.status })
+      .from(m)
+      .where(and(eq(m.workspaceId, input.workspaceId), eq(m.id, input.messageId)))
+      .for("update");
+    if (!message) throw notFound(`Email message ${input.messageId}`, "id");
+    if (message.status === "DELETED") return;
+    await eraseStoredContent(tx, [message.id], { subject: true });
+    await redactRenderedEvents(tx, input.workspaceId, [message.id]);
+    await recordEvent(tx, {
+      workspaceId: input.workspaceId,
+      messageId: message.id,
+      code: "EMAIL_MESSAGE_ERASED",
+      message: ERASED_SENTENCE[message.status === "PENDING" || message.status === "PAUSED" ? "waiting" : "done"],
+    });
+  });
+  log.info("message erased", { workspaceId: input.workspaceId, messageId: input.messageId });
+}
+
+const ERASED_SENTENCE = {
+  waiting: "Erased by an admin before delivery: it will not be sent. Subject, bodies and variables are gone; addresses and metadata stay.",
+  done: "Erased by an admin: subject, bodies, variables and the stored MIME are gone; addresses and metadata stay.",
+};

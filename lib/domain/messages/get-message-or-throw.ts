@@ -1,0 +1,18 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { emailMessages } from "@/db/schema";
+import { notFound } from "@/lib/foundation/errors";
+
+/** Tenant-scoped: an unknown id and another workspace's id give the same 404. */
+export async function getMessageOrThrow(workspaceId: string, messageId: string, executor?: Executor) {
+  const db = executor ?? (await getDb());
+  const [message] = await db
+    .select()
+    .from(emailMessages)
+    .where(and(eq(emailMessages.workspaceId, workspaceId), eq(emailMessages.id, messageId)));
+  if (!message) throw notFound(`Email message ${messageId}`, "id");
+  return message;
+}
+
+export type EmailMessageRow = Awaited<ReturnType<typeof getMessageOrThrow>>;

@@ -1,0 +1,86 @@
+import "server-only";
+import type { MessageSource, MessageStatus } from "@/db/schema";
+import { AppError } from "@/lib/foundation/errors";
+import { listTemplates, TEMPLATES_PAGE_SIZE } from "@/lib/domain/templates/list-templates";
+import type { EmailListSearchError } from "./email-list-search";
+import { listMessages } from "./list-messages";
+import { MESSAGES_PAGE_SIZE, type MessageListQuery } from "./message-list-query";
+
+/** One row of the dashboard's Emails table: list columns only, never bodies. */
+export interface EmailListRow {
+  id: string;
+  status: MessageStatus;
+  source: MessageSource;
+  sandbox: boolean;
+  to: string[];
+  subject: string;
+  templateId: string | null;
+  metaId: string | null;
+  createdAt: Date;
+  /** When it is to go out, while scheduled (shown beside the status). */
+  scheduledAt: Date | null;
+  /** Content erased (status DELETED) or purged by retention: the subject is not shown as content. */
+  erased: boolean;
+}
+
+export interface EmailListPage {
+  rows: EmailListRow[];
+  /** Ids to page from: older (`cursor.after`) and newer (`cursor.before`); null at either end. */
+  olderCursor: string | null;
+  newerCursor: string | null;
+  limit: number;
+}
+
+export type EmailListResult = { ok: true; page: EmailListPage } | EmailListSearchError;
+
+/**
+ * The Emails page's rows (issue #5): `listMessages`, the same index-backed keyset query as
+ * GET /v1/email_messages, for the query the page parsed from its URL (parseEmailListSearch). A cursor
+ * that names no message of the workspace is returned with its parameter, like a bad filter value.
+ */
+export async function listDashboardMessages(workspaceId: string, query: MessageListQuery): Promise<EmailListResult> {
+  try {
+    const { items, meta } = await listMessages(workspaceId, query);
+    const rows = items.map((row): EmailListRow => {
+      const erased = row.status === "DELETED" || row.contentPurgedAt !== null;
+      return {
+        id: row.id,
+        status: row.status,
+        source: row.source,
+        sandbox: row.sandbox,
+        to: row.to,
+        subject: row.status === "DELETED" ? "" : row.subject,
+        templateId: row.templateId,
+        metaId: row.metaId,
+        createdAt: row.createdAt,
+        scheduledAt: row.scheduledAt,
+        erased,
+      };
+    });
+    return { ok: true, page: { rows, olderCursor: meta["cursor.after"], newerCursor: meta["cursor.before"], limit: meta.limit } };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR") {
+      return { ok: false, param: error.param ?? "", message: error.message };
+    }
+    throw error;
+  }
+}
+
+/**
+ * How many messages matching the same filters arrived after `newestId` (the top row on screen),
+ * for the "N new messages" notice. One keyset page towards newer rows: at most a page is read; the
+ * query's own page (limit, cursor) does not change what "new" means.
+ */
+export async function countNewerMessages(workspaceId: string, filters: MessageListQuery, newestId: string | null) {
+  const cursor = newestId ? { direction: "before" as const, id: newestId } : null;
+  const result = await listDashboardMessages(workspaceId, { ...filters, limit: MESSAGES_PAGE_SIZE, cursor });
+  if (!result.ok) return { count: 0, more: false };
+  const more = newestId ? result.page.newerCursor !== null : result.page.olderCursor !== null;
+  return { count: result.page.rows.length, more };
+}
+
+/** The workspace's templates for the filter's select and the table's template column (newest 100). */
+export async function listTemplateChoices(workspaceId: string): Promise<{ id: string; name: string }[]> {
+  const { items } = await listTemplates(workspaceId, { limit: TEMPLATES_PAGE_SIZE, cursor: null });
+  return items.map((template) => ({ id: template.id, name: template.name }));
+}

@@ -1,0 +1,62 @@
+import "server-only";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/pg-core";
+import { getDb } from "@/db/client";
+import { emailMessageRecipients, emailMessages } from "@/db/schema";
+import { invalidParameter } from "@/lib/foundation/errors";
+import type { KeysetPageQuery } from "@/lib/foundation/pagination";
+
+const m = emailMessages;
+const r = emailMessageRecipients;
+
+interface Keyed {
+  createdAt: Date;
+  id: string;
+}
+
+/**
+ * listMessages with a `to` filter: lib/foundation/keyset.ts's keyset page, walked through the recipients'
+ * primary key (workspace, address, created_at, message id) instead of email_messages' created index,
+ * joined to each message for the other filters. A page reads its rows and stops, however many
+ * messages the address has had (a GIN index found them all and sorted them). Same cursors and
+ * answers as keysetPage: an unknown (or another workspace's) cursor id is a 400.
+ */
+/** `columns` are the ones the caller answers with (its `Row`): never the bodies for a list. */
+export async function listMessagesToRecipient<Row extends Keyed>(
+  workspaceId: string,
+  address: string,
+  filters: SQL[],
+  page: KeysetPageQuery,
+  columns: SelectedFields,
+) {
+  const db = await getDb();
+  let anchor: Keyed | undefined;
+  if (page.cursor) {
+    [anchor] = await db.select({ createdAt: m.createdAt, id: m.id }).from(m).where(and(eq(m.workspaceId, workspaceId), eq(m.id, page.cursor.id)));
+    if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
+  }
+  const where = [eq(r.workspaceId, workspaceId), eq(r.address, address), ...filters];
+  const older = (row: Keyed) => sql`(${r.createdAt}, ${r.emailMessageId}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const newer = (row: Keyed) => sql`(${r.createdAt}, ${r.emailMessageId}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const join = and(eq(m.id, r.emailMessageId), eq(m.workspaceId, r.workspaceId));
+  const backwards = page.cursor?.direction === "before";
+  const rows = (await db
+    .select(columns)
+    .from(r)
+    .innerJoin(m, join)
+    .where(and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
+    .orderBy(...(backwards ? [asc(r.createdAt), asc(r.emailMessageId)] : [desc(r.createdAt), desc(r.emailMessageId)]))
+    .limit(page.limit + 1)) as unknown as Row[];
+  const more = rows.length > page.limit;
+  const items = rows.slice(0, page.limit);
+  if (backwards) items.reverse();
+  const exists = async (condition: SQL) => (await db.select({ id: r.emailMessageId }).from(r).innerJoin(m, join).where(and(...where, condition)).limit(1)).length > 0;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
+  const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer(first)));
+  return {
+    items,
+    meta: { limit: page.limit, count: items.length, "cursor.after": hasOlder ? last.id : null, "cursor.before": hasNewer ? first.id : null },
+  };
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import { eq, gt, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { emailMessages } from "@/db/schema";
+import { keysetPage } from "@/lib/foundation/keyset";
+import { listMessagesToRecipient } from "./list-messages-to-recipient";
+import type { MessageListQuery } from "./message-list-query";
+import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";
+
+const m = emailMessages;
+/** The API's columns, and the two the dashboard's Emails table adds: no body, attachment or header. */
+const LIST_COLUMNS = { ...MESSAGE_API_COLUMNS, sandbox: m.sandbox, contentPurgedAt: m.contentPurgedAt };
+type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt">;
+
+/**
+ * GET /v1/email_messages (docs/api.md#decided-listing-messages): newest first on (created_at, id), keyset cursors in
+ * both directions, filters combinable. Every query walks email_messages_workspace_created_idx (or a
+ * filter's own index; `to`, the recipients' index: list-messages-to-recipient.ts), so a page costs
+ * the same at any depth. It reads only the columns the API returns: never the bodies, attachments or
+ * headers (a page of 50 would carry them all).
+ */
+export async function listMessages(workspaceId: string, query: MessageListQuery) {
+  const page = { limit: query.limit, cursor: query.cursor };
+  if (query.to !== undefined) return listMessagesToRecipient<ListRow>(workspaceId, query.to.toLowerCase(), filtersOf(query), page, LIST_COLUMNS);
+  const table = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters: filtersOf(query), columns: LIST_COLUMNS };
+  return keysetPage<ListRow>(table, page);
+}
+
+function filtersOf(query: MessageListQuery): SQL[] {
+  const filters: SQL[] = [];
+  const { createdAt } = query;
+  if (createdAt.gt) filters.push(gt(m.createdAt, createdAt.gt));
+  if (createdAt.gte) filters.push(gte(m.createdAt, createdAt.gte));
+  if (createdAt.lt) filters.push(lt(m.createdAt, createdAt.lt));
+  if (createdAt.lte) filters.push(lte(m.createdAt, createdAt.lte));
+  if (query.status) filters.push(eq(m.status, query.status));
+  if (query.source) filters.push(eq(m.source, query.source));
+  if (query.templateId !== undefined) filters.push(eq(m.templateId, query.templateId));
+  if (query.batchId !== undefined) filters.push(eq(m.batchId, query.batchId));
+  if (query.metaId !== undefined) filters.push(eq(m.metaId, query.metaId));
+  // `to` is not a filter here: listMessagesToRecipient walks the recipients' index instead.
+  // Backslash is LIKE's escape character: the caller's % and _ are text, not wildcards.
+  if (query.subject !== undefined) filters.push(ilike(m.subject, `%${query.subject.replace(/[\\%_]/g, "\\$&")}%`));
+  if (query.sandbox !== undefined) filters.push(eq(m.sandbox, query.sandbox));
+  if (query.scheduled === true) {
+    filters.push(sql`${m.scheduledAt} is not null and ${m.status} in ('PENDING', 'PAUSED') and ${m.handedOverAt} is null`);
+  }
+  if (query.scheduled === false) filters.push(sql`${m.scheduledAt} is null`);
+  return filters;
+}

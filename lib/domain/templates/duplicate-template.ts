@@ -1,0 +1,50 @@
+import "server-only";
+import { asc, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { templateScenarios } from "@/db/schema";
+import { newId } from "@/lib/foundation/ids";
+import { createTemplate } from "./create-template";
+import { getTemplateOrThrow } from "./get-template-or-throw";
+import { TEMPLATE_NAME_MAX } from "./schemas";
+
+const COPY_SUFFIX = " (copy)";
+
+/**
+ * A new template with the current content of another one, named "<name> (copy)", and copies of its
+ * sample-data scenarios. The copy starts its own history at version 1: the original's versions stay
+ * with the original.
+ */
+export async function duplicateTemplate(input: { workspaceId: string; templateId: string; userId: string | null }) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const source = await getTemplateOrThrow(input.workspaceId, input.templateId, tx, "templateId");
+    const copy = await createTemplate(
+      {
+        workspaceId: input.workspaceId,
+        name: source.name.slice(0, TEMPLATE_NAME_MAX - COPY_SUFFIX.length) + COPY_SUFFIX,
+        subject: source.subject,
+        bodyHtml: source.bodyHtml,
+        bodyText: source.bodyText,
+        fromAddress: source.fromAddress,
+        replyTo: source.replyTo,
+        strict: source.strict,
+        kind: source.kind,
+        blocks: source.blocks,
+        userId: input.userId,
+      },
+      tx,
+    );
+    const scenarios = await tx
+      .select({ name: templateScenarios.name, variables: templateScenarios.variables })
+      .from(templateScenarios)
+      .where(eq(templateScenarios.templateId, source.id))
+      .orderBy(asc(templateScenarios.createdAt), asc(templateScenarios.id));
+    if (scenarios.length > 0) {
+      await tx.insert(templateScenarios).values(
+        // Ids grow monotonically, so (createdAt, id) keeps the original order: the first one is what previews use.
+        scenarios.map((scenario) => ({ id: newId("templateScenario"), workspaceId: input.workspaceId, templateId: copy.id, name: scenario.name, variables: scenario.variables })),
+      );
+    }
+    return copy;
+  });
+}

@@ -1,0 +1,22 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { templates } from "@/db/schema";
+import { keysetPage } from "@/lib/foundation/keyset";
+import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
+
+export const TEMPLATES_PAGE_SIZE = 100;
+
+export type TemplateListQuery = KeysetPageQuery;
+
+/** GET /v1/templates' query string: `limit` up to 100, `cursor.after` or `cursor.before`. */
+export function parseTemplateListQuery(params: URLSearchParams): TemplateListQuery {
+  return parseKeysetPageQuery(params, { maxLimit: TEMPLATES_PAGE_SIZE });
+}
+
+/** GET /v1/templates (beyond the published API; docs/api.md#decided-templates): the workspace's templates, newest first, keyset cursors like messages. */
+export async function listTemplates(workspaceId: string, page: TemplateListQuery) {
+  const t = templates;
+  const query = { db: await getDb(), table: t, createdAt: t.createdAt, id: t.id, scope: eq(t.workspaceId, workspaceId), filters: [] };
+  return keysetPage<typeof t.$inferSelect>(query, page);
+}

@@ -1,0 +1,52 @@
+import { isPlainObject } from "@/lib/foundation/validation.shared";
+import { variableSegments } from "./render.shared";
+
+/** Variables every render receives without the caller giving them (docs/api.md#decided-unsubscribe-groups-suppression-contacts). */
+const PROVIDED = new Set(["unsubscribeUrl"]);
+
+function formatPath(segments: Array<string | number>): string {
+  return segments.map((segment, index) => (typeof segment === "number" ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
+}
+
+/** The distinct variable paths the given Liquid sources read, in first-use order (`user.name`, `items`). */
+export function templateVariables(sources: Array<string | null | undefined>): string[] {
+  const seen = new Set<string>();
+  for (const source of sources) {
+    if (!source) continue;
+    for (const segments of variableSegments(source)) {
+      if (!PROVIDED.has(String(segments[0]))) seen.add(formatPath(segments));
+    }
+  }
+  return [...seen];
+}
+
+function hasPath(data: unknown, segments: Array<string | number>): boolean {
+  let value: unknown = data;
+  for (const segment of segments) {
+    if (Array.isArray(value) && (typeof segment === "number" || segment === "size" || segment === "first" || segment === "last")) {
+      if (typeof segment !== "number") return value.length > 0 || segment === "size";
+      value = value[segment];
+    } else if (isPlainObject(value) && Object.hasOwn(value, String(segment))) {
+      value = value[String(segment)];
+    } else if (typeof value === "string" && segment === "size") {
+      return true;
+    } else {
+      return false;
+    }
+    if (value === undefined) return false;
+  }
+  return true;
+}
+
+/** The variable paths the sources read that `data` does not hold: what strict mode would refuse. */
+export function missingVariables(sources: Array<string | null | undefined>, data: Record<string, unknown>): string[] {
+  const missing = new Set<string>();
+  for (const source of sources) {
+    if (!source) continue;
+    for (const segments of variableSegments(source)) {
+      if (PROVIDED.has(String(segments[0]))) continue;
+      if (!hasPath(data, segments)) missing.add(formatPath(segments));
+    }
+  }
+  return [...missing];
+}

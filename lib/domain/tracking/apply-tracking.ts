@@ -1,0 +1,41 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { workspaces } from "@/db/schema";
+import { env } from "@/lib/foundation/env";
+import { rewriteHtmlForTracking } from "./rewrite-html";
+import { clickUrl, MAX_TRACKED_URL_LENGTH, openPixelUrl } from "./token";
+
+export interface TrackedMessage {
+  id: string;
+  workspaceId: string;
+  sandbox: boolean;
+}
+
+/**
+ * The HTML handed to the provider: with tracked links and the open pixel when the message is live and
+ * its workspace has tracking on (the default), otherwise unchanged. A delivery-time transformation:
+ * the stored message keeps the rendered HTML, so the API, the dashboard and previews show what the
+ * author wrote, and turning tracking off affects every message not yet delivered.
+ */
+export async function applyTracking(db: Executor, message: TrackedMessage, html: string): Promise<string> {
+  if (message.sandbox || !html.trim()) return html;
+  return trackedHtml(message, html, await isTrackingEnabled(db, message.workspaceId));
+}
+
+/** applyTracking for a caller that already read the workspace's tracking flag (the batch delivery path). */
+export function trackedHtml(message: TrackedMessage, html: string, trackingEnabled: boolean): string {
+  if (message.sandbox || !html.trim() || !trackingEnabled) return html;
+  return rewriteHtmlForTracking(html, {
+    appUrl: env().APP_URL,
+    clickUrl: (index, url) => clickUrl(message.id, index, url),
+    pixelUrl: openPixelUrl(message.id),
+    maxUrlLength: MAX_TRACKED_URL_LENGTH,
+  });
+}
+
+/** Whether the workspace records opens and clicks (workspaces.tracking_enabled; an unknown workspace: no). */
+export async function isTrackingEnabled(db: Executor, workspaceId: string): Promise<boolean> {
+  const [row] = await db.select({ enabled: workspaces.trackingEnabled }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  return row?.enabled ?? false;
+}

@@ -1,0 +1,82 @@
+import "server-only";
+import { and, eq, gte } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { emailMessageLogs } from "@/db/schema";
+import { errorFields, log } from "@/lib/foundation/log";
+import { recordEvent } from "@/lib/records/timeline/record-event";
+import { classifyClick, LINK_BURST_SECONDS, type Client } from "./bot-rules";
+import { findTrackedMessage } from "./find-tracked-message";
+import { engagementSentence } from "./sentence";
+import { verifyClickToken, type ClickClaim } from "./token";
+
+const CLICKED = "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT";
+
+/**
+ * A tracked link was followed: records EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT (link, IP, user agent;
+ * bot-flagged by bot-rules.ts) and returns where to redirect: the link of that message exactly as
+ * signed at delivery, nothing taken from the request, so it is no open redirect. Null for a token
+ * that is not ours. A recording failure is logged; the reader still gets to the link.
+ */
+export async function trackClick(token: string, client: Client, now: Date = new Date()): Promise<string | null> {
+  const claim = verifyClickToken(token);
+  if (!claim) return null;
+  try {
+    const db = await getDb();
+    await db.transaction((tx) => recordClick(tx, claim, client, now));
+  } catch (error) {
+    log.error("could not record a click", { messageId: claim.messageId, ...errorFields(error) });
+  }
+  return redirectTarget(claim);
+}
+
+/** Where a click token leads, without recording anything (HEAD requests of link checkers); null when forged. */
+export function clickTarget(token: string): string | null {
+  const claim = verifyClickToken(token);
+  return claim ? redirectTarget(claim) : null;
+}
+
+/** Normalised (non-ASCII percent-encoded) so it is a valid Location header value. */
+function redirectTarget(claim: ClickClaim): string {
+  return new URL(claim.url).href;
+}
+
+async function recordClick(tx: Executor, claim: ClickClaim, client: Client, now: Date): Promise<void> {
+  const message = await findTrackedMessage(tx, claim.messageId, { lock: true });
+  if (!message) return;
+  const verdict = classifyClick(client, {
+    linkIndex: claim.linkIndex,
+    now,
+    sentAt: message.sentAt,
+    recentClicks: await recentClicks(tx, message.id, now),
+  });
+  await recordEvent(tx, {
+    workspaceId: message.workspaceId,
+    messageId: message.id,
+    code: CLICKED,
+    message: engagementSentence(`Clicked ${claim.url}`, now, client, verdict),
+    at: now,
+    bot: verdict.bot,
+    details: {
+      source: "tracking",
+      link: claim.url,
+      linkIndex: claim.linkIndex,
+      ipAddress: client.ip,
+      userAgent: client.userAgent,
+      botReason: verdict.reason,
+    },
+  });
+}
+
+/** The message's clicks of the last LINK_BURST_SECONDS (index-backed: email_message_logs_message_idx). */
+async function recentClicks(tx: Executor, messageId: string, now: Date) {
+  const since = new Date(now.getTime() - LINK_BURST_SECONDS * 1000);
+  const rows = await tx
+    .select({ details: emailMessageLogs.details })
+    .from(emailMessageLogs)
+    .where(and(eq(emailMessageLogs.emailMessageId, messageId), gte(emailMessageLogs.createdAt, since), eq(emailMessageLogs.code, CLICKED)));
+  return rows.map(({ details }) => ({
+    linkIndex: Number(details.linkIndex),
+    ip: String(details.ipAddress ?? ""),
+    userAgent: String(details.userAgent ?? ""),
+  }));
+}

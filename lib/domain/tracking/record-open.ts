@@ -1,0 +1,37 @@
+import "server-only";
+import { getDb } from "@/db/client";
+import { errorFields, log } from "@/lib/foundation/log";
+import { recordEvent } from "@/lib/records/timeline/record-event";
+import { classifyOpen, type Client } from "./bot-rules";
+import { engagementSentence } from "./sentence";
+import { findTrackedMessage } from "./find-tracked-message";
+import { verifyOpenToken } from "./token";
+
+/**
+ * The open pixel was fetched: records EMAIL_MESSAGE_OPEN_PROVIDER_EVENT with the client's IP and user
+ * agent (docs/api.md#decided-events), flagged as bot traffic by the rules of bot-rules.ts (then no open time moves).
+ * Returns whether the token was ours. Never throws: the pixel is answered whatever happens here, and
+ * a recording failure (database unreachable) is logged, never shown to the reader.
+ */
+export async function trackOpen(token: string, client: Client, now: Date = new Date()): Promise<boolean> {
+  const claim = verifyOpenToken(token);
+  if (!claim) return false;
+  try {
+    const db = await getDb();
+    const message = await findTrackedMessage(db, claim.messageId);
+    if (!message) return true;
+    const verdict = classifyOpen(client);
+    await recordEvent(db, {
+      workspaceId: message.workspaceId,
+      messageId: message.id,
+      code: "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT",
+      message: engagementSentence("Opened", now, client, verdict),
+      at: now,
+      bot: verdict.bot,
+      details: { source: "tracking", ipAddress: client.ip, userAgent: client.userAgent, botReason: verdict.reason },
+    });
+  } catch (error) {
+    log.error("could not record an open", { messageId: claim.messageId, ...errorFields(error) });
+  }
+  return true;
+}

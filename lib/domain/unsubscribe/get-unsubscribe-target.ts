@@ -1,0 +1,49 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { emailMessages, unsubscribeGroups } from "@/db/schema";
+import { groupUnsubscribes } from "@/db/schema/suppressions";
+import { notFound } from "@/lib/foundation/errors";
+import { verifyUnsubscribeToken } from "./token";
+
+export interface UnsubscribeTarget {
+  workspaceId: string;
+  messageId: string;
+  /** Lower-cased. */
+  email: string;
+  group: { id: string; key: string; name: string };
+  /** Whether the address is already unsubscribed from the group. */
+  unsubscribed: boolean;
+}
+
+/**
+ * What an unsubscribe link is about: the recipient and the group of the message it came in. Reads
+ * only (the GET page calls it: link scanners prefetch GETs). A forged or malformed token, a message
+ * that is gone or has no group, and a deleted group all give the same NOT_FOUND.
+ */
+export async function getUnsubscribeTargetOrThrow(token: string, db?: Executor): Promise<UnsubscribeTarget> {
+  const claim = verifyUnsubscribeToken(token);
+  if (!claim) throw notFound("Unsubscribe link");
+  const executor = db ?? (await getDb());
+  // The token is signed by this service, so its message id alone names the workspace.
+  const [row] = await executor
+    .select({ workspaceId: emailMessages.workspaceId, group: { id: unsubscribeGroups.id, key: unsubscribeGroups.key, name: unsubscribeGroups.name } })
+    .from(emailMessages)
+    .innerJoin(
+      unsubscribeGroups,
+      and(eq(unsubscribeGroups.id, emailMessages.groupId), eq(unsubscribeGroups.workspaceId, emailMessages.workspaceId)),
+    )
+    .where(eq(emailMessages.id, claim.messageId));
+  if (!row) throw notFound("Unsubscribe link");
+  const [existing] = await executor
+    .select({ id: groupUnsubscribes.id })
+    .from(groupUnsubscribes)
+    .where(
+      and(
+        eq(groupUnsubscribes.workspaceId, row.workspaceId),
+        eq(groupUnsubscribes.groupId, row.group.id),
+        eq(groupUnsubscribes.email, claim.address),
+      ),
+    );
+  return { workspaceId: row.workspaceId, messageId: claim.messageId, email: claim.address, group: row.group, unsubscribed: Boolean(existing) };
+}

@@ -1,0 +1,41 @@
+import "server-only";
+import { getDb } from "@/db/client";
+import { groupUnsubscribes } from "@/db/schema/suppressions";
+import { newId } from "@/lib/foundation/ids";
+import { recordEvent } from "@/lib/records/timeline/record-event";
+import { getUnsubscribeTargetOrThrow, type UnsubscribeTarget } from "./get-unsubscribe-target";
+
+export type UnsubscribeMethod = "ONE_CLICK" | "PAGE";
+
+/**
+ * Following an unsubscribe link (docs/api.md#decided-unsubscribe-groups-suppression-contacts): the contact is unsubscribed from
+ * the message's group, and the message gets EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED (lastUnsubscribedAt).
+ * Idempotent: a repeated POST (mail clients retry) changes nothing and records no second event for the
+ * same message and address. Throws NOT_FOUND for a token that is not ours or names nothing left.
+ */
+export async function unsubscribeContact(token: string, method: UnsubscribeMethod): Promise<UnsubscribeTarget> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const target = await getUnsubscribeTargetOrThrow(token, tx);
+    await tx
+      .insert(groupUnsubscribes)
+      .values({
+        id: newId("unsubscribe"),
+        workspaceId: target.workspaceId,
+        groupId: target.group.id,
+        email: target.email,
+        emailMessageId: target.messageId,
+      })
+      .onConflictDoNothing();
+    await recordEvent(tx, {
+      workspaceId: target.workspaceId,
+      messageId: target.messageId,
+      code: "EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED",
+      message: `${target.email} unsubscribed from the group "${target.group.name}" (${method === "ONE_CLICK" ? "one-click, RFC 8058" : "unsubscribe page"}).`,
+      // One per message and address, however often the link is followed.
+      providerEventId: `unsubscribe:${target.email}`,
+      details: { email: target.email, groupId: target.group.id, groupKey: target.group.key, method },
+    });
+    return { ...target, unsubscribed: true };
+  });
+}

@@ -1,0 +1,91 @@
+import "server-only";
+import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { emailMessages, workspaces } from "@/db/schema";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
+import { env } from "@/lib/foundation/env";
+import { log } from "@/lib/foundation/log";
+import { pauseSending } from "./pause-sending";
+
+/** The window of docs/api.md#decided-paused-and-deleted (PAUSED): the workspace's last 1,000 live messages. */
+export const AUTO_PAUSE_WINDOW = 1000;
+
+interface Counts {
+  sent: number;
+  bounced: number;
+  complained: number;
+}
+
+export interface AutoPauseCheck extends Counts {
+  paused: boolean;
+  /** The reason recorded on the workspace when this check paused it. */
+  reason?: string;
+}
+
+/**
+ * The bounce/complaint guard, run after a bounce or complaint is recorded (ingest-resend-event.ts).
+ * Over the workspace's last 1,000 live messages handed to a provider (newest first through the
+ * (workspace_id, created_at, id) index: at most 1,000 rows read), counts those that bounced or drew a
+ * complaint; past AUTO_PAUSE_BOUNCE_RATE or AUTO_PAUSE_COMPLAINT_RATE (strictly above) it pauses
+ * sending with the figures as the reason. Never before AUTO_PAUSE_MIN_MESSAGES were sent, so a small
+ * sender is not paused by one complaint. A paused workspace is not checked again, and after a resume
+ * only new bounces and complaints count.
+ */
+export async function checkAutoPause(input: { workspaceId: string }): Promise<AutoPauseCheck> {
+  const db = await getDb();
+  const [workspace] = await db
+    .select({ paused: workspaces.sendingPaused, resumedAt: workspaces.resumedAt })
+    .from(workspaces)
+    .where(eq(workspaces.id, input.workspaceId));
+  if (!workspace || workspace.paused) return { paused: false, sent: 0, bounced: 0, complained: 0 };
+  const counts = await recentCounts(input.workspaceId, workspace.resumedAt);
+  const reason = autoPauseReason(counts);
+  if (!reason) return { paused: false, ...counts };
+  await pauseSending({ workspaceId: input.workspaceId, reason, automatic: true, actor: AUDIT_SYSTEM_ACTOR });
+  log.warn("workspace paused automatically", { workspaceId: input.workspaceId, ...counts, reason });
+  return { paused: true, reason, ...counts };
+}
+
+/**
+ * Bounces and complaints recorded before the last resume are left out (the admin has seen them and
+ * chose to resume); the messages still count as sent, so the rate is over the same window.
+ */
+async function recentCounts(workspaceId: string, resumedAt: Date | null): Promise<Counts> {
+  const db = await getDb();
+  const m = emailMessages;
+  const after = (column: typeof m.firstBouncedAt) =>
+    resumedAt ? sql<Date | null>`case when ${column} > ${resumedAt.toISOString()}::timestamptz then ${column} end` : sql<Date | null>`${column}`;
+  const recent = db
+    .select({ bouncedAt: after(m.firstBouncedAt).as("bounced_at"), complainedAt: after(m.firstComplainedAt).as("complained_at") })
+    .from(m)
+    .where(and(eq(m.workspaceId, workspaceId), eq(m.sandbox, false), isNotNull(m.sentAt)))
+    .orderBy(desc(m.createdAt), desc(m.id))
+    .limit(AUTO_PAUSE_WINDOW)
+    .as("recent");
+  const [counts] = await db
+    .select({ sent: count(), bounced: count(recent.bouncedAt), complained: count(recent.complainedAt) })
+    .from(recent);
+  return counts;
+}
+
+/** The reason to pause, or null. Exported for its wording (tests). */
+export function autoPauseReason({ sent, bounced, complained }: Counts): string | null {
+  const settings = env();
+  if (sent === 0 || sent < settings.AUTO_PAUSE_MIN_MESSAGES) return null;
+  const window = `the last ${sent.toLocaleString("en-US")} live messages`;
+  const bounceRate = bounced / sent;
+  if (bounceRate > settings.AUTO_PAUSE_BOUNCE_RATE) {
+    return `Paused automatically: bounce rate ${percent(bounceRate)} over ${window} passed the ${percent(settings.AUTO_PAUSE_BOUNCE_RATE)} threshold.`;
+  }
+  const complaintRate = complained / sent;
+  if (complaintRate > settings.AUTO_PAUSE_COMPLAINT_RATE) {
+    return `Paused automatically: complaint rate ${percent(complaintRate)} over ${window} passed the ${percent(settings.AUTO_PAUSE_COMPLAINT_RATE)} threshold.`;
+  }
+  return null;
+}
+
+/** 0.123 → "12.3%", 0.001 → "0.1%", 0.0015 → "0.15%". */
+function percent(rate: number): string {
+  const value = rate * 100;
+  return `${Number(value.toFixed(value < 1 ? 2 : 1))}%`;
+}

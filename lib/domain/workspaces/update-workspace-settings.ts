@@ -1,0 +1,61 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { workspaces } from "@/db/schema";
+import { auditActorOf } from "@/lib/records/audit/actor";
+import { recordAudit } from "@/lib/records/audit/record-audit";
+import { invalidParameter, notFound } from "@/lib/foundation/errors";
+import { assertActorRole, type Actor } from "@/lib/foundation/access/actor";
+import { parseInput } from "@/lib/foundation/validation.shared";
+import { updateWorkspaceSettingsSchema, type UpdateWorkspaceSettingsInput } from "./schemas";
+import { isSystemWorkspace } from "./system-workspace";
+import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
+
+export interface WorkspaceSettings {
+  id: string;
+  name: string;
+  testMode: boolean;
+  trackingEnabled: boolean;
+}
+
+/**
+ * Name, test mode and tracking of the actor's own workspace (ADMIN+; the workspace is the actor's,
+ * never one named by the caller). The System mail workspace must stay live and untracked: test
+ * mode would stop links to new addresses, tracking would put sign-in links behind redirects.
+ */
+export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspaceSettingsInput): Promise<WorkspaceSettings> {
+  assertActorRole(actor, "ADMIN", "change workspace settings");
+  const changes = parseInput(updateWorkspaceSettingsSchema, input);
+  if (isSystemWorkspace(actor.workspaceId)) {
+    if (changes.testMode) throw invalidParameter("testMode", "System mail always sends live: test mode cannot be turned on here.");
+    if (changes.trackingEnabled) throw invalidParameter("trackingEnabled", "System mail is never tracked: sign-in links must not pass through redirects.");
+  }
+  const columns = { id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled };
+  const settings = await (await getDb()).transaction(async (tx) => {
+    const [before] = await tx.select(columns).from(workspaces).where(eq(workspaces.id, actor.workspaceId)).for("update");
+    if (!before) throw notFound(`Workspace ${actor.workspaceId}`);
+    const [updated] = await tx
+      .update(workspaces)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(workspaces.id, actor.workspaceId))
+      .returning(columns);
+    // Only what changed is kept (recordAudit); saving the form unchanged audits nothing.
+    if (JSON.stringify(before) !== JSON.stringify(updated)) {
+      await recordAudit(tx, { workspaceId: updated.id, actor: auditActorOf(actor), action: "workspace.update", target: { type: "workspace", id: updated.id }, before, after: updated });
+    }
+    return updated;
+  });
+  invalidateShortLivedCaches(); // test mode is read from the cached workspace row by every send
+  return settings;
+}
+
+/** What the settings page shows: everyone in the workspace may read it. */
+export async function getWorkspaceSettings(workspaceId: string): Promise<WorkspaceSettings & { system: boolean }> {
+  const db = await getDb();
+  const [workspace] = await db
+    .select({ id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId));
+  if (!workspace) throw notFound(`Workspace ${workspaceId}`);
+  return { ...workspace, system: isSystemWorkspace(workspaceId) };
+}

@@ -1,0 +1,24 @@
+import "server-only";
+import { purgeOldActivity } from "@/lib/records/activity/purge-old-activity";
+import { purgeOldAuditEvents } from "@/lib/records/audit/purge-old-audit-events";
+import { purgeExpiredAttachments } from "@/lib/domain/attachments/purge-expired-attachments";
+import { purgeMessageContent } from "@/lib/domain/messages/purge-message-content";
+import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-handoffs";
+import { getDb } from "@/db/client";
+import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-shards";
+import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
+
+/**
+ * The hourly maintenance job (scheduled in lib/entry/worker/worker.ts): retention of logs (activity, audit),
+ * attachment bytes, message content, Resend handoffs, and the webhook log and feed; and folds the
+ * Overview's per-connection count shards of past days.
+ */
+export async function runMaintenance(): Promise<void> {
+  await purgeOldActivity();
+  await purgeOldAuditEvents();
+  await purgeExpiredAttachments();
+  await purgeMessageContent();
+  await purgeResendHandoffs(await getDb());
+  await purgeWebhookLogs();
+  await compactOverviewShards();
+}

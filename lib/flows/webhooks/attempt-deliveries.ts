@@ -1,0 +1,103 @@
+import "server-only";
+import { inArray, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema";
+import { env } from "@/lib/foundation/env";
+import type { DeliverWebhookJob } from "@/lib/records/queue/jobs";
+import { buildPayloads } from "./build-payloads";
+import { recordAttempts, type AttemptOutcome, type ClaimedDelivery } from "./record-attempt";
+import { systemClock, type Clock } from "./retry-schedule";
+import { rowsOf } from "./rows";
+import { sendWebhookRequest, REQUEST_TIMEOUT_MS } from "./send-webhook-request";
+import { signedHeaders } from "./signing";
+import { webhookUnrecordedGate } from "./unrecorded-gate";
+
+/** A claim outlives the request's timeout and its recording; after it, a dead worker's delivery may be claimed again. */
+const CLAIM_MS = REQUEST_TIMEOUT_MS + 20_000;
+/** pg-boss may start a job a little before the delivery's time (clock skew between hosts). */
+const EARLY_SLACK_MS = 1_000;
+
+/**
+ * The deliver-webhook jobs of one fetch (docs/webhooks.md#delivery): claim the deliveries that are due
+ * and first in line for their endpoint and message (an earlier event of the same message still pending
+ * or in flight holds a later one back; its completion enqueues the next), build their payloads, POST
+ * them with at most WEBHOOK_ENDPOINT_CONCURRENCY requests per endpoint in this process, and record
+ * the attempts together (record-attempt.ts), in groups of at most WEBHOOK_MAX_UNRECORDED per process.
+ * A job whose delivery is not claimable (done, not due, held, claimed elsewhere) does nothing.
+ */
+export async function attemptDeliveries(jobs: DeliverWebhookJob[], clock: Clock = systemClock): Promise<void> {
+  const gate = webhookUnrecordedGate();
+  const ids = [...new Set(jobs.map((job) => job.deliveryId))];
+  // Groups of at most WEBHOOK_MAX_UNRECORDED, each claimed only once it holds its gate slots (so a
+  // claim never ages while waiting) and recorded before it gives them back: the kill window's bound.
+  const groups: string[][] = [];
+  for (let start = 0; start < ids.length; start += gate.limit) groups.push(ids.slice(start, start + gate.limit));
+  await Promise.all(groups.map((group) => gate.run(group.length, () => attemptGroup(group, clock))));
+}
+
+async function attemptGroup(ids: string[], clock: Clock): Promise<void> {
+  const claimed = await claimDeliveries(ids, clock.now());
+  if (claimed.length === 0) return;
+  const db = await getDb();
+  const [endpoints, events] = await Promise.all([
+    db.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))])),
+    db.select().from(webhookEvents).where(inArray(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))])),
+  ]);
+  const payloads = await buildPayloads(db, events);
+  const endpointById = new Map(endpoints.map((row) => [row.id, row]));
+  const outcomes = await Promise.all(
+    claimed.map(async (delivery): Promise<AttemptOutcome> => {
+      const endpoint = endpointById.get(delivery.endpointId);
+      const payload = payloads.get(delivery.eventId);
+      if (!endpoint?.enabled || payload === undefined) {
+        const error = !endpoint?.enabled ? "the endpoint is disabled" : "the event is no longer kept";
+        return { delivery, endpoint, at: clock.now(), response: { status: null, latencyMs: 0, body: null, error, ok: false }, final: true };
+      }
+      // The slot covers the request only: recording happens after, for the whole fetch at once.
+      return withEndpointSlot(delivery.endpointId, async () => {
+        const at = clock.now();
+        const response = await sendWebhookRequest(endpoint.url, signedHeaders(endpoint, delivery.eventId, payload, at), payload);
+        return { delivery, endpoint, at, response };
+      });
+    }),
+  );
+  await recordAttempts(outcomes, clock);
+}
+
+/** One statement: the deliveries among `ids` that may go now, marked sending, their attempt counted. */
+async function claimDeliveries(ids: string[], now: Date): Promise<ClaimedDelivery[]> {
+  if (ids.length === 0) return [];
+  const db = await getDb();
+  const nowIso = now.toISOString();
+  const claimedIds = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      update webhook_deliveries d set status = 'sending', attempts = d.attempts + 1,
+        locked_until = ${new Date(now.getTime() + CLAIM_MS).toISOString()}::timestamptz, updated_at = ${nowIso}::timestamptz
+      where ${inArray(sql`d.id`, ids)}
+        and (d.status = 'pending' or (d.status = 'sending' and d.locked_until < ${nowIso}::timestamptz))
+        and d.next_attempt_at <= ${new Date(now.getTime() + EARLY_SLACK_MS).toISOString()}::timestamptz
+        and not exists (select 1 from webhook_deliveries p where p.endpoint_id = d.endpoint_id
+          and p.email_message_id = d.email_message_id and p.event_seq < d.event_seq and p.status in ('pending', 'sending'))
+      returning d.id`),
+  ).map((row) => row.id);
+  if (claimedIds.length === 0) return [];
+  return db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, claimedIds));
+}
+
+const slots = new Map<string, { active: number; waiting: Array<() => void> }>();
+
+/** At most WEBHOOK_ENDPOINT_CONCURRENCY requests in flight to one endpoint from this process; the rest wait their turn. */
+async function withEndpointSlot<T>(endpointId: string, work: () => Promise<T>): Promise<T> {
+  let slot = slots.get(endpointId);
+  if (!slot) slots.set(endpointId, (slot = { active: 0, waiting: [] }));
+  // A finishing request hands its slot straight to the next in line, so a newcomer cannot slip in between.
+  if (slot.active >= env().WEBHOOK_ENDPOINT_CONCURRENCY) await new Promise<void>((resolve) => slot!.waiting.push(resolve));
+  else slot.active++;
+  try {
+    return await work();
+  } finally {
+    const next = slot.waiting.shift();
+    if (next) next();
+    else if (--slot.active === 0) slots.delete(endpointId);
+  }
+}

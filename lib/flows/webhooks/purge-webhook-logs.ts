@@ -1,0 +1,30 @@
+import "server-only";
+import { and, inArray, lt, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { webhookAttempts, webhookDeliveries, webhookEvents } from "@/db/schema";
+import { env } from "@/lib/foundation/env";
+
+/**
+ * Retention (WEBHOOK_LOG_RETENTION_DAYS, default 30): attempts, settled deliveries and the feed's events
+ * older than that. A delivery still pending is kept whatever its age (its retries are not done), and
+ * so is its event. Returns how many rows went.
+ */
+export async function purgeWebhookLogs(now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - env().WEBHOOK_LOG_RETENTION_DAYS * 24 * 3600_000);
+  const db = await getDb();
+  const attempts = await db.delete(webhookAttempts).where(lt(webhookAttempts.createdAt, cutoff)).returning({ id: webhookAttempts.id });
+  const deliveries = await db
+    .delete(webhookDeliveries)
+    .where(and(lt(webhookDeliveries.createdAt, cutoff), inArray(webhookDeliveries.status, ["succeeded", "failed"])))
+    .returning({ id: webhookDeliveries.id });
+  const events = await db
+    .delete(webhookEvents)
+    .where(
+      and(
+        lt(webhookEvents.createdAt, cutoff),
+        sql`not exists (select 1 from ${webhookDeliveries} d where d.event_id = ${webhookEvents.id} and d.status in ('pending', 'sending'))`,
+      ),
+    )
+    .returning({ id: webhookEvents.id });
+  return attempts.length + deliveries.length + events.length;
+}

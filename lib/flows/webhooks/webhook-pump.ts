@@ -1,0 +1,64 @@
+import "server-only";
+import { errorFields, log } from "@/lib/foundation/log";
+import { fanOutWebhookEvents, requeueStrandedDeliveries } from "./fan-out";
+
+const IDLE_MS = 200;
+/** After a failure (the database unreachable): wait longer, so an outage is not a log line every 200 ms. */
+const AFTER_ERROR_MS = 5_000;
+const SWEEP_EVERY_MS = 30_000;
+const FAN_OUT_BATCH = 1000;
+
+/** Runs one fan-out turn; the worker passes its mail-first gate, so fan-out waits while mail goes out. */
+type TurnRunner = <T>(turn: () => Promise<T>) => Promise<T>;
+
+const globalForPump = globalThis as unknown as { __webhookPump?: { stop: () => Promise<void> } };
+
+/**
+ * The loop each worker process runs beside its job handlers: fan recorded events out to deliveries
+ * (one process at a time does it; the others find the dispatch row locked and wait for the next
+ * turn), every 200 ms when idle and back to back while there is a backlog; and every 30 s the sweep
+ * for stranded deliveries. An event reaches its endpoint's job within about 200 ms of its commit
+ * (later while the process delivers mail: `runTurn` lets the worker put mail first).
+ */
+export function startWebhookPump(options: { runTurn?: TurnRunner } = {}): void {
+  const runTurn: TurnRunner = options.runTurn ?? ((turn) => turn());
+  if (globalForPump.__webhookPump) return;
+  let running = true;
+  let wake: (() => void) | undefined;
+  let lastSweep = 0;
+  const loop = (async () => {
+    while (running) {
+      let read = 0;
+      let pause = IDLE_MS;
+      try {
+        read = await runTurn(() => fanOutWebhookEvents(FAN_OUT_BATCH));
+        if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
+          lastSweep = Date.now();
+          await requeueStrandedDeliveries();
+        }
+      } catch (error) {
+        log.warn("webhook fan-out failed; retrying in 5 s", errorFields(error));
+        pause = AFTER_ERROR_MS;
+      }
+      if (read < FAN_OUT_BATCH && running) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, pause);
+        });
+      }
+    }
+  })();
+  globalForPump.__webhookPump = {
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+export async function stopWebhookPump(): Promise<void> {
+  const pump = globalForPump.__webhookPump;
+  globalForPump.__webhookPump = undefined;
+  await pump?.stop();
+}

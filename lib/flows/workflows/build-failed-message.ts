@@ -1,0 +1,84 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import type { MessageSource, WorkflowStep } from "@/db/schema";
+import { AppError } from "@/lib/foundation/errors";
+import { newId } from "@/lib/foundation/ids";
+import type { PreparedMessage } from "@/lib/sending/prepare-message";
+import { parseAddressList } from "@/lib/foundation/addresses/recipients.shared";
+import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
+import { renderLine, renderTemplate } from "@/lib/domain/templates/render.shared";
+import type { RenderedAddressFields } from "./prepare-email-step";
+
+type SendEmailStep = Extract<WorkflowStep, { type: "sendEmail" }>;
+
+/**
+ * The message of a sendEmail step that failed a check only knowable when the step runs (an empty
+ * rendered `to`, an unverified sender…): docs/api.md#decided-errors records such a condition on the message, so it
+ * is built from what is known (rendered template, addresses as rendered) and then created FAILED.
+ * Returns null when no message can be built: the template is gone or does not render.
+ */
+export async function buildFailedMessage(
+  db: Executor,
+  run: { workspaceId: string; sandbox: boolean; variables: Record<string, unknown> },
+  step: SendEmailStep,
+  fields: RenderedAddressFields,
+): Promise<PreparedMessage | null> {
+  const template = await getTemplateOrThrow(run.workspaceId, step.templateId, db).catch(ignoreAppError);
+  if (!template) return null;
+  const options = { strict: template.strict };
+  let content;
+  try {
+    content = renderTemplate(template, run.variables, options);
+  } catch (error) {
+    return ignoreAppError(error);
+  }
+  let from = fields.from ?? "";
+  if (!from && template.fromAddress) {
+    try {
+      from = renderLine(template.fromAddress, run.variables, "from", options);
+    } catch (error) {
+      ignoreAppError(error);
+    }
+  }
+  return {
+    id: newId("message"),
+    workspaceId: run.workspaceId,
+    source: (run.sandbox ? "SANDBOX_WORKFLOW" : "WORKFLOW") satisfies MessageSource,
+    sandbox: run.sandbox,
+    templateId: template.id,
+    scheduledAt: null,
+    groupId: null,
+    variables: run.variables,
+    to: entries(fields.to),
+    toAddresses: [],
+    cc: entries(fields.cc),
+    bcc: entries(fields.bcc),
+    from,
+    replyTo: fields.replyTo ?? null,
+    subject: content.subject,
+    bodyHtml: content.bodyHtml,
+    bodyText: content.bodyText,
+    headers: {},
+    attachments: [],
+    metaId: null,
+    metadata: {},
+    // Nothing was sent: no contact is created or renamed.
+    contacts: [],
+    renderedFrom: from,
+  };
+}
+
+/** The entries as rendered: parsed where they parse, else the whole string as one entry. */
+function entries(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    return parseAddressList(value, "to").map((recipient) => recipient.entry);
+  } catch {
+    return [value];
+  }
+}
+
+function ignoreAppError(error: unknown): null {
+  if (error instanceof AppError) return null;
+  throw error;
+}

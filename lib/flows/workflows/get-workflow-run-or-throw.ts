@@ -1,0 +1,27 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { getDb, type Executor } from "@/db/client";
+import { emailMessages, workflowRuns } from "@/db/schema";
+import { notFound } from "@/lib/foundation/errors";
+
+export type WorkflowRunRow = typeof workflowRuns.$inferSelect;
+export type WorkflowRunView = WorkflowRunRow & { emailMessageIds: string[] };
+
+/**
+ * A run with its messages' ids in creation order. Tenant-scoped: an unknown id and another
+ * workspace's id give the same 404.
+ */
+export async function getWorkflowRunOrThrow(workspaceId: string, runId: string, executor?: Executor): Promise<WorkflowRunView> {
+  const db = executor ?? (await getDb());
+  const [run] = await db
+    .select()
+    .from(workflowRuns)
+    .where(and(eq(workflowRuns.workspaceId, workspaceId), eq(workflowRuns.id, runId)));
+  if (!run) throw notFound(`Workflow run ${runId}`, "id");
+  const messages = await db
+    .select({ id: emailMessages.id })
+    .from(emailMessages)
+    .where(and(eq(emailMessages.workspaceId, workspaceId), eq(emailMessages.workflowRunId, runId)))
+    .orderBy(asc(emailMessages.createdAt), asc(emailMessages.id));
+  return { ...run, emailMessageIds: messages.map((message) => message.id) };
+}

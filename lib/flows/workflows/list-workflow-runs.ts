@@ -1,0 +1,51 @@
+import "server-only";
+import { and, count, eq, inArray } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { emailMessages, workflowRuns, workflows } from "@/db/schema";
+import { keysetPage } from "@/lib/foundation/keyset";
+import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
+import type { WorkflowRunRow } from "./get-workflow-run-or-throw";
+
+export const WORKFLOW_RUNS_PAGE_SIZE = 25;
+
+export type WorkflowRunListItem = WorkflowRunRow & { workflowName: string | null; messageCount: number };
+export type WorkflowRunListQuery = KeysetPageQuery;
+
+/** The Workflow runs page's URL: `limit` up to 25, `cursor.after` or `cursor.before`. */
+export function parseWorkflowRunListQuery(params: URLSearchParams): WorkflowRunListQuery {
+  return parseKeysetPageQuery(params, { maxLimit: WORKFLOW_RUNS_PAGE_SIZE });
+}
+
+/**
+ * The dashboard's workflow run list: newest first, keyset pages on workflow_runs_workspace_created_idx,
+ * each run with its workflow's current name (null when skipped or the workflow was deleted) and its
+ * message count. Names and counts are one read each for the page's runs, both index-backed.
+ */
+export async function listWorkflowRuns(workspaceId: string, page: WorkflowRunListQuery) {
+  const db = await getDb();
+  const scope = eq(workflowRuns.workspaceId, workspaceId);
+  const result = await keysetPage<WorkflowRunRow>({ db, table: workflowRuns, createdAt: workflowRuns.createdAt, id: workflowRuns.id, scope, filters: [] }, page);
+  const runIds = result.items.map((run) => run.id);
+  const workflowIds = [...new Set(result.items.flatMap((run) => (run.workflowId ? [run.workflowId] : [])))];
+  const [names, counts] = await Promise.all([
+    workflowIds.length
+      ? db
+          .select({ id: workflows.id, name: workflows.name })
+          .from(workflows)
+          .where(and(eq(workflows.workspaceId, workspaceId), inArray(workflows.id, workflowIds)))
+      : [],
+    runIds.length
+      ? db
+          .select({ runId: emailMessages.workflowRunId, total: count() })
+          .from(emailMessages)
+          .where(and(eq(emailMessages.workspaceId, workspaceId), inArray(emailMessages.workflowRunId, runIds)))
+          .groupBy(emailMessages.workflowRunId)
+      : [],
+  ]);
+  const nameOf = new Map(names.map((row) => [row.id, row.name]));
+  const countOf = new Map(counts.map((row) => [row.runId, Number(row.total)]));
+  const items = result.items.map(
+    (run): WorkflowRunListItem => ({ ...run, workflowName: run.workflowId ? (nameOf.get(run.workflowId) ?? null) : null, messageCount: countOf.get(run.id) ?? 0 }),
+  );
+  return { items, meta: result.meta };
+}

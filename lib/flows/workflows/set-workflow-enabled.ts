@@ -1,0 +1,29 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { workflows } from "@/db/schema";
+import type { AuditActor } from "@/lib/records/audit/actor";
+import { invalidParameter, notFound } from "@/lib/foundation/errors";
+import { auditWorkflow } from "./audit-workflow";
+import type { WorkflowRow } from "./create-workflow";
+
+/**
+ * Turns a workflow on or off. While off, triggering it gives a SKIPPED run with a reason
+ * (trigger-workflow-run.ts); runs already started carry on with their own copy of the steps.
+ * Audited as `workflow.enable` / `workflow.disable` when the state changes; setting the state it
+ * already has changes and audits nothing.
+ */
+export async function setWorkflowEnabled(input: { workspaceId: string; workflowId: string; enabled: unknown; actor?: AuditActor }): Promise<WorkflowRow> {
+  const enabled = input.enabled;
+  if (typeof enabled !== "boolean") throw invalidParameter("enabled", "Invalid enabled: must be true or false.");
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const scope = and(eq(workflows.workspaceId, input.workspaceId), eq(workflows.id, input.workflowId));
+    const [current] = await tx.select().from(workflows).where(scope).for("update");
+    if (!current) throw notFound(`Workflow ${input.workflowId}`, "id");
+    if (current.enabled === enabled) return current;
+    const [workflow] = await tx.update(workflows).set({ enabled, updatedAt: new Date() }).where(scope).returning();
+    await auditWorkflow(tx, { action: enabled ? "workflow.enable" : "workflow.disable", actor: input.actor, before: current, after: workflow });
+    return workflow;
+  });
+}

@@ -1,0 +1,81 @@
+import "server-only";
+import { and, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Executor } from "@/db/client";
+import { columnList, decodeRows, rowsOf, type Columns } from "@/db/column-rows";
+import { executePrepared } from "@/db/execute-prepared";
+import { invalidParameter } from "@/lib/foundation/errors";
+import type { KeysetPageQuery } from "@/lib/foundation/pagination";
+
+interface Keyed {
+  createdAt: Date;
+  id: string;
+}
+
+export interface KeysetQuery {
+  db: Executor;
+  table: PgTable;
+  createdAt: PgColumn;
+  id: PgColumn;
+  /** Tenant scope and filters; the cursor object must also satisfy the tenant scope. */
+  scope: SQL;
+  filters: SQL[];
+  /** The columns a page reads (what its caller returns), keyed as its rows are; every column when absent. */
+  columns?: Columns;
+}
+
+/**
+ * An unfiltered page (a list's default view, and its cursor pages) runs its statements prepared
+ * (db/execute-prepared.ts): three texts per list, each parsed once per connection and then sent in
+ * one round trip, where an unnamed statement with parameters costs postgres.js two (describe, then
+ * execute). A filtered page runs unnamed, planned for its values: a prepared statement may settle on
+ * a generic plan that ignores how rare a filter's value is (one status in a hundred, a subject
+ * pattern), and the combinations of filters would each stay prepared on every connection.
+ */
+const preparedWhen = (filters: SQL[]) => filters.length === 0;
+
+/**
+ * Newest-first keyset pages on (created_at, id), both directions (docs/api.md#decided-listing-messages): the page
+ * is an index range scan whatever its depth. `cursor.after` pages towards older rows, `cursor.before`
+ * towards newer ones, still newest first. An unknown (or another tenant's) cursor id is a 400.
+ */
+export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: KeysetPageQuery) {
+  const { db, table, createdAt, id, scope } = query;
+  const columns = query.columns ?? (getTableColumns(table) as Columns);
+  const where = [scope, ...query.filters];
+  const run = (statement: SQL) => (preparedWhen(query.filters) ? executePrepared(db, statement) : db.execute(statement));
+  let anchor: Keyed | undefined;
+  if (page.cursor) {
+    const keyColumns = keyColumnsOf(createdAt, id);
+    const found = await run(sql`select ${columnList(keyColumns)} from ${table} where ${scope} and ${id} = ${page.cursor.id}`);
+    [anchor] = decodeRows<Keyed>(found, keyColumns);
+    if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
+  }
+  const older = (row: Keyed) => sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const newer = (row: Keyed) => sql`(${createdAt}, ${id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const backwards = page.cursor?.direction === "before";
+  const condition = and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined);
+  const order = backwards ? sql`${createdAt} asc, ${id} asc` : sql`${createdAt} desc, ${id} desc`;
+  // The select list is built once per columns object, and rows skip Drizzle's per-cell mapper (db/column-rows.ts).
+  const rows = decodeRows<T>(await run(sql`select ${columnList(columns)} from ${table} where ${condition} order by ${order} limit ${page.limit + 1}`), columns);
+  const more = rows.length > page.limit;
+  const items = rows.slice(0, page.limit);
+  if (backwards) items.reverse();
+  const exists = async (condition: SQL) => rowsOf(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`)).length > 0;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
+  const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer(first)));
+  return {
+    items,
+    meta: { limit: page.limit, count: items.length, "cursor.after": hasOlder ? last.id : null, "cursor.before": hasNewer ? first.id : null },
+  };
+}
+
+/** One columns object per table's key columns: decodeRows and columnList build theirs once per object. */
+const keyColumnSets = new WeakMap<PgColumn, { createdAt: PgColumn; id: PgColumn }>();
+function keyColumnsOf(createdAt: PgColumn, id: PgColumn) {
+  let columns = keyColumnSets.get(createdAt);
+  if (!columns) keyColumnSets.set(createdAt, (columns = { createdAt, id }));
+  return columns;
+}

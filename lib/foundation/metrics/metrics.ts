@@ -1,0 +1,101 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * Every Prometheus metric of the service, defined in one place on the foundation floor
+ * (docs/architecture.md#floors) so any use case can count without importing anything above it.
+ * Values read from the database at scrape time (queue depth, paused workspaces) are gauges here and
+ * are set by lib/entry/observability/ just before a scrape is rendered.
+ *
+ * Held on globalThis: Next.js may load this module once per route bundle and once for
+ * instrumentation, and a counter bumped by the worker must be the one /api/metrics renders.
+ */
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: "postwerk_http_requests_total",
+      help: "API requests (/v1) by route template, method and status.",
+      labelNames: ["route", "method", "status"] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: "postwerk_http_request_duration_seconds",
+      help: "API request latency (/v1) by route template and method.",
+      labelNames: ["route", "method"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    messagesAccepted: new Counter({
+      name: "postwerk_messages_accepted_total",
+      help: "Messages accepted (written with their delivery job) by source and sandbox.",
+      labelNames: ["source", "sandbox"] as const,
+      registers,
+    }),
+    smtpReplies: new Counter({
+      name: "postwerk_smtp_replies_total",
+      help: "SMTP submission: replies to authenticated clients at MAIL FROM (refusals) and DATA (outcomes), by step and code.",
+      labelNames: ["step", "code"] as const,
+      registers,
+    }),
+    acceptToSent: new Histogram({
+      name: "postwerk_delivery_accept_to_sent_seconds",
+      help: "Time from a message's acceptance to the recording of its provider's acceptance, by provider.",
+      labelNames: ["provider"] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+      registers,
+    }),
+    providerHandoffs: new Counter({
+      name: "postwerk_provider_handoffs_total",
+      help: "Messages handed to a provider, by provider and outcome (accepted, failed, retry, error).",
+      labelNames: ["provider", "outcome"] as const,
+      registers,
+    }),
+    providerEvents: new Counter({
+      name: "postwerk_provider_events_total",
+      help: "Provider events ingested (webhooks, the bounce listener), by provider, event type and result (recorded, duplicate, ignored; the listener also counts refused-550 and retry-451).",
+      labelNames: ["provider", "type", "result"] as const,
+      registers,
+    }),
+    queueJobs: new Gauge({
+      name: "postwerk_queue_jobs",
+      help: "Jobs not yet finished, by queue and state (created, retry, active); read at scrape time.",
+      labelNames: ["queue", "state"] as const,
+      registers,
+    }),
+    queueOldestAge: new Gauge({
+      name: "postwerk_queue_oldest_ready_job_age_seconds",
+      help: "Age of the oldest job that is due (start_after passed) and not yet started, by queue; 0 when none.",
+      labelNames: ["queue"] as const,
+      registers,
+    }),
+    pausedWorkspaces: new Gauge({
+      name: "postwerk_workspaces_paused",
+      help: "Workspaces whose sending is paused (by hand or automatically); read at scrape time.",
+      registers,
+    }),
+    databaseConnections: new Gauge({
+      name: "postwerk_database_connections",
+      help: "PostgreSQL only: server connections to this database by state, all processes (pg_stat_activity).",
+      labelNames: ["state"] as const,
+      registers,
+    }),
+    workerFetchAge: new Gauge({
+      name: "postwerk_worker_last_fetch_age_seconds",
+      help: "Seconds since this process's oldest-polled worker of a queue last fetched; absent without workers.",
+      labelNames: ["queue"] as const,
+      registers,
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+const globalForMetrics = globalThis as unknown as { __postwerkMetrics?: Metrics };
+
+/** The process's metrics, created on first use (never at import, so scripts that never count pay nothing). */
+export function metrics(): Metrics {
+  return (globalForMetrics.__postwerkMetrics ??= createMetrics());
+}

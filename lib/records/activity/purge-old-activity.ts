@@ -1,0 +1,28 @@
+import "server-only";
+import { lt, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { activityLogs } from "@/db/schema";
+import { env } from "@/lib/foundation/env";
+import { log } from "@/lib/foundation/log";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The activity log is kept ACTIVITY_RETENTION_DAYS (default 30). Deletes in slices of 5,000 rows so
+ * a large backlog never holds one long transaction. Run by the hourly maintenance job.
+ */
+export async function purgeOldActivity(options: { now?: Date } = {}): Promise<{ purged: number }> {
+  const db = await getDb();
+  const cutoff = new Date((options.now ?? new Date()).getTime() - env().ACTIVITY_RETENTION_DAYS * DAY_MS);
+  let purged = 0;
+  for (;;) {
+    const deleted = await db
+      .delete(activityLogs)
+      .where(sql`${activityLogs.id} in (select ${activityLogs.id} from ${activityLogs} where ${lt(activityLogs.createdAt, cutoff)} limit 5000)`)
+      .returning({ id: activityLogs.id });
+    purged += deleted.length;
+    if (deleted.length < 5000) break;
+  }
+  if (purged > 0) log.info("old activity purged", { purged, cutoff: cutoff.toISOString() });
+  return { purged };
+}

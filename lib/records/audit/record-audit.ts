@@ -1,0 +1,64 @@
+import "server-only";
+import type { Tx } from "@/db/client";
+import { auditEvents } from "@/db/schema";
+import { newId } from "@/lib/foundation/ids";
+import type { AuditActor } from "./actor";
+
+export interface AuditEntry {
+  workspaceId: string;
+  actor: AuditActor;
+  /** `<resource>.<verb>`: `api_key.create`, `domain.verify`, `workspace.pause`… (docs/audit.md#actions). */
+  action: string;
+  target: { type: string; id: string | null };
+  /** The resource's fields before the change; for an update only the changed ones are kept. */
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+/** Never written into the log, whatever a caller passes (a hash or a key is still a secret). */
+const SECRET_FIELD = /secret|password|hash|token|private|credential/i;
+const MAX_TEXT = 512;
+
+/**
+ * The one way into the audit log: called with the transaction of the change itself, so the entry
+ * commits with the change and a refused or failed change leaves none. Takes a `Tx`, not any executor,
+ * so a caller cannot write it beside the change by mistake.
+ */
+export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
+  const { before, after } = changedFields(entry.before ?? null, entry.after ?? null);
+  await tx.insert(auditEvents).values({
+    id: newId("audit"),
+    workspaceId: entry.workspaceId,
+    actorType: entry.actor.type,
+    actorId: entry.actor.id,
+    actorLabel: clip(entry.actor.label),
+    action: entry.action,
+    targetType: entry.target.type,
+    targetId: entry.target.id,
+    before,
+    after,
+    ip: clip(entry.actor.ip ?? null, 64),
+    userAgent: clip(entry.actor.userAgent ?? null),
+  });
+}
+
+/** Both sides without secrets; when both exist, only the fields whose values differ. */
+export function changedFields(before: Record<string, unknown> | null, after: Record<string, unknown> | null) {
+  const clean = (side: Record<string, unknown> | null) =>
+    side ? Object.fromEntries(Object.entries(side).filter(([key]) => !SECRET_FIELD.test(key)).map(([key, value]) => [key, plain(value)])) : null;
+  const b = clean(before);
+  const a = clean(after);
+  if (!b || !a) return { before: b, after: a };
+  const changed = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((key) => JSON.stringify(b[key]) !== JSON.stringify(a[key]));
+  return { before: pick(b, changed), after: pick(a, changed) };
+}
+
+const pick = (side: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((key) => key in side).map((key) => [key, side[key]]));
+
+/** Dates as ISO strings, so before and after compare as the stored JSON will. */
+const plain = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+
+function clip(value: string | null, max = MAX_TEXT): string | null {
+  if (value === null) return null;
+  return value.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, max);
+}

@@ -1,0 +1,71 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { emailMessages, webhookEvents } from "@/db/schema/index";
+import { wellFormedJson } from "@/db/well-formed-json";
+import { executePrepared } from "@/db/execute-prepared";
+import { newId } from "@/lib/foundation/ids";
+import type { EventCode } from "./event-codes.shared";
+import { WEBHOOK_TYPE_OF_CODE } from "./webhook-event-types.shared";
+
+export interface EmittedLog {
+  logId: string;
+  messageId: string;
+  workspaceId: string;
+  code: EventCode;
+  bot?: boolean;
+  at: Date;
+}
+
+/**
+ * The outbox/feed rows (webhook_events) of timeline events just recorded, in the caller's transaction
+ * (docs/webhooks.md#delivery): always written, whether or not the workspace has an endpoint, since the
+ * pullable feed serves them too; the worker fans them out to endpoints. One statement for any number
+ * of events; codes without a webhook type and sandbox messages write nothing.
+ */
+export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promise<void> {
+  const rows = logs
+    .filter((log) => WEBHOOK_TYPE_OF_CODE[log.code])
+    .map((log, n) => ({
+      n,
+      id: newId("webhookEvent", log.at),
+      workspace_id: log.workspaceId,
+      type: WEBHOOK_TYPE_OF_CODE[log.code]!,
+      email_message_id: log.messageId,
+      log_id: log.logId,
+      bot: log.bot ?? false,
+      created_at: log.at.toISOString(),
+    }));
+  if (rows.length === 0) return;
+  const m = emailMessages;
+  const e = webhookEvents;
+  const name = (column: { name: string }) => sql.identifier(column.name);
+  // The rows in input order (n), so events recorded together keep their order on seq. The message's
+  // sandbox flag is a scalar subquery, not a join: PostgreSQL runs it as one primary-key lookup per
+  // row, where a join let the planner, which guesses 100 rows for json_to_recordset, hash the whole
+  // email_messages table (a sequential scan per recorded event while the table was small by its statistics).
+  await executePrepared(
+    db,
+    sql`
+    insert into ${e} (${name(e.id)}, ${name(e.workspaceId)}, ${name(e.type)}, ${name(e.emailMessageId)}, ${name(e.logId)}, ${name(e.bot)}, ${name(e.createdAt)})
+    select i.id, i.workspace_id, i.type, i.email_message_id, i.log_id, i.bot, i.created_at
+    from json_to_recordset(${wellFormedJson(rows)}::json) as i(
+      n int, id text, workspace_id text, type text, email_message_id text, log_id text, bot boolean, created_at timestamptz)
+    where not coalesce((select ${m.sandbox} from ${m} where ${m.id} = i.email_message_id and ${m.workspaceId} = i.workspace_id), true)
+    order by i.n`,
+  );
+}
+
+/**
+ * A live workflow run's end (workflow_run.completed or .failed), in the transaction that ends it
+ * (lib/flows/workflows/run-workflow-step.ts): the same outbox and feed as the timeline's events.
+ */
+export async function emitWorkflowRunEvent(
+  db: Executor,
+  run: { id: string; workspaceId: string; sandbox: boolean },
+  type: "workflow_run.completed" | "workflow_run.failed",
+  at = new Date(),
+): Promise<void> {
+  if (run.sandbox) return;
+  await db.insert(webhookEvents).values({ id: newId("webhookEvent", at), workspaceId: run.workspaceId, type, workflowRunId: run.id, createdAt: at });
+}
