@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { env } from "@/lib/foundation/env";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import * as schema from "./schema";
 import { drizzleClient } from "./pglite-client";
 import { carryDrizzleParsers } from "./pglite-parsers";
@@ -33,23 +34,21 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-const globalForDb = globalThis as unknown as { __dbHandle?: Promise<DbHandle> };
+/** One per process, so route bundles and instrumentation share one owner of the database. */
+const current = processSingleton<{ handle?: Promise<DbHandle> }>("db.handle", () => ({}));
 
-/**
- * The process-wide database, opened on first use and never at import (`next build` must not open
- * the data directory). Cached on globalThis so route bundles and instrumentation share one owner.
- */
+/** The process's database, opened on first use and never at import (`next build` must not open the data directory). */
 export function getDbHandle(): Promise<DbHandle> {
-  if (!globalForDb.__dbHandle) {
+  if (!current.handle) {
     const { DATABASE_URL, DATA_DIR } = env();
     const opening = DATABASE_URL ? openPostgres(DATABASE_URL) : openPglite(path.join(DATA_DIR, "pglite"));
     // Never cache a rejected open (docs/development.md#traps, trap 4): the next caller tries again.
-    globalForDb.__dbHandle = opening.catch((error) => {
-      globalForDb.__dbHandle = undefined;
+    current.handle = opening.catch((error) => {
+      current.handle = undefined;
       throw error;
     });
   }
-  return globalForDb.__dbHandle;
+  return current.handle;
 }
 
 export async function getDb(): Promise<Db> {
@@ -58,12 +57,12 @@ export async function getDb(): Promise<Db> {
 
 /** Installs an already-open database as the process database (tests, CLI). */
 export function installDbHandle(handle: DbHandle): void {
-  globalForDb.__dbHandle = Promise.resolve(handle);
+  current.handle = Promise.resolve(handle);
 }
 
 export async function closeDb(): Promise<void> {
-  const handle = globalForDb.__dbHandle;
-  globalForDb.__dbHandle = undefined;
+  const handle = current.handle;
+  current.handle = undefined;
   if (handle) await (await handle).close();
 }
 

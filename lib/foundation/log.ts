@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 
 /**
  * Structured one-line JSON logs on stdout/stderr. Level from LOG_LEVEL (read by the caller through
@@ -15,11 +16,10 @@ export function setLogLevel(level: Level | "silent"): void {
 
 /**
  * Fields every log line written inside `withLogFields` carries (an API request's requestId), so a
- * use case deep below the route logs them without passing them along. On globalThis: Next.js may load
- * this module once per route bundle, and all copies must read the one store the wrapper writes.
+ * use case deep below the route logs them without passing them along. One store per process, so every
+ * bundled copy of this module reads the one the wrapper writes.
  */
-const globalForLog = globalThis as unknown as { __logContext?: AsyncLocalStorage<Record<string, unknown>> };
-const context = (globalForLog.__logContext ??= new AsyncLocalStorage<Record<string, unknown>>());
+const context = processSingleton("log.context", () => new AsyncLocalStorage<Record<string, unknown>>());
 
 /** Runs `work` with `fields` added to every log line it (and whatever it awaits) writes. */
 export function withLogFields<T>(fields: Record<string, unknown>, work: () => T): T {

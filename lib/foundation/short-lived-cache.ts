@@ -1,3 +1,5 @@
+import { processSingleton } from "@/lib/foundation/process-singleton";
+
 /**
  * A process's short-lived cache of rows the request path reads on every call (an API key, its
  * workspace's settings, its verified sender domains), so a send does not read them from the database
@@ -25,13 +27,8 @@ interface Registry {
   caches: Set<ShortLivedCache<unknown>>;
 }
 
-/**
- * One registry per process, on globalThis: Next.js bundles a module once per layer (route handlers,
- * server actions, instrumentation), so a module-level variable would exist several times in one
- * process, and a key revoked by a dashboard action would stay cached for the API's routes.
- */
-const REGISTRY_KEY = Symbol.for("postwerk.short-lived-cache");
-const registry: Registry = ((globalThis as Record<symbol, Registry | undefined>)[REGISTRY_KEY] ??= { generation: 0, caches: new Set() });
+/** One per process, so a key revoked by a dashboard action is not still cached for the API's routes. */
+const registry = processSingleton<Registry>("short-lived-cache", () => ({ generation: 0, caches: new Set() }));
 
 export function invalidateShortLivedCaches(): void {
   registry.generation++;

@@ -42,6 +42,7 @@ export interface BootedServer {
   shutdown(): Promise<void>;
 }
 
+// A plain global, not processSingleton: the production server (server/direct-routes.mjs) reads globalThis.__boot.
 const globalForBoot = globalThis as unknown as { __boot?: Promise<BootedServer> };
 
 /**

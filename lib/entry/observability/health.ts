@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDbHandle } from "@/db/client";
 import { pendingMigrations } from "@/db/migrate";
 import { errorFields, log } from "@/lib/foundation/log";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import type { WipData } from "pg-boss";
 import { CheckFailure, withTimeout } from "./query";
@@ -27,14 +28,14 @@ const WORKER_BUSY_MS = 180_000;
 /** Probe storms (several probers, many replicas behind one check) share one result per second. */
 const CACHE_MS = 1_000;
 
-const globalForHealth = globalThis as unknown as { __readiness?: { at: number; result: Promise<Readiness> } };
+const lastRun = processSingleton<{ readiness?: { at: number; result: Promise<Readiness> } }>("health.readiness", () => ({}));
 
 /** The readiness of this process, computed at most once a second; concurrent callers share one run. */
 export function readiness(): Promise<Readiness> {
-  const cached = globalForHealth.__readiness;
+  const cached = lastRun.readiness;
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.result;
   const result = computeReadiness();
-  globalForHealth.__readiness = { at: Date.now(), result };
+  lastRun.readiness = { at: Date.now(), result };
   return result;
 }
 

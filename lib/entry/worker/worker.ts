@@ -12,6 +12,7 @@ import { startWebhookPump, stopWebhookPump } from "@/lib/flows/webhooks/webhook-
 import { runWorkflowStep } from "@/lib/flows/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { env } from "@/lib/foundation/env";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { MailFirst } from "./mail-first";
 
 /**
@@ -19,7 +20,7 @@ import { MailFirst } from "./mail-first";
  * instrumentation.ts; with DATABASE_URL any number of `npm run worker` processes may too: pg-boss
  * claims each job with FOR UPDATE SKIP LOCKED, so one job runs in one worker at a time.
  */
-const globalForWorkers = globalThis as unknown as { __workerIds?: Array<{ queue: string; id: string }>; __mailFirst?: MailFirst };
+const running = processSingleton<{ workerIds?: Array<{ queue: string; id: string }>; mailFirst?: MailFirst }>("worker", () => ({}));
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -27,12 +28,12 @@ export interface WorkerOptions {
 }
 
 export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
-  if (globalForWorkers.__workerIds) return;
+  if (running.workerIds) return;
   // Fail at start, not at the first message, when the configured provider cannot work.
   getDeliveryProvider();
   const boss = await getQueue();
-  globalForWorkers.__workerIds = [];
-  const mailFirst = (globalForWorkers.__mailFirst = new MailFirst({ settleMs: MAIL_SETTLE_MS, maxWaitMs: env().WEBHOOK_MAIL_FIRST_SECONDS * 1000 }));
+  running.workerIds = [];
+  const mailFirst = (running.mailFirst = new MailFirst({ settleMs: MAIL_SETTLE_MS, maxWaitMs: env().WEBHOOK_MAIL_FIRST_SECONDS * 1000 }));
   const ids = [
     await workBatches<DeliverMessageJob>(boss, QUEUES.deliverMessage, { ...options, batchSize: DELIVERY_BATCH_SIZE }, (jobs) =>
       mailFirst.delivering(() => deliverJobs(jobs)),
@@ -51,7 +52,7 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   // Idempotent: every process declares the same schedule; pg-boss creates one job per occurrence.
   await boss.schedule(QUEUES.maintenance, "17 * * * *");
   await boss.schedule(QUEUES.unconfirmedDeliveries, "*/5 * * * *");
-  globalForWorkers.__workerIds.push(...ids);
+  running.workerIds.push(...ids);
   log.info("workers started", { queues: ids.map((entry) => entry.queue), concurrency: options.concurrency ?? 5 });
 }
 
@@ -169,11 +170,11 @@ function messageOf(data: object): { messageId?: string } {
 }
 
 export async function stopWorkers(): Promise<void> {
-  globalForWorkers.__mailFirst?.stop();
-  globalForWorkers.__mailFirst = undefined;
+  running.mailFirst?.stop();
+  running.mailFirst = undefined;
   await stopWebhookPump();
-  const ids = globalForWorkers.__workerIds;
-  globalForWorkers.__workerIds = undefined;
+  const ids = running.workerIds;
+  running.workerIds = undefined;
   if (!ids?.length) return;
   const boss = await getQueue();
   for (const { queue, id } of ids) await boss.offWork(queue, { id, wait: true });

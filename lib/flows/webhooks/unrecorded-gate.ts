@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/foundation/env";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 
 /**
  * The bound of the webhook kill window (docs/webhooks.md#delivery): at most `limit` requests of this
@@ -40,11 +41,11 @@ export class WebhookUnrecordedGate {
   }
 }
 
-const globalForGate = globalThis as unknown as { __webhookGate?: WebhookUnrecordedGate };
+const current = processSingleton<{ gate?: WebhookUnrecordedGate }>("webhooks.unrecorded-gate", () => ({}));
 
 /** The process's gate, WEBHOOK_MAX_UNRECORDED slots (one per process: the bound is per worker that can be killed). */
 export function webhookUnrecordedGate(): WebhookUnrecordedGate {
   const limit = env().WEBHOOK_MAX_UNRECORDED;
-  if (globalForGate.__webhookGate?.limit !== limit) globalForGate.__webhookGate = new WebhookUnrecordedGate(limit);
-  return globalForGate.__webhookGate;
+  if (current.gate?.limit !== limit) current.gate = new WebhookUnrecordedGate(limit);
+  return current.gate;
 }

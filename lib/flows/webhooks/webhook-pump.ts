@@ -1,5 +1,6 @@
 import "server-only";
 import { errorFields, log } from "@/lib/foundation/log";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { fanOutWebhookEvents, requeueStrandedDeliveries } from "./fan-out";
 
 const IDLE_MS = 200;
@@ -11,7 +12,7 @@ const FAN_OUT_BATCH = 1000;
 /** Runs one fan-out turn; the worker passes its mail-first gate, so fan-out waits while mail goes out. */
 type TurnRunner = <T>(turn: () => Promise<T>) => Promise<T>;
 
-const globalForPump = globalThis as unknown as { __webhookPump?: { stop: () => Promise<void> } };
+const current = processSingleton<{ pump?: { stop: () => Promise<void> } }>("webhooks.pump", () => ({}));
 
 /**
  * The loop each worker process runs beside its job handlers: fan recorded events out to deliveries
@@ -22,7 +23,7 @@ const globalForPump = globalThis as unknown as { __webhookPump?: { stop: () => P
  */
 export function startWebhookPump(options: { runTurn?: TurnRunner } = {}): void {
   const runTurn: TurnRunner = options.runTurn ?? ((turn) => turn());
-  if (globalForPump.__webhookPump) return;
+  if (current.pump) return;
   let running = true;
   let wake: (() => void) | undefined;
   let lastSweep = 0;
@@ -48,7 +49,7 @@ export function startWebhookPump(options: { runTurn?: TurnRunner } = {}): void {
       }
     }
   })();
-  globalForPump.__webhookPump = {
+  current.pump = {
     stop: async () => {
       running = false;
       wake?.();
@@ -58,7 +59,7 @@ export function startWebhookPump(options: { runTurn?: TurnRunner } = {}): void {
 }
 
 export async function stopWebhookPump(): Promise<void> {
-  const pump = globalForPump.__webhookPump;
-  globalForPump.__webhookPump = undefined;
+  const pump = current.pump;
+  current.pump = undefined;
   await pump?.stop();
 }

@@ -1,13 +1,12 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 
 /**
  * Every Prometheus metric of the service, defined in one place on the foundation floor
  * (docs/architecture.md#floors) so any use case can count without importing anything above it.
  * Values read from the database at scrape time (queue depth, paused workspaces) are gauges here and
  * are set by lib/entry/observability/ just before a scrape is rendered.
- *
- * Held on globalThis: Next.js may load this module once per route bundle and once for
- * instrumentation, and a counter bumped by the worker must be the one /api/metrics renders.
+ * One set per process (processSingleton): a counter bumped by the worker must be the one /api/metrics renders.
  */
 function createMetrics() {
   const registry = new Registry();
@@ -93,9 +92,7 @@ function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-const globalForMetrics = globalThis as unknown as { __postwerkMetrics?: Metrics };
-
 /** The process's metrics, created on first use (never at import, so scripts that never count pay nothing). */
 export function metrics(): Metrics {
-  return (globalForMetrics.__postwerkMetrics ??= createMetrics());
+  return processSingleton("metrics", createMetrics);
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { env } from "@/lib/foundation/env";
 import { log } from "@/lib/foundation/log";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { getDkimSigningKey } from "@/lib/delivery/mime/dkim-keys";
 import { dkimSign } from "@/lib/delivery/mime/dkim-sign";
 import { sendingDomain } from "@/lib/foundation/addresses/sender-address.shared";
@@ -12,7 +13,7 @@ import { SmtpPool, type SmtpEnvelope, type SmtpPoolSettings } from "./smtp-pool"
  * One pooled transporter per process (docs/development.md#traps, trap 6: a connection per message costs the server's
  * greeting delay each time). Rebuilt only when the settings change (tests); closed by closeSmtpTransport.
  */
-const globalForSmtp = globalThis as unknown as { __smtpTransport?: { settings: string; pool: SmtpPool } };
+const shared = processSingleton<{ transport?: { settings: string; pool: SmtpPool } }>("smtp.transport", () => ({}));
 
 /**
  * The `smtp` provider: hands the MIME built once by build-mime.ts, unchanged but DKIM-signed with the
@@ -59,8 +60,8 @@ export function envelopeOf(mail: OutboundMail, bounceDomain: string | undefined)
 
 /** Closes the pooled connections; the next send opens new ones. Call once when the process stops. */
 export function closeSmtpTransport(): void {
-  globalForSmtp.__smtpTransport?.pool.close();
-  globalForSmtp.__smtpTransport = undefined;
+  shared.transport?.pool.close();
+  shared.transport = undefined;
 }
 
 interface SmtpError extends Error {
@@ -117,10 +118,10 @@ function smtpSettings(): SmtpPoolSettings & { bounceDomain?: string } {
 function transport({ url, poolSize, rejectUnauthorized, timeoutMs }: SmtpPoolSettings): SmtpPool {
   const settings = { url, poolSize, rejectUnauthorized, timeoutMs };
   const key = JSON.stringify(settings);
-  const current = globalForSmtp.__smtpTransport;
+  const current = shared.transport;
   if (current?.settings === key) return current.pool;
   current?.pool.close();
   const pool = new SmtpPool(settings);
-  globalForSmtp.__smtpTransport = { settings: key, pool };
+  shared.transport = { settings: key, pool };
   return pool;
 }
