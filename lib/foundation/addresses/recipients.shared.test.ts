@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import addressParser from "email-addresses";
+import { describe, expect, it, vi } from "vitest";
 import { MAX_ENTRY_LENGTH, parseAddressList, parseMailbox, parseSimpleMailbox } from "./recipients.shared";
 
 /** A small seeded generator, so a failure reproduces. */
@@ -55,10 +56,18 @@ describe("parseSimpleMailbox", () => {
 
 describe("parseAddressList on adversarial input", () => {
   it("refuses an entry longer than the cap before parsing it, naming the param", () => {
-    for (const input of ["a.".repeat(25_000), "(".repeat(2_000), `${"x".repeat(MAX_ENTRY_LENGTH)}@example.com`]) {
-      const started = performance.now();
-      expect(() => parseAddressList(input, "cc")).toThrow(expect.objectContaining({ param: "cc", message: expect.stringMatching(/^cc holds .* longer than 510 characters/) }));
-      expect(performance.now() - started).toBeLessThan(250);
+    // Refused by length alone: the RFC 5322 parser, which takes seconds over such input, never sees it.
+    const parser = vi.spyOn(addressParser, "parseOneAddress");
+    try {
+      for (const input of ["a.".repeat(25_000), "(".repeat(2_000), `${"x".repeat(MAX_ENTRY_LENGTH)}@example.com`]) {
+        expect(() => parseAddressList(input, "cc")).toThrow(expect.objectContaining({ param: "cc", message: expect.stringMatching(/^cc holds .* longer than 510 characters/) }));
+      }
+      expect(parser).not.toHaveBeenCalled();
+      // The spy does see an entry that reaches the parser (a quoted name is not the shortcut's).
+      expect(parseAddressList('"Doe, Jane" <jane@example.com>', "cc")).toHaveLength(1);
+      expect(parser).toHaveBeenCalledTimes(1);
+    } finally {
+      parser.mockRestore();
     }
   });
 
