@@ -7,6 +7,7 @@ import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { startSmtpSink } from "@/lib/testing/smtp-sink";
 import { useSettings } from "@/lib/testing/settings";
+import { waitFor } from "@/lib/testing/wait-for";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { closeSmtpTransport } from "../smtp/smtp-provider";
 import { simulateOutcome } from "./simulate-outcome";
@@ -35,14 +36,15 @@ async function send(workspaceId: string, to: string, extra: Record<string, unkno
 }
 
 /** The message's codes after CREATED and RENDERED, once `last` is among them. */
-async function codesUntil(messageId: string, last: string, count = 1, timeoutMs = 20_000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { codes } = await readMessageState(messageId);
-    if (codes.filter((code) => code === last).length >= count) return codes.slice(2);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${last} on ${messageId}: ${codes.join(", ")}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+async function codesUntil(messageId: string, last: string, count = 1): Promise<string[]> {
+  const { codes } = await waitFor(
+    async () => {
+      const state = await readMessageState(messageId);
+      return state.codes.filter((code) => code === last).length >= count && state;
+    },
+    { what: `${last} on ${messageId}`, every: 100 },
+  );
+  return codes.slice(2);
 }
 
 async function suppressedAddresses(workspaceId: string): Promise<Array<{ email: string; reason: string }>> {
@@ -57,7 +59,6 @@ describe("the outcome simulator", () => {
     const { workspace } = await createTestWorkspace();
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     const at = (name: string) => `${name}+${run}@simulator.postwerk.test`;
-    const started = Date.now();
     const ids = {
       delivered: await send(workspace.id, at("delivered")),
       bounced: await send(workspace.id, `Ada <${at("bounced")}>`),
@@ -75,8 +76,6 @@ describe("the outcome simulator", () => {
     expect(await codesUntil(ids.delayed, DELIVERED)).toEqual([SENT, "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT", DELIVERED]);
     expect(await codesUntil(ids.opened, "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT")).toEqual([SENT, DELIVERED, "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT"]);
     expect(await codesUntil(ids.clicked, "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT")).toEqual([SENT, DELIVERED, "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT"]);
-    // Within a few seconds of the send, all of them.
-    expect(Date.now() - started).toBeLessThan(15_000);
 
     const bounced = await readMessageState(ids.bounced);
     expect(bounced.events[2].message).toMatch(/^Sent through the outcome simulator\.$/);
