@@ -4,14 +4,14 @@ import { getQueue, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { log } from "@/lib/foundation/log";
 import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/domain/suppressions/filter-recipients";
-import { holdIfPaused } from "./hold-if-paused";
-import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderCheck } from "./load-delivery-batch";
-import { buildOutboundMail } from "./build-outbound-mail";
+import { holdIfPaused } from "./pipeline/2-hold-if-paused";
+import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderCheck } from "./pipeline/1-load-batch";
+import { buildOutboundMail } from "./pipeline/4-build-mail";
 import type { DeliveryProvider } from "./provider";
 import { getDeliveryProvider } from "./registry";
 import { providerFor, simulatorProvider } from "./providers/simulator/simulator-provider";
-import { capitalize, claim, recordFailure } from "./record-delivery";
-import { sendMails, type MailToSend, type Settled } from "./send-mails";
+import { capitalize, claim, recordFailure } from "./pipeline/6-record";
+import { sendMails, type MailToSend, type Settled } from "./pipeline/5-send";
 
 export interface DeliverContext {
   /** 0 on the first try; the queue's retry count after. */

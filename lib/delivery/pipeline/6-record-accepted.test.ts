@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
-import type { DeliveryProvider } from "./provider";
-import { acceptedSendCommitter, isPlainAcceptance, recordAcceptedSends } from "./record-accepted";
-import type { DeliveryOutcome } from "./record-delivery";
+import type { DeliveryProvider } from "../provider";
+import { acceptedSendCommitter, isPlainAcceptance, recordAcceptedSends } from "./6-record-accepted";
+import type { DeliveryOutcome } from "./6-record";
 
 const provider: DeliveryProvider = {
   name: "smtp",

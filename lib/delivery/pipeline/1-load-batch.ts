@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { domains, emailMessages, workspaces } from "@/db/schema";
 import { senderDomainRejection } from "@/lib/domain/domains/assert-sender-allowed";
 import type { DeliverMessageJob } from "@/lib/records/queue/queue";
-import { dkimSigningKeyFromRow, type DkimSigningKey } from "./mime/dkim-keys";
+import { dkimSigningKeyFromRow, type DkimSigningKey } from "../mime/dkim-keys";
 import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import { stillPending } from "@/lib/records/timeline/still-pending";
 

@@ -6,7 +6,7 @@ import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { recordEvent, type RecordEventInput } from "@/lib/records/timeline/record-event";
 import { recordEvents } from "@/lib/records/timeline/record-events";
 import { recordSuppressed, type SuppressedRecipient } from "@/lib/domain/suppressions/filter-recipients";
-import type { DeliveryProvider, ProviderResult } from "./provider";
+import type { DeliveryProvider, ProviderResult } from "../provider";
 
 /** What the recording of one delivery needs to know about the message. */
 export interface ClaimedMessage {

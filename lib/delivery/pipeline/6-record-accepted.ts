@@ -1,7 +1,7 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { recordSentEvents } from "@/lib/records/timeline/record-event";
-import type { DeliveryOutcome } from "./record-delivery";
+import type { DeliveryOutcome } from "./6-record";
 import { GroupCommitter, committerPerDatabase } from "@/lib/foundation/group-commit";
 
 /** An accepted answer with nothing else to record: recordAcceptedSends' one statement covers it. */

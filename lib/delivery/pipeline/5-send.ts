@@ -3,12 +3,12 @@ import type { Db } from "@/db/client";
 import { log } from "@/lib/foundation/log";
 import { metrics } from "@/lib/foundation/metrics/metrics";
 import type { SuppressedRecipient } from "@/lib/domain/suppressions/filter-recipients";
-import { handOver } from "./load-delivery-batch";
-import type { DeliveryProvider, OutboundMail, ProviderResult } from "./provider";
-import { acceptedSendRecorder, isPlainAcceptance } from "./record-accepted";
-import { recordWhenReachable } from "./record-when-reachable";
-import { unrecordedGate } from "./unrecorded-gate";
-import { claim, claimAndRecordResult, recordResult, storeReferenceId, type DeliveryOutcome } from "./record-delivery";
+import { handOver } from "./1-load-batch";
+import type { DeliveryProvider, OutboundMail, ProviderResult } from "../provider";
+import { acceptedSendRecorder, isPlainAcceptance } from "./6-record-accepted";
+import { recordWhenReachable } from "./6-record-when-reachable";
+import { unrecordedGate } from "../unrecorded-gate";
+import { claim, claimAndRecordResult, recordResult, storeReferenceId, type DeliveryOutcome } from "./6-record";
 
 /** A message to hand over (the mail a provider gets), and how its job is to be treated. */
 export interface MailToSend {

@@ -4,11 +4,11 @@ import { loadMessageAttachments } from "@/lib/domain/attachments/load-message-at
 import type { FilteredRecipients } from "@/lib/domain/suppressions/filter-recipients";
 import { trackedHtml } from "@/lib/domain/tracking/apply-tracking";
 import { oneClickUnsubscribeUrl } from "@/lib/domain/unsubscribe/token";
-import { buildMime, type MailFields, type MimeAttachment } from "./mime/build-mime";
-import type { DkimSigningKey } from "./mime/dkim-keys";
-import type { Deliverable } from "./load-delivery-batch";
+import { buildMime, type MailFields, type MimeAttachment } from "../mime/build-mime";
+import type { DkimSigningKey } from "../mime/dkim-keys";
+import type { Deliverable } from "./1-load-batch";
 import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
-import type { OutboundMail } from "./provider";
+import type { OutboundMail } from "../provider";
 
 /** The mail, or why it cannot be built (attachments purged while the message waited). */
 export type OutboundMailOrReason = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
