@@ -8,6 +8,7 @@ import { enqueueDelivery, getQueue } from "@/lib/records/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { startFakeResend, type FakeResend } from "@/lib/testing/fake-resend";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
+import { waitFor } from "@/lib/testing/wait-for";
 import { buildMime, type MailFields } from "@/lib/delivery/mime/build-mime";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { resendProvider } from "./resend-provider";
@@ -65,22 +66,17 @@ async function acceptMessage(): Promise<string> {
   return id;
 }
 
-async function settled(id: string, timeoutMs = 45_000) {
+async function settled(id: string) {
   const db = await getDb();
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [message] = await db.select().from(emailMessages).where(eq(emailMessages.id, id));
-    if (message.status !== "PENDING") {
-      const events = await db
-        .select()
-        .from(emailMessageLogs)
-        .where(eq(emailMessageLogs.emailMessageId, id))
-        .orderBy(asc(emailMessageLogs.createdAt));
-      return { message, events };
-    }
-    if (Date.now() > deadline) throw new Error(`message ${id} still PENDING`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const message = await waitFor(
+    async () => {
+      const [row] = await db.select().from(emailMessages).where(eq(emailMessages.id, id));
+      return row.status !== "PENDING" && row;
+    },
+    { what: `message ${id} to leave PENDING`, timeout: 45_000, every: 100 },
+  );
+  const events = await db.select().from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, id)).orderBy(asc(emailMessageLogs.createdAt));
+  return { message, events };
 }
 
 const callsFor = (id: string) => fake.calls.filter((call) => call.idempotencyKey === id);

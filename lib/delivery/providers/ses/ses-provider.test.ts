@@ -1,7 +1,7 @@
 import { dkimVerify } from "mailauth";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as snsRoute } from "@/app/api/provider-events/ses/route";
+import { POST as snsRoute } from "@/app/api/provider-events/ses/handlers";
 import { dkimTxtRecord, forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
 import { buildMime, type MailFields } from "@/lib/delivery/mime/build-mime";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
@@ -13,6 +13,7 @@ import { startFakeSns, sesEvent, TEST_TOPIC_ARN, type FakeSns } from "@/lib/test
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
+import { waitFor } from "@/lib/testing/wait-for";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { MESSAGE_ID_TAG, sesFailure, sesProvider } from "./ses-provider";
 
@@ -56,14 +57,6 @@ afterAll(async () => {
 
 const callsFor = (messageId: string) => ses.calls.filter((call) => call.tags.some((tag) => tag.Value === messageId));
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe("the ses provider", () => {
   it("sends our own DKIM-signed MIME (valid after SES rewrites Message-ID and Date) through the workers with the configuration set; SES's MessageId is the referenceId", async () => {
     const { workspace, domain } = await createTestWorkspace();
@@ -73,7 +66,7 @@ describe("the ses provider", () => {
       sandbox: false,
       body: { from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", bcc: "bcc@example.org", subject: "Your receipt", bodyHtml: "<p>Hi Ada</p>", bodyText: "Hi Ada" },
     });
-    await waitFor(async () => (await readMessageState(message.id)).message.status === "SUCCEEDED");
+    await waitFor(async () => (await readMessageState(message.id)).message.status === "SUCCEEDED", { what: `message ${message.id} to be SUCCEEDED` });
     await stopWorkers();
 
     const calls = callsFor(message.id);

@@ -11,6 +11,7 @@ import { dkimTxtRecord, forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import { closeSmtpTransport, smtpFailure } from "./smtp-provider";
 import { useSettings } from "@/lib/testing/settings";
+import { waitFor } from "@/lib/testing/wait-for";
 import { bounceAddress, verifyBounceLocalPart } from "@/lib/foundation/crypto/bounce-token";
 
 /** docs/architecture.md#rules-that-carry-weight, rule 6: the smtp provider against a real SMTP server (smtp-server) on loopback. */
@@ -37,14 +38,6 @@ afterAll(async () => {
 
 const state = readMessageState;
 
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const received = (header: string): SinkMessage[] => sink.messages.filter((message) => message.messageId === header);
 const addresses = (field: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((entry) => entry.value.map((value) => value.address));
@@ -70,7 +63,7 @@ describe("the smtp provider", () => {
       },
     });
     const header = `<${message.id}@example.com>`;
-    await waitFor(async () => (await state(message.id)).message.status === "SUCCEEDED");
+    await waitFor(async () => (await state(message.id)).message.status === "SUCCEEDED", { what: `message ${message.id} to be SUCCEEDED` });
     await stopWorkers();
 
     expect(received(header)).toHaveLength(1);
