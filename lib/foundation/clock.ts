@@ -1,8 +1,4 @@
-/**
- * The service's "now" where time decides a rule (scheduled sends: not in the past, at most
- * SCHEDULE_MAX_DAYS ahead). Tests move it instead of sleeping (`setClock`); everything else reads the
- * wall clock. The queue's own timing (pg-boss's startAfter) is the database's clock, not this one.
- */
+// "Now" where time decides a rule (scheduled sends), so tests move it instead of sleeping; pg-boss timing uses the database's clock.
 let current: () => Date = () => new Date();
 
 export function now(): Date {

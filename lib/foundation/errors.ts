@@ -1,7 +1,4 @@
-/**
- * The one error type of lib/. Transport-neutral: only lib/entry/api turns a code into an HTTP status
- * (lib/entry/api/error-status.ts), and the CLI prints the message.
- */
+// The one error type of lib/, transport-neutral: only lib/entry/api maps a code to an HTTP status.
 export const ERROR_CODES = [
   "INVALID_JSON",
   "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",

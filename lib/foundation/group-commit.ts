@@ -10,28 +10,19 @@ interface Waiting<In, Out> {
 }
 
 /**
- * Group commit without a timer (docs/delivery.md "Crash safety"): an entry is written at once when no
- * group is being written, else with the entries that arrived meanwhile, in the next group as soon as
- * the running one finishes. An entry never waits for company, only for the group already running, so
- * its wait is at most two write durations (the one running, then its own), while the statements per
- * entry drop to about 1/group size as the rate grows. A failed group (one bad entry, or a deadlock
- * with another process's group) is retried entry by entry, so one entry's error stays its own.
+ * Group commit without a timer: an entry is written at once, or with those that arrived meanwhile as soon as the running
+ * group finishes, so it waits at most two writes. A failed group is retried entry by entry, so one error stays its own.
  */
 export class GroupCommitter<In, Out> {
   private waiting: Waiting<In, Out>[] = [];
   private inFlight = 0;
 
-  /**
-   * `writeGroup` answers the entries' results in their order. `limit.weigh` and `limit.maxWeight` cap a
-   * group by size as well as by count (single sends: their bodies), so a burst of large entries is
-   * split rather than written as one statement of gigabytes; an entry heavier than the cap goes alone.
-   */
+  /** `writeGroup` answers results in entry order; `limit` also caps a group by weight (an entry over it goes alone). */
   constructor(
     private readonly writeGroup: (entries: In[]) => Promise<Out[]>,
     private readonly limit: { weigh: (entry: In) => number; maxWeight: number } | null = null,
   ) {}
 
-  /** Resolves with the entry's result once its group is written. */
   submit(entry: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.waiting.push({ entry, resolve, reject });
@@ -50,7 +41,6 @@ export class GroupCommitter<In, Out> {
     }
   }
 
-  /** How many of the waiting entries the next group takes: at least one, at most MAX_GROUP, within the weight cap. */
   private groupSize(): number {
     const count = Math.min(this.waiting.length, MAX_GROUP);
     if (!this.limit) return count;

@@ -1,10 +1,7 @@
 import { randomBytes } from "node:crypto";
 
-/**
- * Ids are a prefix and 16 base62 characters (docs/api.md#decided-envelope-ids-time): 8 characters of the creation time in
- * milliseconds, then 8 random ones. The alphabet is in ASCII order, so ids sort by creation time,
- * which keeps keyset pagination on (created_at, id) stable and makes index inserts append-only.
- */
+// A prefix, 8 base62 characters of the creation time in ms, 8 random ones (docs/api.md#decided-envelope-ids-time). The
+// alphabet is in ASCII order, so ids sort by creation time: keyset pages stay stable and index inserts append.
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 export const ID_PREFIXES = {
@@ -39,10 +36,7 @@ export type IdKind = keyof typeof ID_PREFIXES;
 let lastTime = -1;
 let lastRandom = "";
 
-/**
- * Monotonic within a process: ids made in the same millisecond increment the random part, so two
- * events recorded back to back (CREATED, then RENDERED) keep their order on (created_at, id).
- */
+/** Monotonic within a process: ids of one millisecond increment the random part, so back-to-back events keep their order. */
 export function newId(kind: IdKind, at: Date = new Date()): string {
   const time = at.getTime();
   if (time === lastTime) {
@@ -56,7 +50,6 @@ export function newId(kind: IdKind, at: Date = new Date()): string {
 
 /** The next base62 string of the same length (carrying over `z`s), or null after `zzz…`. */
 function increment(value: string): string | null {
-  // Called for nearly every id of a batch (thousands share a millisecond): no arrays per call.
   let i = value.length - 1;
   while (i >= 0 && value[i] === "z") i--;
   if (i < 0) return null;
@@ -77,11 +70,8 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/**
- * Bytes from the CSPRNG, drawn 4 KB at a time as crypto.randomUUID draws its own: one call into
- * OpenSSL per ~250 ids rather than one per id (a send makes half a dozen ids; the calls were 2–3 % of
- * an embedded server's CPU). Each byte is handed out once.
- */
+// CSPRNG bytes drawn 4 KB at a time, each handed out once, as crypto.randomUUID does: one OpenSSL call per ~250 ids
+// (docs/benchmarks.md#reads-in-one-round-trip-issue-20-2026-11-27-session-13).
 const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let poolOffset = 0;

@@ -2,11 +2,8 @@ const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
 const pad3 = (n: number) => (n < 10 ? "00" : n < 100 ? "0" : "") + n;
 
 /**
- * `date.toISOString()`, the same text, about four times faster (0.24 against 1.0 µs in Node 24): a
- * page of 50 messages formats 150–350 timestamps, and V8's own formatter was ~6 % of a list
- * request's CPU (docs/benchmarks.md#every-request-the-activity-logs-insert-and-timestamps-session-12).
- * Years outside 1000–9999 (never a message's) and invalid dates take toISOString itself: its
- * six-digit years and its RangeError.
+ * `date.toISOString()`'s text, faster: a page formats hundreds (docs/benchmarks.md#every-request-the-activity-logs-insert-and-timestamps-session-12).
+ * Years outside 1000–9999 and invalid dates go to toISOString itself.
  */
 export function isoTime(date: Date): string {
   const year = date.getUTCFullYear();

@@ -24,20 +24,13 @@ export interface KeysetQuery {
   columns?: Columns;
 }
 
-/**
- * An unfiltered page (a list's default view, and its cursor pages) runs its statements prepared
- * (db/execute-prepared.ts): three texts per list, each parsed once per connection and then sent in
- * one round trip, where an unnamed statement with parameters costs postgres.js two (describe, then
- * execute). A filtered page runs unnamed, planned for its values: a prepared statement may settle on
- * a generic plan that ignores how rare a filter's value is (one status in a hundred, a subject
- * pattern), and the combinations of filters would each stay prepared on every connection.
- */
+// Unfiltered pages run prepared (db/execute-prepared.ts: one round trip, not two). Filtered ones run unnamed, planned
+// for their values: a generic plan would ignore how rare a value is, and every filter combination would stay prepared.
 const preparedWhen = (filters: SQL[]) => filters.length === 0;
 
 /**
- * Newest-first keyset pages on (created_at, id), both directions (docs/api.md#decided-listing-messages): the page
- * is an index range scan whatever its depth. `cursor.after` pages towards older rows, `cursor.before`
- * towards newer ones, still newest first. An unknown (or another tenant's) cursor id is a 400.
+ * Newest-first keyset pages on (created_at, id), an index range scan at any depth (docs/api.md#decided-listing-messages).
+ * `cursor.after` pages towards older rows, `cursor.before` towards newer; an unknown or foreign cursor id is a 400.
  */
 export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: KeysetPageQuery) {
   const { db, table, createdAt, id, scope } = query;
@@ -56,7 +49,6 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const backwards = page.cursor?.direction === "before";
   const condition = and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined);
   const order = backwards ? sql`${createdAt} asc, ${id} asc` : sql`${createdAt} desc, ${id} desc`;
-  // The select list is built once per columns object, and rows skip Drizzle's per-cell mapper (db/column-rows.ts).
   const rows = decodeRows<T>(await run(sql`select ${columnList(columns)} from ${table} where ${condition} order by ${order} limit ${page.limit + 1}`), columns);
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);

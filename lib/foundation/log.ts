@@ -1,10 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 
-/**
- * Structured one-line JSON logs on stdout/stderr. Level from LOG_LEVEL (read by the caller through
- * env(), passed in here so this module stays import-safe in scripts and tests).
- */
+// One-line JSON logs; the caller passes LOG_LEVEL in (setLogLevel), so this module stays import-safe in scripts and tests.
 type Level = "debug" | "info" | "warn" | "error";
 const ORDER: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -14,11 +11,7 @@ export function setLogLevel(level: Level | "silent"): void {
   threshold = ORDER[level];
 }
 
-/**
- * Fields every log line written inside `withLogFields` carries (an API request's requestId), so a
- * use case deep below the route logs them without passing them along. One store per process, so every
- * bundled copy of this module reads the one the wrapper writes.
- */
+// Fields (a request id) every line inside withLogFields carries; one store per process, so every bundled copy reads it.
 const context = processSingleton("log.context", () => new AsyncLocalStorage<Record<string, unknown>>());
 
 /** Runs `work` with `fields` added to every log line it (and whatever it awaits) writes. */
@@ -44,10 +37,7 @@ export const log = {
   error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
 };
 
-/**
- * An error as log fields: its message (or its JSON when it is a plain object, never "[object Object]"),
- * the first code in its cause chain (a SQLSTATE, a Node error code) and, with `stack`, its stack.
- */
+/** An error as log fields: its message (a plain object's JSON), the first code in its cause chain, and with `stack` its stack. */
 export function errorFields(error: unknown, options: { stack?: boolean } = {}): { error: string; code?: string } {
   let code: string | undefined;
   let current: unknown = error;

@@ -1,10 +1,6 @@
 import { invalidParameter } from "@/lib/foundation/errors";
 
-/**
- * List parameters parsed in one place (docs/architecture.md#rules-that-carry-weight, rule 7). Accepts the dotted names of the API
- * (`cursor.after`, `createdAt.gte`) and the bracket form many query-string encoders produce
- * (`cursor[after]`, `createdAt[gte]`).
- */
+/** List parameters, parsed in one place: the API's dotted names (`cursor.after`) or the bracket form encoders produce (`cursor[after]`). */
 export interface KeysetPageQuery {
   limit: number;
   /** One direction at a time: a query cannot hold both `cursor.after` and `cursor.before`. */
@@ -42,10 +38,7 @@ export function parseCursorPage(params: URLSearchParams | ParamReader, options: 
   return { limit, cursor, createdAt };
 }
 
-/**
- * A keyset list's page from a query string, for lists without a createdAt filter. The createdAt.*
- * parameters are still validated (a bad one stays a 400, as it always was) and then dropped.
- */
+/** A page for lists without a createdAt filter: createdAt.* is still validated (a bad one stays a 400), then dropped. */
 export function parseKeysetPageQuery(params: URLSearchParams, options: { maxLimit: number }): KeysetPageQuery {
   const { limit, cursor } = parseCursorPage(params, options);
   return { limit, cursor };

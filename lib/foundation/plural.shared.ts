@@ -1,7 +1,4 @@
-/**
- * "1 day", "2 days": the one place that picks a word's form by a count, so labels, notices and the CLI
- * agree (English only: the dashboard has no other language). `many` defaults to `one` + "s".
- */
+/** "1 day", "2 days": the one place that picks a word's form by count, so labels, notices and the CLI agree. */
 export function pluralWord(count: number, one: string, many = `${one}s`): string {
   return count === 1 ? one : many;
 }

@@ -1,28 +1,14 @@
 import { processSingleton } from "@/lib/foundation/process-singleton";
 
-/**
- * A process's short-lived cache of rows the request path reads on every call (an API key, its
- * workspace's settings, its verified sender domains), so a send does not read them from the database
- * each time. Two rules make it safe:
- *
- * - Every entry lives at most SHORT_LIVED_CACHE_MS from the moment its load STARTED: its query ran
- *   after that moment, so it saw every change committed before it. A change committed in another
- *   process (another app server, the CLI) is therefore seen by every process at most
- *   SHORT_LIVED_CACHE_MS after its commit: the stated bound (docs/api.md#authentication).
- * - The use cases that change a cached fact (revoking a key, changing a workspace's settings or
- *   sending state, a domain's verification) call `invalidateShortLivedCaches()` after their commit,
- *   so in their own process the change holds from the next request on. A load that was under way
- *   when an invalidation happened is not kept.
- *
- * Loads are shared: concurrent requests for one key wait for one query. A failed load is not kept.
- * Entries belong to an owner (the database handle they were read from), so a test that installs
- * another database never sees the rows of the previous one.
- */
+// Rows the request path reads on every call (an API key, workspace settings, sender domains). Safe because an entry lives
+// SHORT_LIVED_CACHE_MS from when its load STARTED, so another process's commit is seen within that bound
+// (docs/api.md#authentication), and the use cases that change a cached fact call `invalidateShortLivedCaches()` after
+// their commit. Entries belong to an owner (the database handle), so a test's new database never sees old rows.
 
 export const SHORT_LIVED_CACHE_MS = 1000;
 
 interface Registry {
-  /** Bumped by every invalidation: an entry loaded under an older generation is stale. */
+  /** An entry loaded under an older generation is stale. */
   generation: number;
   caches: Set<ShortLivedCache<unknown>>;
 }
@@ -54,7 +40,7 @@ export class ShortLivedCache<T> {
     if (!entries) this.owners.set(owner, (entries = new Map()));
     const entry = entries.get(key);
     if (entry && entry.expiresAt > now && entry.generation === registry.generation) return entry.value;
-    // An unbounded map would let a stream of random keys grow it: past the cap, start over.
+    // A stream of random keys must not grow the map without bound.
     if (entries.size >= this.maxEntries) entries.clear();
     const fresh: Entry<T> = { value: load(), expiresAt: now + SHORT_LIVED_CACHE_MS, generation: registry.generation };
     entries.set(key, fresh);

@@ -23,10 +23,7 @@ type Issue = z.ZodError["issues"][number];
 /** How zod's own messages begin; a schema's custom message ("must be at least 1 second") is kept as written. */
 const ZOD_DEFAULT_WORDING = /^(Invalid input|Too small|Too big|Invalid option)/;
 
-/**
- * A validator's issue as the rest of the API speaks: the field, what was expected, an example where
- * one helps, what came instead. The schemas' own sentences (regex hints) are kept as they are.
- */
+/** A validator's issue in the API's words: the field, what was expected, an example where it helps, what came instead. */
 function describeIssue(issue: Issue, param: string | undefined): string {
   const field = param ?? "The request body";
   if (!ZOD_DEFAULT_WORDING.test(issue.message)) return `${param ? `Invalid ${param}` : "Invalid request body"}: ${issue.message}.`.replace(/\.\.$/, ".");
@@ -66,7 +63,6 @@ function unitOf(origin: string, count: number | bigint): string {
   return one ? "entry" : "entries";
 }
 
-/** Examples for fields whose shape is easy to get wrong. */
 const EXAMPLES: Record<string, string> = {
   to: '"Ada <ada@example.org>, bob@example.org" or ["ada@example.org"]',
   from: '"Acme <hello@acme.com>"',

@@ -2,16 +2,12 @@ import type { AuditActor } from "@/lib/records/audit/actor";
 import { forbidden } from "@/lib/foundation/errors";
 import { hasRole, ROLE_LABELS, type Role } from "./roles.shared";
 
-/**
- * Who is acting, as the dashboard context established it (membership re-read from the database on
- * every request). Admin use cases take it and check the role themselves, so a server action that
- * forgot `requireDashboard("ADMIN")` still cannot let a Member through.
- */
+/** Who is acting. Admin use cases check its role themselves, so a server action missing `requireDashboard("ADMIN")` still stops a Member. */
 export interface Actor {
   userId: string;
   workspaceId: string;
   role: Role;
-  /** How the audit log names this actor (email, IP, user agent); absent: the user id alone (lib/records/audit/actor.ts auditActorOf). */
+  /** How the audit log names this actor; absent: by user id alone. */
   audit?: AuditActor;
 }
 

@@ -19,13 +19,7 @@ export interface EntryGroup {
   members: EntryMailbox[];
 }
 
-/**
- * Every mailbox and group a stored entry names (`addr`, `Name <addr>`, `addr (Name)`,
- * `Friends: a@x, B <b@x>;`, `undisclosed-recipients:;`), read by the code base's one address parser
- * (email-addresses, RFC 5322 with RFC 6532's UTF-8). An entry that does not parse names nothing, nor
- * does one longer than MAX_ENTRY_LENGTH, which the API never stores: the parser is super-linear on
- * adversarial input (recipients.shared.ts), so nothing longer reaches it.
- */
+/** Every mailbox and group a stored entry names, read by the one address parser; one that does not parse or exceeds MAX_ENTRY_LENGTH names nothing. */
 export function readAddressEntry(entry: string): Array<EntryMailbox | EntryGroup> {
   if (entry.length > MAX_ENTRY_LENGTH) return [];
   const parsed = addressParser.parseAddressList({ input: entry, rfc6532: true, rejectTLD: false });

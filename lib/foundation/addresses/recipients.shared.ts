@@ -1,32 +1,18 @@
 import addressParser from "email-addresses";
 import { AppError, type ErrorCode } from "@/lib/foundation/errors";
 
-/**
- * The one address parser of the code base is email-addresses (RFC 5322 with RFC 6532's UTF-8), behind
- * the regex shortcut below; lib/foundation/addresses/ owns it. The API's validation is built on it and its detailed
- * reading (mailbox vs group, `rejectTLD`), and a stored entry (sender-address.shared.ts) is read back by
- * the same parser that accepted it, so the two cannot disagree; the MIME builder reads entries for the
- * address headers through it too (address-entries.shared.ts, lib/delivery/mime/mime-addresses.ts).
- * Its cost: the parser is super-linear on
- * adversarial input (`"a." x 25,000`, `"(" x 2,000` overflows the stack), so no entry longer than
- * MAX_ENTRY_LENGTH ever reaches it.
- */
+// The code base's one address parser (email-addresses: RFC 5322 with RFC 6532's UTF-8, behind a regex shortcut), so
+// validation, stored entries and the MIME builder cannot disagree. It is super-linear on adversarial input: no entry
+// longer than MAX_ENTRY_LENGTH reaches it.
 
 /** RFC 5321's limit on a path: an address longer than this cannot be delivered. */
 export const MAX_ADDRESS_LENGTH = 254;
-/**
- * Our cap on the display name as written: its quotes and escapes and the ` <…>` around the address
- * count towards it. Generous for a name; small enough that parsing an entry stays in the milliseconds.
- */
+/** Our cap on the display name as written (quotes, escapes and ` <…>` count): generous, and keeps parsing cheap. */
 export const MAX_DISPLAY_NAME_LENGTH = 256;
 /** An entry longer than this is refused before it is parsed. */
 export const MAX_ENTRY_LENGTH = MAX_ADDRESS_LENGTH + MAX_DISPLAY_NAME_LENGTH;
 
-/**
- * Address lists as the API takes them (docs/api.md#decided-sending): one string, comma-separated, each entry a bare
- * address or `Display Name <address>` (quoted names may contain commas). Parsed with an RFC 5322
- * parser, entry by entry, so an error names the entry at fault.
- */
+/** One entry of an address list (docs/api.md#decided-sending), parsed alone so an error names the entry at fault. */
 export interface Recipient {
   /** The entry as given, with whitespace normalised: what the API stores and returns. */
   entry: string;
@@ -36,20 +22,14 @@ export interface Recipient {
 
 export const MAX_RECIPIENTS = 50;
 
-/**
- * At most MAX_RECIPIENTS entries; more is refused before any entry is parsed, as parsing is what
- * costs (up to tens of milliseconds for an adversarial entry at the cap) and splitting is linear.
- */
+/** At most MAX_RECIPIENTS entries; more is refused before any is parsed, as parsing is what costs. */
 export function parseAddressList(input: string, param: string, code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"): Recipient[] {
   const entries = splitAddressList(input, param, code);
   if (entries.length > MAX_RECIPIENTS) throw new AppError(code, `${param} holds more than ${MAX_RECIPIENTS} addresses.`, { param });
   return parseAddressEntries(entries, param, code);
 }
 
-/**
- * The entries of a list, unparsed: at most MAX_RECIPIENTS + 1 of them (splitting stops there, so a
- * caller can tell "too many" before parsing any; parse-send-request.ts counts to, cc and bcc together).
- */
+/** A list's entries unparsed, at most MAX_RECIPIENTS + 1, so a caller can tell "too many" before parsing any. */
 export function splitAddressList(input: string, param: string, code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"): string[] {
   if (/[\r\n\0]/.test(input)) throw new AppError(code, `${param} must not contain line breaks.`, { param });
   return splitEntries(input, MAX_RECIPIENTS + 1);
@@ -59,7 +39,6 @@ export function parseAddressEntries(entries: string[], param: string, code: Erro
   return entries.map((entry) => parseRecipient(entry, param, code));
 }
 
-/** Exactly one address (from). */
 export function parseSingleAddress(input: string, param: string, code: ErrorCode): Recipient {
   const entries = parseAddressList(input, param, code);
   if (entries.length !== 1) throw new AppError(code, `${param} must hold exactly one address.`, { param });
@@ -91,11 +70,7 @@ export interface Mailbox {
   name: string | null;
 }
 
-/**
- * The one reading of a mailbox entry (`addr` or `Name <addr>`): the shortcut, else the RFC 5322 parser;
- * null when the entry is not one mailbox or is longer than MAX_ENTRY_LENGTH. `rejectTLD: false` reads
- * `root@localhost` too (for reading stored entries back; validation keeps the default).
- */
+/** The one reading of a mailbox entry: the shortcut, else the parser; null when not one mailbox. `rejectTLD: false` reads stored entries back. */
 export function readMailbox(entry: string, { rejectTLD = true } = {}): Mailbox | null {
   if (entry.length > MAX_ENTRY_LENGTH) return null;
   return parseSimpleMailbox(entry) ?? parseMailbox(entry, { rejectTLD });
@@ -114,10 +89,8 @@ const ADDRESS = `(${DOT_ATOM})@([A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+)`;
 const SIMPLE_MAILBOX = new RegExp(`^(?:${ADDRESS}|(${ATEXT}(?: ${ATEXT})*) <${ADDRESS}>)$`);
 
 /**
- * The shortcut for nearly every entry: `local@domain.tld` or `Plain Name <local@domain.tld>`, ASCII
- * atoms only (splitEntries has already collapsed the spaces). For these the RFC 5322 parser gives
- * exactly this result (recipients.shared.test.ts compares the two on generated entries) for 10 to 20
- * times the CPU, which was a fifth of accepting a batch. Anything else returns null: the parser decides.
+ * `local@domain.tld` or `Plain Name <local@domain.tld>` in ASCII atoms, read as the parser would (the test compares
+ * them) at a fraction of its cost (docs/benchmarks.md#delivery-throughput-round-4-2026-11-22-issue-4s-target); else null.
  */
 export function parseSimpleMailbox(entry: string): Mailbox | null {
   const match = SIMPLE_MAILBOX.exec(entry);
@@ -142,7 +115,7 @@ function splitEntries(input: string, limit: number): string[] {
   for (let i = 0; i < input.length && entries.length < limit; i++) {
     const char = input[i];
     if (char === "\\" && quoted) {
-      i++; // the escaped character, whatever it is
+      i++;
       continue;
     }
     if (char === '"' && angle === 0 && comment === 0) quoted = !quoted;

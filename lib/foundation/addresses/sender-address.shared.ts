@@ -4,10 +4,7 @@ import { readMailbox } from "./recipients.shared";
 const REMEMBERED = 1000;
 const remembered = new Map<string, string | null>();
 
-/**
- * The bare address of a stored entry (`addr` or `Display Name <addr>`), or null when the entry holds
- * no mailbox. Read by the parser that accepted the entry (recipients.shared.ts), so the two agree.
- */
+/** The bare address of a stored entry, or null when it holds no mailbox; read by the parser that accepted it. */
 export function bareAddress(entry: string): string | null {
   const known = remembered.get(entry);
   if (known !== undefined) return known;
@@ -17,17 +14,13 @@ export function bareAddress(entry: string): string | null {
   return address;
 }
 
-/** The sending domain: the lower-cased domain of the sender's address. */
 export function sendingDomain(from: string): string {
   const address = bareAddress(from);
   if (!address || !address.includes("@")) throw new Error(`The sender "${from}" has no address with a domain.`);
   return address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 }
 
-/**
- * The Message-ID header of a message: `<em_…@sending-domain>`. The message id makes it unique and
- * stable across retries, so a provider or mailbox that deduplicates on it sees one message.
- */
+/** `<em_…@sending-domain>`: stable across retries, so a provider or mailbox that deduplicates on it sees one message. */
 export function messageIdHeader(messageId: string, from: string): string {
   return `<${messageId}@${sendingDomain(from)}>`;
 }

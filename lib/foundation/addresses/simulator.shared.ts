@@ -1,13 +1,7 @@
 import { AppError } from "@/lib/foundation/errors";
 import { bareAddress } from "./sender-address.shared";
 
-/**
- * The outcome simulator's addresses (docs/delivery.md#the-outcome-simulator): recipients at this
- * reserved domain (`.test` is reserved by RFC 2606, so no real mailbox can exist there) never reach a
- * provider; the simulator reports the outcome named by the local part, through the same ingestion path
- * as a real provider's events. `bounced+42@…` is `bounced@…` (a fresh address for each test run, as
- * `bounced@` lands on the suppression list).
- */
+/** The outcome simulator's domain (docs/delivery.md#the-outcome-simulator): `.test` is reserved (RFC 2606), so no real mailbox exists there. */
 export const SIMULATOR_DOMAIN = "simulator.postwerk.test";
 
 export const SIMULATED_OUTCOMES = ["delivered", "bounced", "soft-bounced", "complained", "delayed", "opened", "clicked"] as const;
@@ -37,10 +31,7 @@ export function isSimulatorAddress(address: string): boolean {
   return address.length > SUFFIX.length && AT_DOMAIN_END.test(address);
 }
 
-/**
- * The outcome a bare address asks for: null when it is not at the simulator's domain, "unknown" for a
- * local part the simulator does not know (the API refuses those at accept). A `+tag` is ignored.
- */
+/** The outcome a bare address asks for: null off the simulator's domain, "unknown" for a local part it does not know; `+tag` ignored. */
 export function simulatedOutcomeOf(address: string): SimulatedOutcome | "unknown" | null {
   if (!isSimulatorAddress(address)) return null;
   const local = address.slice(0, -SUFFIX.length).toLowerCase();
@@ -49,11 +40,7 @@ export function simulatedOutcomeOf(address: string): SimulatedOutcome | "unknown
   return KNOWN.has(name) ? (name as SimulatedOutcome) : "unknown";
 }
 
-/**
- * True when a message's stored entries (`Name <addr>` or bare) name a simulator address. A regular
- * expression test first, so delivery's hot path pays next to nothing for ordinary messages; a hit is
- * then read properly (`a@simulator.postwerk.test.example.com` is not one).
- */
+/** True when a message's stored entries name a simulator address: a cheap regex test first, then a hit is read properly. */
 export function hasSimulatorRecipient(...lists: ReadonlyArray<readonly string[] | null | undefined>): boolean {
   for (const list of lists) {
     if (!list) continue;
@@ -67,10 +54,8 @@ export function hasSimulatorRecipient(...lists: ReadonlyArray<readonly string[] 
 }
 
 /**
- * The accept-time rules (docs/delivery.md#the-outcome-simulator): a local part the simulator does not
- * know is refused (a typo such as `bounce@` would otherwise pass silently), and a message to the
- * simulator goes only to simulator addresses (whatever the provider, nothing of it leaves the service;
- * a real recipient beside them would silently get nothing). The error names the entry's field.
+ * Accept-time rules (docs/delivery.md#the-outcome-simulator): an unknown local part is refused (a typo would pass
+ * silently), and a message to the simulator goes only to simulator addresses (a real one beside them would get nothing).
  */
 export function assertSimulatorRecipients(recipients: ReadonlyArray<{ address: string; param: string }>): void {
   let simulated: { address: string; param: string } | null = null;

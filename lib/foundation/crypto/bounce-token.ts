@@ -3,25 +3,16 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "no
 import { env } from "@/lib/foundation/env";
 import { derivedKey } from "./secret-box";
 
-/**
- * The per-message return path (VERP, docs/delivery.md#bounces-from-any-smtp-relay):
- * `b-<token>@<BOUNCE_DOMAIN>`, where the token names our message id and is signed, so the inbound
- * listener takes mail only for return paths it made (no open relay, no forged bounces for a message).
- *
- * Token: base32(the 16 characters after `em_`) + base32(HMAC-SHA256(key, id)[0..10]), lowercase,
- * 42 characters. Base32, not base64: relays may case-fold a local part, and the id itself is
- * case-sensitive base62, so it is carried as bytes. 80 bits of MAC: a forger gets one guess per
- * RCPT TO, against a listener that answers each in a round trip.
- */
+// VERP return path `b-<token>@<BOUNCE_DOMAIN>` (docs/delivery.md#bounces-from-any-smtp-relay): base32 of the id's bytes and
+// of an 80-bit HMAC, so the listener takes mail only for paths it signed. Base32 because relays may case-fold a local part.
 const PREFIX = "b-";
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 const ID = /^em_[0-9A-Za-z]{16}$/;
-const ID_CHARS = 26; // base32 of 16 bytes
+const ID_CHARS = 26;
 const MAC_BYTES = 10;
-const MAC_CHARS = 16; // base32 of 10 bytes
+const MAC_CHARS = 16;
 const TOKEN = new RegExp(`^${PREFIX}[${ALPHABET}]{${ID_CHARS + MAC_CHARS}}$`);
 
-/** The local part of the return path of message `messageId` (`em_…`). */
 export function bounceLocalPart(messageId: string): string {
   if (!ID.test(messageId)) throw new Error(`Not a message id: ${messageId}`);
   const id = Buffer.from(messageId.slice(3), "latin1");
@@ -33,10 +24,7 @@ export function bounceAddress(messageId: string, domain: string): string {
   return `${bounceLocalPart(messageId)}@${domain.toLowerCase()}`;
 }
 
-/**
- * The message id a return-path local part names, or null when it is not one we signed (compared in
- * constant time). Case-insensitive: `B-ABC…` verifies like `b-abc…`. Never throws.
- */
+/** The message id a return-path local part names, or null when we did not sign it; case-insensitive, never throws. */
 export function verifyBounceLocalPart(localPart: string): string | null {
   const token = localPart.toLowerCase();
   if (!TOKEN.test(token)) return null;

@@ -1,13 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 
-/**
- * Every Prometheus metric of the service, defined in one place on the foundation floor
- * (docs/architecture.md#floors) so any use case can count without importing anything above it.
- * Values read from the database at scrape time (queue depth, paused workspaces) are gauges here and
- * are set by lib/entry/observability/ just before a scrape is rendered.
- * One set per process (processSingleton): a counter bumped by the worker must be the one /api/metrics renders.
- */
+// Every Prometheus metric, on the foundation floor so any use case can count; lib/entry/observability sets the
+// database gauges at scrape time. One set per process: the worker's counters are the ones /api/metrics renders.
 function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
