@@ -11,12 +11,7 @@ function withoutSecrets<T extends AdapterUser | null>(user: T): T {
   return rest as T;
 }
 
-/**
- * Auth.js's Drizzle adapter on our tables (db/schema/workspaces.ts). Sign-in links need it for
- * their verification tokens and user lookups; sessions stay JWT. Accounts are made only by /setup
- * and invitations, so createUser refuses: the signIn callback already turns strangers away, and
- * this makes sure no path of Auth.js can make one anyway.
- */
+/** Auth.js's Drizzle adapter on our tables, for sign-in links; createUser refuses, since only /setup and invitations make accounts. */
 export async function createAuthAdapter(): Promise<Adapter> {
   const db = await getDb();
   const base = DrizzleAdapter(db, {

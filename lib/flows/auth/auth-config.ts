@@ -11,9 +11,7 @@ export const PASSWORD_PROVIDER_ID = "password";
 const EXPECTED_AUTH_ERRORS = new Set(["CredentialsSignin", "Verification", "AccessDenied"]);
 
 /**
- * Dashboard sign-in (Auth.js v5): email + password, and sign-in links mailed as system mail.
- * Sessions are signed JWT cookies (HttpOnly, SameSite=Lax, Secure when APP_URL is https); the
- * cookie only says who the user is, every page and action re-reads memberships from the database.
+ * Dashboard sign-in: password or mailed link; the JWT cookie only says who the user is, every page re-reads memberships.
  * Built per call: nothing may read settings or open the database at import time.
  */
 export async function authConfig(): Promise<NextAuthConfig> {
@@ -55,8 +53,7 @@ export async function authConfig(): Promise<NextAuthConfig> {
         // A stranger gets the same "check your inbox" page as a user, but no token, no mail, no account.
         return email?.verificationRequest ? CHECK_EMAIL_PATH : false;
       },
-      // Back to APP_URL, whatever host the request came in on (a cookie set for one host is not sent to
-      // another); only our own origin, so sign-in can never be turned into an open redirect.
+      // Only to our own origin (APP_URL, whatever host the request came in on), so sign-in is never an open redirect.
       redirect({ url, baseUrl }) {
         const app = new URL(settings.APP_URL);
         const target = new URL(url, app);

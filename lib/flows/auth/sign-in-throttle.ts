@@ -1,10 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
-/**
- * Sign-in attempts per email address and client IP, in this process's memory (like the API rate
- * limit): enough to make guessing a password or flooding an inbox with links slow. Counted before
- * the answer is known, so a throttled unknown address looks the same as a throttled known one.
- */
+// Per address and client IP, in memory; counted before the answer is known, so a throttled unknown address looks
+// like a throttled known one.
 export const SIGN_IN_LIMITS = {
   password: { points: 10, duration: 15 * 60 },
   link: { points: 5, duration: 15 * 60 },

@@ -65,10 +65,7 @@ async function lockPendingInvitation(tx: Tx, token: string): Promise<InvitationR
   return row!;
 }
 
-/**
- * A signed-in user accepts an invitation sent to their own address: they join the workspace with
- * the invited role (an existing member keeps the higher of the two roles).
- */
+/** The signed-in user accepts an invitation sent to their own address; an existing member keeps the higher role. */
 export async function acceptInvitation(token: string, userId: string): Promise<{ workspaceId: string }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -95,10 +92,7 @@ export async function acceptInvitation(token: string, userId: string): Promise<{
   });
 }
 
-/**
- * An invited address without an account chooses a password: the user, their membership and the
- * used invitation commit together. Having the link proves the address (it was mailed there).
- */
+/** User, membership and used invitation commit together; having the mailed link proves the address. */
 export async function acceptInvitationAsNewUser(
   token: string,
   input: AcceptInvitationAsNewUserInput,
@@ -120,7 +114,7 @@ export async function acceptInvitationAsNewUser(
 
 /** `member.join`: the invitee is the actor (they accepted); before is their earlier role, if any. */
 async function auditJoin(tx: Tx, invitation: { id: string; workspaceId: string; role: Role }, user: { id: string; email: string }, earlier: Role | null) {
-  if (earlier && hasRole(earlier, invitation.role)) return; // nothing changed
+  if (earlier && hasRole(earlier, invitation.role)) return;
   await recordAudit(tx, {
     workspaceId: invitation.workspaceId,
     actor: userActor(user),

@@ -10,11 +10,7 @@ import type { Role } from "@/lib/foundation/access/roles.shared";
 import { changeMemberRoleSchema, type ChangeMemberRoleInput } from "./schemas";
 import { parseInput } from "@/lib/foundation/validation.shared";
 
-/**
- * Changes a member's role (ADMIN+). Only owners make or unmake owners, and the last owner can never
- * be demoted: the workspace's owner rows are locked, so two owners demoting each other at once
- * leave one.
- */
+/** ADMIN+; only owners make or unmake owners, and the owner rows are locked so the last owner can never be demoted. */
 export async function changeMemberRole(actor: Actor, input: ChangeMemberRoleInput): Promise<{ userId: string; role: Role }> {
   assertActorRole(actor, "ADMIN", "change roles");
   const { userId, role } = parseInput(changeMemberRoleSchema, input);

@@ -3,7 +3,6 @@ import { ROLE_LABELS, type Role } from "@/lib/foundation/access/roles.shared";
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
 
-/** The invitation email (system mail): who invites, to which workspace, as what, and the link. */
 export function invitationMail(input: { workspaceName: string; role: Role; inviter: string; url: string; expiresAt: Date }) {
   const role = ROLE_LABELS[input.role];
   const expires = input.expiresAt.toUTCString();

@@ -21,20 +21,14 @@ export interface InviteMemberResult {
   invitationId: string;
   email: string;
   expiresAt: Date;
-  /** The system mail carrying the link. */
   messageId: string;
-  /**
-   * The link, for the local provider only: its mail is never delivered, so the inviter has to hand the
-   * link over anyway. With a real provider it stays in the invitee's mailbox, since whoever holds it
-   * can create the account for that address.
-   */
+  /** Only for the local provider, which never delivers; otherwise it stays in the invitee's mailbox (it can create the account). */
   localLink: string | null;
 }
 
 /**
- * Invites an address into the actor's workspace (ADMIN+; only an OWNER may invite an OWNER). The
- * link `${APP_URL}/invite/<token>` is emailed as system mail and valid for 7 days; only the token's
- * SHA-256 is stored. A new invitation to the same address replaces the pending one.
+ * ADMIN+ (an OWNER only by an OWNER). The link is mailed as system mail, valid 7 days, stored as its SHA-256 only;
+ * a new invitation to the same address replaces the pending one.
  */
 export async function inviteMember(actor: Actor, input: InviteMemberInput): Promise<InviteMemberResult> {
   assertActorRole(actor, "ADMIN", "invite members");
@@ -72,8 +66,7 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
     const messageId = await sendSystemMail({ to: email, ...mail });
     return { invitationId, email, expiresAt, messageId, localLink: env().DELIVERY_PROVIDER === "local" ? url : null };
   } catch (error) {
-    // An invitation whose mail never left is useless and would block nothing: take it back (the log is
-    // append-only, so it says so rather than losing the invite entry).
+    // Mail never left: take the invitation back (the append-only log records that rather than losing the entry).
     await db.transaction(async (tx) => {
       await tx.delete(invitations).where(eq(invitations.id, invitationId));
       const target = { type: "invitation", id: invitationId };

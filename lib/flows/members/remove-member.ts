@@ -7,10 +7,7 @@ import { memberships } from "@/db/schema";
 import { assertActorRole, assertMayGrant, type Actor } from "@/lib/foundation/access/actor";
 import { assertAnotherOwner, lockMembership } from "./change-member-role";
 
-/**
- * Removes a member from the actor's workspace (ADMIN+; owners only by owners; never the last owner).
- * It takes effect at the removed user's next request: every page re-reads memberships.
- */
+/** ADMIN+ (owners only by owners; never the last owner); takes effect at the user's next request. */
 export async function removeMember(actor: Actor, userId: string): Promise<void> {
   assertActorRole(actor, "ADMIN", "remove members");
   const db = await getDb();

@@ -7,7 +7,6 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import type { Actor } from "@/lib/foundation/access/actor";
 import type { Role } from "@/lib/foundation/access/roles.shared";
 
-/** Test-only helpers for the member use cases: people with roles in fresh workspaces, and the mailed link. */
 export const uniqueEmail = (local: string) => `${local}-${randomBase62(8).toLowerCase()}@example.org`;
 
 export async function workspaceWithOwner() {

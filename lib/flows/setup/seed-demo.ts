@@ -19,7 +19,6 @@ export interface SeedDemoOptions {
   apiKey?: string;
   /** Boot: seed only when no workspace exists at all. The CLI seeds whenever no "Demo" workspace exists. */
   onlyIfEmpty?: boolean;
-  /** The demo workspace's name ("Demo"); the idempotence check looks for this name. */
   name?: string;
 }
 
@@ -37,9 +36,8 @@ export type SeedDemoResult =
   | { status: "skipped" };
 
 /**
- * The first-run demo: workspace "Demo" with test mode off (so the printed curl works for any
- * address), `example.com` verified without DNS, a template with a Liquid variable and a link, and an
- * API key. Idempotent; one transaction, so a crash never leaves half a demo.
+ * Workspace "Demo" (test mode off, so the printed curl works for any address), example.com verified, a template and
+ * an API key. Idempotent, one transaction.
  */
 export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoResult> {
   const fixedKey = options.apiKey ? parseSeedApiKey(options.apiKey) : undefined;

@@ -23,9 +23,8 @@ export async function isSetupOpen(): Promise<boolean> {
 }
 
 /**
- * First run (`/setup`): creates the first owner and their workspace, and makes them owner of the
- * workspaces that already exist without members (the seeded demo), in one transaction. A transaction
- * lock on the users table makes two simultaneous setups end with one owner: the second is refused.
+ * First run: the first owner, their workspace, and ownership of memberless workspaces (the demo). A lock on users makes
+ * two simultaneous setups end with one owner.
  */
 export async function setupFirstOwner(input: SetupFirstOwnerInput): Promise<CreatedUser> {
   const parsed = setupFirstOwnerSchema.safeParse(input);

@@ -18,18 +18,14 @@ const CLAIM_MS = REQUEST_TIMEOUT_MS + 20_000;
 const EARLY_SLACK_MS = 1_000;
 
 /**
- * The deliver-webhook jobs of one fetch (docs/webhooks.md#delivery): claim the deliveries that are due
- * and first in line for their endpoint and message (an earlier event of the same message still pending
- * or in flight holds a later one back; its completion enqueues the next), build their payloads, POST
- * them with at most WEBHOOK_ENDPOINT_CONCURRENCY requests per endpoint in this process, and record
- * the attempts together (record-attempt.ts), in groups of at most WEBHOOK_MAX_UNRECORDED per process.
- * A job whose delivery is not claimable (done, not due, held, claimed elsewhere) does nothing.
+ * One fetch of deliver-webhook jobs (docs/webhooks.md#delivery): claim the due deliveries first in line for their
+ * endpoint and message, POST them within the per-endpoint limit, record the attempts together. Unclaimable: nothing.
  */
 export async function attemptDeliveries(jobs: DeliverWebhookJob[], clock: Clock = systemClock): Promise<void> {
   const gate = webhookUnrecordedGate();
   const ids = [...new Set(jobs.map((job) => job.deliveryId))];
-  // Groups of at most WEBHOOK_MAX_UNRECORDED, each claimed only once it holds its gate slots (so a
-  // claim never ages while waiting) and recorded before it gives them back: the kill window's bound.
+  // Each group is claimed only once it holds its gate slots (a claim never ages waiting) and recorded before giving them
+  // back: the kill window's bound.
   const groups: string[][] = [];
   for (let start = 0; start < ids.length; start += gate.limit) groups.push(ids.slice(start, start + gate.limit));
   await Promise.all(groups.map((group) => gate.run(group.length, () => attemptGroup(group, clock))));
@@ -53,7 +49,6 @@ async function attemptGroup(ids: string[], clock: Clock): Promise<void> {
         const error = !endpoint?.enabled ? "the endpoint is disabled" : "the event is no longer kept";
         return { delivery, endpoint, at: clock.now(), response: { status: null, latencyMs: 0, body: null, error, ok: false }, final: true };
       }
-      // The slot covers the request only: recording happens after, for the whole fetch at once.
       return withEndpointSlot(delivery.endpointId, async () => {
         const at = clock.now();
         const response = await sendWebhookRequest(endpoint.url, signedHeaders(endpoint, delivery.eventId, payload, at), payload);
@@ -86,7 +81,6 @@ async function claimDeliveries(ids: string[], now: Date): Promise<ClaimedDeliver
 
 const slots = new Map<string, { active: number; waiting: Array<() => void> }>();
 
-/** At most WEBHOOK_ENDPOINT_CONCURRENCY requests in flight to one endpoint from this process; the rest wait their turn. */
 async function withEndpointSlot<T>(endpointId: string, work: () => Promise<T>): Promise<T> {
   let slot = slots.get(endpointId);
   if (!slot) slots.set(endpointId, (slot = { active: 0, waiting: [] }));

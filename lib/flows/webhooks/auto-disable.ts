@@ -9,11 +9,7 @@ import { sendSystemMail } from "@/lib/sending/send-system-mail";
 /** An endpoint failing every attempt this long is disabled (as Svix does). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 
-/**
- * Counts failed attempts against the endpoint (failing since, and the deliveries that exhausted their
- * attempts), and disables it when it has failed every attempt for 5 days or
- * WEBHOOK_DISABLE_AFTER_FAILURES deliveries in a row. Returns the reason when this call disabled it.
- */
+/** Disables the endpoint after 5 days failing or WEBHOOK_DISABLE_AFTER_FAILURES exhausted deliveries in a row; returns why, if now. */
 export async function countEndpointFailure(tx: Tx, endpointId: string, now: Date, failedDeliveries: number): Promise<string | null> {
   const e = webhookEndpoints;
   const [row] = await tx
@@ -37,7 +33,7 @@ export async function countEndpointFailure(tx: Tx, endpointId: string, now: Date
   return reason;
 }
 
-/** Any success ends a failing streak (written only when there is one: a healthy endpoint's row is not rewritten per delivery). */
+/** Any success ends a failing streak; written only during one, so a healthy endpoint's row is not rewritten per delivery. */
 export async function clearEndpointFailures(tx: Tx, endpointId: string): Promise<void> {
   const e = webhookEndpoints;
   await tx

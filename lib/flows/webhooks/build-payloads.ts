@@ -16,11 +16,8 @@ export const TEST_EVENT_TYPE = "webhook.test";
 const { bodyHtml: _html, bodyText: _text, headers: _headers, attachments: _attachments, ...MESSAGE_COLUMNS } = getTableColumns(emailMessages);
 
 /**
- * The payloads of webhook events (docs/webhooks.md#payload), built when they are sent or served: the
- * message as GET /v1/email_messages/:id shows it then, and the EmailMessageLog the event carries
- * (`bot: true` for scanner opens and clicks). A message erased or purged since gives `message: null`.
- * A workflow_run.* event carries `data.workflowRun`, the run as GET /v1/workflow_runs/:id returns it.
- * Three queries for any number of events.
+ * Payloads (docs/webhooks.md#payload-version-1) built when sent or served: the message as GET shows it then (`null` once erased),
+ * the event's log entry, and for workflow_run.* the run. Three queries for any number of events.
  */
 export async function buildPayloadObjects(db: Executor, events: WebhookEventRow[]): Promise<Map<string, Record<string, unknown>>> {
   const messageIds = [...new Set(events.map((event) => event.emailMessageId).filter((id): id is string => !!id))];
@@ -65,7 +62,6 @@ async function workflowRunsOf(db: Executor, events: WebhookEventRow[]): Promise<
   return runs;
 }
 
-/** The payloads as the JSON bodies that are signed and sent. */
 export async function buildPayloads(db: Executor, events: WebhookEventRow[]): Promise<Map<string, string>> {
   const objects = await buildPayloadObjects(db, events);
   return new Map([...objects].map(([id, payload]) => [id, JSON.stringify(payload)]));

@@ -20,11 +20,8 @@ interface PendingEvent {
 }
 
 /**
- * Turns recorded webhook events into deliveries, one per subscribed enabled endpoint, and enqueues
- * their jobs, in one transaction (docs/webhooks.md#delivery). One worker at a time (the dispatch row's
- * lock; the others skip), reading in (tx_id, seq) order only events of transactions older than every
- * one still running, so an event that commits late is never skipped. A workspace without endpoints
- * costs only the endpoints lookup. Returns how many events it read.
+ * Recorded events → one delivery per subscribed endpoint, with their jobs, in one transaction (docs/webhooks.md#delivery).
+ * One worker at a time, reading only events of transactions older than every running one, so a late commit is never skipped.
  */
 export async function fanOutWebhookEvents(limit = 1000, now = new Date()): Promise<number> {
   return queueTransaction(async (tx) => {
@@ -78,11 +75,7 @@ async function createDeliveries(tx: Tx, events: PendingEvent[], now: Date): Prom
   await insertDeliveries(tx, rows);
 }
 
-/**
- * Inserts deliveries (fan-out, replay, test events) and the jobs of those that may go now. A delivery
- * behind an earlier pending or in-flight delivery of the same message to the same endpoint gets no
- * job: it could not be claimed yet, and settling the earlier one enqueues it (record-attempt.ts).
- */
+/** A delivery behind an earlier unsettled one of its message and endpoint gets no job: settling the earlier one enqueues it. */
 export async function insertDeliveries(tx: Tx, rows: Array<typeof webhookDeliveries.$inferInsert>): Promise<void> {
   if (rows.length === 0) return;
   await insertJsonRows(tx, webhookDeliveries, rows);
@@ -95,15 +88,8 @@ export async function insertDeliveries(tx: Tx, rows: Array<typeof webhookDeliver
   );
 }
 
-/**
- * The new deliveries that wait behind an earlier one of their message and endpoint. The earlier ones
- * are share-locked, so one that is settling concurrently either settles before this transaction reads
- * it (then it is not earlier-and-pending, and the new delivery gets its job here) or after this
- * transaction commits (then its settling sees the new delivery and enqueues it). SKIP LOCKED: one that
- * is being settled right now is not counted as holding anything, and its follower gets a job here (a
- * job for a delivery that turns out held is harmless: the claim skips it). Never waiting, this cannot
- * deadlock with the settling transactions.
- */
+// The earlier ones are share-locked, so one settling concurrently is seen on one side or the other of this commit.
+// SKIP LOCKED rather than wait, so this never deadlocks with settling; a spare job is harmless (the claim skips it).
 async function heldBehindEarlier(tx: Tx, rows: Array<typeof webhookDeliveries.$inferInsert>): Promise<Set<string>> {
   const chained = rows.filter((row) => row.emailMessageId);
   if (chained.length === 0) return new Set();
@@ -122,11 +108,7 @@ async function heldBehindEarlier(tx: Tx, rows: Array<typeof webhookDeliveries.$i
   return new Set(held.map((row) => row.id));
 }
 
-/**
- * The safety net, run every few seconds by a worker: deliveries that are due but whose job is gone
- * (a worker died between claiming and recording, a job was dropped because an earlier event of the
- * message was in flight) get a job again. A duplicate job is harmless: the claim lets one through.
- */
+/** The safety net: due deliveries whose job is gone get one again; a duplicate job is harmless (the claim lets one through). */
 export async function requeueStrandedDeliveries(now = new Date(), limit = 500): Promise<number> {
   return queueTransaction(async (tx) => {
     const stale = new Date(now.getTime() - 5 * 60_000).toISOString();

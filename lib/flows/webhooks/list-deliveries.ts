@@ -19,7 +19,6 @@ export interface DeliveryListQuery extends KeysetPageQuery {
   emailMessageId?: string;
 }
 
-/** The deliveries list's query: keyset paging plus `status`, `eventType` and `emailMessageId` filters. */
 export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQuery {
   const query: DeliveryListQuery = parseKeysetPageQuery(params, { maxLimit: 100 });
   const status = params.get("status");
@@ -42,7 +41,6 @@ export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQue
   return query;
 }
 
-/** An endpoint's deliveries, newest first, with the filters of the dashboard's attempt log. */
 export async function listDeliveries(workspaceId: string, endpointId: string, query: DeliveryListQuery) {
   await getEndpointOrThrow(workspaceId, endpointId);
   const d = webhookDeliveries;
@@ -54,10 +52,7 @@ export async function listDeliveries(workspaceId: string, endpointId: string, qu
   return keysetPage<typeof d.$inferSelect>(keyset, query);
 }
 
-/**
- * One delivery of an endpoint with its attempt log (oldest first) and the payload it sends (built
- * now, as the next attempt would send it): the dashboard's payload viewer and attempt list.
- */
+/** One delivery with its attempts and the payload the next attempt would send. */
 export async function getDeliveryDetail(workspaceId: string, endpointId: string, deliveryId: string) {
   await getEndpointOrThrow(workspaceId, endpointId);
   const db = await getDb();

@@ -47,10 +47,8 @@ function wholeNumber(params: URLSearchParams, name: string, min: number, max: nu
 type EventRow = typeof webhookEvents.$inferSelect;
 
 /**
- * The workspace's event feed (docs/webhooks.md#the-event-feed): the webhook payloads in recorded order
- * after a cursor. Only events of transactions older than every running one are served, so the order
- * is final: an event that commits late can never appear before a cursor already handed out. With
- * `wait`, an empty page waits (polling every 250 ms) until an event arrives or the time is up.
+ * The event feed (docs/webhooks.md#the-event-feed): only events of transactions older than every running one, so the
+ * order is final. With `wait`, an empty page polls until an event arrives or time is up.
  */
 export async function listEventFeed(workspaceId: string, query: FeedQuery, signal?: AbortSignal) {
   const deadline = Date.now() + query.waitMs;

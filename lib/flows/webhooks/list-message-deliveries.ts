@@ -7,11 +7,7 @@ import { serializeDelivery } from "./serialize";
 /** More than any message produces (a dozen events × a few endpoints); a page, not a stream. */
 const MESSAGE_DELIVERIES_LIMIT = 200;
 
-/**
- * The webhook deliveries of one message of the workspace, to every endpoint, newest first, with the
- * endpoint's URL: the message page's "Webhook deliveries". Reads the (endpoint, message, seq) index
- * once per endpoint of the workspace, so it stays cheap however many deliveries exist.
- */
+/** A message's deliveries to every endpoint: one index read per endpoint, cheap however many deliveries exist. */
 export async function listMessageDeliveries(workspaceId: string, emailMessageId: string): Promise<{ hasEndpoints: boolean; deliveries: MessageDelivery[] }> {
   const db = await getDb();
   const endpoints = await db

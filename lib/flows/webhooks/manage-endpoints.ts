@@ -15,10 +15,7 @@ import { checkTarget } from "./target-guard";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
-/**
- * Who acted: an audit actor (the dashboard's user, an API key), or only an id (`key_…`, `cli`) that
- * is kept as created/updated by and audited as that key or as the system.
- */
+/** An audit actor, or only an id (`key_…`, `cli`) kept as created/updated by. */
 export type ActorId = string | AuditActor;
 
 function auditActorOf(actor: ActorId): AuditActor {
@@ -26,7 +23,6 @@ function auditActorOf(actor: ActorId): AuditActor {
   return actor.startsWith("key_") ? { type: "API_KEY", id: actor, label: null } : { type: "SYSTEM", id: null, label: actor === "cli" ? "CLI" : actor };
 }
 
-/** The id kept as created/updated by: the user's or key's id, else the system's label. */
 function actorIdOf(actor: ActorId): string {
   return typeof actor === "string" ? actor : (actor.id ?? actor.label ?? "system");
 }
@@ -131,10 +127,7 @@ export async function deleteEndpoint(workspaceId: string, id: string, actor: Act
   });
 }
 
-/**
- * A new secret; the previous one keeps signing (alongside) for 24 hours, so receivers can switch
- * without a gap. Rotating again during the grace replaces the previous secret with the current one.
- */
+/** The previous secret keeps signing for 24 hours, so receivers switch without a gap. */
 export async function rotateEndpointSecret(workspaceId: string, id: string, actor: ActorId, now = new Date()) {
   const current = await getEndpointOrThrow(workspaceId, id);
   const secret = newSigningSecret();
@@ -163,7 +156,6 @@ export function parseEndpointListQuery(params: URLSearchParams): KeysetPageQuery
   return parseKeysetPageQuery(params, { maxLimit: 100 });
 }
 
-/** The workspace's endpoints, newest first, keyset cursors like every /v1 list. */
 export async function listEndpoints(workspaceId: string, page: KeysetPageQuery) {
   const t = webhookEndpoints;
   const query = { db: await getDb(), table: t, createdAt: t.createdAt, id: t.id, scope: eq(t.workspaceId, workspaceId), filters: [] };

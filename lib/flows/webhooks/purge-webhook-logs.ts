@@ -4,11 +4,7 @@ import { getDb } from "@/db/client";
 import { webhookAttempts, webhookDeliveries, webhookEvents } from "@/db/schema";
 import { env } from "@/lib/foundation/env";
 
-/**
- * Retention (WEBHOOK_LOG_RETENTION_DAYS, default 30): attempts, settled deliveries and the feed's events
- * older than that. A delivery still pending is kept whatever its age (its retries are not done), and
- * so is its event. Returns how many rows went.
- */
+/** Drops attempts, settled deliveries and feed events past WEBHOOK_LOG_RETENTION_DAYS; a pending delivery and its event stay. */
 export async function purgeWebhookLogs(now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - env().WEBHOOK_LOG_RETENTION_DAYS * 24 * 3600_000);
   const db = await getDb();

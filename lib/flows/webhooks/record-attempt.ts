@@ -17,17 +17,14 @@ export interface AttemptOutcome {
   delivery: ClaimedDelivery;
   endpoint: typeof webhookEndpoints.$inferSelect | undefined;
   response: WebhookResponse;
-  /** When the attempt was made. */
   at: Date;
   /** No retry whatever the answer (the endpoint is disabled, the event gone). */
   final?: boolean;
 }
 
 /**
- * Records the attempts of one fetch in ONE transaction, set-based: their log rows; each delivery's
- * state (succeeded; pending again at the schedule's next time, with its job; or failed after the last
- * attempt); the endpoints' failure counters (auto-disable); and, for each settled delivery, the job of
- * the next event of the same message to the same endpoint that waited behind it.
+ * One fetch's attempts in ONE set-based transaction: log rows, each delivery's next state (with its retry job), the
+ * endpoints' failure counters, and the job of the next event that waited behind each settled delivery.
  */
 export async function recordAttempts(outcomes: AttemptOutcome[], clock: Clock): Promise<void> {
   if (outcomes.length === 0) return;
@@ -82,7 +79,6 @@ async function updateDeliveries(tx: Tx, rows: Row[]): Promise<void> {
     where d.id = i.id`);
 }
 
-/** For each settled delivery, the next pending delivery of the same message to the same endpoint, which waited for it. */
 async function enqueueNextInLine(tx: Tx, settled: ClaimedDelivery[]): Promise<void> {
   const chained = settled.filter((delivery) => delivery.emailMessageId);
   if (chained.length === 0) return;
@@ -101,7 +97,7 @@ async function enqueueNextInLine(tx: Tx, settled: ClaimedDelivery[]): Promise<vo
   );
 }
 
-/** Per endpoint of the batch: a success ends a failing streak, failures count toward auto-disable. Returns the endpoints disabled now, with why. */
+/** A success ends a failing streak, failures count toward auto-disable; returns the endpoints disabled now, with why. */
 async function countEndpoints(tx: Tx, rows: Row[]): Promise<Map<string, string>> {
   const disabled = new Map<string, string>();
   const byEndpoint = new Map<string, Row[]>();

@@ -13,11 +13,7 @@ import { replaySchema } from "./schemas";
 /** At most this many events per replay call; the answer says when more remain (call again with a later `since`). */
 export const REPLAY_LIMIT = 10_000;
 
-/**
- * Sends again, as new deliveries, the workspace's events since a time that the endpoint subscribes to:
- * "missed" (default) those that never reached it (no succeeded delivery: failed, or recorded while it
- * was disabled), "all" every one. Same event ids, so a receiver that already has one dedupes it.
- */
+/** Sends the endpoint's events since a time again as new deliveries: "missed" (default) or "all". Same event ids, so receivers dedupe. */
 export async function replayEndpoint(workspaceId: string, endpointId: string, body: unknown) {
   const parsed = replaySchema.safeParse(body ?? {});
   if (!parsed.success) throw zodToAppError(parsed.error);

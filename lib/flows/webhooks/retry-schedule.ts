@@ -1,8 +1,5 @@
-/**
- * When each attempt of a delivery is made, counted from the previous failure (docs/webhooks.md#retries):
- * immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later, as patient as Svix's schedule
- * (about 28 hours in all). After the eighth failure the delivery is failed, and stays replayable.
- */
+// Delays after each failure (docs/webhooks.md#delivery): about 28 hours in all, as patient as Svix. After the eighth
+// failure the delivery fails and stays replayable.
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** ±10 %, so endpoints that failed together are not retried in one burst. */
@@ -11,7 +8,6 @@ const JITTER = 0.1;
 /** The clock of the delivery engine; tests inject one to walk the schedule without sleeping. */
 export interface Clock {
   now(): Date;
-  /** In [0, 1): the jitter's draw. */
   random(): number;
 }
 

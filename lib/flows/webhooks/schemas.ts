@@ -25,10 +25,7 @@ export const updateEndpointSchema = z.object({
 });
 export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;
 
-/**
- * POST /v1/webhook_endpoints/:id/replay: every event since then that did not reach the endpoint (or
- * every one), sent again; or, with `eventId`, that one event ("resend this event").
- */
+/** POST /v1/webhook_endpoints/:id/replay: events since then, or with `eventId` that one event. */
 export const replaySchema = z
   .object({
     since: z.iso.datetime({ offset: true }).optional().describe("Replay the events recorded since this time."),

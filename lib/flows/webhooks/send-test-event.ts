@@ -6,10 +6,7 @@ import { TEST_EVENT_TYPE } from "./build-payloads";
 import { insertDeliveries } from "./fan-out";
 import { getEndpointOrThrow } from "./manage-endpoints";
 
-/**
- * "Send test event": a `webhook.test` event to this endpoint alone, through the queue like any other
- * (signed, retried, logged). It is not in the feed and no other endpoint gets it. Returns the delivery.
- */
+/** A `webhook.test` event to this endpoint alone, through the queue like any other; not in the feed. */
 export async function sendTestEvent(workspaceId: string, endpointId: string) {
   const endpoint = await getEndpointOrThrow(workspaceId, endpointId);
   const now = new Date();

@@ -7,7 +7,6 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export const RESPONSE_BODY_LIMIT = 4096;
 
 export interface WebhookResponse {
-  /** The HTTP status; null when no answer came. */
   status: number | null;
   latencyMs: number;
   /** The first 4 KB of the response body. */
@@ -18,10 +17,7 @@ export interface WebhookResponse {
 
 const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
 
-/**
- * One POST of a signed payload: 10 s for the whole exchange, redirects not followed (a 3xx is a
- * failure), every resolved address checked (target-guard.ts) on the socket's own lookup. Never throws.
- */
+/** 10 s for the whole exchange, redirects are failures, and every resolved address is checked on the socket's own lookup. Never throws. */
 export async function sendWebhookRequest(
   targetUrl: string,
   headers: Record<string, string>,

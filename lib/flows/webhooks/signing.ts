@@ -36,10 +36,7 @@ export interface SigningKeys {
   previousSecretExpiresAt: Date | null;
 }
 
-/**
- * The Standard Webhooks headers of one request. During a rotation the signature header carries one
- * `v1,<base64>` per valid secret, space-separated, so a receiver holding either verifies it.
- */
+/** During a rotation the signature header carries one `v1,<base64>` per valid secret, so a receiver holding either verifies. */
 export function signedHeaders(keys: SigningKeys, webhookId: string, payload: string, now: Date): Record<string, string> {
   const signers = [signerOf(keys.secretEncrypted)];
   if (keys.previousSecretEncrypted && keys.previousSecretExpiresAt && keys.previousSecretExpiresAt > now) {

@@ -31,10 +31,7 @@ export function refusedAddress(address: string): string | null {
   return null;
 }
 
-/**
- * The URL's own rules (https unless WEBHOOKS_ALLOW_HTTP, no credentials, a literal address checked
- * here); throws INVALID_PARAMETER naming `param`. Hostnames are checked when resolved (checkTarget).
- */
+/** https unless allowed, no credentials, a literal address checked here; hostnames are checked when resolved. */
 export function parseTargetUrl(value: string, param = "url"): URL {
   let url: URL;
   try {
@@ -70,11 +67,7 @@ export async function checkTarget(value: string, param = "url"): Promise<void> {
   }
 }
 
-/**
- * The lookup the delivery's socket uses: it resolves, refuses the host if any address is refused, and
- * connects to an address it checked, so a DNS answer that changes between check and connect (rebinding)
- * cannot slip through.
- */
+/** The socket connects to the address this lookup checked, so a DNS answer changed between check and connect cannot slip through. */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, "", 0);

@@ -17,11 +17,8 @@ export function manualClock(start = new Date()): Clock & { set(at: Date): void; 
   };
 }
 
-/**
- * Fans out until every event of the workspace is past the dispatch cursor. On a shared PostgreSQL
- * server an event becomes visible to the fan-out only once every older transaction (of any test
- * running alongside) has ended, so this waits for that rather than stopping at the first empty read.
- */
+// On a shared PostgreSQL an event is visible to fan-out only once every older transaction (of any test alongside)
+// has ended, so wait for that rather than stopping at the first empty read.
 export async function fanOutEverything(workspaceId: string, clock: Clock, timeoutMs = 20_000): Promise<void> {
   const db = await getDb();
   const deadline = Date.now() + timeoutMs;
@@ -37,10 +34,7 @@ export async function fanOutEverything(workspaceId: string, clock: Clock, timeou
   }
 }
 
-/**
- * Plays the worker for one workspace: fans out everything recorded, then attempts its due deliveries
- * (as their jobs would) until no attempt is made any more (all settled, waiting for a later retry, or held).
- */
+/** Plays the worker: fan out, then attempt due deliveries until no attempt is made any more. */
 export async function deliverDue(workspaceId: string, clock: Clock): Promise<void> {
   const db = await getDb();
   await fanOutEverything(workspaceId, clock);

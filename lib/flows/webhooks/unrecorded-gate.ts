@@ -3,11 +3,8 @@ import { env } from "@/lib/foundation/env";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 
 /**
- * The bound of the webhook kill window (docs/webhooks.md#delivery): at most `limit` requests of this
- * process are between "claimed to be sent" and "their attempts committed". A group of deliveries
- * takes as many slots as it has deliveries before it is claimed and gives them back once its attempts
- * are recorded, so a worker killed at any instant leaves at most `limit` webhooks a receiver may have
- * had and that go again (with the same webhook-id). Groups wait in arrival order.
+ * The webhook kill window's bound (docs/webhooks.md#delivery): a group holds a slot per delivery from before its claim
+ * until its attempts are recorded, so a killed worker resends at most `limit`. Groups wait in arrival order.
  */
 export class WebhookUnrecordedGate {
   private held = 0;
@@ -35,7 +32,6 @@ export class WebhookUnrecordedGate {
     }
   }
 
-  /** Slots in use now, and the most ever in use at once (the measured side of the bound). */
   stats(): { unrecorded: number; highest: number } {
     return { unrecorded: this.held, highest: this.highest };
   }

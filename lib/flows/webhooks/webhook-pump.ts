@@ -15,11 +15,8 @@ type TurnRunner = <T>(turn: () => Promise<T>) => Promise<T>;
 const current = processSingleton<{ pump?: { stop: () => Promise<void> } }>("webhooks.pump", () => ({}));
 
 /**
- * The loop each worker process runs beside its job handlers: fan recorded events out to deliveries
- * (one process at a time does it; the others find the dispatch row locked and wait for the next
- * turn), every 200 ms when idle and back to back while there is a backlog; and every 30 s the sweep
- * for stranded deliveries. An event reaches its endpoint's job within about 200 ms of its commit
- * (later while the process delivers mail: `runTurn` lets the worker put mail first).
+ * Each worker's fan-out loop (one process at a time gets the dispatch row): every IDLE_MS when idle, back to back
+ * through a backlog, plus the stranded-delivery sweep. `runTurn` lets the worker put mail first.
  */
 export function startWebhookPump(options: { runTurn?: TurnRunner } = {}): void {
   const runTurn: TurnRunner = options.runTurn ?? ((turn) => turn());

@@ -7,10 +7,7 @@ import type { WorkflowRow } from "./create-workflow";
 /** A workflow as the audit log keeps it: short fields as values, the steps by count (the row holds them). */
 const summary = (workflow: WorkflowRow) => ({ name: workflow.name, key: workflow.key, enabled: workflow.enabled, stepCount: workflow.steps.length });
 
-/**
- * The audit entry of a workflow change (docs/audit.md#actions), in the change's transaction. An update
- * names `steps` in `after.changed` when they changed, beside the fields that did.
- */
+/** In the change's transaction (docs/audit.md#actions); an update names `steps` in `after.changed` when they changed. */
 export async function auditWorkflow(
   tx: Tx,
   change: { action: "workflow.create" | "workflow.update" | "workflow.enable" | "workflow.disable" | "workflow.delete"; actor?: AuditActor; before?: WorkflowRow; after?: WorkflowRow },

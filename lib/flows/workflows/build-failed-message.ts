@@ -12,10 +12,8 @@ import type { RenderedAddressFields } from "./prepare-email-step";
 type SendEmailStep = Extract<WorkflowStep, { type: "sendEmail" }>;
 
 /**
- * The message of a sendEmail step that failed a check only knowable when the step runs (an empty
- * rendered `to`, an unverified sender…): docs/api.md#decided-errors records such a condition on the message, so it
- * is built from what is known (rendered template, addresses as rendered) and then created FAILED.
- * Returns null when no message can be built: the template is gone or does not render.
+ * A step that failed a check knowable only when it runs is recorded on a FAILED message (docs/api.md#decided-errors),
+ * built from what is known. Null when the template is gone or does not render.
  */
 export async function buildFailedMessage(
   db: Executor,
@@ -62,7 +60,6 @@ export async function buildFailedMessage(
     attachments: [],
     metaId: null,
     metadata: {},
-    // Nothing was sent: no contact is created or renamed.
     contacts: [],
     renderedFrom: from,
   };

@@ -1,10 +1,7 @@
 import { missingVariables, templateVariables } from "@/lib/domain/templates/variables.shared";
 import { ADDRESS_FIELDS, type SendStepDraft, type StepDraft } from "./builder.shared";
 
-/**
- * The variables a workflow needs, and sample variables for a test run. Pure: the builder shows them
- * live as steps change, and the server computes each template's list with the same function.
- */
+// Pure: the builder shows them live, and the server computes each template's list with the same function.
 /** Variables a Liquid source reads; a source that does not parse (yet: the user is typing) reads none. */
 export function safeVariables(sources: string[]): string[] {
   const found: string[] = [];
@@ -12,7 +9,6 @@ export function safeVariables(sources: string[]): string[] {
     try {
       found.push(...templateVariables([source]));
     } catch {
-      // Invalid Liquid is reported by the server on save, next to its field.
     }
   }
   return [...new Set(found)];
@@ -46,10 +42,7 @@ function pathSegments(path: string): Array<string | number> {
   return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) => (match[2] !== undefined ? Number(match[2]) : match[1]));
 }
 
-/**
- * Sample variables with every needed path present: nested objects and arrays, strings at the leaves
- * ("test@example.org" where the name says email, so a test run has somewhere to send).
- */
+/** Sample variables with every needed path; "test@example.org" where the name says email, so a test run can send. */
 export function variablesSkeleton(paths: string[]): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const path of paths) {

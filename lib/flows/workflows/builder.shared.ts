@@ -1,11 +1,8 @@
 import type { WorkflowStep } from "@/db/schema";
 import { pluralWord } from "@/lib/foundation/plural.shared";
 
-/**
- * The dashboard builder's draft of a workflow and its translation to and from the stored definition
- * (schemas.ts). Pure, so the client component and the tests share it. Every text field is a string
- * ("" = not set); waits are an amount and a unit, stored in seconds.
- */
+// The builder's draft ("" = not set; waits as amount and unit) and its translation to and from the stored definition.
+// Pure, so the client component and the tests share it.
 export const WAIT_UNITS = { minutes: 60, hours: 3600, days: 86_400, seconds: 1 } as const;
 export type WaitUnit = keyof typeof WAIT_UNITS;
 
@@ -27,7 +24,6 @@ export interface WorkflowDraft {
 export interface TemplateChoice {
   id: string;
   name: string;
-  /** The variables its subject, bodies, sender and reply-to read (templateVariables). */
   variables: string[];
 }
 
@@ -42,10 +38,8 @@ export interface FieldError {
   message: string;
 }
 
-/** What the builder's save action answers. */
 export type SaveWorkflowResult = { ok: true; updatedAt: string } | { ok: false; errors: FieldError[] };
 
-/** What the builder's "Run as sandbox" action answers. */
 export type TestRunResult = { ok: true; runId: string; status: string; reason: string | null } | { ok: false; error: FieldError };
 
 const FIELD_LABELS: Record<string, string> = {

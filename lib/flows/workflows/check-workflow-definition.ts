@@ -9,11 +9,8 @@ import { workflowDefinitionSchema, type WorkflowDefinition } from "./schemas";
 export type CheckedDefinition = WorkflowDefinition & { steps: WorkflowStep[] };
 
 /**
- * Every check a workflow definition passes before it is stored, shared by create and update so the
- * two can never disagree: the shape (schemas.ts, the error names the field), every sendEmail step's
- * template and unsubscribe group in this workspace (404 naming `steps[i].templateId` /
- * `steps[i].groupKey`), and a key no other workflow of the workspace has (409 naming `key`).
- * `workflowId` is the workflow being edited: its own key is not a conflict.
+ * Every check before a definition is stored, shared by create and update: shape, templates and groups in this
+ * workspace (404 naming the step's field), a free key (409). `workflowId`'s own key is not a conflict.
  */
 export async function checkWorkflowDefinition(
   db: Executor,
@@ -40,7 +37,6 @@ export async function checkWorkflowDefinition(
   return definition;
 }
 
-/** Each sendEmail step's template, and its unsubscribe group when it names one, in this workspace. */
 async function assertReferencesExist(db: Executor, workspaceId: string, steps: WorkflowStep[]): Promise<void> {
   const sends = steps.flatMap((step, index) => (step.type === "sendEmail" ? [{ step, index }] : []));
   const templateIds = [...new Set(sends.map(({ step }) => step.templateId))];

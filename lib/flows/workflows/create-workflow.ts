@@ -9,10 +9,8 @@ import { checkWorkflowDefinition, isUniqueViolation, keyTaken } from "./check-wo
 export type WorkflowRow = typeof workflows.$inferSelect;
 
 /**
- * Stores a workflow (docs/api.md#decided-workflows) after every check of check-workflow-definition.ts:
- * shape, templates and groups in this workspace, key free. Templates and groups can still vanish
- * later: the step then fails when it runs (prepare-email-step.ts). Audited as `workflow.create` in
- * the same transaction (`actor` absent: the system, as the CLI and tests).
+ * After every check of check-workflow-definition.ts; a template or group deleted later fails the step when it runs.
+ * Audited as `workflow.create` in the same transaction.
  */
 export async function createWorkflow(input: { workspaceId: string; definition: unknown; actor?: AuditActor }, executor?: Tx): Promise<WorkflowRow> {
   const write = async (tx: Tx) => {

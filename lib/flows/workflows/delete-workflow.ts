@@ -7,12 +7,7 @@ import { notFound } from "@/lib/foundation/errors";
 import { auditWorkflow } from "./audit-workflow";
 import type { WorkflowRow } from "./create-workflow";
 
-/**
- * Deletes a workflow; its key is free again afterwards. Its runs are kept: the foreign key sets
- * `workflow_runs.workflow_id` to null (they still show their `workflowKey`), and a run in flight
- * finishes its remaining steps, which it holds as its own copy. Returns the deleted row. Audited as
- * `workflow.delete` in the same transaction.
- */
+/** Frees the key; its runs stay (workflow_id set null) and one in flight finishes from its own copy of the steps. */
 export async function deleteWorkflow(input: { workspaceId: string; workflowId: string; actor?: AuditActor }): Promise<WorkflowRow> {
   const db = await getDb();
   return db.transaction(async (tx) => {

@@ -5,11 +5,7 @@ import { emailMessages, workflowRuns, workflows } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
 import { stepStates, stepsDone } from "./step-states.shared";
 
-/**
- * One run for the dashboard: the run, its workflow's name, where it stands on each step and its
- * messages (list columns only) in creation order. Tenant-scoped: an unknown id and another
- * workspace's id are the same NOT_FOUND.
- */
+/** A run with its workflow's name, each step's state and its messages; tenant-scoped (foreign id: NOT_FOUND). */
 export async function getWorkflowRunDetail(workspaceId: string, runId: string) {
   const db = await getDb();
   const [row] = await db

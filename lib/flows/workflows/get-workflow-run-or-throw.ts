@@ -7,10 +7,7 @@ import { notFound } from "@/lib/foundation/errors";
 export type WorkflowRunRow = typeof workflowRuns.$inferSelect;
 export type WorkflowRunView = WorkflowRunRow & { emailMessageIds: string[] };
 
-/**
- * A run with its messages' ids in creation order. Tenant-scoped: an unknown id and another
- * workspace's id give the same 404.
- */
+/** A run with its messages' ids in creation order; tenant-scoped (foreign id: 404). */
 export async function getWorkflowRunOrThrow(workspaceId: string, runId: string, executor?: Executor): Promise<WorkflowRunView> {
   const db = executor ?? (await getDb());
   const [run] = await db

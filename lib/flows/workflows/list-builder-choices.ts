@@ -17,10 +17,8 @@ export interface BuilderChoices {
 }
 
 /**
- * What the workflow builder offers: the workspace's templates with the variables each uses
- * (computed here, so the browser gets a list of paths, not every template's source) and its
- * unsubscribe groups. `referencedTemplateIds` are the workflow's own templates, always included when
- * they exist; one that is missing from the answer has been deleted.
+ * Templates with the variables each uses (computed here, so the browser gets paths, not sources) and groups. The
+ * workflow's own templates are always included; one missing from the answer was deleted.
  */
 export async function listBuilderChoices(workspaceId: string, referencedTemplateIds: string[] = []): Promise<BuilderChoices> {
   const db = await getDb();

@@ -20,11 +20,7 @@ export interface DashboardWorkflow {
   updatedAt: Date;
 }
 
-/**
- * The dashboard's workflow list, by name. Run figures cover the last RECENT_RUN_DAYS days only: one
- * grouped read over workflow_runs_workspace_created_idx bounded by the window, where an all-time
- * "last run" would read every run of the workspace (there is no index on workflow_id).
- */
+/** By name, run figures over RECENT_RUN_DAYS only: an all-time "last run" would read every run (no index on workflow_id). */
 export async function listDashboardWorkflows(workspaceId: string, now = new Date()): Promise<DashboardWorkflow[]> {
   const db = await getDb();
   const since = new Date(now.getTime() - RECENT_RUN_DAYS * 86_400_000);

@@ -16,11 +16,7 @@ export function parseWorkflowRunListQuery(params: URLSearchParams): WorkflowRunL
   return parseKeysetPageQuery(params, { maxLimit: WORKFLOW_RUNS_PAGE_SIZE });
 }
 
-/**
- * The dashboard's workflow run list: newest first, keyset pages on workflow_runs_workspace_created_idx,
- * each run with its workflow's current name (null when skipped or the workflow was deleted) and its
- * message count. Names and counts are one read each for the page's runs, both index-backed.
- */
+/** Newest first, keyset pages; names and message counts are one index-backed read each for the page. */
 export async function listWorkflowRuns(workspaceId: string, page: WorkflowRunListQuery) {
   const db = await getDb();
   const scope = eq(workflowRuns.workspaceId, workspaceId);

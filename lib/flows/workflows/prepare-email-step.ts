@@ -33,11 +33,8 @@ const MESSAGE_ERRORS: Partial<Record<ErrorCode, EventCode>> = {
 };
 
 /**
- * A sendEmail step, everything but the writes: renders the address fields (Liquid, lenient: a missing
- * variable renders empty) with the run's variables, then the same parse and prepare as
- * POST /v1/email_messages with source WORKFLOW or SANDBOX_WORKFLOW. A check that fails now is
- * recorded on a FAILED message where one can be built (docs/api.md#decided-errors); a template that is gone
- * or does not render fails the run without a message.
+ * A sendEmail step but its writes: render the address fields (leniently) with the run's variables, then the same checks
+ * as POST /v1/email_messages. A failed check is recorded on a FAILED message where one can be built.
  */
 export async function prepareEmailStep(db: Executor, run: StepRun, index: number): Promise<StepOutcome> {
   const step = run.steps[index] as SendEmailStep;

@@ -17,10 +17,8 @@ export interface WorkflowStepContext {
 }
 
 /**
- * The workflow-step job (docs/api.md#decided-workflows). Runs step `job.step` of a RUNNING run whose
- * next_step is still that index; anything else is a retried or duplicated job and does nothing.
- * A sendEmail step creates its message (see prepare-email-step.ts); a wait step schedules its
- * successor as a durable delayed job. Throws to have the queue retry an unexpected error.
+ * Runs step `job.step` of a RUNNING run still at that index; anything else is a retried or duplicate job and does
+ * nothing (docs/api.md#decided-workflows). Throws to have the queue retry an unexpected error.
  */
 export async function runWorkflowStep(job: WorkflowStepJob, context: WorkflowStepContext = {}): Promise<void> {
   const db = await getDb();
@@ -35,19 +33,14 @@ export async function runWorkflowStep(job: WorkflowStepJob, context: WorkflowSte
     await commitStep(run, job.step, outcome);
   } catch (error) {
     if (!context.lastAttempt) throw error;
-    // Out of retries: end the run with the reason rather than leave it RUNNING forever.
-    // The reason is public (GET /v1/workflow_runs/:id): the error itself goes to the log only.
+    // Out of retries: end the run rather than leave it RUNNING; the reason is public, so the error goes to the log only.
     const reason = `Step ${job.step + 1} (${run.steps[job.step].type}) could not run because of an internal error, even after retries.`;
     log.error("workflow step failed for good", { runId: run.id, step: job.step, ...errorFields(error, { stack: true }) });
     await commitStep(run, job.step, { message: null, failure: { reason, code: null } });
   }
 }
 
-/**
- * One transaction: advance next_step with a compare-and-set (`where next_step = index`), then the
- * step's writes and the next step's job. Of two runs of the same job only the first commits anything,
- * so a retry never sends twice. Returns false when another run had already done the step.
- */
+/** Advances next_step by compare-and-set, then the step's writes, in one transaction: a retry never sends twice (false: already done). */
 async function commitStep(run: WorkflowRunRow, index: number, outcome: StepOutcome): Promise<boolean> {
   const step = run.steps[index];
   const status: WorkflowRunStatus = outcome.failure ? "FAILED" : index === run.steps.length - 1 ? "COMPLETED" : "RUNNING";

@@ -3,11 +3,7 @@ import { AppError } from "@/lib/foundation/errors";
 import { renderLine } from "@/lib/domain/templates/render.shared";
 import { dropNulls, formatParam } from "@/lib/foundation/validation.shared";
 
-/**
- * Workflows (docs/api.md#decided-workflows): the definition a workflow is created from (CLI file, later the
- * dashboard builder) and the body of POST /v1/workflow_runs. Pure, so client forms can share it.
- * Checks that need the database (templates exist, key free) live in create-workflow.ts.
- */
+// Pure, so client forms share it; checks needing the database are in create-workflow.ts.
 export const WORKFLOW_KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
 export const WAIT_MIN_SECONDS = 1;
 export const WAIT_MAX_SECONDS = 90 * 24 * 3600;
@@ -63,10 +59,7 @@ export const workflowDefinitionSchema = z.object({
     .refine((steps) => steps.at(-1)?.type !== "wait", "must not end with a wait (it would only delay completion)"),
 });
 
-/**
- * Every problem of a definition's shape, each naming its field (`steps[2].to`), for the builder to
- * show all at once; the use cases stop at the first (zodToAppError). Empty when the shape is right.
- */
+/** Every shape problem, each naming its field, for the builder to show at once (the use cases stop at the first). */
 export function workflowDefinitionIssues(definition: unknown): Array<{ param?: string; message: string }> {
   const parsed = workflowDefinitionSchema.safeParse(dropNulls(definition));
   if (parsed.success) return [];

@@ -19,10 +19,7 @@ export function serializeWorkflow(workflow: WorkflowRow) {
   };
 }
 
-/**
- * The public WorkflowRun (docs/api.md#decided-workflows), plus `completedAt` beyond it. `emailMessageIds`
- * are the run's messages in creation order.
- */
+/** The public WorkflowRun (docs/api.md#decided-workflows), plus `completedAt`. */
 export function serializeWorkflowRun(run: WorkflowRunRow & { emailMessageIds: string[] }) {
   return {
     id: run.id,

@@ -7,12 +7,7 @@ import { invalidParameter, notFound } from "@/lib/foundation/errors";
 import { auditWorkflow } from "./audit-workflow";
 import type { WorkflowRow } from "./create-workflow";
 
-/**
- * Turns a workflow on or off. While off, triggering it gives a SKIPPED run with a reason
- * (trigger-workflow-run.ts); runs already started carry on with their own copy of the steps.
- * Audited as `workflow.enable` / `workflow.disable` when the state changes; setting the state it
- * already has changes and audits nothing.
- */
+/** While off, a trigger gives a SKIPPED run; started runs carry on. Audited only when the state changes. */
 export async function setWorkflowEnabled(input: { workspaceId: string; workflowId: string; enabled: unknown; actor?: AuditActor }): Promise<WorkflowRow> {
   const enabled = input.enabled;
   if (typeof enabled !== "boolean") throw invalidParameter("enabled", "Invalid enabled: must be true or false.");

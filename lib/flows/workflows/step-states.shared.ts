@@ -10,11 +10,7 @@ export interface StepView {
   state: StepState;
 }
 
-/**
- * Where a run stands on each of its steps, from its status and `nextStep` (the index of the next step
- * to run; a failing step still advances it, see run-workflow-step.ts). Pure: the dashboard and tests
- * share it.
- */
+/** Where a run stands on each step, from its status and `nextStep` (a failing step still advances it). */
 export function stepStates(run: { status: WorkflowRunStatus; nextStep: number; steps: WorkflowStep[] }): StepView[] {
   const failedAt = run.status === "FAILED" ? run.nextStep - 1 : -1;
   const waitingAt = inWait(run) ? run.nextStep - 1 : -1;
@@ -32,11 +28,7 @@ export function stepsDone(run: { status: WorkflowRunStatus; nextStep: number; st
   return Math.min(run.nextStep - (inWait(run) ? 1 : 0), run.steps.length);
 }
 
-/**
- * A wait step commits at once (run-workflow-step.ts advances next_step and schedules its successor
- * as a delayed job), so while a run waits, next_step already points past the wait: that wait is the
- * step in progress, and the step after it has not started.
- */
+// A wait commits at once (next_step already past it, its successor a delayed job), so while a run waits that wait is in progress.
 function inWait(run: { status: WorkflowRunStatus; nextStep: number; steps: WorkflowStep[] }): boolean {
   return run.status === "RUNNING" && run.steps[run.nextStep - 1]?.type === "wait";
 }

@@ -3,7 +3,6 @@ import { getDb } from "@/db/client";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { createWorkflow } from "./create-workflow";
 
-/** Test helpers for workflows: a workspace with a template, and the workflow-step jobs of a run. */
 export async function createWorkflowWorkspace(options: { testMode?: boolean } = {}) {
   const ws = await createTestWorkspace(options);
   const template = await ws.createTemplate({ subject: "Hi {{ user.name }}", bodyHtml: "<p>Hello {{ user.name }}</p>" });

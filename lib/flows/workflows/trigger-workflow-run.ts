@@ -26,10 +26,8 @@ export interface TriggerWorkflowRunInput {
 }
 
 /**
- * POST /v1/workflow_runs and its sandbox twin (docs/api.md#decided-workflows, #decided-idempotency). Exactly one
- * of workflowId (unknown → 404) and workflowKey. A key that matches no enabled workflow, or a disabled
- * workflow named by id, gives a SKIPPED run with a reason, so callers can ship before the workflow is
- * live. Otherwise the run (RUNNING, with a copy of the steps) and its first step job commit together.
+ * POST /v1/workflow_runs (docs/api.md#decided-workflows): a key matching no enabled workflow, or a disabled one by id,
+ * gives a SKIPPED run, so callers can ship first. Otherwise the run and its first step job commit together.
  */
 export async function triggerWorkflowRun(input: TriggerWorkflowRunInput): Promise<TriggerWorkflowRunResult> {
   const request = parseTriggerRequest(input.body);

@@ -11,21 +11,12 @@ import type { WorkflowRow } from "./create-workflow";
 export interface UpdateWorkflowInput {
   workspaceId: string;
   workflowId: string;
-  /**
-   * The whole new definition (the builder's save), or a function of the locked current row giving it
-   * (the API's PATCH: the fields sent over the current ones).
-   */
+  /** The whole new definition, or a function of the locked current row giving it (PATCH). */
   definition: unknown | ((current: WorkflowRow) => unknown);
-  /** Audited as (`workflow.update`); absent: the system. */
   actor?: AuditActor;
 }
 
-/**
- * Replaces a workflow's definition (the dashboard builder saves the whole of it), with the same
- * checks as creation. An absent `key` removes the key; an absent `enabled` keeps the current state.
- * Runs already started are untouched: each run holds its own copy of the steps (see
- * docs/api.md#decided-workflows), so an edit applies to runs triggered after it.
- */
+/** Same checks as creation; runs already started keep their own copy of the steps. Absent `key` removes it, absent `enabled` keeps it. */
 export async function updateWorkflow(input: UpdateWorkflowInput, executor?: Tx): Promise<WorkflowRow> {
   const write = async (tx: Tx) => {
     const [current] = await tx

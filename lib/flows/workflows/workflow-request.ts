@@ -3,11 +3,7 @@ import { isPlainObject } from "@/lib/foundation/validation.shared";
 import type { WorkflowRow } from "./create-workflow";
 import { workflowDefinitionSchema } from "./schemas";
 
-/**
- * The body of PATCH /v1/workflows/:id (docs/api.md#workflows): any of name, key, enabled, steps, over
- * the current definition. `key: null` removes the key (a definition without a key has none); any
- * other null, as an absent field, leaves it as it is. The result is checked as the builder's save.
- */
+/** PATCH /v1/workflows/:id over the current definition: `key: null` removes the key, any other null leaves the field. */
 export const updateWorkflowRequestSchema = workflowDefinitionSchema.partial().extend({
   key: workflowDefinitionSchema.shape.key.unwrap().nullable().optional().describe("null removes the key."),
 });
