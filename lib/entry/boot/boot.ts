@@ -22,11 +22,9 @@ type BootSettings = Pick<
   SubmissionSettings;
 
 export interface BootOptions {
-  /** Overrides of env() (tests). */
   settings?: Partial<BootSettings>;
-  /** Where the first-run banner goes; stdout by default. */
   print?: (line: string) => void;
-  /** Exit cleanly on SIGTERM/SIGINT; on by default, tests turn it off and call shutdown(). */
+  /** On by default; tests turn it off and call shutdown(). */
   handleSignals?: boolean;
 }
 
@@ -34,9 +32,7 @@ export interface BootedServer {
   embedded: boolean;
   seed: SeedDemoResult | null;
   workersStarted: boolean;
-  /** The bounce listener's port, when SMTP_INBOUND_PORT is set; null otherwise. */
   inboundPort: number | null;
-  /** The SMTP submission listener, when SMTP_SUBMISSION_PORT or SMTP_SUBMISSION_TLS_PORT is set. */
   submission: SubmissionListener | null;
   /** Stops the listeners, workers and queue, closes the database, removes the DATA_DIR lock. Idempotent. */
   shutdown(): Promise<void>;
@@ -46,9 +42,8 @@ export interface BootedServer {
 const globalForBoot = globalThis as unknown as { __boot?: Promise<BootedServer> };
 
 /**
- * Server start-up, called once from instrumentation.ts (docs/architecture.md#rules-that-carry-weight, rule 5): own the embedded
- * data directory, open and migrate the database, start the queue, seed the demo on an empty database,
- * create the System mail workspace (sign-in links, invitations), run the workers. Never at import and never at build.
+ * Called once from instrumentation.ts, never at import or build: own the data directory, migrate, start the queue,
+ * seed an empty database, create the System mail workspace, run the workers.
  */
 export function bootServer(options: BootOptions = {}): Promise<BootedServer> {
   if (!globalForBoot.__boot) {
@@ -88,15 +83,12 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     if (seed) describeDemo(seed, { appUrl: settings.APP_URL, deliveryProvider: settings.DELIVERY_PROVIDER }).forEach(print);
     // After the demo seed, whose "only into an empty database" check must not see this workspace.
     await ensureSystemWorkspace();
-    // PGlite has no autovacuum of its own (lib/entry/worker/embedded-autovacuum.ts); a no-op on PostgreSQL.
     autovacuum = startEmbeddedAutovacuum(handle);
     // With PGlite no other process can open the database, so the worker must run here.
     if (embedded && !settings.RUN_WORKER) log.warn("RUN_WORKER=false is ignored with the embedded database");
     const workersStarted = embedded || settings.RUN_WORKER;
     if (workersStarted) await startWorkers({ concurrency: settings.WORKER_CONCURRENCY });
-    // The bounce listener (docs/self-hosting.md#bounces-and-complaints) when SMTP_INBOUND_PORT is set.
     inbound = await startConfiguredInbound(env());
-    // In-process like the workers; with DATABASE_URL it may also run apart (`npm run smtp`). Null when no port is set.
     submission = await startSubmissionServer(settings);
     log.info("server ready", { database: handle.driver, workers: workersStarted, inboundPort: inbound?.port ?? null, url: settings.APP_URL });
     const running = { inbound, submission, autovacuum };
@@ -139,11 +131,8 @@ async function shutdown(
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
-/**
- * On SIGTERM/SIGINT: stop taking jobs, finish the running ones, close the database, drop the lock,
- * exit 128+signal. Next.js has its own handler that calls process.exit as soon as its HTTP server
- * has closed, which would cut PGlite off mid-write; its exit is held until our shutdown is done.
- */
+// Next.js's own signal handler exits once its HTTP server closes, which would cut PGlite off mid-write: its exit is
+// held until our shutdown is done.
 function handleSignals(shutdownOnce: () => Promise<void>): void {
   let started = false;
   const onSignal = (signal: NodeJS.Signals) => {

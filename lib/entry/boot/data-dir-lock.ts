@@ -1,12 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/**
- * The embedded database has one owner (docs/architecture.md#rules-that-carry-weight, rule 5; two processes on one PGlite data
- * directory corrupt it). The owner records itself in DATA_DIR/server.pid: line 1 its pid, line 2
- * who it is ("server" or "cli"). The file is created exclusively; one whose pid is no longer alive
- * (a crash, a kill -9) is stale and replaced. Not needed with DATABASE_URL.
- */
+// Two processes on one PGlite data directory corrupt it: the owner creates DATA_DIR/server.pid exclusively (pid, then
+// "server" or "cli"); a file whose pid is dead is stale and replaced.
 export type LockOwner = "server" | "cli";
 
 export interface DataDirLock {
@@ -40,17 +36,13 @@ export function acquireDataDirLock(dataDir: string, owner: LockOwner, pid: numbe
     const seen = readText(file);
     const holder = seen === null ? null : parseHolder(seen);
     if (holder && holder.pid !== pid && isAlive(holder.pid)) throw new DataDirBusyError(holder, path.resolve(dataDir));
-    // Stale: a dead pid, garbage, or our own pid from a previous life (pid 1 in a container). Remove it
-    // only if it is still the file we judged, so a racer's fresh lock is not deleted.
+    // Stale (a dead pid, garbage, our own pid from a previous life): removed only if unchanged, so a racer's fresh lock survives.
     if (seen !== null && readText(file) === seen) fs.rmSync(file, { force: true });
   }
   throw new Error(`Could not take the lock ${file}: other processes keep creating it.`);
 }
 
-/**
- * Writes a private temporary file, then hard-links it into place: the link fails if the lock exists,
- * and a reader never sees a created-but-still-empty lock file.
- */
+/** Hard-linking a written temp file fails if the lock exists, and a reader never sees an empty lock file. */
 function createExclusively(file: string, content: string, pid: number): boolean {
   const temporary = `${file}.${pid}.${Date.now()}.tmp`;
   fs.writeFileSync(temporary, content, { mode: 0o644 });
@@ -65,7 +57,6 @@ function createExclusively(file: string, content: string, pid: number): boolean 
   }
 }
 
-/** The live-or-not process recorded in DATA_DIR/server.pid, if the file exists and parses. */
 export function readLockHolder(dataDir: string): { pid: number; owner: LockOwner } | null {
   const text = readText(path.join(dataDir, LOCK_FILE_NAME));
   return text === null ? null : parseHolder(text);

@@ -6,11 +6,7 @@ import { stopQueue } from "@/lib/records/queue/queue";
 import { acquireDataDirLock, type DataDirLock } from "@/lib/entry/boot/data-dir-lock";
 import type { DatabaseNeed } from "./io";
 
-/**
- * The CLI process's database. With the embedded database it first takes DATA_DIR's lock (as "cli"),
- * so it refuses to run while the server owns the data directory, and the server refuses to start
- * while a command runs. With DATABASE_URL there is nothing to lock.
- */
+/** With the embedded database it first takes DATA_DIR's lock (as "cli"), so server and CLI never share the data directory. */
 export function createCliDatabase(settings: Pick<Env, "DATABASE_URL" | "DATA_DIR"> = env()) {
   let lock: DataDirLock | null = null;
   let opened = false;

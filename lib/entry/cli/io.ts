@@ -1,13 +1,8 @@
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 
-/**
- * The CLI's small toolkit: where output goes (injected, so tests run commands in-process), flag
- * parsing on node:util parseArgs with readable errors, and printing either lines or JSON.
- */
+// Output is injected, so tests run commands in-process.
 export interface CliIo {
-  /** One line (or block) of normal output. */
   stdout(text: string): void;
-  /** One line of errors and hints. */
   stderr(text: string): void;
 }
 
@@ -39,7 +34,6 @@ export interface CliCommand {
   /** Everything after `npm run cli --`, e.g. `key create --workspace ID|NAME --name NAME`. */
   usage: string;
   summary: string;
-  /** What main.ts prepares before running: nothing, an open database, or an open and migrated one. */
   database: DatabaseNeed;
   run(args: string[], context: CliContext): Promise<void>;
 }
@@ -85,7 +79,6 @@ export function flag(values: FlagValues, name: string): boolean {
   return values[name] === true;
 }
 
-/** Prints `data` as JSON with --json, else the human lines. */
 export function emit(context: CliContext, data: unknown, lines: string[]): void {
   if (context.json) context.io.stdout(JSON.stringify(data, null, 2));
   else for (const line of lines) context.io.stdout(line);
@@ -96,10 +89,7 @@ export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
-/**
- * Commands that name their subject first (`workspace pause ID`): the leading positional argument,
- * then the flags after it.
- */
+/** The leading positional argument (`workspace pause ID`), then the flags after it. */
 export function leadingArgument(args: string[], label: string, options: ParseArgsOptionsConfig): { value: string; flags: FlagValues } {
   const [first, ...rest] = args;
   if (first === undefined || first.startsWith("-")) throw new UsageError(`Missing ${label}.`);
@@ -107,7 +97,6 @@ export function leadingArgument(args: string[], label: string, options: ParseArg
   return { value: first, flags: parseFlags(rest, options) };
 }
 
-/** An optional `--flag on|off`. */
 export function onOff(values: FlagValues, name: string): boolean | undefined {
   const value = values[name];
   if (value === undefined) return undefined;

@@ -5,10 +5,7 @@ import { createCliDatabase } from "./database";
 import { processIo } from "./io";
 import { runCli } from "./run-cli";
 
-/**
- * `npm run cli -- <command>`: the operator CLI. Opening (and migrating) the database happens here,
- * before dispatch, so tests run the same commands in-process on their own database through runCli.
- */
+// The database is opened here, before dispatch, so tests run the same commands in-process through runCli.
 setLogLevel("warn"); // info lines on stdout would corrupt --json output
 
 // Created on first need: env() is read only then, so `help` works even with a bad configuration.

@@ -36,10 +36,7 @@ export interface RunCliOptions {
   prepareDatabase?: (need: Exclude<DatabaseNeed, "none">) => Promise<void>;
 }
 
-/**
- * Runs one CLI command in-process and returns its exit code: 0 done, 1 failed (the AppError's
- * message), 2 misuse (unknown command, missing or bad flag; with the usage line).
- */
+/** Exit code: 0 done, 1 failed (the AppError's message), 2 misuse (with the usage line). */
 export async function runCli(argv: string[], io: CliIo, options: RunCliOptions = {}): Promise<number> {
   const json = argv.includes("--json");
   const context: CliContext = { io, json };

@@ -10,12 +10,8 @@ const UNCLASSIFIED: EventCode = "EMAIL_MESSAGE_UNCLASSIFIED_PROVIDER_EVENT";
 const COMPLAINT_TYPES = new Set(["abuse", "fraud", "virus", "other"]);
 
 /**
- * What a report says, as timeline events (docs/delivery.md#bounces-from-any-smtp-relay):
- * - DSN, per recipient: `failed` with 5.x.x → BOUNCE (Permanent) and suppression, but 5.2.2 (mailbox
- *   full) → BOUNCE (Transient), no suppression; 4.x.x (`failed` or `delayed`) → DELIVERY_DELAYED, no
- *   suppression; `delivered`/`relayed`/`expanded` → DELIVERED; anything else → UNCLASSIFIED.
- * - ARF: abuse/fraud/virus/other → COMPLAINT and suppression; other feedback types → UNCLASSIFIED.
- * - Anything else: the plain-text rules of text-rules.ts, or UNCLASSIFIED. Never nothing.
+ * A report's timeline events, never none (docs/delivery.md#bounces-from-any-smtp-relay): DSN per recipient (5.x.x
+ * permanent and suppressed but 5.2.2 mailbox full; 4.x.x delayed), ARF complaints, else text-rules.ts.
  */
 export function classifyReport(report: InboundReport): ClassifiedEvent[] {
   if (report.kind === "dsn") {

@@ -3,11 +3,7 @@ import "server-only";
 import { runStandalone } from "@/lib/entry/process/run-standalone";
 import { startConfiguredInbound } from "./start-inbound";
 
-/**
- * `npm run inbound`: the bounce listener as a process of its own, scaled apart from the server and the
- * workers (docs/self-hosting.md#bounces-and-complaints). Any number may run behind the bounce domain's
- * MX records: each report is recorded idempotently.
- */
+// The bounce listener as its own process; any number may run behind the MX, as each report is recorded idempotently.
 runStandalone({
   command: "npm run inbound",
   noun: "inbound listener",

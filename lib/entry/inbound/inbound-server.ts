@@ -8,10 +8,8 @@ import { metrics } from "@/lib/foundation/metrics/metrics";
 import { ingestReport, type ReportRecipients } from "./ingest-report";
 
 export interface InboundSettings {
-  /** 0 for a free port (tests, the bench). */
   port: number;
   host: string;
-  /** Mail is taken only for this domain (lowercase). */
   bounceDomain: string;
   maxBytes: number;
   maxConnections: number;
@@ -30,11 +28,8 @@ export const FEEDBACK_LOOP_LOCAL_PART = "fbl";
 const MAX_RECIPIENTS = 20;
 
 /**
- * The inbound SMTP listener (docs/delivery.md#bounces-from-any-smtp-relay): an MX for BOUNCE_DOMAIN
- * that takes mail only for return paths whose token verifies (and fbl@), refusing every other
- * recipient at RCPT TO with 550, so it relays nothing. No AUTH (it is an MX); no STARTTLS (the
- * reports carry no secret, and a self-signed certificate would prove nothing). Each report is
- * recorded before the 250; a database failure answers 451 so the sending MTA retries later.
+ * An MX for BOUNCE_DOMAIN taking mail only for verified return paths (and fbl@), so it relays nothing. No AUTH or
+ * STARTTLS: reports carry no secret. Recorded before the 250; a database failure answers 451 so the MTA retries.
  */
 export async function startInboundServer(settings: InboundSettings): Promise<InboundServer> {
   const domain = settings.bounceDomain.toLowerCase();
@@ -77,7 +72,6 @@ export async function startInboundServer(settings: InboundSettings): Promise<Inb
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Null when the recipient is ours; otherwise the reply that refuses it (nothing else is relayed). */
 function acceptRecipient(address: SMTPServerAddress, session: SMTPServerSession, domain: string): { code: number; message: string } | null {
   const recipient = ourRecipient(address.address, domain);
   if (recipient === "other-domain") {
@@ -115,7 +109,7 @@ function smtpError(code: number, message: string): SmtpReplyError {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-/** Reads the whole report (never more than the limit into memory), records it, says what to answer. */
+/** Never more than the limit in memory. */
 async function receive(stream: SMTPServerDataStream, session: SMTPServerSession, domain: string, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let bytes = 0;

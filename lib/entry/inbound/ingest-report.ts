@@ -8,7 +8,6 @@ import { parseReport, type InboundReport } from "./parse-report";
 
 /** Who a received report is for: the messages its verified RCPT TO tokens name, or the feedback-loop address. */
 export interface ReportRecipients {
-  /** Message ids (`em_…`) from verified return-path tokens. */
   messageIds: string[];
   /** It was sent to fbl@BOUNCE_DOMAIN: the message is found from the attached original. */
   feedbackLoop: boolean;
@@ -24,18 +23,13 @@ export interface IngestedReport {
 }
 
 /**
- * One report received by the inbound listener (docs/delivery.md#bounces-from-any-smtp-relay): parse,
- * classify, and record every event through recordProviderEvent for each message it is about.
- * providerEventId = `inbound:<report key>:<recipient>`, the key being the report's Message-ID (or a hash
- * of its bytes): a relay that delivers the same report twice records it once. Throws when the
- * database fails, so the listener answers 451 and the relay retries; every event recorded before the
- * failure is a duplicate on the retry.
+ * Parse, classify and record each event per message (docs/delivery.md#bounces-from-any-smtp-relay), keyed by the
+ * report's Message-ID or hash, so a report delivered twice is recorded once. Throws on a database failure (451, retry).
  */
 export async function ingestReport(raw: Buffer, to: ReportRecipients): Promise<IngestedReport> {
   const report = parseReport(raw);
   const messageIds = new Set(to.messageIds);
-  // The feedback-loop address takes complaints only: anything else sent there names no verified
-  // return path, so it is logged and left out rather than trusted to name a message.
+  // fbl@ takes complaints only: anything else there names no verified return path, so it is not trusted.
   if (to.feedbackLoop && report.kind === "arf") {
     const found = originalMessageId(report);
     if (found) messageIds.add(found);
@@ -48,8 +42,7 @@ export async function ingestReport(raw: Buffer, to: ReportRecipients): Promise<I
     return result;
   }
   const events = classifyReport(report);
-  // Dated when received: a report's Date has whole seconds and the sender's clock, so a fast bounce
-  // would land before the SENT it answers; its own Date is kept in the details.
+  // Dated when received: a report's Date has whole seconds and the sender's clock, so it could precede the SENT it answers.
   const at = new Date();
   for (const ref of refs) {
     for (const event of events) {
@@ -73,11 +66,7 @@ export async function ingestReport(raw: Buffer, to: ReportRecipients): Promise<I
   return result;
 }
 
-/**
- * The message an ARF report sent to the feedback-loop address is about: the token in the attached
- * original's Return-Path (signed, so it is ours), else its Message-ID `<em_…@domain>` (which every
- * message we send carries; only its recipients ever saw it).
- */
+/** From the attached original: its signed Return-Path token, else its Message-ID (only its recipients saw it). */
 function originalMessageId(report: InboundReport): string | null {
   const original = report.original;
   if (!original) return null;

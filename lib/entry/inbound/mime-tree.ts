@@ -1,9 +1,5 @@
-/**
- * A small MIME reader for reports (DSN, ARF, plain bounces): headers, the multipart tree, and the
- * decoded text of a part. Our own rather than mailparser's, which folds message/delivery-status and
- * message/feedback-report into the text and so loses the structure a report is read by. Lenient:
- * a broken report yields what could be read, never an exception.
- */
+// Our own MIME reader: mailparser folds delivery-status and feedback-report parts into text, losing the structure
+// a report is read by. Lenient: a broken report yields what could be read.
 export interface MimePart {
   headers: HeaderFields;
   /** Lowercase type/subtype; text/plain when absent (RFC 2045). */
@@ -11,7 +7,6 @@ export interface MimePart {
   params: Record<string, string>;
   /** The body as received (transfer-encoded). */
   body: string;
-  /** Sub-parts of a multipart; empty otherwise. */
   parts: MimePart[];
 }
 
@@ -65,7 +60,6 @@ export function first(fields: HeaderFields, name: string): string | undefined {
   return fields.get(name)?.[0];
 }
 
-/** Every part of the tree, depth first, the root included. */
 export function walk(part: MimePart): MimePart[] {
   return [part, ...part.parts.flatMap(walk)];
 }

@@ -26,7 +26,6 @@ interface ReportBase {
   key: string;
   subject: string;
   from: string;
-  /** The report's Date, or null when absent or unreadable. */
   date: Date | null;
   /** RFC 3834 Auto-Submitted: auto-replied (or a vacation responder's markers) on a report that is no DSN or ARF. */
   autoReply: boolean;
@@ -125,7 +124,6 @@ function isAutoReply(headers: HeaderFields): boolean {
   );
 }
 
-/** `rfc822; <ada@example.org>` → `ada@example.org`. */
 function address(value: string | undefined): string {
   const bare = typed(value ?? undefined) ?? "";
   return bare.replace(/^<|>$/g, "").trim();

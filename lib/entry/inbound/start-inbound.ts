@@ -2,10 +2,7 @@ import "server-only";
 import type { Env } from "@/lib/foundation/env";
 import { startInboundServer, type InboundServer } from "./inbound-server";
 
-/**
- * The listener as configured (SMTP_INBOUND_*), or null when SMTP_INBOUND_PORT is unset. The server
- * starts it at boot (lib/entry/boot/boot.ts) and `npm run inbound` on its own (inbound-main.ts).
- */
+/** Null when SMTP_INBOUND_PORT is unset; started at boot or by `npm run inbound`. */
 export async function startConfiguredInbound(config: Env): Promise<InboundServer | null> {
   if (config.SMTP_INBOUND_PORT === undefined || !config.BOUNCE_DOMAIN) return null;
   return startInboundServer({

@@ -25,11 +25,7 @@ export async function insertSentMessage(workspaceId: string, to: string[] = ["Ad
   return { id, returnPath: bounceAddress(id, TEST_BOUNCE_DOMAIN), messageIdHeader: `<${id}@example.com>` };
 }
 
-/**
- * A report from testdata/fixtures with its placeholders filled in: {{TO}} (the address it is sent
- * to), {{RETURN_PATH}} (the original's return path), {{RECIPIENT}}, {{MESSAGE_ID}} (`<em_…@…>`),
- * {{DATE}}; line ends made CRLF as on the wire.
- */
+/** A testdata/fixtures report with its {{PLACEHOLDERS}} filled in and CRLF line ends, as on the wire. */
 export function fixtureReport(name: string, values: { to: string; returnPath: string; recipient: string; messageId: string; date?: Date }): string {
   const text = fs.readFileSync(path.join(FIXTURES, name), "utf8");
   return text
@@ -60,7 +56,6 @@ export interface InboundProcess {
   /** The port it listens on, once its log says so; rejects if it exits first. */
   port: Promise<number>;
   stderr(): string;
-  /** SIGTERM (graceful) and the exit code. */
   stop(): Promise<number | null>;
 }
 

@@ -2,18 +2,9 @@ import { unclassified, type ClassifiedEvent } from "./classified-event";
 import type { InboundReport } from "./parse-report";
 
 /**
- * The rule set for bounces that are no RFC 3464 report: plain-text "Undeliverable", "Mail delivery
- * failed", "Delivery Status Notification (Failure)", "failure notice" replies (docs/delivery.md#bounces-from-any-smtp-relay).
- * Applied in order, on the subject and the human-readable text, only to a reply that looks like a
- * bounce (its sender or subject says so); the first rule that matches decides:
- *  1. a "mailbox full / over quota" phrase → Transient bounce (no suppression), whatever the code;
- *  2. an enhanced status code 5.x.x (or an SMTP reply 55x) → Permanent bounce, suppressed;
- *  3. an enhanced status code 4.x.x (or an SMTP reply 45x) → delayed;
- *  4. a "user unknown / mailbox unavailable / no such user / does not exist" phrase → Permanent bounce;
- *  5. a "temporarily / try again later / delayed / will retry" phrase → delayed;
- *  6. otherwise → unclassified, kept on the timeline.
- * A reply that does not look like a bounce is an automatic reply (RFC 3834, out-of-office) or a
- * person's reply: both are kept as unclassified events, nothing suppressed.
+ * Plain-text bounces (docs/delivery.md#bounces-from-any-smtp-relay), first match wins: mailbox full → transient;
+ * 5.x.x/55x → permanent; 4.x.x/45x → delayed; "user unknown" → permanent; "try again later" → delayed; else unclassified.
+ * A reply that does not look like a bounce (auto-reply, person) is kept unclassified, nothing suppressed.
  */
 const BOUNCE_SENDER = /mailer-daemon|postmaster|mail delivery (subsystem|system)|microsoftexchange|mail-?daemon/i;
 const BOUNCE_SUBJECT =

@@ -10,11 +10,7 @@ import { rowsOf, withTimeout } from "./query";
 /** A scrape must answer even when the database is slow: a gauge that could not be read keeps its last value. */
 const COLLECT_TIMEOUT_MS = 3_000;
 
-/**
- * Sets the gauges read from the database at scrape time, each with one query: the queue's jobs
- * (pg-boss's own table), paused workspaces, server connections, and this process's worker loops.
- * A failed read is logged and leaves the others alone: the scrape still answers.
- */
+/** One query per gauge; a failed read is logged and leaves the others alone, so the scrape still answers. */
 export async function collectScrapeGauges(): Promise<void> {
   await Promise.all(
     Object.entries(COLLECTORS).map(async ([name, collect]) => {

@@ -3,11 +3,7 @@ import http from "node:http";
 import { errorFields, log } from "@/lib/foundation/log";
 import { liveResponse, metricsResponse, readyResponse } from "./responses";
 
-/**
- * `npm run worker` (and `npm run inbound`) serve no HTTP; with WORKER_HEALTH_PORT (INBOUND_HEALTH_PORT) they get this small listener so an
- * orchestrator can probe it and Prometheus scrape it: GET /health/live, /health/ready and /metrics,
- * the same answers as the server's /api/health/* and /api/metrics.
- */
+/** For processes that serve no HTTP: the server's /api/health/* and /api/metrics answers on WORKER_HEALTH_PORT or INBOUND_HEALTH_PORT. */
 export function startHealthServer(port: number, name = "worker"): Promise<http.Server> {
   const server = http.createServer((incoming, outgoing) => {
     void answer(incoming)

@@ -30,7 +30,6 @@ const CACHE_MS = 1_000;
 
 const lastRun = processSingleton<{ readiness?: { at: number; result: Promise<Readiness> } }>("health.readiness", () => ({}));
 
-/** The readiness of this process, computed at most once a second; concurrent callers share one run. */
 export function readiness(): Promise<Readiness> {
   const cached = lastRun.readiness;
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.result;
@@ -72,9 +71,8 @@ const CHECKS: Record<string, () => Promise<void | "skip">> = {
 };
 
 /**
- * pg-boss stamps each worker loop's fetches (lastFetchedOn, also when nothing came back), which is the
- * heartbeat: alive when it fetched lately, or when it is busy with the jobs of a fetch that is not older
- * than a job may run. A loop whose fetches fail (database gone) stops stamping and goes stale.
+ * A loop's lastFetchedOn is its heartbeat (stamped even on empty fetches): alive when recent, or when busy with a fetch
+ * no older than a job may run. A loop whose fetches fail stops stamping and goes stale.
  */
 export function loopAlive(loop: Pick<WipData, "count" | "createdOn" | "lastFetchedOn">, now: number): boolean {
   const lastFetch = loop.lastFetchedOn ?? loop.createdOn;

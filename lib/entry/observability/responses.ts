@@ -5,10 +5,7 @@ import { metrics } from "@/lib/foundation/metrics/metrics";
 import { collectScrapeGauges } from "./collect-metrics";
 import { readiness } from "./health";
 
-/**
- * The answers of the health and metrics endpoints, shared by the Next.js routes (/api/health/*,
- * /api/metrics) and the worker's own listener (health-server.ts), so both say the same.
- */
+// Shared by the Next.js routes and the worker's own listener, so both say the same.
 const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
 /** The process answers: nothing is checked, so a slow database never gets a live process restarted. */
@@ -22,10 +19,7 @@ export async function readyResponse(): Promise<Response> {
   return new Response(JSON.stringify(result), { status: result.status === "ok" ? 200 : 503, headers });
 }
 
-/**
- * Prometheus text format behind `Authorization: Bearer METRICS_TOKEN`. Without METRICS_TOKEN the
- * endpoint does not exist (404), so an install that never set it exposes nothing.
- */
+/** Behind `Authorization: Bearer METRICS_TOKEN`; without the token the endpoint is a 404, so nothing is exposed. */
 export async function metricsResponse(request: Request): Promise<Response> {
   const token = env().METRICS_TOKEN;
   if (!token) return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });

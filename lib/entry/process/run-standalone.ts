@@ -7,27 +7,20 @@ import { startHealthServer, stopHealthServer } from "@/lib/entry/observability/h
 import { getQueue, stopQueue } from "@/lib/records/queue/queue";
 
 export interface StandaloneProcess {
-  /** The command, e.g. "npm run worker": every message names it. */
   command: string;
-  /** The noun of its log lines, e.g. "worker", "inbound listener". */
   noun: string;
   /** Why DATABASE_URL is needed, after "<command> needs DATABASE_URL (a PostgreSQL server). ". */
   embeddedHint: string;
   /** A settings problem that stops the process before anything starts, or null. */
   misconfigured?: (config: Env) => string | null;
-  /** The port of /health/live, /health/ready and /metrics, when set (docs/self-hosting.md#health-checks). */
   healthPort?: (config: Env) => number | undefined;
   /** Starts the process's work; resolves to what stops it gracefully (before the queue and database close). */
   start: (config: Env) => Promise<() => Promise<void>>;
 }
 
 /**
- * The life of a process that runs beside the server with DATABASE_URL (`npm run worker`, `inbound`,
- * `smtp`): refuse the embedded database (its data directory has one owner, the server, which then runs
- * this work itself), check the settings, answer health probes before the migrations (a probe sees a
- * live process that is not ready yet, not a dead one), migrate, open the queue, start; on SIGINT or
- * SIGTERM stop the work, then the health listener, the queue and the database, and exit 0 (1 if
- * something did not stop cleanly).
+ * A process beside the server with DATABASE_URL: refuse the embedded database (the server owns it), answer health
+ * probes before migrating (live, not ready), then start; on SIGINT/SIGTERM stop it all and exit 0 (1 if unclean).
  */
 export function runStandalone(spec: StandaloneProcess): void {
   main(spec).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

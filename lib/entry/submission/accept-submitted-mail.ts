@@ -9,10 +9,8 @@ import { SmtpReply, smtpReplyFor } from "./smtp-reply";
 import { principalOf } from "./submission-handlers";
 
 /**
- * DATA (docs/api.md#smtp-submission): the whole mail is read (a client that disconnects midway
- * leaves nothing behind: the read fails before anything is written), parsed, mapped to the API's
- * send command and accepted by the API's own use case, committed before the reply. Returns the 250
- * text, `2.0.0 OK em_…`; throws the refusal as an SmtpReply.
+ * DATA (docs/api.md#smtp-submission): read whole, mapped to the API's send command and accepted by its use case before
+ * the reply, so a client that disconnects midway leaves nothing. Throws the refusal as an SmtpReply.
  */
 export async function acceptSubmittedMail(stream: SMTPServerDataStream, session: SMTPServerSession, maxBytes: number): Promise<string> {
   const started = performance.now();

@@ -2,12 +2,7 @@ import type { AddressObject, Attachment, EmailAddress, ParsedMail } from "mailpa
 import type { SendDraft } from "@/lib/sending/parse-send-request";
 import { SmtpReply } from "./smtp-reply";
 
-/**
- * The optional headers for what SMTP cannot say (docs/api.md#smtp-headers), each mapped to the
- * SendDraft field the API takes. They are read here and never delivered: the delivered message is
- * built from the draft's fields (lib/delivery/mime), which carries no header of the submitted mail
- * but References. A new option is one more row (e.g. a scheduled time).
- */
+/** Headers for what SMTP cannot say (docs/api.md#smtp-headers), mapped to SendDraft fields; never delivered. */
 export const OPTION_HEADERS: Record<string, { field: keyof SendDraft; json?: "object" }> = {
   "x-postwerk-template-id": { field: "templateId" },
   "x-postwerk-variables": { field: "variables", json: "object" },
@@ -20,10 +15,8 @@ export const OPTION_HEADERS: Record<string, { field: keyof SendDraft; json?: "ob
 const refuse = (text: string) => new SmtpReply(550, `5.6.0 ${text}`);
 
 /**
- * The one mapping from a submitted mail to the API's send command (docs/api.md#smtp-submission):
- * From, To, Cc, Bcc, Reply-To, Subject, the HTML and text parts, attachments with their content ids,
- * References (In-Reply-To added to them). Envelope recipients named in no header become Bcc; a header
- * recipient missing from the envelope is refused, since SMTP mail goes to the envelope only.
+ * The one mapping from a submitted mail to the send command (docs/api.md#smtp-submission). Envelope recipients in no
+ * header become Bcc; a header recipient missing from the envelope is refused, as SMTP mail goes to the envelope only.
  */
 export function mailToSendDraft(mail: ParsedMail, envelopeRecipients: string[]): SendDraft {
   const to = addresses(mail.to);
@@ -81,11 +74,7 @@ function flatten(values: EmailAddress[]): NamedAddress[] {
 /** RFC 5322 atoms (RFC 6532: UTF-8 too) separated by single spaces need no quotes. */
 const PLAIN_PHRASE = /^[\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+(?: [\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+)*$/u;
 
-/**
- * A display name as the API would have been given it, so a message stores the same `from`/`to`
- * entries whichever door it came through (`Acme <hello@example.com>`, not `"Acme" <…>`): quoted
- * only when it holds a special (`,` `.` `"` …), with `"` and `\` escaped.
- */
+/** As the API would have been given it, so a message stores the same entries whichever door it came through. */
 function displayName(name: string): string {
   return PLAIN_PHRASE.test(name) ? name : `"${name.replace(/(["\\])/g, "\\$1")}"`;
 }
@@ -103,10 +92,7 @@ function optionHeaders(mail: ParsedMail): Partial<SendDraft> {
 
 const ENCODED_WORD = /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g;
 
-/**
- * RFC 2047 encoded-words, which mailparser leaves as they are in headers it does not know: clients
- * encode a JSON value so (nodemailer does for any `"`). Whitespace between two encoded words is dropped.
- */
+/** mailparser leaves encoded-words in headers it does not know, and clients encode JSON values so. */
 export function decodeEncodedWords(value: string): string {
   return value.replace(/\?=\s+=\?/g, "?==?").replace(ENCODED_WORD, (word, charset: string, encoding: string, text: string) => {
     const bytes =
@@ -116,7 +102,7 @@ export function decodeEncodedWords(value: string): string {
     try {
       return new TextDecoder(charset.replace(/\*.*$/, "")).decode(bytes);
     } catch {
-      return word; // an unknown charset: left as sent
+      return word;
     }
   });
 }

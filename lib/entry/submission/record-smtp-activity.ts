@@ -4,11 +4,7 @@ import { metrics } from "@/lib/foundation/metrics/metrics";
 import type { SubmissionPrincipal } from "./submission-handlers";
 import type { SmtpReply } from "./smtp-reply";
 
-/**
- * One activity log entry per SMTP step that decided something (docs/api.md#smtp-activity): the
- * channel is the method `SMTP` and the path `/smtp/<step>`; the status is the SMTP reply code, the
- * resource the message accepted; counted in postwerk_smtp_replies_total. Buffered like the API's entries (never on the reply's path).
- */
+/** One activity entry per SMTP step that decided something (docs/api.md#smtp-activity), buffered off the reply's path. */
 export function recordSmtpActivity(
   principal: SubmissionPrincipal,
   entry: { step: "MAIL" | "DATA"; reply: SmtpReply | { responseCode: number; message: string }; started: number; request: unknown; resourceId?: string },

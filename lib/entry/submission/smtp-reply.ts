@@ -1,10 +1,6 @@
 import { AppError, type ErrorCode } from "@/lib/foundation/errors";
 
-/**
- * A refusal as smtp-server sends it: `responseCode` is the reply code, the message starts with the
- * enhanced status code (RFC 3463), which the listener writes itself so each reply carries the one
- * that fits (docs/api.md#smtp-reply-codes).
- */
+/** The message starts with the enhanced status code (RFC 3463) that fits (docs/api.md#smtp-reply-codes). */
 export class SmtpReply extends Error {
   constructor(
     readonly responseCode: number,
@@ -26,10 +22,7 @@ const REPLIES: Partial<Record<ErrorCode, [number, string]>> = {
   SERVICE_UNAVAILABLE: [451, "4.3.0"],
 };
 
-/**
- * Any error of the accept path as a reply: an AppError keeps its sentence (and the field it names);
- * anything else is the service's fault, a temporary 451 the client retries, never a permanent refusal.
- */
+/** An AppError keeps its sentence; anything else is our fault: a temporary 451 the client retries. */
 export function smtpReplyFor(error: unknown): SmtpReply {
   if (error instanceof SmtpReply) return error;
   if (error instanceof AppError) {

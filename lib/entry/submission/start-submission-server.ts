@@ -26,11 +26,7 @@ export interface SubmissionListener {
   close(): Promise<void>;
 }
 
-/**
- * The SMTP submission listener (docs/self-hosting.md#smtp-submission): SMTP_SUBMISSION_PORT with
- * STARTTLS (587) and SMTP_SUBMISSION_TLS_PORT with implicit TLS (465), both optional. Started by the
- * server (lib/entry/boot/boot.ts) and by `npm run smtp`; null when neither port is set.
- */
+/** STARTTLS and implicit-TLS ports, both optional (docs/self-hosting.md#smtp-submission); null when neither is set. */
 export async function startSubmissionServer(
   overrides: Partial<SubmissionSettings> & { tlsReloadIntervalMs?: number } = {},
 ): Promise<SubmissionListener | null> {

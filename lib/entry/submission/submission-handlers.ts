@@ -64,10 +64,7 @@ export async function authenticate(auth: SMTPServerAuthentication, session: SMTP
   }
 }
 
-/**
- * MAIL FROM: the key still valid, the key's rate limit (one message counts as one API request),
- * and a verified sender domain of the workspace. SIZE= over the limit is refused by smtp-server (552).
- */
+/** The key still valid, its rate limit (a message counts as one request), a verified sender domain. */
 export async function checkMailFrom(address: SMTPServerAddress, session: SMTPServerSession): Promise<void> {
   const started = performance.now();
   const principal = principalOf(session);
@@ -75,8 +72,7 @@ export async function checkMailFrom(address: SMTPServerAddress, session: SMTPSer
     await consumeRateLimit(principal.apiKeyId, {});
     if (!address.address) throw new SmtpReply(550, "5.7.1 A null sender (MAIL FROM:<>) cannot send through this service.");
     const db = await getDb();
-    // Three reads at once (a pooled database answers them in parallel); judged in order, so a revoked
-    // key hears only that, never whether the domain is verified.
+    // Read at once, judged in order, so a revoked key hears only that, never whether the domain is verified.
     const [key, domain, workspace] = await Promise.allSettled([
       authenticateApiKey(principal.authorization),
       assertSenderDomainVerified(db, principal.workspaceId, address.address),

@@ -4,11 +4,7 @@ import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { runStandalone } from "@/lib/entry/process/run-standalone";
 import { startSubmissionServer } from "./start-submission-server";
 
-/**
- * `npm run smtp`: the SMTP submission listener as its own process (docs/self-hosting.md#smtp-submission).
- * Any number may run behind a TCP load balancer: each message is committed before its 250, so nothing
- * lives in a listener's memory.
- */
+// Any number may run behind a TCP load balancer: each message is committed before its 250.
 runStandalone({
   command: "npm run smtp",
   noun: "smtp submission",

@@ -32,10 +32,7 @@ export async function refusal(promise: Promise<unknown>): Promise<{ responseCode
   throw new Error("expected the send to be refused");
 }
 
-/**
- * SMTP spoken by hand, as `swaks` or `telnet` would: write lines, read whole replies (multi-line
- * aware). `reply()` waits for the next reply; `command()` writes and waits.
- */
+/** SMTP by hand, as swaks or telnet: `reply()` waits for the next (multi-line) reply; `command()` writes and waits. */
 export class RawSmtp {
   private buffer = "";
   private waiting: Array<(reply: string) => void> = [];

@@ -19,10 +19,8 @@ export function readTlsPair(certPath: string, keyPath: string): TlsPair {
 }
 
 /**
- * Calls `onChange` with the new pair whenever either file changes (docs/self-hosting.md#smtp-tls):
- * a renewed certificate is served to the next handshake without a restart. Polling (fs.watchFile)
- * rather than fs.watch, because certbot and Kubernetes secrets replace files by renaming a symlink,
- * which an inode watch misses. A half-written or mismatched pair is logged and the old one kept.
+ * A renewed certificate serves the next handshake without a restart (docs/self-hosting.md#smtp-submission). Polling, as
+ * certbot and Kubernetes replace files by renaming a symlink, which an inode watch misses. A bad pair is logged, the old kept.
  */
 export function watchTlsFiles(certPath: string, keyPath: string, onChange: (pair: TlsPair) => void, intervalMs = 2000): TlsFileWatch {
   const reload = (current: fs.Stats, previous: fs.Stats) => {

@@ -3,20 +3,8 @@ import { sql } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
 import { errorFields, log } from "@/lib/foundation/log";
 
-/**
- * PostgreSQL's autovacuum, for the embedded database. PGlite is a single backend: no autovacuum
- * launcher runs, so without this no table is ever analyzed or vacuumed. Tables that grew since the
- * start keep the planner's guess for an empty table (a page of GET /v1/email_messages then sorted the
- * whole workspace instead of walking its index), and every updated or deleted row (a message's status,
- * pg-boss's finished jobs) stays behind as a dead tuple that inserts and scans keep stepping over.
- *
- * Every CHECK_EVERY_MS it reads the same statistics autovacuum reads (pg_stat_user_tables, which
- * PGlite keeps) and applies autovacuum's default thresholds, table by table, in its own statements:
- * ANALYZE once more than 50 + 10 % of a table's rows changed since the last one; VACUUM once more
- * than 50 + 20 % are dead, or 1,000 + 20 % were inserted since the last (the visibility map, for
- * index-only scans). PGlite runs one statement at a time, so a request waits while a table is
- * processed: tens of milliseconds at the sizes embedded mode is for (docs/self-hosting.md#embedded-mode-default).
- */
+// PGlite runs no autovacuum launcher, so tables would never be analyzed (plans guessed for empty tables) or vacuumed.
+// This applies autovacuum's default thresholds to pg_stat_user_tables, one table at a time.
 const CHECK_EVERY_MS = 10_000;
 
 interface TableStats {
@@ -47,7 +35,6 @@ export function dueWork(tables: TableStats[]): AutovacuumWork[] {
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** One pass: read the statistics, process each due table. Returns what it did. */
 export async function runAutovacuumPass(handle: DbHandle): Promise<AutovacuumWork[]> {
   const rows = (await handle.db.execute(sql`
     select s.schemaname as schema, s.relname as table, c.reltuples::float8 as reltuples, s.n_dead_tup::float8 as dead,

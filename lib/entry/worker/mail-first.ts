@@ -1,20 +1,12 @@
 /**
- * Mail first (docs/webhooks.md#delivery): a worker process that is delivering mail lets its webhook
- * work wait, so an endpoint subscribed to every event does not slow down the mail it reports on.
- * Mail and webhooks share the process's one thread, and a webhook costs about as much CPU as the
- * delivery of a message; run side by side on a busy process, two webhooks per message would take a
- * third of the delivery rate. Instead a webhook turn (a fetched batch, or a fan-out) waits until no
- * delivery batch has been running for `settleMs` (the gap between two batches of a backlog is not
- * idleness). Under a mail flow that does not pause for `maxWaitMs`, the turns that waited that long go
- * one at a time (a trickle), so webhooks keep moving with a bounded share of the process. Nothing is
- * lost while they wait: their jobs stay claimed by this process and the events stay in order.
+ * Mail first (docs/webhooks.md#delivery): mail and webhooks share one thread, so webhook turns wait until no delivery
+ * batch ran for `settleMs`; under mail that never pauses for `maxWaitMs` they trickle one at a time. Nothing is lost.
  */
 export class MailFirst {
   private active = 0;
   private idleSince = 0;
   private waiters: Array<() => void> = [];
   private settleTimer: NodeJS.Timeout | undefined;
-  /** The end of the last turn that trickled through while mail was flowing. */
   private trickle: Promise<unknown> = Promise.resolve();
 
   constructor(private options: { settleMs: number; maxWaitMs: number }) {}

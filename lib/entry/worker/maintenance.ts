@@ -8,11 +8,7 @@ import { getDb } from "@/db/client";
 import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-shards";
 import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
 
-/**
- * The hourly maintenance job (scheduled in lib/entry/worker/worker.ts): retention of logs (activity, audit),
- * attachment bytes, message content, Resend handoffs, and the webhook log and feed; and folds the
- * Overview's per-connection count shards of past days.
- */
+/** Hourly: retention of logs, attachment bytes, message content and the webhook log; folds past days' count shards. */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
   await purgeOldAuditEvents();

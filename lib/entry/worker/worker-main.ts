@@ -5,10 +5,6 @@ import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider"
 import { runStandalone } from "@/lib/entry/process/run-standalone";
 import { startWorkers, stopWorkers } from "./worker";
 
-/**
- * `npm run worker`: a standalone worker process. Any number of these may run at once: pg-boss hands
- * each job to one worker at a time.
- */
 runStandalone({
   command: "npm run worker",
   noun: "worker",

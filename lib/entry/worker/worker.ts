@@ -15,11 +15,6 @@ import { env } from "@/lib/foundation/env";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import { MailFirst } from "./mail-first";
 
-/**
- * Registers this process's job handlers. In embedded mode the server process calls this from
- * instrumentation.ts; with DATABASE_URL any number of `npm run worker` processes may too: pg-boss
- * claims each job with FOR UPDATE SKIP LOCKED, so one job runs in one worker at a time.
- */
 const running = processSingleton<{ workerIds?: Array<{ queue: string; id: string }>; mailFirst?: MailFirst }>("worker", () => ({}));
 
 export interface WorkerOptions {
@@ -27,6 +22,7 @@ export interface WorkerOptions {
   pollingIntervalSeconds?: number;
 }
 
+/** pg-boss claims each job with SKIP LOCKED, so any number of processes may run workers. */
 export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   if (running.workerIds) return;
   // Fail at start, not at the first message, when the configured provider cannot work.
@@ -121,10 +117,8 @@ function work<T extends object>(
 }
 
 /**
- * Each of `concurrency` pollers fetches up to `batchSize` jobs and hands them to `handle` at once,
- * which answers one entry per job (null: done; an Error: that job alone is retried). While fetches come
- * back full the poller keeps fetching without waiting (burst); an idle queue is polled every
- * `pollingIntervalSeconds`, and NOTIFY wakes pollers as soon as a job is inserted.
+ * Each poller hands up to `batchSize` jobs to `handle`, which answers one entry per job (an Error: that job alone is
+ * retried). Full fetches are followed at once; an idle queue is polled, and NOTIFY wakes pollers.
  */
 async function workBatches<T extends object>(
   boss: PgBoss,
@@ -163,7 +157,6 @@ async function workBatches<T extends object>(
   return { queue, id };
 }
 
-/** A delivery job's message id for its log lines, so an operator finds the message from the line. */
 function messageOf(data: object): { messageId?: string } {
   const messageId = (data as { messageId?: unknown }).messageId;
   return typeof messageId === "string" ? { messageId } : {};

@@ -33,7 +33,6 @@ async function countApplied(handle: DbHandle): Promise<number> {
     const [row] = await handle.db.select({ value: count() }).from(appliedMigrations);
     return row.value;
   } catch {
-    // Not migrated yet: the journal table does not exist.
     return 0;
   }
 }

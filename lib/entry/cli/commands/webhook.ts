@@ -4,7 +4,6 @@ import { createEndpoint, deleteEndpoint, listEndpoints, rotateEndpointSecret } f
 import { serializeEndpoint } from "@/lib/flows/webhooks/serialize";
 import { emit, optionalString, parseFlags, requiredString, type CliCommand } from "../io";
 
-/** Who acted, for created_by/updated_by: the operator at the command line. */
 const CLI_ACTOR = "cli";
 
 export const webhookCommands: Record<string, CliCommand> = {

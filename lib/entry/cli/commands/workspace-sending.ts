@@ -9,7 +9,6 @@ import { emit, leadingArgument, optionalString, shellQuote, type CliCommand } fr
 
 type Workspace = typeof workspaces.$inferSelect;
 
-/** The workspace's settings and sending state, as --json prints them. */
 export function serializeWorkspaceState(workspace: Workspace) {
   return {
     id: workspace.id,
