@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MailFirst } from "./mail-first";
 
 /** A promise with its resolver, to hold a batch open for as long as a test needs. */
@@ -10,25 +10,36 @@ function deferred() {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A webhook turn that records when it started and ran. */
+/** A webhook turn that records when it started (on the fake clock) and ran. */
 function turnLog() {
   const started: number[] = [];
   return {
     started,
     turn: (work: () => Promise<void> = async () => undefined) => async () => {
-      started.push(performance.now());
+      started.push(Date.now());
       await work();
     },
   };
 }
 
+// The gate is made of timers and Date.now(): on fake timers each test says exactly when a turn runs,
+// and a loaded machine's late timer cannot change the answer.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("MailFirst", () => {
   it("runs a webhook turn at once while no mail is being delivered", async () => {
     const gate = new MailFirst({ settleMs: 50, maxWaitMs: 5_000 });
     const log = turnLog();
-    const start = performance.now();
-    await gate.afterMail(log.turn());
-    expect(log.started[0] - start).toBeLessThan(20);
+    const start = Date.now();
+    const ran = gate.afterMail(log.turn());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log.started).toEqual([start]);
+    await ran;
   });
 
   it("holds webhook turns while a delivery batch runs, and runs them once mail has been idle for the settle time", async () => {
@@ -37,17 +48,19 @@ describe("MailFirst", () => {
     const delivering = gate.delivering(() => batch.promise);
     const log = turnLog();
     const waiting = gate.afterMail(log.turn());
-    await sleep(150);
+    await vi.advanceTimersByTimeAsync(150);
     expect(log.started).toHaveLength(0);
-    const finished = performance.now();
+    const finished = Date.now();
     batch.resolve();
     await delivering;
+    await vi.advanceTimersByTimeAsync(49);
+    expect(log.started, "still within the settle time").toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
     await waiting;
-    expect(log.started[0] - finished).toBeGreaterThanOrEqual(45);
+    expect(log.started).toEqual([finished + 50]);
   });
 
   it("does not take the gap between two batches of a backlog for idleness", async () => {
-    // A long settle time, so a loaded machine's late timer cannot pass for idleness.
     const gate = new MailFirst({ settleMs: 1_000, maxWaitMs: 10_000 });
     const first = deferred();
     const running = gate.delivering(() => first.promise);
@@ -55,15 +68,17 @@ describe("MailFirst", () => {
     const waiting = gate.afterMail(log.turn());
     first.resolve();
     await running;
-    await sleep(20);
+    await vi.advanceTimersByTimeAsync(20);
     const second = deferred();
     const next = gate.delivering(() => second.promise);
-    await sleep(1_100);
+    await vi.advanceTimersByTimeAsync(1_100);
     expect(log.started).toHaveLength(0);
+    const finished = Date.now();
     second.resolve();
     await next;
+    await vi.advanceTimersByTimeAsync(1_000);
     await waiting;
-    expect(log.started).toHaveLength(1);
+    expect(log.started).toEqual([finished + 1_000]);
   });
 
   it("past the bound, under mail that never pauses, lets webhook turns through one at a time", async () => {
@@ -73,15 +88,18 @@ describe("MailFirst", () => {
     let running = 0;
     let most = 0;
     const log = turnLog();
-    const start = performance.now();
+    const start = Date.now();
     const turn = log.turn(async () => {
       most = Math.max(most, ++running);
       await sleep(30);
       running--;
     });
-    await Promise.all([gate.afterMail(turn), gate.afterMail(turn), gate.afterMail(turn)]);
-    expect(log.started).toHaveLength(3);
-    expect(Math.min(...log.started) - start).toBeGreaterThanOrEqual(190);
+    const turns = Promise.all([gate.afterMail(turn), gate.afterMail(turn), gate.afterMail(turn)]);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(log.started, "before the bound").toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1 + 3 * 30);
+    await turns;
+    expect(log.started).toEqual([start + 200, start + 230, start + 260]);
     expect(most).toBe(1);
     batch.resolve();
     await delivering;
@@ -92,8 +110,10 @@ describe("MailFirst", () => {
     const batch = deferred();
     const delivering = gate.delivering(() => batch.promise);
     const failing = gate.afterMail(async () => Promise.reject(new Error("database gone")));
+    const failed = expect(failing).rejects.toThrow("database gone");
     const next = gate.afterMail(async () => "ran");
-    await expect(failing).rejects.toThrow("database gone");
+    await vi.advanceTimersByTimeAsync(50);
+    await failed;
     expect(await next).toBe("ran");
     batch.resolve();
     await delivering;
@@ -112,10 +132,13 @@ describe("MailFirst", () => {
     const delivering = gate.delivering(() => batch.promise);
     const log = turnLog();
     const waiting = gate.afterMail(log.turn());
-    const stopped = performance.now();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(log.started).toHaveLength(0);
+    const stopped = Date.now();
     gate.stop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log.started).toEqual([stopped]);
     await waiting;
-    expect(log.started[0] - stopped).toBeLessThan(50);
     batch.resolve();
     await delivering;
   });
