@@ -1,87 +1,65 @@
+/**
+ * Delivers a batch of jobs in the order of pipeline/'s numbered files:
+ *   1 load     the messages still to deliver, their workspace's state and their provider
+ *   2 hold     a paused workspace's messages move to PAUSED instead
+ *   3 check    suppressed recipients filtered out, sender domains checked
+ *   4 build    the mail a provider gets, or why nothing is sent
+ *     claim    network mails handed over together (claims.ts: a cancel or reschedule since 1 wins)
+ *   5 send     each mail to its provider
+ *   6 record   each answer as soon as it is in (a transactional provider: in the claim's transaction)
+ *   7 results  each job's result for the queue: done, or an error to retry
+ * No step imports a later step or this file; the row claims they share are in pipeline/claims.ts.
+ */
 import "server-only";
 import { getDb, type Db } from "@/db/client";
-import { getQueue, type DeliverMessageJob } from "@/lib/records/queue/queue";
-import { log } from "@/lib/foundation/log";
-import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
-import { filterSuppressedRecipientsOfMessages, recordSuppressed, type FilteredRecipients } from "@/lib/domain/suppressions/filter-recipients";
+import { filterSuppressedRecipientsOfMessages } from "@/lib/domain/suppressions/filter-recipients";
+import { unrecordedGate } from "./unrecorded-gate";
+import { loadBatch, type DeliveryItem, type Run } from "./pipeline/1-load-batch";
 import { holdIfPaused } from "./pipeline/2-hold-if-paused";
-import { checkSenders, loadDeliverableMessages, type Deliverable, type SenderCheck } from "./pipeline/1-load-batch";
-import { buildOutboundMail } from "./pipeline/4-build-mail";
-import type { DeliveryProvider } from "./provider";
-import { getDeliveryProvider } from "./registry";
-import { providerFor, simulatorProvider } from "./providers/simulator/simulator-provider";
-import { capitalize, claim, recordFailure } from "./pipeline/6-record";
-import { sendMails, type MailToSend, type Settled } from "./pipeline/5-send";
+import { checkSenders } from "./pipeline/3-check-senders";
+import { buildMail, type MailToSend } from "./pipeline/4-build-mail";
+import { byProvider, inTurns, send, sendMany, TRANSACTIONS_AT_ONCE } from "./pipeline/5-send";
+import { observeSent, recordAnswer, recordInTransaction, recordNothingSent } from "./pipeline/6-record";
+import { asError, HandedOverLog, jobResultOf, settle, type SendResult, type Settled } from "./pipeline/7-job-results";
+import { claim, handOver } from "./pipeline/claims";
 
-export interface DeliverContext {
-  /** 0 on the first try; the queue's retry count after. */
-  attempt: number;
-  /** The queue gives up after this attempt: a transient provider failure is then recorded as FAILED. */
-  lastAttempt?: boolean;
-  /** Overrides the configured provider (tests; later perhaps a per-workspace choice). */
-  provider?: DeliveryProvider;
-  /**
-   * Tests only: runs once the batch's messages are loaded and before any is handed over, the window
-   * in which a cancel or reschedule races a worker that already holds the job.
-   */
-  afterLoad?: () => Promise<void>;
-}
-
-export interface DeliveryItem {
-  job: DeliverMessageJob;
-  context: DeliverContext;
-}
-
-interface Run extends Deliverable {
-  context: DeliverContext;
-  provider: DeliveryProvider;
-}
+export type { DeliverContext, DeliveryItem } from "./pipeline/1-load-batch";
 
 /**
  * The delivery job for a batch of jobs (docs/api.md#decided-sending), with set-based reads: one query for
- * the messages and their workspaces' state, one for suppressions, one for sender domains. Each message
- * is then held (paused workspace), settled without a send (every recipient suppressed), failed (sender
- * domain, attachments) or handed to the provider and recorded on its own (send-mails.ts). Returns
- * one entry per item, in order: null when its job is done, or the Error that has the queue retry it
- * (a transient provider failure before the last attempt, or an unexpected error of that message).
+ * the messages and their workspaces' state, one for suppressions, one for sender domains. Returns one
+ * entry per item, in order: null when its job is done, or the Error that has the queue retry it (a
+ * transient provider failure before the last attempt, or an unexpected error of that message).
  */
 export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Error | null>> {
   const db = await getDb();
-  const deliverable = await loadDeliverableMessages(db, items.map((item) => item.job));
-  // A message named by two jobs of the batch (a retry and a resume) is delivered once for both.
-  const runs = new Map<string, Run>();
-  for (const { job, context } of items) {
-    const found = deliverable.get(job.messageId);
-    if (!found || runs.has(job.messageId)) continue;
-    runs.set(job.messageId, { ...found, context, provider: providerFor(found.message, context.provider ?? getDeliveryProvider()) });
-  }
-  // The simulator enqueues in the claim's transaction: the queue must be started before it opens.
-  if ([...runs.values()].some((run) => run.provider === simulatorProvider)) await getQueue();
+  const runs = await loadBatch(db, items);
   for (const hook of new Set(items.map((item) => item.context.afterLoad))) await hook?.();
   const outcomes = new Map<string, Error | null>();
-  const active = await withoutHeld(db, [...runs.values()], outcomes);
+  const active = await withoutHeld(db, runs, outcomes);
   const messages = active.map((run) => run.message);
   const [recipients, senders] = await Promise.all([filterSuppressedRecipientsOfMessages(db, messages), checkSenders(db, messages)]);
   const toSend: MailToSend[] = [];
   await Promise.all(
     active.map(async (run) => {
+      const id = run.message.id;
       try {
-        const mail = await mailToSendOrSettled(db, run, recipients.get(run.message.id)!, senders.get(run.message.id)!);
-        if (mail) toSend.push(mail);
-        outcomes.set(run.message.id, null);
+        const built = await buildMail(db, run, recipients.get(id)!, senders.get(id)!);
+        if ("send" in built) toSend.push(built.send);
+        else await recordNothingSent(db, run.message, built);
+        outcomes.set(id, null);
       } catch (error) {
-        outcomes.set(run.message.id, asError(error));
+        outcomes.set(id, asError(error));
       }
     }),
   );
-  const sent = await sendMails(db, toSend);
+  const sent = await sendAndRecord(db, toSend);
   const handedOver = new HandedOverLog();
   await Promise.all(
     toSend.map(async (entry) => {
-      const run = runs.get(entry.mail.messageId)!;
       const settled = await sent.get(entry.mail.messageId)!;
-      const outcome = jobResultOf(run, settled);
-      if (!outcome && settled.ok && settled.result) handedOver.add(run, settled.result.outcome);
+      const outcome = jobResultOf(entry, settled);
+      if (!outcome && settled.ok && settled.result) handedOver.add(entry, settled.result.outcome);
       outcomes.set(entry.mail.messageId, outcome);
     }),
   );
@@ -89,27 +67,7 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
   return items.map((item) => outcomes.get(item.job.messageId) ?? null);
 }
 
-/**
- * The batch's "messages handed to provider" info lines: one per provider and outcome, naming every
- * message, instead of a line per message (a JSON line and a write to stdout each, at 1,000 messages/s).
- * A message's id still finds its line; its timeline has the details.
- */
-class HandedOverLog {
-  private readonly groups = new Map<string, { provider: string; outcome: string; messageIds: string[] }>();
-
-  add(run: Run, outcome: string): void {
-    const key = `${run.provider.name}\n${outcome}`;
-    const group = this.groups.get(key) ?? { provider: run.provider.name, outcome, messageIds: [] };
-    group.messageIds.push(run.message.id);
-    this.groups.set(key, group);
-  }
-
-  write(): void {
-    for (const group of this.groups.values()) log.info("messages handed to provider", group);
-  }
-}
-
-/** Moves the messages of paused workspaces to PAUSED (resuming enqueues new jobs); returns the rest. */
+/** Step 2 for the batch: holds the messages of paused workspaces (resuming enqueues new jobs); returns the rest. */
 async function withoutHeld(db: Db, runs: Run[], outcomes: Map<string, Error | null>): Promise<Run[]> {
   const active: Run[] = [];
   for (const run of runs) {
@@ -129,52 +87,50 @@ async function withoutHeld(db: Db, runs: Run[], outcomes: Map<string, Error | nu
 }
 
 /**
- * The mail to hand over, or null when the message was settled without a send: every recipient
- * suppressed (docs/api.md#decided-unsubscribe-groups-suppression-contacts), a sender domain no longer verified
- * (docs/api.md#decided-errors), or uploaded attachments purged while the message waited.
+ * Claim or hand over, send and record, for each message on its own: SMTP sends run concurrently over
+ * the pool, and a message's SENT is committed right after its 250, so a crash loses at most the
+ * messages in flight, never a batch's worth (docs/delivery.md "Crash safety").
  */
-async function mailToSendOrSettled(db: Db, run: Run, recipients: FilteredRecipients, sender: SenderCheck): Promise<MailToSend | null> {
-  const { message } = run;
-  if (recipients.remaining === 0 && recipients.suppressed.length > 0) {
-    await db.transaction(async (tx) => {
-      if (await claim(tx, message)) await recordSuppressed(tx, message, recipients.suppressed, { nobodyLeft: true });
-    });
-    return null;
+async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, Promise<Settled>>> {
+  const results = new Map<string, Promise<Settled>>();
+  const inTransaction = inTurns(TRANSACTIONS_AT_ONCE);
+  for (const entry of mails) {
+    if (entry.provider.transactional) results.set(entry.mail.messageId, settle(inTransaction(() => sendInTransaction(db, entry))));
   }
-  if (!sender.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_SENDER_ERROR", sender.reason);
-  const built = await buildOutboundMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
-  if (!built.ok) return settleWithFailure(db, run, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", built.reason);
-  const { attempt, lastAttempt = false } = run.context;
-  return {
-    mail: built.mail,
-    provider: run.provider,
-    attempt,
-    lastAttempt,
-    suppressed: recipients.suppressed,
-    // A scheduled message's latency counts from its time, not from its acceptance days before.
-    acceptedAt: message.scheduledAt ?? message.createdAt,
-    scheduledAt: message.scheduledAt,
-  };
+  const network = mails.filter((entry) => !entry.provider.transactional);
+  if (network.length === 0) return results;
+  // A message cancelled or rescheduled since it was loaded is not sent. Retries and a second worker are
+  // still harmless (the message id is the idempotency key such a provider gets; recording re-checks).
+  const unsent = await handOver(db, network.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })));
+  for (const entry of network) if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
+  for (const group of byProvider(network.filter((entry) => unsent.has(entry.mail.messageId)))) {
+    if (group[0].provider.sendMany && group.length > 1) {
+      const answers = sendMany(db, group);
+      group.forEach((entry, index) => {
+        results.set(entry.mail.messageId, settle(answers[index].then((answer) => recordAnswer(db, entry, answer))));
+      });
+      continue;
+    }
+    // Each in a slot of the process's unrecorded gate (unrecorded-gate.ts) from before the hand-off
+    // until its outcome is committed: what a SIGKILL can send twice is bounded.
+    for (const entry of group) {
+      results.set(entry.mail.messageId, settle(unrecordedGate().run(async () => recordAnswer(db, entry, await send(entry, db)))));
+    }
+  }
+  return results;
 }
 
-async function settleWithFailure(db: Db, { message }: Run, code: EventCode, sentence: string): Promise<null> {
-  await db.transaction(async (tx) => {
-    if (await claim(tx, message)) await recordFailure(tx, message, code, sentence);
+/** A transactional provider (local inbox, simulator) only writes: claim, send and record commit together. */
+async function sendInTransaction(db: Db, entry: MailToSend): Promise<SendResult> {
+  // Claimed under the row lock with the job's time: a cancel or reschedule either committed before
+  // (nothing is sent) or waits for this transaction and then finds the message sent.
+  const message = { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId, scheduledAt: entry.scheduledAt ?? null };
+  const sent = await db.transaction(async (tx) => {
+    if (!(await claim(tx, message))) return null;
+    const answer = await send(entry, tx);
+    await recordInTransaction(tx, entry, answer);
+    return answer.result;
   });
-  return null;
-}
-
-/** A send's result as its job's result: a transient failure before the last attempt is retried. */
-function jobResultOf(run: Run, settled: Settled): Error | null {
-  if (!settled.ok) return asError(settled.error);
-  const result = settled.result;
-  if (!result) return null;
-  if (result.outcome === "retry" && !run.context.lastAttempt) {
-    return new Error(`${capitalize(run.provider.description)} asked to try again later: ${result.diagnostic}`);
-  }
-  return null;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+  if (sent) observeSent(entry, sent);
+  return sent;
 }

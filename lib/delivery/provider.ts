@@ -5,7 +5,7 @@ import type { DkimSigningKey } from "./mime/dkim-keys";
 
 // A message in flight, by name: PreparedMessage (lib/sending) is a message accepted and rendered, not yet stored;
 // OutboundMail (below) is what a provider gets, made by buildOutboundMail (OutboundMailOrReason when it cannot be);
-// MailToSend (send-mails.ts) is an OutboundMail with its provider and job (attempt, suppressed recipients).
+// MailToSend (pipeline/4-build-mail.ts) is an OutboundMail with its provider and job (attempt, suppressed recipients).
 
 /**
  * One outgoing message as every provider sees it: the structured fields (for HTTP APIs such as Resend)
@@ -79,4 +79,9 @@ export interface DeliveryProvider {
 export function mimeOf(mail: OutboundMail): BuiltMime {
   if (!mail.mime) throw new Error(`Message ${mail.messageId} was prepared without MIME for a provider that needs it.`);
   return mail.mime;
+}
+
+/** The provider's description at the start of a sentence: "The local inbox provider …". */
+export function capitalizedDescription(provider: DeliveryProvider): string {
+  return provider.description.charAt(0).toUpperCase() + provider.description.slice(1);
 }

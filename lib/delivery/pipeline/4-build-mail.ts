@@ -1,17 +1,63 @@
 import "server-only";
 import type { Executor } from "@/db/client";
+import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { loadMessageAttachments } from "@/lib/domain/attachments/load-message-attachments";
-import type { FilteredRecipients } from "@/lib/domain/suppressions/filter-recipients";
+import type { FilteredRecipients, SuppressedRecipient } from "@/lib/domain/suppressions/filter-recipients";
 import { trackedHtml } from "@/lib/domain/tracking/apply-tracking";
 import { oneClickUnsubscribeUrl } from "@/lib/domain/unsubscribe/token";
+import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import { buildMime, type MailFields, type MimeAttachment } from "../mime/build-mime";
 import type { DkimSigningKey } from "../mime/dkim-keys";
-import type { Deliverable } from "./1-load-batch";
-import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
-import type { OutboundMail } from "../provider";
+import type { DeliveryProvider, OutboundMail } from "../provider";
+import type { Deliverable, Run } from "./1-load-batch";
+import type { SenderCheck } from "./3-check-senders";
+
+/** A message to hand over (the mail a provider gets), and how its job is to be treated. */
+export interface MailToSend {
+  mail: OutboundMail;
+  provider: DeliveryProvider;
+  attempt: number;
+  lastAttempt: boolean;
+  suppressed: SuppressedRecipient[];
+  /** When the message was accepted: observed as accept → sent latency once its SENT is recorded. */
+  acceptedAt?: Date;
+  /** The message's scheduledAt as its job named it: a reschedule since then stops this hand-off. */
+  scheduledAt?: Date | null;
+}
+
+/** Why a message ends without a send (recorded by step 6): nobody left to send to, or a failure. */
+export type NothingToSend = { suppressedAll: SuppressedRecipient[] } | { failure: EventCode; sentence: string };
+
+/** What step 4 makes of a message: the mail to send, or why nothing is sent. */
+export type MailOrNothing = { send: MailToSend } | NothingToSend;
+
+/**
+ * Step 4: the mail to hand over, or why the message ends without a send: every recipient suppressed
+ * (docs/api.md#decided-unsubscribe-groups-suppression-contacts), a sender domain no longer verified
+ * (docs/api.md#decided-errors), or uploaded attachments purged while the message waited.
+ */
+export async function buildMail(db: Executor, run: Run, recipients: FilteredRecipients, sender: SenderCheck): Promise<MailOrNothing> {
+  const { message } = run;
+  if (recipients.remaining === 0 && recipients.suppressed.length > 0) return { suppressedAll: recipients.suppressed };
+  if (!sender.ok) return { failure: "EMAIL_MESSAGE_INVALID_SENDER_ERROR", sentence: sender.reason };
+  const built = await buildOutboundMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
+  if (!built.ok) return { failure: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", sentence: built.reason };
+  const { attempt, lastAttempt = false } = run.context;
+  const send: MailToSend = {
+    mail: built.mail,
+    provider: run.provider,
+    attempt,
+    lastAttempt,
+    suppressed: recipients.suppressed,
+    // A scheduled message's latency counts from its time, not from its acceptance days before.
+    acceptedAt: message.scheduledAt ?? message.createdAt,
+    scheduledAt: message.scheduledAt,
+  };
+  return { send };
+}
 
 /** The mail, or why it cannot be built (attachments purged while the message waited). */
-export type OutboundMailOrReason = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
+type OutboundMailOrReason = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
 
 /**
  * The message as the provider gets it: recipients left after suppression, attachments read from
@@ -19,7 +65,7 @@ export type OutboundMailOrReason = { ok: true; mail: OutboundMail } | { ok: fals
  * with tracking applied (a delivery-time rewrite: the stored bodyHtml stays as rendered), and the MIME
  * when the provider needs it.
  */
-export async function buildOutboundMail(
+async function buildOutboundMail(
   db: Executor,
   { message, trackingEnabled }: Deliverable,
   recipients: FilteredRecipients,

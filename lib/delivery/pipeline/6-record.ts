@@ -1,20 +1,19 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import { and, eq } from "drizzle-orm";
+import type { Db, Executor } from "@/db/client";
 import { emailMessages } from "@/db/schema";
+import { log } from "@/lib/foundation/log";
+import { metrics } from "@/lib/foundation/metrics/metrics";
 import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { recordEvent, type RecordEventInput } from "@/lib/records/timeline/record-event";
 import { recordEvents } from "@/lib/records/timeline/record-events";
 import { recordSuppressed, type SuppressedRecipient } from "@/lib/domain/suppressions/filter-recipients";
-import type { DeliveryProvider, ProviderResult } from "../provider";
-
-/** What the recording of one delivery needs to know about the message. */
-export interface ClaimedMessage {
-  id: string;
-  workspaceId: string;
-  /** When given (delivery's own claims), the message must still be at this time: not rescheduled meanwhile. */
-  scheduledAt?: Date | null;
-}
+import { capitalizedDescription, type DeliveryProvider, type ProviderResult } from "../provider";
+import type { MailToSend, NothingToSend } from "./4-build-mail";
+import type { Answer } from "./5-send";
+import { acceptedSendRecorder, isPlainAcceptance } from "./6-record-accepted";
+import { recordWhenReachable } from "./6-record-when-reachable";
+import { claim, claimStoringReferenceId, type ClaimedMessage } from "./claims";
 
 export interface DeliveryOutcome {
   message: ClaimedMessage;
@@ -27,34 +26,65 @@ export interface DeliveryOutcome {
   suppressed: SuppressedRecipient[];
 }
 
-const unsent = (message: ClaimedMessage) => {
-  const m = emailMessages;
-  const atItsTime =
-    message.scheduledAt === undefined ? undefined : message.scheduledAt === null ? isNull(m.scheduledAt) : eq(m.scheduledAt, message.scheduledAt);
-  return and(eq(m.id, message.id), eq(m.workspaceId, message.workspaceId), eq(m.status, "PENDING"), isNull(m.sentAt), atItsTime);
-};
+/**
+ * Step 6 for a network send, as soon as its answer is in: a plain acceptance through the group
+ * recorder (one statement for the answers that arrive together, 6-record-accepted.ts), anything else
+ * in a transaction of its own (claim, re-checked under the row lock, and events).
+ */
+export async function recordAnswer(db: Db, entry: MailToSend, answer: Answer): Promise<ProviderResult> {
+  const outcome = deliveryOutcome(entry, answer);
+  // The provider has answered: from here a failure must not make the queue send the message again.
+  const recorded = await recordWhenReachable(entry.mail.messageId, () =>
+    isPlainAcceptance(outcome) ? acceptedSendRecorder(db).submit(outcome) : db.transaction((tx) => claimAndRecordResult(tx, outcome)),
+  );
+  if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
+  else observeSent(entry, answer.result);
+  return answer.result;
+}
 
-/** Locks the message row (in a transaction) and says whether it is still waiting for delivery. */
-export async function claim(db: Executor, message: ClaimedMessage): Promise<boolean> {
-  const rows = await db.select({ id: emailMessages.id }).from(emailMessages).where(unsent(message)).for("update");
-  return rows.length === 1;
+/** Step 6 for a transactional send, in the transaction that claimed the message and sent it. */
+export async function recordInTransaction(tx: Executor, entry: MailToSend, answer: Answer): Promise<void> {
+  const outcome = deliveryOutcome(entry, answer);
+  await storeReferenceId(tx, outcome.message, answer.result);
+  await recordResult(tx, outcome);
+}
+
+/** Step 6 for a message step 4 found nothing to send for: why, if it is still unsent. */
+export async function recordNothingSent(db: Db, message: ClaimedMessage, nothing: NothingToSend): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await claim(tx, message))) return;
+    if ("suppressedAll" in nothing) await recordSuppressed(tx, message, nothing.suppressedAll, { nobodyLeft: true });
+    else await recordFailure(tx, message, nothing.failure, nothing.sentence);
+  });
+}
+
+/** Observed once the SENT is committed, from the acceptance time delivery read with the message. */
+export function observeSent(entry: MailToSend, result: ProviderResult): void {
+  if (result.outcome !== "accepted" || !entry.acceptedAt) return;
+  metrics().acceptToSent.observe({ provider: entry.provider.name }, (Date.now() - entry.acceptedAt.getTime()) / 1000);
+}
+
+function deliveryOutcome(entry: MailToSend, { result, startedAt }: Answer): DeliveryOutcome {
+  return {
+    message: { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId },
+    provider: entry.provider,
+    result,
+    startedAt,
+    attempt: entry.attempt,
+    lastAttempt: entry.lastAttempt,
+    suppressed: entry.suppressed,
+  };
 }
 
 /**
  * Records a provider's answer in the caller's transaction, if the message is still unsent; returns
  * false when another run recorded it meanwhile. An accepted send claims the row with the update that
- * stores its referenceId (one round trip: the UPDATE takes the same row lock as SELECT … FOR UPDATE).
+ * stores its referenceId.
  */
-export async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcome): Promise<boolean> {
+async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcome): Promise<boolean> {
   const { message, result } = outcome;
-  if (result.outcome === "accepted") {
-    const rows = await tx
-      .update(emailMessages)
-      .set({ referenceId: result.referenceId })
-      .where(unsent(message))
-      .returning({ id: emailMessages.id });
-    if (rows.length === 0) return false;
-  } else if (!(await claim(tx, message))) return false;
+  const claimed = result.outcome === "accepted" ? await claimStoringReferenceId(tx, message, result.referenceId) : await claim(tx, message);
+  if (!claimed) return false;
   await recordResult(tx, outcome);
   return true;
 }
@@ -63,9 +93,9 @@ export async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcom
  * SUPPRESSED (some recipients), then SENT and DELIVERED, or the failure; nothing for a retry to come.
  * The message is claimed and, when accepted, its referenceId stored (claimAndRecordResult, storeReferenceId).
  */
-export async function recordResult(tx: Executor, outcome: DeliveryOutcome): Promise<void> {
+async function recordResult(tx: Executor, outcome: DeliveryOutcome): Promise<void> {
   const { message, provider, result, startedAt, suppressed, lastAttempt } = outcome;
-  const who = capitalize(provider.description);
+  const who = capitalizedDescription(provider);
   if (suppressed.length > 0 && (result.outcome !== "retry" || lastAttempt)) {
     // Placed just before "sent" (see sentAt below) so the timeline reads in order.
     const delivered = result.outcome === "accepted" ? result.delivered?.at.getTime() : undefined;
@@ -113,7 +143,7 @@ export async function recordResult(tx: Executor, outcome: DeliveryOutcome): Prom
 }
 
 /** The provider's id for an accepted message, on the claimed row (the transactional path). */
-export async function storeReferenceId(tx: Executor, message: ClaimedMessage, result: ProviderResult): Promise<void> {
+async function storeReferenceId(tx: Executor, message: ClaimedMessage, result: ProviderResult): Promise<void> {
   if (result.outcome !== "accepted") return;
   await tx
     .update(emailMessages)
@@ -121,10 +151,6 @@ export async function storeReferenceId(tx: Executor, message: ClaimedMessage, re
     .where(and(eq(emailMessages.id, message.id), eq(emailMessages.workspaceId, message.workspaceId)));
 }
 
-export async function recordFailure(tx: Executor, message: ClaimedMessage, code: EventCode, sentence: string): Promise<void> {
+async function recordFailure(tx: Executor, message: ClaimedMessage, code: EventCode, sentence: string): Promise<void> {
   await recordEvent(tx, { workspaceId: message.workspaceId, messageId: message.id, code, message: sentence });
-}
-
-export function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
