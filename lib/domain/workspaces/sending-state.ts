@@ -5,14 +5,8 @@ import { executePrepared } from "@/db/execute-prepared";
 import { workspaces } from "@/db/schema";
 
 /**
- * The paused workspaces among `workspaceIds`, read inside the caller's transaction with FOR SHARE.
- * The lock is what keeps a message accepted as PAUSED from being missed by a concurrent resume:
- * resumeSending's UPDATE of the workspace row waits for this transaction, and only then looks for
- * PAUSED messages. Rows of workspaces that are not paused are not locked: concurrent sends of a live
- * workspace take no row lock at all, so they never wait on each other nor share one (no multixact).
- * A pause racing a send needs no lock either: a message accepted just before the pause committed has
- * its job, and the job re-reads the pause state and holds it (lib/delivery/hold-if-paused.ts).
- * One text whatever the number of workspaces (the ids as one JSON parameter): prepared once per connection.
+ * FOR SHARE on paused workspaces only: a concurrent resume then waits for this transaction before looking for PAUSED
+ * messages, while live sends take no row lock at all. A pause racing a send is caught by the job (hold-if-paused.ts).
  */
 export async function lockPausedWorkspaces(tx: Executor, workspaceIds: string[]): Promise<Map<string, string | null>> {
   if (workspaceIds.length === 0) return new Map();
@@ -21,7 +15,7 @@ export async function lockPausedWorkspaces(tx: Executor, workspaceIds: string[])
   return new Map(rows.map((row) => [row.id, row.reason]));
 }
 
-/** lockPausedWorkspaces' query (columns `id`, `reason`) over the ids as a JSON array parameter, also a CTE of the accept statement (lib/sending/accept-statement.ts). */
+/** Also a CTE of lib/sending/accept-statement.ts. */
 export function pausedWorkspacesSelect(workspaceIdsJson: SQL): SQL {
   const w = workspaces;
   return sql`select ${w.id} as id, ${w.pausedReason} as reason from ${w} where ${w.id} in (select jsonb_array_elements_text(${workspaceIdsJson}::jsonb)) and ${w.sendingPaused} for share`;

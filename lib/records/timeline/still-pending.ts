@@ -4,7 +4,7 @@ import { emailMessages } from "@/db/schema/index";
 
 /**
  * "The message is still PENDING", for the statements that name their messages by id: delivery's
- * batch read, its last check and hand-off mark (lib/delivery/load-delivery-batch.ts) and the group
+ * batch read, its last check and hand-off mark (lib/delivery/pipeline/1-load-batch.ts, claims.ts) and the group
  * record of SENT (record-event.ts). Written `(status = 'PENDING') is true`, which keeps the same rows
  * (status is NOT NULL) but which no index answers, so the planner reads the named rows by primary key
  * and checks their status one by one. With a plain `status = 'PENDING'` the planner may answer it from
