@@ -3,20 +3,24 @@ import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDbHandle, installDbHandle, openPglite, openPostgres, type Db, type DbHandle } from "@/db/client";
 import { loopAlive } from "@/lib/entry/observability/health";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { callRoute } from "@/lib/testing/http";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { GET as live } from "./live/route";
 import { GET as ready } from "./ready/route";
 
-/** Readiness is cached for a second (a probe storm costs one check); each case waits it out. */
-const afterCache = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+/**
+ * Readiness is cached for a second (a probe storm costs one check): each case forgets the cached
+ * result instead of waiting it out (lib/entry/observability/health.ts keeps it in this singleton).
+ */
+const forgetCachedReadiness = () => void delete processSingleton<{ readiness?: unknown }>("health.readiness", () => ({})).readiness;
 
 describe("GET /api/health/*", () => {
   let original: DbHandle | undefined;
   afterEach(async () => {
     if (original) installDbHandle(original);
     original = undefined;
-    await afterCache();
+    forgetCachedReadiness();
   });
 
   it("live answers 200 without touching anything", async () => {
@@ -48,7 +52,7 @@ describe("GET /api/health/*", () => {
     expect(down.json.checks.database.error).toMatch(/see the server log/);
 
     installDbHandle(original);
-    await afterCache();
+    forgetCachedReadiness();
     const up = await callRoute(ready, "/api/health/ready");
     expect(up.status).toBe(200);
   });
