@@ -5,12 +5,13 @@ import { emailMessages, workspaces } from "@/db/schema";
 import { createUnsubscribeGroup } from "@/lib/domain/contacts/create-unsubscribe-group";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
+import { waitFor } from "@/lib/testing/wait-for";
 import { isTrackingEnabled } from "@/lib/domain/tracking/apply-tracking";
 import { signClickToken, signOpenToken } from "@/lib/domain/tracking/token";
 import { deliver, messageState } from "@/lib/domain/unsubscribe/testing";
 import { signUnsubscribeToken } from "@/lib/domain/unsubscribe/token";
 import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
-import { POST as sendRoute } from "../api/v1/email_messages/route";
+import { POST as sendRoute } from "../api/v1/email_messages/handlers";
 import { GET as clickGet, HEAD as clickHead } from "./c/[token]/route";
 import { GET as openGet, HEAD as openHead } from "./o/[token]/route";
 
@@ -80,8 +81,8 @@ describe("delivery with tracking on (the default)", () => {
     expect(message.firstClickedAt).toEqual(event.createdAt);
     expect(message.lastClickedAt).toEqual(event.createdAt);
 
-    // The same link again a little later moves only lastClickedAt.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The same link again, once the clock has moved past the first click, moves only lastClickedAt.
+    await waitFor(() => Date.now() > event.createdAt.getTime() + 1, { what: "the clock to pass the first click" });
     expect((await click(clicks[0])).status).toBe(302);
     const after = (await messageState(id)).message;
     expect(after.firstClickedAt).toEqual(event.createdAt);

@@ -65,6 +65,7 @@ describe("rate limit per API key", () => {
     expect((await callRoute(GET, "/api/v1/email_messages", { authorization: ws.authorization })).status).toBe(200);
     const limited = await callRoute(GET, "/api/v1/email_messages", { authorization: ws.authorization });
     expect(limited.status).toBe(429);
+    // A sleep, not a poll: what is tested is that the window has refilled once Retry-After has passed.
     await new Promise((resolve) => setTimeout(resolve, Number(limited.headers.get("retry-after")) * 1000 + 50));
     expect((await callRoute(GET, "/api/v1/email_messages", { authorization: ws.authorization })).status).toBe(200);
   });
