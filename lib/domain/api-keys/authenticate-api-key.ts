@@ -30,13 +30,8 @@ const unauthorized = () =>
 const DECOY_HASH = sha256Hex("decoy-secret-never-issued");
 
 /**
- * HTTP Basic with an API key. Accepts `Basic base64(username:password)` and, as the real client's
- * one-value form may send, `Basic username:password` verbatim. The key's row comes from a cache that
- * keeps it at most a second (lib/foundation/short-lived-cache.ts): revoking a key, or changing its scopes or
- * restrictions, holds from the next request on in the process that made the change and within a
- * second in every other.
- * Once the secret matches: an expired key is a 401, and a key with an IP allow list called from
- * another address (`client.ip`, see lib/entry/api/client-ip.ts) a 403.
+ * HTTP Basic, also `Basic username:password` verbatim as the real client may send. The key row is cached at most
+ * SHORT_LIVED_CACHE_MS, so a revocation holds within that bound everywhere. Expired: 401; outside its IP allow list: 403.
  */
 export async function authenticateApiKey(authorization: string | null, client: { ip: string | null } = { ip: null }): Promise<ApiPrincipal> {
   const credentials = parseBasic(authorization);
@@ -51,9 +46,8 @@ export async function authenticateApiKey(authorization: string | null, client: {
   if (!ipAllowed(key.allowedIps, client.ip ?? "")) {
     throw new AppError("FORBIDDEN", `This API key may not be used from ${client.ip ?? "an unknown address"}: it has an IP allow list.`);
   }
-  // Last use is for humans: minute precision is plenty and saves a write per request.
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
-    key.lastUsedAt = new Date(); // the cached row too, so the next requests of this second do not write again
+    key.lastUsedAt = new Date(); // the cached row too, so the next requests do not write again
     await db.update(apiKeys).set({ lastUsedAt: key.lastUsedAt }).where(eq(apiKeys.id, key.id));
   }
   return { apiKeyId: key.id, workspaceId: key.workspaceId, name: key.name, scopes: key.scopes, allowedSenders: key.allowedSenders };

@@ -11,11 +11,8 @@ import type { ApiKeyGrant } from "./schemas";
 type Creator = Pick<typeof apiKeys.$inferSelect, "scopes" | "allowedSenders" | "allowedIps" | "expiresAt">;
 
 /**
- * POST /v1/api_keys: a key creates a key, never one that can do more than itself (docs/api.md#api-keys).
- * A `full` key without restrictions creates anything. Otherwise the new key's scopes must all be the
- * creator's (so no `full`, which is also the default), and the creator's restrictions carry over as
- * bounds: its allowed senders, IP ranges and expiry, when it has them, must be narrowed, not dropped.
- * A refusal is 403 FORBIDDEN naming the field; the creation itself is createApiKey (audited).
+ * A key never creates one that can do more than itself (docs/api.md#api-keys): unless it is an unrestricted `full` key,
+ * the new scopes must be its own and its restrictions carry over as bounds. A refusal is a 403 naming the field.
  */
 export async function createApiKeyAsKey(input: { workspaceId: string; creatorKeyId: string; grant: ApiKeyGrant; actor: AuditActor }): Promise<CreatedApiKey> {
   const [creator] = await (await getDb())

@@ -21,7 +21,6 @@ export interface CreatedApiKey {
   id: string;
   name: string;
   workspaceId: string;
-  /** Shown once; only its hash is stored. */
   password: string;
   scopes: string[];
   allowedSenders: string[];
@@ -31,11 +30,8 @@ export interface CreatedApiKey {
 }
 
 /**
- * Issues an API key: username `key_…` (public) and a 40-character random secret. The secret is high
- * entropy, so a fast SHA-256 is the right hash here (a slow KDF would only cost every request).
- * Scopes and restrictions are fixed here for the key's life (a different grant is a new key).
- * `fixed` lets the seed use an operator-chosen pair (SEED_API_KEY). Audited (`api_key.create`) in the
- * same transaction: the caller's `tx` when given, else its own.
+ * The secret is high-entropy, so a fast SHA-256 is the right hash (a slow KDF would only cost every request). Scopes and
+ * restrictions are fixed for the key's life. `fixed` lets the seed use SEED_API_KEY.
  */
 export async function createApiKey(
   input: { workspaceId: string; name: string; actor: AuditActor; fixed?: { username: string; password: string } } & ApiKeyRestrictions,

@@ -4,7 +4,6 @@ import { getDb } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 
 export interface ApiKeySummary {
-  /** Also the Basic username (key_…). */
   id: string;
   name: string;
   /** The first characters of the secret, to tell keys apart; the secret itself is never stored. */
@@ -32,7 +31,6 @@ export const API_KEY_SUMMARY_COLUMNS = {
   revokedAt: apiKeys.revokedAt,
 };
 
-/** A workspace's API keys, newest first, revoked ones included (for the record). Never the hash. */
 export async function listApiKeys(workspaceId: string): Promise<ApiKeySummary[]> {
   return (await getDb())
     .select(API_KEY_SUMMARY_COLUMNS)

@@ -1,10 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import { AppError } from "@/lib/foundation/errors";
 
-/**
- * A key's optional restrictions (docs/api.md#key-restrictions): an IP allow list in CIDR notation and
- * allowed senders (exact addresses or whole domains). Empty lists restrict nothing.
- */
+// A key's optional restrictions (docs/api.md#key-restrictions); empty lists restrict nothing.
 
 /** `203.0.113.7`, `203.0.113.0/24`, `2001:db8::/32` → the CIDR as stored (a bare address gets /32 or /128); else null. */
 export function normalizeCidr(value: string): string | null {

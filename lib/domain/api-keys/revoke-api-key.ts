@@ -8,12 +8,7 @@ import { notFound } from "@/lib/foundation/errors";
 import { API_KEY_SUMMARY_COLUMNS, type ApiKeySummary } from "./list-api-keys";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
-/**
- * Revokes a key of the workspace: from the next request on it is a 401 in this process, and within a
- * second in every other (authenticateApiKey's key rows live at most that long: lib/foundation/short-lived-cache.ts).
- * Revoking twice keeps the first revocation time and audits only the first (`api_key.revoke`, in the
- * same transaction). Another workspace's key id is NOT_FOUND and changes nothing.
- */
+/** A 401 from the next request here, within SHORT_LIVED_CACHE_MS elsewhere; revoking twice keeps the first time. */
 export async function revokeApiKeyOrThrow(workspaceId: string, keyId: string, actor: AuditActor): Promise<ApiKeySummary> {
   const revoked = await (await getDb()).transaction(async (tx) => {
     const where = and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, keyId));
@@ -36,6 +31,6 @@ export async function revokeApiKeyOrThrow(workspaceId: string, keyId: string, ac
     }
     return key;
   });
-  invalidateShortLivedCaches(); // this process's cached key row (lib/foundation/short-lived-cache.ts); other processes within a second
+  invalidateShortLivedCaches();
   return revoked;
 }

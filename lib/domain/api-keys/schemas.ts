@@ -7,11 +7,7 @@ const name = z.string().trim().min(1, "Give the key a name.").max(100, "At most 
 export const createApiKeySchema = z.object({ name });
 export const apiKeyIdSchema = z.object({ id: z.string().regex(/^key_[0-9A-Za-z]{16}$/, "Not an API key id.") });
 
-/**
- * A new key's scopes and restrictions, shared by the dashboard, the CLI and POST /v1/api_keys. Sender and
- * CIDR entries are checked and normalized by createApiKey (lib/domain/api-keys/restrictions.ts), which names the
- * bad entry.
- */
+/** Shared by the dashboard, the CLI and POST /v1/api_keys; entries are normalized by createApiKey, which names a bad one. */
 export const apiKeyGrantSchema = z.object({
   name,
   scopes: z

@@ -1,7 +1,4 @@
-/**
- * What an API key may do (docs/api.md#scopes). Fixed when the key is created. `full` is everything,
- * and what every key made before scopes existed has. Pure: the dashboard's form shares it.
- */
+// Fixed at creation (docs/api.md#scopes); `full` is everything, as every key made before scopes had. Pure.
 export const API_SCOPES = [
   "full",
   "emails:send",

@@ -13,14 +13,10 @@ export interface CreateAttachmentCommand {
   workspaceId: string;
   /** Bound into the upload URL: the creating API key's id (its revocation voids the URL), or the workspace id. */
   credential: string;
-  /** The optional JSON body `{ name?, contentType?, size? }`. */
   body: unknown;
 }
 
-/**
- * POST /v1/attachments (docs/api.md#decided-attachments): records a PENDING attachment and returns the URL
- * its bytes are PUT to, valid 1 hour. A declared size over 40 MB is refused before anything exists.
- */
+/** Records a PENDING attachment and its upload URL, valid 1 hour (docs/api.md#decided-attachments); a declared size over the cap is refused first. */
 export async function createAttachment(command: CreateAttachmentCommand): Promise<{ attachment: AttachmentRow; uploadUrl: string }> {
   const input = parseBody(command.body);
   const storage = await getAttachmentStorage();

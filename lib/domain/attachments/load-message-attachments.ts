@@ -7,11 +7,7 @@ import { getAttachmentStorage } from "./storage";
 
 export type LoadedAttachments = { ok: true; attachments: MimeAttachment[] } | { ok: false; reason: string };
 
-/**
- * A stored message's attachments as MIME parts: inline content from the message, uploaded ones read
- * from storage. An uploaded attachment whose bytes are gone (purged after retention while the message
- * waited) is `ok: false` with a sentence for the timeline; a storage outage throws, so the job retries.
- */
+/** Bytes gone since (purged while the message waited) give `ok: false` for the timeline; a storage outage throws, so the job retries. */
 export async function loadMessageAttachments(db: Executor, workspaceId: string, stored: StoredAttachment[]): Promise<LoadedAttachments> {
   const ids = stored.flatMap((attachment) => (attachment.contentBase64 === undefined && attachment.attachmentId ? [attachment.attachmentId] : []));
   const keys = new Map<string, string>();

@@ -9,10 +9,8 @@ import { getAttachmentStorage } from "./storage";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Retention (docs/api.md#decided-attachments): deletes the bytes and the record of every attachment uploaded
- * (or, never uploaded, created) more than ATTACHMENT_RETENTION_DAYS ago, in batches. Bytes go first, so
- * a storage failure leaves the record for the next run; sends already refuse such ids. Meant for a
- * periodic job; safe to run concurrently and repeatedly.
+ * Retention (docs/api.md#decided-attachments), in batches: bytes first, so a storage failure leaves the record for the
+ * next run. Safe to run concurrently and repeatedly.
  */
 export async function purgeExpiredAttachments(options: { now?: Date; batchSize?: number } = {}): Promise<{ purged: number }> {
   const db = await getDb();

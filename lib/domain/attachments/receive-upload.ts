@@ -10,7 +10,6 @@ import { verifyUploadGrant } from "./upload-signature";
 
 export interface UploadRequest {
   attachmentId: string;
-  /** The upload URL's query: expires, credential, signature. */
   query: URLSearchParams;
   contentType: string | null;
   contentLength: string | null;
@@ -18,9 +17,8 @@ export interface UploadRequest {
 }
 
 /**
- * PUT to a local upload URL (docs/api.md, Attachments): the signed URL is the only credential. The body
- * is streamed to disk while counted (over 40 MB: 413, nothing kept). A second PUT replaces the bytes
- * until a live message has used the attachment; then 409, since queued mail must send what was accepted.
+ * The signed URL is the only credential; the body is streamed to disk while counted. A second PUT replaces the bytes
+ * until a live message used them; then 409, since queued mail must send what was accepted.
  */
 export async function receiveUpload(request: UploadRequest): Promise<{ attachment: AttachmentRow; uploadUrl: string }> {
   const grant = verifyUploadGrant(request.attachmentId, request.query);
@@ -58,7 +56,6 @@ export async function receiveUpload(request: UploadRequest): Promise<{ attachmen
     })
     .where(and(eq(attachments.workspaceId, workspaceId), eq(attachments.id, attachment.id)))
     .returning();
-  // The same URL again (the signature is deterministic), built on APP_URL rather than the request's host.
   const uploadUrl = await storage.uploadUrl({ attachmentId: attachment.id, key: attachment.storageKey, expiresAt: new Date(grant.expires * 1000), credential: grant.credential });
   return { attachment: uploaded, uploadUrl };
 }
@@ -74,10 +71,7 @@ async function credentialWorkspace(db: Executor, credential: string): Promise<st
   return key.workspaceId;
 }
 
-/**
- * A live message that already carries the attachment: its bytes are then frozen. Only messages created
- * since the attachment can carry it, so this scans at most the workspace's mail of the upload window.
- */
+/** Only messages created since the attachment can carry it, so this scans at most the upload window's mail. */
 async function assertNotSent(db: Executor, attachment: AttachmentRow): Promise<void> {
   const m = emailMessages;
   const [used] = await db

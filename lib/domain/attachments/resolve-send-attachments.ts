@@ -13,12 +13,8 @@ const INLINE_ATTACHMENTS_MAX_BYTES = 5 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The `attachments` of a send request as the message stores them (docs/api.md#decided-attachments): inline
- * `contentBlob`s decoded and checked (≤ 5 MB per message), uploaded ones by `attachmentId`, which must
- * name an UPLOADED attachment of this workspace still within ATTACHMENT_RETENTION_DAYS; an unknown,
- * foreign, not yet uploaded or expired id is the same 400 naming `attachments[i].attachmentId`.
- * With the S3 driver the upload happened at the store: a PENDING attachment is looked up there and,
- * when its object exists, recorded as UPLOADED (real size and type). Nothing else is written.
+ * A send's `attachments` as stored (docs/api.md#decided-attachments): inline ones decoded and capped, uploaded ones
+ * by id; an unknown, foreign, pending or expired id is the same 400. With S3 a PENDING one is confirmed at the store.
  */
 export async function resolveSendAttachments(
   db: Executor,
@@ -60,7 +56,6 @@ export async function resolveSendAttachments(
   return stored;
 }
 
-/** One query for every referenced id, scoped to the workspace: another workspace's id is simply absent. */
 async function loadUploaded(db: Executor, workspaceId: string, inputs: AttachmentInput[]): Promise<Map<string, AttachmentRow>> {
   const ids = [...new Set(inputs.flatMap((input) => (input.attachmentId === undefined ? [] : [input.attachmentId])))];
   if (ids.length === 0) return new Map();
@@ -86,7 +81,7 @@ async function usableAttachment(db: Executor, row: AttachmentRow | undefined, id
 /** S3 driver: the caller PUT straight to the store, so the store is asked whether the object is there. */
 async function confirmStoreUpload(db: Executor, row: AttachmentRow, param: string): Promise<AttachmentRow | null> {
   const storage = await getAttachmentStorage();
-  if (storage.receive) return null; // Local uploads are recorded when they arrive.
+  if (storage.receive) return null; // local uploads are recorded when they arrive
   const object = await storage.stat(row.storageKey);
   if (!object) return null;
   if (object.size > MAX_UPLOAD_BYTES) {

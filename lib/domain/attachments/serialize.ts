@@ -1,9 +1,6 @@
 import type { attachments } from "@/db/schema";
 
-/**
- * The Attachment of the published API (`id`, `type`, `createdAt`, `updatedAt`, `uploadUrl`) with `expiresAt`
- * (docs/api.md#decided-attachments) and, beyond both, what the service knows of the upload so far.
- */
+/** The published Attachment plus `expiresAt` (docs/api.md#decided-attachments) and what is known of the upload. */
 export function serializeAttachment(attachment: typeof attachments.$inferSelect, uploadUrl: string) {
   return {
     id: attachment.id,

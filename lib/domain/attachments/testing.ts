@@ -7,12 +7,7 @@ import { createAttachment } from "./create-attachment";
 import { receiveUpload } from "./receive-upload";
 import { resetAttachmentStorageForTests } from "./storage";
 
-/** Test-only helpers (imported by *.test.ts only). */
-
-/**
- * Gives the calling test file a DATA_DIR of its own (local attachment storage) and `extraEnv` (read in
- * beforeAll, after earlier hooks ran), undone afterwards.
- */
+/** A DATA_DIR of the test file's own and `extraEnv` (read in beforeAll), undone afterwards. */
 export function withStorageEnv(extraEnv: Record<string, string> | (() => Record<string, string>) = {}): { dir: () => string } {
   let dir = "";
   const previous: Record<string, string | undefined> = {};

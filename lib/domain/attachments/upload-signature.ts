@@ -3,11 +3,8 @@ import { createHmac } from "node:crypto";
 import { derivedKey, safeEqual } from "@/lib/foundation/crypto/secret-box";
 import { AppError } from "@/lib/foundation/errors";
 
-/**
- * Local upload URLs: `{APP_URL}/api/uploads/{id}?expires=<unix s>&credential=<key_… or ws_…>&signature=<hex>`.
- * The signature is HMAC-SHA256, with a key derived from AUTH_SECRET for this purpose only, over the
- * method, the attachment id, the expiry and the credential: changing any of them breaks it.
- */
+// Local upload URLs carry expires, credential and an HMAC (key derived from AUTH_SECRET) over method, id, expiry and
+// credential: changing any of them breaks it.
 export interface UploadGrant {
   attachmentId: string;
   expires: number;
@@ -24,10 +21,7 @@ export function uploadQuery(grant: UploadGrant): string {
   return query.toString();
 }
 
-/**
- * Checks a PUT's query against its attachment id: compared in constant time, then the expiry. Both
- * failures are 401 UNAUTHORIZED (docs/api.md, Attachments), with a message saying which.
- */
+/** Constant-time signature check, then the expiry; both 401, with a message saying which. */
 export function verifyUploadGrant(attachmentId: string, query: URLSearchParams, now = new Date()): UploadGrant {
   const expires = Number(query.get("expires"));
   const credential = query.get("credential") ?? "";

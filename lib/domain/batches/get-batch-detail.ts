@@ -4,10 +4,7 @@ import { getDb } from "@/db/client";
 import { emailMessages, MESSAGE_STATUSES, type MessageStatus } from "@/db/schema";
 import { getBatchOrThrow } from "./get-batch-or-throw";
 
-/**
- * GET /v1/batches/:id (beyond the published API): the batch, the ids of its messages in request order and their
- * count by status. One index-backed read of at most 1,000 narrow rows.
- */
+/** Beyond the published API: one index-backed read of at most 1,000 narrow rows. */
 export async function getBatchDetail(workspaceId: string, batchId: string) {
   const db = await getDb();
   const batch = await getBatchOrThrow(workspaceId, batchId, db);

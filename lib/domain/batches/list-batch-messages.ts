@@ -9,7 +9,6 @@ import { getBatchOrThrow } from "./get-batch-or-throw";
 export const BATCH_MESSAGES_PAGE_SIZE = 100;
 
 export interface BatchMessageListQuery {
-  /** The position in the batch to start from; past the end is an empty page. */
   offset: number;
 }
 
@@ -18,11 +17,7 @@ export function parseBatchMessageListQuery(params: URLSearchParams): BatchMessag
   return { offset: parseOffset(queryParam(params, "offset")) };
 }
 
-/**
- * GET /v1/batches/:id/email_messages (docs/api.md#decided-batches): the batch's messages in request
- * order, 100 a page from `offset`. OFFSET is what the API mandates here, and it stays cheap: a batch
- * holds at most 1,000 messages, read through email_messages_batch_idx (docs/architecture.md#rules-that-carry-weight, rule 7).
- */
+/** Request order, 100 a page (docs/api.md#decided-batches): OFFSET as the API mandates, cheap as a batch holds at most 1,000. */
 export async function listBatchMessages(workspaceId: string, batchId: string, { offset }: BatchMessageListQuery) {
   const db = await getDb();
   const batch = await getBatchOrThrow(workspaceId, batchId, db);
@@ -41,6 +36,5 @@ export async function listBatchMessages(workspaceId: string, batchId: string, { 
 function parseOffset(value: string | null): number {
   if (value === null || value === "") return 0;
   if (!/^\d{1,6}$/.test(value)) throw invalidParameter("offset", "offset must be a whole number from 0 (the position in the batch to start from).");
-  // Past the end is an empty page, not an error.
   return Number(value);
 }

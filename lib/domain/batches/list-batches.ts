@@ -21,12 +21,7 @@ export function emptyStatusCounts(): StatusCounts {
   return Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as StatusCounts;
 }
 
-/**
- * The dashboard's batch list: newest first, keyset pages on batches_workspace_created_idx
- * (`cursor.after` / `cursor.before` as in the API), each batch with its messages counted by status.
- * The counts are one grouped read of the page's batches through email_messages_batch_idx (a page
- * holds at most 25 × 1,000 messages).
- */
+/** Newest first, keyset pages; status counts are one grouped read of the page's batches. */
 export async function listBatches(workspaceId: string, page: BatchListQuery) {
   const db = await getDb();
   const scope = eq(batches.workspaceId, workspaceId);

@@ -6,7 +6,7 @@ import type { UnsubscribeGroupSummary } from "./list-unsubscribe-groups";
 import type { ContactRow } from "./search-contacts";
 import type { UnsubscribeGroup } from "./update-unsubscribe-group";
 
-/** Contacts and unsubscribe groups over /v1 (docs/api.md#contacts-and-unsubscribe-groups): bodies, the list query, resources. */
+// Contacts and unsubscribe groups over /v1 (docs/api.md#contacts-and-unsubscribe-groups).
 const groupKey = z.string().max(100).describe("1–100 letters, digits, or _ . : -; what sends name as groupKey.");
 const groupName = z.string().max(200).describe("Shown to recipients on the unsubscribe page.");
 
@@ -40,7 +40,6 @@ export function serializeContact(row: ContactRow) {
   return { id: row.id, type: "Contact" as const, email: row.email, name: row.name, createdAt: row.createdAt.toISOString() };
 }
 
-/** One contact with every group (and whether it left it), its newest messages and its suppression. */
 export function serializeContactDetail(detail: ContactDetail) {
   return {
     ...serializeContact(detail.contact),

@@ -8,10 +8,7 @@ import { newId } from "@/lib/foundation/ids";
 
 export const GROUP_KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
 
-/**
- * An unsubscribe group (docs/api.md#decided-unsubscribe-groups-suppression-contacts): sends name it by groupId or groupKey; its key is unique in the workspace.
- * Audited (`unsubscribe_group.create`) in the same transaction; without an actor, as the system (seed, tests).
- */
+/** Sends name it by groupId or groupKey (docs/api.md#decided-unsubscribe-groups-suppression-contacts); the key is unique in the workspace. */
 export async function createUnsubscribeGroup(input: { workspaceId: string; key: string; name: string; actor?: AuditActor }) {
   const key = input.key.trim();
   const name = input.name.trim();

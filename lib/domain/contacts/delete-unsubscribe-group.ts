@@ -8,10 +8,8 @@ import { AppError, notFound } from "@/lib/foundation/errors";
 import type { UnsubscribeGroup } from "./update-unsubscribe-group";
 
 /**
- * Deletes a group with its unsubscribes (they cascade). Refused (409, naming the workflows) while a
- * workflow step sends with its key: every run would fail on the missing group. Messages sent with it
- * keep their group id; their unsubscribe links then find nothing left. Audited
- * (`unsubscribe_group.delete`); another workspace's id is NOT_FOUND and changes nothing.
+ * Its unsubscribes cascade. 409 naming the workflows while a step sends with its key (every run would fail); sent
+ * messages keep the group id, and their links then find nothing.
  */
 export async function deleteUnsubscribeGroupOrThrow(workspaceId: string, groupId: string, actor: AuditActor): Promise<UnsubscribeGroup> {
   return (await getDb()).transaction(async (tx) => {

@@ -2,13 +2,8 @@ import "server-only";
 import { asc, desc, gt, gte, like, lt, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 
-/**
- * Keyset paging and prefix search over a lower-cased `email` column that is unique per workspace
- * (contacts, suppressions): the (workspace_id, email) unique index serves both, so a page is one
- * index range scan at any depth. Pages run alphabetically; `after`/`before` carry an email.
- */
+// Paging and prefix search on a unique lower-cased `email` column: the (workspace_id, email) index serves both.
 export interface EmailPageRequest {
-  /** A prefix of the address (any case). */
   prefix?: string;
   after?: string;
   before?: string;
@@ -24,10 +19,8 @@ export interface EmailPage<T> {
 }
 
 /**
- * `email LIKE 'p%'` alone cannot use a btree index under a non-C collation, so the prefix also
- * becomes a range. The lower bound holds under any collation; the upper bound (the last character
- * incremented) only when that stays a letter or digit, which orders the same in codepoint (C, C.UTF-8)
- * and linguistic (en_US) collations. The LIKE stays as the exact test either way.
+ * LIKE 'p%' cannot use a btree under a non-C collation, so the prefix also becomes a range; the upper bound only when
+ * the incremented last character stays a letter or digit, which orders alike in C and linguistic collations.
  */
 export function emailPrefixConditions(email: PgColumn, prefix: string): SQL[] {
   const escaped = prefix.replace(/[\\%_]/g, (character) => `\\${character}`);
@@ -59,7 +52,6 @@ export async function toEmailPage<T extends { email: string }>(
   if (backwards) items.reverse();
   const first = items[0];
   const last = items.at(-1);
-  // Paging back from `before` means that row (or its successors) still lies ahead.
   const hasNext = backwards ? Boolean(last) : more;
   const hasPrevious = backwards ? more : Boolean(first) && request.after !== undefined && (await existsBefore(first.email));
   return { items, nextAfter: hasNext && last ? last.email : null, previousBefore: hasPrevious && first ? first.email : null };

@@ -34,7 +34,6 @@ export async function getContactDetail(workspaceId: string, contactId: string): 
         templateId: emailMessages.templateId,
         createdAt: emailMessages.createdAt,
       })
-      // Newest first along the recipients' primary key: reads the page, not every message to the address.
       .from(emailMessageRecipients)
       .innerJoin(emailMessages, and(eq(emailMessages.id, emailMessageRecipients.emailMessageId), eq(emailMessages.workspaceId, emailMessageRecipients.workspaceId)))
       .where(and(eq(emailMessageRecipients.workspaceId, workspaceId), eq(emailMessageRecipients.address, contact.email)))

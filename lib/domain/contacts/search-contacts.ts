@@ -16,12 +16,8 @@ export const CONTACTS_PAGE_SIZE = 50;
 const columns = { id: contacts.id, email: contacts.email, name: contacts.name, createdAt: contacts.createdAt };
 
 /**
- * The workspace's contacts, alphabetically by address, keyset-paged on the (workspace_id, email)
- * unique index. A query with "@" is an address prefix (an index range). Without "@" it matches the
- * start of the address or of the name (case-insensitive), read as two queries merged here: the
- * address prefix is a range of the email index, the name prefix a range of
- * contacts_workspace_name_idx (lower(name)), each sorted by address and cut at the page (one `OR`
- * would walk every contact of the workspace in address order when few match).
+ * Alphabetical, keyset-paged. A query with "@" is an address prefix; without, address or name prefix, read as two index
+ * ranges merged here (one `OR` would walk every contact in address order when few match).
  */
 export async function searchContacts(workspaceId: string, request: Omit<EmailPageRequest, "limit"> & { query?: string; limit?: number }): Promise<EmailPage<ContactRow>> {
   const limit = Math.min(Math.max(Math.trunc(request.limit ?? CONTACTS_PAGE_SIZE), 1), 200);

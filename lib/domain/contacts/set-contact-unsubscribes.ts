@@ -7,12 +7,7 @@ import { recordAudit } from "@/lib/records/audit/record-audit";
 import { invalidParameter, notFound } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 
-/**
- * Sets the groups a contact is unsubscribed from to exactly `groupIds` (empty: subscribed to every
- * group again), as an admin acting for the contact. Each id must be a group of the workspace (400
- * naming `groupIds[i]`). Groups left keep their original unsubscribe (its time and message).
- * Audited (`contact.unsubscribes`) when anything changed.
- */
+/** Exactly `groupIds` (empty: subscribed again to every group), as an admin for the contact; groups left keep their original unsubscribe. */
 export async function setContactUnsubscribes(workspaceId: string, contactId: string, groupIds: string[], actor: AuditActor): Promise<string[]> {
   const wanted = [...new Set(groupIds)];
   return (await getDb()).transaction(async (tx) => {

@@ -10,10 +10,8 @@ import { GROUP_KEY_PATTERN } from "./create-unsubscribe-group";
 export type UnsubscribeGroup = typeof unsubscribeGroups.$inferSelect;
 
 /**
- * Renames a group, and changes its key while nothing depends on it yet. Once a message was sent with
- * the group, a contact unsubscribed from it or a workflow step names its key, the key is fixed: code
- * and workflows send by `groupKey`, and a silent rename would break them (a 404 on every send).
- * Another workspace's group id is NOT_FOUND and changes nothing. A change is audited (`unsubscribe_group.update`).
+ * The key can change only while nothing refers to the group: code and workflows send by `groupKey`, and a silent rename
+ * would 404 every send.
  */
 export async function updateUnsubscribeGroupOrThrow(workspaceId: string, groupId: string, input: { name: string; key?: string }, actor: AuditActor = AUDIT_SYSTEM_ACTOR): Promise<UnsubscribeGroup> {
   const name = input.name.trim();

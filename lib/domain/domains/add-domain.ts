@@ -15,31 +15,25 @@ import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 export const DKIM_KEY_PURPOSE = "dkim-private-key";
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-/**
- * Adds a sending domain with its own 2048-bit DKIM key pair (private key encrypted at rest).
- * `verified` skips DNS for local use (CLI `--verified`, the demo seed). Audited (`domain.add`) in the same
- * transaction, the caller's `tx` when given; without an actor, as the system (seed, system workspace).
- */
+/** With its own DKIM key pair (private key encrypted at rest); `verified` skips DNS for local use. */
 export async function addDomain(
   input: { workspaceId: string; name: string; verified?: boolean; actor?: AuditActor },
   tx?: Tx,
 ): Promise<Domain> {
   const name = input.name.trim().toLowerCase().replace(/\.$/, "");
   if (!DOMAIN_PATTERN.test(name)) throw invalidParameter("name", `"${input.name}" is not a valid domain name.`);
-  // A name already added is refused before a key is made for nothing (the insert below still guards a race).
   const [taken] = await (tx ?? (await getDb())).select({ id: domains.id }).from(domains).where(and(eq(domains.workspaceId, input.workspaceId), eq(domains.name, name)));
   if (taken) throw alreadyAdded(name);
-  // Off the event loop (libuv's pool): a 2048-bit key takes 50–500 ms, which would stall every other request.
+  // Off the event loop: generating a 2048-bit key would stall every other request.
   const { publicKey, privateKey } = await promisify(generateKeyPair)("rsa", {
     modulusLength: 2048,
     publicKeyEncoding: { type: "spki", format: "der" },
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
   const keys = { publicKey, privateKey };
-  // The key is made once, before any transaction: no connection is held while it is generated.
   if (tx) return insertDomain(input, name, keys, tx);
   const added = await (await getDb()).transaction((own) => insertDomain(input, name, keys, own));
-  invalidateShortLivedCaches(); // a send's cached "not a domain of this workspace"
+  invalidateShortLivedCaches();
   return added;
 }
 

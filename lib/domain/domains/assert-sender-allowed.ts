@@ -9,11 +9,7 @@ import { ShortLivedCache } from "@/lib/foundation/short-lived-cache";
 /** A workspace's domain status by name, from the request path's short-lived cache (lib/foundation/short-lived-cache.ts). */
 const statuses = new ShortLivedCache<string | undefined>();
 
-/**
- * The sender's domain must be a VERIFIED domain of the workspace (docs/api.md#decided-sending: 422
- * otherwise). Outside a transaction the status comes from the short-lived cache: verifyDomain
- * invalidates it, and another process's change is seen within a second.
- */
+/** 422 unless VERIFIED here (docs/api.md#decided-sending); outside a transaction read from the short-lived cache. */
 export async function assertSenderDomainVerified(db: Executor, workspaceId: string, address: string): Promise<void> {
   const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
   const query = () => db.select({ status: domains.status }).from(domains);

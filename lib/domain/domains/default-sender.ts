@@ -7,10 +7,8 @@ import { domains, workspaces } from "@/db/schema";
 const NEEDS_QUOTES = /[()<>[\]:;@\\,."]/;
 
 /**
- * `Workspace name <hello@first-verified-domain>`, the From a new template starts with, so its first
- * "Send to me" works without a trip to the settings; null while the workspace has no verified domain
- * (any other address would be refused at send time). The first domain verified wins: it is the one
- * the team set up for sending, later ones are often for a single product.
+ * The From a new template starts with, so its first "Send to me" works; null without a verified domain. The first
+ * domain verified wins: later ones are often for a single product.
  */
 export async function defaultSenderFor(workspaceId: string, executor?: Executor): Promise<string | null> {
   const db = executor ?? (await getDb());

@@ -8,11 +8,7 @@ import { notFound } from "@/lib/foundation/errors";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 import type { Domain } from "./get-domain-or-throw";
 
-/**
- * Removes a sending domain with its DKIM key: from then on a send from it is refused (422 naming
- * `from`), as for a domain never added. Messages already sent keep their From. Audited
- * (`domain.delete`) in the same transaction; another workspace's id is NOT_FOUND and changes nothing.
- */
+/** From then on a send from it is refused (422 naming `from`); sent messages keep their From. */
 export async function deleteDomainOrThrow(workspaceId: string, domainId: string, actor: AuditActor): Promise<Domain> {
   const removed = await (await getDb()).transaction(async (tx) => {
     const [removed] = await tx
@@ -29,6 +25,6 @@ export async function deleteDomainOrThrow(workspaceId: string, domainId: string,
     });
     return removed;
   });
-  invalidateShortLivedCaches(); // a send's cached "verified domain of this workspace"
+  invalidateShortLivedCaches();
   return removed;
 }

@@ -6,7 +6,6 @@ import { expectedDnsRecords } from "./verify-domain";
 
 export interface DomainRecordView extends DnsRecord {
   state: RecordState;
-  /** What the check found, or why the lookup failed; only in the answer of a check just made. */
   detail: string | null;
 }
 
@@ -23,11 +22,7 @@ export interface DomainView {
   returnPath: ReturnPath | null;
 }
 
-/**
- * A domain with the records it publishes and each record's state: from the check just made when
- * `checks` is given (POST …/verify), else as the last check left it. The return path is the
- * deployment's BOUNCE_DOMAIN when set: its MX is published once by the operator, for every domain.
- */
+/** From the check just made when `checks` is given, else as the last check left it. */
 export function describeDomain(domain: Domain, checks?: RecordCheck[]): DomainView {
   const records = expectedDnsRecords(domain);
   const stored = recordStatesFromLastCheck(records, domain);

@@ -1,18 +1,9 @@
-/**
- * The DNS records a sending domain publishes, and how a looked-up answer is judged against them.
- * Pure (no database, no env): the verify use case and the dashboard both use it.
- *
- * - SPF: one TXT record on the domain itself. It must name the provider that really sends
- *   (`spfMechanism`), so an SPF record that lacks it is "wrong value", not "found".
- * - DKIM: TXT at <selector>._domainkey.<domain> with the domain's public key; the key must match.
- * - DMARC: TXT at _dmarc.<domain>, `p=none` to start with. Recommended, not required (see verify-domain.ts).
- */
+// Pure. SPF must name the provider that really sends; DKIM's key must match; DMARC is recommended, not required.
 export type DnsRecordKind = "SPF" | "DKIM" | "DMARC";
 
 export interface DnsRecord {
   kind: DnsRecordKind;
   type: "TXT";
-  /** The full name to publish the record at. */
   host: string;
   value: string;
   required: boolean;
@@ -25,7 +16,6 @@ export interface RecordCheck {
   host: string;
   required: boolean;
   outcome: RecordOutcome;
-  /** What was found, or why the lookup failed: for humans. */
   detail: string | null;
 }
 
@@ -49,13 +39,8 @@ export function dnsRecordsFor(domain: DomainKeys, spfMechanism: string | null): 
   ];
 }
 
-/**
- * The SPF mechanism that authorises the configured provider: Resend sends through Amazon SES;
- * an SMTP relay is named by its host (`a:` for a name, `ip4:`/`ip6:` for an address). The local
- * provider sends nowhere, so any SPF record will do (null).
- */
+/** Resend and SES send through amazonses.com, an SMTP relay is named by its host; the local provider needs none. */
 export function spfMechanismFor(provider: "local" | "smtp" | "resend" | "ses", smtpUrl?: string): string | null {
-  // Resend sends through SES; SES itself uses amazonses.com as MAIL FROM unless a custom MAIL FROM domain is set.
   if (provider === "resend" || provider === "ses") return "include:amazonses.com";
   if (provider !== "smtp" || !smtpUrl) return null;
   let host: string;
@@ -70,7 +55,6 @@ export function spfMechanismFor(provider: "local" | "smtp" | "resend" | "ses", s
   return `a:${host}`;
 }
 
-/** Judges the TXT strings found at a record's host (each record's chunks already joined). */
 export function judgeRecord(expected: DnsRecord, found: string[]): Pick<RecordCheck, "outcome" | "detail"> {
   if (expected.kind === "SPF") {
     const spf = found.filter((text) => /^v=spf1(\s|$)/i.test(text.trim()));
@@ -115,10 +99,7 @@ export function describeProblems(checks: RecordCheck[]): string | null {
 /** A record's state as of the domain's last check: "unchecked" before the first one. */
 export type RecordState = RecordOutcome | "unchecked";
 
-/**
- * Each record's state from what the last check stored (lastCheckError names every record that was not
- * found, in describeProblems' words), so a read needs no DNS lookup; POST …/verify checks anew.
- */
+/** From what the last check stored, so a read needs no DNS lookup. */
 export function recordStatesFromLastCheck(records: DnsRecord[], domain: { lastCheckedAt: Date | null; lastCheckError: string | null }): RecordState[] {
   if (!domain.lastCheckedAt) return records.map(() => "unchecked");
   const problems = (domain.lastCheckError ?? "").split("; ");

@@ -2,9 +2,8 @@
 export const EXAMPLE_EXISTING_SPF = "v=spf1 include:_spf.google.com ~all";
 
 /**
- * A domain may publish one `v=spf1` record only (RFC 7208 §4.5: two are a permerror, so SPF fails for
- * every sender). So our record is merged into an existing one: our mechanisms it lacks go in before
- * its `all` term (which ends evaluation), its own qualifier on `all` stays.
+ * One `v=spf1` record only (RFC 7208 §4.5: two fail for every sender), so ours is merged in: our missing mechanisms
+ * before its `all` term, whose qualifier stays.
  */
 export function mergeSpfRecord(existing: string, ours: string): string {
   const terms = existing.trim().split(/\s+/);

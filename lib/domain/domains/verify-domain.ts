@@ -13,7 +13,6 @@ import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
 export interface DomainVerification {
   domain: Domain;
-  /** Empty when DOMAIN_VERIFICATION=off (nothing was looked up). */
   checks: RecordCheck[];
 }
 
@@ -24,11 +23,8 @@ export function expectedDnsRecords(domain: Domain): DnsRecord[] {
 }
 
 /**
- * Looks up the domain's SPF, DKIM and DMARC records and stores the outcome. VERIFIED needs SPF and
- * DKIM (they are what receivers check for this sender); DMARC is reported but optional. A record
- * that is missing or wrong makes the domain FAILED (senders are refused until it is fixed); a lookup
- * that fails (timeout, SERVFAIL) proves nothing, so the status stays as it was and the error is kept.
- * DOMAIN_VERIFICATION=off marks the domain verified without any lookup.
+ * VERIFIED needs SPF and DKIM; DMARC is optional. A missing or wrong record makes it FAILED; a failed lookup proves
+ * nothing, so the status stays. DOMAIN_VERIFICATION=off verifies without a lookup.
  */
 export async function verifyDomain(workspaceId: string, domainId: string, actor: AuditActor): Promise<DomainVerification> {
   const domain = await getDomainOrThrow(workspaceId, domainId);
@@ -71,7 +67,7 @@ async function store(domain: Domain, values: Pick<Domain, "status" | "verifiedAt
     }
     return row;
   });
-  invalidateShortLivedCaches(); // the sender-domain status every send reads from the cache
+  invalidateShortLivedCaches();
   return stored;
 }
 

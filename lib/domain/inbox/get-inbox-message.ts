@@ -13,10 +13,7 @@ export interface InboxMessage {
   deliveredAt: Date;
 }
 
-/**
- * What the local provider delivered for one message of the workspace, or null: an unknown id, a
- * message that never went through the local provider and another workspace's message look the same.
- */
+/** Null for an unknown id, a message the local provider never took, and another workspace's alike. */
 export async function getInboxMessage(workspaceId: string, messageId: string): Promise<InboxMessage | null> {
   if (!isId("message", messageId)) return null;
   const db = await getDb();

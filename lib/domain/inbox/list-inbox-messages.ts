@@ -14,7 +14,6 @@ export interface InboxListItem {
   subject: string;
   /** When the message was created: the Date of its MIME and the order of the list. */
   date: Date;
-  /** When the local provider stored it. */
   deliveredAt: Date;
   /** Retention or an erase removed the stored MIME (the row stays, so the list does not lie). */
   purged: boolean;
@@ -36,12 +35,7 @@ export function parseInboxListQuery(params: URLSearchParams): InboxListQuery {
 const m = emailMessages;
 const i = localInbox;
 
-/**
- * The local provider's deliveries for one workspace, newest first (the dashboard's Local inbox).
- * Keyset pages on the message's (workspace_id, created_at, id) — the email_messages index — joined to
- * local_inbox by its primary key, so a page stays an index walk whatever the inbox's size (local_inbox
- * has no index of its own on workspace and time). `cursor.after` / `cursor.before` as in the API.
- */
+/** Keyset on the email_messages index joined to local_inbox by key, which has no index on workspace and time. */
 export async function listInboxMessages(workspaceId: string, page: InboxListQuery): Promise<InboxPage> {
   const db = await getDb();
   const scope = and(eq(m.workspaceId, workspaceId), eq(i.workspaceId, workspaceId));

@@ -22,10 +22,7 @@ const addresses = (value: AddressObject | AddressObject[] | undefined) =>
     .map((mailbox) => (mailbox.name ? `${mailbox.name} <${mailbox.address ?? ""}>` : (mailbox.address ?? "")))
     .join(", ");
 
-/**
- * Reads the stored MIME the way a mail client would (mailparser), so the inbox shows what the
- * recipient would see — tracking links, unsubscribe footer and headers included — not the stored fields.
- */
+/** As a mail client would, so the inbox shows what the recipient sees (tracking links, footer, headers), not the stored fields. */
 export async function parseInboxMime(mime: string): Promise<ParsedInboxMail> {
   const mail = await simpleParser(mime);
   return {

@@ -3,11 +3,8 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 
 /**
- * Folds the per-backend shards of overview_day_counts (db/schema/insights.ts) of days before `now`'s
- * UTC day into shard 0, so the table keeps about one row per workspace, day and live/sandbox however
- * many connections wrote. Part of the hourly maintenance. It takes only rows no transaction holds
- * (SKIP LOCKED): a send or an event updating its shard of an old day never waits on it, and it never
- * waits on them; a row skipped now is folded next hour. The sums are unchanged by construction.
+ * Folds past days' per-backend shards into shard 0, so about one row per workspace and day remains. SKIP LOCKED: it never
+ * waits on a send nor a send on it; a row skipped now is folded next hour.
  */
 export async function compactOverviewShards(now = new Date()): Promise<number> {
   const today = now.toISOString().slice(0, 10);

@@ -12,7 +12,6 @@ const m = emailMessages;
 const countWhere = (column: typeof m.sentAt) => sql<number>`(count(*) filter (where ${column} is not null))::int`.mapWith(Number);
 
 export interface Overview {
-  /** Start of the first UTC day shown (inclusive). */
   since: Date;
   /** Oldest first, one entry per UTC day, today last; days without messages are zeros. */
   days: OverviewDay[];
@@ -24,10 +23,7 @@ export interface Overview {
 const c = overviewDayCounts;
 const sumOf = (column: AnyPgColumn) => sql<number>`sum(${column})::int`.mapWith(Number);
 
-/**
- * The per-day counts from overview_day_counts, which triggers on email_messages keep in the writing
- * transaction (db/schema/insights.ts): at most 28 groups of a few rows each, whatever the volume.
- */
+/** From overview_day_counts, which triggers keep in the writing transaction: a few rows whatever the volume. */
 export function overviewQuery(db: Db, workspaceId: string, since: Date) {
   return db
     .select({
@@ -47,12 +43,8 @@ export function overviewQuery(db: Db, workspaceId: string, since: Date) {
     .groupBy(c.day, c.sandbox);
 }
 
-/**
- * The same counts straight from email_messages (one range scan of the window): what the rollups must
- * always equal. The tests compare the two; the benchmark prints both.
- */
+/** The same counts from email_messages: what the rollups must always equal (tests and the benchmark compare). */
 export function overviewDirectQuery(db: Db, workspaceId: string, since: Date) {
-  // Group on a cheap date per row; format only the 28 grouped values.
   const utcDate = sql`(${m.createdAt} at time zone 'UTC')::date`;
   return db
     .select({
@@ -78,13 +70,7 @@ export function overviewSince(now: Date, days = OVERVIEW_DAYS): Date {
   return new Date(today - (days - 1) * DAY_MS);
 }
 
-/**
- * The Overview's per-day counts over the last 14 UTC days, split live/sandbox, in one query. Days are
- * cohorts: a message counts on the day it was created, for each thing that has happened to it since
- * (sent, delivered, first opened, …). That keeps the rates of a day coherent (its delivered are among
- * its sent). The counts come from overview_day_counts (overviewQuery), so the read stays flat at any
- * volume; overviewDirectQuery computes the same from email_messages.
- */
+/** Days are cohorts: a message counts on its creation day for everything since, so a day's rates stay coherent. */
 export async function getOverview(workspaceId: string, now = new Date()): Promise<Overview> {
   const since = overviewSince(now);
   return overviewFromRows(since, await overviewQuery(await getDb(), workspaceId, since));
@@ -92,7 +78,6 @@ export async function getOverview(workspaceId: string, now = new Date()): Promis
 
 type OverviewRow = Awaited<ReturnType<typeof overviewQuery>>[number];
 
-/** The 14 days, totals and message count from per-day rows (of either query). */
 export function overviewFromRows(since: Date, rows: OverviewRow[]): Overview {
   const days: OverviewDay[] = Array.from({ length: OVERVIEW_DAYS }, (_, index) => ({
     date: new Date(since.getTime() + index * DAY_MS).toISOString().slice(0, 10),

@@ -19,11 +19,8 @@ export interface RecentProblem {
 const columns = { id: m.id, sandbox: m.sandbox, to: m.to, subject: m.subject, erroredAt: m.erroredAt, firstBouncedAt: m.firstBouncedAt };
 
 /**
- * The latest failures and bounces among the messages created since `since` (the Overview's window),
- * newest problem first. Failures walk email_messages_status_idx. Bounces have no index of their own
- * (a message that bounced keeps its status), so they are read only when the caller knows the window
- * holds some (`bounces`, from getOverview's totals), and only within the window's range of
- * email_messages_workspace_created_idx.
+ * Failures walk the status index; bounces have none (a bounced message keeps its status), so they are read only when
+ * `bounces` says the window holds some, within the window's created-index range.
  */
 export async function listRecentProblems(workspaceId: string, options: { since: Date; bounces: boolean }): Promise<RecentProblem[]> {
   const db = await getDb();
@@ -48,7 +45,6 @@ export async function listRecentProblems(workspaceId: string, options: { since: 
     ...failed.map((row) => ({ ...pick(row), kind: "FAILED" as const, at: row.erroredAt ?? row.firstBouncedAt! })),
     ...bounced.map((row) => ({ ...pick(row), kind: "BOUNCED" as const, at: row.firstBouncedAt! })),
   ];
-  // A failure without erroredAt cannot happen (recordEvent sets both); guard so sorting never sees null.
   return problems
     .filter((problem) => problem.at instanceof Date)
     .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : -1))

@@ -1,7 +1,4 @@
-/**
- * The Overview's metrics, in funnel order. `accepted` counts every message created (sandbox messages
- * stop there: they are never sent); the others count messages whose timestamp of that name is set.
- */
+// Funnel order; `accepted` counts every message created (sandbox stops there), the others messages with that timestamp set.
 export const OVERVIEW_METRICS = ["accepted", "sent", "delivered", "opened", "clicked", "bounced", "complained", "failed"] as const;
 export type OverviewMetric = (typeof OVERVIEW_METRICS)[number];
 
@@ -18,7 +15,6 @@ export const METRIC_LABELS: Record<OverviewMetric, string> = {
   failed: "Failed",
 };
 
-/** Chart colours: calm for the funnel, warm for problems. */
 export const METRIC_COLORS: Record<OverviewMetric, string> = {
   accepted: "#94a3b8",
   sent: "#6366f1",

@@ -12,11 +12,8 @@ const m = emailMessages;
 const waitingColumns = { id: m.id, status: m.status, sandbox: m.sandbox, sentAt: m.sentAt, handedOverAt: m.handedOverAt, scheduledAt: m.scheduledAt };
 
 /**
- * POST /v1/email_messages/:id/cancel and the dashboard's Cancel (docs/api.md#decided-scheduled-sends):
- * a message still waiting (scheduled or queued, PENDING or PAUSED, not handed over) ends CANCELLED with
- * a CANCELLED event; otherwise 409 naming its state. The row is locked first, so this and delivery's
- * hand-off (lib/delivery/load-delivery-batch.ts, handOver) cannot both win: a job still in the queue
- * or already held by a worker finds the message CANCELLED and sends nothing.
+ * A message still waiting ends CANCELLED (docs/api.md#decided-scheduled-sends); otherwise 409 naming its state. The row
+ * is locked first, so this and delivery's hand-off cannot both win.
  */
 export async function cancelMessage(input: { workspaceId: string; messageId: string; by: string; actor?: Actor }): Promise<EmailMessageRow> {
   if (input.actor) assertActorRole(input.actor, "ADMIN", "cancel messages");
@@ -36,17 +33,12 @@ export async function cancelMessage(input: { workspaceId: string; messageId: str
 
 export interface BatchCancellation {
   batchId: string;
-  /** The messages this call cancelled, in batch order. */
   cancelled: string[];
   /** The batch's other messages and why each was left as it is (sent, failed, already cancelled…). */
   notCancelled: Array<{ id: string; status: string; reason: string }>;
 }
 
-/**
- * POST /v1/batches/:id/cancel: every message of the batch still waiting is cancelled, in one
- * transaction with set-based events; the rest are listed with their state. Answered even when nothing
- * was left to cancel (the list says why), so a retry after a timeout is harmless.
- */
+/** One transaction, set-based; answered even when nothing was left to cancel, so a retry after a timeout is harmless. */
 export async function cancelBatch(input: { workspaceId: string; batchId: string; by: string }): Promise<BatchCancellation> {
   const db = await getDb();
   return db.transaction(async (tx) => {

@@ -20,11 +20,8 @@ const PAGE_PARAMS = new Set(["limit", "cursor.after", "cursor.before"]);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The Emails page's URL (issue #5) as a message list query. Values are trimmed and an empty field
- * means "no filter" (a submitted GET form sends every field); `mode` is live or sandbox; the day
- * range `createdFrom`/`createdTo` becomes createdAt ≥ the first day and < the day after the last, in
- * UTC. The other fields follow the API's rules. A bad value comes back with its field, to show beside
- * it. `pages: false` ignores `limit` and the cursors (the "new messages" count pages on its own).
+ * The Emails page's URL as a message list query: an empty field means no filter, the day range is UTC, the rest follow
+ * the API's rules; a bad value comes back with its field. `pages: false` ignores `limit` and the cursors.
  */
 export function parseEmailListSearch(search: URLSearchParams, options: { pages?: boolean } = {}): EmailListSearch {
   const value = (name: string) => search.get(name)?.trim() || null;

@@ -11,11 +11,8 @@ export interface EraseContentOptions {
 }
 
 /**
- * Removes a set of messages' stored content in two statements: bodies, variables, the bytes of inline
- * attachments (names, types and sizes stay) and the local inbox's MIME; sets contentPurgedAt.
- * Addresses, metadata, timestamps and events stay. Uploaded attachments (attachmentId) are not
- * touched: their bytes belong to the attachment, purged after ATTACHMENT_RETENTION_DAYS, and another
- * message may use the same one. Returns the ids erased.
+ * Removes stored content in two statements; addresses, metadata and events stay. Uploaded attachments are untouched:
+ * their bytes belong to the attachment, which another message may use. Returns the ids erased.
  */
 export async function eraseStoredContent(db: Executor, messageIds: string[], options: EraseContentOptions): Promise<string[]> {
   if (messageIds.length === 0) return [];
@@ -28,7 +25,6 @@ export async function eraseStoredContent(db: Executor, messageIds: string[], opt
       bodyText: "",
       variables: {},
       ...(options.subject ? { subject: "" } : {}),
-      // Keep each attachment's description, drop its bytes (order kept).
       attachments: sql`(select coalesce(jsonb_agg(item - 'contentBase64' order by position), '[]'::jsonb)
         from jsonb_array_elements(${m.attachments}) with ordinality as a(item, position))`,
       contentPurgedAt: sql`coalesce(${m.contentPurgedAt}, ${now.toISOString()}::timestamptz)`,

@@ -9,11 +9,8 @@ import { eraseStoredContent } from "./erase-content";
 import { recordEvent, redactRenderedEvents } from "@/lib/records/timeline/record-event";
 
 /**
- * Erases one message (docs/api.md#decided-paused-and-deleted): status DELETED; subject, bodies, variables, inline
- * attachment bytes and the local inbox's MIME removed, and the RENDERED event's sentence (it quotes
- * the subject) rewritten. Ids, addresses, timestamps, metadata, attachment names and the timeline stay.
- * A PENDING or PAUSED message erased never goes out: delivery claims only PENDING messages.
- * Erasing an erased message changes nothing. Unknown id or another workspace's → NOT_FOUND.
+ * Status DELETED, content removed, the RENDERED event's sentence (it quotes the subject) rewritten; ids, addresses and
+ * the timeline stay (docs/api.md#decided-paused-and-deleted). An erased PENDING message never goes out.
  */
 export async function eraseMessage(input: { workspaceId: string; messageId: string }): Promise<void> {
   if (!isId("message", input.messageId)) throw notFound(`Email message ${input.messageId}`, "id");

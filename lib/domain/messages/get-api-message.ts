@@ -7,11 +7,7 @@ import { emailMessages as m } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
 import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";
 
-/**
- * GET /v1/email_messages/:id's read: the columns the API returns (never the bodies, attachments or
- * headers), compiled once and run as a prepared statement: one round trip, parsed and planned once
- * per connection, where Drizzle's builder cost more of the request's CPU than the read itself.
- */
+// Compiled once and prepared: Drizzle's builder cost more than the read itself (docs/benchmarks.md#reads-in-one-round-trip-issue-20-2026-11-27-session-13).
 const apiMessageById = compileOnce(
   sql`select ${columnList(MESSAGE_API_COLUMNS)} from ${m} where ${m.workspaceId} = ${sql.placeholder("workspaceId")} and ${m.id} = ${sql.placeholder("id")}`,
 );

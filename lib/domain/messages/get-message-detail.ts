@@ -4,7 +4,6 @@ import { getDb } from "@/db/client";
 import { emailMessageLogs, emailMessages, templates, type MessageSource, type MessageStatus } from "@/db/schema";
 import { isId } from "@/lib/foundation/ids";
 
-/** Every EmailMessage field of docs/api.md#resources, plus what a person reading the message needs (bodies, links). */
 export interface MessageDetail {
   id: string;
   createdAt: Date;
@@ -46,15 +45,11 @@ export interface MessageDetail {
   lastUnsubscribedAt: Date | null;
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
-  /** Set when a sent message never got a delivery confirmation in time. */
   deliveryUnconfirmedAt: Date | null;
-  /** Set when retention or an erase removed the bodies, variables and stored MIME. */
   contentPurgedAt: Date | null;
-  /** When it is to go out (scheduled sends); null: at once. */
   scheduledAt: Date | null;
   /** When delivery took it (from then on it can no longer be cancelled or rescheduled). */
   handedOverAt: Date | null;
-  /** The message this one resends ("Resent from …"). */
   resentFromId: string | null;
   /** Its own resends, oldest first, at most RESENDS_SHOWN ("Resent as …"). */
   resentAs: string[];
@@ -75,16 +70,12 @@ export interface MessageDetailResult {
   message: MessageDetail;
   /** Newest first, at most `eventLimit`. */
   events: MessageTimelineEvent[];
-  /** All events of the message, to say when the timeline shown is cut. */
   eventCount: number;
 }
 
 export const MESSAGE_DETAIL_EVENT_LIMIT = 200;
 
-/**
- * One message of a workspace with its timeline, for the message page. Tenant-scoped: an unknown id
- * and another workspace's id both give null (docs/architecture.md#tenant-scoping: the same not-found, never a hint).
- */
+/** Tenant-scoped: an unknown id and another workspace's both give null, never a hint. */
 export async function getMessageDetail(
   workspaceId: string,
   messageId: string,
@@ -116,7 +107,6 @@ export async function getMessageDetail(
       .orderBy(desc(emailMessageLogs.createdAt), desc(emailMessageLogs.id))
       .limit(options.eventLimit ?? MESSAGE_DETAIL_EVENT_LIMIT),
     db.select({ total: count() }).from(emailMessageLogs).where(timeline),
-    // email_messages_resent_from_idx; ids sort by creation time.
     db
       .select({ id: emailMessages.id })
       .from(emailMessages)

@@ -17,7 +17,6 @@ export interface EmailListRow {
   templateId: string | null;
   metaId: string | null;
   createdAt: Date;
-  /** When it is to go out, while scheduled (shown beside the status). */
   scheduledAt: Date | null;
   /** Content erased (status DELETED) or purged by retention: the subject is not shown as content. */
   erased: boolean;
@@ -33,11 +32,7 @@ export interface EmailListPage {
 
 export type EmailListResult = { ok: true; page: EmailListPage } | EmailListSearchError;
 
-/**
- * The Emails page's rows (issue #5): `listMessages`, the same index-backed keyset query as
- * GET /v1/email_messages, for the query the page parsed from its URL (parseEmailListSearch). A cursor
- * that names no message of the workspace is returned with its parameter, like a bad filter value.
- */
+/** The same keyset query as GET /v1/email_messages; a cursor naming no message here comes back with its parameter. */
 export async function listDashboardMessages(workspaceId: string, query: MessageListQuery): Promise<EmailListResult> {
   try {
     const { items, meta } = await listMessages(workspaceId, query);
@@ -66,11 +61,7 @@ export async function listDashboardMessages(workspaceId: string, query: MessageL
   }
 }
 
-/**
- * How many messages matching the same filters arrived after `newestId` (the top row on screen),
- * for the "N new messages" notice. One keyset page towards newer rows: at most a page is read; the
- * query's own page (limit, cursor) does not change what "new" means.
- */
+/** For the "N new messages" notice: one keyset page towards newer rows, so at most a page is read. */
 export async function countNewerMessages(workspaceId: string, filters: MessageListQuery, newestId: string | null) {
   const cursor = newestId ? { direction: "before" as const, id: newestId } : null;
   const result = await listDashboardMessages(workspaceId, { ...filters, limit: MESSAGES_PAGE_SIZE, cursor });

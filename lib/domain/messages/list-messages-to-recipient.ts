@@ -14,13 +14,8 @@ interface Keyed {
   id: string;
 }
 
-/**
- * listMessages with a `to` filter: lib/foundation/keyset.ts's keyset page, walked through the recipients'
- * primary key (workspace, address, created_at, message id) instead of email_messages' created index,
- * joined to each message for the other filters. A page reads its rows and stops, however many
- * messages the address has had (a GIN index found them all and sorted them). Same cursors and
- * answers as keysetPage: an unknown (or another workspace's) cursor id is a 400.
- */
+// Walks the recipients' primary key (workspace, address, created_at, id) rather than the created index, so a page
+// reads its rows and stops however much mail the address has had. Same cursors and answers as keysetPage.
 /** `columns` are the ones the caller answers with (its `Row`): never the bodies for a list. */
 export async function listMessagesToRecipient<Row extends Keyed>(
   workspaceId: string,

@@ -13,11 +13,8 @@ const LIST_COLUMNS = { ...MESSAGE_API_COLUMNS, sandbox: m.sandbox, contentPurged
 type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt">;
 
 /**
- * GET /v1/email_messages (docs/api.md#decided-listing-messages): newest first on (created_at, id), keyset cursors in
- * both directions, filters combinable. Every query walks email_messages_workspace_created_idx (or a
- * filter's own index; `to`, the recipients' index: list-messages-to-recipient.ts), so a page costs
- * the same at any depth. It reads only the columns the API returns: never the bodies, attachments or
- * headers (a page of 50 would carry them all).
+ * Newest first, keyset cursors both ways (docs/api.md#decided-listing-messages): every query walks an index, so a page
+ * costs the same at any depth, and only the API's columns are read.
  */
 export async function listMessages(workspaceId: string, query: MessageListQuery) {
   const page = { limit: query.limit, cursor: query.cursor };
@@ -38,7 +35,6 @@ function filtersOf(query: MessageListQuery): SQL[] {
   if (query.templateId !== undefined) filters.push(eq(m.templateId, query.templateId));
   if (query.batchId !== undefined) filters.push(eq(m.batchId, query.batchId));
   if (query.metaId !== undefined) filters.push(eq(m.metaId, query.metaId));
-  // `to` is not a filter here: listMessagesToRecipient walks the recipients' index instead.
   // Backslash is LIKE's escape character: the caller's % and _ are text, not wildcards.
   if (query.subject !== undefined) filters.push(ilike(m.subject, `%${query.subject.replace(/[\\%_]/g, "\\$&")}%`));
   if (query.sandbox !== undefined) filters.push(eq(m.sandbox, query.sandbox));

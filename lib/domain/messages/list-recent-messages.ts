@@ -17,11 +17,7 @@ export interface RecentMessage {
 
 export const RECENT_MESSAGES_MAX = 50;
 
-/**
- * The newest messages of one workspace, newest first (createdAt, then id: stable under equal
- * timestamps). Served by the (workspace_id, created_at desc, id desc) index, so it stays one index
- * range scan at any table size. Only list columns are read: bodies and attachments stay on disk.
- */
+/** One range scan of the (workspace_id, created_at desc, id desc) index at any table size; list columns only. */
 export async function listRecentMessages(
   workspaceId: string,
   options: { limit?: number } = {},

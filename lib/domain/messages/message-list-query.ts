@@ -13,7 +13,6 @@ export interface MessageListQuery extends KeysetPageQuery {
   templateId?: string;
   batchId?: string;
   metaId?: string;
-  /** A bare address; matched against `to` case-insensitively. */
   to?: string;
   /** Text the subject contains, case-insensitive (trimmed; beyond the published API). */
   subject?: string;
@@ -23,19 +22,12 @@ export interface MessageListQuery extends KeysetPageQuery {
   sandbox?: boolean;
 }
 
-/**
- * GET /v1/email_messages' query string (docs/api.md#decided-listing-messages): `limit`, `cursor.*`,
- * `createdAt.*` (dotted or bracket names), `status`, `source`, `templateId`, `batchId`, `metaId`, `to`,
- * `subject`, `scheduled` (beyond the published API).
- */
+/** GET /v1/email_messages' query string (docs/api.md#decided-listing-messages), with `subject` and `scheduled` beyond it. */
 export function parseMessageListQuery(params: URLSearchParams): MessageListQuery {
   return readMessageListQuery((name) => queryParam(params, name));
 }
 
-/**
- * The API's parameters read through `read`, checked in the API's order, so the first bad value is
- * the one reported. The dashboard reads its URL through this too (its fields carry the API's names).
- */
+/** In the API's order, so the first bad value is the one reported; the dashboard's URL is read through this too. */
 export function readMessageListQuery(read: ParamReader): MessageListQuery {
   const { limit, cursor, createdAt } = parseCursorPage(read, { maxLimit: MESSAGES_PAGE_SIZE });
   const query: MessageListQuery = { limit, cursor, createdAt };

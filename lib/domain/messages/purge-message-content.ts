@@ -9,12 +9,8 @@ import { eraseStoredContent } from "./erase-content";
 const PURGE_CHUNK = 1000;
 
 /**
- * Retention (hourly, lib/entry/worker/maintenance.ts): messages created more than RETENTION_DAYS ago whose
- * content is still stored lose their bodies, variables, inline attachment bytes and local inbox MIME;
- * contentPurgedAt is set. The subject, addresses, metadata, timestamps and events stay. Messages still
- * waiting for delivery (PENDING, PAUSED) are kept whatever their age. Walks the partial retention index
- * (created_at where content_purged_at is null) oldest first, keyset by (created_at, id), one short
- * transaction per 1,000 messages.
+ * Retention: content of messages older than RETENTION_DAYS goes, messages still waiting are kept. Walks the partial
+ * retention index oldest first, one short transaction per 1,000 messages.
  */
 export async function purgeMessageContent(options: { now?: Date } = {}): Promise<{ purged: number }> {
   const db = await getDb();

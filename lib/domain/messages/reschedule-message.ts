@@ -12,14 +12,6 @@ import { assertWaiting } from "./waiting-state";
 
 const m = emailMessages;
 
-/**
- * PATCH /v1/email_messages/:id ({ scheduledAt }) and the dashboard's Reschedule
- * (docs/api.md#decided-scheduled-sends): moves a message still waiting to a new time, with a SCHEDULED
- * event naming both times. A PENDING message gets a new delivery job held until the new time; its
- * earlier job, whenever it runs, finds the time changed and does nothing (delivery matches the job's
- * time to the message's). A PAUSED one keeps waiting for the resume, which enqueues it for its time.
- * The row lock makes this and delivery's hand-off exclusive, as for a cancel.
- */
 /** The PATCH body: `scheduledAt` and nothing else (any other field is a 400 naming it, never ignored). */
 export function scheduledAtOfPatch(body: unknown): unknown {
   if (!isPlainObject(body)) throw new AppError("INVALID_JSON", 'The request body must be a JSON object: { "scheduledAt": "2026-05-01T09:00:00+02:00" }.');
@@ -28,9 +20,9 @@ export function scheduledAtOfPatch(body: unknown): unknown {
   return body.scheduledAt;
 }
 
+/** A PENDING message gets a new job held until the new time (the old job finds the time changed); a PAUSED one awaits the resume. */
 export async function rescheduleMessage(input: { workspaceId: string; messageId: string; scheduledAt: unknown; by: string; actor?: Actor }): Promise<EmailMessageRow> {
   if (input.actor) assertActorRole(input.actor, "ADMIN", "reschedule messages");
-  // Checked before anything is locked: a bad time is a 400 whatever the message's state.
   const scheduledAt = parseScheduledAt(input.scheduledAt, "scheduledAt");
   await queueTransaction(async (tx) => {
     const [row] = await tx

@@ -2,16 +2,10 @@ import { now } from "@/lib/foundation/clock";
 import { env } from "@/lib/foundation/env";
 import { invalidParameter } from "@/lib/foundation/errors";
 
-/**
- * ISO 8601 with a date, a time and an explicit offset (`Z` or `±hh:mm`): a time without one would be
- * read in the server's zone, which the caller cannot know (docs/api.md#decided-scheduled-sends).
- */
+// An explicit offset is required: a time without one would be read in the server's zone (docs/api.md#decided-scheduled-sends).
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * A send's `scheduledAt`, checked against the clock: strictly in the future and at most
- * SCHEDULE_MAX_DAYS ahead. `param` names the field in the 400 (`emailMessages[3].scheduledAt`).
- */
+/** Strictly in the future, at most SCHEDULE_MAX_DAYS ahead; `param` names the field in the 400. */
 export function parseScheduledAt(value: unknown, param: string): Date {
   if (typeof value !== "string" || !WITH_OFFSET.test(value.trim())) {
     throw invalidParameter(param, `${param} must be an ISO 8601 date and time with an offset, such as 2026-05-01T09:00:00+02:00 or 2026-05-01T07:00:00Z.`);

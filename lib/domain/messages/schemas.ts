@@ -1,10 +1,7 @@
 import { z } from "zod";
 
-/**
- * The body of POST /v1/email_messages (and each element of a batch). Known fields are type-checked;
- * unknown fields are ignored (the real client may send more); explicit null means absent.
- * Cross-field rules (form, recipients, sender, headers) live in parse-send-request.ts.
- */
+// POST /v1/email_messages: unknown fields are ignored (the real client may send more), explicit null means absent.
+// Cross-field rules live in parse-send-request.ts.
 export const attachmentInputSchema = z.object({
   name: z.string().min(1).max(255),
   contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as application/pdf"),
@@ -15,10 +12,7 @@ export const attachmentInputSchema = z.object({
 
 const metadataValue = z.union([z.string().max(2000), z.number(), z.boolean()]);
 
-/**
- * Recipients as a comma-separated string (the decided form) or, beyond it, an array of strings (the
- * shape of Resend's API and of most JSON clients), with the same limits and rules per entry.
- */
+/** A comma-separated string (the decided form) or, beyond it, an array of strings as most JSON clients send. */
 const addressList = (maxLength: number) =>
   z
     .union([z.string().max(maxLength), z.array(z.string().max(1000)).max(50)])

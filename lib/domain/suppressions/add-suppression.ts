@@ -18,15 +18,10 @@ export interface AddSuppressionInput {
   /** The message whose hard bounce or complaint put the address here. */
   emailMessageId?: string | null;
   detail?: string | null;
-  /** Who adds it by hand (audited as `suppression.add`); absent for the provider-event path, whose bounce or complaint is on the message's timeline. */
   actor?: AuditActor;
 }
 
-/**
- * Puts an address on the workspace's suppression list (docs/api.md#decided-unsubscribe-groups-suppression-contacts: hard bounces and complaints, or
- * by hand); later live sends to it are suppressed. An idempotent upsert: an address already listed
- * keeps its row and takes the latest reason. Pass the transaction of provider-event ingestion as `db`.
- */
+/** An idempotent upsert (docs/api.md#decided-unsubscribe-groups-suppression-contacts): a listed address takes the latest reason. */
 export async function addSuppression(input: AddSuppressionInput, tx?: Tx): Promise<Suppression> {
   if (!SUPPRESSION_REASONS.includes(input.reason)) {
     throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
@@ -47,10 +42,7 @@ export async function addSuppression(input: AddSuppressionInput, tx?: Tx): Promi
   return row;
 }
 
-/**
- * An address added by hand over an existing entry: a complaint stays a complaint (else re-adding it as
- * MANUAL would let it be removed without `force`), and the message that caused the entry is kept.
- */
+/** A complaint stays a complaint (as MANUAL it could be removed without `force`), and its message is kept. */
 function byHand(values: { reason: SuppressionReason; emailMessageId: string | null; detail: string | null; updatedAt: Date }) {
   return {
     ...values,
@@ -59,10 +51,7 @@ function byHand(values: { reason: SuppressionReason; emailMessageId: string | nu
   };
 }
 
-/**
- * addSuppression for many addresses in one statement (the group commit of provider events): each
- * validated and normalized the same way; an address named twice for a workspace keeps the last entry.
- */
+/** One statement (the provider events' group commit); an address named twice keeps the last entry. */
 export async function addSuppressions(inputs: AddSuppressionInput[], db: Executor): Promise<void> {
   const now = new Date();
   const rows = new Map<string, typeof suppressions.$inferInsert>();
@@ -70,7 +59,6 @@ export async function addSuppressions(inputs: AddSuppressionInput[], db: Executo
     if (!SUPPRESSION_REASONS.includes(input.reason)) throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
     const email = normalizeSuppressionEmail(input.email);
     const values = { reason: input.reason, emailMessageId: input.emailMessageId ?? null, detail: input.detail ?? null, updatedAt: now };
-    // One row per key: an upsert may not touch a row twice in one statement.
     rows.delete(`${input.workspaceId} ${email}`);
     rows.set(`${input.workspaceId} ${email}`, { id: newId("suppression", now), workspaceId: input.workspaceId, email, ...values, createdAt: now });
   }

@@ -6,7 +6,6 @@ import { parseDateTime, parseLimit, queryParam } from "@/lib/foundation/paginati
 import type { Suppression, SuppressionReason } from "./add-suppression";
 import type { SuppressionFilters } from "./list-suppressions-page";
 
-/** The suppression list over /v1 (docs/api.md#suppressions): bodies, the list's query and the resource. */
 export const addSuppressionApiSchema = z.object({
   email: z.string({ message: "email must be one address, e.g. ann@example.org." }).max(320).describe("The address to suppress (stored lower-cased)."),
   reason: z.enum(SUPPRESSION_REASONS).optional().describe("MANUAL (the default); HARD_BOUNCE or COMPLAINT when importing a list from elsewhere. An address already listed for a complaint stays a complaint."),
@@ -42,7 +41,6 @@ export function parseSuppressionListQuery(params: URLSearchParams): SuppressionL
   return query;
 }
 
-/** The Suppression resource: when it was added and from which message (for a hard bounce or a complaint). */
 export function serializeSuppression(row: Suppression) {
   return {
     id: row.id,

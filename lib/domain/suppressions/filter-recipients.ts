@@ -8,7 +8,6 @@ import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import { recordEvent } from "@/lib/records/timeline/record-event";
 
 export interface SuppressedRecipient {
-  /** Lower-cased. */
   email: string;
   /** UNSUBSCRIBED: from the message's group; otherwise the reason the address is on the suppression list. */
   reason: "UNSUBSCRIBED" | (typeof SUPPRESSION_REASONS)[number];
@@ -21,7 +20,6 @@ export interface FilteredRecipients {
   cc: string[];
   bcc: string[];
   suppressed: SuppressedRecipient[];
-  /** How many entries are left in to + cc + bcc. */
   remaining: number;
 }
 
@@ -37,18 +35,14 @@ interface MessageRecipients {
 const addressOf = (entry: string) => (bareAddress(entry) ?? entry).trim().toLowerCase();
 
 /**
- * The recipients a live message may still go to (docs/api.md#decided-unsubscribe-groups-suppression-contacts):
- * without those who unsubscribed from its group (group mail only: mail without a group is
- * transactional and goes) and those on the workspace's suppression list (any live mail). Reads only.
+ * Without those unsubscribed from its group (group mail only: mail without one is transactional) and those on the
+ * suppression list (docs/api.md#decided-unsubscribe-groups-suppression-contacts). Reads only.
  */
 export async function filterSuppressedRecipients(db: Executor, message: MessageRecipients): Promise<FilteredRecipients> {
   return (await filterSuppressedRecipientsOfMessages(db, [message])).get(message.id)!;
 }
 
-/**
- * The same for many messages, set-based: one query for the suppression list and one for group
- * unsubscribes (only when some message has a group), whatever the number of messages. By message id.
- */
+/** Set-based: two queries at most, whatever the number of messages. */
 export async function filterSuppressedRecipientsOfMessages(
   db: Executor,
   messages: MessageRecipients[],
@@ -78,7 +72,6 @@ export async function filterSuppressedRecipientsOfMessages(
           inArray(groupUnsubscribes.email, [...addresses]),
         ),
       );
-    // A group belongs to one workspace, so the group id alone scopes the address.
     for (const row of rows) unsubscribed.set(`${row.groupId}\n${row.email}`, { email: row.email, reason: "UNSUBSCRIBED", groupName: row.groupName });
   }
   return new Map(messages.map((message) => [message.id, filterOne(message, listed, unsubscribed)]));
@@ -109,10 +102,8 @@ const REASON_TEXT = {
 } as const;
 
 /**
- * Records EMAIL_MESSAGE_SUPPRESSED (sets lastSuppressedAt) in the claim's transaction. With nobody left
- * the message is done: SUCCEEDED without sentAt ("the service did what was asked"). recordEvent only
- * moves the status on SENT/DELIVERED and errors, and SUPPRESSED alone must not (some recipients may
- * still be sent to, or fail), so that one status move is made here, on the still-PENDING message.
+ * With nobody left the message is SUCCEEDED without sentAt. recordEvent does not move the status on SUPPRESSED (some
+ * recipients may still go), so that one move is made here, on the still-PENDING message.
  */
 export async function recordSuppressed(
   tx: Executor,
@@ -134,7 +125,6 @@ export async function recordSuppressed(
     message: sentence,
     at: options.at,
     details: { suppressed: suppressed.map(({ email, reason }) => ({ email, reason })) },
-    // "The service did what was asked" (docs/api.md#decided-unsubscribe-groups-suppression-contacts): SUCCEEDED, with no sentAt.
     settles: options.nobodyLeft,
   });
 }

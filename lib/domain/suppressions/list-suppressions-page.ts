@@ -11,14 +11,10 @@ export interface SuppressionFilters {
   since?: Date;
 }
 
-/**
- * One page of the suppression list (the dashboard, GET /v1/suppressions): alphabetical, optionally by address prefix, reason and date,
- * keyset-paged on the (workspace_id, email) unique index (the CLI's listSuppressions stays as it is).
- */
+/** Alphabetical, keyset-paged on the (workspace_id, email) index; reason and since filter the rows as the page walks. */
 export async function listSuppressionsPage(workspaceId: string, request: Omit<EmailPageRequest, "limit"> & { limit?: number } & SuppressionFilters): Promise<EmailPage<Suppression>> {
   const page = { ...request, limit: Math.min(Math.max(Math.trunc(request.limit ?? 50), 1), 200) };
   const prefix = request.prefix?.trim().toLowerCase() ?? "";
-  // reason and since are not indexed: they filter the rows of the workspace's (and prefix's) index range as the page walks it.
   const scope = and(
     eq(suppressions.workspaceId, workspaceId),
     ...(prefix ? emailPrefixConditions(suppressions.email, prefix) : []),

@@ -8,21 +8,13 @@ import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
 import { normalizeSuppressionEmail, type Suppression } from "./add-suppression";
 
 export interface RemoveSuppressionOptions {
-  /**
-   * Required to remove an address suppressed for a complaint: the recipient said the mail is spam, and
-   * mailing them again harms the sender's reputation. The dashboard and the CLI imply it (a person chose
-   * that row with its reason in view: they pass no options); the API makes the caller say it.
-   */
+  /** Needed for a complaint (mailing them again harms reputation); the dashboard and CLI imply it, the API must say it. */
   force?: boolean;
   /** Why it is removed: kept in the audit entry with who removed it. */
   why?: string | null;
 }
 
-/**
- * Takes an address off the workspace's suppression list (the dashboard, the CLI, the API): later sends
- * go to it again. A hard bounce is simply reactivated; a complaint needs `force`. The removed row (when
- * it was added, from which message) is returned and kept in the audit entry (`suppression.remove`).
- */
+/** Later sends go to it again; the removed row is kept in the audit entry. */
 export async function removeSuppressionOrThrow(workspaceId: string, email: string, actor: AuditActor, options?: RemoveSuppressionOptions): Promise<Suppression> {
   const address = normalizeSuppressionEmail(email);
   // Without options: the dashboard or the CLI, where a person chose the row with its reason in view.

@@ -1,7 +1,4 @@
-/**
- * What a new blank template starts with. Pure: the new-template form and the use case share it. A blank
- * blocks template starts from emptyBlocksDocument() (blocks.shared.ts), compiled in the browser.
- */
+// Pure: the new-template form and the use case share it.
 export const BLANK_TEMPLATE_NAME = "Untitled template";
 
 export const BLANK_SUBJECT = 'Hello {{ name | default: "there" }}';

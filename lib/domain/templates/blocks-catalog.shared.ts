@@ -1,10 +1,6 @@
 import type { BlocksDocument } from "./blocks.shared";
 
-/**
- * The block types of the EmailBuilder.js format the composer knows, what they are called in the UI and
- * what a new one contains. Paddings follow the 24px side margin of `emptyBlocksDocument()` so added
- * blocks line up with the starter ones.
- */
+// Paddings follow emptyBlocksDocument()'s 24px side margin, so added blocks line up with the starter ones.
 export const BLOCK_TYPES = ["Heading", "Text", "Button", "Image", "Divider", "Spacer", "ColumnsContainer", "Container", "Html", "Avatar"] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 
@@ -37,10 +33,7 @@ export const FONT_FAMILIES: Record<string, string> = {
   MONOSPACE: "Monospace",
 };
 
-/**
- * A self-contained grey "Image" placeholder: the preview shows where the picture goes without fetching
- * anything (an empty src would make browsers request the page again). Meant to be replaced by a hosted URL.
- */
+/** Inline, so the preview fetches nothing (an empty src would make browsers request the page again). */
 export const PLACEHOLDER_IMAGE_URL =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='600' height='200'%3E%3Crect width='600' height='200' fill='%23E2E8F0'/%3E" +
   "%3Ctext x='300' y='112' font-family='sans-serif' font-size='28' fill='%2364748B' text-anchor='middle'%3EImage%3C/text%3E%3C/svg%3E";
@@ -66,7 +59,6 @@ const DEFAULTS: Record<BlockType, BlocksDocument[string]["data"]> = {
   Avatar: { props: { imageUrl: PLACEHOLDER_IMAGE_URL, alt: "Avatar", size: 64, shape: "circle" }, style: { ...padding(16, 16), textAlign: "center" } },
 };
 
-/** A new block of `type` with its default properties (a fresh copy each time). */
 export function defaultBlock(type: BlockType): BlocksDocument[string] {
   return { type, data: structuredClone(DEFAULTS[type]) };
 }

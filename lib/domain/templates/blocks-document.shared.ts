@@ -1,18 +1,11 @@
 import type { BlocksDocument } from "./blocks.shared";
 import { defaultBlock, type BlockType } from "./blocks-catalog.shared";
 
-/**
- * Pure operations on an EmailBuilder.js block document, for the visual composer. Every function returns
- * a new document (the composer is controlled; React compares by reference) and never mutates its input.
- *
- * Children live in three places depending on the parent: the root EmailLayout's `data.childrenIds`, a
- * Container's `data.props.childrenIds`, and a ColumnsContainer's `data.props.columns[n].childrenIds`
- * (always three columns in the format; the third is not rendered when `columnsCount` is 2).
- */
+// Pure operations on a block document, each returning a new one (the composer is controlled). Children live in the
+// root's `data.childrenIds`, a Container's `props.childrenIds`, or a ColumnsContainer's three `props.columns[n]`.
 export type Block = BlocksDocument[string];
 type Data = Record<string, unknown>;
 
-/** A list of children: the parent block, and for a columns block which column. */
 export interface BlockSlot {
   parentId: string;
   column?: number;
@@ -91,7 +84,6 @@ export function subtreeIds(document: BlocksDocument, id: string, seen = new Set<
   return [id, ...slotsOf(document, id, true).flatMap((slot) => childIds(document, slot).flatMap((child) => subtreeIds(document, child, seen)))];
 }
 
-/** A readable id that is not taken yet: `heading-1`, `heading-2`, … */
 export function newBlockId(document: BlocksDocument, type: string): string {
   const base = type === "ColumnsContainer" ? "columns" : type.toLowerCase();
   let n = 1;
@@ -105,7 +97,6 @@ function insertId(document: BlocksDocument, id: string, place: BlockPlace): Bloc
   return withChildIds(document, place, ids);
 }
 
-/** Adds a new block of `type`, with its default properties, at `place`. */
 export function insertBlock(document: BlocksDocument, type: BlockType, place: BlockPlace): { document: BlocksDocument; id: string } {
   const id = newBlockId(document, type);
   return { document: insertId({ ...document, [id]: defaultBlock(type) }, id, place), id };
@@ -122,7 +113,6 @@ export function insertionPlace(document: BlocksDocument, selection: BlockSelecti
   return place ? { ...place, index: place.index + 1 } : atEnd({ parentId: "root" });
 }
 
-/** Removes a block and everything nested in it; the root stays. */
 export function removeBlock(document: BlocksDocument, id: string): BlocksDocument {
   const place = findPlace(document, id);
   if (!place) return document;
@@ -166,7 +156,6 @@ function cloneSubtree(document: BlocksDocument, id: string): { document: BlocksD
   return { document: next, id: copyId };
 }
 
-/** Copies a block (and what it contains, with new ids) right after itself. */
 export function duplicateBlock(document: BlocksDocument, id: string): { document: BlocksDocument; id: string } {
   const place = findPlace(document, id);
   if (!place) return { document, id };
@@ -203,7 +192,6 @@ export function setColumnsCount(document: BlocksDocument, id: string, count: 2 |
   return next;
 }
 
-/** The rendered blocks in tree (and email) order, with their depth and place. */
 export function listBlocks(document: BlocksDocument, parentId = "root", depth = 0, seen = new Set<string>()): ListedBlock[] {
   return slotsOf(document, parentId).flatMap((slot) => {
     const ids = childIds(document, slot);

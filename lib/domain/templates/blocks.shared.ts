@@ -1,15 +1,8 @@
 import { ReaderDocumentSchema, renderToStaticMarkup } from "@usewaypoint/email-builder";
 import { unescapeLiquidTags } from "./liquid-markup.shared";
 
-/**
- * Visual blocks mode: a template may be an EmailBuilder.js document (a map of block id → block, with
- * the `root` EmailLayout block listing its children). It is compiled to Liquid HTML with
- * `@usewaypoint/email-builder` in the editor (for the preview and at save), and that HTML is stored as the
- * template's `bodyHtml`; from there a blocks template renders through the one renderer like any other.
- *
- * Browser and Node only: the library uses React context, which React's server-components build lacks,
- * so server actions and route handlers never import this module.
- */
+// A blocks template is compiled to Liquid HTML in the editor and stored as bodyHtml, then renders like any other.
+// Browser and Node only: the library needs React context, which the server-components build lacks.
 export type BlocksDocument = Record<string, { type: string; data: Record<string, unknown> }>;
 
 export const ROOT_BLOCK_ID = "root";
@@ -22,7 +15,6 @@ export function blocksDocumentProblem(document: unknown): string | null {
   return null;
 }
 
-/** The Liquid HTML of a block document: what is stored as bodyHtml and rendered with the sample data. */
 export function blocksToLiquidHtml(document: BlocksDocument): string {
   return unescapeLiquidTags(renderToStaticMarkup(document as never, { rootBlockId: ROOT_BLOCK_ID }));
 }

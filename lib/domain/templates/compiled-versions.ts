@@ -6,16 +6,12 @@ export const COMPILED_VERSIONS_LIMIT = 1_000;
 const compiled = new Map<string, CompiledTemplate>();
 
 /**
- * A template version's parsed fields, kept in this process. The key is the template id and its
- * version number: every save (update, restore) makes a new version, so a saved change is never
- * served from here, and no invalidation message is needed between processes. The loader reads the
- * template's current row; when a save landed between the caller's version read and the load, the
- * content is filed under the version it really is, and this render uses it (it is the newer one).
+ * Parsed fields by template id and version: every save makes a new version, so nothing needs invalidating, across
+ * processes too. A save that lands mid-load is filed under the version it really is.
  */
 export async function compiledVersion(templateId: string, version: number, load: () => Promise<TemplateSource & { version: number }>): Promise<CompiledTemplate> {
   const hit = compiled.get(key(templateId, version));
   if (hit) {
-    // Most recently used last: Map keeps insertion order, so the first key is the coldest.
     compiled.delete(key(templateId, version));
     compiled.set(key(templateId, version), hit);
     return hit;

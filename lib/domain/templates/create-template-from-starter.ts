@@ -9,11 +9,7 @@ import { TEMPLATE_NAME_MAX } from "./schemas";
 import { STARTERS } from "./starters/generated";
 import { STARTER_SCENARIO_NAME } from "./starters/starter.shared";
 
-/**
- * A code template from a gallery starter (lib/domain/templates/starters): its Liquid HTML as version 1 and its
- * sample data as the first scenario, "Sample", so the editor's preview shows it filled in at once. The
- * From is the workspace's default sender (its first verified domain), so the first "Send to me" works.
- */
+/** Its sample data becomes scenario "Sample", and From the workspace's default sender, so preview and "Send to me" work at once. */
 export async function createTemplateFromStarter(input: { workspaceId: string; starterKey: string; name?: string | null; userId: string | null }) {
   const starter = STARTERS.find((candidate) => candidate.key === input.starterKey);
   if (!starter) throw invalidParameter("starter", `There is no starter "${input.starterKey}". Choose one of ${STARTERS.map((s) => s.key).join(", ")}.`);

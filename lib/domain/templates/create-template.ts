@@ -19,16 +19,11 @@ export interface CreateTemplateInput {
   strict?: boolean;
   kind?: TemplateKind;
   blocks?: Record<string, unknown> | null;
-  /** The dashboard user creating it; null for the CLI, seeds and tests. */
   userId?: string | null;
-  /** Audited as (`template.create`); absent: the user of `userId`, else the system. */
   actor?: AuditActor;
 }
 
-/**
- * Stores a template and its version 1 after checking that its Liquid parses (a broken template is
- * refused, not saved). With an executor the caller's transaction holds both rows.
- */
+/** Refused, not saved, when its Liquid does not parse; with an executor the caller's transaction holds both rows. */
 export async function createTemplate(input: CreateTemplateInput, executor?: Tx) {
   compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
   const write = async (tx: Tx) => {

@@ -9,10 +9,8 @@ import { AppError } from "@/lib/foundation/errors";
 import { findWorkflowsUsingTemplate } from "./find-workflows-using-template";
 
 /**
- * Deletes a template with its versions and scenarios (messages sent from it keep their content; their
- * templateId becomes null). Refused with CONFLICT naming the workflows while any workflow's steps use
- * it, since those steps would fail at run time. The template row is locked first, so the check and
- * the delete see the same workflows as a concurrent dashboard action.
+ * Sent messages keep their content. CONFLICT naming the workflows that use it (their steps would fail); the row is
+ * locked first, so the check and the delete see the same workflows.
  */
 export async function deleteTemplate(input: { workspaceId: string; templateId: string; actor: AuditActor }) {
   const db = await getDb();

@@ -9,11 +9,7 @@ import { TEMPLATE_NAME_MAX } from "./schemas";
 
 const COPY_SUFFIX = " (copy)";
 
-/**
- * A new template with the current content of another one, named "<name> (copy)", and copies of its
- * sample-data scenarios. The copy starts its own history at version 1: the original's versions stay
- * with the original.
- */
+/** "<name> (copy)" with copies of its scenarios; the copy's history starts at version 1. */
 export async function duplicateTemplate(input: { workspaceId: string; templateId: string; userId: string | null }) {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -41,7 +37,6 @@ export async function duplicateTemplate(input: { workspaceId: string; templateId
       .orderBy(asc(templateScenarios.createdAt), asc(templateScenarios.id));
     if (scenarios.length > 0) {
       await tx.insert(templateScenarios).values(
-        // Ids grow monotonically, so (createdAt, id) keeps the original order: the first one is what previews use.
         scenarios.map((scenario) => ({ id: newId("templateScenario"), workspaceId: input.workspaceId, templateId: copy.id, name: scenario.name, variables: scenario.variables })),
       );
     }

@@ -8,10 +8,7 @@ export function stepsUseTemplate(templateId: string) {
   return sql`${workflows.steps} @> ${JSON.stringify([{ templateId }])}::jsonb`;
 }
 
-/**
- * The workflows of the workspace whose steps send the template, by name. What stops a delete: a
- * workflow step whose template is gone fails at run time (prepare-email-step.ts).
- */
+/** What stops a delete: a workflow step whose template is gone fails at run time. */
 export async function findWorkflowsUsingTemplate(workspaceId: string, templateId: string, executor?: Executor) {
   const db = executor ?? (await getDb());
   return db

@@ -6,10 +6,7 @@ import { notFound } from "@/lib/foundation/errors";
 
 export type EditorTemplate = typeof templates.$inferSelect;
 
-/**
- * The template the editor opens, with who saved its current version (null: the CLI or API, or a
- * removed user). Tenant-scoped: another workspace's id is the same NOT_FOUND as an unknown one.
- */
+/** With who saved its current version (null: CLI, API or a removed user); tenant-scoped. */
 export async function getTemplateForEditor(workspaceId: string, templateId: string) {
   const db = await getDb();
   const [row] = await db

@@ -7,7 +7,6 @@ import { invalidParameter } from "@/lib/foundation/errors";
 export const DASHBOARD_TEMPLATES_PAGE_SIZE = 50;
 
 export interface DashboardTemplatesRequest {
-  /** Case-insensitive substring of the name or the subject. */
   query?: string;
   /** Page towards older edits, after this template id; or towards newer ones, before it. */
   after?: string;
@@ -15,11 +14,7 @@ export interface DashboardTemplatesRequest {
   limit?: number;
 }
 
-/**
- * The dashboard's template list: most recently edited first, with who saved the current version (null
- * for the CLI or API) and how many workflows send it. Keyset pages on (updated_at, id); a workspace has
- * at most thousands of templates, so the search's substring scan over them stays cheap.
- */
+/** Most recently edited first, keyset on (updated_at, id); a workspace has at most thousands, so the substring search stays cheap. */
 export async function listDashboardTemplates(workspaceId: string, request: DashboardTemplatesRequest = {}) {
   const limit = Math.min(Math.max(Math.trunc(request.limit ?? DASHBOARD_TEMPLATES_PAGE_SIZE), 1), 200);
   const query = request.query?.trim().slice(0, 200) ?? "";
@@ -63,8 +58,7 @@ export async function listDashboardTemplates(workspaceId: string, request: Dashb
     editor: editorEmail ? { name: editorName, email: editorEmail } : null,
   }));
   if (backwards) items.reverse();
-  // Forwards, "more" means older rows exist; a page reached by a cursor always has a way back, and the
-  // other way round. Deletions in between at worst show an empty page with a link back.
+  // A page reached by a cursor always has a way back; deletions in between at worst show an empty page.
   const hasOlder = backwards ? direction !== null : more;
   const hasNewer = backwards ? more : direction !== null;
   return {

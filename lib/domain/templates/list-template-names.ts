@@ -3,11 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";
 
-/**
- * The names of the given templates of one workspace, for message tables that show a template by
- * name. Only ids of this workspace are found (docs/architecture.md#tenant-scoping); a deleted
- * template is simply absent, and the table shows a dash.
- */
+/** Only this workspace's ids are found; a deleted template is simply absent. */
 export async function listTemplateNames(workspaceId: string, ids: Iterable<string | null>): Promise<Map<string, string>> {
   const wanted = [...new Set([...ids].filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Map();

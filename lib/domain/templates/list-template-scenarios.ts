@@ -6,10 +6,7 @@ import { getTemplateOrThrow } from "./get-template-or-throw";
 
 export type TemplateScenario = typeof templateScenarios.$inferSelect;
 
-/**
- * A template's named sample-data sets, by name. Another workspace's template is the same NOT_FOUND
- * as an unknown one, never an empty list that would hide the mistake.
- */
+/** Another workspace's template is NOT_FOUND, never an empty list that would hide the mistake. */
 export async function listTemplateScenarios(workspaceId: string, templateId: string): Promise<TemplateScenario[]> {
   const db = await getDb();
   await getTemplateOrThrow(workspaceId, templateId, db, "templateId");

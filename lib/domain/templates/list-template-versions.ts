@@ -4,10 +4,7 @@ import { getDb } from "@/db/client";
 import { templateVersions, users } from "@/db/schema";
 import { getTemplateOrThrow } from "./get-template-or-throw";
 
-/**
- * A template and its history, newest first: each version's number, when, who saved it (null for the
- * CLI or API) and which version it restored. Content is read per version (getTemplateVersionOrThrow).
- */
+/** Newest first, without content (read per version). */
 export async function listTemplateVersions(workspaceId: string, templateId: string) {
   const template = await getTemplateOrThrow(workspaceId, templateId, undefined, "templateId");
   const db = await getDb();

@@ -14,7 +14,7 @@ export function parseTemplateListQuery(params: URLSearchParams): TemplateListQue
   return parseKeysetPageQuery(params, { maxLimit: TEMPLATES_PAGE_SIZE });
 }
 
-/** GET /v1/templates (beyond the published API; docs/api.md#decided-templates): the workspace's templates, newest first, keyset cursors like messages. */
+/** Beyond the published API (docs/api.md#decided-templates). */
 export async function listTemplates(workspaceId: string, page: TemplateListQuery) {
   const t = templates;
   const query = { db: await getDb(), table: t, createdAt: t.createdAt, id: t.id, scope: eq(t.workspaceId, workspaceId), filters: [] };

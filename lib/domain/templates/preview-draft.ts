@@ -60,11 +60,7 @@ function fieldProblems(draft: z.output<typeof previewDraftSchema>, data: Record<
   return problems;
 }
 
-/**
- * The live preview of the template editor: the draft through the one renderer (exactly what /render
- * and a send would produce for the same source and data), with every field's error reported with its
- * line and column instead of only the first, and the variables the sample data is missing.
- */
+/** Through the one renderer, every field's error with line and column, and the variables the sample data lacks. */
 export function previewDraft(input: unknown): PreviewResult {
   const started = performance.now();
   const parsed = previewDraftSchema.safeParse(input);
@@ -76,11 +72,9 @@ export function previewDraft(input: unknown): PreviewResult {
   try {
     missing = missingVariables([draft.subject, draft.bodyHtml, draft.bodyText, draft.fromAddress, draft.replyTo], data);
   } catch {
-    // A source that does not parse is reported below, field by field.
   }
   let rendered: RenderedEmail | null = null;
   try {
-    // The common case, a draft that renders: rendered once, as a send renders it.
     rendered = renderTemplate({ subject: draft.subject, bodyHtml: draft.bodyHtml, bodyText: draft.bodyText ?? null }, data, { strict: draft.strict });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

@@ -12,11 +12,8 @@ export interface PreviewResult {
 }
 
 /**
- * POST /v1/templates/:id/preview (docs/api.md#decided-templates): the body IS the variables, as the
- * real client sends them. A caller who copied the /render shape (`{ "variables": {…} }`) would
- * otherwise silently get a preview with every variable empty; so when that is the body's only key,
- * its value an object, and the template reads no variable named `variables` (then the body could
- * mean exactly what it says), its contents are rendered instead and the caller is told.
+ * The body IS the variables (docs/api.md#decided-templates). A body copied from /render (`{ "variables": {…} }`)
+ * would preview empty, so unless the template reads `variables`, its contents are rendered and the caller told.
  */
 export async function previewTemplateById(workspaceId: string, templateId: string, body: unknown): Promise<PreviewResult> {
   assertVariablesObject(body);

@@ -5,11 +5,7 @@ import { templateScenarios } from "@/db/schema";
 import { getTemplateVersionOrThrow } from "./get-template-version-or-throw";
 import { previewDraft } from "./preview-draft";
 
-/**
- * A saved version rendered with the template's first scenario (its sample data), through the one
- * renderer like the editor's preview: blocks versions too, since every version stores its bodyHtml.
- * Problems (a strict version missing a variable) are reported, not thrown.
- */
+/** With the template's first scenario; problems are reported, not thrown. */
 export async function previewTemplateVersion(workspaceId: string, templateId: string, version: number) {
   const saved = await getTemplateVersionOrThrow(workspaceId, templateId, version);
   const db = await getDb();

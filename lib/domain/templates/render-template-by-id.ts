@@ -11,11 +11,8 @@ import { getTemplateOrThrow } from "./get-template-or-throw";
 import { renderCompiled, renderTemplate, type RenderedEmail, type TemplateSource } from "./render.shared";
 
 /**
- * POST /v1/templates/:id/render: the stored template through the one renderer, with the template's
- * own strict setting, exactly as a send would render it. Reads only the template's version number
- * and strict flag (a prepared statement); the parsed fields come from the per-version cache
- * (compiled-versions.ts), loaded in full only when that version is not cached yet. A save bumps the
- * version, so the next render loads the new content.
+ * As a send would render it: a prepared read of version and strict flag, the parsed fields from the per-version cache.
+ * A save bumps the version, so the next render loads the new content.
  */
 export async function renderTemplateById(workspaceId: string, templateId: string, variables: unknown): Promise<RenderedEmail> {
   assertVariablesObject(variables);
@@ -44,8 +41,7 @@ export function renderStoredTemplate(template: TemplateSource & { strict: boolea
   return renderTemplate(template, withPreviewDefaults(variables), { strict: template.strict });
 }
 
-// A send with a group gets its recipient's own link; a preview has no recipient, so it shows a
-// stand-in (which answers "not a valid link") instead of an empty href or, in strict mode, an error.
+// A preview has no recipient: a stand-in link rather than an empty href or, in strict mode, an error.
 function withPreviewDefaults(variables: Record<string, unknown> | null | undefined): Record<string, unknown> {
   return { unsubscribeUrl: `${env().APP_URL}/u/preview`, ...variables };
 }

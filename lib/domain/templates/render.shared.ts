@@ -3,10 +3,8 @@ import { Liquid, type Template } from "liquidjs";
 import { AppError } from "@/lib/foundation/errors";
 
 /**
- * The one renderer (docs/architecture.md#rules-that-carry-weight, rule 2): the editor preview, /render, /preview and the send path
- * all call renderTemplate, so what is previewed is what is sent. Pure: no I/O, safe in the browser.
- *
- * HTML output escapes variables (use `| raw` to insert trusted HTML); subject and text do not.
+ * The one renderer: preview, /render and the send path all call it, so what is previewed is what is sent. Pure.
+ * HTML output escapes variables (`| raw` inserts trusted HTML); subject and text do not.
  */
 export interface TemplateSource {
   subject: string;
@@ -56,12 +54,12 @@ export function formatCurrency(value: unknown, code: unknown = "USD", locale: un
 
 const currencyFormats = new Map<string, Intl.NumberFormat>();
 
-/** Building an Intl.NumberFormat costs ~50 times formatting with one: kept per currency and locale. */
+/** Kept per currency and locale: building one costs more than the rest of a render (docs/benchmarks.md#template-render-issue-20-2026-11-25). */
 function currencyFormat(code: string, locale: string): Intl.NumberFormat {
   const key = `${code}\u0000${locale}`;
   let format = currencyFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: "currency", currency: code }); // throws for an unknown code or locale
+    format = new Intl.NumberFormat(locale, { style: "currency", currency: code });
     if (currencyFormats.size >= 200) currencyFormats.delete(currencyFormats.keys().next().value!);
     currencyFormats.set(key, format);
   }
@@ -131,7 +129,6 @@ export function renderTemplate(
   return renderCompiled(compileTemplate(source), variables, options);
 }
 
-/** renderTemplate for fields parsed earlier (compileTemplate). */
 export function renderCompiled(compiled: CompiledTemplate, variables: Record<string, unknown>, options: { strict?: boolean } = {}): RenderedEmail {
   const strict = options.strict ?? false;
   const subject = renderField("subject", compiled.subject, variables, strict).replace(/\s+/g, " ").trim();
@@ -154,7 +151,7 @@ export function compileTemplateOrThrow(source: TemplateSource): void {
   }
 }
 
-/** Compiled once: html-to-text's convert() recompiles its options on every call, ~30 times slower. */
+// Compiled once: convert() would recompile its options on every call.
 const toText = compile({
   wordwrap: false,
   selectors: [
@@ -196,10 +193,7 @@ export function renderLine(source: string, variables: Record<string, unknown>, p
   }
 }
 
-/**
- * The global variable paths a Liquid source reads (`user.name`, `items`), loop and `assign` locals
- * excluded. Throws like compileTemplateOrThrow when the source does not parse.
- */
+/** The global variable paths a source reads, loop and `assign` locals excluded; throws when it does not parse. */
 export function variableSegments(source: string): Array<Array<string | number>> {
   const engine = engines.plain.lenient;
   return engine.globalVariableSegmentsSync(parseCached(engine, "plain", source)) as Array<Array<string | number>>;

@@ -7,23 +7,16 @@ import { updateTemplate } from "./update-template";
 export interface RestoreTemplateVersionInput {
   workspaceId: string;
   templateId: string;
-  /** The version whose content becomes current again. */
   version: number;
   userId: string | null;
   /** The current version the user was looking at; someone else's save in between is a CONFLICT. */
   baseVersion?: number;
   /** The field a CONFLICT names (updateTemplate's baseVersionParam). */
   baseVersionParam?: string;
-  /** Audited as (`template.restore`); absent: the user of `userId`, else the system. */
   actor?: AuditActor;
 }
 
-/**
- * Restoring is a save: the old version's content (name, subject, bodies, sender fields, strict, kind and
- * blocks) becomes a new version N+1 marked "restored from vK". Nothing is lost; the versions in between
- * stay in the history and can be restored the same way. Restoring the current version is allowed: it
- * saves the same content again (a marker in the history, e.g. before a risky edit).
- */
+/** A save: the old content becomes version N+1 "restored from vK"; nothing is lost, and restoring the current one is allowed. */
 export async function restoreTemplateVersion(input: RestoreTemplateVersionInput) {
   const template = await getTemplateOrThrow(input.workspaceId, input.templateId, undefined, "templateId");
   const old = await getTemplateVersionOrThrow(input.workspaceId, template.id, input.version);

@@ -1,11 +1,7 @@
 import { parser } from "@lezer/json";
 import { isPlainObject } from "@/lib/foundation/validation.shared";
 
-/**
- * The editor's sample data: JSON the user types, checked here so that a mistake is pointed out with
- * its line and column in every browser (JSON.parse messages differ between engines and some carry no
- * position at all). Pure: the client editor and the tests share it.
- */
+// Errors carry line and column in every browser (JSON.parse messages differ between engines, some without a position).
 export type SampleDataResult =
   | { ok: true; value: Record<string, unknown> }
   | { ok: false; message: string; offset: number; line: number; column: number };
@@ -43,11 +39,7 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - (before.lastIndexOf("\n") + 1) + 1 };
 }
 
-/**
- * The first syntax error of a JSON text, or null when Lezer's JSON grammar (@lezer/json, the editor's
- * own, through @codemirror/lang-json) finds none. Lezer says where; the node before the error says
- * what was expected there.
- */
+/** By the editor's own Lezer JSON grammar: Lezer says where, the node before the error what was expected. */
 function syntaxFault(text: string): JsonFault | null {
   const cursor = parser.parse(text).cursor();
   while (!cursor.type.isError) if (!cursor.next()) return null;
@@ -90,10 +82,7 @@ function stringFault(text: string, start: number): JsonFault | null {
   return { offset: start, message: "This string is not closed: add the missing '\"'." };
 }
 
-/**
- * Starting sample data for a template without scenarios: every variable it reads, as an empty
- * string at its path (`user.name` → `{ "user": { "name": "" } }`), for the user to fill in.
- */
+/** Every variable the template reads, as an empty string at its path, for the user to fill in. */
 export function sampleDataSkeleton(paths: string[]): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const path of paths) {

@@ -16,22 +16,16 @@ export interface SaveTemplateScenarioInput {
   templateId: string;
   name: unknown;
   variables: unknown;
-  /** Audited as (`template_scenario.create` or `.update`); absent: the system (tests). */
   actor?: AuditActor;
 }
 
-/**
- * Creates the scenario of that name, or replaces its variables when the template already has one:
- * names are unique per template, so "save" in the editor is one upsert on (template, name). The
- * variables must be a JSON object, as a send's `variables` are.
- */
+/** Names are unique per template, so the editor's save is one upsert on (template, name). */
 export async function saveTemplateScenario(input: SaveTemplateScenarioInput): Promise<TemplateScenario> {
   const parsed = templateScenarioSchema.safeParse({ name: input.name, variables: input.variables });
   if (!parsed.success) throw zodToAppError(parsed.error);
   const { name, variables } = parsed.data;
   const db = await getDb();
   return db.transaction(async (tx) => {
-    // The template row is locked, so two concurrent new names cannot both pass the count below.
     await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
     const scope = and(eq(templateScenarios.workspaceId, input.workspaceId), eq(templateScenarios.templateId, input.templateId));
     const [existing] = await tx.select({ id: templateScenarios.id }).from(templateScenarios).where(and(scope, eq(templateScenarios.name, name)));

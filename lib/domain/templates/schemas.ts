@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/**
- * What a template editor saves (dashboard forms, duplicate, restore, starters). Pure: client forms
- * share it. Liquid is checked by compileTemplateOrThrow in the use case, which names line and column.
- */
+// Pure, so client forms share it; Liquid is checked in the use case, which names line and column.
 export const TEMPLATE_NAME_MAX = 200;
 export const TEMPLATE_BODY_MAX = 512_000;
 
@@ -43,7 +40,6 @@ export const templateContentSchema = templateContentFields.superRefine((content,
 export type TemplateContentInput = z.input<typeof templateContentSchema>;
 export type TemplateContent = z.output<typeof templateContentSchema>;
 
-/** Sample-data scenarios of the template editor ("new customer", "empty cart"). */
 export const TEMPLATE_SCENARIO_NAME_MAX = 100;
 export const TEMPLATE_SCENARIO_VARIABLES_MAX_BYTES = 256 * 1024;
 export const TEMPLATE_SCENARIOS_MAX = 50;

@@ -9,10 +9,7 @@ export function serializeRendered(rendered: RenderedEmail, at = new Date()) {
   return { type: "RenderedTemplate" as const, createdAt: at.toISOString(), bodyHtml: rendered.bodyHtml, bodyText: rendered.bodyText, subject: rendered.subject };
 }
 
-/**
- * The raw Template (docs/api.md#resources), plus rawBodyText (docs/api.md#decided-templates) and the
- * fields the management endpoints read and write (docs/api.md#templates): added, none renamed.
- */
+/** The raw Template (docs/api.md#resources) plus the fields the management endpoints use: added, none renamed. */
 export function serializeRawTemplate(template: typeof templates.$inferSelect) {
   return {
     id: template.id,
@@ -32,7 +29,6 @@ export function serializeRawTemplate(template: typeof templates.$inferSelect) {
   };
 }
 
-/** One line of a template's history (GET /v1/templates/:id/versions). */
 export function serializeTemplateVersionSummary(templateId: string, version: TemplateVersionSummary) {
   return {
     type: "TemplateVersion" as const,
@@ -45,7 +41,6 @@ export function serializeTemplateVersionSummary(templateId: string, version: Tem
   };
 }
 
-/** One saved version with its content (GET /v1/templates/:id/versions/:version). */
 export function serializeTemplateVersion(version: TemplateVersionRow) {
   return {
     type: "TemplateVersion" as const,

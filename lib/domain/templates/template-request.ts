@@ -5,11 +5,8 @@ import { zodToAppError } from "@/lib/foundation/validation.shared";
 import type { templates } from "@/db/schema";
 import { templateContentFields, templateContentSchema, type TemplateContent, type TemplateContentInput } from "./schemas";
 
-/**
- * The bodies of the API's template writes (docs/api.md#templates). Create is the editor's content;
- * PATCH any subset of it, over the current template, with the version it was read at (`version` or
- * If-Match) to refuse a stale write. As everywhere in /v1, an explicit null means absent.
- */
+// The API's template writes (docs/api.md#templates): PATCH is any subset over the current template, with the version
+// it was read at (`version` or If-Match) to refuse a stale write.
 export const createTemplateRequestSchema = templateContentFields;
 
 export const updateTemplateRequestSchema = templateContentFields.partial().extend({
@@ -69,7 +66,6 @@ export function versionOfIfMatch(header: string): number {
   return version;
 }
 
-/** The ETag of a template: its version, which every save bumps. */
 export const templateEtag = (template: { version: number }) => `"${template.version}"`;
 
 /** A version in a path: only a plain decimal ("1e1" or " 2" are unknown versions, not 10 and 2). */

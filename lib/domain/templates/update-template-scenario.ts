@@ -21,14 +21,10 @@ export interface UpdateTemplateScenarioInput {
   actor?: AuditActor;
 }
 
-/**
- * Renames a scenario or replaces its sample data, by id (the editor's save upserts by name instead:
- * saveTemplateScenario). A name another scenario of the template has is a CONFLICT naming `name`.
- */
+/** By id (the editor's save upserts by name instead); a name taken in the template is a CONFLICT naming `name`. */
 export async function updateTemplateScenario(input: UpdateTemplateScenarioInput): Promise<TemplateScenario> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    // The template row is locked as saveTemplateScenario locks it: two writers cannot both take a name.
     await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
     const current = await getTemplateScenarioOrThrow(input.workspaceId, input.templateId, input.scenarioId, tx);
     const parsed = templateScenarioSchema.safeParse({ name: input.name ?? current.name, variables: input.variables ?? current.variables });

@@ -13,32 +13,19 @@ import { templateContentSchema, type TemplateContent, type TemplateContentInput 
 export interface UpdateTemplateInput {
   workspaceId: string;
   templateId: string;
-  /**
-   * The whole new content (the editor's save), or a function of the locked current row giving it
-   * (the API's PATCH: the fields sent over the current ones, so nothing saved meanwhile is lost).
-   */
+  /** The whole content, or a function of the locked current row giving it (PATCH: nothing saved meanwhile is lost). */
   content: TemplateContentInput | ((current: TemplateRow) => TemplateContentInput);
-  /** The dashboard user saving; null for the CLI and tests. */
   userId: string | null;
-  /**
-   * The version the editor started from. When someone saved in between, the save is refused with
-   * CONFLICT instead of silently overwriting their work.
-   */
+  /** Someone else's save since this version is a CONFLICT, not silently overwritten. */
   baseVersion?: number;
   /** The field a CONFLICT names: the dashboard's `baseVersion` (default), the API's `version`. */
   baseVersionParam?: string;
-  /** Set by restoreTemplateVersion: the version this save copies. */
   restoredFromVersion?: number;
-  /** Audited as (`template.update`); absent: the user of `userId`, else the system. */
   actor?: AuditActor;
 }
 
-/**
- * Saves a template as its next version: checks the content and its Liquid, bumps `version`, and copies
- * the result into template_versions in the same transaction. The API always renders the current row.
- */
+/** Bumps `version` and copies the result into template_versions in the same transaction. */
 export async function updateTemplate(input: UpdateTemplateInput) {
-  // Whole content is checked before the transaction; a patch once merged over the locked row.
   if (typeof input.content !== "function") checkedContent(input.content);
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -94,10 +81,7 @@ function checkedContent(input: TemplateContentInput): TemplateContent {
 const SHORT_FIELDS = ["name", "subject", "fromAddress", "replyTo", "strict", "kind"] as const;
 const LONG_FIELDS = ["bodyHtml", "bodyText", "blocks"] as const;
 
-/**
- * The audit's before/after of a save: short fields as values, long ones (bodies, blocks) only named in
- * `changed` (the versions keep the text itself; the log stays small), and the version numbers.
- */
+/** Long fields (bodies, blocks) only named in `changed`: the versions keep the text, the log stays small. */
 function templateChanges(before: typeof templates.$inferSelect, after: typeof templates.$inferSelect) {
   const changedLong = LONG_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
   const pick = (row: typeof templates.$inferSelect) => Object.fromEntries(SHORT_FIELDS.map((field) => [field, row[field]]));

@@ -1,7 +1,6 @@
 import { diffLines, diffWords, type ChangeObject } from "diff";
 import type { TemplateContent } from "./schemas";
 
-/** The content a version holds (and the template's current row): what a save takes, so what a diff compares. */
 export type VersionContent = TemplateContent;
 
 /** A piece of a line: `changed` pieces are the words that differ from the line it replaces. */
@@ -34,13 +33,13 @@ const FIELDS: Array<{ field: keyof VersionContent; label: string }> = [
   { field: "blocks", label: "Blocks document" },
 ];
 
-/** Bodies are bounded (512 kB), but two unrelated ones would take long to compare; past this, all-removed/all-added. */
+/** Two unrelated bodies would take long to compare; past this, all-removed/all-added. */
 const DIFF_TIMEOUT_MS = 300;
 
 function asText(field: keyof VersionContent, value: VersionContent[keyof VersionContent]): string {
   if (value === null || value === undefined) return "";
   if (field === "blocks") return JSON.stringify(value, null, 2);
-  if (field === "bodyHtml") return String(value).replace(/>(?=<)/g, ">\n"); // rendered starters are one long line: break between adjacent tags
+  if (field === "bodyHtml") return String(value).replace(/>(?=<)/g, ">\n"); // rendered starters are one long line
   return String(value);
 }
 
@@ -76,7 +75,6 @@ export function unifiedRows(before: string, after: string, context: number): Dif
     const change = changes[index];
     const next = changes[index + 1];
     if (change.removed && next?.added) {
-      // A replaced block: pair its lines and mark the words that differ.
       const removed = splitLines(change.value);
       const added = splitLines(next.value);
       const paired = removed.length === added.length ? removed.map((line, i) => wordSegments(line, added[i])) : null;

@@ -13,10 +13,8 @@ export interface TrackedMessage {
 }
 
 /**
- * The HTML handed to the provider: with tracked links and the open pixel when the message is live and
- * its workspace has tracking on (the default), otherwise unchanged. A delivery-time transformation:
- * the stored message keeps the rendered HTML, so the API, the dashboard and previews show what the
- * author wrote, and turning tracking off affects every message not yet delivered.
+ * Tracked links and pixel when live with tracking on, at delivery time: the stored message keeps the rendered HTML, and
+ * turning tracking off affects every message not yet delivered.
  */
 export async function applyTracking(db: Executor, message: TrackedMessage, html: string): Promise<string> {
   if (message.sandbox || !html.trim()) return html;
@@ -34,7 +32,6 @@ export function trackedHtml(message: TrackedMessage, html: string, trackingEnabl
   });
 }
 
-/** Whether the workspace records opens and clicks (workspaces.tracking_enabled; an unknown workspace: no). */
 export async function isTrackingEnabled(db: Executor, workspaceId: string): Promise<boolean> {
   const [row] = await db.select({ enabled: workspaces.trackingEnabled }).from(workspaces).where(eq(workspaces.id, workspaceId));
   return row?.enabled ?? false;

@@ -1,8 +1,4 @@
-/**
- * Which opens and clicks are machines, not people (docs/delivery.md "Bot rules"). Such traffic is
- * recorded with bot=true: it stays on the timeline and moves no first/last timestamp. Pure and small
- * on purpose: each rule is a line of the table below with the reason shown on the event.
- */
+// Machine traffic (docs/delivery.md) is recorded with bot=true and moves no timestamp; each rule is one line, its reason shown.
 export interface Client {
   ip: string;
   userAgent: string;
@@ -10,7 +6,6 @@ export interface Client {
 
 export interface BotVerdict {
   bot: boolean;
-  /** Why it counts as a machine, shown in the event's sentence; null for a person. */
   reason: string | null;
 }
 
@@ -21,8 +16,7 @@ interface UserAgentRule {
 
 /** User agents that are never a person reading mail. Checked in order; the first match names the reason. */
 export const USER_AGENT_RULES: readonly UserAgentRule[] = [
-  // Apple Mail Privacy Protection fetches every image through Apple's proxy when mail arrives, with
-  // this bare user agent; no real browser or mail client sends it.
+  // Apple Mail Privacy Protection's proxy prefetches images with this bare user agent; no real client sends it.
   { pattern: /^Mozilla\/5\.0$/, reason: "Apple Mail Privacy Protection prefetch" },
   {
     pattern: /barracuda|mimecast|proofpoint|ironport|messagelabs|symantec|forcepoint|sophos|trend ?micro|fireeye|zscaler|fortiguard|spamtitan|safelinks|safe links/i,
@@ -76,7 +70,6 @@ export function classifyClick(client: Client, context: ClickContext): BotVerdict
 }
 
 function userAgentVerdict(client: Client): BotVerdict | null {
-  // Every mail client and browser sends a user agent.
   if (!client.userAgent.trim()) return machine("no user agent");
   const rule = USER_AGENT_RULES.find(({ pattern }) => pattern.test(client.userAgent));
   return rule ? machine(rule.reason) : null;

@@ -4,10 +4,8 @@ const MAX_IP_LENGTH = 64;
 const MAX_USER_AGENT_LENGTH = 512;
 
 /**
- * Who fetched a tracking URL. The client IP is the first X-Forwarded-For entry, else X-Real-IP, else
- * "unknown": behind a reverse proxy (which a public deployment needs for TLS anyway) the proxy must set
- * one of them, and the app must not be reachable around it, or a client could claim any address.
- * Values are capped and stripped of control characters: they go into a sentence on the timeline.
+ * The first X-Forwarded-For entry, else X-Real-IP: the proxy must set one and the app must not be reachable around it.
+ * Values are capped and stripped of control characters for the timeline sentence.
  */
 export function clientFromHeaders(headers: Headers): Client {
   const forwarded = headers.get("x-forwarded-for")?.split(",")[0];

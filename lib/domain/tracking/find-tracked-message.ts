@@ -10,11 +10,8 @@ export interface TrackedMessageRow {
 }
 
 /**
- * The live message a valid tracking token names, when its workspace records engagement. The token is
- * signed by this service, so its message id alone names the workspace. Null when the message is gone,
- * is a sandbox message, or its workspace has tracking off now: then nothing is recorded (an admin who
- * turns tracking off stops the recording of IPs and user agents, even for mail already out).
- * `lock` serialises the clicks of one message, so two links clicked at once see each other.
+ * Null when the message is gone, sandbox, or its workspace has tracking off now (turning it off stops recording even for
+ * mail already out). `lock` serialises one message's clicks, so two at once see each other.
  */
 export async function findTrackedMessage(db: Executor, messageId: string, options: { lock?: boolean } = {}): Promise<TrackedMessageRow | null> {
   const query = db

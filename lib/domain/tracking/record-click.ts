@@ -11,12 +11,7 @@ import { verifyClickToken, type ClickClaim } from "./token";
 
 const CLICKED = "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT";
 
-/**
- * A tracked link was followed: records EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT (link, IP, user agent;
- * bot-flagged by bot-rules.ts) and returns where to redirect: the link of that message exactly as
- * signed at delivery, nothing taken from the request, so it is no open redirect. Null for a token
- * that is not ours. A recording failure is logged; the reader still gets to the link.
- */
+/** Redirects exactly where signed at delivery (no open redirect); null for a token not ours. A recording failure is logged only. */
 export async function trackClick(token: string, client: Client, now: Date = new Date()): Promise<string | null> {
   const claim = verifyClickToken(token);
   if (!claim) return null;

@@ -7,12 +7,7 @@ import { engagementSentence } from "./sentence";
 import { findTrackedMessage } from "./find-tracked-message";
 import { verifyOpenToken } from "./token";
 
-/**
- * The open pixel was fetched: records EMAIL_MESSAGE_OPEN_PROVIDER_EVENT with the client's IP and user
- * agent (docs/api.md#decided-events), flagged as bot traffic by the rules of bot-rules.ts (then no open time moves).
- * Returns whether the token was ours. Never throws: the pixel is answered whatever happens here, and
- * a recording failure (database unreachable) is logged, never shown to the reader.
- */
+/** Whether the token was ours. Never throws: the pixel is answered whatever happens, a recording failure logged. */
 export async function trackOpen(token: string, client: Client, now: Date = new Date()): Promise<boolean> {
   const claim = verifyOpenToken(token);
   if (!claim) return false;

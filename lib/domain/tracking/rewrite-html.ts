@@ -1,15 +1,10 @@
-/**
- * The delivery-time HTML transformation of open and click tracking (docs/delivery.md "Open and click
- * tracking"). Pure: the caller supplies the signed URLs. Everything but the rewritten href values and
- * the appended pixel is kept byte for byte, so the mail looks exactly as rendered.
- */
+// Pure: everything but the rewritten hrefs and the appended pixel is kept byte for byte.
 export interface TrackingRewrite {
   /** Links of the service itself (unsubscribe pages, tracking) are never wrapped: origin of APP_URL. */
   appUrl: string;
   /** The tracked URL for the `index`-th tracked link (0-based, document order) pointing at `url`. */
   clickUrl(index: number, url: string): string;
   pixelUrl: string;
-  /** Links longer than this stay as they are. */
   maxUrlLength: number;
 }
 
@@ -23,7 +18,6 @@ const OPT_OUT = new Set(["data-no-track", "data-notrack"]);
 const OWN_PATHS = ["/u/", "/api/unsubscribe/", "/t/"];
 
 export function rewriteHtmlForTracking(html: string, options: TrackingRewrite): string {
-  // A text-only message stays text-only: a pixel alone would create an HTML part.
   if (!html.trim()) return html;
   let index = 0;
   const rewritten = html.replace(TOKENS, (tag) => {
@@ -41,7 +35,7 @@ interface Href {
 
 function rewriteAnchor(tag: string, options: TrackingRewrite, nextIndex: () => number): string {
   let href: Href | null = null;
-  ATTRIBUTE.lastIndex = 2; // after "<a"
+  ATTRIBUTE.lastIndex = 2;
   for (let match = ATTRIBUTE.exec(tag); match; match = ATTRIBUTE.exec(tag)) {
     const name = match[1].toLowerCase();
     const value = match[2] ?? match[3] ?? match[4];
@@ -94,7 +88,6 @@ function decodeEntities(value: string): string {
   });
 }
 
-/** A 1×1 image before the last `</body>`, or at the end when there is none. */
 function appendPixel(html: string, pixelUrl: string): string {
   const pixel =
     `<img src="${escapeAttribute(pixelUrl)}" width="1" height="1" alt="" ` +

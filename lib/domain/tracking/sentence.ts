@@ -1,9 +1,6 @@
 import type { BotVerdict, Client } from "./bot-rules";
 
-/**
- * "Opened at <time> from <IP> with <user agent>." / "Clicked <link> at …", the same shape as the
- * provider events of Resend (lib/delivery/providers/resend/resend-events.ts), plus the bot reason when flagged.
- */
+/** The same shape as Resend's provider events, plus the bot reason when flagged. */
 export function engagementSentence(what: string, at: Date, client: Client, verdict: BotVerdict): string {
   const agent = client.userAgent ? `with ${client.userAgent}` : "with no user agent";
   const flag = verdict.bot ? ` Flagged as bot traffic (${verdict.reason}): moves no timestamp.` : "";

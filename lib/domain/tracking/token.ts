@@ -24,10 +24,8 @@ const SEPARATOR = "\n";
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
- * Tracking tokens are `base64url(payload).base64url(HMAC-SHA256(payload))`, keyed with
- * derivedKey("tracking") (distinct from the unsubscribe and upload keys). The payload names its kind,
- * so an open token is never a valid click token. A click token carries the link itself: the redirect
- * needs no lookup, still works after retention purged the body, and can only go where we signed.
+ * `payload.HMAC` with its own derived key; the payload names its kind, so an open token is never a click token. A click
+ * token carries the link, so the redirect needs no lookup and goes only where we signed.
  */
 export function signOpenToken(messageId: string): string {
   return seal(["o", messageId].join(SEPARATOR));
@@ -77,7 +75,6 @@ function seal(text: string): string {
   return `${payload}.${signature(payload).toString("base64url")}`;
 }
 
-/** The payload's fields when the signature is ours; the last field keeps any further separators. */
 function unseal(token: string, maxFields = 2): string[] | null {
   if (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH) return null;
   const parts = token.split(".");

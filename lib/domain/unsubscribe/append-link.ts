@@ -1,8 +1,4 @@
-/**
- * Raw content sent with a group gets the unsubscribe link it lacks (docs/api.md#decided-unsubscribe-groups-suppression-contacts):
- * a small footer paragraph before `</body>` (or at the end), and a line at the end of the text part.
- * Content that already holds the URL is left as it is.
- */
+/** A footer before `</body>` and a line in the text (docs/api.md#decided-unsubscribe-groups-suppression-contacts), unless already there. */
 export function appendUnsubscribeLink(body: { bodyHtml: string; bodyText: string }, url: string): { bodyHtml: string; bodyText: string } {
   let { bodyHtml, bodyText } = body;
   if (bodyHtml && !bodyHtml.includes(url)) {

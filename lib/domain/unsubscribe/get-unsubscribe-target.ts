@@ -9,18 +9,12 @@ import { verifyUnsubscribeToken } from "./token";
 export interface UnsubscribeTarget {
   workspaceId: string;
   messageId: string;
-  /** Lower-cased. */
   email: string;
   group: { id: string; key: string; name: string };
-  /** Whether the address is already unsubscribed from the group. */
   unsubscribed: boolean;
 }
 
-/**
- * What an unsubscribe link is about: the recipient and the group of the message it came in. Reads
- * only (the GET page calls it: link scanners prefetch GETs). A forged or malformed token, a message
- * that is gone or has no group, and a deleted group all give the same NOT_FOUND.
- */
+/** Reads only (link scanners prefetch GETs); anything forged, gone or without a group is the same NOT_FOUND. */
 export async function getUnsubscribeTargetOrThrow(token: string, db?: Executor): Promise<UnsubscribeTarget> {
   const claim = verifyUnsubscribeToken(token);
   if (!claim) throw notFound("Unsubscribe link");

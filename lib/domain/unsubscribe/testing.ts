@@ -3,7 +3,6 @@ import { deliverMessage } from "@/lib/testing/deliver-message";
 import { sendMessage } from "@/lib/sending/send-message";
 import { readMessageState } from "@/lib/testing/fixtures";
 
-/** Test helpers for group mail and suppression: a live send through the API's use case, then the real delivery job. */
 export async function sendLive(workspaceId: string, body: Record<string, unknown>): Promise<string> {
   const { message } = await sendMessage({ workspaceId, sandbox: false, body });
   return message.id;

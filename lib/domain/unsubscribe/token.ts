@@ -6,17 +6,12 @@ import { env } from "@/lib/foundation/env";
 /** Whom an unsubscribe link is for: one recipient address of one message (the message names the group). */
 export interface UnsubscribeClaim {
   messageId: string;
-  /** Lower-cased. */
   address: string;
 }
 
 const SEPARATOR = "\n";
 
-/**
- * The signed part of every unsubscribe link: `base64url(messageId "\n" address).base64url(HMAC-SHA256)`,
- * keyed with derivedKey("unsubscribe"). Nothing is stored: the signature is the authority, so a link
- * works as long as AUTH_SECRET stays the same.
- */
+/** `payload.HMAC` with its own derived key: nothing is stored, so a link works while AUTH_SECRET stays the same. */
 export function signUnsubscribeToken(messageId: string, address: string): string {
   const payload = Buffer.from(`${messageId}${SEPARATOR}${address.trim().toLowerCase()}`, "utf8").toString("base64url");
   return `${payload}.${signature(payload).toString("base64url")}`;

@@ -8,10 +8,8 @@ import { getUnsubscribeTargetOrThrow, type UnsubscribeTarget } from "./get-unsub
 export type UnsubscribeMethod = "ONE_CLICK" | "PAGE";
 
 /**
- * Following an unsubscribe link (docs/api.md#decided-unsubscribe-groups-suppression-contacts): the contact is unsubscribed from
- * the message's group, and the message gets EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED (lastUnsubscribedAt).
- * Idempotent: a repeated POST (mail clients retry) changes nothing and records no second event for the
- * same message and address. Throws NOT_FOUND for a token that is not ours or names nothing left.
+ * Unsubscribes from the message's group and records the event once per message and address, so a repeated POST (mail
+ * clients retry) changes nothing. NOT_FOUND for a token not ours or naming nothing left.
  */
 export async function unsubscribeContact(token: string, method: UnsubscribeMethod): Promise<UnsubscribeTarget> {
   const db = await getDb();
@@ -32,7 +30,6 @@ export async function unsubscribeContact(token: string, method: UnsubscribeMetho
       messageId: target.messageId,
       code: "EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED",
       message: `${target.email} unsubscribed from the group "${target.group.name}" (${method === "ONE_CLICK" ? "one-click, RFC 8058" : "unsubscribe page"}).`,
-      // One per message and address, however often the link is followed.
       providerEventId: `unsubscribe:${target.email}`,
       details: { email: target.email, groupId: target.group.id, groupKey: target.group.key, method },
     });

@@ -25,11 +25,7 @@ export interface CreateUserInput {
 
 const emailSchema = z.email();
 
-/**
- * Creates a dashboard user with a password (scrypt, see password.ts) and their membership of one
- * workspace, in one transaction. Emails are stored lower-cased and are unique across the service:
- * a second user with the same address is refused, not merged.
- */
+/** With one membership, in one transaction; emails are lower-cased and unique, so a second user is refused, not merged. */
 export async function createUser(input: CreateUserInput, executor?: Executor): Promise<CreatedUser> {
   const email = input.email.trim().toLowerCase();
   if (!emailSchema.safeParse(email).success) throw invalidParameter("email", `"${input.email}" is not a valid email address.`);
@@ -38,7 +34,7 @@ export async function createUser(input: CreateUserInput, executor?: Executor): P
   }
   const role = input.role ?? "MEMBER";
   if (!MEMBERSHIP_ROLES.includes(role)) throw invalidParameter("role", `The role must be one of ${MEMBERSHIP_ROLES.join(", ")}.`);
-  // Hash before opening the transaction: ~50 ms of CPU should not hold the (single PGlite) connection.
+  // Hashed before the transaction: scrypt's CPU must not hold the (single PGlite) connection.
   const passwordHash = await hashPassword(input.password);
 
   const insert = async (tx: Executor): Promise<CreatedUser> => {

@@ -1,10 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-/**
- * Dashboard passwords: scrypt (N=16384, r=8, p=1; 16 MB and ~50 ms per hash), a 16-byte random salt
- * and a 32-byte key, stored self-describing as `scrypt$N$r$p$salt$hash` (base64url) so the cost can
- * be raised later without breaking stored hashes. Pure node:crypto; no database.
- */
+// scrypt, stored self-describing (`scrypt$N$r$p$salt$hash`), so the cost can be raised without breaking stored hashes.
 const PARAMS = { N: 16_384, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;

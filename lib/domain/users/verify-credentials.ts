@@ -10,10 +10,7 @@ export interface SignedInUser {
   name: string | null;
 }
 
-/**
- * Email + password sign-in. An unknown email still costs one scrypt run (against a dummy hash), so
- * the answer time does not reveal which addresses have accounts.
- */
+/** An unknown email still costs one scrypt run, so the answer time does not reveal which addresses have accounts. */
 export async function verifyCredentials(email: string, password: string): Promise<SignedInUser | null> {
   const db = await getDb();
   const [user] = await db

@@ -18,18 +18,12 @@ interface Counts {
 
 export interface AutoPauseCheck extends Counts {
   paused: boolean;
-  /** The reason recorded on the workspace when this check paused it. */
   reason?: string;
 }
 
 /**
- * The bounce/complaint guard, run after a bounce or complaint is recorded (ingest-resend-event.ts).
- * Over the workspace's last 1,000 live messages handed to a provider (newest first through the
- * (workspace_id, created_at, id) index: at most 1,000 rows read), counts those that bounced or drew a
- * complaint; past AUTO_PAUSE_BOUNCE_RATE or AUTO_PAUSE_COMPLAINT_RATE (strictly above) it pauses
- * sending with the figures as the reason. Never before AUTO_PAUSE_MIN_MESSAGES were sent, so a small
- * sender is not paused by one complaint. A paused workspace is not checked again, and after a resume
- * only new bounces and complaints count.
+ * After a bounce or complaint: over the last AUTO_PAUSE_WINDOW live messages handed over, a rate strictly above the
+ * limit pauses sending, never before AUTO_PAUSE_MIN_MESSAGES (one complaint must not pause a small sender).
  */
 export async function checkAutoPause(input: { workspaceId: string }): Promise<AutoPauseCheck> {
   const db = await getDb();
@@ -46,10 +40,7 @@ export async function checkAutoPause(input: { workspaceId: string }): Promise<Au
   return { paused: true, reason, ...counts };
 }
 
-/**
- * Bounces and complaints recorded before the last resume are left out (the admin has seen them and
- * chose to resume); the messages still count as sent, so the rate is over the same window.
- */
+/** Those recorded before the last resume are left out (the admin saw them); the messages still count as sent. */
 async function recentCounts(workspaceId: string, resumedAt: Date | null): Promise<Counts> {
   const db = await getDb();
   const m = emailMessages;

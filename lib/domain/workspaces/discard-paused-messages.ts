@@ -9,11 +9,7 @@ import { recordEventForMessages, redactRenderedEvents } from "@/lib/records/time
 
 const DISCARD_CHUNK = 1000;
 
-/**
- * Discards the workspace's paused queue (docs/api.md#decided-paused-and-deleted, DELETED: a paused queue discarded): every
- * PAUSED message becomes DELETED with its content erased as eraseMessage does, chunk by chunk
- * (set-based, one short transaction each). The workspace stays paused. Unknown workspace → NOT_FOUND.
- */
+/** Every PAUSED message becomes DELETED and erased (docs/api.md#decided-paused-and-deleted), chunk by chunk; the workspace stays paused. */
 export async function discardPausedMessages(input: { workspaceId: string }): Promise<{ discarded: number }> {
   const db = await getDb();
   const [workspace] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, input.workspaceId));

@@ -10,11 +10,8 @@ type WorkspaceRow = typeof workspaces.$inferSelect;
 const rows = new ShortLivedCache<WorkspaceRow | null>();
 
 /**
- * The workspace's row. Outside a transaction it comes from the request path's short-lived cache
- * (lib/foundation/short-lived-cache.ts: at most a second old, and invalidated by the use cases that change a
- * workspace), so read nothing from it that must be exact at commit time: sending's pause state is read
- * again inside the accepting transaction (lib/domain/workspaces/sending-state.ts). Inside a transaction it is
- * read afresh.
+ * Outside a transaction from the short-lived cache, so nothing read here may need to be exact at commit (the pause
+ * state is re-read in the accepting transaction); inside one read afresh.
  */
 export async function getWorkspaceOrThrow(db: Executor, workspaceId: string) {
   const shared = await getDb();

@@ -13,14 +13,12 @@ export interface PauseSendingInput {
   reason?: string;
   /** Set by the bounce/complaint guard (check-auto-pause.ts); false for an admin's pause. */
   automatic?: boolean;
-  /** Who pauses: a user, the CLI, or the system for the automatic pause (audited as `workspace.pause`). */
   actor: AuditActor;
 }
 
 /**
- * Pauses the workspace's live sending (docs/api.md#decided-paused-and-deleted): from now on accepted live messages wait
- * as PAUSED, and delivery jobs already queued hold theirs instead of sending. Sandbox is unaffected.
- * Idempotent: pausing a paused workspace changes nothing (the first reason and time stay) and audits nothing.
+ * Accepted live messages then wait as PAUSED and queued jobs hold theirs (docs/api.md#decided-paused-and-deleted);
+ * sandbox is unaffected. Idempotent: the first reason and time stay.
  */
 export async function pauseSending(input: PauseSendingInput): Promise<void> {
   const db = await getDb();
@@ -45,7 +43,7 @@ export async function pauseSending(input: PauseSendingInput): Promise<void> {
     }
     return row;
   });
-  invalidateShortLivedCaches(); // the cached workspace row (its pause state itself is read in each send's transaction)
+  invalidateShortLivedCaches();
   if (paused) {
     log.info("workspace sending paused", { workspaceId: input.workspaceId, automatic, reason });
     return;

@@ -14,16 +14,12 @@ import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 export const RESUME_CHUNK = 1000;
 
 /**
- * Resumes the workspace's sending: clears the pause, then moves its PAUSED live messages back to
- * PENDING (event EMAIL_MESSAGE_RESUMED) and enqueues their delivery jobs, oldest first, chunk by
- * chunk (set-based statements, one short queueTransaction per chunk). Stops early if the workspace is
- * paused again meanwhile. Also releases messages left PAUSED by an interrupted earlier resume, so
- * running it again is the fix for one. Unknown workspace → NOT_FOUND.
+ * Clears the pause, then releases PAUSED messages oldest first, one short transaction per chunk, stopping if paused
+ * again. Also releases those left by an interrupted resume, so running it again is the fix.
  */
 export async function resumeSending(input: { workspaceId: string; actor: AuditActor }): Promise<{ resumed: number }> {
   const db = await getDb();
-  // Committed before any message is looked at: a send that holds its workspace row FOR SHARE (accepting
-  // as PAUSED) finishes first, so its message is among those found below (sending-state.ts).
+  // Committed first: a send holding its workspace row FOR SHARE finishes before, so its message is found below.
   await db.transaction(async (tx) => {
     const [before] = await tx
       .select({ sendingPaused: workspaces.sendingPaused, pausedReason: workspaces.pausedReason })
@@ -35,7 +31,6 @@ export async function resumeSending(input: { workspaceId: string; actor: AuditAc
       .update(workspaces)
       .set({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false, resumedAt: new Date(), updatedAt: new Date() })
       .where(eq(workspaces.id, input.workspaceId));
-    // Resuming a workspace that was not paused still releases stragglers (below) but changes no setting.
     if (before.sendingPaused) {
       await recordAudit(tx, {
         workspaceId: input.workspaceId,
@@ -47,7 +42,7 @@ export async function resumeSending(input: { workspaceId: string; actor: AuditAc
       });
     }
   });
-  invalidateShortLivedCaches(); // the cached workspace row (its pause state itself is read in each send's transaction)
+  invalidateShortLivedCaches();
 
   let resumed = 0;
   for (;;) {

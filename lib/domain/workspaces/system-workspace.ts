@@ -8,12 +8,8 @@ import { AppError } from "@/lib/foundation/errors";
 import { parseSingleAddress } from "@/lib/foundation/addresses/recipients.shared";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
-/**
- * System mail (sign-in links, invitations) is an ordinary live message of this dedicated workspace,
- * never of a tenant workspace: any member of a tenant could read a colleague's sign-in link there.
- * Nobody is added to it; /setup makes the first owner its owner (it exists without members at boot),
- * so the operator can read it in the local inbox.
- */
+// System mail (sign-in links, invitations) lives in this workspace, never a tenant's, whose members could read a
+// colleague's link. /setup makes the first owner its owner, so the operator can read it in the local inbox.
 export const SYSTEM_WORKSPACE_ID = "ws_0000000000SYSTEM";
 export const SYSTEM_WORKSPACE_NAME = "System mail";
 /** Any fixed number: two processes booting at once create the workspace and its domain once. */
@@ -23,10 +19,7 @@ export function isSystemWorkspace(workspaceId: string): boolean {
   return workspaceId === SYSTEM_WORKSPACE_ID;
 }
 
-/**
- * Creates the system workspace (live, no tracking) and adds the sender's domain as VERIFIED, so
- * delivery accepts it. Idempotent: run at every boot, after migrations.
- */
+/** Live, untracked, its sender's domain VERIFIED; idempotent, run at every boot. */
 export async function ensureSystemWorkspace(from: string = env().SYSTEM_EMAIL_FROM): Promise<void> {
   const domainName = senderDomain(from);
   const db = await getDb();

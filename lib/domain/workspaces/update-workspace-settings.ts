@@ -19,9 +19,8 @@ export interface WorkspaceSettings {
 }
 
 /**
- * Name, test mode and tracking of the actor's own workspace (ADMIN+; the workspace is the actor's,
- * never one named by the caller). The System mail workspace must stay live and untracked: test
- * mode would stop links to new addresses, tracking would put sign-in links behind redirects.
+ * ADMIN+, the actor's own workspace. System mail must stay live (test mode would block new addresses) and untracked
+ * (tracking would put sign-in links behind redirects).
  */
 export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspaceSettingsInput): Promise<WorkspaceSettings> {
   assertActorRole(actor, "ADMIN", "change workspace settings");
@@ -39,13 +38,12 @@ export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspa
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(workspaces.id, actor.workspaceId))
       .returning(columns);
-    // Only what changed is kept (recordAudit); saving the form unchanged audits nothing.
     if (JSON.stringify(before) !== JSON.stringify(updated)) {
       await recordAudit(tx, { workspaceId: updated.id, actor: auditActorOf(actor), action: "workspace.update", target: { type: "workspace", id: updated.id }, before, after: updated });
     }
     return updated;
   });
-  invalidateShortLivedCaches(); // test mode is read from the cached workspace row by every send
+  invalidateShortLivedCaches();
   return settings;
 }
 

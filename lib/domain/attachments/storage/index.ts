@@ -6,10 +6,7 @@ export { storageKey, type AttachmentStorage, type StagedUpload, type StoredObjec
 
 let cached: Promise<AttachmentStorage> | undefined;
 
-/**
- * The configured attachment storage (STORAGE_DRIVER): local disk under DATA_DIR by default, or an
- * S3-compatible store. The AWS SDK is loaded only when the S3 driver is chosen.
- */
+/** The AWS SDK is loaded only when the S3 driver is chosen. */
 export function getAttachmentStorage(): Promise<AttachmentStorage> {
   cached ??= open().catch((error) => {
     cached = undefined;

@@ -9,10 +9,7 @@ import { randomBase62 } from "@/lib/foundation/ids";
 import { uploadQuery } from "../upload-signature";
 import type { AttachmentStorage, StagedUpload } from "./types";
 
-/**
- * The default driver: bytes under `{dataDir}/attachments/<workspace>/<id>`, uploaded with a PUT to this
- * service's own signed URL (`{appUrl}/api/uploads/<id>?…`, see upload-signature.ts).
- */
+/** Bytes under `{dataDir}/attachments/`, PUT to this service's own signed URL (upload-signature.ts). */
 export function createLocalStorage(options: { dataDir: string; appUrl: string }): AttachmentStorage {
   const root = path.resolve(options.dataDir);
   const fileOf = (key: string) => {
@@ -40,11 +37,7 @@ export function createLocalStorage(options: { dataDir: string; appUrl: string })
   };
 }
 
-/**
- * Streams the body to a temporary file beside the target while counting; past `maxBytes` the stream
- * is torn down (nothing more is read) and the partial file removed. The previous bytes, if any, stay
- * until `commit` renames the new file over them (atomic on one filesystem).
- */
+/** Past `maxBytes` the stream is torn down and the partial file removed; `commit` renames over the old bytes atomically. */
 async function stage(file: string, body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<StagedUpload> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${randomBase62(8)}.part`;

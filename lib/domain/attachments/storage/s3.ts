@@ -14,18 +14,14 @@ export interface S3StorageConfig {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-/**
- * Any S3-compatible store. The caller uploads straight to it with a presigned PUT (SigV4, valid until
- * the attachment's upload expiry); this service only reads, inspects and deletes objects.
- */
+/** The caller PUTs straight to the store with a presigned URL; this service only reads, inspects and deletes. */
 export function createS3Storage(config: S3StorageConfig): AttachmentStorage {
   const client = new S3Client({
     region: config.region,
     endpoint: config.endpoint,
     forcePathStyle: config.forcePathStyle,
     credentials: config.credentials,
-    // Otherwise the SDK signs a CRC32 of an empty body into the presigned URL and the store then
-    // refuses the real upload; checksums stay on for requests that require them.
+    // Else the SDK signs an empty body's CRC32 into the presigned URL and the store refuses the real upload.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
@@ -33,7 +29,6 @@ export function createS3Storage(config: S3StorageConfig): AttachmentStorage {
   return {
     driver: "s3",
     async uploadUrl({ key, expiresAt }) {
-      // Signed so that it expires exactly at the attachment's expiresAt, with X-Amz-Expires=3600.
       const signingDate = new Date(expiresAt.getTime() - UPLOAD_URL_TTL_SECONDS * 1000);
       return getSignedUrl(client, new PutObjectCommand({ Bucket, Key: key }), { expiresIn: UPLOAD_URL_TTL_SECONDS, signingDate });
     },

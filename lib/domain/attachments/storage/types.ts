@@ -3,7 +3,6 @@ export interface StoredObject {
   size: number;
   /** Recorded by the store (S3 keeps the PUT's Content-Type); null when the store keeps none. */
   contentType: string | null;
-  /** When the bytes were last written. */
   modifiedAt: Date;
 }
 
@@ -22,22 +21,15 @@ export interface StagedUpload {
   discard(): Promise<void>;
 }
 
-/**
- * Where uploaded attachments' bytes live (docs/architecture.md#rules-that-carry-weight, rule 6). Keys are
- * `attachments/<workspace>/<attachment>`; every method is idempotent.
- */
+/** Keys are `attachments/<workspace>/<attachment>`; every method is idempotent. */
 export interface AttachmentStorage {
   readonly driver: "local" | "s3";
   /** A URL the caller PUTs the bytes to with no other credentials, valid until `expiresAt`. */
   uploadUrl(target: UploadTarget): Promise<string>;
-  /**
-   * Drivers whose upload URL points at this service receive the PUT's body here: streamed to disk while
-   * counted, refused with PAYLOAD_TOO_LARGE past `maxBytes` without buffering it.
-   */
+  /** For drivers whose upload URL is this service: streamed to disk, PAYLOAD_TOO_LARGE past `maxBytes` without buffering. */
   receive?(key: string, body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<StagedUpload>;
   /** Size (and content type) of the stored bytes, or null when nothing is stored under `key`. */
   stat(key: string): Promise<StoredObject | null>;
-  /** The bytes, or null when nothing is stored under `key`. */
   read(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
 }

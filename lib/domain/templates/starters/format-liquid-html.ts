@@ -1,11 +1,7 @@
 import { pretty } from "@react-email/render";
 
-/**
- * Starters land in the code editor, so they are written out indented, one element a line, instead of
- * the single minified line React renders. Prettier wraps long text at spaces, which would split a
- * Liquid tag over two lines (`{{\n order.total }}`): still valid Liquid, but hard to read and to search.
- * So the spaces inside tags are swapped for a private-use character while it formats, then restored.
- */
+// Starters are written out indented for the code editor. Prettier would split a Liquid tag at its spaces, so they are
+// swapped for a private-use character while it formats.
 const LIQUID_TAG = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
 const KEEP_TOGETHER = "\uE000";
 

@@ -1,10 +1,7 @@
 import { Body, Container, Head, Hr, Html, Preview, Section, Text } from "@react-email/components";
 import type { CSSProperties, ReactElement, ReactNode } from "react";
 
-/**
- * What a starter's source file exports: the react-email component (its text is Liquid, written as
- * whole JS strings so React adds no separators inside a tag) and the data the gallery shows with it.
- */
+/** Its text is Liquid written as whole JS strings, so React adds no separators inside a tag. */
 export interface StarterSource {
   key: string;
   name: string;

@@ -9,11 +9,7 @@ import { shippingUpdate } from "./shipping-update";
 import type { StarterTemplate } from "./starter.shared";
 import { welcome } from "./welcome";
 
-/**
- * Renders the react-email starters to Liquid HTML. Plain Node only (scripts/build-starters.ts and the
- * drift test): React's server-components build, which Next.js uses for server code, cannot render
- * React to HTML, so the app reads the committed result in generated.ts instead.
- */
+// Plain Node only: Next.js's server-components build cannot render React to HTML, so the app reads generated.ts.
 export const STARTER_SOURCES: readonly StarterSource[] = [welcome, magicLink, passwordReset, receipt, shippingUpdate];
 
 export const GENERATED_MODULE_PATH = "lib/domain/templates/starters/generated.ts";
