@@ -165,7 +165,6 @@ export function env(): Env {
   return cached;
 }
 
-/** Tests change settings between cases; production never calls this. */
 export function resetEnvForTests(): void {
   cached = undefined;
 }

@@ -14,7 +14,6 @@ export function setLogLevel(level: Level | "silent"): void {
 // Fields (a request id) every line inside withLogFields carries; one store per process, so every bundled copy reads it.
 const context = processSingleton("log.context", () => new AsyncLocalStorage<Record<string, unknown>>());
 
-/** Runs `work` with `fields` added to every log line it (and whatever it awaits) writes. */
 export function withLogFields<T>(fields: Record<string, unknown>, work: () => T): T {
   return context.run({ ...context.getStore(), ...fields }, work);
 }

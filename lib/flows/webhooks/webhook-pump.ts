@@ -4,7 +4,7 @@ import { processSingleton } from "@/lib/foundation/process-singleton";
 import { fanOutWebhookEvents, requeueStrandedDeliveries } from "./fan-out";
 
 const IDLE_MS = 200;
-/** After a failure (the database unreachable): wait longer, so an outage is not a log line every 200 ms. */
+/** After a failure (the database unreachable) wait longer, so an outage is not a log line every turn. */
 const AFTER_ERROR_MS = 5_000;
 const SWEEP_EVERY_MS = 30_000;
 const FAN_OUT_BATCH = 1000;

@@ -9,7 +9,6 @@ import { AppError, type ErrorCode } from "@/lib/foundation/errors";
 export const MAX_ADDRESS_LENGTH = 254;
 /** Our cap on the display name as written (quotes, escapes and ` <…>` count): generous, and keeps parsing cheap. */
 export const MAX_DISPLAY_NAME_LENGTH = 256;
-/** An entry longer than this is refused before it is parsed. */
 export const MAX_ENTRY_LENGTH = MAX_ADDRESS_LENGTH + MAX_DISPLAY_NAME_LENGTH;
 
 /** One entry of an address list (docs/api.md#decided-sending), parsed alone so an error names the entry at fault. */
