@@ -7,6 +7,7 @@ import { sendBatch } from "@/lib/sending/send-batch";
 import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { waitFor } from "@/lib/testing/wait-for";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 
 /**
@@ -39,14 +40,6 @@ function worker(sink: SmtpSink): WorkerProcess {
   });
   cleanup.push(() => child.stop());
   return child;
-}
-
-async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function accept(workspaceId: string): Promise<string[]> {
@@ -89,7 +82,7 @@ describe.skipIf(!serverUrl)("crash safety with 3 worker processes (PostgreSQL; s
     const ids = await accept(workspace.id);
 
     // Kill once the server has taken some, far from all.
-    await until(() => sink.messages.length >= COUNT / 10, 60_000, "the first deliveries");
+    await waitFor(() => sink.messages.length >= COUNT / 10, { what: "the first deliveries", timeout: 60_000 });
     workers[0].child.kill("SIGKILL");
     const activeAtKill = await activeJobMessageIds();
     const seenAtKill = sink.messages.length;
@@ -99,7 +92,7 @@ describe.skipIf(!serverUrl)("crash safety with 3 worker processes (PostgreSQL; s
     const db = await getDb();
     const pending = async () =>
       (await db.select({ n: sql<number>`count(*)::int` }).from(emailMessages).where(sql`${inArray(emailMessages.id, ids)} and ${emailMessages.status} <> 'SUCCEEDED'`))[0].n;
-    await until(async () => (await pending()) === 0, 120_000, "every message to be SUCCEEDED");
+    await waitFor(async () => (await pending()) === 0, { what: "every message to be SUCCEEDED", timeout: 120_000 });
 
     const sentPerMessage = await db
       .select({ id: emailMessageLogs.emailMessageId, n: sql<number>`count(*)::int` })

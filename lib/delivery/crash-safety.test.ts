@@ -9,6 +9,7 @@ import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } 
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { onDiskDatabases } from "@/lib/testing/on-disk-database";
+import { waitFor } from "@/lib/testing/wait-for";
 
 /**
  * "A stopped and restarted server keeps every message; a message accepted just before a crash is
@@ -46,13 +47,9 @@ async function deliveries(handle: DbHandle, messageId: string) {
   return { status: message.status, codes: events.map((event) => event.code).sort(), inboxRows: inbox.length };
 }
 
-async function waitUntilDelivered(handle: DbHandle, messageIds: string[], timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+async function waitUntilDelivered(handle: DbHandle, messageIds: string[]): Promise<void> {
   for (const id of messageIds) {
-    while ((await deliveries(handle, id)).status !== "SUCCEEDED") {
-      if (Date.now() > deadline) throw new Error(`message ${id} was not delivered in time`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(async () => (await deliveries(handle, id)).status === "SUCCEEDED", { what: `message ${id} to be delivered`, timeout: 25_000 });
   }
 }
 
@@ -100,7 +97,7 @@ describe("crash safety (embedded database on disk)", () => {
     await supervisor.start();
     try {
       await startWorkers({ pollingIntervalSeconds: 0.5 });
-      await waitUntilDelivered(handle, [waiting.id!, claimed.id!], 25_000);
+      await waitUntilDelivered(handle, [waiting.id!, claimed.id!]);
     } finally {
       await supervisor.stop({ graceful: false, close: false });
     }

@@ -7,6 +7,7 @@ import { enqueueDelivery, getQueue } from "@/lib/records/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
+import { waitFor } from "@/lib/testing/wait-for";
 import type { DeliveryProvider, ProviderResult } from "./provider";
 
 type NewMessage = Partial<typeof emailMessages.$inferInsert> & { workspaceId: string };
@@ -38,14 +39,6 @@ async function insertMessage(values: NewMessage) {
 
 const state = readMessageState;
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const SENT = "EMAIL_MESSAGE_SENT_PROVIDER_EVENT";
 const DELIVERED = "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT";
 
@@ -74,7 +67,7 @@ describe("deliverMessage with the local provider", () => {
       await enqueueDelivery(tx, { workspaceId: workspace.id, messageId: row.id! });
     });
     await startWorkers({ pollingIntervalSeconds: 0.5 });
-    await waitFor(async () => (await state(row.id!)).message.status === "SUCCEEDED");
+    await waitFor(async () => (await state(row.id!)).message.status === "SUCCEEDED", { what: "the worker to deliver the message" });
     // On PostgreSQL the queue is shared by the run's test files: stop taking their jobs.
     await stopWorkers();
 

@@ -7,6 +7,7 @@ import { enqueueDelivery, queueTransaction } from "@/lib/records/queue/queue";
 import { forgetDkimKeys } from "./mime/dkim-keys";
 import { closeSmtpTransport } from "./providers/smtp/smtp-provider";
 import { useSettings as applySettings } from "@/lib/testing/settings";
+import { waitFor } from "@/lib/testing/wait-for";
 
 /**
  * "Transient rejections (4xx, timeouts) are retried with exponential backoff and jitter, then FAILED
@@ -32,14 +33,6 @@ afterAll(async () => {
   forgetDkimKeys();
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function acceptMessages(workspaceId: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) ids.push(await insertTestMessage(workspaceId));
@@ -64,7 +57,7 @@ describe("delivery attempts (DELIVERY_MAX_ATTEMPTS)", () => {
     const ids = await acceptMessages(workspace.id, 4);
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
-      await waitFor(async () => (await Promise.all(ids.map(jobOf))).every((job) => job.state === "retry"), 20_000);
+      await waitFor(async () => (await Promise.all(ids.map(jobOf))).every((job) => job.state === "retry"), { what: "every job to wait for its retry" });
     } finally {
       await stopWorkers();
     }
@@ -93,9 +86,9 @@ describe("delivery attempts (DELIVERY_MAX_ATTEMPTS)", () => {
     const [messageId] = await acceptMessages(workspace.id, 1);
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
-      await waitFor(async () => (await readMessageState(messageId)).message.status === "FAILED", 20_000);
+      await waitFor(async () => (await readMessageState(messageId)).message.status === "FAILED", { what: "the message to fail" });
       // The last attempt records the failure and settles its job: nothing is left to retry.
-      await waitFor(async () => (await jobOf(messageId)).state === "completed", 10_000);
+      await waitFor(async () => (await jobOf(messageId)).state === "completed", { what: "its job to complete" });
     } finally {
       await stopWorkers();
     }

@@ -11,8 +11,9 @@ import { useSettings } from "@/lib/testing/settings";
 /**
  * A relay's 250 that arrives while the database is down used to fail the job, and its retry sent the
  * message again. The worker now holds the answer and records it when the database is back
- * (record-when-reachable.ts). The outage is a TCP proxy in front of PostgreSQL that resets every
- * connection and refuses new ones, as a restart does; PGlite has no network to cut.
+ * (pipeline/6-record-when-reachable.ts; its own test checks on a fake clock how soon after the return).
+ * The outage is a TCP proxy in front of PostgreSQL that resets every connection and refuses new ones,
+ * as a restart does; PGlite has no network to cut.
  */
 const serverUrl = process.env.DATABASE_URL;
 const saved = { DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER, SMTP_URL: process.env.SMTP_URL };
@@ -42,25 +43,24 @@ describe.skipIf(!serverUrl)("a database outage while the relay answers", () => {
     useSettings(saved);
   });
 
-  it("holds the 250, records it within about a second of the database's return, and sends once", async () => {
+  it("holds the 250, records it once the database is back, and sends once", async () => {
     const { workspace } = await createTestWorkspace();
     const messageId = await insertTestMessage(workspace.id);
-    let restoredAt = 0;
+    let restored = false;
     // The database goes down just before the relay answers 250, and comes back 1.5 s later.
     sink.respond(async () => {
       proxy.cut();
       setTimeout(() => {
-        restoredAt = performance.now();
+        restored = true;
         proxy.restore();
       }, 1500);
       return undefined;
     });
 
     await deliverMessage({ workspaceId: workspace.id, messageId }, { attempt: 0, lastAttempt: false });
-    const recordedAt = performance.now();
 
-    expect(restoredAt).toBeGreaterThan(0);
-    expect(recordedAt - restoredAt).toBeLessThan(1500);
+    // The delivery waited for the database instead of failing the job.
+    expect(restored).toBe(true);
     expect(sink.attempts.get(messageIdHeader(messageId, "hello@example.com"))).toBe(1);
     const state = await readMessageState(messageId);
     expect(state.message.status).toBe("SUCCEEDED");

@@ -11,6 +11,7 @@ import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/qu
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
+import { waitFor } from "@/lib/testing/wait-for";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { pauseSending } from "@/lib/domain/workspaces/pause-sending";
 import { resumeSending } from "@/lib/domain/workspaces/resume-sending";
@@ -164,11 +165,7 @@ describe("scheduled delivery", () => {
     setClock(() => new Date(AT.getTime() + 60_000));
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
-      const deadline = Date.now() + 20_000;
-      while ((await readMessageState(job.messageId)).message.status !== "SUCCEEDED") {
-        if (Date.now() > deadline) throw new Error("the scheduled message was not delivered");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitFor(async () => (await readMessageState(job.messageId)).message.status === "SUCCEEDED", { what: "the scheduled message to be delivered" });
     } finally {
       await stopWorkers();
     }

@@ -9,6 +9,7 @@ import { newId } from "@/lib/foundation/ids";
 import { createBoss, enqueueDelivery, getQueue, installQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
+import { waitFor } from "@/lib/testing/wait-for";
 
 /**
  * "With DATABASE_URL, `npm run worker` also starts standalone workers, and several may run at once
@@ -46,15 +47,10 @@ async function acceptMessages(count: number): Promise<string[]> {
   return ids;
 }
 
-async function expectEachDeliveredOnce(ids: string[], timeoutMs = 30_000): Promise<void> {
+async function expectEachDeliveredOnce(ids: string[]): Promise<void> {
   const db = await getDb();
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await db.select({ status: emailMessages.status }).from(emailMessages).where(inArray(emailMessages.id, ids));
-    if (rows.every((row) => row.status === "SUCCEEDED")) break;
-    if (Date.now() > deadline) throw new Error("messages were not all delivered in time");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const statuses = () => db.select({ status: emailMessages.status }).from(emailMessages).where(inArray(emailMessages.id, ids));
+  await waitFor(async () => (await statuses()).every((row) => row.status === "SUCCEEDED"), { what: "every message to be delivered", timeout: 30_000 });
   const inbox = await db.select({ id: localInbox.emailMessageId }).from(localInbox).where(inArray(localInbox.emailMessageId, ids));
   expect(inbox).toHaveLength(ids.length);
   const events = await db
