@@ -5,7 +5,7 @@ import type { DeliverMessageJob } from "@/lib/records/queue/queue";
 import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
 import { metrics } from "@/lib/foundation/metrics/metrics";
-import type { CreationEvent } from "@/lib/records/timeline/creation-events";
+import { HELD_CODE, withCreationEffects, withHeldEffects, type CreationEvent } from "@/lib/records/timeline/creation-events";
 import { writeAcceptance } from "./accept-statement";
 
 /**
@@ -17,7 +17,7 @@ import { writeAcceptance } from "./accept-statement";
  * event), or PAUSED with no job while their workspace's sending is paused (resumeSending enqueues
  * them); sandbox ones are SUCCEEDED once rendered and never reach a provider. A message that carries
  * a `failure` gets its error event and is FAILED from the start (the event's effect in
- * lib/records/timeline/record-event.ts: erroredAt and FAILED), with no job: nobody ever sees it waiting.
+ * lib/records/timeline/effects.ts: erroredAt and FAILED), with no job: nobody ever sees it waiting.
  */
 export async function acceptMessages(
   tx: Tx,
@@ -33,32 +33,29 @@ export async function acceptMessages(
   const now = new Date();
   // A millisecond after CREATED and RENDERED (the error or SCHEDULED event), two after (PAUSED), so the timeline reads in order.
   const next = new Date(now.getTime() + 1);
-  const rows = prepared.map((message, index) => messageRow(message, extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null, extra, now, next));
+  const rows = prepared.map((message, index) => messageRow(message, extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null, extra, now));
+  const events = acceptanceEvents(prepared, now, next);
+  withCreationEffects(rows, events);
   const live = prepared.filter((message) => !message.sandbox);
   const paused = await writeAcceptance(tx, {
     messages: rows,
-    events: acceptanceEvents(prepared, now, next),
+    events,
     contacts: [...new Set(live.map((message) => message.workspaceId))]
       .sort()
       .flatMap((workspaceId) => contactRows(workspaceId, live.filter((message) => message.workspaceId === workspaceId).flatMap((message) => message.contacts))),
     jobs: live.filter((message) => !message.failure).map(deliveryJobOf),
   });
-  for (const row of rows) if (row.status === "PENDING" && paused.has(row.workspaceId)) row.status = "PAUSED";
+  withHeldEffects(rows, events, paused);
   countAccepted(prepared);
   return rows;
 }
 
 /**
  * A message's complete row (every column, defaults included): inserted as it is and returned, so the
- * caller can answer without reading the message back.
+ * caller can answer without reading the message back. Its timeline columns and status are then its
+ * events' effects (withCreationEffects); a sandbox message starts SUCCEEDED, since it never goes out.
  */
-function messageRow(
-  message: PreparedMessage,
-  batchIndex: number | null,
-  extra: { batchId?: string; workflowRunId?: string },
-  now: Date,
-  next: Date,
-): EmailMessageRow {
+function messageRow(message: PreparedMessage, batchIndex: number | null, extra: { batchId?: string; workflowRunId?: string }, now: Date): EmailMessageRow {
   // EMPTY_TIMELINE is spread last: spread first,
   // V8 then adds the other 30 properties one by one at ~0.08 ms per row (a tenth of acceptance).
   return {
@@ -66,7 +63,7 @@ function messageRow(
     workspaceId: message.workspaceId,
     source: message.source,
     sandbox: message.sandbox,
-    status: message.failure ? "FAILED" : message.sandbox ? "SUCCEEDED" : "PENDING",
+    status: message.sandbox ? "SUCCEEDED" : "PENDING",
     templateId: message.templateId,
     batchId: extra.batchId ?? null,
     batchIndex,
@@ -90,8 +87,6 @@ function messageRow(
     scheduledAt: message.scheduledAt,
     handedOverAt: null,
     referenceId: "",
-    processedAt: now,
-    erroredAt: message.failure ? next : null,
     createdAt: now,
     updatedAt: now,
     ...EMPTY_TIMELINE,
@@ -128,7 +123,7 @@ function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): C
     else if (message.scheduledAt) events.push(event(message, "EMAIL_MESSAGE_SCHEDULED", describeSchedule(message), next));
   }
   const held = new Date(now.getTime() + 2);
-  for (const message of prepared) if (!message.sandbox && !message.failure) events.push(event(message, "EMAIL_MESSAGE_PAUSED", null, held));
+  for (const message of prepared) if (!message.sandbox && !message.failure) events.push(event(message, HELD_CODE, null, held));
   return events;
 }
 
@@ -151,6 +146,8 @@ function countAccepted(prepared: PreparedMessage[]): void {
 
 /** Timeline columns of a message nothing has happened to yet. */
 const EMPTY_TIMELINE = {
+  processedAt: null,
+  erroredAt: null,
   sentAt: null,
   deliveredAt: null,
   firstOpenedAt: null,

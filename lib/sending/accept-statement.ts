@@ -7,7 +7,7 @@ import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
 import { contactsJson, contactsUpsert } from "@/lib/domain/contacts/upsert-contacts";
 import { deliveryJobsInsert, jobInsertOf, type DeliverMessageJob } from "@/lib/records/queue/queue";
-import { creationEventsCtes, creationEventsJson, type CreationEvent } from "@/lib/records/timeline/creation-events";
+import { creationEventsCtes, creationEventsJson, heldStatusSql, type CreationEvent } from "@/lib/records/timeline/creation-events";
 import { heldSentenceSql, pausedWorkspacesSelect } from "@/lib/domain/workspaces/sending-state";
 import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 
@@ -30,7 +30,7 @@ const m = emailMessages;
  * with its own bind and execute in the backend. Its shape:
  *
  *   with paused   as (the live messages' paused workspaces, FOR SHARE: sending-state.ts)
- *        messages as (insert the rows; PENDING → PAUSED where `paused` has the workspace)
+ *        messages as (insert the rows; the held event's PENDING → PAUSED where `paused` has the workspace)
  *        logs     as (insert the events; the PAUSED ones only where paused, their sentence from the reason)
  *        outbox   as (insert the webhook outbox/feed rows: both from lib/records/timeline/creation-events.ts)
  *        upserted as (upsert the contacts: contacts/upsert-contacts.ts)
@@ -74,7 +74,7 @@ async function acceptStatement(): Promise<Query> {
   if (cached) return cached;
   const statement = compileOnce(sql`with paused as (${pausedWorkspacesSelect(param("paused"))}),
     messages as (${jsonRowsInsert(emailMessages, MESSAGE_KEYS, param("messages"), {
-      computed: { [m.status.name]: sql`case when status = 'PENDING' and ${inPaused} then 'PAUSED' else status end` },
+      computed: { [m.status.name]: heldStatusSql(inPaused) },
     })}),
     ${creationEventsCtes(
       { logs: param("logs"), outbox: param("outbox") },

@@ -6,7 +6,7 @@ import { wellFormedJson } from "@/db/well-formed-json";
 import { executePrepared } from "@/db/execute-prepared";
 import { newId } from "@/lib/foundation/ids";
 import type { EventCode } from "./event-codes.shared";
-import { WEBHOOK_TYPE_OF_CODE } from "./webhook-event-types.shared";
+import { EFFECTS } from "./effects";
 
 export interface EmittedLog {
   logId: string;
@@ -25,12 +25,12 @@ export interface EmittedLog {
  */
 export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promise<void> {
   const rows = logs
-    .filter((log) => WEBHOOK_TYPE_OF_CODE[log.code])
+    .filter((log) => EFFECTS[log.code].webhook)
     .map((log, n) => ({
       n,
       id: newId("webhookEvent", log.at),
       workspace_id: log.workspaceId,
-      type: WEBHOOK_TYPE_OF_CODE[log.code]!,
+      type: EFFECTS[log.code].webhook!,
       email_message_id: log.messageId,
       log_id: log.logId,
       bot: log.bot ?? false,

@@ -1,22 +1,22 @@
 import "server-only";
-import { inArray, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { newId } from "@/lib/foundation/ids";
 import { wellFormedJson } from "@/db/well-formed-json";
-import type { EventCode } from "./event-codes.shared";
 import { emitWebhookEvents } from "./emit-webhook-events";
-import { EFFECTS, type RecordEventInput } from "./record-event";
+import { COMBINABLE_MOVES, EFFECTS } from "./effects";
+import { combinedEffects } from "./effects-sql";
+import type { RecordEventInput } from "./record-event";
 
 /**
- * Whether recordEvents can record a code: its effect moves no status, or moves it to SUCCEEDED or
- * FAILED, whose combination does not depend on the order (FAILED wins over SUCCEEDED either way).
- * The sending-state codes (PAUSED, RESUMED, ERASED) and `settles` go through recordEvent.
+ * Whether recordEvents can record a code: its effect moves no status, or makes one of the moves whose
+ * combination does not depend on the order (COMBINABLE_MOVES in effects.ts). The sending-state codes
+ * (PAUSED, RESUMED, ERASED, CANCELLED) and `settles` go through recordEvent.
  */
 export function isSetRecordable(input: RecordEventInput): boolean {
-  const status = EFFECTS[input.code]?.status;
-  return !input.settles && (status === undefined || status === "SUCCEEDED" || status === "FAILED");
+  const status = EFFECTS[input.code].status;
+  return !input.settles && (status === undefined || (COMBINABLE_MOVES as readonly string[]).includes(status));
 }
 
 /**
@@ -25,8 +25,7 @@ export function isSetRecordable(input: RecordEventInput): boolean {
  * EmailMessageLogs are inserted (idempotent by providerEventId, as recordEvent), and each message
  * touched by a new event takes the combined effects of its new events: the earliest time for each
  * first-timestamp, the latest for each last-timestamp (bots move none), the status forward only
- * (FAILED unless DELETED if any event fails it, else PENDING/PAUSED → SUCCEEDED if any succeeds it).
- * Same result as recordEvent called for each in any order, webhook outbox/feed rows included (one
+ * (effects-sql.ts combinedEffects, from the effects table). Same result as recordEvent called for each in any order, webhook outbox/feed rows included (one
  * more statement for the new events). Returns, per input, whether it was new.
  */
 export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Promise<boolean[]> {
@@ -47,7 +46,7 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
     };
   });
   const codes = new Set(inputs.map((input) => input.code));
-  const { aggregates, assignments } = effectsOf(codes);
+  const { aggregates, assignments } = combinedEffects(codes);
   const logs = emailMessageLogs;
   const m = emailMessages;
   const name = (column: { name: string }) => sql.identifier(column.name);
@@ -82,41 +81,4 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
       .map((row) => ({ logId: row.event_id, messageId: row.message_id, workspaceId: row.workspace_id, code: row.code, bot: row.bot, at: new Date(row.at) })),
   );
   return isNew;
-}
-
-/** The effects CTE's aggregate columns and the update's assignments for the codes of one statement. */
-function effectsOf(codes: Set<EventCode>): { aggregates: SQL; assignments: SQL } {
-  const aggregates: SQL[] = [];
-  const assignments: SQL[] = [];
-  const byColumn = new Map<string, { column: PgColumn; kind: "first" | "last"; codes: EventCode[] }>();
-  const byStatus = { SUCCEEDED: [] as EventCode[], FAILED: [] as EventCode[] };
-  for (const code of codes) {
-    const effect = EFFECTS[code];
-    for (const kind of ["first", "last"] as const) {
-      const column = effect?.[kind];
-      if (!column) continue;
-      const key = `${kind}:${column.name}`;
-      const entry = byColumn.get(key) ?? { column, kind, codes: [] };
-      entry.codes.push(code);
-      byColumn.set(key, entry);
-    }
-    if (effect?.status === "SUCCEEDED" || effect?.status === "FAILED") byStatus[effect.status].push(code);
-  }
-  const listOf = (list: EventCode[]) => sql.join(list.map((code) => sql`${code}`), sql`, `);
-  let index = 0;
-  for (const { column, kind, codes: columnCodes } of byColumn.values()) {
-    const alias = sql.identifier(`c${index++}`);
-    // Bots stay on the timeline but move no timestamp; LEAST/GREATEST ignore the NULL of "no such event".
-    aggregates.push(sql`, ${sql.raw(kind === "first" ? "min" : "max")}(at) filter (where not bot and code in (${listOf(columnCodes)})) as ${alias}`);
-    assignments.push(sql`, ${sql.identifier(column.name)} = ${sql.raw(kind === "first" ? "least" : "greatest")}(${column}, effects.${alias})`);
-  }
-  const m = emailMessages;
-  if (byStatus.FAILED.length || byStatus.SUCCEEDED.length) {
-    const failed = byStatus.FAILED.length ? sql`bool_or(code in (${listOf(byStatus.FAILED)}))` : sql`false`;
-    const succeeded = byStatus.SUCCEEDED.length ? sql`bool_or(code in (${listOf(byStatus.SUCCEEDED)}))` : sql`false`;
-    aggregates.push(sql`, ${failed} as fails, ${succeeded} as succeeds`);
-    assignments.push(sql`, ${sql.identifier(m.status.name)} = case when ${m.status} = 'DELETED' then ${m.status} when effects.fails then 'FAILED'
-      when effects.succeeds and ${m.status} in ('PENDING', 'PAUSED') then 'SUCCEEDED' else ${m.status} end`);
-  }
-  return { aggregates: sql.join(aggregates), assignments: sql.join(assignments) };
 }
