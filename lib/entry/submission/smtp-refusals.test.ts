@@ -136,9 +136,9 @@ describe("refusals at the earliest step, with their reply codes", () => {
     expect(await smtp.command("MAIL FROM:<hello@example.com>")).toMatch(/^250/);
     expect(await smtp.command("RCPT TO:<ada@example.org>")).toMatch(/^250/);
     expect(await smtp.command("DATA")).toMatch(/^354/);
-    smtp.write("From: hello@example.com\r\nTo: ada@example.org\r\nSubject: cut\r\n\r\nhalf a mess");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await smtp.write("From: hello@example.com\r\nTo: ada@example.org\r\nSubject: cut\r\n\r\nhalf a mess");
     smtp.destroy();
+    // A sleep, not a wait: what is tested is that nothing is written, so time must pass for it not to happen.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await messagesOf(ws.workspace.id)).toBe(0);
     const info = await smtpClient(listener.port!, { user: ws.key.id, pass: ws.key.password }).sendMail({ from: "hello@example.com", to: "ada@example.org", subject: "after", text: "x" });
@@ -159,7 +159,7 @@ describe("raw SMTP, as swaks speaks it", () => {
     expect(await smtp.command(Buffer.from(ws.key.password).toString("base64"))).toMatch(/^235/);
     const ids: string[] = [];
     for (const subject of ["First", "Second"]) {
-      smtp.write("MAIL FROM:<hello@example.com>\r\nRCPT TO:<ada@example.org>\r\nRCPT TO:<bob@example.org>\r\nDATA\r\n");
+      await smtp.write("MAIL FROM:<hello@example.com>\r\nRCPT TO:<ada@example.org>\r\nRCPT TO:<bob@example.org>\r\nDATA\r\n");
       expect([await smtp.reply(), await smtp.reply(), await smtp.reply(), await smtp.reply()].map((reply) => reply.slice(0, 3))).toEqual(["250", "250", "250", "354"]);
       const reply = await smtp.command(`From: hello@example.com\r\nTo: ada@example.org\r\nSubject: ${subject}\r\n\r\n..a line that starts with a dot\r\n.`);
       ids.push(/^250 2\.0\.0 OK (em_\w{16})$/.exec(reply)![1]);

@@ -3,9 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { log } from "@/lib/foundation/log";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { selfSignedCertificate, type TestCertificate } from "@/lib/testing/self-signed-certificate";
+import { waitFor } from "@/lib/testing/wait-for";
 import type { SubmissionListener } from "./start-submission-server";
 import { plainAuth, RawSmtp, smtpClient, startTestListener } from "./testing";
 
@@ -103,8 +105,13 @@ describe("TLS on the submission ports", () => {
     await expect.poll(presentedFingerprint, { timeout: 5000, interval: 100 }).toBe(renewed);
     expect(await implicitTlsFingerprint()).toBe(renewed);
     // A key that does not go with the certificate (a renewal caught halfway): the served one stays.
-    fs.writeFileSync(keyFile, selfSignedCertificate().privateKey.export({ type: "pkcs8", format: "pem" }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const warn = vi.spyOn(log, "warn");
+    try {
+      fs.writeFileSync(keyFile, selfSignedCertificate().privateKey.export({ type: "pkcs8", format: "pem" }));
+      await waitFor(() => warn.mock.calls.some(([message]) => message.includes("keeping the previous certificate")), { what: "the watcher to refuse the mismatched key" });
+    } finally {
+      warn.mockRestore();
+    }
     expect(await presentedFingerprint()).toBe(renewed);
   });
 });

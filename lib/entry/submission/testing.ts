@@ -80,12 +80,13 @@ export class RawSmtp {
     });
   }
 
-  write(text: string): void {
-    this.socket.write(text);
+  /** Resolves once the text is handed to the OS: a destroy() after that still delivers it. */
+  write(text: string): Promise<void> {
+    return new Promise((resolve, reject) => this.socket.write(text, (error) => (error ? reject(error) : resolve())));
   }
 
   async command(line: string): Promise<string> {
-    this.write(`${line}\r\n`);
+    void this.write(`${line}\r\n`);
     return this.reply();
   }
 
