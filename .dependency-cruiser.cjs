@@ -37,9 +37,27 @@ const floorRules = order.slice(0, -1).map((name, index) => ({
   to: { path: pathOf(order.slice(index + 1)), pathNot: pathOf([name]), dependencyTypesNot: ["type-only"] },
 }));
 
+/**
+ * lib/delivery/pipeline/ reads in step order (lib/delivery/deliver-batch.ts calls the numbered steps):
+ * a step imports no later step and not the orchestrator, an earlier step only for its types; claims.ts,
+ * which every step may use, imports none of them.
+ */
+const pipeline = "^lib/delivery/pipeline/";
+const pipelineRules = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((step) => {
+  const from = { path: step === 0 ? `${pipeline}claims\\.ts$` : `${pipeline}${step}-`, pathNot: tests };
+  const later = { path: `^lib/delivery/deliver-batch\\.ts$|${pipeline}[${step + 1}-9]-` };
+  const earlier = { path: `${pipeline}[1-${step - 1}]-`, dependencyTypesNot: ["type-only"] };
+  const comment = "The delivery pipeline reads top to bottom (docs/architecture.md#the-path-of-a-send).";
+  return [
+    { name: `pipeline:${step}-to-later`, comment, severity: "error", from, to: later },
+    ...(step > 1 ? [{ name: `pipeline:${step}-to-earlier`, comment, severity: "error", from, to: earlier }] : []),
+  ];
+});
+
 module.exports = {
   forbidden: [
     ...floorRules,
+    ...pipelineRules,
     {
       name: "lib-folder-unlisted",
       comment: "Every folder of lib/ has its place in FLOORS (.dependency-cruiser.cjs).",
