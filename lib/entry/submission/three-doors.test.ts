@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net";
 import { createClient } from "@usewaypoint/client";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST } from "@/app/api/v1/email_messages/route";
+import { POST } from "@/app/api/v1/email_messages/handlers";
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import { forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { useSettings } from "@/lib/testing/settings";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { waitFor } from "@/lib/testing/wait-for";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import type { SubmissionListener } from "./start-submission-server";
 import { plainAuth, RawSmtp, smtpClient, startTestListener } from "./testing";
@@ -125,14 +126,14 @@ async function viaWaypointClient(): Promise<string> {
   return (sent.body as { data: { id: string } }).data.id;
 }
 
-async function settled(messageId: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await readMessageState(messageId);
-    if (state.message.status !== "PENDING") return state;
-    if (Date.now() > deadline) throw new Error(`${messageId} still PENDING after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+async function settled(messageId: string) {
+  return waitFor(
+    async () => {
+      const state = await readMessageState(messageId);
+      return state.message.status !== "PENDING" && state;
+    },
+    { what: `${messageId} to leave PENDING`, timeout: 30_000, every: 100 },
+  );
 }
 
 /** What the timeline and the row say, without what differs by nature between two messages (ids, times). */
