@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { emailMessages, localInbox } from "@/db/schema";
 import { stopQueue } from "@/lib/records/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
+import { waitFor } from "@/lib/testing/wait-for";
 import { getWorkflowRunOrThrow, type WorkflowRunView } from "./get-workflow-run-or-throw";
 import { createWorkflowWorkspace, stepJobsOf } from "./testing";
 import { triggerWorkflowRun } from "./trigger-workflow-run";
@@ -14,18 +15,14 @@ afterEach(async () => {
   await stopQueue();
 });
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function waitForRun(workspaceId: string, runId: string, done: (run: WorkflowRunView) => boolean): Promise<WorkflowRunView> {
-  let run = await getWorkflowRunOrThrow(workspaceId, runId);
-  await waitFor(`run ${runId}`, async () => done((run = await getWorkflowRunOrThrow(workspaceId, runId))));
-  return run;
+  return waitFor(
+    async () => {
+      const run = await getWorkflowRunOrThrow(workspaceId, runId);
+      return done(run) && run;
+    },
+    { what: `run ${runId}`, every: 100 },
+  );
 }
 
 async function messages(ids: string[]) {
@@ -57,7 +54,7 @@ describe("workflow runs on real workers", () => {
     const done = await waitForRun(ws.workspace.id, run.id, (r) => r.status !== "RUNNING");
     expect(done).toMatchObject({ status: "COMPLETED", reason: null, nextStep: 3 });
     expect(done.emailMessageIds).toHaveLength(2);
-    await waitFor("delivery", async () => (await messages(done.emailMessageIds)).rows.every((row) => row.status === "SUCCEEDED"));
+    await waitFor(async () => (await messages(done.emailMessageIds)).rows.every((row) => row.status === "SUCCEEDED"), { what: "delivery", every: 100 });
     const { rows, delivered } = await messages(done.emailMessageIds);
     expect(rows.map((row) => [row.source, row.to, row.cc, row.workflowRunId])).toEqual([
       ["WORKFLOW", ["Ann <ann@example.org>"], [], run.id],
@@ -93,9 +90,10 @@ describe("workflow runs on real workers", () => {
     await stopWorkers();
     await stopQueue();
     // While nothing runs, the due time passes; the step is still pending in the queue's table.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const stepOne = async () => (await stepJobsOf(run.id)).find((job) => job.step === 1);
+    await waitFor(async () => (await stepOne())!.delaySeconds < 0, { what: "step 1's due time to pass while no worker runs", every: 100 });
     expect(await getWorkflowRunOrThrow(ws.workspace.id, run.id)).toMatchObject({ status: "RUNNING", nextStep: 1, emailMessageIds: [] });
-    expect((await stepJobsOf(run.id)).find((job) => job.step === 1)).toMatchObject({ state: "created" });
+    expect(await stepOne()).toMatchObject({ state: "created" });
     await startWorkers();
     const done = await waitForRun(ws.workspace.id, run.id, (r) => r.status !== "RUNNING");
     expect(done).toMatchObject({ status: "COMPLETED" });
