@@ -3,6 +3,7 @@ import { type DbHandle } from "@/db/client";
 import { stopQueue } from "@/lib/records/queue/queue";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { onDiskDatabases } from "@/lib/testing/on-disk-database";
+import { waitFor } from "@/lib/testing/wait-for";
 import { getWorkflowRunOrThrow } from "./get-workflow-run-or-throw";
 import { createWorkflowWorkspace, stepJobsOf } from "./testing";
 import { triggerWorkflowRun } from "./trigger-workflow-run";
@@ -20,14 +21,17 @@ async function shutDown(handle: DbHandle): Promise<void> {
   await disk.close(handle);
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (let value = await read(); ; value = await read()) {
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+async function until<T extends object>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  return waitFor(
+    async () => {
+      const value = await read();
+      return done(value) && value;
+    },
+    { what: "the workflow run", every: 100 },
+  );
 }
+
+const stepOne = async (runId: string) => (await stepJobsOf(runId)).find((job) => job.step === 1)!;
 
 describe("durable waits (embedded database on disk)", () => {
   it("a run waiting when the server stops finishes after the restart, once", async () => {
@@ -41,13 +45,14 @@ describe("durable waits (embedded database on disk)", () => {
     await startWorkers();
     const read = () => getWorkflowRunOrThrow(ws.workspace.id, run.id);
     await until(read, (r) => r.nextStep === 1);
+    const dueAt = Date.now() + (await stepOne(run.id)).delaySeconds * 1000;
     await shutDown(handle);
 
     // Second life, after the due time: the delayed job was kept on disk and runs now.
-    await new Promise((resolve) => setTimeout(resolve, 2200));
+    await waitFor(() => Date.now() > dueAt + 100, { what: "step 1's due time to pass while the server is down" });
     handle = await boot(dir);
     expect(await read()).toMatchObject({ status: "RUNNING", nextStep: 1, emailMessageIds: [] });
-    expect((await stepJobsOf(run.id)).find((job) => job.step === 1)).toMatchObject({ state: "created" });
+    expect(await stepOne(run.id)).toMatchObject({ state: "created" });
     await startWorkers();
     const done = await until(read, (r) => r.status !== "RUNNING");
     expect(done).toMatchObject({ status: "COMPLETED", nextStep: 2 });
