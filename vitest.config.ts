@@ -13,7 +13,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{app,lib,db,components,server,scripts,bench}/**/*.test.{ts,tsx}", "proxy.test.ts"],
+    include: ["{app,lib,db,internals,components,server,scripts,bench}/**/*.test.{ts,tsx}", "proxy.test.ts"],
     globalSetup: ["lib/testing/global-setup.ts"],
     setupFiles: ["lib/testing/setup-db.ts"],
     pool: "forks",

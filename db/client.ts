@@ -10,7 +10,7 @@ import { env } from "@/lib/foundation/env";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import * as schema from "./schema";
 import { drizzleClient } from "./pglite-client";
-import { carryDrizzleParsers } from "./pglite-parsers";
+import { carryDrizzleParsers } from "@/internals/pglite";
 
 /**
  * The query-builder surface both drivers share. PGlite's drizzle database is structurally the same

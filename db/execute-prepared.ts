@@ -1,7 +1,9 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import { fillPlaceholders, type Query, type SQL } from "drizzle-orm";
+import { executeAsPrepared, sessionClient } from "@/internals/drizzle";
+import type { RunNamed } from "@/internals/pglite";
 import type { Executor } from "./client";
-import { RUN_NAMED, type RunNamed } from "./pglite-client";
+import { RUN_NAMED } from "./pglite-client";
 
 const dialect = new PgDialect();
 
@@ -30,7 +32,7 @@ export function compileOnce(query: SQL): Query {
 /** Runs a compileOnce statement as executePrepared does, with its placeholders' values. */
 export function executeCompiled(db: Executor, query: Query, values: Record<string, unknown>) {
   // Drizzle's PGlite session ignores a query's name; the client it was given runs named statements.
-  const runNamed = (db._.session as unknown as { client: { [RUN_NAMED]?: RunNamed } }).client[RUN_NAMED];
+  const runNamed = (sessionClient(db) as { [RUN_NAMED]?: RunNamed })[RUN_NAMED];
   if (runNamed) return runNamed(query.sql, fillPlaceholders(query.params, values));
-  return db._.session.prepareQuery(query, undefined, "hot", false).execute(values);
+  return executeAsPrepared(db, query, values);
 }

@@ -1,10 +1,5 @@
-import { parse, protocol, type PGlite, type Results, type Transaction } from "@electric-sql/pglite";
-import { withoutParsers } from "./pglite-parsers";
-
-const { serialize } = protocol;
-
-/** Runs one statement as a named prepared statement of the embedded database (executeCompiled). */
-export type RunNamed = (text: string, params: unknown[]) => Promise<Results>;
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import { asStandaloneQuery, namedStatementRunner, withoutParsers, type RunNamed } from "@/internals/pglite";
 
 /**
  * The key under which Drizzle's client (and each transaction's) carries its RunNamed. From the global
@@ -13,37 +8,18 @@ export type RunNamed = (text: string, params: unknown[]) => Promise<Results>;
  */
 export const RUN_NAMED = Symbol.for("postwerk.pglite.runNamed");
 
-interface Prepared {
-  name: string;
-  /** The parameters' types as PostgreSQL inferred them: each value is serialized for its type. */
-  types: number[];
-}
-
 /**
  * The client Drizzle is given for the embedded database: the instance's query and transaction (the
- * two methods drizzle-orm/pglite calls) without Drizzle's per-query parsers (db/pglite-parsers.ts),
- * and, for the statements the hot path runs through executeCompiled, named prepared statements.
- *
- * PGlite runs every query as an unnamed statement: parsed, described and planned afresh, in five
- * calls into the database. The accept statement spent 1.8 ms of its 2.8 ms in parse and plan. A named
- * statement is parsed once per instance; each run is then one call (bind, describe, execute, sync),
- * and PostgreSQL plans it as it does a prepared statement on the server (executePrepared's named
- * statements there).
+ * two methods drizzle-orm/pglite calls) without Drizzle's per-query parsers (`carryDrizzleParsers`),
+ * and, for the statements the hot path runs through executeCompiled, named prepared statements
+ * (internals/pglite.ts): PostgreSQL then plans them as it does a prepared statement on the server.
  */
 export function drizzleClient(pglite: PGlite): PGlite {
-  const statements = new Map<string, Prepared>();
-  const runNamed = (inTransaction: boolean): RunNamed => {
-    const run = (text: string, params: unknown[]) => pglite.runExclusive(() => runPrepared(pglite, statements, text, params));
-    if (inTransaction) return run;
-    // Outside a transaction, as PGlite's own query: wait for any open transaction, then write to disk.
-    return async (text, params) => {
-      await turn();
-      return pglite._runExclusiveTransaction(async () => {
-        const result = await run(text, params);
-        await pglite.syncToFs();
-        return result;
-      });
-    };
+  const runNamed = namedStatementRunner(pglite);
+  // Outside a transaction, as PGlite's own query: wait for any open transaction, then write to disk.
+  const runNamedStandalone: RunNamed = async (text, params) => {
+    await turn();
+    return asStandaloneQuery(pglite, () => runNamed(text, params));
   };
   const client = {
     query: async (text: string, params?: unknown[], options?: Parameters<PGlite["query"]>[2]) => {
@@ -52,9 +28,9 @@ export function drizzleClient(pglite: PGlite): PGlite {
     },
     transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => {
       await turn();
-      return pglite.transaction((tx) => callback(transactionClient(tx, runNamed(true))));
+      return pglite.transaction((tx) => callback(transactionClient(tx, runNamed)));
     },
-    [RUN_NAMED]: runNamed(false),
+    [RUN_NAMED]: runNamedStandalone,
   };
   return client as unknown as PGlite;
 }
@@ -62,10 +38,9 @@ export function drizzleClient(pglite: PGlite): PGlite {
 /**
  * Lets the event loop take its turn before a transaction or a standalone statement. PGlite runs each
  * statement synchronously and resolves its promise at once, so a worker's chain of transactions ran
- * as one unbroken run of microtasks: no socket was read meanwhile, and API requests waited for
- * seconds behind a delivery batch (the event loop stalled 700 ms at a time under 64 connections of
- * sends). setImmediate runs after the poll phase: the requests that arrived meanwhile are read and
- * take their place in the database's queue.
+ * as one unbroken run of microtasks: no socket was read meanwhile, and API requests waited behind a
+ * delivery batch. setImmediate runs after the poll phase: the requests that arrived meanwhile are
+ * read and take their place in the database's queue.
  */
 function turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -76,35 +51,4 @@ function transactionClient(tx: Transaction, runNamed: RunNamed): Transaction {
   wrapped.query = (text, params, options) => tx.query(text, params, withoutParsers(options));
   wrapped[RUN_NAMED] = runNamed;
   return wrapped;
-}
-
-async function runPrepared(pglite: PGlite, statements: Map<string, Prepared>, text: string, params: unknown[]): Promise<Results> {
-  let prepared = statements.get(text);
-  if (!prepared) {
-    const name = `postwerk_${statements.size + 1}`;
-    const described = await pglite.execProtocolStream(concat(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()), { syncToFs: false });
-    prepared = { name, types: parse.parseDescribeStatementResults(described) };
-    statements.set(text, prepared);
-  }
-  const { name, types } = prepared;
-  const values = params.map((value, index) => {
-    if (value === null || value === undefined) return null;
-    const serializer = pglite.serializers[types[index]];
-    return serializer ? serializer(value) : String(value);
-  });
-  const messages = await pglite.execProtocolStream(
-    concat(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()),
-    { syncToFs: false },
-  );
-  return parse.parseResults(messages, pglite.parsers)[0];
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss } from "pg-boss";
 import { describe, expect, it } from "vitest";
 import { type DbHandle } from "@/db/client";
-import { pgBossPglite } from "@/db/pglite-parsers";
+import { pgBossPglite } from "@/internals/pglite";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { enqueueDelivery, getQueue, QUEUES, stopQueue, type DeliverMessageJob } from "@/lib/records/queue/queue";

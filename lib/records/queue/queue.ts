@@ -3,7 +3,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
 import { executePrepared } from "@/db/execute-prepared";
-import { pgBossPglite } from "@/db/pglite-parsers";
+import { captureJobInsert, type CapturedJobInsert } from "@/internals/pg-boss";
+import { pgBossPglite } from "@/internals/pglite";
 import { env } from "@/lib/foundation/env";
 import { errorFields, log } from "@/lib/foundation/log";
 import type { DeliverMessageJob, DeliverWebhookJob, SimulateOutcomeJob } from "./jobs";
@@ -154,16 +155,14 @@ export function jobInsertOf(data: DeliverMessageJob): { data: DeliverMessageJob;
  * a send's rows and its job in one statement). `jobs` is an SQL expression of the jobs' JSON text
  * (jobInsertOf's objects), standing where pg-boss's statement has its one parameter. pg-boss writes
  * the text (its columns, the queue's policy, retry and retention options, the NOTIFY that wakes
- * workers), captured once per queue from `boss.insert` with an executor that only records it. Its
- * `WITH ins AS (…), notified AS (…) SELECT …` cannot nest inside another WITH (a data-modifying CTE
- * must be at the top level), so its CTEs join the caller's: `ctes` to list among them, `touch` to
- * read in the caller's output (PostgreSQL runs no plain CTE, such as the NOTIFY, that nothing reads).
+ * workers), captured once per queue (internals/pg-boss.ts): `ctes` to list among the caller's, `touch`
+ * to read in the caller's output.
  */
 export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch: SQL; shape: string }> {
   const boss = await getQueue();
   let captured = capturedDeliveryInserts.get(boss);
   if (!captured) {
-    captured = captureDeliveryInsert(boss);
+    captured = captureJobInsert(boss, QUEUES.deliverMessage);
     capturedDeliveryInserts.set(boss, captured);
     captured.catch(() => capturedDeliveryInserts.delete(boss));
   }
@@ -172,28 +171,7 @@ export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch:
   return { ctes: sql`${sql.raw(before)}${jobs}${sql.raw(after)}`, touch: sql.raw(touch), shape: `${before}$1${after}${touch}` };
 }
 
-const capturedDeliveryInserts = new WeakMap<PgBoss, Promise<{ before: string; after: string; touch: string }>>();
-
-async function captureDeliveryInsert(boss: PgBoss): Promise<{ before: string; after: string; touch: string }> {
-  let text = "";
-  const recorder = { executeSql: async (statement: string) => ((text = statement), { rows: [] }) };
-  await boss.insert(QUEUES.deliverMessage, [{ data: {} }], { db: recorder });
-  const shapeError = () => new Error(`pg-boss's job insert changed shape; update deliveryJobsInsert:\n${text}`);
-  const parts = text.split("$1");
-  if (parts.length !== 2) throw shapeError();
-  const body = text.trim();
-  const notifying = /^WITH\s+ins\s+AS\s*\(/i.exec(body);
-  if (!notifying) {
-    if (!/^INSERT\s/i.test(body)) throw shapeError();
-    const [before, after] = `ins AS (${body})`.split("$1");
-    return { before: before!, after: after!, touch: "0" };
-  }
-  // `WITH ins AS (…), notified AS (…)` then its final SELECT: keep the CTEs, drop both ends.
-  const finalSelect = body.search(/\)\s*SELECT\s+id\s+FROM\s+ins\s+WHERE[^)]*\(SELECT count\(\*\) FROM notified\)[^)]*$/i);
-  if (finalSelect < 0 || !/\bnotified\s+AS\s*\(/i.test(body)) throw shapeError();
-  const [before, after] = `${body.slice("WITH".length, finalSelect + 1)}`.split("$1");
-  return { before: before!, after: after!, touch: "(SELECT count(*) FROM notified)" };
-}
+const capturedDeliveryInserts = new WeakMap<PgBoss, Promise<CapturedJobInsert>>();
 
 /**
  * pg-boss's statements in the caller's transaction, each a prepared statement (db/execute-prepared.ts):
