@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, sign } from "node:crypto";
 import { domainToASCII } from "node:url";
-import { foldLines } from "./nodemailer-internals";
+import { foldLines } from "@/internals/nodemailer";
 import type { DkimSigningKey } from "./dkim-keys";
 
 /** The header fields signed when present: nodemailer's default list (RFC 4871 section 5.5). */

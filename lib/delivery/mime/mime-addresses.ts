@@ -1,4 +1,4 @@
-import { encodeWord, normalizeDomain, quoteString } from "./nodemailer-internals";
+import { encodeWord, normalizeDomain, quoteString } from "@/internals/nodemailer";
 import { wordEncoding } from "./mime-words";
 import { readAddressEntry, type EntryMailbox } from "@/lib/foundation/addresses/address-entries.shared";
 import { parseSimpleMailbox } from "@/lib/foundation/addresses/recipients.shared";

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { buildHeaderValue, detectExtension, detectMimeType, encodeWord, encodeWords, parseHeaderValue, qpEncode, qpWrap } from "./nodemailer-internals";
+import { buildHeaderValue, detectExtension, detectMimeType, encodeWord, encodeWords, parseHeaderValue, qpEncode, qpWrap } from "@/internals/nodemailer";
 import type { MimeAttachment } from "./build-mime";
 import { headerField, wordEncoding } from "./mime-words";
 

@@ -1,4 +1,4 @@
-import { encodeWord, encodeWords, foldLines } from "./nodemailer-internals";
+import { encodeWord, encodeWords, foldLines } from "@/internals/nodemailer";
 
 /**
  * The RFC 2047 encoding for a text: Q when it has more Latin letters than non-ASCII or control

@@ -1,5 +1,5 @@
 import "server-only";
-import { parseConnectionUrl, SMTPConnection } from "@/lib/delivery/mime/nodemailer-internals";
+import { parseConnectionUrl, SMTPConnection } from "@/internals/nodemailer";
 
 export interface SmtpPoolSettings {
   /** smtp://[user:pass@]host:port or smtps://…; nodemailer's query options (?requireTLS=true…) apply. */
