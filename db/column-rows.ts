@@ -1,4 +1,4 @@
-import { Column, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { PgDialect, type PgColumn } from "drizzle-orm/pg-core";
 
 /** The columns a hot read selects, keyed by the names its rows should carry (Drizzle's `select({...})` form). */
@@ -49,15 +49,16 @@ const rowDecoders = new WeakMap<Columns, RowDecoder>();
  * computed key, which V8 cannot specialise (one call site for 37 names) and which cost ~10 % of a
  * list page's CPU; named reads and a literal of fixed shape are cheap, and every row shares that shape
  * for the serializer that reads it. The source holds only the schema's own column names and keys,
- * quoted with JSON.stringify; values never enter it. A column whose decoder passes values through
- * (text, numbers, booleans) is read without the call.
+ * quoted with JSON.stringify; values never enter it. Every column goes through its own public decoder,
+ * even one that passes values through: telling those apart meant comparing with Drizzle's prototype,
+ * for no measurable gain (docs/architecture.md#dependency-internals).
  */
 function rowDecoder(columns: Columns): RowDecoder {
   let decode = rowDecoders.get(columns);
   if (!decode) {
     const fields = Object.entries(columns).map(([key, column]) => {
       const cell = `row[${JSON.stringify(column.name)}]`;
-      const value = passesValuesThrough(column) ? `${cell} ?? null` : `${cell} == null ? null : columns[${JSON.stringify(key)}].mapFromDriverValue(${cell})`;
+      const value = `${cell} == null ? null : columns[${JSON.stringify(key)}].mapFromDriverValue(${cell})`;
       return `${JSON.stringify(key)}: ${value}`;
     });
     decode = new Function("row", "columns", `return { ${fields.join(", ")} };`) as RowDecoder;
@@ -65,5 +66,3 @@ function rowDecoder(columns: Columns): RowDecoder {
   }
   return decode;
 }
-
-const passesValuesThrough = (column: PgColumn) => column.mapFromDriverValue === Column.prototype.mapFromDriverValue;
