@@ -87,6 +87,13 @@ module.exports = {
       to: { path: "^db/", dependencyTypesNot: ["type-only"] },
     },
     {
+      name: "internals-only-to-dependencies",
+      comment: "internals/ holds the reaches into dependencies' internals (docs/architecture.md#dependency-internals); it imports nothing of ours, so every floor may use it.",
+      severity: "error",
+      from: { path: "^internals/", pathNot: tests },
+      to: { path: "^(app|components|lib|db|server|bench|scripts)/|^(instrumentation|proxy)\\.ts$" },
+    },
+    {
       name: "db-only-to-env",
       comment: "db/ (floor 2) uses only the foundation's settings.",
       severity: "error",
