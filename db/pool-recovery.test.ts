@@ -8,7 +8,7 @@ import { databaseUnavailableCode } from "./unavailable";
 /**
  * postgres.js 3.4.9 never reset its write buffer when a connection closed (porsager/postgres#1176,
  * #1208): after backends were terminated, a pool slot could queue its next startup message forever,
- * so requests hung until connect_timeout and only a restart healed the pool. patches/ carries the
+ * so requests hung until connect_timeout and only a restart healed the pool. internals/patches/ carries the
  * fix (docs/development.md#traps). This proves recovery the way an operator meets it: the backends
  * are terminated under load, and every query answers again (how fast is bench/'s to measure).
  */
