@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommitter } from "./group-commit";
 
-/** A committer whose writes record their groups and take 5 ms each, so entries submitted meanwhile queue for the next group. */
+/** A committer whose writes record their groups and yield to the event loop, so entries submitted meanwhile queue for the next group. */
 function recordingCommitter(limit: { weigh: (entry: number) => number; maxWeight: number } | null, fails: (group: number[]) => boolean = () => false) {
   const groups: number[][] = [];
   const committer = new GroupCommitter<number, string>(async (entries) => {
     groups.push(entries);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setImmediate(resolve));
     if (fails(entries)) throw new Error(`group ${entries.join(",")} failed`);
     return entries.map((entry) => `wrote ${entry}`);
   }, limit);

@@ -26,6 +26,7 @@ describe("the webhook kill window", () => {
     const first = gate.run(4, () => new Promise<void>((resolve) => (release = () => (order.push("a"), resolve()))));
     const second = gate.run(3, async () => void order.push("b"));
     const third = gate.run(1, async () => void order.push("c"));
+    // A sleep, not a wait: what is tested is that neither "b" nor "c" starts while "a" holds its slots.
     await new Promise((resolve) => setTimeout(resolve, 10));
     // "c" would fit beside "a" but waits behind "b": groups go in arrival order.
     expect(order).toEqual([]);
