@@ -10,6 +10,7 @@ import { newId } from "@/lib/foundation/ids";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
+import { waitFor } from "@/lib/testing/wait-for";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
 import { runWorkflowStep } from "@/lib/flows/workflows/run-workflow-step";
 import { triggerWorkflowRun } from "@/lib/flows/workflows/trigger-workflow-run";
@@ -24,14 +25,6 @@ async function deliveryJobs(messageId: string): Promise<number> {
   const result = await (await getDb()).execute(sql`select count(*)::int as n from pgboss.job where name = 'deliver-message' and data->>'messageId' = ${messageId}`);
   const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{ n: number }>;
   return rows[0].n;
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const CREATED = ["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED"];
@@ -116,7 +109,9 @@ describe("resumeSending", () => {
 
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
-      await waitFor(async () => (await readMessageState(held.message.id)).message.status === "SUCCEEDED" && (await readMessageState(queuedBefore.message.id)).message.status === "SUCCEEDED");
+      await waitFor(async () => (await readMessageState(held.message.id)).message.status === "SUCCEEDED" && (await readMessageState(queuedBefore.message.id)).message.status === "SUCCEEDED", {
+        what: "the held and the queued message to be delivered after resuming",
+      });
     } finally {
       await stopWorkers();
     }
