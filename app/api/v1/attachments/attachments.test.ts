@@ -5,8 +5,8 @@ import { attachments } from "@/db/schema";
 import { withStorageEnv } from "@/lib/domain/attachments/testing";
 import { verifyUploadGrant } from "@/lib/domain/attachments/upload-signature";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { callRoute } from "@/lib/testing/http";
-import { GET, POST } from "./route";
+import { callApi, callRoute } from "@/lib/testing/http";
+import { POST } from "./handlers";
 
 withStorageEnv();
 
@@ -17,16 +17,17 @@ describe("POST /v1/attachments", () => {
     const ws = await createTestWorkspace();
     const before = Date.now();
     const res = await callRoute(POST, "/api/v1/attachments", { method: "POST", authorization: ws.authorization });
+    const after = Date.now();
     expect(res.status).toBe(201);
     const data = res.json.data;
     expect(data).toMatchObject({ type: "Attachment", status: "PENDING", name: null, contentType: null, size: null, uploadedAt: null });
     expect(data.id).toMatch(/^attachment_[0-9A-Za-z]{16}$/);
     expect(data.createdAt).toMatch(ISO);
     expect(data.updatedAt).toMatch(ISO);
+    // An hour after the request was handled (between before and after), in whole seconds rounded down.
     const expiresAt = Date.parse(data.expiresAt);
-    expect(expiresAt - before).toBeGreaterThan(3595_000);
-    // The expiry is whole seconds, rounded up, and the request may cross a second boundary.
-    expect(expiresAt - before).toBeLessThanOrEqual(3601_000);
+    expect(expiresAt).toBeGreaterThan(before + 3599_000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 3600_000);
 
     const url = new URL(data.uploadUrl);
     expect(`${url.origin}${url.pathname}`).toBe(`http://localhost:3000/api/uploads/${data.id}`);
@@ -79,7 +80,7 @@ describe("POST /v1/attachments", () => {
       expect(res.status).toBe(401);
       expect(res.json.error.code).toBe("UNAUTHORIZED");
     }
-    const get = await callRoute(GET, "/api/v1/attachments", { authorization: ws.authorization });
+    const get = await callApi("/api/v1/attachments", { authorization: ws.authorization });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     const rows = await (await getDb()).select().from(attachments).where(eq(attachments.workspaceId, ws.workspace.id));
