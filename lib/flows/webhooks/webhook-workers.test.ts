@@ -8,6 +8,7 @@ import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import { sendBatch } from "@/lib/sending/send-batch";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { useSettings } from "@/lib/testing/settings";
+import { waitFor } from "@/lib/testing/wait-for";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-process";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
@@ -29,13 +30,7 @@ afterAll(async () => {
   useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined });
 });
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = (check: () => Promise<boolean> | boolean, timeout: number, what: string) => waitFor(check, { what, timeout, every: 100 });
 
 async function send(workspaceId: string, count: number): Promise<string[]> {
   const emailMessages = Array.from({ length: count }, (_, i) => ({ from: "Acme <hello@example.com>", to: `reader${i}@example.org`, subject: `Hook ${i}`, bodyHtml: `<p>${i}</p>` }));
