@@ -98,7 +98,7 @@ module.exports = {
       comment: "db/ (floor 2) uses only the foundation's settings.",
       severity: "error",
       from: { path: "^db/", pathNot: tests },
-      to: { path: "^lib/", pathNot: "^lib/foundation/env\\.ts$" },
+      to: { path: "^lib/", pathNot: "^lib/foundation/(env|process-singleton)\\.ts$" },
     },
   ],
   options: {

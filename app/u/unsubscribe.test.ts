@@ -7,7 +7,7 @@ import { deliver, messageState } from "@/lib/domain/unsubscribe/testing";
 import { signUnsubscribeToken } from "@/lib/domain/unsubscribe/token";
 import { GET as oneClickGet, POST as oneClick } from "../api/unsubscribe/[token]/route";
 import { POST as confirm } from "./[token]/confirm/route";
-import { POST as sendRoute } from "../api/v1/email_messages/route";
+import { POST as sendRoute } from "../api/v1/email_messages/handlers";
 import UnsubscribePage from "./[token]/page";
 
 const APP = "http://localhost:3000";

@@ -3,7 +3,7 @@ import { resetEnvForTests } from "@/lib/foundation/env";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { callRoute } from "@/lib/testing/http";
-import { POST as send } from "../v1/email_messages/route";
+import { POST as send } from "../v1/email_messages/handlers";
 import { GET } from "./route";
 
 const TOKEN = "metrics-token-0123456789abcdef";
@@ -61,7 +61,7 @@ describe("GET /api/metrics", () => {
   it("labels a route by its template, never by the ids in its path", async () => {
     withToken(TOKEN);
     const ws = await createTestWorkspace();
-    const { GET: getMessage } = await import("../v1/email_messages/[id]/route");
+    const { GET: getMessage } = await import("../v1/email_messages/[id]/handlers");
     await callRoute(getMessage, "/api/v1/email_messages/em_0000000000000000", { authorization: ws.authorization, params: { id: "em_0000000000000000" } });
     const text = (await callRoute(GET, "/api/metrics", { authorization: `Bearer ${TOKEN}` })).text;
     expect(text).toMatch(/route="\/api\/v1\/email_messages\/:id",method="GET",status="404"/);

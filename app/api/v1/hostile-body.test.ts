@@ -6,13 +6,13 @@ import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { withStorageEnv } from "@/lib/domain/attachments/testing";
 import { callRoute } from "@/lib/testing/http";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
-import { POST as createAttachment } from "./attachments/route";
-import { POST as sendBatch } from "./batches/route";
-import { POST as sendEmail } from "./email_messages/route";
-import { POST as sandboxSend } from "./sandbox/email_messages/route";
-import { POST as preview } from "./templates/[id]/preview/route";
-import { POST as render } from "./templates/[id]/render/route";
-import { POST as triggerRun } from "./workflow_runs/route";
+import { POST as createAttachment } from "./attachments/handlers";
+import { POST as sendBatch } from "./batches/handlers";
+import { POST as sendEmail } from "./email_messages/handlers";
+import { POST as sandboxSend } from "./sandbox/email_messages/handlers";
+import { POST as preview } from "./templates/[id]/preview/handlers";
+import { POST as render } from "./templates/[id]/render/handlers";
+import { POST as triggerRun } from "./workflow_runs/handlers";
 
 withStorageEnv();
 

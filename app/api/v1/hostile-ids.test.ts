@@ -1,27 +1,20 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { callRoute } from "@/lib/testing/http";
-import { GET as listMessages } from "./email_messages/route";
-import { GET as listTemplates } from "./templates/route";
+import { callApi, callRoute } from "@/lib/testing/http";
+import { ROUTE_METHODS, type RouteModule } from "@/lib/entry/api/router";
+import { API_ROUTES } from "../routes";
+import { GET as listMessages } from "./email_messages/handlers";
+import { GET as listTemplates } from "./templates/handlers";
 
 // Attacks found against a running instance: a NUL in an id or a filter reached PostgreSQL (500).
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Every route under app/api/v1 with a dynamic segment, found on disk so a new one is covered too. */
-function idRoutes(dir = __dirname, prefix = "/api/v1"): Array<{ file: string; path: string }> {
-  const found: Array<{ file: string; path: string }> = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (!entry.isDirectory() || entry.name.startsWith("[...")) continue;
-    const inner = path.join(dir, entry.name);
-    const segment = entry.name.replace(/^\[(\w+)\]$/, ":$1");
-    if (readdirSync(inner).includes("route.ts") && prefix.concat("/", segment).includes(":")) {
-      found.push({ file: path.join(inner, "route.ts"), path: `${prefix}/${segment}` });
-    }
-    found.push(...idRoutes(inner, `${prefix}/${segment}`));
-  }
-  return found;
+/** Every route of the route table with a path parameter, so a new one is covered too. */
+function idRoutes(): Array<{ path: string; param: string; module: RouteModule }> {
+  return API_ROUTES.filter(([pattern]) => pattern.includes(":")).map(([pattern, module]) => ({
+    path: `/api/v1${pattern}`,
+    param: /:(\w+)/.exec(pattern)![1],
+    module,
+  }));
 }
 
 describe("a NUL character in a path id", () => {
@@ -66,22 +59,21 @@ describe("a NUL character in a path id", () => {
     ]);
   });
 
-  it("is refused with 400 naming `id` by every method an id route serves, never a 500", async () => {
+  it("is refused with 400 naming the parameter by every method an id route serves, never a 500", async () => {
     const ws = await createTestWorkspace();
     for (const route of routes) {
-      const handlers = (await import(route.file)) as Record<string, unknown>;
       let served = 0;
-      for (const method of METHODS) {
-        if (!handlers[method]) continue;
+      for (const method of ROUTE_METHODS) {
+        if (!route.module[method]) continue;
         for (const id of ["\u0000", "em_\u0000abc", "tpl_0000000000000000\u0000"]) {
-          const url = route.path.replace(":id", encodeURIComponent(id));
+          const url = route.path.replace(`:${route.param}`, encodeURIComponent(id)).replace(/:\w+/g, "x");
           const body = method === "GET" ? undefined : {};
-          const res = await callRoute(handlers[method], url, { method, authorization: ws.authorization, params: { id }, body });
+          const res = await callApi(url, { method, authorization: ws.authorization, body });
           expect(res.status, `${method} ${route.path}`).not.toBe(500);
           if (res.status === 405) continue;
           served++;
           expect(res.status, `${method} ${route.path}`).toBe(400);
-          expect(res.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "id" });
+          expect(res.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: route.param });
         }
       }
       expect(served, route.path).toBeGreaterThan(0);
@@ -107,8 +99,8 @@ describe("a NUL character in a query parameter", () => {
 
   it("is refused on the id routes' own queries (page, offset)", async () => {
     const ws = await createTestWorkspace();
-    const { GET: events } = await import("./email_messages/[id]/events/route");
-    const { GET: batchMessages } = await import("./batches/[id]/email_messages/route");
+    const { GET: events } = await import("./email_messages/[id]/events/handlers");
+    const { GET: batchMessages } = await import("./batches/[id]/email_messages/handlers");
     const res = await callRoute(events, "/api/v1/email_messages/em_x/events?page=%00", { authorization: ws.authorization, params: { id: "em_x" } });
     expect(res.json.error).toMatchObject({ param: "page" });
     const batch = await callRoute(batchMessages, "/api/v1/batches/b_x/email_messages?offset=1%00", { authorization: ws.authorization, params: { id: "b_x" } });

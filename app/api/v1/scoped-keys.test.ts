@@ -8,25 +8,23 @@ import type { ApiScope } from "@/lib/domain/api-keys/scopes.shared";
 import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import * as attachments from "./attachments/route";
-import * as batchMessages from "./batches/[id]/email_messages/route";
-import * as batch from "./batches/[id]/route";
-import * as batches from "./batches/route";
-import * as events from "./email_messages/[id]/events/route";
-import * as resend from "./email_messages/[id]/resend/route";
-import * as message from "./email_messages/[id]/route";
-import * as messages from "./email_messages/route";
-import * as legacyBatch from "./email_messages_batch/route";
-import * as sandboxBatches from "./sandbox/batches/route";
-import * as sandboxMessages from "./sandbox/email_messages/route";
-import * as sandboxLegacyBatch from "./sandbox/email_messages_batch/route";
-import * as sandboxRuns from "./sandbox/workflow_runs/route";
-import * as preview from "./templates/[id]/preview/route";
-import * as raw from "./templates/[id]/raw/route";
-import * as render from "./templates/[id]/render/route";
-import * as templates from "./templates/route";
-import * as run from "./workflow_runs/[id]/route";
-import * as runs from "./workflow_runs/route";
+import * as attachments from "./attachments/handlers";
+import * as batchMessages from "./batches/[id]/email_messages/handlers";
+import * as batch from "./batches/[id]/handlers";
+import * as batches from "./batches/handlers";
+import * as events from "./email_messages/[id]/events/handlers";
+import * as resend from "./email_messages/[id]/resend/handlers";
+import * as message from "./email_messages/[id]/handlers";
+import * as messages from "./email_messages/handlers";
+import * as sandboxBatches from "./sandbox/batches/handlers";
+import * as sandboxMessages from "./sandbox/email_messages/handlers";
+import * as sandboxRuns from "./sandbox/workflow_runs/handlers";
+import * as preview from "./templates/[id]/preview/handlers";
+import * as raw from "./templates/[id]/raw/handlers";
+import * as render from "./templates/[id]/render/handlers";
+import * as templates from "./templates/handlers";
+import * as run from "./workflow_runs/[id]/handlers";
+import * as runs from "./workflow_runs/handlers";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
 type Call = { name: string; handler: unknown; path: string; method: string; scope: ApiScope; body?: unknown; params?: Record<string, string> };
@@ -38,8 +36,8 @@ const CALLS: Call[] = [
   { name: "sandbox send", handler: sandboxMessages.POST, path: "/v1/sandbox/email_messages", method: "POST", scope: "emails:send", body: {} },
   { name: "batch", handler: batches.POST, path: "/v1/batches", method: "POST", scope: "emails:send", body: {} },
   { name: "sandbox batch", handler: sandboxBatches.POST, path: "/v1/sandbox/batches", method: "POST", scope: "emails:send", body: {} },
-  { name: "legacy batch", handler: legacyBatch.POST, path: "/v1/email_messages_batch", method: "POST", scope: "emails:send", body: {} },
-  { name: "sandbox legacy batch", handler: sandboxLegacyBatch.POST, path: "/v1/sandbox/email_messages_batch", method: "POST", scope: "emails:send", body: {} },
+  { name: "legacy batch", handler: batches.POST, path: "/v1/email_messages_batch", method: "POST", scope: "emails:send", body: {} },
+  { name: "sandbox legacy batch", handler: sandboxBatches.POST, path: "/v1/sandbox/email_messages_batch", method: "POST", scope: "emails:send", body: {} },
   { name: "workflow run", handler: runs.POST, path: "/v1/workflow_runs", method: "POST", scope: "emails:send", body: {} },
   { name: "sandbox workflow run", handler: sandboxRuns.POST, path: "/v1/sandbox/workflow_runs", method: "POST", scope: "emails:send", body: {} },
   { name: "attachment", handler: attachments.POST, path: "/v1/attachments", method: "POST", scope: "emails:send", body: {} },

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { log, setLogLevel, withLogFields } from "@/lib/foundation/log";
-import { GET as listMessages } from "@/app/api/v1/email_messages/route";
+import { GET as listMessages } from "@/app/api/v1/email_messages/handlers";
 import { routeTemplate } from "./request-observation";
 
 describe("X-Request-Id", () => {

@@ -1,5 +1,4 @@
 import { errorReply, jsonResponse, ok } from "@/lib/entry/api/respond";
-import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
 import { AppError } from "@/lib/foundation/errors";
 
 /**
@@ -31,6 +30,5 @@ export function signedPostRoute(options: {
     }
   }
 
-  const notAllowed = methodNotAllowed("POST");
-  return { POST, GET: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+  return { POST };
 }

@@ -107,14 +107,6 @@ async function handle<P>(
   return withRateLimitHeaders(passthrough ?? jsonResponse(reply), { ...rateLimit, "x-request-id": requestId });
 }
 
-/** Answers a known path's other methods: 405 with Allow (docs/api.md#decided-errors). */
-export function methodNotAllowed(...allowed: string[]) {
-  return async (): Promise<Response> => {
-    const reply = errorReply(new AppError("METHOD_NOT_ALLOWED", `This path accepts ${allowed.join(", ")} only.`));
-    return jsonResponse({ ...reply, headers: { ...reply.headers, allow: allowed.join(", ") } });
-  };
-}
-
 /** Any path under /v1 that does not exist. */
 export async function unknownPath(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname;

@@ -7,7 +7,7 @@ import { emailMessageLogs, emailMessages, suppressions } from "@/db/schema";
 import { resetEnvForTests } from "@/lib/foundation/env";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { POST } from "./route";
+import { POST } from "./handlers";
 
 const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 const saved = process.env.RESEND_WEBHOOK_SECRET;

@@ -6,7 +6,7 @@ import { startFakeSns, sesEvent, TEST_TOPIC_ARN, type FakeSns } from "@/lib/test
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
-import { POST } from "./route";
+import { POST } from "./handlers";
 
 /** What /api/provider-events/ses refuses: forged, altered, replayed, foreign topics and certificates. Nothing is recorded. */
 const SETTINGS = ["SES_SNS_TOPIC_ARNS", "SNS_TEST_TRUSTED_ORIGIN", "NODE_ENV", "POSTWERK_ALLOW_INSECURE_TEST_SETTINGS"] as const;

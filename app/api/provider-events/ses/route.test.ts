@@ -8,7 +8,7 @@ import { startFakeSns, sesEvent, TEST_TOPIC_ARN, type FakeSns, type SignOptions 
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
-import { POST } from "./route";
+import { POST } from "./handlers";
 
 const SETTINGS = ["SES_SNS_TOPIC_ARNS", "SNS_TEST_TRUSTED_ORIGIN", "AUTO_PAUSE_MIN_MESSAGES"] as const;
 const saved = Object.fromEntries(SETTINGS.map((name) => [name, process.env[name]]));

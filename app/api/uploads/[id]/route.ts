@@ -1,5 +1,5 @@
 import { errorReply, jsonResponse, ok } from "@/lib/entry/api/respond";
-import { methodNotAllowed } from "@/lib/entry/api/with-api-key";
+import { methodNotAllowed } from "@/lib/entry/api/router";
 import { receiveUpload } from "@/lib/domain/attachments/receive-upload";
 import { serializeAttachment } from "@/lib/domain/attachments/serialize";
 
@@ -30,7 +30,7 @@ export async function OPTIONS(): Promise<Response> {
   return new Response(null, { status: 204, headers: { ...CORS, "access-control-max-age": "3600" } });
 }
 
-const notAllowed = methodNotAllowed("PUT");
+const notAllowed = async () => methodNotAllowed("PUT");
 export const GET = notAllowed;
 export const POST = notAllowed;
 export const PATCH = notAllowed;

@@ -1,8 +1,13 @@
-import { unknownPath } from "@/lib/entry/api/with-api-key";
+import { apiRouter } from "../../routes";
 
-// Every other path under /v1: the JSON 404 envelope, never an HTML page
-export const GET = unknownPath;
-export const POST = unknownPath;
-export const PUT = unknownPath;
-export const PATCH = unknownPath;
-export const DELETE = unknownPath;
+// Every path under /api/v1 (and /v1, rewritten here by next.config.ts) goes through the one route
+// table (app/api/routes.ts); answers are built per request, never at build time.
+export const dynamic = "force-dynamic";
+
+export const GET = apiRouter;
+export const HEAD = apiRouter;
+export const POST = apiRouter;
+export const PUT = apiRouter;
+export const PATCH = apiRouter;
+export const DELETE = apiRouter;
+export const OPTIONS = apiRouter;

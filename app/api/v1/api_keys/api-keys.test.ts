@@ -4,9 +4,9 @@ import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
-import { GET as listMessages } from "../email_messages/route";
-import { DELETE as revoke } from "./[id]/route";
-import { GET as list, POST as create } from "./route";
+import { GET as listMessages } from "../email_messages/handlers";
+import { DELETE as revoke } from "./[id]/handlers";
+import { GET as list, POST as create } from "./handlers";
 
 describe("/v1/api_keys", () => {
   it("creates a key (secret once, works at once), lists without secrets, revokes (401 from then on); audited as the creating key", async () => {
@@ -86,8 +86,9 @@ describe("/v1/api_keys", () => {
     await expectRefusal(ws.workspace.id, revoke, `/api/v1/api_keys/${params.id}`, { ...auth, method: "DELETE", params }, { status: 404, param: "id", code: "NOT_FOUND" });
     expect((await callRoute(listMessages, "/api/v1/email_messages", { authorization: other.authorization })).status).toBe(200);
     const sendOnly = { authorization: await scopedAuthorization(ws.workspace.id, ["emails:send", "workspace:write"]) };
-    for (const [handler, method, body] of [[list, "GET"], [create, "POST", { name: "x", scopes: ["emails:send"] }], [revoke, "DELETE"]] as const) {
-      const answer = await expectRefusal(ws.workspace.id, handler, "/api/v1/api_keys", { ...sendOnly, method, body, params: { id: ws.key.id } }, { status: 403, code: "FORBIDDEN" });
+    const one = `/api/v1/api_keys/${ws.key.id}`;
+    for (const [handler, path, method, body] of [[list, "/api/v1/api_keys", "GET"], [create, "/api/v1/api_keys", "POST", { name: "x", scopes: ["emails:send"] }], [revoke, one, "DELETE"]] as const) {
+      const answer = await expectRefusal(ws.workspace.id, handler, path, { ...sendOnly, method, body }, { status: 403, code: "FORBIDDEN" });
       expect(answer.json.error.message).toContain("keys:write");
     }
     expect((await callRoute(list, "/api/v1/api_keys", auth)).json.data).toHaveLength(2);

@@ -10,8 +10,8 @@ import { deliverMessage } from "@/lib/testing/deliver-message";
 import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { POST as sandboxSend } from "../sandbox/email_messages/route";
-import { POST as send } from "../email_messages/route";
+import { POST as sandboxSend } from "../sandbox/email_messages/handlers";
+import { POST as send } from "../email_messages/handlers";
 
 withStorageEnv();
 

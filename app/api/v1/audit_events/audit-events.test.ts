@@ -3,8 +3,8 @@ import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-
 import { revokeApiKeyOrThrow } from "@/lib/domain/api-keys/revoke-api-key";
 import { AUDIT_SYSTEM_ACTOR, userActor } from "@/lib/records/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { callRoute } from "@/lib/testing/http";
-import { GET, POST } from "./route";
+import { callApi, callRoute } from "@/lib/testing/http";
+import { GET } from "./handlers";
 
 const ada = userActor({ id: "user_0000000000000001", email: "ada@example.com" }, { ip: "198.51.100.4", userAgent: "Safari" });
 
@@ -58,6 +58,6 @@ describe("GET /v1/audit_events", () => {
     const [foreign] = (await callRoute(GET, "/api/v1/audit_events?limit=1", { authorization: other.authorization })).json.data;
     const cursor = await callRoute(GET, `/api/v1/audit_events?cursor.after=${foreign.id}`, { authorization: ws.authorization });
     expect(cursor.status).toBe(400);
-    expect((await callRoute(POST, "/api/v1/audit_events", { method: "POST", authorization: ws.authorization })).status).toBe(405);
+    expect((await callApi("/api/v1/audit_events", { method: "POST", authorization: ws.authorization })).status).toBe(405);
   });
 });

@@ -3,11 +3,9 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { batches, contacts, emailMessageLogs, emailMessages } from "@/db/schema";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { callRoute } from "@/lib/testing/http";
-import { POST as oldPost } from "../email_messages_batch/route";
-import { POST as oldSandboxPost } from "../sandbox/email_messages_batch/route";
-import { POST as sandboxPost } from "../sandbox/batches/route";
-import { DELETE, GET, POST } from "./route";
+import { callApi, callRoute } from "@/lib/testing/http";
+import { POST as sandboxPost } from "../sandbox/batches/handlers";
+import { POST } from "./handlers";
 
 const raw = (i: number, extra: Record<string, unknown> = {}) => ({
   from: "Acme <hello@example.com>",
@@ -155,8 +153,8 @@ describe("POST /v1/batches", () => {
       const res = await callRoute(POST, "/api/v1/batches", { authorization, body: { emailMessages: [raw(0)] } });
       expect([res.status, res.json.error.code, res.headers.get("www-authenticate")]).toEqual([401, "UNAUTHORIZED", 'Basic realm="api"']);
     }
-    for (const [handler, method] of [[GET, "GET"], [DELETE, "DELETE"]] as const) {
-      const res = await callRoute(handler, "/api/v1/batches", { authorization: ws.authorization, method });
+    for (const method of ["GET", "DELETE"]) {
+      const res = await callApi("/api/v1/batches", { authorization: ws.authorization, method });
       expect([res.status, res.json.error.code, res.headers.get("allow")]).toEqual([405, "METHOD_NOT_ALLOWED", "POST"]);
     }
     expect((await rowsOf(ws.workspace.id)).messages).toHaveLength(0);
@@ -164,8 +162,8 @@ describe("POST /v1/batches", () => {
 
   it("the older paths /v1/email_messages_batch and /v1/sandbox/email_messages_batch work the same", async () => {
     const ws = await createTestWorkspace();
-    const live = await callRoute(oldPost, "/api/v1/email_messages_batch", { authorization: ws.authorization, body: { emailMessages: [raw(0)] } });
-    const sandbox = await callRoute(oldSandboxPost, "/api/v1/sandbox/email_messages_batch", { authorization: ws.authorization, body: { emailMessages: [raw(1)] } });
+    const live = await callRoute(POST, "/api/v1/email_messages_batch", { authorization: ws.authorization, body: { emailMessages: [raw(0)] } });
+    const sandbox = await callRoute(sandboxPost, "/api/v1/sandbox/email_messages_batch", { authorization: ws.authorization, body: { emailMessages: [raw(1)] } });
     expect([live.status, live.json.data.sandbox, sandbox.status, sandbox.json.data.sandbox]).toEqual([201, false, 201, true]);
     const { messages } = await rowsOf(ws.workspace.id);
     expect(messages.map((m) => m.source).sort()).toEqual(["BATCH", "SANDBOX_BATCH"]);
@@ -204,7 +202,7 @@ describe("POST /v1/batches – metaId idempotency per element", () => {
     const ws = await createTestWorkspace();
     const body = { emailMessages: [raw(0, { metaId: "x" }), raw(1, { metaId: "y" }), raw(0, { metaId: "x" })] };
     const first = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body });
-    const again = await callRoute(oldPost, "/api/v1/email_messages_batch", { authorization: ws.authorization, body });
+    const again = await callRoute(POST, "/api/v1/email_messages_batch", { authorization: ws.authorization, body });
     expect([first.status, again.status]).toEqual([201, 200]);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.json.data).toEqual(first.json.data);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { callRoute } from "@/lib/testing/http";
-import { POST as sandboxPost } from "../sandbox/batches/route";
-import { GET as getMessages, POST as postMessages } from "./[id]/email_messages/route";
-import { GET as getBatch, DELETE as deleteBatch } from "./[id]/route";
-import { POST } from "./route";
+import { callApi, callRoute } from "@/lib/testing/http";
+import { POST as sandboxPost } from "../sandbox/batches/handlers";
+import { GET as getMessages } from "./[id]/email_messages/handlers";
+import { GET as getBatch } from "./[id]/handlers";
+import { POST } from "./handlers";
 
 const raw = (i: number) => ({ from: "hello@example.com", to: `u${i}@example.org`, subject: `Message ${i}`, bodyHtml: `<p>${i}</p>` });
 
@@ -39,7 +39,7 @@ describe("GET /v1/batches/:id", () => {
     }
     const anonymous = await callRoute(getBatch, `/api/v1/batches/${batch.id}`, { params: { id: batch.id } });
     expect(anonymous.status).toBe(401);
-    const wrong = await callRoute(deleteBatch, `/api/v1/batches/${batch.id}`, { authorization: mine.authorization, method: "DELETE", params: { id: batch.id } });
+    const wrong = await callApi(`/api/v1/batches/${batch.id}`, { authorization: mine.authorization, method: "DELETE" });
     expect([wrong.status, wrong.headers.get("allow")]).toEqual([405, "GET"]);
   });
 });
@@ -81,7 +81,7 @@ describe("GET /v1/batches/:id/email_messages", () => {
     expect([foreign.status, foreign.json.error.code]).toEqual([404, "NOT_FOUND"]);
     const anonymous = await callRoute(getMessages, path, { params: { id: batch.id } });
     expect(anonymous.status).toBe(401);
-    const wrong = await callRoute(postMessages, path, { authorization: theirs.authorization, body: {}, params: { id: batch.id } });
+    const wrong = await callApi(path, { authorization: theirs.authorization, body: {} });
     expect([wrong.status, wrong.headers.get("allow")]).toEqual([405, "GET"]);
   });
 });

@@ -5,9 +5,9 @@ import { upsertContacts } from "@/lib/domain/contacts/upsert-contacts";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
-import { PUT as setUnsubscribes } from "./[id]/unsubscribes/route";
-import { GET as getOne } from "./[id]/route";
-import { GET as list } from "./route";
+import { PUT as setUnsubscribes } from "./[id]/unsubscribes/handlers";
+import { GET as getOne } from "./[id]/handlers";
+import { GET as list } from "./handlers";
 
 async function seed(workspaceId: string) {
   await upsertContacts(await getDb(), workspaceId, [

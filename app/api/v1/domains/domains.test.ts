@@ -5,9 +5,9 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
 import { useSettings } from "@/lib/testing/settings";
-import { POST as verify } from "./[id]/verify/route";
-import { DELETE as remove, GET as getOne } from "./[id]/route";
-import { GET as list, POST as add } from "./route";
+import { POST as verify } from "./[id]/verify/handlers";
+import { DELETE as remove, GET as getOne } from "./[id]/handlers";
+import { GET as list, POST as add } from "./handlers";
 
 let dns: TestDnsServer;
 beforeAll(async () => {

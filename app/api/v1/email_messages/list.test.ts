@@ -4,7 +4,7 @@ import { emailMessages } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { GET } from "./route";
+import { GET } from "./handlers";
 import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { activityLogs } from "@/db/schema";
 import { eq } from "drizzle-orm";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { POST as batchPost } from "../batches/route";
-import { POST } from "./route";
+import { POST as batchPost } from "../batches/handlers";
+import { POST } from "./handlers";
 
 const raw = { from: "Acme <hello@example.com>", subject: "Hi", bodyHtml: "<p>Hi</p>" };
 

@@ -7,12 +7,12 @@ import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
-import { POST as sendBatch } from "../batches/route";
-import { POST as cancelBatch } from "../batches/[id]/cancel/route";
-import { POST as sandboxPost } from "../sandbox/email_messages/route";
-import { POST as cancel } from "./[id]/cancel/route";
-import { PATCH } from "./[id]/route";
-import { POST } from "./route";
+import { POST as sendBatch } from "../batches/handlers";
+import { POST as cancelBatch } from "../batches/[id]/cancel/handlers";
+import { POST as sandboxPost } from "../sandbox/email_messages/handlers";
+import { POST as cancel } from "./[id]/cancel/handlers";
+import { PATCH } from "./[id]/handlers";
+import { POST } from "./handlers";
 
 /** Issue #18, scheduled sends over the API, with an injected clock: no test waits for time to pass. */
 const NOW = new Date("2030-03-01T08:00:00.000Z");

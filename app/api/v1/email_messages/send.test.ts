@@ -5,8 +5,8 @@ import { activityLogs, contacts, emailMessages } from "@/db/schema";
 import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { POST as sandboxPost } from "../sandbox/email_messages/route";
-import { POST } from "./route";
+import { POST as sandboxPost } from "../sandbox/email_messages/handlers";
+import { POST } from "./handlers";
 
 const raw = {
   from: "Acme <hello@example.com>",
@@ -53,7 +53,7 @@ describe("POST /v1/email_messages", () => {
       ["carol@example.org", "Carol"],
       ["jane@example.org", "Doe, Jane"],
     ]);
-    const events = await callRoute((await import("./[id]/events/route")).GET, `/api/v1/email_messages/${message.id}/events`, {
+    const events = await callRoute((await import("./[id]/events/handlers")).GET, `/api/v1/email_messages/${message.id}/events`, {
       authorization: ws.authorization,
       params: { id: message.id },
     });

@@ -1,49 +1,21 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import type { ApiScope } from "@/lib/domain/api-keys/scopes.shared";
 import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { callRoute } from "@/lib/testing/http";
-import { GET, POST } from "./route";
+import { callApi, callRoute } from "@/lib/testing/http";
+import { API_ROUTES } from "../../routes";
+import { ROUTE_METHODS } from "@/lib/entry/api/router";
+import { GET } from "./handlers";
 
-const V1 = path.resolve(process.cwd(), "app/api/v1");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Every route.ts under app/api/v1 as an OpenAPI path: [id] → {id}; the catch-all and _handlers skipped. */
-function routeFiles(dir = V1): Array<{ file: string; openApiPath: string }> {
-  const found: Array<{ file: string; openApiPath: string }> = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name.startsWith("_") || entry.name.startsWith("[...")) continue;
-      found.push(...routeFiles(full));
-    } else if (entry.name === "route.ts") {
-      const segments = path.relative(V1, dir).split(path.sep).filter(Boolean);
-      const openApiPath = ["/v1", ...segments.map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))].join("/");
-      found.push({ file: full, openApiPath });
-    }
-  }
-  return found;
-}
-
-/**
- * The methods a route really serves: each exported one is called without credentials; 401 (or any
- * answer but 405) means it is served, 405 means it only exists to say "wrong method".
- */
-async function servedOperations(): Promise<string[]> {
-  const operations: string[] = [];
-  for (const { file, openApiPath } of routeFiles()) {
-    const route = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
-    for (const method of METHODS) {
-      if (typeof route[method] !== "function") continue;
-      const params: Record<string, string> = openApiPath.includes("{id}") ? { id: "x" } : {};
-      const answer = await callRoute(route[method], openApiPath.replace("{id}", "x"), { method, params });
-      if (answer.status !== 405) operations.push(`${method} ${openApiPath}`);
-    }
-  }
-  return operations.sort();
+/** Every method of every route in the one route table, as an OpenAPI operation: `:id` → `{id}`. */
+function servedOperations(): string[] {
+  return API_ROUTES.flatMap(([pattern, module]) => {
+    const openApiPath = `/v1${pattern.replace(/:(\w+)/g, "{$1}")}`;
+    return ROUTE_METHODS.filter((method) => module[method]).map((method) => `${method} ${openApiPath}`);
+  }).sort();
 }
 
 function documentedOperations(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
@@ -80,14 +52,14 @@ describe("GET /v1/openapi.json", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     expect(res.json.openapi).toBe("3.1.0");
-    const post = await callRoute(POST, "/api/v1/openapi.json", { method: "POST" });
+    const post = await callApi("/api/v1/openapi.json", { method: "POST" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET");
   });
 
-  it("describes every route under app/api/v1, and nothing that is not served", async () => {
+  it("describes every route of the route table, and nothing that is not served", async () => {
     const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
-    const served = await servedOperations();
+    const served = servedOperations();
     expect(served).toContain("POST /v1/email_messages");
     expect(served).toContain("GET /v1/email_messages/{id}/events");
     expect(served).not.toContain("DELETE /v1/email_messages");
@@ -142,8 +114,7 @@ describe("GET /v1/openapi.json", () => {
     };
     const [keysOnly, sendOnly] = [await keyWith("keys:write"), await keyWith("emails:send")];
     let checked = 0;
-    for (const { file, openApiPath } of routeFiles()) {
-      const route = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
+    for (const openApiPath of new Set(API_ROUTES.map(([pattern]) => `/v1${pattern.replace(/:(\w+)/g, "{$1}")}`))) {
       for (const [method, op] of Object.entries<{ security: Array<Record<string, string[]>>; "x-scope"?: string }>(doc.paths[openApiPath] ?? {})) {
         if (openApiPath === "/v1/openapi.json") {
           expect(op.security).toEqual([]);
@@ -152,9 +123,8 @@ describe("GET /v1/openapi.json", () => {
         const scope = op["x-scope"];
         expect(scope, `${method} ${openApiPath}`).toMatch(/^([a-z]+:(send|read|write)|full)$/);
         expect(op.security).toEqual(scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [scope] }, { basicAuth: ["full"] }]);
-        const params: Record<string, string> = openApiPath.includes("{id}") ? { id: "x" } : {};
         const authorization = scope === "keys:write" ? sendOnly : keysOnly;
-        const answer = await callRoute(route[method.toUpperCase()], openApiPath.replace("{id}", "x"), { method: method.toUpperCase(), params, headers: { authorization } });
+        const answer = await callApi(openApiPath.replace("{id}", "x"), { method: method.toUpperCase(), headers: { authorization } });
         expect(answer.status, `${method} ${openApiPath}`).toBe(403);
         expect(answer.json.error.code).toBe("FORBIDDEN");
         expect(answer.json.error.message, `${method} ${openApiPath}`).toContain(`lacks the ${scope} scope`);

@@ -3,8 +3,8 @@ import { addSuppression } from "@/lib/domain/suppressions/add-suppression";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
-import { DELETE as remove } from "./[email]/route";
-import { GET as list, POST as add } from "./route";
+import { DELETE as remove } from "./[email]/handlers";
+import { GET as list, POST as add } from "./handlers";
 
 const emails = (answer: { json: { data: Array<{ email: string }> } }) => answer.json.data.map((row) => row.email);
 
@@ -83,8 +83,9 @@ describe("/v1/suppressions", () => {
     await expectRefusal(ws.workspace.id, remove, "/api/v1/suppressions/x", { ...auth, method: "DELETE", params: { email: "x" } }, { status: 400, param: "email" });
     await expectRefusal(ws.workspace.id, remove, "/api/v1/suppressions/dan@example.org", { ...auth, method: "DELETE", params, body: { force: "yes" } }, { status: 400, param: "force" });
     const sendOnly = { authorization: await scopedAuthorization(ws.workspace.id, ["emails:send", "contacts:write"]) };
-    for (const [handler, method, body] of [[list, "GET"], [add, "POST", { email: "e@example.org" }], [remove, "DELETE"]] as const) {
-      const answer = await expectRefusal(ws.workspace.id, handler, "/api/v1/suppressions", { ...sendOnly, method, body, params }, { status: 403, code: "FORBIDDEN" });
+    const one = "/api/v1/suppressions/dan@example.org";
+    for (const [handler, path, method, body] of [[list, "/api/v1/suppressions", "GET"], [add, "/api/v1/suppressions", "POST", { email: "e@example.org" }], [remove, one, "DELETE"]] as const) {
+      const answer = await expectRefusal(ws.workspace.id, handler, path, { ...sendOnly, method, body }, { status: 403, code: "FORBIDDEN" });
       expect(answer.json.error.message).toContain("suppressions:write");
     }
     expect(emails(await callRoute(list, "/api/v1/suppressions", auth))).toEqual([]);

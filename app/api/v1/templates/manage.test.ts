@@ -6,9 +6,9 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { auditTrail, scopedAuthorization, withFailingAuditWrites } from "@/lib/testing/management";
 import { createWorkflow } from "@/lib/flows/workflows/create-workflow";
-import * as one from "./[id]/route";
-import * as all from "./route";
-import * as validate from "./validate/route";
+import * as one from "./[id]/handlers";
+import * as all from "./handlers";
+import * as validate from "./validate/handlers";
 
 const content = { name: "Receipt", subject: "Receipt {{ order.id }}", bodyHtml: "<p>Total {{ order.total }}</p>", fromAddress: "Acme <shop@example.com>" };
 const blocks = { root: { type: "EmailLayout", data: { childrenIds: [] } } };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { POST as preview } from "./[id]/preview/route";
-import { GET as raw } from "./[id]/raw/route";
-import { POST as render } from "./[id]/render/route";
-import { GET as list } from "./route";
+import { POST as preview } from "./[id]/preview/handlers";
+import { GET as raw } from "./[id]/raw/handlers";
+import { POST as render } from "./[id]/render/handlers";
+import { GET as list } from "./handlers";
 
 describe("templates API", () => {
   it("renders with variables, returns raw source, previews as text/html", async () => {

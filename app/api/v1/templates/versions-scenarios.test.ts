@@ -3,11 +3,11 @@ import { updateTemplate } from "@/lib/domain/templates/update-template";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { auditTrail, scopedAuthorization, withFailingAuditWrites } from "@/lib/testing/management";
-import * as scenario from "./[id]/scenarios/[scenarioId]/route";
-import * as scenarios from "./[id]/scenarios/route";
-import * as restore from "./[id]/versions/[version]/restore/route";
-import * as version from "./[id]/versions/[version]/route";
-import * as versions from "./[id]/versions/route";
+import * as scenario from "./[id]/scenarios/[scenarioId]/handlers";
+import * as scenarios from "./[id]/scenarios/handlers";
+import * as restore from "./[id]/versions/[version]/restore/handlers";
+import * as version from "./[id]/versions/[version]/handlers";
+import * as versions from "./[id]/versions/handlers";
 
 async function withHistory() {
   const ws = await createTestWorkspace();

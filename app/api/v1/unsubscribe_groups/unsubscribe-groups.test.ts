@@ -3,8 +3,8 @@ import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
-import { DELETE as remove, GET as getOne, PATCH as update } from "./[id]/route";
-import { GET as list, POST as create } from "./route";
+import { DELETE as remove, GET as getOne, PATCH as update } from "./[id]/handlers";
+import { GET as list, POST as create } from "./handlers";
 
 describe("/v1/unsubscribe_groups", () => {
   it("creates, lists, reads, renames, changes the key while unused, deletes; each change audited as the key", async () => {

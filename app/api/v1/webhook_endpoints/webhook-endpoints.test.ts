@@ -10,13 +10,13 @@ import { useSettings } from "@/lib/testing/settings";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { recordEvent } from "@/lib/records/timeline/record-event";
 import { deliverDue, manualClock } from "@/lib/flows/webhooks/testing";
-import { GET as getDelivery } from "./[id]/deliveries/[deliveryId]/route";
-import { GET as listDeliveries } from "./[id]/deliveries/route";
-import { POST as replay } from "./[id]/replay/route";
-import { POST as rotate } from "./[id]/rotate_secret/route";
-import { DELETE as remove, GET as getOne, PATCH as patch } from "./[id]/route";
-import { POST as sendTest } from "./[id]/test/route";
-import { GET as list, POST as create } from "./route";
+import { GET as getDelivery } from "./[id]/deliveries/[deliveryId]/handlers";
+import { GET as listDeliveries } from "./[id]/deliveries/handlers";
+import { POST as replay } from "./[id]/replay/handlers";
+import { POST as rotate } from "./[id]/rotate_secret/handlers";
+import { DELETE as remove, GET as getOne, PATCH as patch } from "./[id]/handlers";
+import { POST as sendTest } from "./[id]/test/handlers";
+import { GET as list, POST as create } from "./handlers";
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {

@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { workflowRuns } from "@/db/schema";
-import { callRoute } from "@/lib/testing/http";
+import { callApi, callRoute } from "@/lib/testing/http";
 import { createWorkflowWorkspace, stepJobsOf } from "@/lib/flows/workflows/testing";
-import { POST as sandboxPost } from "../sandbox/workflow_runs/route";
-import { GET as getRun } from "./[id]/route";
-import { GET as listNotAllowed, POST } from "./route";
+import { POST as sandboxPost } from "../sandbox/workflow_runs/handlers";
+import { GET as getRun } from "./[id]/handlers";
+import { POST } from "./handlers";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -162,8 +162,8 @@ describe("POST /v1/workflow_runs", () => {
 
   it("answers 401 without valid credentials, live and sandbox", async () => {
     const ws = await setup();
-    for (const handler of [POST, sandboxPost]) {
-      const res = await callRoute(handler, "/api/v1/workflow_runs", { authorization: "Basic bm9wZTpub3Bl", body: { workflowKey: "user.signed_up" } });
+    for (const [handler, path] of [[POST, "/api/v1/workflow_runs"], [sandboxPost, "/api/v1/sandbox/workflow_runs"]] as const) {
+      const res = await callRoute(handler, path, { authorization: "Basic bm9wZTpub3Bl", body: { workflowKey: "user.signed_up" } });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe('Basic realm="api"');
     }
@@ -171,7 +171,7 @@ describe("POST /v1/workflow_runs", () => {
   });
 
   it("GET /v1/workflow_runs answers 405 with Allow", async () => {
-    const res = await callRoute(listNotAllowed, "/api/v1/workflow_runs", { method: "GET" });
+    const res = await callApi("/api/v1/workflow_runs", { method: "GET" });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
   });

@@ -6,10 +6,10 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { auditTrail, scopedAuthorization, withFailingAuditWrites } from "@/lib/testing/management";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
-import * as disable from "./[id]/disable/route";
-import * as enable from "./[id]/enable/route";
-import * as one from "./[id]/route";
-import * as all from "./route";
+import * as disable from "./[id]/disable/handlers";
+import * as enable from "./[id]/enable/handlers";
+import * as one from "./[id]/handlers";
+import * as all from "./handlers";
 
 const ACTIONS = ["workflow.create", "workflow.update", "workflow.enable", "workflow.disable", "workflow.delete"];
 const rowOf = async (id: string) => (await (await getDb()).select().from(workflows).where(eq(workflows.id, id)))[0];
@@ -19,7 +19,8 @@ const list = (authorization: string, query = "") => callRoute(all.GET, `/api/v1/
 const get = (authorization: string, id: string) => callRoute(one.GET, `/api/v1/workflows/${id}`, { authorization, params: { id } });
 const patch = (authorization: string, id: string, body: unknown) => callRoute(one.PATCH, `/api/v1/workflows/${id}`, { method: "PATCH", authorization, params: { id }, body });
 const remove = (authorization: string, id: string) => callRoute(one.DELETE, `/api/v1/workflows/${id}`, { method: "DELETE", authorization, params: { id } });
-const toggle = (route: typeof enable, authorization: string, id: string) => callRoute(route.POST, `/api/v1/workflows/${id}/x`, { method: "POST", authorization, params: { id } });
+const toggle = (route: typeof enable, authorization: string, id: string) =>
+  callRoute(route.POST, `/api/v1/workflows/${id}/${route === enable ? "enable" : "disable"}`, { method: "POST", authorization });
 
 async function setUp() {
   const ws = await createWorkflowWorkspace();

@@ -3,10 +3,10 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
 import { apiAuditEntries, expectRefusal, scopedAuthorization } from "@/lib/testing/management";
 import { ensureSystemWorkspace, SYSTEM_WORKSPACE_ID } from "@/lib/domain/workspaces/system-workspace";
-import { POST as sendMessage } from "../email_messages/route";
-import { POST as pause } from "./pause/route";
-import { POST as resume } from "./resume/route";
-import { GET as read, PATCH as update } from "./route";
+import { POST as sendMessage } from "../email_messages/handlers";
+import { POST as pause } from "./pause/handlers";
+import { POST as resume } from "./resume/handlers";
+import { GET as read, PATCH as update } from "./handlers";
 
 const raw = { from: "Acme <hello@example.com>", to: "ann@example.org", subject: "Hi", bodyHtml: "<p>Hi</p>" };
 

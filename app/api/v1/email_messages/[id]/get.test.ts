@@ -6,7 +6,7 @@ import { getMessageOrThrow } from "@/lib/domain/messages/get-message-or-throw";
 import { serializeMessage } from "@/lib/domain/messages/serialize";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { GET } from "./route";
+import { GET } from "./handlers";
 
 describe("GET /v1/email_messages/:id", () => {
   it("answers every field of the message, as serialized from its whole row, and a 404 for another workspace's id", async () => {

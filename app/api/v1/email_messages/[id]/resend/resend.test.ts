@@ -6,9 +6,9 @@ import { getMessageDetail } from "@/lib/domain/messages/get-message-detail";
 import { resendMessage } from "@/lib/sending/resend-message";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
-import { POST as send } from "../../route";
-import { POST as sandboxSend } from "../../../sandbox/email_messages/route";
-import { POST as resend } from "./route";
+import { POST as send } from "../../handlers";
+import { POST as sandboxSend } from "../../../sandbox/email_messages/handlers";
+import { POST as resend } from "./handlers";
 
 const raw = {
   from: "Acme <hello@example.com>",
