@@ -21,7 +21,7 @@ const FLOORS = [
   // 7 flows: use cases built on sending
   ["workflows", "members", "auth", "setup", "webhooks"].map((name) => `flows/${name}`),
   // 8 entry points: adapt a way in to the use cases
-  ["api", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map((name) => `entry/${name}`),
+  ["api", "http", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map((name) => `entry/${name}`),
 ];
 
 const order = FLOORS.flat();

@@ -52,7 +52,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && npx next build && node server/server.mjs --hostname 127.0.0.1 --port ${E2E_PORT}`,
+    command: `rm -rf ${E2E_DATA_DIR} && node server/start.mjs --hostname 127.0.0.1 --port ${E2E_PORT}`,
     url: `${E2E_BASE_URL}/login`,
     timeout: 600_000,
     reuseExistingServer: !CI,

@@ -4,7 +4,7 @@
  * Starts the built app on the PostgreSQL server (a scratch database) and on PGlite and drives it with
  * autocannon at 64 connections on loopback, side by side in one run: the framework's floor (Next.js's
  * JSON 404 of an unknown /api/v1 path, through its routing: THROUGH_NEXT), the same 404 from the
- * direct router the API takes (server/direct-routes.mjs; not the floor), single sends, `GET /v1/email_messages?limit=50` and
+ * router the API takes (lib/entry/http/node-door.ts; not the floor), single sends, `GET /v1/email_messages?limit=50` and
  * `GET /v1/email_messages/:id`, each with p50/p99 and its share of the floor; the CPU per accepted
  * send of the app's process tree and of the database's backends (from /proc: the machine is shared,
  * so rates move with its load and the CPU figures are the ones to compare); then messages/s through

@@ -1,5 +1,5 @@
 /**
- * npm run bench:events [-- --skip-build --count 5000 --concurrency 32 --webhooks-through-next]
+ * npm run bench:events [-- --skip-build --count 5000 --concurrency 32 --through-next]
  *
  * Provider events ingested per second through each door, with the server's CPU per event, on the
  * PostgreSQL server (a scratch database; the built app runs with RUN_WORKER=false so nothing else
@@ -27,8 +27,8 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3230" },
     door: { type: "string", default: "all" },
     connections: { type: "string", default: "8" },
-    // The door as it was: the webhook through Next.js's routing, not server/direct-routes.mjs (to compare).
-    "webhooks-through-next": { type: "boolean", default: false },
+    // The door as it was: the webhook through Next.js's routing, not the server door (to compare).
+    "through-next": { type: "boolean", default: false },
   },
 });
 
@@ -74,7 +74,7 @@ async function benchSnsDoor() {
       // The bench's own SNS certificate: a test setting the production server refuses without this flag.
       SNS_TEST_TRUSTED_ORIGIN: sns.origin,
       POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: "true",
-    }, args["webhooks-through-next"] ? ["--webhooks-through-next"] : []);
+    }, args["through-next"] ? ["--through-next"] : []);
     const handle = await openPostgres(database.url, 2);
     try {
       const rows = (await handle.db.execute(sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`)) as unknown;

@@ -6,7 +6,7 @@
  * template (variables, a loop, a filter, no text part: the text is derived from the HTML, as most
  * templates are), driven by autocannon at `--connections`. Each round measures the floor (Next.js's
  * JSON 404 of an unknown /api/v1 path, through its routing: THROUGH_NEXT), the same 404 from the
- * direct router (server/direct-routes.mjs, the door the render takes) and then the render, after a
+ * router (lib/entry/http/node-door.ts, the door the render takes) and then the render, after a
  * warm-up of each; prints req/s, p50/p99 and the render's share of the floor, and the load average
  * (the machine is shared). A benchmark, not a test.
  */

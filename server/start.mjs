@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: build when the sources are newer than the last build, then run the server
-// (server/server.mjs: Next.js behind an HTTP server with timeouts against slow clients).
+// `npm start [-- --hostname HOST --port PORT]`: build when the sources are newer than the last build,
+// then run the server (server/server.mjs), passing its arguments on.
 // Plain Node ESM (no TypeScript, no dependencies) so it runs before anything is compiled.
 import "./check-node.mjs"; // first: a clear error on an unsupported Node, before anything else runs
 import { spawn } from "node:child_process";
@@ -18,6 +18,7 @@ const SOURCES = [
   "lib",
   "components",
   "db",
+  "internals",
   "instrumentation.ts",
   "proxy.ts",
   "middleware.ts",
@@ -34,7 +35,7 @@ if (needsBuild()) {
   if (code !== 0) process.exit(code);
 }
 // The server reads PORT and the HTTP_* settings from the environment it inherits.
-process.exit(await run("the server", [serverScript]));
+process.exit(await run("the server", [serverScript, ...process.argv.slice(2)]));
 
 function needsBuild() {
   let builtAt;

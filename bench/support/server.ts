@@ -11,8 +11,8 @@ export const BENCH_AUTH = `Basic ${Buffer.from(BENCH_KEY).toString("base64")}`;
 
 /**
  * The benches' floor is Next.js's own: the JSON 404 of an unknown /api/v1 path through its routing.
- * The production server answers /api/v1 past Next.js (server/direct-routes.mjs) unless a request
- * carries this header, so the floor requests carry it; the direct router's own 404 is printed beside.
+ * The production server's door answers /api/v1 with our router (lib/entry/http/node-door.ts) unless a
+ * request carries this header, so the floor requests carry it; the router's own 404 is printed beside.
  */
 export const THROUGH_NEXT = { "x-through-next": "1" };
 

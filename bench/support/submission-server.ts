@@ -12,7 +12,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { getQueue } from "@/lib/records/queue/queue";
 import { seedDemo } from "@/lib/flows/setup/seed-demo";
 import { startSubmissionServer } from "@/lib/entry/submission/start-submission-server";
-import { POST } from "@/app/api/v1/email_messages/route";
+import { POST } from "@/app/api/v1/email_messages/handlers";
 import { BENCH_KEY } from "./server";
 
 async function main() {

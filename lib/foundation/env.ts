@@ -64,7 +64,7 @@ const envSchema = z.object({
     .optional(),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  // Read by server/http-server.mjs itself (it runs before the build); validated here so the list is complete.
+  // The production HTTP server (lib/entry/http/hardened-server.ts).
   HTTP_HEADERS_TIMEOUT_MS: httpSetting(10_000),
   HTTP_IDLE_TIMEOUT_MS: httpSetting(10_000),
   HTTP_REQUEST_TIMEOUT_MS: httpSetting(60_000),

@@ -17,7 +17,7 @@ export const ERROR_CODES = [
   "RATE_LIMITED",
   "SERVICE_UNAVAILABLE",
   "INTERNAL_ERROR",
-  // Answered by the HTTP server (server/http-server.mjs) to requests that never reach a route.
+  // Answered by the HTTP server (lib/entry/http/hardened-server.ts) to requests that never reach a route.
   "BAD_REQUEST",
   "REQUEST_TIMEOUT",
   "REQUEST_HEADER_FIELDS_TOO_LARGE",

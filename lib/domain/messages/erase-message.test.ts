@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GET as getMessage } from "@/app/api/v1/email_messages/[id]/route";
-import { GET as getEvents } from "@/app/api/v1/email_messages/[id]/events/route";
+import { GET as getMessage } from "@/app/api/v1/email_messages/[id]/handlers";
+import { GET as getEvents } from "@/app/api/v1/email_messages/[id]/events/handlers";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { newId } from "@/lib/foundation/ids";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";

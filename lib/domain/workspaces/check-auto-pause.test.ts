@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST } from "@/app/api/provider-events/resend/route";
+import { POST } from "@/app/api/provider-events/resend/handlers";
 import { getDb } from "@/db/client";
 import { emailMessages, workspaces } from "@/db/schema";
 import { resetEnvForTests } from "@/lib/foundation/env";

@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "@/lib/foundation/errors";
 import { log } from "@/lib/foundation/log";
 import { errorReply, jsonResponse } from "./respond";
-import { undecodableSegment } from "./undecodable-path";
+import { undecodablePathAnswer, undecodablePathResponse } from "./undecodable-path";
 
 export type RouteParams = Record<string, string>;
 /** Each handler names its own params' shape; the router gives it the pattern's params. */
@@ -128,11 +128,10 @@ function matchRoute(routes: CompiledRoute[], path: string): { route: CompiledRou
 }
 
 function refuseUndecodable(method: string, pathname: string): Response | null {
-  const segment = undecodableSegment(pathname);
-  if (segment === null) return null;
+  const answer = undecodablePathAnswer(pathname);
+  if (answer === null) return null;
   log.warn("undecodable api path", { method, path: pathname });
-  const message = `The URL path segment "${segment}" is not valid percent-encoded UTF-8.`;
-  return jsonResponse(errorReply(new AppError("EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", message, { param: "path" })));
+  return undecodablePathResponse(answer);
 }
 
 function pathOf(url: string): string {

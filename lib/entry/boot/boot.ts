@@ -13,6 +13,7 @@ import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider"
 import type { InboundServer } from "@/lib/entry/inbound/inbound-server";
 import { startConfiguredInbound } from "@/lib/entry/inbound/start-inbound";
 import { startSubmissionServer, type SubmissionListener, type SubmissionSettings } from "@/lib/entry/submission/start-submission-server";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
@@ -38,8 +39,7 @@ export interface BootedServer {
   shutdown(): Promise<void>;
 }
 
-// A plain global, not processSingleton: the production server (server/direct-routes.mjs) reads globalThis.__boot.
-const globalForBoot = globalThis as unknown as { __boot?: Promise<BootedServer> };
+const globalForBoot = processSingleton("boot", () => ({}) as { __boot?: Promise<BootedServer> });
 
 /**
  * Called once from instrumentation.ts, never at import or build: own the data directory, migrate, start the queue,

@@ -9,7 +9,7 @@ import { metrics } from "@/lib/foundation/metrics/metrics";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { callRoute } from "@/lib/testing/http";
-import { POST } from "@/app/api/v1/email_messages/route";
+import { POST } from "@/app/api/v1/email_messages/handlers";
 import { smtpClient, startTestListener } from "./testing";
 import type { SubmissionListener } from "./start-submission-server";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callRoute } from "@/lib/testing/http";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
-import { POST } from "@/app/api/v1/email_messages/route";
+import { POST } from "@/app/api/v1/email_messages/handlers";
 import { getMessageOrThrow } from "@/lib/domain/messages/get-message-or-throw";
 import { runCli } from "../run-cli";
 
