@@ -9,11 +9,42 @@
  */
 const FLOORS = [
   // 1 foundation: imports nothing of lib/ but itself
-  ["env", "clock", "short-lived-cache", "errors", "ids", "log", "group-commit", "metrics", "plural.shared", "validation.shared", "keyset", "pagination", "crypto", "addresses", "access"].map((name) => `foundation/${name}`),
+  [
+    "env",
+    "clock",
+    "short-lived-cache",
+    "errors",
+    "ids",
+    "log",
+    "group-commit",
+    "metrics",
+    "plural.shared",
+    "validation.shared",
+    "keyset",
+    "pagination",
+    "crypto",
+    "addresses",
+    "access",
+  ].map((name) => `foundation/${name}`),
   // 3 records (db/ is floor 2): facts and the work they cause, written in one transaction
   ["timeline", "queue", "activity", "audit"].map((name) => `records/${name}`),
   // 4 domain: each its own tables and rules
-  ["users", "domains", "api-keys", "contacts", "attachments", "templates", "batches", "inbox", "insights", "messages", "workspaces", "suppressions", "tracking", "unsubscribe"].map((name) => `domain/${name}`),
+  [
+    "users",
+    "domains",
+    "api-keys",
+    "contacts",
+    "attachments",
+    "templates",
+    "batches",
+    "inbox",
+    "insights",
+    "messages",
+    "workspaces",
+    "suppressions",
+    "tracking",
+    "unsubscribe",
+  ].map((name) => `domain/${name}`),
   // 5 sending: the one accept path
   ["sending"],
   // 6 delivery: the outside world (provider events in, the pipeline out)
@@ -21,7 +52,9 @@ const FLOORS = [
   // 7 flows: use cases built on sending
   ["workflows", "members", "auth", "setup", "webhooks"].map((name) => `flows/${name}`),
   // 8 entry points: adapt a way in to the use cases
-  ["api", "http", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map((name) => `entry/${name}`),
+  ["api", "http", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map(
+    (name) => `entry/${name}`,
+  ),
 ];
 
 const order = FLOORS.flat();
@@ -88,7 +121,8 @@ module.exports = {
     },
     {
       name: "internals-only-to-dependencies",
-      comment: "internals/ holds the reaches into dependencies' internals (docs/architecture.md#dependency-internals); it imports nothing of ours, so every floor may use it.",
+      comment:
+        "internals/ holds the reaches into dependencies' internals (docs/architecture.md#dependency-internals); it imports nothing of ours, so every floor may use it.",
       severity: "error",
       from: { path: "^internals/", pathNot: tests },
       to: { path: "^(app|components|lib|db|server|bench|scripts)/|^(instrumentation|proxy)\\.ts$" },
@@ -106,6 +140,9 @@ module.exports = {
     exclude: { path: "^(node_modules|\\.next|\\.data|test-results|playwright-report)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+    },
   },
 };

@@ -7,8 +7,10 @@ import nextTs from "eslint-config-next/typescript";
  * types live under nodemailer/lib); tests and lib/testing/ may import a dependency's internals as the
  * reference they compare against, never touch its private members.
  */
-const internals = "reach a dependency's internals only through internals/<dependency>.ts (docs/architecture.md#dependency-internals).";
-const PRIVATE_PATH = "/^(nodemailer\\/(lib|dist)|pg-boss\\/dist|@electric-sql\\/pglite\\/dist|drizzle-orm\\/[^/]+\\/session|postgres\\/(src|cjs|cf)|next\\/dist)(\\/|$)/";
+const internals =
+  "reach a dependency's internals only through internals/<dependency>.ts (docs/architecture.md#dependency-internals).";
+const PRIVATE_PATH =
+  "/^(nodemailer\\/(lib|dist)|pg-boss\\/dist|@electric-sql\\/pglite\\/dist|drizzle-orm\\/[^/]+\\/session|postgres\\/(src|cjs|cf)|next\\/dist)(\\/|$)/";
 const privateImports = [
   `ImportDeclaration[importKind!='type'][source.value=${PRIVATE_PATH}]`,
   `ExportNamedDeclaration[exportKind!='type'][source.value=${PRIVATE_PATH}]`,
@@ -23,14 +25,27 @@ const privateMembers = [
   ["property.name='prepareQuery'", "Drizzle's session `prepareQuery`"],
   ["property.name=/^(parsers|serializers)$/", "PGlite's parser and serializer tables"],
   ["object.name='Column'][property.name='prototype'", "Drizzle's `Column.prototype`"],
-].map(([match, what]) => ({ selector: `MemberExpression[computed=false][${match}]`, message: `${what}, not public: ${internals}` }));
+].map(([match, what]) => ({
+  selector: `MemberExpression[computed=false][${match}]`,
+  message: `${what}, not public: ${internals}`,
+}));
 const tests = ["**/*.test.ts", "**/*.test.tsx", "lib/testing/**"];
 
 /** Layering rules of docs/architecture.md#layering are enforced here, not only written down. */
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: [".next/**", "node_modules/**", ".data/**", "db/migrations/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      ".data/**",
+      "db/migrations/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
+  },
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     // Tests set up and assert on rows directly; the rule is for the code they test.
@@ -38,7 +53,11 @@ const config = [
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@/db", "@/db/*"], message: "app/ and components/ call lib/ use cases; they never import db/." }] },
+        {
+          patterns: [
+            { group: ["@/db", "@/db/*"], message: "app/ and components/ call lib/ use cases; they never import db/." },
+          ],
+        },
       ],
     },
   },
@@ -49,11 +68,18 @@ const config = [
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["next", "next/*", "@/app/*"], message: "lib/ is transport-neutral: no next/* or app/ imports." }] },
+        {
+          patterns: [
+            { group: ["next", "next/*", "@/app/*"], message: "lib/ is transport-neutral: no next/* or app/ imports." },
+          ],
+        },
       ],
     },
   },
-  { ignores: ["internals/**", ...tests], rules: { "no-restricted-syntax": ["error", ...privateImports, ...privateMembers] } },
+  {
+    ignores: ["internals/**", ...tests],
+    rules: { "no-restricted-syntax": ["error", ...privateImports, ...privateMembers] },
+  },
   { files: tests, ignores: ["internals/**"], rules: { "no-restricted-syntax": ["error", ...privateMembers] } },
   {
     rules: {

@@ -5,7 +5,17 @@ const nextConfig: NextConfig = {
   turbopack: { root: process.cwd() },
   outputFileTracingRoot: process.cwd(),
   // These run only on the server and must not be bundled (native/WASM assets, optional drivers).
-  serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "postgres", "nodemailer", "smtp-server", "mailparser", "liquidjs", "@aws-sdk/client-s3", "@aws-sdk/s3-request-presigner"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pg-boss",
+    "postgres",
+    "nodemailer",
+    "smtp-server",
+    "mailparser",
+    "liquidjs",
+    "@aws-sdk/client-s3",
+    "@aws-sdk/s3-request-presigner",
+  ],
   poweredByHeader: false,
   // unauthorized() lets a page answer 401, so a browser asks again after wrong Basic credentials.
   experimental: { authInterrupts: true },

@@ -8,8 +8,17 @@ const call = (path: string, cookie?: string) =>
 describe("proxy: where it runs", () => {
   it("is not matched for the API, provider webhooks, tracking, unsubscribe or invitation paths (the API routes itself)", () => {
     const [pattern] = config.matcher;
-    const matched = (path: string) => new RegExp(`^${pattern.replace("/((?!", "/(?!").replace(").*)", ").*")}$`).test(path);
-    for (const path of ["/api/v1/email_messages", "/v1/email_messages", "/api/provider-events/ses", "/api/auth/session", "/t/o/tok", "/u/tok", "/invite/tok"]) {
+    const matched = (path: string) =>
+      new RegExp(`^${pattern.replace("/((?!", "/(?!").replace(").*)", ").*")}$`).test(path);
+    for (const path of [
+      "/api/v1/email_messages",
+      "/v1/email_messages",
+      "/api/provider-events/ses",
+      "/api/auth/session",
+      "/t/o/tok",
+      "/u/tok",
+      "/invite/tok",
+    ]) {
       expect(matched(path), path).toBe(false);
     }
     expect(matched("/emails/em_1")).toBe(true);

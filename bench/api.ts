@@ -19,7 +19,18 @@ import autocannon from "autocannon";
 import postgres from "postgres";
 import { sql } from "drizzle-orm";
 import { openPglite, openPostgres, type DbHandle } from "@/db/client";
-import { BENCH_AUTH, BENCH_KEY_USERNAME, build, percentile, scratchPostgres, sendBody, startServer, tempDir, THROUGH_NEXT, type RunningServer } from "./support/server";
+import {
+  BENCH_AUTH,
+  BENCH_KEY_USERNAME,
+  build,
+  percentile,
+  scratchPostgres,
+  sendBody,
+  startServer,
+  tempDir,
+  THROUGH_NEXT,
+  type RunningServer,
+} from "./support/server";
 import { firstRow, seedMessages } from "./support/seed-messages";
 import { cpuSnapshot, loadAverage } from "./support/proc-cpu";
 import { logSize, printStatements, statementsBetween } from "./support/pg-log";
@@ -29,7 +40,10 @@ const { values: args } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     seed: { type: "string", default: "1000000" },
     duration: { type: "string", default: "10" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     port: { type: "string", default: "3220" },
     only: { type: "string" },
     apps: { type: "string", default: "1" },
@@ -55,7 +69,12 @@ interface Load {
 async function drive(
   bases: string[],
   path: string,
-  options: { method?: "GET" | "POST"; body?: (i: number) => string; duration?: number; headers?: Record<string, string> } = {},
+  options: {
+    method?: "GET" | "POST";
+    body?: (i: number) => string;
+    duration?: number;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Load> {
   let i = 0;
   const results = await Promise.all(
@@ -116,12 +135,15 @@ async function requestPath(label: string, servers: RunningServer[], database: st
   // then the planner takes it for empty and sorts the workspace for a page: not what a running
   // instance sees.
   if (databaseUrl) await analyze(databaseUrl);
-  const { load: list, cpu: listCpu } = await cpuPerRequest(pids, database, () => drive(bases, "/email_messages?limit=50"));
+  const { load: list, cpu: listCpu } = await cpuPerRequest(pids, database, () =>
+    drive(bases, "/email_messages?limit=50"),
+  );
   const id = await lastMessageId(bases[0]);
   const { load: get, cpu: getCpu } = await cpuPerRequest(pids, database, () => drive(bases, `/email_messages/${id}`));
   // What the processes spend with no request (timers, the pool's keep-alive) is not the sends': at a
   // low rate on a loaded machine it would otherwise inflate the figure.
-  const perSend = (cpu: number, idlePerSecond: number) => `${(((cpu - idlePerSecond * seconds) / sends.ok) * 1000).toFixed(2)} ms`;
+  const perSend = (cpu: number, idlePerSecond: number) =>
+    `${(((cpu - idlePerSecond * seconds) / sends.ok) * 1000).toFixed(2)} ms`;
   console.log(`${label}: load average ${loadAverage()} (1/5/15 min), ${CONNECTIONS} connections, ${DURATION} s each`);
   console.log(`  ${line("floor (Next.js's JSON 404)", floor, null)}; app CPU ${floorCpu} per request`);
   console.log(`  ${line("same 404, direct (not the floor)", direct404, floor)}; app CPU ${direct404Cpu} per request`);
@@ -130,18 +152,28 @@ async function requestPath(label: string, servers: RunningServer[], database: st
   console.log(`  ${line("GET /v1/email_messages/:id", get, floor)}; CPU per request ${getCpu}`);
   console.log(
     `  CPU per accepted send: app ${perSend(after.app - before.app, idle.app)}` +
-      (database ? `, PostgreSQL backends ${perSend(after.db - before.db, idle.db)}` : " (PGlite: the database is inside the app)") +
-      ` (idle CPU subtracted: app ${(idle.app * 1000).toFixed(0)} ms/s` + (database ? `, PostgreSQL ${(idle.db * 1000).toFixed(0)} ms/s)` : ")"),
+      (database
+        ? `, PostgreSQL backends ${perSend(after.db - before.db, idle.db)}`
+        : " (PGlite: the database is inside the app)") +
+      ` (idle CPU subtracted: app ${(idle.app * 1000).toFixed(0)} ms/s` +
+      (database ? `, PostgreSQL ${(idle.db * 1000).toFixed(0)} ms/s)` : ")"),
   );
 }
 
 /** A read's load and what each answered request cost the app and the database (idle CPU not subtracted: reads run at hundreds per second). */
-async function cpuPerRequest(pids: number[], database: string | null, run: () => Promise<Load>): Promise<{ load: Load; cpu: string }> {
+async function cpuPerRequest(
+  pids: number[],
+  database: string | null,
+  run: () => Promise<Load>,
+): Promise<{ load: Load; cpu: string }> {
   const before = cpuSnapshot(pids, database);
   const load = await run();
   const after = cpuSnapshot(pids, database);
   const ms = (seconds: number) => `${((seconds / load.ok) * 1000).toFixed(2)} ms`;
-  return { load, cpu: `app ${ms(after.app - before.app)}` + (database ? `, PostgreSQL ${ms(after.db - before.db)}` : "") };
+  return {
+    load,
+    cpu: `app ${ms(after.app - before.app)}` + (database ? `, PostgreSQL ${ms(after.db - before.db)}` : ""),
+  };
 }
 
 async function analyze(url: string) {
@@ -193,7 +225,14 @@ async function post(base: string, i: number) {
 
 async function batchSends(base: string) {
   const body = JSON.stringify({ emailMessages: Array.from({ length: 1000 }, (_, i) => sendBody(i)) });
-  const result = await autocannon({ url: `${base}/batches`, connections: 2, duration: DURATION, method: "POST", headers, body });
+  const result = await autocannon({
+    url: `${base}/batches`,
+    connections: 2,
+    duration: DURATION,
+    method: "POST",
+    headers,
+    body,
+  });
   const accepted = result["2xx"] * 1000;
   return `${(accepted / DURATION).toFixed(0)} messages/s in 1,000-message batches (p50 ${result.latency.p50} ms per batch, non-2xx ${result.non2xx})`;
 }
@@ -218,11 +257,18 @@ async function listLatency(base: string, query: string, requests = 400, concurre
 
 /** The bench key's workspace, seeded straight into the database (server stopped for PGlite: it has one owner). */
 async function seedBenchWorkspace(handle: DbHandle, count: number): Promise<string> {
-  const rows = (await handle.db.execute(sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`)) as unknown;
+  const rows = (await handle.db.execute(
+    sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`,
+  )) as unknown;
   return seedMessages(handle, firstRow<{ workspace_id: string }>(rows).workspace_id, count);
 }
 
-async function benchmark(label: string, env: Record<string, string>, open: () => Promise<DbHandle>, database: string | null) {
+async function benchmark(
+  label: string,
+  env: Record<string, string>,
+  open: () => Promise<DbHandle>,
+  database: string | null,
+) {
   let server = await startServer(PORT, env);
   try {
     await requestPath(label, [server], database, env.DATABASE_URL);
@@ -231,14 +277,22 @@ async function benchmark(label: string, env: Record<string, string>, open: () =>
     await server.stop();
   }
   if (database && Number(args.apps) > 1) {
-    const servers = await Promise.all(Array.from({ length: Number(args.apps) }, (_, n) => startServer(PORT + 1 + n, env)));
+    const servers = await Promise.all(
+      Array.from({ length: Number(args.apps) }, (_, n) => startServer(PORT + 1 + n, env)),
+    );
     try {
-      await requestPath(`${label}, ${servers.length} app processes on one database`, servers, database, env.DATABASE_URL);
+      await requestPath(
+        `${label}, ${servers.length} app processes on one database`,
+        servers,
+        database,
+        env.DATABASE_URL,
+      );
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }
   }
-  if (database && args["log-statements"]) await statementsPerSend(await startServer(PORT, env), database, args["pg-url"]!);
+  if (database && args["log-statements"])
+    await statementsPerSend(await startServer(PORT, env), database, args["pg-url"]!);
   if (SEED <= 0) return;
   const handle = await open();
   const deepCursor = await seedBenchWorkspace(handle, SEED);
@@ -247,7 +301,9 @@ async function benchmark(label: string, env: Record<string, string>, open: () =>
   try {
     await listLatency(server.base, "limit=50", 100);
     console.log(`${label}: list page 1: ${await listLatency(server.base, "limit=50")}`);
-    console.log(`${label}: list at a deep cursor (~${Math.floor(SEED * 0.9).toLocaleString("en")} rows in): ${await listLatency(server.base, `limit=50&cursor.after=${deepCursor}`)}`);
+    console.log(
+      `${label}: list at a deep cursor (~${Math.floor(SEED * 0.9).toLocaleString("en")} rows in): ${await listLatency(server.base, `limit=50&cursor.after=${deepCursor}`)}`,
+    );
   } finally {
     await server.stop();
   }

@@ -29,7 +29,10 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "5" },
     seed: { type: "string", default: "1" },
     "hold-recording": { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
   },
 });
 const COUNT = Number(args.count);
@@ -67,7 +70,9 @@ async function main(): Promise<number> {
     await getQueue();
     stopSupervisor = await startFastSupervisor(database.url);
     const how = args["hold-recording"] ? "after holding the recording back" : "at a random moment";
-    console.log(`bench:crash: ${RUNS} runs of ${COUNT} messages, one SIGKILL each ${how}; bound (DELIVERY_MAX_UNRECORDED) ${bound} per killed worker`);
+    console.log(
+      `bench:crash: ${RUNS} runs of ${COUNT} messages, one SIGKILL each ${how}; bound (DELIVERY_MAX_UNRECORDED) ${bound} per killed worker`,
+    );
     for (let run = 1; run <= RUNS; run++) {
       await sink.reset();
       const killAfter = Math.round(COUNT * (0.05 + 0.9 * next()));
@@ -98,7 +103,9 @@ async function main(): Promise<number> {
     dataDir.remove();
   }
   const worst = Math.max(...duplicatesPerRun);
-  console.log(`worst case: ${worst} duplicates (bound ${bound}); duplicates per run: ${duplicatesPerRun.join(", ")}; lost in all runs: ${lostTotal}`);
+  console.log(
+    `worst case: ${worst} duplicates (bound ${bound}); duplicates per run: ${duplicatesPerRun.join(", ")}; lost in all runs: ${lostTotal}`,
+  );
   return lostTotal === 0 && worst <= bound ? 0 : 1;
 }
 

@@ -40,7 +40,10 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     seed: { type: "string", default: "1000000" },
     runs: { type: "string", default: "50" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     port: { type: "string", default: "3221" },
     "seeded-url": { type: "string" },
   },
@@ -48,7 +51,11 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const USER = { email: "bench-owner@example.com", password: "bench-password-bench" };
 const BENCH_AUTH_SECRET = "bench-auth-secret-bench-auth-secret-0001";
-const load = () => os.loadavg().map((value) => value.toFixed(1)).join(", ");
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(", ");
 
 async function time(runs: number, work: () => Promise<unknown>): Promise<string> {
   for (let i = 0; i < 5; i++) await work(); // warm-up: prepared plans, caches
@@ -67,7 +74,11 @@ async function time(runs: number, work: () => Promise<unknown>): Promise<string>
  * go only through /login's throttled server actions, which a script cannot call.
  */
 async function sessionCookie(userId: string): Promise<string> {
-  const token = await encode({ token: { sub: userId, email: USER.email }, secret: BENCH_AUTH_SECRET, salt: "authjs.session-token" });
+  const token = await encode({
+    token: { sub: userId, email: USER.email },
+    secret: BENCH_AUTH_SECRET,
+    salt: "authjs.session-token",
+  });
   return `authjs.session-token=${token}`;
 }
 
@@ -76,7 +87,8 @@ async function httpTimes(origin: string, cookie: string, cases: PageCase[]) {
     const figures = await time(RUNS, async () => {
       const response = await fetch(`${origin}${page.url}`, { headers: { cookie } });
       const html = await response.text();
-      if (response.status !== 200 || !html.includes("</html>")) throw new Error(`${page.url} answered ${response.status}`);
+      if (response.status !== 200 || !html.includes("</html>"))
+        throw new Error(`${page.url} answered ${response.status}`);
     });
     console.log(`  GET ${page.url} (${page.label}): ${figures}`);
   }
@@ -88,7 +100,9 @@ interface Seeded extends SeededView {
 
 /** Deep cursor (~90% in) and a day inside the seed, from the data itself. */
 async function views(handle: DbHandle, workspaceId: string) {
-  const count = firstRow<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from email_messages where workspace_id = ${workspaceId}`)).n;
+  const count = firstRow<{ n: number }>(
+    await handle.db.execute(sql`select count(*)::int as n from email_messages where workspace_id = ${workspaceId}`),
+  ).n;
   const deep = await handle.db.execute(
     sql`select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day from email_messages where workspace_id = ${workspaceId} order by created_at desc, id desc offset ${Math.floor(count * 0.9)} limit 1`,
   );
@@ -105,24 +119,37 @@ async function seedWorkspace(handle: DbHandle): Promise<Seeded> {
   await addDomain({ workspaceId: workspace.id, name: "example.com", verified: true });
   const templateIds: string[] = [];
   for (const name of ["Welcome", "Receipt", "Reset password"]) {
-    templateIds.push((await createTemplate({ workspaceId: workspace.id, name, subject: name, bodyHtml: `<p>${name}</p>` })).id);
+    templateIds.push(
+      (await createTemplate({ workspaceId: workspace.id, name, subject: name, bodyHtml: `<p>${name}</p>` })).id,
+    );
   }
   const workflowId = newId("workflow");
-  await handle.db.insert(workflows).values({ id: workflowId, workspaceId: workspace.id, name: "Welcome series", key: "welcome", steps: [] });
+  await handle.db
+    .insert(workflows)
+    .values({ id: workflowId, workspaceId: workspace.id, name: "Welcome series", key: "welcome", steps: [] });
   const user = await createUser({ ...USER, workspaceId: workspace.id, role: "OWNER" });
   const endAt = new Date();
   const count = Number(args.seed);
   await seedMessages(handle, workspace.id, count, { varied: { templateIds }, endAt });
   await seedDashboardTables(handle, workspace.id, count, endAt, workflowId);
-  return { workspaceId: workspace.id, userId: user.id, templateId: templateIds[1], ...(await views(handle, workspace.id)) };
+  return {
+    workspaceId: workspace.id,
+    userId: user.id,
+    templateId: templateIds[1],
+    ...(await views(handle, workspace.id)),
+  };
 }
 
 /** The workspace an earlier run seeded and kept (--seeded-url). */
 async function findSeeded(handle: DbHandle): Promise<Seeded> {
   await seedDemo({ apiKey: BENCH_KEY });
-  const workspaceId = firstRow<{ id: string }>(await handle.db.execute(sql`select id from workspaces where name = 'Bench dashboard'`)).id;
+  const workspaceId = firstRow<{ id: string }>(
+    await handle.db.execute(sql`select id from workspaces where name = 'Bench dashboard'`),
+  ).id;
   const templateIds = (await listTemplateChoices(workspaceId)).map((template) => template.id).reverse();
-  const userId = firstRow<{ id: string }>(await handle.db.execute(sql`select id from users where email = ${USER.email}`)).id;
+  const userId = firstRow<{ id: string }>(
+    await handle.db.execute(sql`select id from users where email = ${USER.email}`),
+  ).id;
   return { workspaceId, userId, templateId: templateIds[1], ...(await views(handle, workspaceId)) };
 }
 
@@ -146,7 +173,9 @@ async function overviewCheck(handle: DbHandle, workspaceId: string) {
 async function measure(url: string, handle: DbHandle, seeded: Seeded, dataDir: string) {
   const cases = dashboardCases(seeded);
   await overviewCheck(handle, seeded.workspaceId);
-  console.log(`page data in-process (PostgreSQL, ${seeded.count.toLocaleString("en")} messages, ${RUNS} runs each after 5 warm-up runs; load average ${load()}):`);
+  console.log(
+    `page data in-process (PostgreSQL, ${seeded.count.toLocaleString("en")} messages, ${RUNS} runs each after 5 warm-up runs; load average ${load()}):`,
+  );
   for (const page of cases) console.log(`  ${page.label}: ${await time(RUNS, page.data)}`);
   if (args["no-http"]) return;
   build(args["skip-build"]!);
@@ -160,7 +189,9 @@ async function measure(url: string, handle: DbHandle, seeded: Seeded, dataDir: s
   try {
     const origin = new URL(server.base).origin;
     const cookie = await sessionCookie(seeded.userId);
-    console.log(`GET over HTTP with a session (next start on PostgreSQL, ${RUNS} sequential requests each; load average ${load()}):`);
+    console.log(
+      `GET over HTTP with a session (next start on PostgreSQL, ${RUNS} sequential requests each; load average ${load()}):`,
+    );
     await httpTimes(origin, cookie, cases);
   } finally {
     await server.stop();
@@ -189,7 +220,9 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0)).catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main()
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

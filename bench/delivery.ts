@@ -48,7 +48,10 @@ const { values: args } = parseArgs({
     "skip-pglite": { type: "boolean", default: false },
     /** Which PostgreSQL setups to run: numbers of worker processes. */
     "pg-workers": { type: "string", default: "1,2" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     /** Compare delivery without and with one webhook endpoint subscribed to every event, instead of the usual figures. */
     "webhook-endpoint": { type: "boolean", default: false },
   },
@@ -102,11 +105,16 @@ async function delivery(workers: Workers, count: number, deliver: () => Promise<
   await deliver();
   const ms = performance.now() - started;
   const cpu = workers.cpu();
-  return { ms, workerMs: ((cpu.workers - cpu0.workers) * 1000) / count, databaseMs: ((cpu.database - cpu0.database) * 1000) / count };
+  return {
+    ms,
+    workerMs: ((cpu.workers - cpu0.workers) * 1000) / count,
+    databaseMs: ((cpu.database - cpu0.database) * 1000) / count,
+  };
 }
 
 const cpuPerMessage = (run: Delivery) =>
-  `${(run.workerMs + run.databaseMs).toFixed(2)} ms` + (run.databaseMs > 0 ? ` (workers ${run.workerMs.toFixed(2)}, database ${run.databaseMs.toFixed(2)})` : "");
+  `${(run.workerMs + run.databaseMs).toFixed(2)} ms` +
+  (run.databaseMs > 0 ? ` (workers ${run.workerMs.toFixed(2)}, database ${run.databaseMs.toFixed(2)})` : "");
 
 /** The usual figures, or with --webhook-endpoint the cost of one endpoint taking every event. */
 async function run(label: string, sink: RelaySink, workers: Workers & CostWorkers, postgres: boolean): Promise<void> {
@@ -232,7 +240,12 @@ async function embeddedSetup(sink: RelaySink): Promise<void> {
       const usage = process.cpuUsage(); // the worker, PGlite and the relay sink's thread: all in this process
       return { workers: (usage.user + usage.system) / 1e6, database: 0 };
     };
-    await run("pglite (embedded, in-process worker)", sink, { pause: stopWorkers, resume: () => startWorkers(options), cpu, pids: [] }, false);
+    await run(
+      "pglite (embedded, in-process worker)",
+      sink,
+      { pause: stopWorkers, resume: () => startWorkers(options), cpu, pids: [] },
+      false,
+    );
   } finally {
     await stopWorkers();
     closeSmtpTransport();
@@ -245,14 +258,23 @@ async function embeddedSetup(sink: RelaySink): Promise<void> {
 async function main(): Promise<void> {
   const sink = await startRelaySink();
   // The workers (children inherit this environment) and the in-process worker deliver to the sink.
-  applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, WORKER_CONCURRENCY: args.concurrency, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
+  applySettings({
+    DELIVERY_PROVIDER: "smtp",
+    SMTP_URL: sink.url,
+    WORKER_CONCURRENCY: args.concurrency,
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_PER_SECOND: "0",
+  });
   // --webhook-endpoint's receiver listens on loopback over http.
   if (args["webhook-endpoint"]) applySettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
   setLogLevel("warn");
-  console.log(`bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`);
+  console.log(
+    `bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`,
+  );
   try {
     if (!args["skip-postgres"]) {
-      for (const processes of args["pg-workers"]!.split(",").map(Number)) await postgresSetup(sink, processes, args["pg-url"]!);
+      for (const processes of args["pg-workers"]!.split(",").map(Number))
+        await postgresSetup(sink, processes, args["pg-url"]!);
     }
     if (!args["skip-pglite"]) await embeddedSetup(sink);
   } finally {

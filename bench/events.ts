@@ -23,7 +23,10 @@ const { values: args } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     count: { type: "string", default: "5000" },
     concurrency: { type: "string", default: "32" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     port: { type: "string", default: "3230" },
     door: { type: "string", default: "all" },
     connections: { type: "string", default: "8" },
@@ -34,7 +37,9 @@ const { values: args } = parseArgs({
 
 function describe(result: SnsBenchResult): string {
   const cpu =
-    (result.cpuMsPerEvent === null ? "server CPU not readable" : `${result.cpuMsPerEvent.toFixed(2)} ms server CPU per event`) +
+    (result.cpuMsPerEvent === null
+      ? "server CPU not readable"
+      : `${result.cpuMsPerEvent.toFixed(2)} ms server CPU per event`) +
     (result.dbCpuMsPerEvent === null ? "" : ` + ${result.dbCpuMsPerEvent.toFixed(2)} ms PostgreSQL CPU`) +
     ` + ${result.clientCpuMsPerEvent.toFixed(2)} ms bench client CPU`;
   return (
@@ -49,9 +54,16 @@ async function main() {
 }
 
 async function benchDsnDoor() {
-  const result = await benchDsnEvents({ count: Number(args.count), connections: Number(args.connections), pgUrl: args["pg-url"] });
+  const result = await benchDsnEvents({
+    count: Number(args.count),
+    connections: Number(args.connections),
+    pgUrl: args["pg-url"],
+  });
   if (!result) return;
-  const pg = result.postgresCpuMsPerDsn === null ? "PostgreSQL CPU not readable" : `${result.postgresCpuMsPerDsn.toFixed(2)} ms PostgreSQL CPU`;
+  const pg =
+    result.postgresCpuMsPerDsn === null
+      ? "PostgreSQL CPU not readable"
+      : `${result.postgresCpuMsPerDsn.toFixed(2)} ms PostgreSQL CPU`;
   console.log(
     `postgres: DSNs over SMTP (${result.connections} connections, listener process): ${result.dsnPerSecond.toFixed(0)} DSNs/s ` +
       `(${result.count.toLocaleString("en")} in ${result.seconds.toFixed(2)} s), per DSN ${result.listenerCpuMsPerDsn.toFixed(2)} ms listener CPU, ${pg}, ` +
@@ -66,27 +78,37 @@ async function benchSnsDoor() {
   const dataDir = tempDir();
   const sns = await startFakeSns();
   try {
-    const server = await startServer(Number(args.port), {
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir.dir,
-      RUN_WORKER: "false",
-      SES_SNS_TOPIC_ARNS: TEST_TOPIC_ARN,
-      // The bench's own SNS certificate: a test setting the production server refuses without this flag.
-      SNS_TEST_TRUSTED_ORIGIN: sns.origin,
-      POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: "true",
-    }, args["through-next"] ? ["--through-next"] : []);
+    const server = await startServer(
+      Number(args.port),
+      {
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir.dir,
+        RUN_WORKER: "false",
+        SES_SNS_TOPIC_ARNS: TEST_TOPIC_ARN,
+        // The bench's own SNS certificate: a test setting the production server refuses without this flag.
+        SNS_TEST_TRUSTED_ORIGIN: sns.origin,
+        POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: "true",
+      },
+      args["through-next"] ? ["--through-next"] : [],
+    );
     const handle = await openPostgres(database.url, 2);
     try {
-      const rows = (await handle.db.execute(sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`)) as unknown;
+      const rows = (await handle.db.execute(
+        sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`,
+      )) as unknown;
       const workspaceId = firstRow<{ workspace_id: string }>(rows).workspace_id;
       const origin = new URL(server.base).origin;
       const common = { origin, handle, workspaceId, sns, concurrency: Number(args.concurrency), serverPid: server.pid };
       await benchSnsEvents({ ...common, count: 500, label: "warmup" });
       const result = await benchSnsEvents({ ...common, count: Number(args.count), label: "run" });
-      console.log(`postgres: SNS notifications over HTTP (signature checked, concurrency ${args.concurrency}): ${describe(result)}`);
+      console.log(
+        `postgres: SNS notifications over HTTP (signature checked, concurrency ${args.concurrency}): ${describe(result)}`,
+      );
       const floor = await benchSnsFloor({ ...common, count: Number(args.count) });
       const floorCpu = floor.cpuMs === null ? "" : `, ${floor.cpuMs.toFixed(2)} ms server CPU each`;
-      console.log(`postgres: the same door refusing at once (unsigned: HTTP server, Next.js routing, the route): ${floor.perSecond.toFixed(0)} requests/s${floorCpu}`);
+      console.log(
+        `postgres: the same door refusing at once (unsigned: HTTP server, Next.js routing, the route): ${floor.perSecond.toFixed(0)} requests/s${floorCpu}`,
+      );
     } finally {
       await handle.close();
       await server.stop();

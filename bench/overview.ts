@@ -22,7 +22,10 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "1000000" },
     days: { type: "string", default: "14" },
     runs: { type: "string", default: "7" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
   },
 });
 const SEED = Number(args.seed);
@@ -78,19 +81,31 @@ async function main() {
     await seed(handle.db, workspace.id, "A");
     await seed(handle.db, neighbour.id, "B");
     await handle.db.execute(sql`vacuum analyze email_messages`);
-    console.log(`seeded ${SEED.toLocaleString("en")} messages per workspace (2 workspaces) over ${DAYS} days in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${SEED.toLocaleString("en")} messages per workspace (2 workspaces) over ${DAYS} days in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const since = overviewSince(new Date());
-    const plan = (await handle.db.execute(sql`explain (analyze, buffers) ${overviewQuery(handle.db, workspace.id, since)}`)) as unknown as Array<Record<string, string>>;
-    console.log(`plan of the per-day query (overview_day_counts):\n  ${plan.map((row) => Object.values(row)[0]).join("\n  ")}`);
+    const plan = (await handle.db.execute(
+      sql`explain (analyze, buffers) ${overviewQuery(handle.db, workspace.id, since)}`,
+    )) as unknown as Array<Record<string, string>>;
+    console.log(
+      `plan of the per-day query (overview_day_counts):\n  ${plan.map((row) => Object.values(row)[0]).join("\n  ")}`,
+    );
     const direct = await time(() => overviewDirectQuery(handle.db, workspace.id, since));
-    console.log(`the same counts straight from email_messages (what the page did before the rollups): median ${direct.median.toFixed(0)} ms`);
+    console.log(
+      `the same counts straight from email_messages (what the page did before the rollups): median ${direct.median.toFixed(0)} ms`,
+    );
 
     const overview = await time(() => getOverview(workspace.id));
-    console.log(`getOverview: median ${overview.median.toFixed(0)} ms, worst ${overview.worst.toFixed(0)} ms (${overview.result.messages.toLocaleString("en")} messages in the window)`);
+    console.log(
+      `getOverview: median ${overview.median.toFixed(0)} ms, worst ${overview.worst.toFixed(0)} ms (${overview.result.messages.toLocaleString("en")} messages in the window)`,
+    );
     const bounces = overview.result.totals.live.bounced > 0;
     const problems = await time(() => listRecentProblems(workspace.id, { since, bounces }));
-    console.log(`listRecentProblems: median ${problems.median.toFixed(1)} ms, worst ${problems.worst.toFixed(1)} ms (${problems.result.length} problems)`);
+    console.log(
+      `listRecentProblems: median ${problems.median.toFixed(1)} ms, worst ${problems.worst.toFixed(1)} ms (${problems.result.length} problems)`,
+    );
   } finally {
     await handle.close();
     await database.drop();

@@ -21,7 +21,10 @@ const { values: args } = parseArgs({
   options: {
     "skip-build": { type: "boolean", default: false },
     runs: { type: "string", default: "300" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     port: { type: "string", default: "3291" },
   },
 });
@@ -89,7 +92,8 @@ function template(variant: number) {
   </td></tr></table>
 </body></html>`;
   return {
-    subject: "Order #{{ order.number }}: {{ order.items.size }} {{ order.items.size | pluralize: 'item', 'items' }} on the way",
+    subject:
+      "Order #{{ order.number }}: {{ order.items.size }} {{ order.items.size | pluralize: 'item', 'items' }} on the way",
     bodyHtml: body,
     fromAddress: "Example Shop <orders@example.com>",
     replyTo: "support@example.com",
@@ -100,7 +104,11 @@ function template(variant: number) {
         { slug: "leather-desk-mat", title: "Leather desk mat, large, cognac brown", price: 89, salePrice: 69 },
         { slug: "letter-tray", title: "Oak letter tray", price: 42 },
       ],
-      customer: { firstName: "Ada", name: "Ada Lovelace", address: { line1: "12 St James's Square", line2: "", postcode: "SW1Y 4JH", city: "London", country: "gb" } },
+      customer: {
+        firstName: "Ada",
+        name: "Ada Lovelace",
+        address: { line1: "12 St James's Square", line2: "", postcode: "SW1Y 4JH", city: "London", country: "gb" },
+      },
       order: {
         number: `A-${1000 + variant}`,
         placedAt: "2026-01-15T10:00:00Z",
@@ -134,9 +142,12 @@ async function measure(origin: string, cookie: string) {
       headers: { cookie, "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(template(variant)),
     });
-    const body = (await response.json()) as { data?: { renderMs: number; problems: unknown[]; rendered: { bodyHtml: string } | null } };
+    const body = (await response.json()) as {
+      data?: { renderMs: number; problems: unknown[]; rendered: { bodyHtml: string } | null };
+    };
     const elapsed = performance.now() - started;
-    if (response.status !== 200 || !body.data?.rendered || body.data.problems.length > 0) throw new Error(`preview answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (response.status !== 200 || !body.data?.rendered || body.data.problems.length > 0)
+      throw new Error(`preview answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
     return { elapsed, renderMs: body.data.renderMs };
   };
   for (let i = 0; i < 20; i++) await preview(-i - 1); // warm-up: JIT, connection, route compilation
@@ -148,7 +159,9 @@ async function measure(origin: string, cookie: string) {
     renders.push(renderMs);
   }
   const size = Buffer.byteLength(template(0).bodyHtml);
-  console.log(`POST /templates/preview, ${(size / 1024).toFixed(1)} KB template, a different draft each time, ${RUNS} sequential requests after 20 warm-up:`);
+  console.log(
+    `POST /templates/preview, ${(size / 1024).toFixed(1)} KB template, a different draft each time, ${RUNS} sequential requests after 20 warm-up:`,
+  );
   console.log(`  round trip: ${stats(roundTrips)}`);
   console.log(`  renderMs (server): ${stats(renders)}`);
 }
@@ -167,10 +180,20 @@ async function main() {
     const user = await createUser({ ...USER, workspaceId: workspace.id, role: "MEMBER" });
     build(args["skip-build"]!);
     const port = Number(args.port);
-    const server = await startServer(port, { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, AUTH_SECRET: BENCH_AUTH_SECRET, RUN_WORKER: "false", APP_URL: `http://127.0.0.1:${port}` });
+    const server = await startServer(port, {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir.dir,
+      AUTH_SECRET: BENCH_AUTH_SECRET,
+      RUN_WORKER: "false",
+      APP_URL: `http://127.0.0.1:${port}`,
+    });
     try {
       // The cookie a password sign-in would set, minted with the server's secret (sign-in is a throttled server action).
-      const token = await encode({ token: { sub: user.id, email: USER.email }, secret: BENCH_AUTH_SECRET, salt: "authjs.session-token" });
+      const token = await encode({
+        token: { sub: user.id, email: USER.email },
+        secret: BENCH_AUTH_SECRET,
+        salt: "authjs.session-token",
+      });
       await measure(new URL(server.base).origin, `authjs.session-token=${token}`);
     } finally {
       await server.stop();

@@ -16,7 +16,15 @@ import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { closeDb, installDbHandle, openPostgres } from "@/db/client";
 import { createTemplate } from "@/lib/domain/templates/create-template";
-import { BENCH_AUTH, BENCH_KEY_USERNAME, build, scratchPostgres, startServer, tempDir, THROUGH_NEXT } from "./support/server";
+import {
+  BENCH_AUTH,
+  BENCH_KEY_USERNAME,
+  build,
+  scratchPostgres,
+  startServer,
+  tempDir,
+  THROUGH_NEXT,
+} from "./support/server";
 import { firstRow } from "./support/seed-messages";
 
 const { values: args } = parseArgs({
@@ -25,7 +33,10 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
     rounds: { type: "string", default: "2" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     port: { type: "string", default: "3223" },
   },
 });
@@ -38,7 +49,7 @@ const TEMPLATE_HTML = `<!doctype html><html><body style="font-family:sans-serif"
 <p>Thanks for shopping with {{ shop | default: "us" }}. Order <strong>{{ order.number }}</strong> is on its way.</p>
 <table>{% for item in order.items %}<tr><td>{{ item.title | truncate: 40 }}</td><td>{{ item.quantity }}</td><td>{{ item.price | currency }}</td></tr>{% endfor %}</table>
 <p>Total: {{ order.total | currency }} — {{ order.items.size }} {{ order.items.size | pluralize: "item", "items" }}</p>
-${"<p>Questions? Reply to this email or visit <a href=\"https://example.com/help\">our help centre</a>. We answer within a day.</p>\n".repeat(20)}
+${'<p>Questions? Reply to this email or visit <a href="https://example.com/help">our help centre</a>. We answer within a day.</p>\n'.repeat(20)}
 <p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p></body></html>`;
 const VARIABLES = {
   customer: { name: "Ada Lovelace" },
@@ -61,15 +72,33 @@ async function createBenchTemplate(url: string): Promise<string> {
   try {
     const rows = await handle.db.execute(sql`select workspace_id from api_keys where id = ${BENCH_KEY_USERNAME}`);
     const workspaceId = firstRow<{ workspace_id: string }>(rows).workspace_id;
-    const template = await createTemplate({ workspaceId, name: "Bench render", subject: "Order {{ order.number }} for {{ customer.name }}", bodyHtml: TEMPLATE_HTML });
+    const template = await createTemplate({
+      workspaceId,
+      name: "Bench render",
+      subject: "Order {{ order.number }} for {{ customer.name }}",
+      bodyHtml: TEMPLATE_HTML,
+    });
     return template.id;
   } finally {
     await closeDb();
   }
 }
 
-async function drive(url: string, method: "GET" | "POST", body?: string, expected = 200, extraHeaders: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, method, headers: { ...headers, ...extraHeaders }, body });
+async function drive(
+  url: string,
+  method: "GET" | "POST",
+  body?: string,
+  expected = 200,
+  extraHeaders: Record<string, string> = {},
+) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method,
+    headers: { ...headers, ...extraHeaders },
+    body,
+  });
   const wrong = expected === 200 ? result.non2xx : result["2xx"];
   if (wrong > 0) throw new Error(`${url}: ${wrong} unexpected answers`);
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors };
@@ -80,7 +109,11 @@ async function main() {
   const database = await scratchPostgres(args["pg-url"]!);
   if (!database) return;
   const dataDir = tempDir();
-  const server = await startServer(Number(args.port), { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, RUN_WORKER: "false" });
+  const server = await startServer(Number(args.port), {
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir.dir,
+    RUN_WORKER: "false",
+  });
   try {
     const templateId = await createBenchTemplate(database.url);
     const floorUrl = `${server.base}/no-such-resource`;
@@ -88,20 +121,50 @@ async function main() {
     const renderBody = JSON.stringify({ variables: VARIABLES });
     const check = await fetch(renderUrl, { method: "POST", headers, body: renderBody });
     if (check.status !== 200) throw new Error(`render answered ${check.status}: ${await check.text()}`);
-    console.log(`load average at the start: ${os.loadavg().map((load) => load.toFixed(2)).join(", ")}`);
-    console.log(`${CONNECTIONS} connections, ${DURATION} s per measure after a ${Math.min(DURATION, 3)} s warm-up; PostgreSQL, RUN_WORKER=false`);
+    console.log(
+      `load average at the start: ${os
+        .loadavg()
+        .map((load) => load.toFixed(2))
+        .join(", ")}`,
+    );
+    console.log(
+      `${CONNECTIONS} connections, ${DURATION} s per measure after a ${Math.min(DURATION, 3)} s warm-up; PostgreSQL, RUN_WORKER=false`,
+    );
     for (let round = 1; round <= Number(args.rounds); round++) {
       const warm = { ...args, duration: Math.min(DURATION, 3) };
-      await autocannon({ url: floorUrl, connections: CONNECTIONS, duration: warm.duration, headers: { ...headers, ...THROUGH_NEXT } });
+      await autocannon({
+        url: floorUrl,
+        connections: CONNECTIONS,
+        duration: warm.duration,
+        headers: { ...headers, ...THROUGH_NEXT },
+      });
       const floor = await drive(floorUrl, "GET", undefined, 404, THROUGH_NEXT);
       const direct404 = await drive(floorUrl, "GET", undefined, 404);
-      await autocannon({ url: renderUrl, connections: CONNECTIONS, duration: warm.duration, method: "POST", headers, body: renderBody });
+      await autocannon({
+        url: renderUrl,
+        connections: CONNECTIONS,
+        duration: warm.duration,
+        method: "POST",
+        headers,
+        body: renderBody,
+      });
       const render = await drive(renderUrl, "POST", renderBody);
-      console.log(`round ${round}: floor (Next.js's JSON 404 of an unknown /api/v1 path) ${floor.rate.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, ${floor.errors} errors (timeouts)`);
-      console.log(`round ${round}: the same 404 past Next.js's routing (not the floor) ${direct404.rate.toFixed(0)} req/s, p50 ${direct404.p50} ms, p99 ${direct404.p99} ms: ${((direct404.rate / floor.rate) * 100).toFixed(0)} % of the floor`);
-      console.log(`round ${round}: POST /templates/:id/render ${render.rate.toFixed(0)} req/s, p50 ${render.p50} ms, p99 ${render.p99} ms, ${render.errors} errors: ${((render.rate / floor.rate) * 100).toFixed(0)} % of the floor`);
+      console.log(
+        `round ${round}: floor (Next.js's JSON 404 of an unknown /api/v1 path) ${floor.rate.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, ${floor.errors} errors (timeouts)`,
+      );
+      console.log(
+        `round ${round}: the same 404 past Next.js's routing (not the floor) ${direct404.rate.toFixed(0)} req/s, p50 ${direct404.p50} ms, p99 ${direct404.p99} ms: ${((direct404.rate / floor.rate) * 100).toFixed(0)} % of the floor`,
+      );
+      console.log(
+        `round ${round}: POST /templates/:id/render ${render.rate.toFixed(0)} req/s, p50 ${render.p50} ms, p99 ${render.p99} ms, ${render.errors} errors: ${((render.rate / floor.rate) * 100).toFixed(0)} % of the floor`,
+      );
     }
-    console.log(`load average at the end: ${os.loadavg().map((load) => load.toFixed(2)).join(", ")}`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((load) => load.toFixed(2))
+        .join(", ")}`,
+    );
   } finally {
     await server.stop();
     await database.drop();

@@ -7,14 +7,26 @@
  * the worker takes to deliver them all. A benchmark, not a test: figures vary with the machine.
  */
 import { parseArgs } from "node:util";
-import { BENCH_AUTH, build, percentile, scratchPostgres, seconds, sendBody, startServer, tempDir } from "./support/server";
+import {
+  BENCH_AUTH,
+  build,
+  percentile,
+  scratchPostgres,
+  seconds,
+  sendBody,
+  startServer,
+  tempDir,
+} from "./support/server";
 
 const { values: args } = parseArgs({
   options: {
     count: { type: "string", default: "300" },
     concurrency: { type: "string", default: "8" },
     "skip-build": { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
     port: { type: "string", default: "3210" },
   },
 });
@@ -52,7 +64,9 @@ async function loop(count: number, concurrency: number) {
 async function drained(): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const response = await fetch(`${BASE}/email_messages?status=PENDING&limit=1`, { headers: { authorization: BENCH_AUTH } });
+    const response = await fetch(`${BASE}/email_messages?status=PENDING&limit=1`, {
+      headers: { authorization: BENCH_AUTH },
+    });
     const body = (await response.json()) as { data: unknown[] };
     if (body.data.length === 0) return performance.now() - started;
     if (performance.now() - started > 300_000) throw new Error("delivery did not drain in 5 minutes");
@@ -72,7 +86,9 @@ async function benchmark(label: string, env: Record<string, string>) {
     console.log(`${label}: cold start ${seconds(coldStartMs)}`);
     console.log(`${label}: sequential ${sequential}`);
     console.log(`${label}: ${CONCURRENCY} concurrent ${concurrent}`);
-    console.log(`${label}: ${COUNT * 2 + 20} messages delivered to the local inbox ${seconds(drainMs)} after the last send was accepted`);
+    console.log(
+      `${label}: ${COUNT * 2 + 20} messages delivered to the local inbox ${seconds(drainMs)} after the last send was accepted`,
+    );
   } finally {
     await server.stop();
   }

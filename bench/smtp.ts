@@ -19,7 +19,10 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "8" },
     rounds: { type: "string", default: "2" },
     only: { type: "string" },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
   },
 });
 const COUNT = Number(args.count);
@@ -42,19 +45,25 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   });
   const ready = await new Promise<{ smtpPort: number; apiPort: number }>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-    child.on("message", (message: { ready?: boolean; smtpPort: number; apiPort: number }) => message.ready && resolve(message));
+    child.on(
+      "message",
+      (message: { ready?: boolean; smtpPort: number; apiPort: number }) => message.ready && resolve(message),
+    );
   });
   return {
     ...ready,
     cpuMs: () =>
       new Promise((resolve) => {
-        child.once("message", (message: { cpu: NodeJS.CpuUsage }) => resolve((message.cpu.user + message.cpu.system) / 1000));
+        child.once("message", (message: { cpu: NodeJS.CpuUsage }) =>
+          resolve((message.cpu.user + message.cpu.system) / 1000),
+        );
         child.send("cpu");
       }),
     stop: async () => {
       child.removeAllListeners("exit");
       child.kill("SIGKILL");
-      if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null && child.signalCode === null)
+        await new Promise((resolve) => child.once("exit", resolve));
     },
   };
 }
@@ -72,7 +81,11 @@ async function lanes(count: number, send: (lane: number, i: number) => Promise<v
 async function overApi(server: Server, count: number, offset: number) {
   const url = `http://127.0.0.1:${server.apiPort}/v1/email_messages`;
   await lanes(count, async (_lane, i) => {
-    const response = await fetch(url, { method: "POST", headers: { authorization: BENCH_AUTH, "content-type": "application/json" }, body: JSON.stringify(sendBody(offset + i)) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { authorization: BENCH_AUTH, "content-type": "application/json" },
+      body: JSON.stringify(sendBody(offset + i)),
+    });
     if (response.status !== 201) throw new Error(`the API answered ${response.status}: ${await response.text()}`);
     await response.arrayBuffer();
   });
@@ -80,12 +93,25 @@ async function overApi(server: Server, count: number, offset: number) {
 
 async function overSmtp(server: Server, count: number, offset: number) {
   const transports = Array.from({ length: CONNECTIONS }, () =>
-    nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, ignoreTLS: true, pool: true, maxConnections: 1, maxMessages: Infinity, auth: { user: BENCH_KEY_USERNAME, pass: PASSWORD } }),
+    nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: server.smtpPort,
+      ignoreTLS: true,
+      pool: true,
+      maxConnections: 1,
+      maxMessages: Infinity,
+      auth: { user: BENCH_KEY_USERNAME, pass: PASSWORD },
+    }),
   );
   try {
     await lanes(count, async (lane, i) => {
       const body = sendBody(offset + i);
-      const info = await transports[lane].sendMail({ from: body.from, to: body.to, subject: body.subject, html: body.bodyHtml });
+      const info = await transports[lane].sendMail({
+        from: body.from,
+        to: body.to,
+        subject: body.subject,
+        html: body.bodyHtml,
+      });
       if (!info.response.startsWith("250 2.0.0 OK em_")) throw new Error(`SMTP answered ${info.response}`);
     });
   } finally {
@@ -93,7 +119,11 @@ async function overSmtp(server: Server, count: number, offset: number) {
   }
 }
 
-async function measure(server: Server, door: (server: Server, count: number, offset: number) => Promise<void>, offset: number) {
+async function measure(
+  server: Server,
+  door: (server: Server, count: number, offset: number) => Promise<void>,
+  offset: number,
+) {
   const cpuBefore = await server.cpuMs();
   const started = performance.now();
   await door(server, COUNT, offset);
@@ -113,10 +143,15 @@ async function benchmark(label: string, env: Record<string, string>) {
       const smtp = await measure(server, overSmtp, (round * 2 + 1) * COUNT);
       totals.api += api.rate;
       totals.smtp += smtp.rate;
-      const line = (name: string, result: { rate: number; cpuPerMessage: number }) => `${name} ${result.rate.toFixed(0)} msg/s, ${result.cpuPerMessage.toFixed(2)} ms CPU/msg`;
-      console.log(`${label} round ${round} (${COUNT} messages, ${CONNECTIONS} connections): ${line("API", api)}; ${line("SMTP", smtp)}; SMTP/API ${(smtp.rate / api.rate * 100).toFixed(0)} %`);
+      const line = (name: string, result: { rate: number; cpuPerMessage: number }) =>
+        `${name} ${result.rate.toFixed(0)} msg/s, ${result.cpuPerMessage.toFixed(2)} ms CPU/msg`;
+      console.log(
+        `${label} round ${round} (${COUNT} messages, ${CONNECTIONS} connections): ${line("API", api)}; ${line("SMTP", smtp)}; SMTP/API ${((smtp.rate / api.rate) * 100).toFixed(0)} %`,
+      );
     }
-    console.log(`${label}: SMTP reaches ${((totals.smtp / totals.api) * 100).toFixed(0)} % of the API's rate over ${ROUNDS} rounds (target ≥ 80 %)`);
+    console.log(
+      `${label}: SMTP reaches ${((totals.smtp / totals.api) * 100).toFixed(0)} % of the API's rate over ${ROUNDS} rounds (target ≥ 80 %)`,
+    );
   } finally {
     await server.stop();
   }

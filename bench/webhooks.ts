@@ -37,7 +37,10 @@ const { values: args } = parseArgs({
     count: { type: "string", default: "5000" },
     messages: { type: "string", default: "3000" },
     "skip-slowdown": { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
   },
 });
 const COUNT = Number(args.count);
@@ -89,12 +92,28 @@ async function recordEvents(workspaceId: string, count: number): Promise<void> {
   for (let start = 0; start < count; start += 1000) {
     const now = new Date();
     const rows = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
-      id: newId("message", now), workspaceId, source: "API" as const, sandbox: false, status: "SUCCEEDED" as const,
-      to: [`r${start + i}@example.org`], from: "bench@example.com", subject: `Bench ${start + i}`, bodyHtml: "<p>x</p>", bodyText: "x", createdAt: now, updatedAt: now,
+      id: newId("message", now),
+      workspaceId,
+      source: "API" as const,
+      sandbox: false,
+      status: "SUCCEEDED" as const,
+      to: [`r${start + i}@example.org`],
+      from: "bench@example.com",
+      subject: `Bench ${start + i}`,
+      bodyHtml: "<p>x</p>",
+      bodyText: "x",
+      createdAt: now,
+      updatedAt: now,
     }));
     await db.transaction(async (tx) => {
       await insertJsonRows(tx, emailMessages, rows);
-      await recordEventForMessages(tx, { workspaceId, messageIds: rows.map((row) => row.id), code: "EMAIL_MESSAGE_CREATED", message: "Created.", at: now });
+      await recordEventForMessages(tx, {
+        workspaceId,
+        messageIds: rows.map((row) => row.id),
+        code: "EMAIL_MESSAGE_CREATED",
+        message: "Created.",
+        at: now,
+      });
     });
   }
 }
@@ -158,7 +177,11 @@ async function webhookThroughput(counter: Counter, processes: number): Promise<v
 }
 
 /** bench:delivery's delivery-only figure and the acceptance rate, with or without an endpoint taking every event. */
-async function deliveryRate(sink: RelaySink, counter: Counter, withEndpoint: boolean): Promise<{ delivery: number; acceptance: number }> {
+async function deliveryRate(
+  sink: RelaySink,
+  counter: Counter,
+  withEndpoint: boolean,
+): Promise<{ delivery: number; acceptance: number }> {
   const result = await withPostgres(async (url, dataDir) => {
     const children = await startWorkers(1, { DATABASE_URL: url, DATA_DIR: dataDir });
     try {
@@ -168,7 +191,10 @@ async function deliveryRate(sink: RelaySink, counter: Counter, withEndpoint: boo
         const started = performance.now();
         for (let start = 0; start < count; start += 1000) {
           const emailMessages = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
-            from: "Bench <bench@example.com>", to: `reader${offset + start + i}@example.org`, subject: `Bench ${offset + start + i}`, bodyHtml: `<p>${i}</p>`,
+            from: "Bench <bench@example.com>",
+            to: `reader${offset + start + i}@example.org`,
+            subject: `Bench ${offset + start + i}`,
+            bodyHtml: `<p>${i}</p>`,
           }));
           await sendBatch({ workspaceId: workspace.id, sandbox: false, body: { emailMessages } });
         }
@@ -195,9 +221,18 @@ async function deliveryRate(sink: RelaySink, counter: Counter, withEndpoint: boo
 async function main(): Promise<void> {
   const counter = await startCounter();
   const sink = await startRelaySink();
-  applySettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0", WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
+  applySettings({
+    DELIVERY_PROVIDER: "smtp",
+    SMTP_URL: sink.url,
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_PER_SECOND: "0",
+    WEBHOOKS_ALLOW_PRIVATE: "true",
+    WEBHOOKS_ALLOW_HTTP: "true",
+  });
   setLogLevel("warn");
-  console.log(`bench:webhooks: ${COUNT} webhooks per throughput measurement, ${MESSAGES} messages per delivery measurement`);
+  console.log(
+    `bench:webhooks: ${COUNT} webhooks per throughput measurement, ${MESSAGES} messages per delivery measurement`,
+  );
   try {
     await webhookThroughput(counter, 1);
     await webhookThroughput(counter, 2);

@@ -14,7 +14,12 @@ const columnLists = new WeakMap<Columns, SQL>();
 export function columnList(columns: Columns): SQL {
   let list = columnLists.get(columns);
   if (!list) {
-    const built = dialect.sqlToQuery(sql.join(Object.values(columns).map((column) => sql.identifier(column.name)), sql`, `));
+    const built = dialect.sqlToQuery(
+      sql.join(
+        Object.values(columns).map((column) => sql.identifier(column.name)),
+        sql`, `,
+      ),
+    );
     list = sql.raw(built.sql);
     columnLists.set(columns, list);
   }

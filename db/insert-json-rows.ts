@@ -27,7 +27,11 @@ export async function insertJsonRows<T extends PgTable>(
 }
 
 /** The rows as jsonRowsInsert's parameter: one JSON array of records keyed by SQL column name. */
-export function jsonRecords<T extends PgTable>(table: T, keys: Array<keyof T["$inferInsert"] & string>, rows: Array<T["$inferInsert"]>): string {
+export function jsonRecords<T extends PgTable>(
+  table: T,
+  keys: Array<keyof T["$inferInsert"] & string>,
+  rows: Array<T["$inferInsert"]>,
+): string {
   const columns = columnsOf(table, keys);
   const records = rows.map((row) => {
     const record: Record<string, unknown> = {};

@@ -21,9 +21,7 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
     return;
   }
   // A session advisory lock: a second process booting at once waits, then finds nothing to do.
-  await withSessionLock(handle, () =>
-    migratePostgres(handle.db, { migrationsFolder: MIGRATIONS_FOLDER }),
-  );
+  await withSessionLock(handle, () => migratePostgres(handle.db, { migrationsFolder: MIGRATIONS_FOLDER }));
 }
 
 async function withSessionLock(handle: DbHandle, work: () => Promise<void>): Promise<void> {

@@ -13,7 +13,9 @@ describe("executeCompiled on the embedded database: named prepared statements", 
   beforeAll(async () => {
     pglite = await PGlite.create();
     db = pgliteHandle(pglite).db;
-    await pglite.exec("create table notes (id int primary key, body text not null, at timestamptz not null default now(), tags jsonb)");
+    await pglite.exec(
+      "create table notes (id int primary key, body text not null, at timestamptz not null default now(), tags jsonb)",
+    );
   });
   afterAll(async () => {
     await pglite?.close();
@@ -40,12 +42,16 @@ describe("executeCompiled on the embedded database: named prepared statements", 
     await expect(
       db.transaction(async (tx) => {
         await executeCompiled(tx, insert, { rows: JSON.stringify([{ id: 3, body: "three" }]) });
-        const seen = rowsOf<{ n: number }>(await executePrepared(tx, sql`select count(*)::int as n from notes where id = ${3}`));
+        const seen = rowsOf<{ n: number }>(
+          await executePrepared(tx, sql`select count(*)::int as n from notes where id = ${3}`),
+        );
         expect(seen[0].n).toBe(1);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
-    expect(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from notes where id = 3`))[0].n).toBe(0);
+    expect(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from notes where id = 3`))[0].n).toBe(
+      0,
+    );
   });
 
   it("outside a transaction, waits for an open one instead of running inside it", async () => {
@@ -68,8 +74,12 @@ describe("executeCompiled on the embedded database: named prepared statements", 
   });
 
   it("reports a failing run with PostgreSQL's code and leaves the connection usable", async () => {
-    await expect(executeCompiled(db, insert, { rows: JSON.stringify([{ id: 1, body: "again" }]) })).rejects.toMatchObject({ code: "23505" });
-    const after = rowsOf<{ id: number }>(await executeCompiled(db, insert, { rows: JSON.stringify([{ id: 5, body: "five" }]) }));
+    await expect(
+      executeCompiled(db, insert, { rows: JSON.stringify([{ id: 1, body: "again" }]) }),
+    ).rejects.toMatchObject({ code: "23505" });
+    const after = rowsOf<{ id: number }>(
+      await executeCompiled(db, insert, { rows: JSON.stringify([{ id: 5, body: "five" }]) }),
+    );
     expect(after.map((row) => row.id)).toEqual([5]);
   });
 });

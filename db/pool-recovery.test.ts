@@ -38,13 +38,23 @@ describe.skipIf(!serverUrl)("the PostgreSQL pool recovers from terminated backen
           while (!terminated) await query(index).catch(() => null);
         });
         await waitFor(
-          async () => (await admin`select 1 from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid() and state = 'active' and query like '%pg_sleep%'`).length > 0,
+          async () =>
+            (
+              await admin`select 1 from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid() and state = 'active' and query like '%pg_sleep%'`
+            ).length > 0,
           { what: "the load's queries to reach the server", every: 1 },
         );
         await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid()`;
         terminated = true;
         await Promise.all(load);
-        const answers = await Promise.all(Array.from({ length: 32 }, (_, index) => withTimeout(retryOnClosed(() => query(index)), HUNG_MS)));
+        const answers = await Promise.all(
+          Array.from({ length: 32 }, (_, index) =>
+            withTimeout(
+              retryOnClosed(() => query(index)),
+              HUNG_MS,
+            ),
+          ),
+        );
         expect(answers.map((rows) => Number(rows[0].n))).toEqual(Array.from({ length: 32 }, (_, index) => index));
       }
       expect(uncaught).toEqual([]);

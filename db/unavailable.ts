@@ -5,7 +5,19 @@
  */
 
 /** Socket-level failures (Node, postgres.js) that mean the database cannot be reached right now. */
-const CONNECTION_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
+const CONNECTION_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
 
 /**
  * PostgreSQL SQLSTATEs that say "not now" rather than "wrong request": class 08 (connection exception),
@@ -13,7 +25,14 @@ const CONNECTION_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "E
  * cannot connect now). Answered 503 with Retry-After: the client's retry is the fix.
  */
 function isUnavailableState(code: string): boolean {
-  return code.startsWith("08") || code === "53300" || code === "53400" || code === "57P01" || code === "57P02" || code === "57P03";
+  return (
+    code.startsWith("08") ||
+    code === "53300" ||
+    code === "53400" ||
+    code === "57P01" ||
+    code === "57P02" ||
+    code === "57P03"
+  );
 }
 
 /** The code of the first error in the cause chain that means the database is unavailable, or null. */
@@ -21,7 +40,11 @@ export function databaseUnavailableCode(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (CONNECTION_ERRORS.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableState(code)))) return code;
+    if (
+      typeof code === "string" &&
+      (CONNECTION_ERRORS.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableState(code)))
+    )
+      return code;
     current = (current as { cause?: unknown }).cause;
   }
   return null;

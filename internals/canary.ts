@@ -25,7 +25,10 @@ export function installedVersion(dependency: string): string {
 
 /** The version package.json pins (every dependency is pinned exactly). */
 export function pinnedVersion(dependency: string): string | undefined {
-  const manifest = JSON.parse(fs.readFileSync(path.join(process.cwd(), "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(process.cwd(), "package.json"), "utf8")) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
   return manifest.dependencies?.[dependency] ?? manifest.devDependencies?.[dependency];
 }
 
@@ -41,7 +44,10 @@ export function itIsTheVersionWrittenFor(reach: Reach): void {
   it(`${reach.dependency} is the version ${reach.file} was written for`, () => {
     const installed = installedVersion(reach.dependency);
     const pinned = pinnedVersion(reach.dependency);
-    expect(installed === reach.writtenFor && pinned === reach.writtenFor, explain(reach, "a different version is installed or pinned")).toBe(true);
+    expect(
+      installed === reach.writtenFor && pinned === reach.writtenFor,
+      explain(reach, "a different version is installed or pinned"),
+    ).toBe(true);
   });
 }
 

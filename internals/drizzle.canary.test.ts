@@ -38,7 +38,9 @@ describe("Drizzle canary: a database's session", () => {
   });
 
   itStillHolds(DRIZZLE, "prepareQuery with a name runs a compiled statement, prepared on PostgreSQL", async () => {
-    const query = new PgDialect().sqlToQuery(sql`select ${sql.placeholder("n")}::int + 1 as next, 'drizzle canary' as marker`);
+    const query = new PgDialect().sqlToQuery(
+      sql`select ${sql.placeholder("n")}::int + 1 as next, 'drizzle canary' as marker`,
+    );
     const statements = await handle.db.transaction(async (tx) => {
       expect(rowsOf(await executeAsPrepared(tx, query, { n: 41 }))).toEqual([{ next: 42, marker: "drizzle canary" }]);
       return rowsOf(await tx.execute(sql`select statement from pg_prepared_statements`));
@@ -50,11 +52,21 @@ describe("Drizzle canary: a database's session", () => {
 
   itStillHolds(DRIZZLE, "drizzle-orm/pglite passes its own parsers for exactly RAW_FOR_DRIZZLE's types", async () => {
     const seen: Array<QueryOptions | undefined> = [];
-    const client = { query: (text: string, params?: unknown[], options?: QueryOptions) => (seen.push(options), pglite.query(text, params, options)) };
+    const client = {
+      query: (text: string, params?: unknown[], options?: QueryOptions) => (
+        seen.push(options),
+        pglite.query(text, params, options)
+      ),
+    };
     const db = drizzlePglite(client as unknown as PGlite);
     await db.execute(sql`select 1`);
     await db.select({ one: sql<number>`1` }).from(sql`(select 1) as t`);
     expect(seen).toHaveLength(2);
-    for (const options of seen) expect(Object.keys(options?.parsers ?? {}).map(Number).sort()).toEqual([...RAW_FOR_DRIZZLE].sort());
+    for (const options of seen)
+      expect(
+        Object.keys(options?.parsers ?? {})
+          .map(Number)
+          .sort(),
+      ).toEqual([...RAW_FOR_DRIZZLE].sort());
   });
 });

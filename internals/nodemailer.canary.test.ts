@@ -13,7 +13,14 @@ describe("nodemailer canary: the internal modules lib/delivery uses", () => {
   itStillHolds(NODEMAILER, "the header encoders build the same words and lines", () => {
     expect(nodemailer.encodeWord("Grüße, Ada", "Q", 52)).toBe("=?UTF-8?Q?Gr=C3=BC=C3=9Fe=2C_Ada?=");
     expect(nodemailer.encodeWord("Grüße", "B", 52)).toBe("=?UTF-8?B?R3LDvMOfZQ==?=");
-    expect(nodemailer.encodeWords("Grüße and a long tail of many plain words to cross the fifty two limit Grüße", "Q", 52, true)).toBe(
+    expect(
+      nodemailer.encodeWords(
+        "Grüße and a long tail of many plain words to cross the fifty two limit Grüße",
+        "Q",
+        52,
+        true,
+      ),
+    ).toBe(
       "=?UTF-8?Q?Gr=C3=BC=C3=9Fe_and_a_long_tail_of_many_?= =?UTF-8?Q?plain_words_to_cross_the_fifty_two_limit?= =?UTF-8?Q?_Gr=C3=BC=C3=9Fe?=",
     );
     expect(nodemailer.foldLines(`Subject: ${"word ".repeat(20)}`, 76)).toBe(
@@ -25,8 +32,12 @@ describe("nodemailer canary: the internal modules lib/delivery uses", () => {
   itStillHolds(NODEMAILER, "the body and parameter encoders build the same text", () => {
     expect(nodemailer.qpEncode("Grüße = 100%")).toBe("Gr=C3=BC=C3=9Fe =3D 100%");
     expect(nodemailer.qpWrap("a".repeat(100), 76)).toBe(`${"a".repeat(75)}=\r\n${"a".repeat(25)}`);
-    expect(nodemailer.buildHeaderValue({ value: "attachment", params: { filename: "Grüße.pdf" } })).toBe("attachment; filename*0*=utf-8''Gr%C3%BC%C3%9Fe.pdf");
-    expect(nodemailer.parseHeaderValue('application/pdf; name="a b.pdf" (a comment)', { stripComments: true })).toEqual({ value: "application/pdf", params: { name: "a b.pdf" } });
+    expect(nodemailer.buildHeaderValue({ value: "attachment", params: { filename: "Grüße.pdf" } })).toBe(
+      "attachment; filename*0*=utf-8''Gr%C3%BC%C3%9Fe.pdf",
+    );
+    expect(nodemailer.parseHeaderValue('application/pdf; name="a b.pdf" (a comment)', { stripComments: true })).toEqual(
+      { value: "application/pdf", params: { name: "a b.pdf" } },
+    );
     expect(nodemailer.detectMimeType("report.pdf")).toBe("application/pdf");
     expect(nodemailer.detectExtension("image/png")).toBe("png");
   });
@@ -62,7 +73,9 @@ describe("nodemailer canary: the internal modules lib/delivery uses", () => {
       await new Promise<void>((resolve, reject) => (smtp.once("error", reject), smtp.connect(() => resolve())));
       const raw = "From: a@example.com\r\nTo: b@example.org\r\nSubject: canary\r\n\r\nHello\r\n";
       const info = await new Promise<{ accepted: unknown[] }>((resolve, reject) =>
-        smtp.send({ from: "a@example.com", to: ["b@example.org"] }, raw, (error, sent) => (error ? reject(error) : resolve(sent))),
+        smtp.send({ from: "a@example.com", to: ["b@example.org"] }, raw, (error, sent) =>
+          error ? reject(error) : resolve(sent),
+        ),
       );
       expect(info.accepted).toEqual(["b@example.org"]);
       smtp.quit();

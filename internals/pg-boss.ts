@@ -37,7 +37,10 @@ export async function captureJobInsert(boss: PgBoss, queue: string): Promise<Cap
 
 /** Splits a captured insert into CapturedJobInsert's parts; throws, quoting it, if its shape changed. */
 export function splitJobInsert(text: string): CapturedJobInsert {
-  const shapeError = () => new Error(`pg-boss's job insert changed shape (${PG_BOSS.file}, written for pg-boss ${PG_BOSS.writtenFor}):\n${text}`);
+  const shapeError = () =>
+    new Error(
+      `pg-boss's job insert changed shape (${PG_BOSS.file}, written for pg-boss ${PG_BOSS.writtenFor}):\n${text}`,
+    );
   const parts = text.split("$1");
   if (parts.length !== 2) throw shapeError();
   const body = text.trim();
@@ -48,7 +51,9 @@ export function splitJobInsert(text: string): CapturedJobInsert {
     return { before: before!, after: after!, touch: "0" };
   }
   // `WITH ins AS (…), notified AS (…)` then its final SELECT: keep the CTEs, drop both ends.
-  const finalSelect = body.search(/\)\s*SELECT\s+id\s+FROM\s+ins\s+WHERE[^)]*\(SELECT count\(\*\) FROM notified\)[^)]*$/i);
+  const finalSelect = body.search(
+    /\)\s*SELECT\s+id\s+FROM\s+ins\s+WHERE[^)]*\(SELECT count\(\*\) FROM notified\)[^)]*$/i,
+  );
   if (finalSelect < 0 || !/\bnotified\s+AS\s*\(/i.test(body)) throw shapeError();
   const [before, after] = `${body.slice("WITH".length, finalSelect + 1)}`.split("$1");
   return { before: before!, after: after!, touch: "(SELECT count(*) FROM notified)" };

@@ -5,7 +5,14 @@ import { date, integer, interval, numeric, pgTable, timestamp } from "drizzle-or
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { drizzleClient } from "@/db/pglite-client";
 import { itIsTheVersionWrittenFor, itStillHolds } from "./canary";
-import { asStandaloneQuery, carryDrizzleParsers, namedStatementRunner, pgBossPglite, PGLITE, type RunNamed } from "./pglite";
+import {
+  asStandaloneQuery,
+  carryDrizzleParsers,
+  namedStatementRunner,
+  pgBossPglite,
+  PGLITE,
+  type RunNamed,
+} from "./pglite";
 
 // Every type Drizzle reads raw, with NULLs, infinities and array edge cases, beside types it does not.
 const EVERY_TYPE = `
@@ -52,7 +59,12 @@ describe("PGlite canary: the parsers carried by the instance", () => {
     expect((await after.execute(sql.raw(EVERY_TYPE))).rows).toEqual((await before.execute(sql.raw(EVERY_TYPE))).rows);
     const selected = await after.select().from(stamps);
     expect(selected).toEqual(await before.select().from(stamps));
-    expect(selected[0]).toMatchObject({ at: new Date("2026-11-27T14:08:32.093Z"), day: "2026-02-28", gap: "3 days", amount: "12.50" });
+    expect(selected[0]).toMatchObject({
+      at: new Date("2026-11-27T14:08:32.093Z"),
+      day: "2026-02-28",
+      gap: "3 days",
+      amount: "12.50",
+    });
     // Drizzle's transactions run their statements on the transaction object: the same rows there.
     const inTransaction = await after.transaction(async (tx) => (await tx.execute(sql.raw(EVERY_TYPE))).rows);
     expect(inTransaction).toEqual((await before.execute(sql.raw(EVERY_TYPE))).rows);
@@ -80,7 +92,9 @@ describe("PGlite canary: named prepared statements through the wire protocol", (
   beforeAll(async () => {
     pglite = await PGlite.create();
     run = namedStatementRunner(pglite);
-    await pglite.exec("create table notes (id int primary key, body text not null, at timestamptz, done boolean, tags jsonb)");
+    await pglite.exec(
+      "create table notes (id int primary key, body text not null, at timestamptz, done boolean, tags jsonb)",
+    );
   });
   afterAll(async () => {
     await pglite?.close();
@@ -89,11 +103,16 @@ describe("PGlite canary: named prepared statements through the wire protocol", (
   itIsTheVersionWrittenFor(PGLITE);
 
   itStillHolds(PGLITE, "the private members internals/pglite.ts calls are there", () => {
-    const members = { _runExclusiveTransaction: pglite._runExclusiveTransaction, execProtocolStream: pglite.execProtocolStream, runExclusive: pglite.runExclusive };
+    const members = {
+      _runExclusiveTransaction: pglite._runExclusiveTransaction,
+      execProtocolStream: pglite.execProtocolStream,
+      runExclusive: pglite.runExclusive,
+    };
     for (const [name, member] of Object.entries(members)) expect(typeof member, name).toBe("function");
     expect(typeof pglite.serializers).toBe("object");
     expect(typeof pglite.parsers).toBe("object");
-    for (const message of ["parse", "describe", "bind", "execute", "sync"] as const) expect(typeof protocol.serialize[message], message).toBe("function");
+    for (const message of ["parse", "describe", "bind", "execute", "sync"] as const)
+      expect(typeof protocol.serialize[message], message).toBe("function");
     expect(typeof parse.parseDescribeStatementResults).toBe("function");
     expect(typeof parse.parseResults).toBe("function");
   });
@@ -105,8 +124,15 @@ describe("PGlite canary: named prepared statements through the wire protocol", (
     await run(insert, [2, "two", null, undefined, null]);
     expect(named.rows).toEqual((await pglite.query("select * from notes where id = 1")).rows);
     expect(named.rows[0]).toMatchObject({ id: 1, body: "one", at, done: true, tags: { a: [1, 2] } });
-    expect((await pglite.query("select * from notes where id = 2")).rows[0]).toMatchObject({ body: "two", at: null, done: null });
-    const prepared = await pglite.query<{ name: string }>("select name from pg_prepared_statements where statement = $1", [insert]);
+    expect((await pglite.query("select * from notes where id = 2")).rows[0]).toMatchObject({
+      body: "two",
+      at: null,
+      done: null,
+    });
+    const prepared = await pglite.query<{ name: string }>(
+      "select name from pg_prepared_statements where statement = $1",
+      [insert],
+    );
     expect(prepared.rows).toHaveLength(1);
     await expect(run(insert, [1, "again", null, null, null])).rejects.toMatchObject({ code: "23505" });
     expect((await run("select count(*)::int as n from notes", [])).rows).toEqual([{ n: 2 }]);

@@ -38,11 +38,19 @@ export function namedStatementRunner(pglite: PGlite): RunNamed {
   return (text, params) => pglite.runExclusive(() => runPrepared(pglite, statements, text, params));
 }
 
-async function runPrepared(pglite: PGlite, statements: Map<string, Prepared>, text: string, params: unknown[]): Promise<Results> {
+async function runPrepared(
+  pglite: PGlite,
+  statements: Map<string, Prepared>,
+  text: string,
+  params: unknown[],
+): Promise<Results> {
   let prepared = statements.get(text);
   if (!prepared) {
     const name = `postwerk_${statements.size + 1}`;
-    const described = await pglite.execProtocolStream(concat(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()), { syncToFs: false });
+    const described = await pglite.execProtocolStream(
+      concat(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()),
+      { syncToFs: false },
+    );
     prepared = { name, types: parse.parseDescribeStatementResults(described) };
     statements.set(text, prepared);
   }
@@ -53,7 +61,12 @@ async function runPrepared(pglite: PGlite, statements: Map<string, Prepared>, te
     return serializer ? serializer(value) : String(value);
   });
   const messages = await pglite.execProtocolStream(
-    concat(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()),
+    concat(
+      serialize.bind({ statement: name, values }),
+      serialize.describe({ type: "P" }),
+      serialize.execute({}),
+      serialize.sync(),
+    ),
     { syncToFs: false },
   );
   return parse.parseResults(messages, pglite.parsers)[0];
@@ -83,10 +96,26 @@ export function asStandaloneQuery<T>(pglite: PGlite, work: () => Promise<T>): Pr
  * intervals and their arrays, and numeric[] (the per-query parsers of drizzle-orm/pglite's session;
  * the canary compares them).
  */
-export const RAW_FOR_DRIZZLE = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
+export const RAW_FOR_DRIZZLE = [
+  types.TIMESTAMP,
+  types.TIMESTAMPTZ,
+  types.INTERVAL,
+  types.DATE,
+  1231,
+  1115,
+  1185,
+  1187,
+  1182,
+];
 
 /** The element type of each array type above (PGlite's defaults parse the elements with it). */
-const ELEMENT_OF: Record<number, number> = { 1231: types.NUMERIC, 1115: types.TIMESTAMP, 1185: types.TIMESTAMPTZ, 1187: types.INTERVAL, 1182: types.DATE };
+const ELEMENT_OF: Record<number, number> = {
+  1231: types.NUMERIC,
+  1115: types.TIMESTAMP,
+  1185: types.TIMESTAMPTZ,
+  1187: types.INTERVAL,
+  1182: types.DATE,
+};
 
 const raw = (value: string) => value;
 

@@ -5,7 +5,10 @@ import fs from "node:fs";
 
 const packageJson = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const required = packageJson.engines.node;
-const [minMajor, minMinor] = required.replace(/^>=\s*/, "").split(".").map(Number);
+const [minMajor, minMinor] = required
+  .replace(/^>=\s*/, "")
+  .split(".")
+  .map(Number);
 const [major, minor] = process.versions.node.split(".").map(Number);
 
 if (major < minMajor || (major === minMajor && minor < (minMinor || 0))) {

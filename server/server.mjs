@@ -11,10 +11,15 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const options = { hostname: { type: "string" }, port: { type: "string" }, "through-next": { type: "boolean", default: false } };
+const options = {
+  hostname: { type: "string" },
+  port: { type: "string" },
+  "through-next": { type: "boolean", default: false },
+};
 const { values: args } = parseArgs({ options });
 const port = Number(args.port ?? process.env.PORT ?? 3000);
-if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT: must be a port number (1–65535), got "${args.port ?? process.env.PORT}"`);
+if (!Number.isInteger(port) || port < 1 || port > 65535)
+  fail(`PORT: must be a port number (1–65535), got "${args.port ?? process.env.PORT}"`);
 // Like `next start`: a production server unless told otherwise, and the port lib/foundation/env.ts reads.
 process.env.NODE_ENV ||= "production";
 process.env.PORT = String(port);
@@ -27,7 +32,9 @@ const app = next({ dev: false, dir: root, hostname: args.hostname ?? "localhost"
 await app.prepare();
 let server;
 try {
-  server = await (await door.promise).listen({ nextHandler: app.getRequestHandler(), hostname: args.hostname, port, throughNext: args["through-next"] });
+  server = await (
+    await door.promise
+  ).listen({ nextHandler: app.getRequestHandler(), hostname: args.hostname, port, throughNext: args["through-next"] });
 } catch (error) {
   fail(`The HTTP server cannot listen on ${args.hostname ?? "*"}:${port}: ${error.message}`);
 }

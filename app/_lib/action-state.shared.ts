@@ -18,4 +18,5 @@ export type ActionState<T extends object = object> = ActionSuccess<T> | ActionFa
 export type IdleState = { ok?: undefined; error?: undefined; field?: undefined; values?: undefined };
 
 /** The usual form: a confirmation to show, and after an edit the values as saved. */
-export type FormState<T extends object = { message?: string; values?: Record<string, string> }> = ActionState<T> | IdleState;
+export type FormState<T extends object = { message?: string; values?: Record<string, string> }> =
+  ActionState<T> | IdleState;

@@ -25,7 +25,10 @@ function failure(error: unknown, values?: Record<string, string>): ActionFailure
   return state;
 }
 
-export async function steps<S extends z.ZodType, C, T extends object>(context: C, options: Steps<S, C, T>): Promise<ActionState<T>> {
+export async function steps<S extends z.ZodType, C, T extends object>(
+  context: C,
+  options: Steps<S, C, T>,
+): Promise<ActionState<T>> {
   try {
     // The API's edge rule (docs/api.md#hostile-input) holds for forms too: a NUL would reach
     // PostgreSQL as a 500 page, and a deep structure would reach recursive code.

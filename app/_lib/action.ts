@@ -23,7 +23,9 @@ export async function dashboardAction<S extends z.ZodType, T extends object>(
 }
 
 /** An action of the sign-in pages (or sign-out): no workspace yet, so who it is, if anyone, is the action's to ask. */
-export async function publicAction<S extends z.ZodType, T extends object>(options: Steps<S, void, T>): Promise<ActionState<T>> {
+export async function publicAction<S extends z.ZodType, T extends object>(
+  options: Steps<S, void, T>,
+): Promise<ActionState<T>> {
   return steps(undefined, options);
 }
 

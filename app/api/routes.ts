@@ -132,4 +132,8 @@ export const PROVIDER_EVENT_ROUTES: readonly RouteEntry[] = [
 ];
 
 export const apiRouter = createRouter({ bases: ["/api/v1", "/v1"], routes: API_ROUTES, notFound: unknownPath });
-export const providerEventsRouter = createRouter({ bases: ["/api/provider-events"], routes: PROVIDER_EVENT_ROUTES, notFound: unknownPath });
+export const providerEventsRouter = createRouter({
+  bases: ["/api/provider-events"],
+  routes: PROVIDER_EVENT_ROUTES,
+  notFound: unknownPath,
+});

@@ -16,7 +16,8 @@ import { GET as clickGet, HEAD as clickHead } from "./c/[token]/route";
 import { GET as openGet, HEAD as openHead } from "./o/[token]/route";
 
 const APP = "http://localhost:3000";
-const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 const READER = { "user-agent": CHROME, "x-forwarded-for": "203.0.113.7, 10.0.0.1" };
 const BODY_HTML =
   '<html><body><p>Your order: <a href="https://shop.example/orders/42?src=mail&amp;x=1">view it</a>.</p>' +
@@ -26,7 +27,13 @@ const BODY_HTML =
 async function sentMessage(options: { tracking?: boolean } = {}) {
   const ws = await createTestWorkspace({ tracking: options.tracking ?? true });
   await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "orders", name: "Order news" });
-  const body = { from: "Acme <hello@example.com>", to: "ada@example.org", subject: "Your order", bodyHtml: BODY_HTML, groupKey: "orders" };
+  const body = {
+    from: "Acme <hello@example.com>",
+    to: "ada@example.org",
+    subject: "Your order",
+    bodyHtml: BODY_HTML,
+    groupKey: "orders",
+  };
   const res = await callRoute(sendRoute, "/api/v1/email_messages", { authorization: ws.authorization, body });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   const id = res.json.data.id as string;
@@ -41,12 +48,18 @@ async function sentMessage(options: { tracking?: boolean } = {}) {
 
 /** Moves the send time back, so clicks are not "within seconds of sending" (the immediate-click bot rule). */
 async function sentAMinuteAgo(id: string) {
-  await (await getDb()).update(emailMessages).set({ sentAt: new Date(Date.now() - 60_000) }).where(eq(emailMessages.id, id));
+  await (
+    await getDb()
+  )
+    .update(emailMessages)
+    .set({ sentAt: new Date(Date.now() - 60_000) })
+    .where(eq(emailMessages.id, id));
 }
 
 const click = (token: string, headers: Record<string, string> = READER, query = "") =>
   callRoute(clickGet, `/t/c/${token}${query}`, { params: { token }, headers });
-const open = (token: string, headers: Record<string, string> = READER) => callRoute(openGet, `/t/o/${token}`, { params: { token }, headers });
+const open = (token: string, headers: Record<string, string> = READER) =>
+  callRoute(openGet, `/t/o/${token}`, { params: { token }, headers });
 const engagement = async (id: string) =>
   (await messageState(id)).events.filter((event) => event.code.includes("OPEN") || event.code.includes("CLICKED"));
 
@@ -56,7 +69,10 @@ describe("delivery with tracking on (the default)", () => {
     const unsubscribe = `${APP}/u/${signUnsubscribeToken(id, "ada@example.org")}`;
     expect(stored).toContain('href="https://shop.example/orders/42?src=mail&amp;x=1"');
     expect(stored).not.toContain("/t/");
-    expect(clicks).toEqual([signClickToken(id, 0, "https://shop.example/orders/42?src=mail&x=1"), signClickToken(id, 1, "https://shop.example/help")]);
+    expect(clicks).toEqual([
+      signClickToken(id, 0, "https://shop.example/orders/42?src=mail&x=1"),
+      signClickToken(id, 1, "https://shop.example/help"),
+    ]);
     expect(pixel).toBe(signOpenToken(id));
     expect(html).not.toContain("https://shop.example/");
     expect(html).toContain('href="mailto:help@example.com"');
@@ -75,8 +91,15 @@ describe("delivery with tracking on (the default)", () => {
     const [event] = await engagement(id);
     expect(event.code).toBe("EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT");
     expect(event.bot).toBe(false);
-    expect(event.message).toBe(`Clicked https://shop.example/orders/42?src=mail&x=1 at ${event.createdAt.toISOString()} from 203.0.113.7 with ${CHROME}.`);
-    expect(event.details).toMatchObject({ link: "https://shop.example/orders/42?src=mail&x=1", linkIndex: 0, ipAddress: "203.0.113.7", userAgent: CHROME });
+    expect(event.message).toBe(
+      `Clicked https://shop.example/orders/42?src=mail&x=1 at ${event.createdAt.toISOString()} from 203.0.113.7 with ${CHROME}.`,
+    );
+    expect(event.details).toMatchObject({
+      link: "https://shop.example/orders/42?src=mail&x=1",
+      linkIndex: 0,
+      ipAddress: "203.0.113.7",
+      userAgent: CHROME,
+    });
     const { message } = await messageState(id);
     expect(message.firstClickedAt).toEqual(event.createdAt);
     expect(message.lastClickedAt).toEqual(event.createdAt);
@@ -110,7 +133,9 @@ describe("delivery with tracking on (the default)", () => {
     expect((await click(clicks[1])).status).toBe(302);
     expect((await open(pixel!, { "user-agent": "Mozilla/5.0", "x-forwarded-for": "17.58.1.2" })).status).toBe(200);
     await sentAMinuteAgo(id);
-    expect((await click(clicks[0], { "user-agent": "Mimecast-URL-Protect/1.0", "x-forwarded-for": "198.51.100.5" })).status).toBe(302);
+    expect(
+      (await click(clicks[0], { "user-agent": "Mimecast-URL-Protect/1.0", "x-forwarded-for": "198.51.100.5" })).status,
+    ).toBe(302);
     // One client walking every link of the message within a second or two: the second click is the tell.
     const scanner = { "user-agent": CHROME, "x-forwarded-for": "192.0.2.77" };
     await click(clicks[0], scanner);
@@ -124,8 +149,12 @@ describe("delivery with tracking on (the default)", () => {
       ["EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT", false],
       ["EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT", true],
     ]);
-    expect(events[0].message).toMatch(/Flagged as bot traffic \(clicked \d+\.\d s after sending\): moves no timestamp\.$/);
-    expect(events[1].message).toContain("from 17.58.1.2 with Mozilla/5.0. Flagged as bot traffic (Apple Mail Privacy Protection prefetch)");
+    expect(events[0].message).toMatch(
+      /Flagged as bot traffic \(clicked \d+\.\d s after sending\): moves no timestamp\.$/,
+    );
+    expect(events[1].message).toContain(
+      "from 17.58.1.2 with Mozilla/5.0. Flagged as bot traffic (Apple Mail Privacy Protection prefetch)",
+    );
     expect(events[2].message).toContain("(email security scanner)");
     expect(events[4].message).toContain("(several links clicked by one client within 2 s)");
     const { message } = await messageState(id);
@@ -140,7 +169,14 @@ describe("delivery with tracking on (the default)", () => {
     const { id, clicks, pixel } = await sentMessage();
     const [payload, mac] = clicks[0].split(".");
     const evil = Buffer.from(`c\n${id}\n0\nhttps://evil.example/`).toString("base64url");
-    for (const token of [`${evil}.${mac}`, `${payload}.${mac.slice(1)}`, "nonsense", "a.b", pixel!, `${payload}.${payload}`]) {
+    for (const token of [
+      `${evil}.${mac}`,
+      `${payload}.${mac.slice(1)}`,
+      "nonsense",
+      "a.b",
+      pixel!,
+      `${payload}.${payload}`,
+    ]) {
       const res = await click(token);
       expect(res.status, token).toBe(404);
       expect(res.headers.get("location")).toBeNull();
@@ -153,10 +189,16 @@ describe("delivery with tracking on (the default)", () => {
       expect(res.headers.get("content-type")).toBe("image/gif");
     }
     // A HEAD (link checkers) answers like a GET but records nothing.
-    const head = await callRoute(clickHead, `/t/c/${clicks[0]}`, { method: "HEAD", params: { token: clicks[0] }, headers: READER });
+    const head = await callRoute(clickHead, `/t/c/${clicks[0]}`, {
+      method: "HEAD",
+      params: { token: clicks[0] },
+      headers: READER,
+    });
     expect(head.status).toBe(302);
     expect(head.headers.get("location")).toBe("https://shop.example/orders/42?src=mail&x=1");
-    expect((await callRoute(openHead, `/t/o/${pixel}`, { method: "HEAD", params: { token: pixel! } })).status).toBe(200);
+    expect((await callRoute(openHead, `/t/o/${pixel}`, { method: "HEAD", params: { token: pixel! } })).status).toBe(
+      200,
+    );
     expect(await engagement(id)).toEqual([]);
   });
 

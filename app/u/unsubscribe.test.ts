@@ -11,7 +11,11 @@ import { POST as sendRoute } from "../api/v1/email_messages/handlers";
 import UnsubscribePage from "./[token]/page";
 
 const APP = "http://localhost:3000";
-const raw = { from: "Acme <hello@example.com>", subject: "News", bodyHtml: "<html><body><p>This week's news.</p></body></html>" };
+const raw = {
+  from: "Acme <hello@example.com>",
+  subject: "News",
+  bodyHtml: "<html><body><p>This week's news.</p></body></html>",
+};
 
 /** A live send through the real API route. */
 async function sendThroughApi(authorization: string, body: Record<string, unknown>): Promise<string> {
@@ -43,7 +47,11 @@ const oneClickPost = (token: string) =>
 describe("group mail carries an unsubscribe link", () => {
   it("raw HTML gets the link appended, and the MIME carries List-Unsubscribe + List-Unsubscribe-Post (RFC 8058)", async () => {
     const { ws } = await setup();
-    const id = await sendThroughApi(ws.authorization, { ...raw, to: "Ada <Ada@Example.org>, bob@example.org", groupKey: "newsletter" });
+    const id = await sendThroughApi(ws.authorization, {
+      ...raw,
+      to: "Ada <Ada@Example.org>, bob@example.org",
+      groupKey: "newsletter",
+    });
     const token = signUnsubscribeToken(id, "ada@example.org");
     const before = await messageState(id);
     expect(before.message.bodyHtml).toContain(`<a href="${APP}/u/${token}">Unsubscribe</a>`);
@@ -63,14 +71,23 @@ describe("group mail carries an unsubscribe link", () => {
 
   it("a template reads {{ unsubscribeUrl }} (nothing appended); mail without a group has neither link nor headers", async () => {
     const { ws } = await setup();
-    const template = await ws.createTemplate({ bodyHtml: '<p>Hi {{ name }}</p><p><a href="{{ unsubscribeUrl }}">Stop these</a></p>' });
-    const id = await sendThroughApi(ws.authorization, { templateId: template.id, to: "ada@example.org", variables: { name: "Ada" }, groupKey: "newsletter" });
+    const template = await ws.createTemplate({
+      bodyHtml: '<p>Hi {{ name }}</p><p><a href="{{ unsubscribeUrl }}">Stop these</a></p>',
+    });
+    const id = await sendThroughApi(ws.authorization, {
+      templateId: template.id,
+      to: "ada@example.org",
+      variables: { name: "Ada" },
+      groupKey: "newsletter",
+    });
     const token = signUnsubscribeToken(id, "ada@example.org");
     const { message } = await messageState(id);
     expect(message.bodyHtml).toBe(`<p>Hi Ada</p><p><a href="${APP}/u/${token}">Stop these</a></p>`);
     expect(message.variables).toEqual({ name: "Ada" });
     await deliver(ws.workspace.id, id);
-    expect(unfold((await messageState(id)).inbox!.mime)).toContain(`List-Unsubscribe: <${APP}/api/unsubscribe/${token}>`);
+    expect(unfold((await messageState(id)).inbox!.mime)).toContain(
+      `List-Unsubscribe: <${APP}/api/unsubscribe/${token}>`,
+    );
 
     const plain = await sendThroughApi(ws.authorization, { ...raw, to: "ada@example.org" });
     await deliver(ws.workspace.id, plain);
@@ -119,13 +136,21 @@ describe("GET /u/<token>, POST /u/<token>/confirm and the one-click POST", () =>
 
   it("one-click POST records the unsubscribe once; a later group message is suppressed, a transactional one still goes", async () => {
     const { ws } = await setup();
-    const first = await sendThroughApi(ws.authorization, { ...raw, to: "Ada <ada@example.org>", groupKey: "newsletter" });
+    const first = await sendThroughApi(ws.authorization, {
+      ...raw,
+      to: "Ada <ada@example.org>",
+      groupKey: "newsletter",
+    });
     await deliver(ws.workspace.id, first);
     const token = signUnsubscribeToken(first, "ada@example.org");
     for (let i = 0; i < 2; i++) {
       const res = await oneClickPost(token);
       expect(res.status).toBe(200);
-      expect(res.json.data).toEqual({ unsubscribed: true, email: "ada@example.org", group: { key: "newsletter", name: "Newsletter" } });
+      expect(res.json.data).toEqual({
+        unsubscribed: true,
+        email: "ada@example.org",
+        group: { key: "newsletter", name: "Newsletter" },
+      });
     }
     const after = await messageState(first);
     expect(after.codes.filter((code) => code === "EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED")).toHaveLength(1);
@@ -141,7 +166,9 @@ describe("GET /u/<token>, POST /u/<token>/confirm and the one-click POST", () =>
     expect(suppressed.inbox).toBeNull();
     expect(suppressed.codes).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_SUPPRESSED"]);
     const event = suppressed.events.at(-1)!;
-    expect(event.message).toBe('Not sent: every recipient is suppressed: ada@example.org (unsubscribed from the group "Newsletter").');
+    expect(event.message).toBe(
+      'Not sent: every recipient is suppressed: ada@example.org (unsubscribed from the group "Newsletter").',
+    );
     expect(event.details).toEqual({ suppressed: [{ email: "ada@example.org", reason: "UNSUBSCRIBED" }] });
     expect(suppressed.message.lastSuppressedAt!.getTime()).toBe(event.createdAt.getTime());
     // A retried job finds the message done.
@@ -162,7 +189,10 @@ describe("GET /u/<token>, POST /u/<token>/confirm and the one-click POST", () =>
     const good = signUnsubscribeToken(id, "ada@example.org");
     const forged = `${Buffer.from(`${id}\nmallory@example.org`).toString("base64url")}.${good.split(".")[1]}`;
     const unknownMessage = signUnsubscribeToken("em_0000000000000000", "ada@example.org");
-    const noGroup = signUnsubscribeToken(await sendThroughApi(ws.authorization, { ...raw, to: "ada@example.org" }), "ada@example.org");
+    const noGroup = signUnsubscribeToken(
+      await sendThroughApi(ws.authorization, { ...raw, to: "ada@example.org" }),
+      "ada@example.org",
+    );
     for (const token of [forged, unknownMessage, noGroup, "garbage"]) {
       const res = await oneClickPost(token);
       expect(res.status).toBe(404);

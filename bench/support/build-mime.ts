@@ -16,7 +16,10 @@ const paragraph =
   '<tr><td style="padding:12px 24px;font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:22px;color:#333333">' +
   'Thanks for your order. We will let you know when it ships; track it any time from <a href="https://shop.example.com/orders/1234?utm_source=email" style="color:#0066cc">your account</a>.</td></tr>\n';
 const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Your order</title></head><body style="margin:0;padding:0">\n<table role="presentation" width="100%">\n${paragraph.repeat(6)}</table></body></html>`;
-const text = "Thanks for your order.\n\nWe will let you know when it ships; track it any time from your account:\nhttps://shop.example.com/orders/1234\n\n".repeat(3);
+const text =
+  "Thanks for your order.\n\nWe will let you know when it ships; track it any time from your account:\nhttps://shop.example.com/orders/1234\n\n".repeat(
+    3,
+  );
 
 function fieldsFor(i: number): MailFields {
   return {
@@ -42,7 +45,9 @@ async function measure(name: string, build: typeof buildMime): Promise<void> {
   const used = process.cpuUsage(cpu);
   const wall = performance.now() - started;
   const micros = (used.user + used.system) / COUNT;
-  console.log(`${name.padEnd(14)} ${micros.toFixed(1).padStart(7)} µs CPU/msg  (${((wall * 1000) / COUNT).toFixed(1)} µs wall)`);
+  console.log(
+    `${name.padEnd(14)} ${micros.toFixed(1).padStart(7)} µs CPU/msg  (${((wall * 1000) / COUNT).toFixed(1)} µs wall)`,
+  );
 }
 
 console.log(`html ${html.length} chars, text ${text.length} chars, ${COUNT} messages`);

@@ -41,10 +41,16 @@ function overview(workspaceId: string): PageCase {
     data: async () => {
       const counts = await getOverview(workspaceId);
       const [, latest] = await Promise.all([
-        listRecentProblems(workspaceId, { since: counts.since, bounces: counts.totals.live.bounced + counts.totals.sandbox.bounced > 0 }),
+        listRecentProblems(workspaceId, {
+          since: counts.since,
+          bounces: counts.totals.live.bounced + counts.totals.sandbox.bounced > 0,
+        }),
         listRecentMessages(workspaceId, { limit: 8 }),
       ]);
-      await listTemplateNames(workspaceId, latest.map((message) => message.templateId));
+      await listTemplateNames(
+        workspaceId,
+        latest.map((message) => message.templateId),
+      );
       expectRows("Overview", counts.messages);
     },
   };
@@ -57,15 +63,26 @@ function emails(workspaceId: string, label: string, query: Record<string, string
     url: `/emails?${new URLSearchParams(query)}`,
     data: async () => {
       const parsed = parseEmailListSearch(new URLSearchParams(query));
-      const [result] = await Promise.all([parsed.ok ? listDashboardMessages(workspaceId, parsed.query) : parsed, listTemplateChoices(workspaceId)]);
+      const [result] = await Promise.all([
+        parsed.ok ? listDashboardMessages(workspaceId, parsed.query) : parsed,
+        listTemplateChoices(workspaceId),
+      ]);
       if (!result.ok) throw new Error(`${result.param}: ${result.message}`);
       expectRows(label, result.page.rows.length);
     },
   };
 }
 
-function listPage(label: string, url: string, load: (params: URLSearchParams) => Promise<{ items: unknown[] }>): PageCase {
-  return { label, url, data: async () => expectRows(label, (await load(new URL(url, "http://x").searchParams)).items.length) };
+function listPage(
+  label: string,
+  url: string,
+  load: (params: URLSearchParams) => Promise<{ items: unknown[] }>,
+): PageCase {
+  return {
+    label,
+    url,
+    data: async () => expectRows(label, (await load(new URL(url, "http://x").searchParams)).items.length),
+  };
 }
 
 export function dashboardCases(seeded: SeededView): PageCase[] {
@@ -87,12 +104,24 @@ export function dashboardCases(seeded: SeededView): PageCase[] {
   return [
     overview(workspaceId),
     ...emailCases.map(([label, query]) => emails(workspaceId, label, query)),
-    listPage("Contacts, first page", "/contacts", (params) => searchContacts(workspaceId, { after: params.get("after") ?? undefined })),
-    listPage("Contacts, search 'user5'", "/contacts?q=user5", (params) => searchContacts(workspaceId, { query: params.get("q") ?? "" })),
-    listPage("Activity, first page", "/activity", (params) => listActivity(workspaceId, parseActivityListQuery(params))),
-    listPage("Activity, errors only (2%)", "/activity?errors=1", (params) => listActivity(workspaceId, parseActivityListQuery(params))),
-    listPage("Activity, sandbox only (2%)", "/activity?sandbox=1", (params) => listActivity(workspaceId, parseActivityListQuery(params))),
+    listPage("Contacts, first page", "/contacts", (params) =>
+      searchContacts(workspaceId, { after: params.get("after") ?? undefined }),
+    ),
+    listPage("Contacts, search 'user5'", "/contacts?q=user5", (params) =>
+      searchContacts(workspaceId, { query: params.get("q") ?? "" }),
+    ),
+    listPage("Activity, first page", "/activity", (params) =>
+      listActivity(workspaceId, parseActivityListQuery(params)),
+    ),
+    listPage("Activity, errors only (2%)", "/activity?errors=1", (params) =>
+      listActivity(workspaceId, parseActivityListQuery(params)),
+    ),
+    listPage("Activity, sandbox only (2%)", "/activity?sandbox=1", (params) =>
+      listActivity(workspaceId, parseActivityListQuery(params)),
+    ),
     listPage("Batches, first page", "/batches", (params) => listBatches(workspaceId, parseBatchListQuery(params))),
-    listPage("Workflow runs, first page", "/workflow-runs", (params) => listWorkflowRuns(workspaceId, parseWorkflowRunListQuery(params))),
+    listPage("Workflow runs, first page", "/workflow-runs", (params) =>
+      listWorkflowRuns(workspaceId, parseWorkflowRunListQuery(params)),
+    ),
   ];
 }

@@ -48,12 +48,18 @@ const WARM_UP = 500;
 export async function benchDsnEvents(opts: DsnBenchOptions = {}): Promise<DsnBenchResult | null> {
   const count = opts.count ?? 3000;
   const connections = opts.connections ?? 8;
-  const scratch = await scratchPostgres(opts.pgUrl ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+  const scratch = await scratchPostgres(
+    opts.pgUrl ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+  );
   if (!scratch) return null;
   const handle = await openPostgres(scratch.url, 4);
   installDbHandle(handle);
   await migrateDatabase(handle);
-  const inbound = startInboundProcess({ DATABASE_URL: scratch.url, AUTH_SECRET: env().AUTH_SECRET, AUTO_PAUSE_BOUNCE_RATE: "1" });
+  const inbound = startInboundProcess({
+    DATABASE_URL: scratch.url,
+    AUTH_SECRET: env().AUTH_SECRET,
+    AUTO_PAUSE_BOUNCE_RATE: "1",
+  });
   inbound.port.catch(() => {});
   try {
     const { workspace } = await createTestWorkspace({ name: "Bench" });
@@ -66,19 +72,27 @@ export async function benchDsnEvents(opts: DsnBenchOptions = {}): Promise<DsnBen
     // The backends of the scratch database (the listener's pool is open after the warm-up): other
     // databases on the same server are other people's load.
     const backends = await databaseBackends(handle);
-    const before = { listener: treeCpuMs(listenerPid), postgres: cpuMsOf(backends), client: process.cpuUsage(), at: performance.now() };
+    const before = {
+      listener: treeCpuMs(listenerPid),
+      postgres: cpuMsOf(backends),
+      client: process.cpuUsage(),
+      at: performance.now(),
+    };
     await deliverAll(port, reports.slice(WARM_UP), connections);
     const ms = performance.now() - before.at;
     const client = process.cpuUsage(before.client);
     const postgresAfter = cpuMsOf(backends);
-    const [{ recorded }] = (await handle.db.execute(sql`select count(*)::int as recorded from email_message_logs where code = 'EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT'`)) as unknown as Array<{ recorded: number }>;
+    const [{ recorded }] = (await handle.db.execute(
+      sql`select count(*)::int as recorded from email_message_logs where code = 'EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT'`,
+    )) as unknown as Array<{ recorded: number }>;
     return {
       count,
       connections,
       seconds: ms / 1000,
       dsnPerSecond: Math.round(count / (ms / 1000)),
       listenerCpuMsPerDsn: round((treeCpuMs(listenerPid) - before.listener) / count),
-      postgresCpuMsPerDsn: before.postgres === null || postgresAfter === null ? null : round((postgresAfter - before.postgres) / count),
+      postgresCpuMsPerDsn:
+        before.postgres === null || postgresAfter === null ? null : round((postgresAfter - before.postgres) / count),
       clientCpuMsPerDsn: round((client.user + client.system) / 1000 / count),
       recorded: recorded - WARM_UP,
     };
@@ -103,17 +117,28 @@ async function seedSentMessages(handle: DbHandle, workspaceId: string, count: nu
 
 function dsnFor(id: string, index: number): { rcpt: string; raw: string } {
   const rcpt = bounceAddress(id, TEST_BOUNCE_DOMAIN);
-  const raw = fixtureReport("postfix-hard.eml", { to: rcpt, returnPath: rcpt, recipient: `reader${Number(id.slice(4))}@example.org`, messageId: `<${id}@example.com>` })
+  const raw = fixtureReport("postfix-hard.eml", {
+    to: rcpt,
+    returnPath: rcpt,
+    recipient: `reader${Number(id.slice(4))}@example.org`,
+    messageId: `<${id}@example.com>`,
+  })
     // A report id of its own, as every real DSN has.
     .replace("<20261125010000.7E9B221E0A4@mail.example.net>", `<bench-${index}.${id}@mail.example.net>`);
   return { rcpt, raw };
 }
 
 /** Sends every report through one pooled client; resolves when the last 250 arrived. */
-async function deliverAll(port: number, reports: Array<{ rcpt: string; raw: string }>, connections: number): Promise<void> {
+async function deliverAll(
+  port: number,
+  reports: Array<{ rcpt: string; raw: string }>,
+  connections: number,
+): Promise<void> {
   const client = inboundClient(port, { pool: true, maxConnections: connections });
   try {
-    await Promise.all(reports.map((report) => client.sendMail({ envelope: { from: "", to: [report.rcpt] }, raw: report.raw })));
+    await Promise.all(
+      reports.map((report) => client.sendMail({ envelope: { from: "", to: [report.rcpt] }, raw: report.raw })),
+    );
   } finally {
     client.close();
   }
@@ -122,7 +147,9 @@ async function deliverAll(port: number, reports: Array<{ rcpt: string; raw: stri
 async function listenerPort(inbound: ReturnType<typeof startInboundProcess>): Promise<number> {
   return Promise.race([
     inbound.port,
-    new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`npm run inbound did not start: ${inbound.stderr()}`)), 60_000)),
+    new Promise<number>((_, reject) =>
+      setTimeout(() => reject(new Error(`npm run inbound did not start: ${inbound.stderr()}`)), 60_000),
+    ),
   ]);
 }
 
@@ -132,7 +159,7 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 function treeCpuMs(rootPid: number): number {
   const stats = readProcStats();
   const pids = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const stat of stats) if (pids.has(stat.ppid) && !pids.has(stat.pid)) grew = pids.add(stat.pid).size > 0;
   }
@@ -141,7 +168,9 @@ function treeCpuMs(rootPid: number): number {
 
 /** The server pids of the connections to the scratch database. */
 async function databaseBackends(handle: DbHandle): Promise<number[]> {
-  const rows = (await handle.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as Array<{ pid: number }>;
+  const rows = (await handle.db.execute(
+    sql`select pid from pg_stat_activity where datname = current_database()`,
+  )) as unknown as Array<{ pid: number }>;
   return rows.map((row) => row.pid);
 }
 
@@ -160,7 +189,12 @@ function readProcStats(): Array<{ pid: number; ppid: number; comm: string; cpuMs
       const text = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
       const close = text.lastIndexOf(")");
       const fields = text.slice(close + 2).split(" ");
-      stats.push({ pid: Number(entry), comm: text.slice(text.indexOf("(") + 1, close), ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
+      stats.push({
+        pid: Number(entry),
+        comm: text.slice(text.indexOf("(") + 1, close),
+        ppid: Number(fields[1]),
+        cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+      });
     } catch {
       // gone meanwhile
     }

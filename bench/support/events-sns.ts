@@ -72,7 +72,11 @@ export async function benchSnsEvents(opts: SnsBenchOptions): Promise<SnsBenchRes
         const body = bodies[next++];
         const sent = performance.now();
         try {
-          const response = await fetch(`${opts.origin}/api/provider-events/ses`, { method: "POST", headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": "Notification" }, body });
+          const response = await fetch(`${opts.origin}/api/provider-events/ses`, {
+            method: "POST",
+            headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": "Notification" },
+            body,
+          });
           await response.arrayBuffer();
           if (response.status >= 300) non2xx++;
         } catch {
@@ -104,10 +108,24 @@ export async function benchSnsEvents(opts: SnsBenchOptions): Promise<SnsBenchRes
 
 function eventFor(sesMessageId: string, index: number, at: Date): string {
   if (index % 10 === 9) {
-    const bounce = { bounceType: "Permanent", bounceSubType: "General", timestamp: at.toISOString(), bouncedRecipients: [{ emailAddress: `user${index}@example.org`, status: "5.1.1", diagnosticCode: "smtp; 550 5.1.1 user unknown" }] };
+    const bounce = {
+      bounceType: "Permanent",
+      bounceSubType: "General",
+      timestamp: at.toISOString(),
+      bouncedRecipients: [
+        { emailAddress: `user${index}@example.org`, status: "5.1.1", diagnosticCode: "smtp; 550 5.1.1 user unknown" },
+      ],
+    };
     return sesEvent("Bounce", sesMessageId, { bounce }, at);
   }
-  const delivery = { timestamp: at.toISOString(), processingTimeMillis: 812, recipients: [`user${index}@example.org`], smtpResponse: "250 2.0.0 OK", reportingMTA: "a8-1.smtp-out.amazonses.com", remoteMtaIp: "203.0.113.9" };
+  const delivery = {
+    timestamp: at.toISOString(),
+    processingTimeMillis: 812,
+    recipients: [`user${index}@example.org`],
+    smtpResponse: "250 2.0.0 OK",
+    reportingMTA: "a8-1.smtp-out.amazonses.com",
+    remoteMtaIp: "203.0.113.9",
+  };
   return sesEvent("Delivery", sesMessageId, { delivery }, at);
 }
 
@@ -134,7 +152,9 @@ async function countRecorded(handle: DbHandle, prefix: string): Promise<number> 
  * on this machine (/proc readable); an empty map otherwise.
  */
 async function backendCpuMs(handle: DbHandle): Promise<Map<number, number>> {
-  const rows = (await handle.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)) as unknown;
+  const rows = (await handle.db.execute(
+    sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  )) as unknown;
   const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{ pid: number }>;
   const cpu = new Map<number, number>();
   for (const { pid } of list) {
@@ -169,7 +189,9 @@ function serverCpuMs(pid: number | undefined): number | null {
  * so what remains is the HTTP server, Next.js's routing and the route. Returns requests/s and server
  * CPU ms per request.
  */
-export async function benchSnsFloor(opts: Pick<SnsBenchOptions, "origin" | "concurrency" | "serverPid" | "count">): Promise<{ perSecond: number; cpuMs: number | null }> {
+export async function benchSnsFloor(
+  opts: Pick<SnsBenchOptions, "origin" | "concurrency" | "serverPid" | "count">,
+): Promise<{ perSecond: number; cpuMs: number | null }> {
   const body = JSON.stringify({ Type: "Notification", Message: "{}" });
   const cpuBefore = serverCpuMs(opts.serverPid);
   let next = 0;
@@ -177,12 +199,19 @@ export async function benchSnsFloor(opts: Pick<SnsBenchOptions, "origin" | "conc
   await Promise.all(
     Array.from({ length: opts.concurrency }, async () => {
       while (next++ < opts.count) {
-        const response = await fetch(`${opts.origin}/api/provider-events/ses`, { method: "POST", headers: { "content-type": "text/plain; charset=UTF-8" }, body });
+        const response = await fetch(`${opts.origin}/api/provider-events/ses`, {
+          method: "POST",
+          headers: { "content-type": "text/plain; charset=UTF-8" },
+          body,
+        });
         await response.arrayBuffer();
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = serverCpuMs(opts.serverPid);
-  return { perSecond: opts.count / seconds, cpuMs: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / opts.count };
+  return {
+    perSecond: opts.count / seconds,
+    cpuMs: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / opts.count,
+  };
 }

@@ -49,7 +49,8 @@ export function descendants(root: number): Set<number> {
 }
 
 /** The backends serving one database of the local PostgreSQL 15 (their process title names it). */
-export const backendsOf = (database: string) => (cmdline: string) => cmdline.includes(` ${database} `) && cmdline.startsWith("postgres: ");
+export const backendsOf = (database: string) => (cmdline: string) =>
+  cmdline.includes(` ${database} `) && cmdline.startsWith("postgres: ");
 
 /** The CPU seconds of the process trees of `roots` and of a database's backends (null: none, e.g. PGlite). */
 export function cpuSnapshot(roots: number[], database: string | null): { app: number; db: number } {

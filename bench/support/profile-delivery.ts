@@ -33,7 +33,10 @@ const { values: args } = parseArgs({
     explain: { type: "boolean", default: false },
     "accept-only": { type: "boolean", default: false },
     "end-to-end": { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
   },
 });
 const COUNT = Number(args.count);
@@ -41,7 +44,14 @@ const COUNT = Number(args.count);
 function profiledWorker(env: Record<string, string>): WorkerProcess {
   const child = spawn(
     process.execPath,
-    ["--cpu-prof", "--cpu-prof-dir=/tmp/postwerk-prof", "--conditions=react-server", "--import", "tsx", "lib/entry/worker/worker-main.ts"],
+    [
+      "--cpu-prof",
+      "--cpu-prof-dir=/tmp/postwerk-prof",
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/entry/worker/worker-main.ts",
+    ],
     { env: { ...process.env, ...env }, stdio: "pipe" },
   );
   let stdout = "";
@@ -71,7 +81,14 @@ async function main(): Promise<void> {
   if (!database) throw new Error("no PostgreSQL");
   const name = new URL(database.url).pathname.slice(1);
   const dataDir = tempDir();
-  Object.assign(process.env, { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
+  Object.assign(process.env, {
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir.dir,
+    DELIVERY_PROVIDER: "smtp",
+    SMTP_URL: sink.url,
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_PER_SECOND: "0",
+  });
   resetEnvForTests();
   setLogLevel("warn");
   const admin = postgres(args["pg-url"]!, { max: 1, onnotice: () => {} });
@@ -102,7 +119,10 @@ async function main(): Promise<void> {
       await Promise.all(workers.map((worker) => worker.started));
       const t0 = performance.now();
       console.log(`t0 = ${new Date().toISOString()}`);
-      const timer = setInterval(() => console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s: sink ${sink.received()}`), 1000);
+      const timer = setInterval(
+        () => console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s: sink ${sink.received()}`),
+        1000,
+      );
       void sink.waitForMessages(COUNT, 600_000).then(() => {
         clearInterval(timer);
         console.log(`end to end ${COUNT} in ${seconds(performance.now() - t0)}`);
@@ -122,20 +142,25 @@ async function main(): Promise<void> {
     const acceptUsage = process.cpuUsage(acceptCpu);
     const acceptPg = cpuOf(isBackend) - acceptPg0;
     const acceptLogEnd = fs.statSync(PG_LOG).size;
-    console.log(`accepted ${COUNT} in ${seconds(acceptMs)} (${Math.round(COUNT / (acceptMs / 1000))} msg/s); bench process CPU ${((acceptUsage.user + acceptUsage.system) / 1e6 / COUNT * 1000).toFixed(3)} ms/msg, database backends ${((acceptPg / COUNT) * 1000).toFixed(3)} ms/msg`);
+    console.log(
+      `accepted ${COUNT} in ${seconds(acceptMs)} (${Math.round(COUNT / (acceptMs / 1000))} msg/s); bench process CPU ${(((acceptUsage.user + acceptUsage.system) / 1e6 / COUNT) * 1000).toFixed(3)} ms/msg, database backends ${((acceptPg / COUNT) * 1000).toFixed(3)} ms/msg`,
+    );
 
     if (args["accept-only"]) return;
     if (args["end-to-end"]) {
       await sink.waitForMessages(COUNT, 600_000);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const failed = workers.flatMap((worker) => worker.lines()).filter((line) => line.level === "warn" || line.level === "error");
+      const failed = workers
+        .flatMap((worker) => worker.lines())
+        .filter((line) => line.level === "warn" || line.level === "error");
       console.log(`worker warnings: ${failed.length}`, failed.slice(0, 3));
       const lines = workers.flatMap((worker) => worker.lines());
       console.log(lines.slice(0, 4), lines.length);
       return;
     }
     const env: Record<string, string> = { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, LOG_LEVEL: "info" };
-    for (let i = 0; i < Number(args.workers); i++) workers.push(args["cpu-prof"] ? profiledWorker(env) : startWorkerProcess(env));
+    for (let i = 0; i < Number(args.workers); i++)
+      workers.push(args["cpu-prof"] ? profiledWorker(env) : startWorkerProcess(env));
     await Promise.all(workers.map((worker) => worker.started));
     const trees = () => new Set(workers.flatMap((worker) => [...descendants(worker.child.pid!)]));
     const tree0 = trees();
@@ -163,8 +188,13 @@ async function main(): Promise<void> {
         const rows = [...stats.entries()].sort((a, b) => b[1].count - a[1].count);
         const total = rows.reduce((sum, [, entry]) => sum + entry.count, 0);
         const totalMs = rows.reduce((sum, [, entry]) => sum + entry.ms, 0);
-        console.log(`\n${label}: ${(total / COUNT).toFixed(2)} statements/msg, ${(totalMs / COUNT).toFixed(3)} ms server time/msg`);
-        for (const [text, entry] of rows.slice(0, 25)) console.log(`${(entry.count / COUNT).toFixed(3).padStart(7)} ${(entry.ms / COUNT).toFixed(3).padStart(7)}ms  ${text}`);
+        console.log(
+          `\n${label}: ${(total / COUNT).toFixed(2)} statements/msg, ${(totalMs / COUNT).toFixed(3)} ms server time/msg`,
+        );
+        for (const [text, entry] of rows.slice(0, 25))
+          console.log(
+            `${(entry.count / COUNT).toFixed(3).padStart(7)} ${(entry.ms / COUNT).toFixed(3).padStart(7)}ms  ${text}`,
+          );
       }
     }
   } finally {

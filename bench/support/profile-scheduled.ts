@@ -34,7 +34,10 @@ const { values: args } = parseArgs({
     "log-statements": { type: "boolean", default: false },
     /** Plans of statements over 5 ms go to the server log (auto_explain). */
     explain: { type: "boolean", default: false },
-    "pg-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "pg-url": {
+      type: "string",
+      default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+    },
   },
 });
 const COUNT = Number(args.count);
@@ -63,11 +66,17 @@ interface Phase {
  */
 async function indexReads(db: Db): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, 11_000));
-  const rows = await db.execute<{ reads: string }>(sql`select idx_tup_read as reads from pg_stat_user_indexes where indexrelname = 'email_messages_status_idx'`);
+  const rows = await db.execute<{ reads: string }>(
+    sql`select idx_tup_read as reads from pg_stat_user_indexes where indexrelname = 'email_messages_status_idx'`,
+  );
   return Number([...rows][0]?.reads ?? 0);
 }
 
-async function run(label: string, phase: Phase, context: { sink: RelaySink; workers: WorkerProcess[]; database: string; db: Db }): Promise<void> {
+async function run(
+  label: string,
+  phase: Phase,
+  context: { sink: RelaySink; workers: WorkerProcess[]; database: string; db: Db },
+): Promise<void> {
   const { sink, workers, database } = context;
   await sink.reset();
   const release = await phase.prepare();
@@ -92,11 +101,18 @@ async function run(label: string, phase: Phase, context: { sink: RelaySink; work
   );
   if (!args["log-statements"]) return;
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const rows = [...statementsBetween(log0, fs.statSync(PG_LOG).size, database).entries()].sort((a, b) => b[1].ms - a[1].ms);
+  const rows = [...statementsBetween(log0, fs.statSync(PG_LOG).size, database).entries()].sort(
+    (a, b) => b[1].ms - a[1].ms,
+  );
   const total = rows.reduce((sum, [, entry]) => sum + entry.count, 0);
   const totalMs = rows.reduce((sum, [, entry]) => sum + entry.ms, 0);
-  console.log(`  ${(total / COUNT).toFixed(2)} statements/msg, ${(totalMs / COUNT).toFixed(3)} ms server time/msg (count/msg, ms/msg, text)`);
-  for (const [text, entry] of rows.slice(0, 20)) console.log(`  ${(entry.count / COUNT).toFixed(3).padStart(7)} ${(entry.ms / COUNT).toFixed(3).padStart(7)}ms  ${text}`);
+  console.log(
+    `  ${(total / COUNT).toFixed(2)} statements/msg, ${(totalMs / COUNT).toFixed(3)} ms server time/msg (count/msg, ms/msg, text)`,
+  );
+  for (const [text, entry] of rows.slice(0, 20))
+    console.log(
+      `  ${(entry.count / COUNT).toFixed(3).padStart(7)} ${(entry.ms / COUNT).toFixed(3).padStart(7)}ms  ${text}`,
+    );
 }
 
 async function main(): Promise<void> {
@@ -105,7 +121,14 @@ async function main(): Promise<void> {
   if (!database) throw new Error("no PostgreSQL");
   const name = new URL(database.url).pathname.slice(1);
   const dataDir = tempDir();
-  Object.assign(process.env, { DATABASE_URL: database.url, DATA_DIR: dataDir.dir, DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, LOG_LEVEL: "warn", RATE_LIMIT_PER_SECOND: "0" });
+  Object.assign(process.env, {
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir.dir,
+    DELIVERY_PROVIDER: "smtp",
+    SMTP_URL: sink.url,
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_PER_SECOND: "0",
+  });
   resetEnvForTests();
   setLogLevel("warn");
   const admin = postgres(args["pg-url"]!, { max: 1, onnotice: () => {} });
@@ -140,7 +163,8 @@ async function main(): Promise<void> {
         const at = new Date(Math.ceil((Date.now() + 2 * COUNT + 15_000) / 1000) * 1000);
         await accept(workspace.id, COUNT, at);
         return async () => {
-          if (Date.now() > at.getTime()) throw new Error("acceptance ended after the messages' time: the figures would miss their start");
+          if (Date.now() > at.getTime())
+            throw new Error("acceptance ended after the messages' time: the figures would miss their start");
           await new Promise((resolve) => setTimeout(resolve, at.getTime() - Date.now()));
         };
       },

@@ -34,10 +34,7 @@ const server = net.createServer((socket) => {
         input = input.slice(end + TERMINATOR.length - 2);
         inData = false;
         const count = Atomics.add(counters, 0, 1) + 1;
-        const messageId =
-          /^Message-ID:\s*(\S+)/im.exec(
-            message.slice(0, headerEnd(message)),
-          )?.[1] ?? `(none ${count})`;
+        const messageId = /^Message-ID:\s*(\S+)/im.exec(message.slice(0, headerEnd(message)))?.[1] ?? `(none ${count})`;
         const times = (seen.get(messageId) ?? 0) + 1;
         seen.set(messageId, times);
         if (times === 1) Atomics.add(counters, 2, 1);
@@ -51,15 +48,8 @@ const server = net.createServer((socket) => {
       input = input.slice(lineEnd + 2);
       const verb = line.slice(0, 4).toUpperCase();
       if (verb === "EHLO")
-        replies +=
-          "250-bench-relay\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 52428800\r\n";
-      else if (
-        verb === "HELO" ||
-        verb === "MAIL" ||
-        verb === "RCPT" ||
-        verb === "RSET" ||
-        verb === "NOOP"
-      )
+        replies += "250-bench-relay\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 52428800\r\n";
+      else if (verb === "HELO" || verb === "MAIL" || verb === "RCPT" || verb === "RSET" || verb === "NOOP")
         replies += "250 2.0.0 Ok\r\n";
       else if (verb === "DATA") {
         replies += "354 End data with <CR><LF>.<CR><LF>\r\n";
@@ -72,9 +62,7 @@ const server = net.createServer((socket) => {
     if (replies) socket.write(replies);
   });
 });
-server.listen(0, "127.0.0.1", () =>
-  parentPort!.postMessage({ port: (server.address() as net.AddressInfo).port }),
-);
+server.listen(0, "127.0.0.1", () => parentPort!.postMessage({ port: (server.address() as net.AddressInfo).port }));
 
 parentPort!.on("message", (command: string) => {
   if (command === "reset") {

@@ -47,7 +47,8 @@ export async function startRelaySink(): Promise<RelaySink> {
     async waitForMessages(wanted, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (Atomics.load(counters, 0) < wanted) {
-        if (Date.now() > deadline) throw new Error(`the relay sink got ${Atomics.load(counters, 0)} of ${wanted} messages in time`);
+        if (Date.now() > deadline)
+          throw new Error(`the relay sink got ${Atomics.load(counters, 0)} of ${wanted} messages in time`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     },

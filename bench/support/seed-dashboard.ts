@@ -13,7 +13,13 @@ async function inChunks(total: number, insert: (from: number, to: number) => Pro
   for (let from = 1; from <= total; from += CHUNK) await insert(from, Math.min(total, from + CHUNK - 1));
 }
 
-export async function seedDashboardTables(handle: DbHandle, workspaceId: string, count: number, endAt: Date, workflowId: string): Promise<void> {
+export async function seedDashboardTables(
+  handle: DbHandle,
+  workspaceId: string,
+  count: number,
+  endAt: Date,
+  workflowId: string,
+): Promise<void> {
   const started = performance.now();
   const end = endAt.toISOString();
   const db = handle.db;
@@ -56,5 +62,7 @@ export async function seedDashboardTables(handle: DbHandle, workspaceId: string,
   await db.execute(sql`analyze workflow_runs`);
   await db.execute(sql`analyze contacts`);
   await db.execute(sql`analyze activity_logs`);
-  console.log(`  seeded batches, workflow runs, contacts and activity in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  seeded batches, workflow runs, contacts and activity in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }

@@ -17,7 +17,12 @@ export interface SeedOptions {
  * created_at back from `endAt` (2026-01-01), then analyzes (as autovacuum would after a bulk load: without
  * statistics the planner may skip the index). Returns the id of a message ~90% deep, for cursor pages.
  */
-export async function seedMessages(handle: DbHandle, workspaceId: string, count: number, options: SeedOptions = {}): Promise<string> {
+export async function seedMessages(
+  handle: DbHandle,
+  workspaceId: string,
+  count: number,
+  options: SeedOptions = {},
+): Promise<string> {
   const chunk = 100_000;
   const started = performance.now();
   const templates = options.varied?.templateIds ?? [];
@@ -65,7 +70,9 @@ export async function seedMessages(handle: DbHandle, workspaceId: string, count:
   const deep = (await handle.db.execute(
     sql`select id from email_messages where workspace_id = ${workspaceId} order by created_at desc, id desc offset ${Math.floor(count * 0.9)} limit 1`,
   )) as unknown;
-  console.log(`  seeded ${count.toLocaleString("en")} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  seeded ${count.toLocaleString("en")} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return firstRow<{ id: string }>(deep).id;
 }
 

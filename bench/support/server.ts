@@ -21,7 +21,10 @@ export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 export function build(skip: boolean): void {
   if (skip) return console.log("build: skipped");
   const started = performance.now();
-  const result = spawnSync("node", ["node_modules/next/dist/bin/next", "build"], { stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const result = spawnSync("node", ["node_modules/next/dist/bin/next", "build"], {
+    stdio: "ignore",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (result.status !== 0) throw new Error("next build failed");
   console.log(`build: ${seconds(performance.now() - started)}`);
 }
@@ -36,12 +39,25 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(port: number, env: Record<string, string>, extraArgs: string[] = []): Promise<RunningServer> {
+export async function startServer(
+  port: number,
+  env: Record<string, string>,
+  extraArgs: string[] = [],
+): Promise<RunningServer> {
   const base = `http://127.0.0.1:${port}/api/v1`;
   const started = performance.now();
   // The server the product runs (npm start): Next.js behind server/server.mjs's hardened HTTP server.
   const child: ChildProcess = spawn("node", ["server/server.mjs", "--port", String(port), ...extraArgs], {
-    env: { ...process.env, PORT: String(port), SEED_DEMO: "true", SEED_API_KEY: BENCH_KEY, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT_PER_SECOND: "0", ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SEED_DEMO: "true",
+      SEED_API_KEY: BENCH_KEY,
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+      RATE_LIMIT_PER_SECOND: "0",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (;;) {
@@ -68,7 +84,9 @@ export async function startServer(port: number, env: Record<string, string>, ext
 }
 
 /** A throwaway database on the PostgreSQL server, or null when the server cannot be reached. */
-export async function scratchPostgres(serverUrl: string): Promise<{ name: string; url: string; drop(): Promise<void> } | null> {
+export async function scratchPostgres(
+  serverUrl: string,
+): Promise<{ name: string; url: string; drop(): Promise<void> } | null> {
   const name = `bench_${Date.now()}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {

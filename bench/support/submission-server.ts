@@ -19,13 +19,22 @@ async function main() {
   await migrateDatabase(await getDbHandle());
   await getQueue();
   await seedDemo({ apiKey: BENCH_KEY, onlyIfEmpty: true });
-  const smtp = await startSubmissionServer({ SMTP_SUBMISSION_PORT: 0, SMTP_SUBMISSION_HOST: "127.0.0.1", SMTP_ALLOW_INSECURE_AUTH: true });
+  const smtp = await startSubmissionServer({
+    SMTP_SUBMISSION_PORT: 0,
+    SMTP_SUBMISSION_HOST: "127.0.0.1",
+    SMTP_ALLOW_INSECURE_AUTH: true,
+  });
   const api = http.createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-    const request = new Request(`http://127.0.0.1${incoming.url}`, { method: incoming.method, headers, body: Buffer.concat(chunks) });
+    for (const [name, value] of Object.entries(incoming.headers))
+      if (typeof value === "string") headers.set(name, value);
+    const request = new Request(`http://127.0.0.1${incoming.url}`, {
+      method: incoming.method,
+      headers,
+      body: Buffer.concat(chunks),
+    });
     const response = await POST(request, { params: Promise.resolve({}) });
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));
     outgoing.end(Buffer.from(await response.arrayBuffer()));

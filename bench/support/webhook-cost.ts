@@ -71,7 +71,9 @@ function procCpuMs(pids: number[]): number {
 
 async function databaseBackends(): Promise<number[]> {
   const db = await getDb();
-  const rows = (await db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)) as unknown as Array<{ pid: number }>;
+  const rows = (await db.execute(
+    sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  )) as unknown as Array<{ pid: number }>;
   return rows.map((row) => Number(row.pid));
 }
 
@@ -108,12 +110,17 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 
 async function webhookEventCount(workspaceId: string): Promise<number> {
   const db = await getDb();
-  const rows = (await db.execute(sql`select count(*)::int as n from webhook_events where workspace_id = ${workspaceId}`)) as unknown as Array<{ n: number }>;
+  const rows = (await db.execute(
+    sql`select count(*)::int as n from webhook_events where workspace_id = ${workspaceId}`,
+  )) as unknown as Array<{ n: number }>;
   return Number(rows[0].n);
 }
 
 /** Prints the turns and the comparison: CPU per message and rate, without and with the endpoint. */
-export async function measureWebhookCost(label: string, options: { sink: RelaySink; workers: CostWorkers; accept: Accept; count: number; postgres: boolean }): Promise<void> {
+export async function measureWebhookCost(
+  label: string,
+  options: { sink: RelaySink; workers: CostWorkers; accept: Accept; count: number; postgres: boolean },
+): Promise<void> {
   const { sink, workers, accept, count } = options;
   const receiver = await startReceiver();
   try {
@@ -137,13 +144,23 @@ export async function measureWebhookCost(label: string, options: { sink: RelaySi
       await sink.waitForMessages(count, 600_000);
       const mailMs = performance.now() - resumed;
       const expected = withEndpoint ? await webhookEventCount(workspace.id) : 0;
-      if (withEndpoint) await until(async () => receiver.distinct() >= (await webhookEventCount(workspace.id)), 600_000, "the webhooks");
+      if (withEndpoint)
+        await until(
+          async () => receiver.distinct() >= (await webhookEventCount(workspace.id)),
+          600_000,
+          "the webhooks",
+        );
       // Mail first: webhooks wait while the worker delivers mail; how long after the mail they were all in.
       const webhooksAfterMs = performance.now() - resumed - mailMs;
       const after = await cpuSnapshot(workers, options.postgres);
       await sink.reset();
       const spent = cpuSpent(before, after);
-      turns.push({ withEndpoint, rate: count / (mailMs / 1000), cpuMsPerMessage: spent.total / count, webhooks: Math.max(expected, receiver.distinct()) });
+      turns.push({
+        withEndpoint,
+        rate: count / (mailMs / 1000),
+        cpuMsPerMessage: spent.total / count,
+        webhooks: Math.max(expected, receiver.distinct()),
+      });
       const per = (ms: number) => (ms / count).toFixed(2);
       console.log(
         `  ${withEndpoint ? "with an endpoint" : "no endpoint     "}: delivery only ${Math.round(count / (mailMs / 1000))} msg/s (${count} in ${seconds(mailMs)}); ` +

@@ -24,7 +24,10 @@ const pretty = (value: unknown) => (value === null || value === undefined ? "(no
 /** API requests newest first; each row opens (native <details>) to its request and response bodies. */
 export function ActivityList({ rows }: { rows: ActivityRowView[] }) {
   return (
-    <ul aria-label="API requests" className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+    <ul
+      aria-label="API requests"
+      className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       {rows.map((row) => (
         <li key={row.id} data-testid="activity-row">
           <details className="group">
@@ -37,7 +40,9 @@ export function ActivityList({ rows }: { rows: ActivityRowView[] }) {
               </span>
               <span className="w-14 shrink-0 font-mono text-xs font-semibold text-slate-700">{row.method}</span>
               <span className="min-w-0 flex-1 font-mono text-xs break-all text-slate-900">{row.path}</span>
-              <Badge tone={row.status >= 500 ? "danger" : row.status >= 400 ? "warning" : "success"}>{row.status}</Badge>
+              <Badge tone={row.status >= 500 ? "danger" : row.status >= 400 ? "warning" : "success"}>
+                {row.status}
+              </Badge>
               {row.sandbox ? <Badge>sandbox</Badge> : null}
               <span className="w-28 shrink-0 truncate text-xs text-slate-600" title={row.apiKeyId ?? undefined}>
                 {row.apiKeyName ?? row.apiKeyId ?? "—"}
@@ -80,7 +85,13 @@ export function ActivityList({ rows }: { rows: ActivityRowView[] }) {
 
 /** Messages, batches and workflow runs have pages of their own; other resources are shown as ids. */
 function ResourceLink({ id }: { id: string }) {
-  const base = id.startsWith("em_") ? "/emails" : id.startsWith("batch_") ? "/batches" : id.startsWith("wfr_") ? "/workflow-runs" : null;
+  const base = id.startsWith("em_")
+    ? "/emails"
+    : id.startsWith("batch_")
+      ? "/batches"
+      : id.startsWith("wfr_")
+        ? "/workflow-runs"
+        : null;
   if (!base) return <span className="font-mono">{id}</span>;
   return (
     <Link href={`${base}/${id}`} className="font-mono text-indigo-600 hover:underline">

@@ -29,15 +29,30 @@ export function AuditFilters({ values }: { values: Record<string, string | null>
       </label>
       <label className="flex flex-col gap-1 text-slate-700">
         Actor id
-        <input name="actorId" defaultValue={value("actorId")} placeholder="user_… or key_…" className={`${field} font-mono`} />
+        <input
+          name="actorId"
+          defaultValue={value("actorId")}
+          placeholder="user_… or key_…"
+          className={`${field} font-mono`}
+        />
       </label>
       <label className="flex flex-col gap-1 text-slate-700">
         Action
-        <input name="action" defaultValue={value("action")} placeholder="api_key.revoke" className={`${field} font-mono`} />
+        <input
+          name="action"
+          defaultValue={value("action")}
+          placeholder="api_key.revoke"
+          className={`${field} font-mono`}
+        />
       </label>
       <label className="flex flex-col gap-1 text-slate-700">
         Target type
-        <input name="targetType" defaultValue={value("targetType")} placeholder="domain" className={`${field} font-mono`} />
+        <input
+          name="targetType"
+          defaultValue={value("targetType")}
+          placeholder="domain"
+          className={`${field} font-mono`}
+        />
       </label>
       <label className="flex flex-col gap-1 text-slate-700">
         Target id

@@ -24,7 +24,9 @@ export function AuditList({ rows }: { rows: AuditEventRow[] }) {
             </Td>
             <Td>
               <div className="flex items-center gap-2">
-                <Badge tone={ACTOR_TONE[row.actorType]}>{row.actorType === "API_KEY" ? "API key" : row.actorType === "USER" ? "User" : "System"}</Badge>
+                <Badge tone={ACTOR_TONE[row.actorType]}>
+                  {row.actorType === "API_KEY" ? "API key" : row.actorType === "USER" ? "User" : "System"}
+                </Badge>
                 <span className="break-all">{row.actorLabel ?? row.actorId ?? "—"}</span>
               </div>
               {row.ip || row.userAgent ? (
@@ -51,7 +53,8 @@ export function AuditList({ rows }: { rows: AuditEventRow[] }) {
 function Change({ before, after }: { before: Record<string, unknown> | null; after: Record<string, unknown> | null }) {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   if (keys.length === 0) return <span className="text-slate-400">—</span>;
-  const show = (side: Record<string, unknown> | null, key: string) => (side && key in side ? JSON.stringify(side[key]) : "—");
+  const show = (side: Record<string, unknown> | null, key: string) =>
+    side && key in side ? JSON.stringify(side[key]) : "—";
   return (
     <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-0.5">
       {keys.map((key) => (

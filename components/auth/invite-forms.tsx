@@ -23,7 +23,15 @@ export function NewAccountForm({ token, email, action }: { token: string; email:
         <Input id="name" name="name" autoComplete="name" defaultValue={state.values?.name} />
       </Field>
       <Field label="Password" htmlFor="password" hint="At least 8 characters." error={passwordError}>
-        <Input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required aria-invalid={Boolean(passwordError)} />
+        <Input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          aria-invalid={Boolean(passwordError)}
+        />
       </Field>
       <Button type="submit" disabled={pending} className="w-full">
         {pending ? "Joining…" : "Create account and join"}

@@ -14,7 +14,15 @@ export function MagicLinkForm({ action }: { action: Action }) {
   return (
     <form action={submit} className="space-y-3">
       <Field label="Email for a sign-in link" htmlFor="link-email" error={state.error}>
-        <Input id="link-email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} aria-invalid={Boolean(state.error)} />
+        <Input
+          id="link-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={state.values?.email}
+          aria-invalid={Boolean(state.error)}
+        />
       </Field>
       <Button type="submit" variant="secondary" disabled={pending} className="w-full">
         {pending ? "Sending…" : "Email me a sign-in link"}

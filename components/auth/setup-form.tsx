@@ -18,13 +18,35 @@ export function SetupForm({ action }: { action: Action }) {
         <Input id="name" name="name" autoComplete="name" defaultValue={state.values?.name} />
       </Field>
       <Field label="Email" htmlFor="email" error={errorFor("email")}>
-        <Input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} aria-invalid={Boolean(errorFor("email"))} />
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={state.values?.email}
+          aria-invalid={Boolean(errorFor("email"))}
+        />
       </Field>
       <Field label="Password" htmlFor="password" hint="At least 8 characters." error={errorFor("password")}>
-        <Input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required aria-invalid={Boolean(errorFor("password"))} />
+        <Input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          aria-invalid={Boolean(errorFor("password"))}
+        />
       </Field>
       <Field label="Workspace name" htmlFor="workspaceName" error={errorFor("workspaceName")}>
-        <Input id="workspaceName" name="workspaceName" required defaultValue={state.values?.workspaceName ?? "My workspace"} aria-invalid={Boolean(errorFor("workspaceName"))} />
+        <Input
+          id="workspaceName"
+          name="workspaceName"
+          required
+          defaultValue={state.values?.workspaceName ?? "My workspace"}
+          aria-invalid={Boolean(errorFor("workspaceName"))}
+        />
       </Field>
       <Button type="submit" disabled={pending} className="w-full">
         {pending ? "Creating…" : "Create account"}

@@ -27,7 +27,10 @@ export function BatchTable({ batches }: { batches: BatchRowView[] }) {
         {batches.map((batch) => (
           <tr key={batch.id} className="hover:bg-slate-50">
             <Td>
-              <Link href={`/batches/${batch.id}`} className="font-mono text-xs font-medium text-indigo-600 hover:underline">
+              <Link
+                href={`/batches/${batch.id}`}
+                className="font-mono text-xs font-medium text-indigo-600 hover:underline"
+              >
                 {batch.id}
               </Link>
             </Td>

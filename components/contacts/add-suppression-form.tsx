@@ -8,7 +8,13 @@ import { Field, FormMessage, Input } from "@/components/ui/field";
 type State = FormState;
 
 /** Suppress an address by hand: later live sends to it are skipped and recorded as suppressed. */
-export function AddSuppressionForm({ action, defaultEmail }: { action: (previous: State, form: FormData) => Promise<State>; defaultEmail?: string }) {
+export function AddSuppressionForm({
+  action,
+  defaultEmail,
+}: {
+  action: (previous: State, form: FormData) => Promise<State>;
+  defaultEmail?: string;
+}) {
   const [state, submit, pending] = useActionState(action, {});
   const emailError = state.error ? state.error : null;
   return (

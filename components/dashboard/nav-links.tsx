@@ -14,7 +14,8 @@ export function NavLinks({ items }: { items: NavItem[] }) {
   return (
     <ul className="flex gap-1 overflow-x-auto lg:flex-col lg:overflow-visible">
       {items.map((item) => {
-        const current = item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
+        const current =
+          item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
           <li key={item.href} className="shrink-0">
             <Link

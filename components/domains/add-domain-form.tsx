@@ -13,9 +13,16 @@ export function AddDomainForm({ action }: { action: (previous: State, form: Form
   const nameError = state.error && (state.field === "name" || !state.field) ? state.error : null;
   return (
     <form action={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-      {state.error && state.field && state.field !== "name" ? <FormMessage tone="error">{state.error}</FormMessage> : null}
+      {state.error && state.field && state.field !== "name" ? (
+        <FormMessage tone="error">{state.error}</FormMessage>
+      ) : null}
       <div className="sm:w-96">
-        <Field label="Domain" htmlFor="domain-name" hint="The part after @ in your From addresses, e.g. mail.example.com." error={nameError}>
+        <Field
+          label="Domain"
+          htmlFor="domain-name"
+          hint="The part after @ in your From addresses, e.g. mail.example.com."
+          error={nameError}
+        >
           <Input
             id="domain-name"
             name="name"

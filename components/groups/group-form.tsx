@@ -29,15 +29,33 @@ export function GroupForm({
   return (
     <form action={submit} className="space-y-3" key={saved ? `${saved}-${values.key}` : undefined}>
       {group ? <input type="hidden" name="id" value={group.id} /> : null}
-      {state.error && !["key", "name"].includes(state.field ?? "") ? <FormMessage tone="error">{state.error}</FormMessage> : null}
+      {state.error && !["key", "name"].includes(state.field ?? "") ? (
+        <FormMessage tone="error">{state.error}</FormMessage>
+      ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field label="Name" htmlFor={`${prefix}-group-name`} hint="Shown to recipients on the unsubscribe page." error={errorFor("name")}>
-          <Input id={`${prefix}-group-name`} name="name" required maxLength={200} defaultValue={values.name} aria-invalid={Boolean(errorFor("name"))} />
+        <Field
+          label="Name"
+          htmlFor={`${prefix}-group-name`}
+          hint="Shown to recipients on the unsubscribe page."
+          error={errorFor("name")}
+        >
+          <Input
+            id={`${prefix}-group-name`}
+            name="name"
+            required
+            maxLength={200}
+            defaultValue={values.name}
+            aria-invalid={Boolean(errorFor("name"))}
+          />
         </Field>
         <Field
           label="Key"
           htmlFor={`${prefix}-group-key`}
-          hint={keyLocked ? "In use by messages, unsubscribes or workflows: it can no longer change." : "Sends name the group with groupKey. Letters, digits, _ . : -"}
+          hint={
+            keyLocked
+              ? "In use by messages, unsubscribes or workflows: it can no longer change."
+              : "Sends name the group with groupKey. Letters, digits, _ . : -"
+          }
           error={errorFor("key")}
         >
           <Input

@@ -11,9 +11,20 @@ export interface InboxListEntry {
 }
 
 /** The mailbox column: sender, subject, recipients and date; the open message is marked. */
-export function InboxList({ items, selectedId, hrefFor }: { items: InboxListEntry[]; selectedId: string | null; hrefFor: (id: string) => string }) {
+export function InboxList({
+  items,
+  selectedId,
+  hrefFor,
+}: {
+  items: InboxListEntry[];
+  selectedId: string | null;
+  hrefFor: (id: string) => string;
+}) {
   return (
-    <ul aria-label="Delivered messages, newest first" className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+    <ul
+      aria-label="Delivered messages, newest first"
+      className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       {items.map((item) => {
         const selected = item.messageId === selectedId;
         return (
@@ -29,7 +40,9 @@ export function InboxList({ items, selectedId, hrefFor }: { items: InboxListEntr
                   {formatMinute(item.date)}
                 </time>
               </div>
-              <p className="truncate text-sm text-slate-800">{item.subject || (item.purged ? "(content purged)" : "(no subject)")}</p>
+              <p className="truncate text-sm text-slate-800">
+                {item.subject || (item.purged ? "(content purged)" : "(no subject)")}
+              </p>
               <p className="truncate text-xs text-slate-500">to {item.to.join(", ")}</p>
             </Link>
           </li>

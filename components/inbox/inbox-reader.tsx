@@ -63,15 +63,24 @@ export function InboxReader({ mail }: { mail: InboxMail }) {
         ) : parsed.html ? (
           <HtmlPreview html={parsed.html} title="Message in the local inbox" />
         ) : (
-          <pre className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs break-words whitespace-pre-wrap">{parsed.text}</pre>
+          <pre className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs break-words whitespace-pre-wrap">
+            {parsed.text}
+          </pre>
         )}
         {parsed && parsed.attachments.length > 0 ? (
           <section aria-label="Attachments">
             <h3 className="text-sm font-semibold text-slate-900">Attachments</h3>
             <ul className="mt-1 flex flex-wrap gap-2">
               {parsed.attachments.map((attachment, index) => (
-                <li key={index} className="rounded-md bg-slate-50 px-2.5 py-1 text-xs text-slate-700 ring-1 ring-slate-200 ring-inset">
-                  {attachment.filename} <span className="text-slate-500">({attachment.contentType}, {formatBytes(attachment.size)}{attachment.inline ? ", inline" : ""})</span>
+                <li
+                  key={index}
+                  className="rounded-md bg-slate-50 px-2.5 py-1 text-xs text-slate-700 ring-1 ring-slate-200 ring-inset"
+                >
+                  {attachment.filename}{" "}
+                  <span className="text-slate-500">
+                    ({attachment.contentType}, {formatBytes(attachment.size)}
+                    {attachment.inline ? ", inline" : ""})
+                  </span>
                 </li>
               ))}
             </ul>
@@ -79,7 +88,9 @@ export function InboxReader({ mail }: { mail: InboxMail }) {
         ) : null}
         {mail.mime ? (
           <details>
-            <summary className="cursor-pointer text-sm font-medium text-slate-800">View source ({formatBytes(mail.mime.length)})</summary>
+            <summary className="cursor-pointer text-sm font-medium text-slate-800">
+              View source ({formatBytes(mail.mime.length)})
+            </summary>
             <div className="mt-3">
               <CodeBlock label="Raw MIME of the message">{mail.mime}</CodeBlock>
             </div>

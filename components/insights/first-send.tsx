@@ -14,11 +14,15 @@ export function FirstSend({ appUrl }: { appUrl: string }) {
     `  }'`,
   ].join("\n");
   return (
-    <div className="rounded-lg border border-dashed border-slate-300 bg-white p-5 shadow-sm sm:p-6" data-testid="overview-empty">
+    <div
+      className="rounded-lg border border-dashed border-slate-300 bg-white p-5 shadow-sm sm:p-6"
+      data-testid="overview-empty"
+    >
       <h2 className="font-semibold text-slate-900">Send your first email</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Nothing has been sent from this workspace in the last 14 days. Send a message through the API with one of the workspace&apos;s API keys
-        (the sender&apos;s domain must be verified in the workspace, or use the sandbox endpoint <code className="font-mono">/v1/sandbox/email_messages</code>
+        Nothing has been sent from this workspace in the last 14 days. Send a message through the API with one of the
+        workspace&apos;s API keys (the sender&apos;s domain must be verified in the workspace, or use the sandbox
+        endpoint <code className="font-mono">/v1/sandbox/email_messages</code>
         ). Counts, charts and problems show up here.
       </p>
       <div className="mt-4">

@@ -33,14 +33,28 @@ export function OverviewChart({ days }: { days: OverviewDay[] }) {
         ))}
       </div>
       <figure role="img" aria-label={label} data-testid="overview-chart" className="h-72 w-full">
-        <LineChart data={data} responsive style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+        <LineChart
+          data={data}
+          responsive
+          style={{ width: "100%", height: "100%" }}
+          margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
+        >
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="date" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} />
           <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} />
           <Tooltip />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {OVERVIEW_METRICS.map((metric) => (
-            <Line key={metric} type="monotone" dataKey={metric} name={METRIC_LABELS[metric]} stroke={METRIC_COLORS[metric]} strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line
+              key={metric}
+              type="monotone"
+              dataKey={metric}
+              name={METRIC_LABELS[metric]}
+              stroke={METRIC_COLORS[metric]}
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+            />
           ))}
         </LineChart>
       </figure>

@@ -1,4 +1,11 @@
-import { formatRate, METRIC_LABELS, OVERVIEW_METRICS, rates, type MetricCounts, type OverviewMetric } from "@/lib/domain/insights/metrics.shared";
+import {
+  formatRate,
+  METRIC_LABELS,
+  OVERVIEW_METRICS,
+  rates,
+  type MetricCounts,
+  type OverviewMetric,
+} from "@/lib/domain/insights/metrics.shared";
 
 const RATE_OF: Partial<Record<OverviewMetric, { key: keyof ReturnType<typeof rates>; label: string }>> = {
   delivered: { key: "delivery", label: "delivery rate" },
@@ -15,12 +22,19 @@ export function OverviewTiles({ totals }: { totals: MetricCounts }) {
       {OVERVIEW_METRICS.map((metric) => {
         const ofMetric = RATE_OF[metric];
         return (
-          <li key={metric} data-testid={`tile-${metric}`} className="rounded-lg border border-slate-200 bg-white px-3 py-3 shadow-sm">
+          <li
+            key={metric}
+            data-testid={`tile-${metric}`}
+            className="rounded-lg border border-slate-200 bg-white px-3 py-3 shadow-sm"
+          >
             <p className="text-xs font-medium text-slate-500">{METRIC_LABELS[metric]}</p>
-            <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums">{totals[metric].toLocaleString("en")}</p>
+            <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums">
+              {totals[metric].toLocaleString("en")}
+            </p>
             {ofMetric ? (
               <p className="mt-0.5 text-xs text-slate-500">
-                <span className="font-medium text-slate-700 tabular-nums">{formatRate(rate[ofMetric.key])}</span> {ofMetric.label}
+                <span className="font-medium text-slate-700 tabular-nums">{formatRate(rate[ofMetric.key])}</span>{" "}
+                {ofMetric.label}
               </p>
             ) : null}
           </li>

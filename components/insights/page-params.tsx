@@ -25,7 +25,10 @@ export function isNotFound(error: unknown): boolean {
 /** What a list shows for a link it cannot follow: the reason, and the way back to its first page. */
 export function InvalidLink({ error, firstPageHref }: { error: AppError; firstPageHref: string }) {
   return (
-    <div className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="invalid-link">
+    <div
+      className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+      data-testid="invalid-link"
+    >
       <p className="font-medium">This link cannot be followed.</p>
       <p className="mt-0.5">{error.message}</p>
       <Link href={firstPageHref} className="mt-2 inline-block font-medium text-indigo-700 hover:underline">

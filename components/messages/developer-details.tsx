@@ -12,7 +12,9 @@ export function DeveloperDetails({ fields, events }: { fields: DescriptionItem[]
       <div className="space-y-4 border-t border-slate-200 p-4">
         <DescriptionList items={fields} />
         <div className="min-w-0">
-          <h3 className="mb-2 text-xs font-medium tracking-wide text-slate-500 uppercase">Timeline codes, newest first</h3>
+          <h3 className="mb-2 text-xs font-medium tracking-wide text-slate-500 uppercase">
+            Timeline codes, newest first
+          </h3>
           <ol className="space-y-1 font-mono text-xs text-slate-700" aria-label="Timeline codes">
             {events.map((event) => (
               <li key={event.id} className="break-all">

@@ -3,7 +3,15 @@ import { buttonClass } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 
 export const STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED", "CANCELLED"] as const;
-export const SOURCES = ["API", "BATCH", "WORKFLOW", "SANDBOX_API", "SANDBOX_BATCH", "SANDBOX_WORKFLOW", "PREVIEW"] as const;
+export const SOURCES = [
+  "API",
+  "BATCH",
+  "WORKFLOW",
+  "SANDBOX_API",
+  "SANDBOX_BATCH",
+  "SANDBOX_WORKFLOW",
+  "PREVIEW",
+] as const;
 
 export interface EmailFilterValues {
   subject: string;
@@ -24,16 +32,37 @@ export interface EmailFilterValues {
  * The Emails filters: a GET form, so the URL carries every filter (shareable, back-button safe) and a
  * new search starts at the first page. The server names a bad value's field; its error sits beside it.
  */
-export function EmailFilters({ values, templates, error }: { values: EmailFilterValues; templates: { id: string; name: string }[]; error: { param: string; message: string } | null }) {
+export function EmailFilters({
+  values,
+  templates,
+  error,
+}: {
+  values: EmailFilterValues;
+  templates: { id: string; name: string }[];
+  error: { param: string; message: string } | null;
+}) {
   const errorFor = (param: string) => (error?.param === param ? error.message : null);
-  const invalid = (param: string) => (error?.param === param ? { "aria-invalid": true, "aria-describedby": `filter-${param}-error` } : {});
+  const invalid = (param: string) =>
+    error?.param === param ? { "aria-invalid": true, "aria-describedby": `filter-${param}-error` } : {};
   const templateKnown = !values.templateId || templates.some((template) => template.id === values.templateId);
   return (
-    <form method="get" action="/emails" aria-label="Filter emails" className="mb-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <form
+      method="get"
+      action="/emails"
+      aria-label="Filter emails"
+      className="mb-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+    >
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <div className="sm:col-span-2 lg:col-span-4">
           <Field label="Subject" htmlFor="filter-subject" error={errorFor("subject")} hint="Contains, any case">
-            <Input id="filter-subject" name="subject" type="search" placeholder="Search subjects: receipt, order 1042…" defaultValue={values.subject} {...invalid("subject")} />
+            <Input
+              id="filter-subject"
+              name="subject"
+              type="search"
+              placeholder="Search subjects: receipt, order 1042…"
+              defaultValue={values.subject}
+              {...invalid("subject")}
+            />
           </Field>
         </div>
         <Field label="Status" htmlFor="filter-status" error={errorFor("status")}>
@@ -78,20 +107,46 @@ export function EmailFilters({ values, templates, error }: { values: EmailFilter
           </Select>
         </Field>
         <Field label="Recipient" htmlFor="filter-to" error={errorFor("to")} hint="Exact address">
-          <Input id="filter-to" name="to" type="text" inputMode="email" placeholder="ada@example.org" defaultValue={values.to} {...invalid("to")} />
+          <Input
+            id="filter-to"
+            name="to"
+            type="text"
+            inputMode="email"
+            placeholder="ada@example.org"
+            defaultValue={values.to}
+            {...invalid("to")}
+          />
         </Field>
         <Field label="metaId" htmlFor="filter-metaId" error={errorFor("metaId")}>
           <Input id="filter-metaId" name="metaId" defaultValue={values.metaId} {...invalid("metaId")} />
         </Field>
         <Field label="Batch id" htmlFor="filter-batchId" error={errorFor("batchId")}>
-          <Input id="filter-batchId" name="batchId" placeholder="batch_…" defaultValue={values.batchId} {...invalid("batchId")} />
+          <Input
+            id="filter-batchId"
+            name="batchId"
+            placeholder="batch_…"
+            defaultValue={values.batchId}
+            {...invalid("batchId")}
+          />
         </Field>
         <div className="grid grid-cols-2 gap-3">
           <Field label="Created from" htmlFor="filter-createdFrom" error={errorFor("createdFrom")}>
-            <Input id="filter-createdFrom" name="createdFrom" type="date" defaultValue={values.createdFrom} {...invalid("createdFrom")} />
+            <Input
+              id="filter-createdFrom"
+              name="createdFrom"
+              type="date"
+              defaultValue={values.createdFrom}
+              {...invalid("createdFrom")}
+            />
           </Field>
           <Field label="Created to" htmlFor="filter-createdTo" error={errorFor("createdTo")}>
-            <Input id="filter-createdTo" name="createdTo" type="date" defaultValue={values.createdTo} {...invalid("createdTo")} />
+            <Input
+              id="filter-createdTo"
+              name="createdTo"
+              type="date"
+              defaultValue={values.createdTo}
+              {...invalid("createdTo")}
+            />
           </Field>
         </div>
       </div>

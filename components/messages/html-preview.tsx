@@ -3,7 +3,10 @@
 import { useState } from "react";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 
-const WIDTHS = { desktop: { label: "Desktop", frame: "w-full" }, mobile: { label: "Mobile (375 px)", frame: "w-[375px] max-w-full" } } as const;
+const WIDTHS = {
+  desktop: { label: "Desktop", frame: "w-full" },
+  mobile: { label: "Mobile (375 px)", frame: "w-[375px] max-w-full" },
+} as const;
 type Width = keyof typeof WIDTHS;
 
 /**

@@ -28,9 +28,12 @@ export interface MessageFieldsSource {
 
 const mono = (value: string) => <span className="font-mono text-xs break-all">{value}</span>;
 const none = <span className="text-slate-400">—</span>;
-const orNone = (value: ReactNode | null | undefined) => (value === null || value === undefined || value === "" ? none : value);
+const orNone = (value: ReactNode | null | undefined) =>
+  value === null || value === undefined || value === "" ? none : value;
 const list = (values: string[]) =>
-  values.length === 0 ? none : (
+  values.length === 0 ? (
+    none
+  ) : (
     <ul className="space-y-0.5">
       {values.map((value, index) => (
         <li key={index}>{value}</li>
@@ -65,10 +68,15 @@ function templateValue(message: MessageFieldsSource) {
       its emails
     </Link>
   );
-  if (!message.templateName) return <span>{linked(`/emails?templateId=${encodeURIComponent(id)}`, id, "(its emails)")}</span>;
+  if (!message.templateName)
+    return <span>{linked(`/emails?templateId=${encodeURIComponent(id)}`, id, "(its emails)")}</span>;
   return (
     <span>
-      <Link href={`/templates/${encodeURIComponent(id)}`} className="text-indigo-700 hover:underline" data-testid="template-link">
+      <Link
+        href={`/templates/${encodeURIComponent(id)}`}
+        className="text-indigo-700 hover:underline"
+        data-testid="template-link"
+      >
         {message.templateName}
       </Link>
       {emails}
@@ -87,9 +95,22 @@ export function envelopeItems(message: MessageFieldsSource, subject: ReactNode):
     { term: "Subject", value: subject },
     { term: "Sent by", value: SOURCE_WORDS[message.source] ?? message.source },
     { term: "Template", value: templateValue(message) },
-    { term: "Batch", value: message.batchId ? linked(`/batches/${encodeURIComponent(message.batchId)}`, message.batchId) : none },
-    { term: "Workflow run", value: message.workflowRunId ? linked(`/workflow-runs/${encodeURIComponent(message.workflowRunId)}`, message.workflowRunId) : none },
-    { term: "Meta id", value: message.metaId ? linked(`/emails?metaId=${encodeURIComponent(message.metaId)}`, message.metaId, "(same metaId)") : none },
+    {
+      term: "Batch",
+      value: message.batchId ? linked(`/batches/${encodeURIComponent(message.batchId)}`, message.batchId) : none,
+    },
+    {
+      term: "Workflow run",
+      value: message.workflowRunId
+        ? linked(`/workflow-runs/${encodeURIComponent(message.workflowRunId)}`, message.workflowRunId)
+        : none,
+    },
+    {
+      term: "Meta id",
+      value: message.metaId
+        ? linked(`/emails?metaId=${encodeURIComponent(message.metaId)}`, message.metaId, "(same metaId)")
+        : none,
+    },
   ];
 }
 
@@ -107,7 +128,10 @@ export function dataItems(message: MessageFieldsSource, variables: ReactNode): D
     { term: "Variables", value: variables },
     { term: "Metadata", value: json(message.metadata) },
     { term: "Headers", value: json(message.headers) },
-    { term: "Attachments", value: list(message.attachments.map((a) => `${a.name} (${a.contentType}, ${formatBytes(a.size)})`)) },
+    {
+      term: "Attachments",
+      value: list(message.attachments.map((a) => `${a.name} (${a.contentType}, ${formatBytes(a.size)})`)),
+    },
   ];
 }
 
@@ -137,16 +161,24 @@ type TimestampField = (typeof TIMESTAMP_FIELDS)[number];
 
 /** `firstOpenedAt` → "First opened": the words for a reader; the field names stay in the developer details. */
 export function timestampWords(field: string): string {
-  const words = field.replace(/At$/, "").replace(/([A-Z])/g, " $1").toLowerCase();
+  const words = field
+    .replace(/At$/, "")
+    .replace(/([A-Z])/g, " $1")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export function timestampItems(message: Record<TimestampField, Date | null>): DescriptionItem[] {
-  return TIMESTAMP_FIELDS.map((field) => ({ term: timestampWords(field), value: <Timestamp value={message[field]} milliseconds /> }));
+  return TIMESTAMP_FIELDS.map((field) => ({
+    term: timestampWords(field),
+    value: <Timestamp value={message[field]} milliseconds />,
+  }));
 }
 
 /** The API's own names and raw values, for developers matching the page to a webhook or a log line. */
-export function developerItems(message: MessageFieldsSource & Record<TimestampField, Date | null> & { status: string }): DescriptionItem[] {
+export function developerItems(
+  message: MessageFieldsSource & Record<TimestampField, Date | null> & { status: string },
+): DescriptionItem[] {
   const raw = (value: string | null) => (value ? mono(value) : none);
   return [
     { term: "id", value: mono(message.id) },

@@ -51,7 +51,15 @@ export function SourceBadge({ source, sandbox }: { source: string; sandbox: bool
  * The one table of messages; the subject opens the message. Scrolls sideways inside its frame on
  * phones, so the page itself never does.
  */
-export function MessageTable({ rows, templateNames, label = "Emails, newest first" }: { rows: MessageListItem[]; templateNames: Map<string, string>; label?: string }) {
+export function MessageTable({
+  rows,
+  templateNames,
+  label = "Emails, newest first",
+}: {
+  rows: MessageListItem[];
+  templateNames: Map<string, string>;
+  label?: string;
+}) {
   return (
     <Table label={label}>
       <THead>
@@ -82,7 +90,11 @@ export function MessageTable({ rows, templateNames, label = "Emails, newest firs
               </Link>
             </Td>
             <Td className="max-w-40 truncate text-slate-600">
-              {row.templateId ? (templateNames.get(row.templateId) ?? <span className="font-mono text-xs">{row.templateId}</span>) : <span className="text-slate-400">—</span>}
+              {row.templateId ? (
+                (templateNames.get(row.templateId) ?? <span className="font-mono text-xs">{row.templateId}</span>)
+              ) : (
+                <span className="text-slate-400">—</span>
+              )}
             </Td>
             <Td className="max-w-40">
               <SourceBadge source={row.source} sandbox={row.sandbox} />

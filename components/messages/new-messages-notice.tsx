@@ -19,8 +19,12 @@ export function NewMessagesNotice({ query, newestId }: { query: string; newestId
     queryFn: async () => {
       const params = new URLSearchParams(query);
       if (newestId) params.set("newest", newestId);
-      const response = await fetch(`/emails/latest?${params}`, { headers: { accept: "application/json" }, cache: "no-store" });
-      if (!response.ok || !response.headers.get("content-type")?.includes("application/json")) throw new Error(`latest answered ${response.status}`);
+      const response = await fetch(`/emails/latest?${params}`, {
+        headers: { accept: "application/json" },
+        cache: "no-store",
+      });
+      if (!response.ok || !response.headers.get("content-type")?.includes("application/json"))
+        throw new Error(`latest answered ${response.status}`);
       return ((await response.json()) as { data: { count: number; more: boolean } }).data;
     },
     refetchInterval: POLL_MS,
@@ -30,7 +34,10 @@ export function NewMessagesNotice({ query, newestId }: { query: string; newestId
   return (
     <div aria-live="polite" className="min-h-0">
       {count > 0 ? (
-        <div data-testid="new-messages" className="mb-3 flex flex-wrap items-center justify-between gap-2 rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-800 ring-1 ring-indigo-200 ring-inset">
+        <div
+          data-testid="new-messages"
+          className="mb-3 flex flex-wrap items-center justify-between gap-2 rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-800 ring-1 ring-indigo-200 ring-inset"
+        >
           <span>
             {data?.more ? `More than ${count}` : count} new {count === 1 && !data?.more ? "message" : "messages"}
           </span>

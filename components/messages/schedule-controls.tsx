@@ -19,7 +19,15 @@ function toInstant(local: string): string {
  * while the message is PENDING or PAUSED with a scheduledAt and not handed over). Each answer (or the
  * server's refusal, e.g. already handed over) is shown beside its form.
  */
-export function ScheduleControls({ cancelAction, rescheduleAction, messageId }: { cancelAction: Action; rescheduleAction: Action; messageId: string }) {
+export function ScheduleControls({
+  cancelAction,
+  rescheduleAction,
+  messageId,
+}: {
+  cancelAction: Action;
+  rescheduleAction: Action;
+  messageId: string;
+}) {
   const [cancelState, cancel] = useActionState(cancelAction, {});
   const [rescheduleState, reschedule] = useActionState(rescheduleAction, {});
   // Empty at first: the server cannot know the browser's zone to fill it without a hydration mismatch.
@@ -28,7 +36,12 @@ export function ScheduleControls({ cancelAction, rescheduleAction, messageId }: 
     <div className="mt-3 flex flex-wrap items-end gap-4" data-testid="schedule-controls">
       <form action={cancel} className="flex flex-wrap items-center gap-2">
         <input type="hidden" name="messageId" value={messageId} />
-        <ConfirmSubmit label="Cancel sending" title="Cancel this scheduled message?" confirmLabel="Cancel sending" dismissLabel="Keep it">
+        <ConfirmSubmit
+          label="Cancel sending"
+          title="Cancel this scheduled message?"
+          confirmLabel="Cancel sending"
+          dismissLabel="Keep it"
+        >
           It will never be sent; its status becomes CANCELLED. This cannot be undone.
         </ConfirmSubmit>
       </form>
@@ -36,7 +49,14 @@ export function ScheduleControls({ cancelAction, rescheduleAction, messageId }: 
         <input type="hidden" name="messageId" value={messageId} />
         <input type="hidden" name="scheduledAt" value={toInstant(local)} />
         <Field label="New time (your time zone)" htmlFor="reschedule-at">
-          <Input id="reschedule-at" type="datetime-local" step={60} value={local} onChange={(event) => setLocal(event.target.value)} required />
+          <Input
+            id="reschedule-at"
+            type="datetime-local"
+            step={60}
+            value={local}
+            onChange={(event) => setLocal(event.target.value)}
+            required
+          />
         </Field>
         <Button type="submit" variant="secondary">
           Reschedule

@@ -1,7 +1,11 @@
 import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { hasSimulatorRecipient, SIMULATOR_ADDRESSES, SIMULATOR_DOMAIN } from "@/lib/foundation/addresses/simulator.shared";
+import {
+  hasSimulatorRecipient,
+  SIMULATOR_ADDRESSES,
+  SIMULATOR_DOMAIN,
+} from "@/lib/foundation/addresses/simulator.shared";
 
 /**
  * The Emails page's "Test addresses" panel (docs/dashboard.md): the outcome simulator's fixed
@@ -34,9 +38,13 @@ export function SimulatorAddresses() {
 export function SimulatorNote({ message }: { message: { to: string[]; cc: string[]; bcc: string[] } }) {
   if (!hasSimulatorRecipient(message.to, message.cc, message.bcc)) return null;
   return (
-    <p className="mt-3 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-800 ring-1 ring-sky-200 ring-inset" data-testid="simulator-note">
-      Sent to the outcome simulator: no mailbox received this message. About a second after sending, the simulator reports the outcome its
-      address names (delivered, bounced, complained…) through the same path as a real provider; reload to see it on the timeline.{" "}
+    <p
+      className="mt-3 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-800 ring-1 ring-sky-200 ring-inset"
+      data-testid="simulator-note"
+    >
+      Sent to the outcome simulator: no mailbox received this message. About a second after sending, the simulator
+      reports the outcome its address names (delivered, bounced, complained…) through the same path as a real provider;
+      reload to see it on the timeline.{" "}
       <Link href="/emails#test-addresses" className="font-semibold underline">
         All test addresses
       </Link>

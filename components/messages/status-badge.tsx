@@ -12,4 +12,3 @@ const STATUS_TONES: Record<string, BadgeTone> = {
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONES[status] ?? "neutral"}>{status}</Badge>;
 }
-

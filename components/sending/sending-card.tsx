@@ -26,24 +26,42 @@ interface Actions {
 }
 
 /** Settings → Sending: whether live mail goes out, why it is paused (by whom or automatically), and the switch. */
-export function SendingCard({ sending, canEdit, actions }: { sending: SendingState; canEdit: boolean; actions: Actions }) {
+export function SendingCard({
+  sending,
+  canEdit,
+  actions,
+}: {
+  sending: SendingState;
+  canEdit: boolean;
+  actions: Actions;
+}) {
   const [pauseState, pause, pausing] = useActionState(actions.pause, {});
   const [resumeState, resume, resuming] = useActionState(actions.resume, {});
   const [discardState, discard, discarding] = useActionState(actions.discard, {});
   const outcome = [pauseState, resumeState, discardState].find((state) => state.error || state.notice);
   return (
-    <Card title="Sending state" id="sending-state" description="Pausing holds accepted live messages as PAUSED; resuming sends them.">
+    <Card
+      title="Sending state"
+      id="sending-state"
+      description="Pausing holds accepted live messages as PAUSED; resuming sends them."
+    >
       <div className="space-y-4">
         <div className="flex flex-wrap items-center gap-2" data-testid="sending-status">
           {sending.paused ? <Badge tone="warning">Paused</Badge> : <Badge tone="success">Sending</Badge>}
           {sending.paused && sending.automatic ? <Badge tone="danger">Automatic pause</Badge> : null}
           {sending.paused && sending.pausedAt ? (
-          <span className="text-sm text-slate-600">since {sending.pausedAt.replace("T", " ").slice(0, 19)} UTC</span>
-        ) : null}
+            <span className="text-sm text-slate-600">since {sending.pausedAt.replace("T", " ").slice(0, 19)} UTC</span>
+          ) : null}
         </div>
         {sending.paused && sending.reason ? <p className="text-sm text-slate-700">Reason: {sending.reason}</p> : null}
-        {sending.paused ? <p className="text-sm text-slate-600">{sending.pausedMessages} live {sending.pausedMessages === 1 ? "message is" : "messages are"} waiting.</p> : null}
-        {outcome ? <FormMessage tone={outcome.error ? "error" : "success"}>{outcome.error ?? outcome.notice}</FormMessage> : null}
+        {sending.paused ? (
+          <p className="text-sm text-slate-600">
+            {sending.pausedMessages} live {sending.pausedMessages === 1 ? "message is" : "messages are"} waiting.
+          </p>
+        ) : null}
+        {outcome ? (
+          <FormMessage tone={outcome.error ? "error" : "success"}>{outcome.error ?? outcome.notice}</FormMessage>
+        ) : null}
         {canEdit && !sending.paused ? (
           <form action={pause} className="flex flex-wrap items-end gap-2">
             <div className="min-w-60 flex-1">
@@ -65,7 +83,9 @@ export function SendingCard({ sending, canEdit, actions }: { sending: SendingSta
             </form>
             <form action={discard}>
               <ConfirmSubmit label="Discard paused messages" title="Discard the paused messages?">
-                {discarding ? "Discarding…" : "They become DELETED: their content is erased and they are never sent. This cannot be undone."}
+                {discarding
+                  ? "Discarding…"
+                  : "They become DELETED: their content is erased and they are never sent. This cannot be undone."}
               </ConfirmSubmit>
             </form>
           </div>

@@ -11,7 +11,14 @@ export function GeneralForm({ name, action }: { name: string; action: SettingsAc
   return (
     <form action={submit} className="space-y-3" aria-label="General settings">
       <Field label="Workspace name" htmlFor="workspace-name" error={nameError}>
-        <Input id="workspace-name" name="name" required maxLength={100} defaultValue={state.values?.name ?? name} aria-invalid={Boolean(nameError)} />
+        <Input
+          id="workspace-name"
+          name="name"
+          required
+          maxLength={100}
+          defaultValue={state.values?.name ?? name}
+          aria-invalid={Boolean(nameError)}
+        />
       </Field>
       {state.error && !nameError ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       {state.ok && state.message ? <FormMessage tone="success">{state.message}</FormMessage> : null}

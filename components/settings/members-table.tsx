@@ -59,7 +59,14 @@ export function MembersTable({ members, invitations, currentUserId, viewerRole, 
               {actions ? (
                 <Td>
                   {member.role !== "OWNER" || viewerRole === "OWNER" ? (
-                    <MemberActions userId={member.userId} email={member.email} role={member.role} roles={grantable} changeRole={actions.changeRole} remove={actions.remove} />
+                    <MemberActions
+                      userId={member.userId}
+                      email={member.email}
+                      role={member.role}
+                      roles={grantable}
+                      changeRole={actions.changeRole}
+                      remove={actions.remove}
+                    />
                   ) : (
                     <span className="text-xs text-slate-500">Only owners manage owners</span>
                   )}
@@ -93,7 +100,11 @@ export function MembersTable({ members, invitations, currentUserId, viewerRole, 
                   </Td>
                   {actions ? (
                     <Td>
-                      <RevokeInvitationButton invitationId={invitation.id} email={invitation.email} action={actions.revoke} />
+                      <RevokeInvitationButton
+                        invitationId={invitation.id}
+                        email={invitation.email}
+                        action={actions.revoke}
+                      />
                     </Td>
                   ) : null}
                 </tr>

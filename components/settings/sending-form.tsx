@@ -18,12 +18,18 @@ export function SendingForm({ testMode, trackingEnabled, locked, action }: Props
   return (
     <form action={submit} className="space-y-4" aria-label="Sending settings">
       <Toggle name="testMode" label="Test mode" defaultChecked={testMode} disabled={locked}>
-        Live sends may go only to the members of this workspace; other recipients are refused. The sandbox is unaffected.
+        Live sends may go only to the members of this workspace; other recipients are refused. The sandbox is
+        unaffected.
       </Toggle>
       <Toggle name="trackingEnabled" label="Open and click tracking" defaultChecked={trackingEnabled} disabled={locked}>
         Adds a tracking pixel and rewrites links, so opens and clicks appear on each message&apos;s timeline.
       </Toggle>
-      {locked ? <p className="text-xs text-slate-500">System mail always sends live and untracked: sign-in links must reach any address and never pass through redirects.</p> : null}
+      {locked ? (
+        <p className="text-xs text-slate-500">
+          System mail always sends live and untracked: sign-in links must reach any address and never pass through
+          redirects.
+        </p>
+      ) : null}
       {state.error ? <FormMessage tone="error">{state.error}</FormMessage> : null}
       {state.ok && state.message ? <FormMessage tone="success">{state.message}</FormMessage> : null}
       {locked ? null : (
@@ -35,7 +41,19 @@ export function SendingForm({ testMode, trackingEnabled, locked, action }: Props
   );
 }
 
-function Toggle({ name, label, defaultChecked, disabled, children }: { name: string; label: string; defaultChecked: boolean; disabled: boolean; children: ReactNode }) {
+function Toggle({
+  name,
+  label,
+  defaultChecked,
+  disabled,
+  children,
+}: {
+  name: string;
+  label: string;
+  defaultChecked: boolean;
+  disabled: boolean;
+  children: ReactNode;
+}) {
   const id = `setting-${name}`;
   return (
     <div className="flex gap-3">

@@ -5,7 +5,8 @@ export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: "bg-indigo-600 text-white hover:bg-indigo-500 focus-visible:outline-indigo-600",
-  secondary: "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-indigo-600",
+  secondary:
+    "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-indigo-600",
   danger: "bg-red-600 text-white hover:bg-red-500 focus-visible:outline-red-600",
   ghost: "text-slate-700 hover:bg-slate-100 focus-visible:outline-indigo-600",
 };
@@ -19,11 +20,24 @@ export function buttonClass(variant: ButtonVariant = "primary"): string {
 }
 
 /** The one button of the dashboard; `type` defaults to "button" so forms submit only on purpose. */
-export function Button({ variant = "primary", type = "button", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+export function Button({
+  variant = "primary",
+  type = "button",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
   return <button type={type} className={`${buttonClass(variant)} ${className}`} {...props} />;
 }
 
-export function LinkButton({ href, variant = "secondary", children }: { href: string; variant?: ButtonVariant; children: ReactNode }) {
+export function LinkButton({
+  href,
+  variant = "secondary",
+  children,
+}: {
+  href: string;
+  variant?: ButtonVariant;
+  children: ReactNode;
+}) {
   return (
     <Link href={href} className={buttonClass(variant)}>
       {children}

@@ -29,7 +29,11 @@ export function ConfirmSubmit({
       <Button variant={variant} onClick={() => dialog.current?.showModal()}>
         {label}
       </Button>
-      <dialog ref={dialog} aria-label={title} className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40">
+      <dialog
+        ref={dialog}
+        aria-label={title}
+        className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      >
         <div className="space-y-3 p-5">
           <h2 className="text-base font-semibold text-slate-900">{title}</h2>
           <div className="text-sm text-slate-600">{children}</div>

@@ -5,7 +5,19 @@ export const inputClass =
   "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-invalid:ring-red-500";
 
 /** A labelled form control with an optional hint and error; the error is tied to the control for screen readers. */
-export function Field({ label, htmlFor, hint, error, children }: { label: ReactNode; htmlFor: string; hint?: ReactNode; error?: string | null; children: ReactNode }) {
+export function Field({
+  label,
+  htmlFor,
+  hint,
+  error,
+  children,
+}: {
+  label: ReactNode;
+  htmlFor: string;
+  hint?: ReactNode;
+  error?: string | null;
+  children: ReactNode;
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-800">
@@ -36,9 +48,13 @@ export function Textarea({ className = "", ...props }: TextareaHTMLAttributes<HT
 
 /** A form-level message (success or failure) announced to assistive technology. */
 export function FormMessage({ tone, children }: { tone: "error" | "success"; children: ReactNode }) {
-  const style = tone === "error" ? "bg-red-50 text-red-700 ring-red-200" : "bg-emerald-50 text-emerald-700 ring-emerald-200";
+  const style =
+    tone === "error" ? "bg-red-50 text-red-700 ring-red-200" : "bg-emerald-50 text-emerald-700 ring-emerald-200";
   return (
-    <p role={tone === "error" ? "alert" : "status"} className={`rounded-md px-3 py-2 text-sm ring-1 ring-inset ${style}`}>
+    <p
+      role={tone === "error" ? "alert" : "status"}
+      className={`rounded-md px-3 py-2 text-sm ring-1 ring-inset ${style}`}
+    >
       {children}
     </p>
   );

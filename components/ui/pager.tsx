@@ -4,7 +4,15 @@ import Link from "next/link";
  * Previous/next links for server-rendered pages; the hrefs carry every filter (built by the page
  * from its searchParams), so a page is a plain, shareable URL. Null disables a direction.
  */
-export function Pager({ previousHref, nextHref, summary }: { previousHref: string | null; nextHref: string | null; summary?: string }) {
+export function Pager({
+  previousHref,
+  nextHref,
+  summary,
+}: {
+  previousHref: string | null;
+  nextHref: string | null;
+  summary?: string;
+}) {
   const style = "rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ring-slate-300";
   return (
     <nav aria-label="Pagination" className="mt-4 flex items-center justify-between gap-3">

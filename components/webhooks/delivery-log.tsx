@@ -37,7 +37,13 @@ export function DeliveryFilters({ action, values }: { action: string; values: Re
         </Select>
       </Field>
       <Field label="Message id" htmlFor="filter-message">
-        <Input id="filter-message" name="emailMessageId" placeholder="em_…" defaultValue={values.emailMessageId ?? ""} className="font-mono" />
+        <Input
+          id="filter-message"
+          name="emailMessageId"
+          placeholder="em_…"
+          defaultValue={values.emailMessageId ?? ""}
+          className="font-mono"
+        />
       </Field>
       <Button type="submit" variant="secondary">
         Filter
@@ -50,14 +56,24 @@ export function DeliveryFilters({ action, values }: { action: string; values: Re
  * Deliveries of one endpoint, newest first. The page re-renders every 3 s while one is on its way, and
  * every 15 s otherwise, so new deliveries appear without a reload.
  */
-export function DeliveryLog({ endpointId, deliveries, filtered }: { endpointId: string; deliveries: Delivery[]; filtered: boolean }) {
+export function DeliveryLog({
+  endpointId,
+  deliveries,
+  filtered,
+}: {
+  endpointId: string;
+  deliveries: Delivery[];
+  filtered: boolean;
+}) {
   const moving = deliveries.some((delivery) => delivery.status === "pending" || delivery.status === "sending");
   const refresh = <AutoRefresh active everyMs={moving ? 3000 : 15_000} />;
   if (deliveries.length === 0) {
     return (
       <>
         {refresh}
-        <EmptyState title={filtered ? "No delivery matches these filters" : "No deliveries yet"}>{filtered ? "Clear a filter to see more." : "Send a test event, or send a message: its events appear here."}</EmptyState>
+        <EmptyState title={filtered ? "No delivery matches these filters" : "No deliveries yet"}>
+          {filtered ? "Clear a filter to see more." : "Send a test event, or send a message: its events appear here."}
+        </EmptyState>
       </>
     );
   }
@@ -78,7 +94,10 @@ export function DeliveryLog({ endpointId, deliveries, filtered }: { endpointId: 
           {deliveries.map((delivery) => (
             <tr key={delivery.id} data-testid="delivery-row" data-event-type={delivery.eventType}>
               <Td className="whitespace-nowrap">
-                <Link href={`/webhooks/${endpointId}/deliveries/${delivery.id}`} className="text-indigo-600 hover:underline">
+                <Link
+                  href={`/webhooks/${endpointId}/deliveries/${delivery.id}`}
+                  className="text-indigo-600 hover:underline"
+                >
                   <Timestamp value={new Date(delivery.createdAt)} />
                 </Link>
               </Td>
@@ -99,9 +118,19 @@ export function DeliveryLog({ endpointId, deliveries, filtered }: { endpointId: 
                 {delivery.attempts}
               </Td>
               <Td>
-                <LastResponse lastStatus={delivery.lastStatus} lastLatencyMs={delivery.lastLatencyMs} lastError={delivery.lastError} />
+                <LastResponse
+                  lastStatus={delivery.lastStatus}
+                  lastLatencyMs={delivery.lastLatencyMs}
+                  lastError={delivery.lastError}
+                />
               </Td>
-              <Td className="whitespace-nowrap">{delivery.nextAttemptAt ? <Timestamp value={new Date(delivery.nextAttemptAt)} /> : <span className="text-slate-400">—</span>}</Td>
+              <Td className="whitespace-nowrap">
+                {delivery.nextAttemptAt ? (
+                  <Timestamp value={new Date(delivery.nextAttemptAt)} />
+                ) : (
+                  <span className="text-slate-400">—</span>
+                )}
+              </Td>
             </tr>
           ))}
         </TBody>

@@ -35,7 +35,19 @@ export function toLocalInput(iso: string): string {
  * Send a test event, disable or enable, rotate the secret, delete. Enabling an endpoint the service
  * disabled offers to replay what it missed since it started failing (checked by default).
  */
-export function EndpointControls({ id, enabled, disabledReason, missedSince, actions }: { id: string; enabled: boolean; disabledReason: string | null; missedSince: string | null; actions: ControlActions }) {
+export function EndpointControls({
+  id,
+  enabled,
+  disabledReason,
+  missedSince,
+  actions,
+}: {
+  id: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  missedSince: string | null;
+  actions: ControlActions;
+}) {
   const [testState, test, testing] = useActionState(actions.test, {});
   const [enableState, setEnabled, switching] = useActionState(actions.setEnabled, {});
   const [rotateState, rotate, rotating] = useActionState(actions.rotate, {});
@@ -59,8 +71,14 @@ export function EndpointControls({ id, enabled, disabledReason, missedSince, act
         ) : null}
         <form action={rotate}>
           <input type="hidden" name="id" value={id} />
-          <ConfirmSubmit label="Rotate secret" title="Rotate the signing secret?" variant="secondary" confirmLabel={rotating ? "Rotating…" : "Rotate"}>
-            A new secret signs every delivery from now on; the current one keeps signing alongside it for 24 hours, so the receiver can switch without a gap.
+          <ConfirmSubmit
+            label="Rotate secret"
+            title="Rotate the signing secret?"
+            variant="secondary"
+            confirmLabel={rotating ? "Rotating…" : "Rotate"}
+          >
+            A new secret signs every delivery from now on; the current one keeps signing alongside it for 24 hours, so
+            the receiver can switch without a gap.
           </ConfirmSubmit>
         </form>
         <form action={actions.remove}>
@@ -70,12 +88,24 @@ export function EndpointControls({ id, enabled, disabledReason, missedSince, act
           </ConfirmSubmit>
         </form>
       </div>
-      {enabled ? null : <EnableForm id={id} disabledReason={disabledReason} missedSince={missedSince} submit={setEnabled} pending={switching} />}
+      {enabled ? null : (
+        <EnableForm
+          id={id}
+          disabledReason={disabledReason}
+          missedSince={missedSince}
+          submit={setEnabled}
+          pending={switching}
+        />
+      )}
       <Outcome state={testState} testId="test-result" />
       <Outcome state={enableState} testId="enable-result" />
       {rotateState.ok ? (
         <SecretOnce title="New signing secret: copy it now" secret={rotateState.secret} testId="rotated-secret">
-          The previous secret also signs until {rotateState.previousSecretExpiresAt ? new Date(rotateState.previousSecretExpiresAt).toLocaleString() : "24 hours from now"}.
+          The previous secret also signs until{" "}
+          {rotateState.previousSecretExpiresAt
+            ? new Date(rotateState.previousSecretExpiresAt).toLocaleString()
+            : "24 hours from now"}
+          .
         </SecretOnce>
       ) : (
         <Outcome state={rotateState} testId="rotate-result" />
@@ -84,21 +114,50 @@ export function EndpointControls({ id, enabled, disabledReason, missedSince, act
   );
 }
 
-function EnableForm({ id, disabledReason, missedSince, submit, pending }: { id: string; disabledReason: string | null; missedSince: string | null; submit: (form: FormData) => void; pending: boolean }) {
+function EnableForm({
+  id,
+  disabledReason,
+  missedSince,
+  submit,
+  pending,
+}: {
+  id: string;
+  disabledReason: string | null;
+  missedSince: string | null;
+  submit: (form: FormData) => void;
+  pending: boolean;
+}) {
   // Only an endpoint the service disabled missed events it should have had; one a person disabled did so on purpose.
   const [replay, setReplay] = useState(Boolean(disabledReason));
   const [local, setLocal] = useState(() => (missedSince ? toLocalInput(missedSince) : ""));
   return (
-    <form action={submit} className="flex flex-wrap items-end gap-3 rounded-md border border-slate-200 p-3" data-testid="enable-form">
+    <form
+      action={submit}
+      className="flex flex-wrap items-end gap-3 rounded-md border border-slate-200 p-3"
+      data-testid="enable-form"
+    >
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="enabled" value="true" />
       {replay && local ? <input type="hidden" name="replaySince" value={toInstant(local)} /> : null}
       <label className="flex items-center gap-2 text-sm text-slate-700">
-        <input type="checkbox" checked={replay} onChange={(event) => setReplay(event.target.checked)} data-testid="enable-replay" />
+        <input
+          type="checkbox"
+          checked={replay}
+          onChange={(event) => setReplay(event.target.checked)}
+          data-testid="enable-replay"
+        />
         Also replay the events it missed since
       </label>
       <Field label="Since (your time zone)" htmlFor="enable-replay-since">
-        <Input id="enable-replay-since" type="datetime-local" step={60} value={local} onChange={(event) => setLocal(event.target.value)} disabled={!replay} required={replay} />
+        <Input
+          id="enable-replay-since"
+          type="datetime-local"
+          step={60}
+          value={local}
+          onChange={(event) => setLocal(event.target.value)}
+          disabled={!replay}
+          required={replay}
+        />
       </Field>
       <Button type="submit" disabled={pending}>
         Enable

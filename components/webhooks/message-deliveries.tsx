@@ -7,11 +7,23 @@ import { AutoRefresh } from "./auto-refresh";
 import { DeliveryStatusBadge, LastResponse } from "./delivery-badges";
 
 /** The message page's webhook deliveries: one row per event and endpoint, newest event first. Nothing when the workspace has no endpoint. */
-export function MessageDeliveries({ deliveries, hasEndpoints }: { deliveries: MessageDelivery[]; hasEndpoints: boolean }) {
+export function MessageDeliveries({
+  deliveries,
+  hasEndpoints,
+}: {
+  deliveries: MessageDelivery[];
+  hasEndpoints: boolean;
+}) {
   if (!hasEndpoints) return null;
   return (
-    <Card title="Webhook deliveries" id="webhooks" description="This message's events as sent to the workspace's webhook endpoints.">
-      <AutoRefresh active={deliveries.some((delivery) => delivery.status === "pending" || delivery.status === "sending")} />
+    <Card
+      title="Webhook deliveries"
+      id="webhooks"
+      description="This message's events as sent to the workspace's webhook endpoints."
+    >
+      <AutoRefresh
+        active={deliveries.some((delivery) => delivery.status === "pending" || delivery.status === "sending")}
+      />
       {deliveries.length === 0 ? (
         <p className="text-sm text-slate-600">None (sandbox messages send no webhooks).</p>
       ) : (
@@ -28,7 +40,10 @@ export function MessageDeliveries({ deliveries, hasEndpoints }: { deliveries: Me
             {deliveries.map((delivery) => (
               <tr key={delivery.id} data-testid="message-webhook-row">
                 <Td className="font-mono text-xs">
-                  <Link href={`/webhooks/${delivery.endpointId}/deliveries/${delivery.id}`} className="text-indigo-600 hover:underline">
+                  <Link
+                    href={`/webhooks/${delivery.endpointId}/deliveries/${delivery.id}`}
+                    className="text-indigo-600 hover:underline"
+                  >
                     {delivery.eventType}
                   </Link>
                 </Td>
@@ -42,7 +57,11 @@ export function MessageDeliveries({ deliveries, hasEndpoints }: { deliveries: Me
                 </Td>
                 <Td className="text-right tabular-nums">{delivery.attempts}</Td>
                 <Td>
-                  <LastResponse lastStatus={delivery.lastStatus} lastLatencyMs={delivery.lastLatencyMs} lastError={delivery.lastError} />
+                  <LastResponse
+                    lastStatus={delivery.lastStatus}
+                    lastLatencyMs={delivery.lastLatencyMs}
+                    lastError={delivery.lastError}
+                  />
                 </Td>
                 <Td className="whitespace-nowrap">
                   <Timestamp value={new Date(delivery.createdAt)} />

@@ -19,7 +19,14 @@ export function ReplayForm({ id, action }: { id: string; action: Action }) {
       <input type="hidden" name="since" value={toInstant(local)} />
       <div className="flex flex-wrap items-end gap-3">
         <Field label="Since (your time zone)" htmlFor="replay-since">
-          <Input id="replay-since" type="datetime-local" step={60} value={local} onChange={(event) => setLocal(event.target.value)} required />
+          <Input
+            id="replay-since"
+            type="datetime-local"
+            step={60}
+            value={local}
+            onChange={(event) => setLocal(event.target.value)}
+            required
+          />
         </Field>
         <Field label="Which" htmlFor="replay-mode">
           <Select id="replay-mode" name="mode" defaultValue="missed">

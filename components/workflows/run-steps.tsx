@@ -7,7 +7,14 @@ export interface StepRowView {
   state: string;
 }
 
-const TONES: Record<string, BadgeTone> = { done: "success", running: "info", waiting: "info", failed: "danger", pending: "neutral", "not run": "neutral" };
+const TONES: Record<string, BadgeTone> = {
+  done: "success",
+  running: "info",
+  waiting: "info",
+  failed: "danger",
+  pending: "neutral",
+  "not run": "neutral",
+};
 
 /** A run's steps in order, each with what it does and where it stands. */
 export function RunSteps({ steps }: { steps: StepRowView[] }) {

@@ -32,17 +32,27 @@ export function WorkflowRowActions({
           <form action={submitToggle}>
             <input type="hidden" name="id" value={workflow.id} />
             <input type="hidden" name="enabled" value={workflow.enabled ? "false" : "true"} />
-            <Button type="submit" variant="secondary" disabled={toggling} aria-label={`${workflow.enabled ? "Disable" : "Enable"} ${workflow.name}`}>
+            <Button
+              type="submit"
+              variant="secondary"
+              disabled={toggling}
+              aria-label={`${workflow.enabled ? "Disable" : "Enable"} ${workflow.name}`}
+            >
               {workflow.enabled ? "Disable" : "Enable"}
             </Button>
           </form>
         ) : null}
         <form action={submitRemove}>
           <input type="hidden" name="id" value={workflow.id} />
-          <ConfirmSubmit label={removing ? "Deleting…" : "Delete"} title={`Delete the workflow “${workflow.name}”?`} confirmLabel="Delete workflow">
+          <ConfirmSubmit
+            label={removing ? "Deleting…" : "Delete"}
+            title={`Delete the workflow “${workflow.name}”?`}
+            confirmLabel="Delete workflow"
+          >
             <p>It can no longer be triggered; its key becomes free, and triggering the key gives a skipped run.</p>
             <p className="mt-2">
-              Its runs are kept in Workflow runs, no longer linked to it. Runs already started finish their remaining steps (each run holds its own copy of them).
+              Its runs are kept in Workflow runs, no longer linked to it. Runs already started finish their remaining
+              steps (each run holds its own copy of them).
             </p>
           </ConfirmSubmit>
         </form>

@@ -16,7 +16,17 @@ export interface WorkflowRowView {
 }
 
 /** The workflow list: the name opens the builder; actions act in place. */
-export function WorkflowTable({ workflows, recentDays, setEnabled, remove }: { workflows: WorkflowRowView[]; recentDays: number; setEnabled: RowAction; remove: RowAction }) {
+export function WorkflowTable({
+  workflows,
+  recentDays,
+  setEnabled,
+  remove,
+}: {
+  workflows: WorkflowRowView[];
+  recentDays: number;
+  setEnabled: RowAction;
+  remove: RowAction;
+}) {
   return (
     <Table label="Workflows">
       <THead>
@@ -38,13 +48,19 @@ export function WorkflowTable({ workflows, recentDays, setEnabled, remove }: { w
               <Link href={`/workflows/${workflow.id}`} className="font-medium text-indigo-600 hover:underline">
                 {workflow.name}
               </Link>
-              <p className="mt-0.5 font-mono text-xs break-all text-slate-500">{workflow.key ?? "no key: trigger by id"}</p>
+              <p className="mt-0.5 font-mono text-xs break-all text-slate-500">
+                {workflow.key ?? "no key: trigger by id"}
+              </p>
             </Td>
             <Td>{workflow.enabled ? <Badge tone="success">enabled</Badge> : <Badge>disabled</Badge>}</Td>
             <Td className="text-right tabular-nums">{workflow.stepCount}</Td>
             <Td className="text-right tabular-nums">{workflow.recentRuns}</Td>
             <Td className="whitespace-nowrap text-slate-600">
-              {workflow.lastRunAt ? <Timestamp value={workflow.lastRunAt} /> : <span className="text-slate-400">none in {recentDays} days</span>}
+              {workflow.lastRunAt ? (
+                <Timestamp value={workflow.lastRunAt} />
+              ) : (
+                <span className="text-slate-400">none in {recentDays} days</span>
+              )}
             </Td>
             <Td className="whitespace-nowrap text-slate-600">
               <Timestamp value={workflow.updatedAt} />

@@ -16,11 +16,20 @@ export const apiKeys = pgTable(
     /** First characters of the secret, to tell keys apart in the dashboard. */
     secretHint: text("secret_hint").notNull(),
     /** What the key may do (lib/domain/api-keys/scopes.shared.ts); fixed at creation. Keys made before scopes existed are `full`. */
-    scopes: text("scopes").array().notNull().default(sql`'{full}'::text[]`),
+    scopes: text("scopes")
+      .array()
+      .notNull()
+      .default(sql`'{full}'::text[]`),
     /** Sender restriction: exact addresses (`a@b.c`) or domains (`b.c`); empty = any verified sender. */
-    allowedSenders: text("allowed_senders").array().notNull().default(sql`'{}'::text[]`),
+    allowedSenders: text("allowed_senders")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** IP allow list in CIDR notation (`203.0.113.0/24`, `2001:db8::/32`); empty = any address. */
-    allowedIps: text("allowed_ips").array().notNull().default(sql`'{}'::text[]`),
+    allowedIps: text("allowed_ips")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** After this instant the key is refused (401). */
     expiresAt: ts("expires_at"),
     lastUsedAt: ts("last_used_at"),

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, json, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  json,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { createdAt, jsonb, ts, updatedAt } from "./columns";
 import { templates } from "./templates";
 import { workspaces } from "./workspaces";
@@ -49,7 +59,10 @@ export const emailMessages = pgTable(
     referenceId: text("reference_id").notNull().default(""),
     to: jsonb("to").$type<string[]>().notNull(),
     /** Lower-cased bare addresses of `to`, for the index-backed `to` filter. */
-    toAddresses: text("to_addresses").array().notNull().default(sql`'{}'::text[]`),
+    toAddresses: text("to_addresses")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     cc: jsonb("cc").$type<string[]>().notNull().default([]),
     bcc: jsonb("bcc").$type<string[]>().notNull().default([]),
     from: text("from").notNull(),
@@ -104,7 +117,9 @@ export const emailMessages = pgTable(
       .on(t.workflowRunId, t.createdAt)
       .where(sql`${t.workflowRunId} is not null`),
     // Provider events name the message by the provider's id.
-    index("email_messages_reference_idx").on(t.referenceId).where(sql`${t.referenceId} <> ''`),
+    index("email_messages_reference_idx")
+      .on(t.referenceId)
+      .where(sql`${t.referenceId} <> ''`),
     // The Emails page's "Scheduled" filter, soonest first.
     index("email_messages_scheduled_idx")
       .on(t.workspaceId, t.scheduledAt)
@@ -115,12 +130,16 @@ export const emailMessages = pgTable(
       .on(t.sentAt)
       .where(sql`${t.sentAt} is not null and ${t.deliveredAt} is null and ${t.deliveryUnconfirmedAt} is null`),
     // Retention walks messages whose content is still stored, oldest first.
-    index("email_messages_retention_idx").on(t.createdAt).where(sql`${t.contentPurgedAt} is null`),
+    index("email_messages_retention_idx")
+      .on(t.createdAt)
+      .where(sql`${t.contentPurgedAt} is null`),
     // Subject search (ILIKE '%…%'): trigrams, so any substring of 3+ characters is index-backed
     // (docs/dashboard/emails.md#searching-by-subject). The migration creates pg_trgm first.
     index("email_messages_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")),
     // "Resent as …" on the original's page.
-    index("email_messages_resent_from_idx").on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
+    index("email_messages_resent_from_idx")
+      .on(t.resentFromId)
+      .where(sql`${t.resentFromId} is not null`),
   ],
 );
 
@@ -212,5 +231,8 @@ export const resendHandoffs = pgTable(
     emails: json("emails").$type<Array<Record<string, unknown>>>(),
     createdAt: createdAt(),
   },
-  (t) => [index("resend_handoffs_message_ids_idx").using("gin", t.messageIds), index("resend_handoffs_created_at_idx").on(t.createdAt)],
+  (t) => [
+    index("resend_handoffs_message_ids_idx").using("gin", t.messageIds),
+    index("resend_handoffs_created_at_idx").on(t.createdAt),
+  ],
 );

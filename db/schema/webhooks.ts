@@ -105,7 +105,9 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index("webhook_deliveries_chain_idx").on(t.endpointId, t.emailMessageId, t.eventSeq),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'sending')`),
     index("webhook_deliveries_message_idx").on(t.workspaceId, t.emailMessageId),
   ],
 );
@@ -131,7 +133,10 @@ export const webhookAttempts = pgTable(
     error: text("error"),
     createdAt: createdAt(),
   },
-  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.createdAt), index("webhook_attempts_created_idx").on(t.createdAt)],
+  (t) => [
+    index("webhook_attempts_delivery_idx").on(t.deliveryId, t.createdAt),
+    index("webhook_attempts_created_idx").on(t.createdAt),
+  ],
 );
 
 /** The fan-out's position in webhook_events: one row (id 1), advanced under its row lock by one worker at a time. */

@@ -33,7 +33,9 @@ export const workflows = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("workflows_workspace_key_idx").on(t.workspaceId, t.key).where(sql`${t.key} is not null`),
+    uniqueIndex("workflows_workspace_key_idx")
+      .on(t.workspaceId, t.key)
+      .where(sql`${t.key} is not null`),
     index("workflows_workspace_created_idx").on(t.workspaceId, t.createdAt),
   ],
 );

@@ -34,7 +34,9 @@ test("createClient(value) takes the one-value Basic form, and a 4xx is an error"
   expect(sent.status).toBe(201);
 
   const rejected = client.emailMessages.createRaw({ ...email, to: "not an address" });
-  await expect(rejected).rejects.toMatchObject({ response: { status: 400, data: { error: { code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", param: "to" } } } });
+  await expect(rejected).rejects.toMatchObject({
+    response: { status: 400, data: { error: { code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", param: "to" } } },
+  });
 
   const wrongKey = createClient(E2E_API_USERNAME, "wrong-password-wrong-password-wrong");
   await expect(wrongKey.emailMessages.createRaw(email)).rejects.toMatchObject({ response: { status: 401 } });
@@ -48,11 +50,19 @@ test("createTemplated (live and sandbox) and templates.previewHtml with the seed
   const templateId = (await templates.json()).data[0].id as string;
   const client = createClient(E2E_API_USERNAME, E2E_API_PASSWORD);
 
-  const live = await client.emailMessages.createTemplated({ templateId, to: "Ada <ada@example.org>", variables: { name: "Ada" } });
+  const live = await client.emailMessages.createTemplated({
+    templateId,
+    to: "Ada <ada@example.org>",
+    variables: { name: "Ada" },
+  });
   expect(live.status).toBe(201);
   expect(live.body.data).toMatchObject({ source: "API", serviceTemplateId: templateId, variables: { name: "Ada" } });
 
-  const sandbox = await client.sandboxEmailMessages.createTemplated({ templateId, to: "bo@example.org", variables: { name: "Bo" } });
+  const sandbox = await client.sandboxEmailMessages.createTemplated({
+    templateId,
+    to: "bo@example.org",
+    variables: { name: "Bo" },
+  });
   expect(sandbox.body.data).toMatchObject({ source: "SANDBOX_API", status: "SUCCEEDED" });
 
   const preview = await client.templates.previewHtml(templateId, { name: "Grace" });

@@ -39,18 +39,23 @@ async function getEmail(request: APIRequestContext, id: string): Promise<EmailMe
   return ((await response.json()) as { data: EmailMessage }).data;
 }
 
-test("send through the API, then follow the message and its timeline in the dashboard", async ({ page, request }, testInfo) => {
+test("send through the API, then follow the message and its timeline in the dashboard", async ({
+  page,
+  request,
+}, testInfo) => {
   const subject = `E2E hello ${Date.now()}`;
   const sent = await sendRawEmail(request, subject);
 
   // Delivery happens after the answer, from the queue: wait for the worker to send and deliver it.
   await expect
-    .poll(async () => {
-      const message = await getEmail(request, sent.id);
-      return { status: message.status, delivered: message.deliveredAt !== null };
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const message = await getEmail(request, sent.id);
+        return { status: message.status, delivered: message.deliveredAt !== null };
+      },
+      { timeout: 30_000 },
+    )
     .toEqual({ status: "SUCCEEDED", delivered: true });
-
 
   // The message page: fields, status and the whole timeline.
   const response = await page.goto(`/emails/${sent.id}`);
@@ -59,17 +64,22 @@ test("send through the API, then follow the message and its timeline in the dash
   await expect(page.getByText("SUCCEEDED").first()).toBeVisible();
   const timeline = page.getByRole("list", { name: "Timeline, newest first" });
   // The timeline speaks in words; the raw codes are one click away, under Developer details.
-  for (const label of ["Accepted", "Rendered", "Sent", "Delivered"]) await expect(timeline.getByText(label, { exact: true }).first()).toBeVisible();
+  for (const label of ["Accepted", "Rendered", "Sent", "Delivered"])
+    await expect(timeline.getByText(label, { exact: true }).first()).toBeVisible();
   await page.getByText("Developer details", { exact: true }).click();
   const rawCodes = page.getByRole("list", { name: "Timeline codes" });
   for (const code of TIMELINE) await expect(rawCodes.getByText(code, { exact: true })).toBeVisible();
   // Newest first: the order on the page is the reverse of the order of events.
-  const codes = await timeline.locator("li[data-code]").evaluateAll((items) => items.map((item) => item.getAttribute("data-code")));
+  const codes = await timeline
+    .locator("li[data-code]")
+    .evaluateAll((items) => items.map((item) => item.getAttribute("data-code")));
   expect(codes.filter((code) => TIMELINE.includes(code!))).toEqual([...TIMELINE].reverse());
   // The HTML is shown in a sandboxed frame with neither scripts nor same-origin access.
   const frame = page.locator("iframe[title='HTML body of the message']");
   await expect(frame).toHaveAttribute("sandbox", "");
-  await expect(page.frameLocator("iframe[title='HTML body of the message']").getByRole("link", { name: "the guide" })).toBeVisible();
+  await expect(
+    page.frameLocator("iframe[title='HTML body of the message']").getByRole("link", { name: "the guide" }),
+  ).toBeVisible();
   // Chromium paints an off-screen frame lazily: bring it into view so the screenshot shows the mail.
   await frame.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("message.png"), fullPage: true });
@@ -92,7 +102,11 @@ test("send through the API, then follow the message and its timeline in the dash
   await page.screenshot({ path: testInfo.outputPath("home-375.png"), fullPage: true });
 });
 
-test("signed out, pages lead to sign-in; the API keeps its own 401; unknown ids are 404", async ({ browser, page, request }) => {
+test("signed out, pages lead to sign-in; the API keeps its own 401; unknown ids are 404", async ({
+  browser,
+  page,
+  request,
+}) => {
   const anonymous = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const signedOut = await anonymous.newPage();
   for (const path of ["/", "/emails/em_0000000000000000"]) {

@@ -53,7 +53,10 @@ test("sign out, a wrong password is refused, and the right one signs back in", a
   await page.context().close();
 });
 
-test("a sign-in link: same answer for a stranger, the owner's link arrives as System mail and signs in", async ({ browser, page }) => {
+test("a sign-in link: same answer for a stranger, the owner's link arrives as System mail and signs in", async ({
+  browser,
+  page,
+}) => {
   const visitor = await freshPage(browser);
   await visitor.goto("/login");
   await visitor.getByLabel("Email for a sign-in link").fill(`nobody-${unique()}@e2e.test`);
@@ -87,7 +90,10 @@ test("switching workspace: the header and the pages follow the selection", async
   await expect(page.getByText("Settings of Demo.")).toBeVisible();
 });
 
-test("an invited Member joins Acme, sees settings without controls, cannot act as admin, and never sees Demo", async ({ browser, page }) => {
+test("an invited Member joins Acme, sees settings without controls, cannot act as admin, and never sees Demo", async ({
+  browser,
+  page,
+}) => {
   const email = `member-${unique()}@e2e.test`;
   await page.setViewportSize({ width: 1440, height: 900 });
   await switchWorkspace(page, "Acme");
@@ -123,7 +129,12 @@ test("an invited Member joins Acme, sees settings without controls, cannot act a
   // A message of Demo, by its id in the URL, is not found for a member of Acme only.
   const sent = await member.request.post("/api/v1/email_messages", {
     headers: { Authorization: basicAuth() },
-    data: { from: "Demo <hello@example.com>", to: "ada@example.org", subject: `Demo only ${unique()}`, bodyHtml: "<p>Demo</p>" },
+    data: {
+      from: "Demo <hello@example.com>",
+      to: "ada@example.org",
+      subject: `Demo only ${unique()}`,
+      bodyHtml: "<p>Demo</p>",
+    },
   });
   expect(sent.status()).toBe(201);
   const { data } = (await sent.json()) as { data: { id: string } };

@@ -20,7 +20,10 @@ test.afterAll(async () => {
 test.use({ viewport: { width: 1440, height: 900 } });
 
 async function sendLive(request: APIRequestContext, body: Record<string, unknown>) {
-  const response = await request.post("/api/v1/email_messages", { headers: { Authorization: basicAuth() }, data: { from: "Demo <hello@example.com>", bodyHtml: "<p>Hi</p>", ...body } });
+  const response = await request.post("/api/v1/email_messages", {
+    headers: { Authorization: basicAuth() },
+    data: { from: "Demo <hello@example.com>", bodyHtml: "<p>Hi</p>", ...body },
+  });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { data: { id: string } }).data;
 }
@@ -43,11 +46,18 @@ test("API keys: create, the secret shown once, use it, revoke it", async ({ page
   const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
   const sent = await request.post("/api/v1/sandbox/email_messages", {
     headers: { Authorization: authorization },
-    data: { from: "Demo <hello@example.com>", to: "ada@example.org", subject: `Key check ${marker}`, bodyHtml: "<p>x</p>" },
+    data: {
+      from: "Demo <hello@example.com>",
+      to: "ada@example.org",
+      subject: `Key check ${marker}`,
+      bodyHtml: "<p>x</p>",
+    },
   });
   expect(sent.status(), await sent.text()).toBe(201);
   const { data } = (await sent.json()) as { data: { id: string } };
-  expect((await request.get(`/api/v1/email_messages/${data.id}`, { headers: { Authorization: authorization } })).status()).toBe(200);
+  expect(
+    (await request.get(`/api/v1/email_messages/${data.id}`, { headers: { Authorization: authorization } })).status(),
+  ).toBe(200);
 
   // Never shown again.
   await page.reload();
@@ -64,7 +74,10 @@ test("API keys: create, the secret shown once, use it, revoke it", async ({ page
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
 });
 
-test("scoped key: a send-only key made in the dashboard sends, is refused a read (403 naming the scope), and the Audit log shows it", async ({ page, request }) => {
+test("scoped key: a send-only key made in the dashboard sends, is refused a read (403 naming the scope), and the Audit log shows it", async ({
+  page,
+  request,
+}) => {
   await page.goto("/api-keys");
   const name = `send-only ${marker}`;
   await page.getByLabel("Key name").fill(name);
@@ -78,7 +91,12 @@ test("scoped key: a send-only key made in the dashboard sends, is refused a read
   const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
   const sent = await request.post("/api/v1/sandbox/email_messages", {
     headers: { Authorization: authorization },
-    data: { from: "Demo <hello@example.com>", to: "ada@example.org", subject: `Scoped ${marker}`, bodyHtml: "<p>x</p>" },
+    data: {
+      from: "Demo <hello@example.com>",
+      to: "ada@example.org",
+      subject: `Scoped ${marker}`,
+      bodyHtml: "<p>x</p>",
+    },
   });
   expect(sent.status(), await sent.text()).toBe(201);
   const { data } = (await sent.json()) as { data: { id: string } };

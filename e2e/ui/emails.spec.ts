@@ -24,10 +24,13 @@ async function send(request: APIRequestContext, subject: string, options: { sand
 
 async function waitDelivered(request: APIRequestContext, id: string) {
   await expect
-    .poll(async () => {
-      const response = await request.get(`/api/v1/email_messages/${id}`, { headers: { Authorization: basicAuth() } });
-      return ((await response.json()) as { data: { deliveredAt: string | null } }).data.deliveredAt !== null;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const response = await request.get(`/api/v1/email_messages/${id}`, { headers: { Authorization: basicAuth() } });
+        return ((await response.json()) as { data: { deliveredAt: string | null } }).data.deliveredAt !== null;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
 }
 
@@ -106,12 +109,17 @@ test("open a message: timeline, sandboxed preview at desktop and mobile widths, 
   await expect(page).toHaveURL(new RegExp(`/emails/${ids[0]}$`));
   await expect(page.getByRole("heading", { level: 1, name: subjects[0] })).toBeVisible();
   const timeline = page.getByRole("list", { name: "Timeline, newest first" });
-  await expect(timeline.locator("li[data-code]").first()).toHaveAttribute("data-code", "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT");
+  await expect(timeline.locator("li[data-code]").first()).toHaveAttribute(
+    "data-code",
+    "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+  );
   await expect(timeline.getByText("Delivered to the local inbox at")).toBeVisible();
 
   const frame = page.locator("iframe[title='HTML body of the message']");
   await expect(frame).toHaveAttribute("sandbox", "");
-  await expect(page.frameLocator("iframe[title='HTML body of the message']").getByRole("heading", { name: subjects[0] })).toBeVisible();
+  await expect(
+    page.frameLocator("iframe[title='HTML body of the message']").getByRole("heading", { name: subjects[0] }),
+  ).toBeVisible();
   await page.getByRole("button", { name: /Mobile/ }).click();
   await expect(frame).toHaveAttribute("data-width", "mobile");
   await expect.poll(async () => Math.round((await frame.boundingBox())?.width ?? 0)).toBe(375);
@@ -129,7 +137,10 @@ test("open a message: timeline, sandboxed preview at desktop and mobile widths, 
   await noHorizontalOverflow(page);
 });
 
-test("the Test addresses panel lists the simulator's addresses; a message to one says so and shows its outcome", async ({ page, request }) => {
+test("the Test addresses panel lists the simulator's addresses; a message to one says so and shows its outcome", async ({
+  page,
+  request,
+}) => {
   await page.goto("/emails");
   const panel = page.getByTestId("simulator-addresses");
   await expect(panel.locator("li")).toHaveCount(7);
@@ -140,7 +151,12 @@ test("the Test addresses panel lists the simulator's addresses; a message to one
 
   const response = await request.post("/api/v1/email_messages", {
     headers: { Authorization: basicAuth() },
-    data: { from: "Demo <hello@example.com>", to: `bounced+${marker}@simulator.postwerk.test`, subject: "Simulated bounce", bodyHtml: "<p>Hi</p>" },
+    data: {
+      from: "Demo <hello@example.com>",
+      to: `bounced+${marker}@simulator.postwerk.test`,
+      subject: "Simulated bounce",
+      bodyHtml: "<p>Hi</p>",
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
   const id = ((await response.json()) as { data: { id: string } }).data.id;
@@ -148,10 +164,13 @@ test("the Test addresses panel lists the simulator's addresses; a message to one
   await expect(page.getByTestId("simulator-note")).toContainText("Sent to the outcome simulator");
   const timeline = page.getByRole("list", { name: "Timeline, newest first" });
   await expect
-    .poll(async () => {
-      await page.reload();
-      return timeline.locator("li[data-code]").first().getAttribute("data-code");
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        await page.reload();
+        return timeline.locator("li[data-code]").first().getAttribute("data-code");
+      },
+      { timeout: 20_000 },
+    )
     .toBe("EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT");
 });
 
@@ -176,14 +195,18 @@ test("read the message in the local inbox", async ({ page }) => {
   await page.goto("/inbox");
   await expect(page.getByRole("heading", { level: 1, name: "Local inbox" })).toBeVisible();
   // The list's dates say their zone, like every other date of the dashboard.
-  await expect(page.getByTestId("inbox-item").filter({ hasText: subjects[1] }).locator("time")).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  await expect(page.getByTestId("inbox-item").filter({ hasText: subjects[1] }).locator("time")).toHaveText(
+    /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+  );
   await page.getByTestId("inbox-item").filter({ hasText: subjects[1] }).getByRole("link").click();
   await expect(page).toHaveURL(new RegExp(`id=${ids[1]}`));
   await expect(page.getByRole("heading", { level: 2, name: subjects[1] })).toBeVisible();
   await expect(page.getByRole("article")).toContainText(`Reader <${recipient}>`);
   const frame = page.locator("iframe[title='Message in the local inbox']");
   await expect(frame).toHaveAttribute("sandbox", "");
-  await expect(page.frameLocator("iframe[title='Message in the local inbox']").getByRole("link", { name: "the guide" })).toBeVisible();
+  await expect(
+    page.frameLocator("iframe[title='Message in the local inbox']").getByRole("link", { name: "the guide" }),
+  ).toBeVisible();
   await page.getByText(/View source/).click();
   await expect(page.getByLabel("Raw MIME of the message")).toContainText(`Message-ID: <${ids[1]}@example.com>`);
   await frame.scrollIntoViewIfNeeded();

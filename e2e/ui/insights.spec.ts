@@ -7,20 +7,31 @@ const auth = { Authorization: basicAuth() };
 
 async function post(request: APIRequestContext, path: string, data: unknown) {
   const response = await request.post(`/api/v1${path}`, { headers: auth, data });
-  return { status: response.status(), body: (await response.json()) as { data: { id: string; status?: string; emailMessageIds?: string[] } } };
+  return {
+    status: response.status(),
+    body: (await response.json()) as { data: { id: string; status?: string; emailMessageIds?: string[] } },
+  };
 }
 
 async function shoot(page: Page, name: string) {
   await docsScreenshot(page, name);
 }
 
-test("overview, batches, workflow runs and activity show the workspace's API traffic; another workspace's ids are 404", async ({ page, request }) => {
+test("overview, batches, workflow runs and activity show the workspace's API traffic; another workspace's ids are 404", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 1000 });
   const marker = `insights-${Date.now()}`;
 
   // Traffic through the API with the Demo key: a live batch, a sandbox send, a run of a missing workflow, a bad request.
-  const message = (i: number) => ({ from: "Demo <hello@example.com>", to: `reader${i}@example.org`, subject: `${marker} ${i}`, bodyHtml: `<p>${marker} ${i}</p>` });
+  const message = (i: number) => ({
+    from: "Demo <hello@example.com>",
+    to: `reader${i}@example.org`,
+    subject: `${marker} ${i}`,
+    bodyHtml: `<p>${marker} ${i}</p>`,
+  });
   const batch = await post(request, "/batches", { emailMessages: [message(0), message(1), message(2)] });
   expect(batch.status).toBe(201);
   const sandbox = await post(request, "/sandbox/email_messages", message(3));
@@ -28,22 +39,33 @@ test("overview, batches, workflow runs and activity show the workspace's API tra
   const run = await post(request, "/workflow_runs", { workflowKey: `missing-${marker}`, variables: { marker } });
   expect(run.status).toBe(201);
   expect(run.body.data.status).toBe("SKIPPED");
-  const bad = await post(request, "/sandbox/email_messages", { from: "Demo <hello@example.com>", subject: marker, bodyHtml: "<p>no recipient</p>" });
+  const bad = await post(request, "/sandbox/email_messages", {
+    from: "Demo <hello@example.com>",
+    subject: marker,
+    bodyHtml: "<p>no recipient</p>",
+  });
   expect(bad.status).toBe(400);
 
   // The worker delivers the batch through the local provider.
   await expect
-    .poll(async () => {
-      const response = await request.get(`/api/v1/batches/${batch.body.data.id}`, { headers: auth });
-      return ((await response.json()) as { data: { counts: Record<string, number> } }).data.counts.SUCCEEDED;
-    }, { timeout: 60_000 })
+    .poll(
+      async () => {
+        const response = await request.get(`/api/v1/batches/${batch.body.data.id}`, { headers: auth });
+        return ((await response.json()) as { data: { counts: Record<string, number> } }).data.counts.SUCCEEDED;
+      },
+      { timeout: 60_000 },
+    )
     .toBe(3);
 
   // Overview: non-zero totals and a drawn chart.
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   await expect(page.getByTestId("tile-accepted")).not.toContainText(/^Accepted0$/);
-  await expect.poll(async () => Number((await page.getByTestId("tile-sent").locator("p").nth(1).textContent())?.replace(/,/g, ""))).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(async () =>
+      Number((await page.getByTestId("tile-sent").locator("p").nth(1).textContent())?.replace(/,/g, "")),
+    )
+    .toBeGreaterThanOrEqual(3);
   await expect(page.getByTestId("overview-chart").locator("svg.recharts-surface").first()).toBeVisible();
   await expect(page.getByTestId("overview-chart").locator(".recharts-line").first()).toBeAttached();
   await page.getByRole("button", { name: "sandbox" }).click();
@@ -101,12 +123,23 @@ test("overview, batches, workflow runs and activity show the workspace's API tra
   await expect(opened.getByLabel("Request body")).toContainText(`${marker} 3`);
   await expect(opened.getByLabel("Response body")).toContainText('"type": "EmailMessage"');
   await page.goto("/activity");
-  await rows.filter({ hasText: /POST\s*\/api\/v1\/batches\s*201/ }).first().locator("summary").click();
+  await rows
+    .filter({ hasText: /POST\s*\/api\/v1\/batches\s*201/ })
+    .first()
+    .locator("summary")
+    .click();
   await shoot(page, "activity");
 
   // Phones: no page-wide sideways scrolling (tables scroll inside their frames).
   await page.setViewportSize({ width: 375, height: 800 });
-  for (const path of ["/", "/batches", `/batches/${batch.body.data.id}`, "/workflow-runs", `/workflow-runs/${run.body.data.id}`, "/activity"]) {
+  for (const path of [
+    "/",
+    "/batches",
+    `/batches/${batch.body.data.id}`,
+    "/workflow-runs",
+    `/workflow-runs/${run.body.data.id}`,
+    "/activity",
+  ]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);

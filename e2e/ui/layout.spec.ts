@@ -10,17 +10,26 @@ test.use({ timezoneId: "Europe/Berlin", locale: "en-GB" });
 
 const marker = `e2e-layout-${Date.now()}`;
 const auth = { Authorization: basicAuth() };
-const message = (n: number) => ({ from: "Demo <hello@example.com>", to: `layout-${n}@example.org`, subject: `Layout ${marker} ${n}`, metaId: marker, bodyHtml: "<p>Hi</p>" });
+const message = (n: number) => ({
+  from: "Demo <hello@example.com>",
+  to: `layout-${n}@example.org`,
+  subject: `Layout ${marker} ${n}`,
+  metaId: marker,
+  bodyHtml: "<p>Hi</p>",
+});
 
 async function sendDelivered(request: APIRequestContext): Promise<string> {
   const response = await request.post("/api/v1/email_messages", { headers: auth, data: message(0) });
   expect(response.status(), await response.text()).toBe(201);
   const id = ((await response.json()) as { data: { id: string } }).data.id;
   await expect
-    .poll(async () => {
-      const read = await request.get(`/api/v1/email_messages/${id}`, { headers: auth });
-      return ((await read.json()) as { data: { deliveredAt: string | null } }).data.deliveredAt !== null;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const read = await request.get(`/api/v1/email_messages/${id}`, { headers: auth });
+        return ((await read.json()) as { data: { deliveredAt: string | null } }).data.deliveredAt !== null;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   return id;
 }
@@ -36,12 +45,23 @@ async function cellOverflows(page: Page): Promise<string[]> {
         const rect = element.getBoundingClientRect();
         if (rect.width === 0 && rect.height === 0) continue;
         let clipped = false;
-        for (let parent = element.parentElement; parent && parent !== cell.parentElement; parent = parent.parentElement) {
+        for (
+          let parent = element.parentElement;
+          parent && parent !== cell.parentElement;
+          parent = parent.parentElement
+        ) {
           if (clips(parent)) clipped = true;
         }
         if (clipped) continue;
-        if (rect.left < box.left - 0.5 || rect.right > box.right + 0.5 || rect.top < box.top - 0.5 || rect.bottom > box.bottom + 0.5) {
-          problems.push(`${element.tagName.toLowerCase()} "${element.textContent?.trim().slice(0, 40)}" overflows its cell`);
+        if (
+          rect.left < box.left - 0.5 ||
+          rect.right > box.right + 0.5 ||
+          rect.top < box.top - 0.5 ||
+          rect.bottom > box.bottom + 0.5
+        ) {
+          problems.push(
+            `${element.tagName.toLowerCase()} "${element.textContent?.trim().slice(0, 40)}" overflows its cell`,
+          );
         }
       }
     }
@@ -55,7 +75,11 @@ async function clippedBadges(page: Page): Promise<string[]> {
     [...document.querySelectorAll("td span.ring-inset")].flatMap((badge) => {
       const cell = badge.closest("td")!.getBoundingClientRect();
       const rect = badge.getBoundingClientRect();
-      const inside = rect.left >= cell.left - 0.5 && rect.right <= cell.right + 0.5 && rect.top >= cell.top - 0.5 && rect.bottom <= cell.bottom + 0.5;
+      const inside =
+        rect.left >= cell.left - 0.5 &&
+        rect.right <= cell.right + 0.5 &&
+        rect.top >= cell.top - 0.5 &&
+        rect.bottom <= cell.bottom + 0.5;
       return inside ? [] : [`badge "${badge.textContent}" is not inside its cell`];
     }),
   );
@@ -66,7 +90,10 @@ let id = "";
 test.beforeAll(async ({ request }) => {
   id = await sendDelivered(request);
   // A sandbox batch: the longest source badge this spec can make through the API (SANDBOX_BATCH).
-  const batch = await request.post("/api/v1/sandbox/batches", { headers: auth, data: { emailMessages: [message(1), message(2)] } });
+  const batch = await request.post("/api/v1/sandbox/batches", {
+    headers: auth,
+    data: { emailMessages: [message(1), message(2)] },
+  });
   expect(batch.status(), await batch.text()).toBe(201);
 });
 
@@ -78,7 +105,11 @@ for (const width of [1440, 375]) {
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       expect(await cellOverflows(page), path).toEqual([]);
       expect(await clippedBadges(page), path).toEqual([]);
-      if (width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBeLessThanOrEqual(0);
+      if (width === 375)
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          path,
+        ).toBeLessThanOrEqual(0);
     }
     await page.goto(`/emails?metaId=${marker}`);
     await expect(page.getByTestId("source-badge").filter({ hasText: "SANDBOX_BATCH" }).first()).toBeVisible();
@@ -96,8 +127,13 @@ for (const width of [1440, 375]) {
     await expect(time).toHaveText(/CES?T|GMT\+[12]/);
     await expect(page.getByTestId("developer-details")).not.toHaveAttribute("open");
     await page.getByText("Developer details").click();
-    await expect(page.getByRole("list", { name: "Timeline codes" })).toContainText("EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT");
+    await expect(page.getByRole("list", { name: "Timeline codes" })).toContainText(
+      "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+    );
     await expect(page.getByTestId("developer-details")).toContainText("serviceTemplateId");
-    if (width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    if (width === 375)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
   });
 }

@@ -2,16 +2,30 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { basicAuth, E2E_API_USERNAME } from "../fixtures";
 
 const marker = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const sandboxSend = { from: "Demo <hello@example.com>", to: "ada@example.org", subject: `Management ${marker}`, bodyHtml: "<p>x</p>" };
+const sandboxSend = {
+  from: "Demo <hello@example.com>",
+  to: "ada@example.org",
+  subject: `Management ${marker}`,
+  bodyHtml: "<p>x</p>",
+};
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
 async function post(request: APIRequestContext, path: string, authorization: string, data: Record<string, unknown>) {
   const response = await request.post(path, { headers: { Authorization: authorization }, data });
-  return { status: response.status(), body: (await response.json()) as { data?: Record<string, unknown> & { id: string }; error?: { code: string; message: string } } };
+  return {
+    status: response.status(),
+    body: (await response.json()) as {
+      data?: Record<string, unknown> & { id: string };
+      error?: { code: string; message: string };
+    },
+  };
 }
 
-test("management by API: a send-only key from the dashboard sends but may not add a domain (403); a full key provisions, and the Audit page names it", async ({ page, request }) => {
+test("management by API: a send-only key from the dashboard sends but may not add a domain (403); a full key provisions, and the Audit page names it", async ({
+  page,
+  request,
+}) => {
   // The send-only key, made in the dashboard.
   await page.goto("/api-keys");
   await page.getByLabel("Key name").fill(`send-only ${marker}`);
@@ -33,8 +47,15 @@ test("management by API: a send-only key from the dashboard sends but may not ad
   // The seeded full key provisions: a domain (its records come back) and another send-only key, which sends.
   const domain = await post(request, "/api/v1/domains", basicAuth(), { name: domainName });
   expect(domain.status, JSON.stringify(domain.body)).toBe(201);
-  expect((domain.body.data!.records as Array<{ kind: string }>).map((record) => record.kind)).toEqual(["SPF", "DKIM", "DMARC"]);
-  const made = await post(request, "/api/v1/api_keys", basicAuth(), { name: `api sender ${marker}`, scopes: ["emails:send"] });
+  expect((domain.body.data!.records as Array<{ kind: string }>).map((record) => record.kind)).toEqual([
+    "SPF",
+    "DKIM",
+    "DMARC",
+  ]);
+  const made = await post(request, "/api/v1/api_keys", basicAuth(), {
+    name: `api sender ${marker}`,
+    scopes: ["emails:send"],
+  });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   const apiSender = `Basic ${Buffer.from(`${made.body.data!.id}:${made.body.data!.secret as string}`).toString("base64")}`;
   expect((await post(request, "/api/v1/sandbox/email_messages", apiSender, sandboxSend)).status).toBe(201);

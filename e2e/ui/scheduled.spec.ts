@@ -7,7 +7,13 @@ const marker = `e2e-scheduled-${Date.now()}`;
 async function schedule(request: APIRequestContext, scheduledAt: string): Promise<string> {
   const response = await request.post("/api/v1/email_messages", {
     headers: { Authorization: basicAuth() },
-    data: { from: "Demo <hello@example.com>", to: `${marker}@example.org`, subject: `Scheduled ${marker}`, bodyHtml: "<p>Tomorrow at 9</p>", scheduledAt },
+    data: {
+      from: "Demo <hello@example.com>",
+      to: `${marker}@example.org`,
+      subject: `Scheduled ${marker}`,
+      bodyHtml: "<p>Tomorrow at 9</p>",
+      scheduledAt,
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { data: { id: string } }).data.id;
@@ -15,7 +21,8 @@ async function schedule(request: APIRequestContext, scheduledAt: string): Promis
 
 async function read(request: APIRequestContext, id: string) {
   const response = await request.get(`/api/v1/email_messages/${id}`, { headers: { Authorization: basicAuth() } });
-  return ((await response.json()) as { data: { status: string; scheduledAt: string | null; sentAt: string | null } }).data;
+  return ((await response.json()) as { data: { status: string; scheduledAt: string | null; sentAt: string | null } })
+    .data;
 }
 
 test("an admin reschedules a scheduled message, then cancels it; it is never sent", async ({ page, request }) => {

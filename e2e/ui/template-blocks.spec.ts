@@ -12,7 +12,9 @@ const row = (page: Page, text: string | RegExp) => composer(page).getByTestId("b
 
 /** The ids of the outline's rows, top to bottom (nested ones included, in email order). */
 async function outlineOrder(page: Page): Promise<string[]> {
-  return composer(page).getByTestId("block-row").evaluateAll((rows) => rows.map((element) => element.getAttribute("data-block-id") ?? ""));
+  return composer(page)
+    .getByTestId("block-row")
+    .evaluateAll((rows) => rows.map((element) => element.getAttribute("data-block-id") ?? ""));
 }
 
 /** Positions of snippets in a rendered HTML, to check the email order. */
@@ -33,7 +35,10 @@ async function setSampleData(page: Page, data: object) {
   await expect(editor).toContainText('"A-1001"');
 }
 
-test("compose a blocks template: palette, properties, reorder; the preview and the API render agree", async ({ page, request }) => {
+test("compose a blocks template: palette, properties, reorder; the preview and the API render agree", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1600, height: 1100 });
 
@@ -56,7 +61,9 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   // A button with a Liquid URL, added after the selected heading.
   await page.getByRole("button", { name: "Add button" }).click();
   await page.getByLabel("Button text", { exact: true }).fill("Track {{ order.id }}");
-  await page.getByLabel("Button URL").fill("https://shop.example/orders/{{ order.id }}?who={{ customer.name | url_encode }}");
+  await page
+    .getByLabel("Button URL")
+    .fill("https://shop.example/orders/{{ order.id }}?who={{ customer.name | url_encode }}");
   await page.getByLabel("Button color", { exact: true }).fill("#0F766E");
   await page.getByLabel("Full width").check();
 
@@ -73,28 +80,63 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   await page.getByLabel("Canvas color", { exact: true }).fill("#FEFCE8");
 
   // Reorder: the button above the new heading, then the starter text to the end of the root list.
-  expect(await outlineOrder(page)).toEqual(["heading", "text", "button", "heading-1", "button-1", "columns-1", "text-1"]);
-  await row(page, /^Button: Track/).getByRole("button", { name: /^Move up/ }).click();
-  await row(page, /^Text: Write your message/).getByRole("button", { name: /^Move down/ }).click();
-  expect(await outlineOrder(page)).toEqual(["heading", "button", "text", "button-1", "heading-1", "columns-1", "text-1"]);
+  expect(await outlineOrder(page)).toEqual([
+    "heading",
+    "text",
+    "button",
+    "heading-1",
+    "button-1",
+    "columns-1",
+    "text-1",
+  ]);
+  await row(page, /^Button: Track/)
+    .getByRole("button", { name: /^Move up/ })
+    .click();
+  await row(page, /^Text: Write your message/)
+    .getByRole("button", { name: /^Move down/ })
+    .click();
+  expect(await outlineOrder(page)).toEqual([
+    "heading",
+    "button",
+    "text",
+    "button-1",
+    "heading-1",
+    "columns-1",
+    "text-1",
+  ]);
   // Duplicate and delete: the starter button goes, a copy of it comes and goes.
-  await row(page, /^Button: Open/).getByRole("button", { name: /^Duplicate/ }).click();
+  await row(page, /^Button: Open/)
+    .getByRole("button", { name: /^Duplicate/ })
+    .click();
   await expect(row(page, /^Button: Open/)).toHaveCount(2);
-  await row(page, /^Button: Open/).first().getByRole("button", { name: /^Delete/ }).click();
-  await row(page, /^Button: Open/).first().getByRole("button", { name: /^Delete/ }).click();
+  await row(page, /^Button: Open/)
+    .first()
+    .getByRole("button", { name: /^Delete/ })
+    .click();
+  await row(page, /^Button: Open/)
+    .first()
+    .getByRole("button", { name: /^Delete/ })
+    .click();
   expect(await outlineOrder(page)).toEqual(["heading", "text", "button-1", "heading-1", "columns-1", "text-1"]);
 
   // The shell's live preview renders the compiled blocks with the sample data.
   await setSampleData(page, variables);
   const preview = page.frameLocator("iframe[title='Preview of the HTML body']");
   await expect(preview.getByText("Order A-1001 for Ada Lovelace")).toBeVisible();
-  await expect(preview.getByRole("link", { name: "Track A-1001" })).toHaveAttribute("href", "https://shop.example/orders/A-1001?who=Ada+Lovelace");
+  await expect(preview.getByRole("link", { name: "Track A-1001" })).toHaveAttribute(
+    "href",
+    "https://shop.example/orders/A-1001?who=Ada+Lovelace",
+  );
   await expect(preview.getByText("Ships to Lisbon")).toBeVisible();
   await expect(preview.locator("h1")).toHaveText("Order A-1001 for Ada Lovelace");
   await expect(preview.getByText("Hello Ada")).toBeVisible();
   // The button selected, to show its properties next to the preview.
-  await row(page, /^Button: Track/).getByRole("button", { name: /^Button: Track/ }).click();
-  await expect(page.getByLabel("Button URL")).toHaveValue("https://shop.example/orders/{{ order.id }}?who={{ customer.name | url_encode }}");
+  await row(page, /^Button: Track/)
+    .getByRole("button", { name: /^Button: Track/ })
+    .click();
+  await expect(page.getByLabel("Button URL")).toHaveValue(
+    "https://shop.example/orders/{{ order.id }}?who={{ customer.name | url_encode }}",
+  );
   // From the top: the sticky toolbar would otherwise be drawn where the page was scrolled to.
   await page.evaluate(() => window.scrollTo(0, 0));
   await docsScreenshot(page, "template-blocks");
@@ -105,7 +147,10 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   await expect(page.getByTestId("save-feedback")).toHaveText(/^Saved as version \d+\.$/);
 
   // Preview = send: the API renders the saved template to the same values, in the same order.
-  const response = await request.post(`/v1/templates/${templateId}/render`, { headers: { Authorization: basicAuth() }, data: { variables } });
+  const response = await request.post(`/v1/templates/${templateId}/render`, {
+    headers: { Authorization: basicAuth() },
+    data: { variables },
+  });
   expect(response.status(), await response.text()).toBe(200);
   const { bodyHtml } = ((await response.json()) as { data: { bodyHtml: string } }).data;
   expect(bodyHtml).toBe(previewHtml);
@@ -113,7 +158,11 @@ test("compose a blocks template: palette, properties, reorder; the preview and t
   expect(bodyHtml).toContain("background-color:#0F766E");
   expect(bodyHtml).toContain("background-color:#FEFCE8");
   expect(bodyHtml).not.toContain("Open</a>");
-  const [track, heading, city] = positions(bodyHtml, ["Track A-1001", "Order A-1001 for Ada Lovelace</h1>", "Ships to Lisbon"]);
+  const [track, heading, city] = positions(bodyHtml, [
+    "Track A-1001",
+    "Order A-1001 for Ada Lovelace</h1>",
+    "Ships to Lisbon",
+  ]);
   expect(track).toBeLessThan(heading);
   expect(heading).toBeLessThan(city);
 });

@@ -33,7 +33,9 @@ async function demoTemplateId(page: Page): Promise<string> {
   return demo!.id;
 }
 
-test("edit a template with live preview, sample data scenarios, inline errors, save and test sends", async ({ page }) => {
+test("edit a template with live preview, sample data scenarios, inline errors, save and test sends", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await switchWorkspace(page, "Demo");
@@ -52,7 +54,11 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   // Edit the subject and the HTML: the preview follows as you type (with no sample data yet).
   await setEditor(page, "Sample data (JSON)", "{}");
   await setEditor(page, "Subject", `Hi {{ name | default: "friend" }} (${marker})`);
-  await setEditor(page, "HTML body", `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n<p>{{ plan }} plan</p>`);
+  await setEditor(
+    page,
+    "HTML body",
+    `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n<p>{{ plan }} plan</p>`,
+  );
   await expect(preview.getByRole("heading", { level: 1 })).toHaveText(`Hi friend from ${marker}`);
   await expect(page.getByTestId("preview-subject")).toHaveText(`Hi friend (${marker})`);
   await expect(page.getByTestId("dirty-state")).toHaveText("● Unsaved changes");
@@ -69,7 +75,9 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   await setEditor(page, "Sample data (JSON)", '{ "name": "Bob", "plan": "Free" }');
   await page.getByLabel("New scenario name").fill(`Free plan ${marker}`);
   await page.getByRole("button", { name: "Add scenario" }).click();
-  await expect(page.getByLabel("Scenario", { exact: true }).locator("option:checked")).toHaveText(`Free plan ${marker}`);
+  await expect(page.getByLabel("Scenario", { exact: true }).locator("option:checked")).toHaveText(
+    `Free plan ${marker}`,
+  );
   await expect(preview.getByText("Free plan")).toBeVisible();
   await page.getByLabel("Scenario", { exact: true }).selectOption({ label: `New customer ${marker}` });
   await expect(page.getByRole("textbox", { name: "Sample data (JSON)" })).toContainText('"Ada"');
@@ -86,7 +94,11 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   await expect(page.getByTestId("sample-data-error")).toHaveCount(0);
 
   // A Liquid error shows inline with its line and column, and in the HTML editor; saving it is refused.
-  await setEditor(page, "HTML body", `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n{% if plan %}\n<p>{{ plan }} plan</p>`);
+  await setEditor(
+    page,
+    "HTML body",
+    `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n{% if plan %}\n<p>{{ plan }} plan</p>`,
+  );
   const problem = page.getByTestId("problem");
   await expect(problem).toContainText("HTML body · line 2, column 1");
   await expect(page.locator(".cm-editor:has([aria-label='HTML body']) .cm-lintRange-error")).toHaveCount(1);
@@ -97,7 +109,11 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   await expect(versionLine).toContainText(`version ${startVersion} `);
 
   // Fixed, the error goes; Ctrl+S saves as the next version.
-  await setEditor(page, "HTML body", `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n{% if plan %}<p>{{ plan }} plan</p>{% endif %}`);
+  await setEditor(
+    page,
+    "HTML body",
+    `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n{% if plan %}<p>{{ plan }} plan</p>{% endif %}`,
+  );
   await expect(problem).toHaveCount(0);
   await expect(preview.getByText("Pro plan")).toBeVisible();
   await page.getByRole("textbox", { name: "HTML body" }).press("ControlOrMeta+s");
@@ -125,12 +141,21 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
 
   // Sandbox test: a sandbox message of the draft, opened in a new tab.
   await page.getByLabel("Scenario", { exact: true }).selectOption({ label: `New customer ${marker}` });
-  await setEditor(page, "HTML body", `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n<p>Unsaved {{ plan }} draft</p>`);
-  const [tab] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Sandbox test" }).click()]);
+  await setEditor(
+    page,
+    "HTML body",
+    `<h1>Hi {{ name | default: "friend" }} from ${marker}</h1>\n<p>Unsaved {{ plan }} draft</p>`,
+  );
+  const [tab] = await Promise.all([
+    page.waitForEvent("popup"),
+    page.getByRole("button", { name: "Sandbox test" }).click(),
+  ]);
   await tab.waitForURL(/\/emails\/em_/);
   await expect(tab.getByRole("heading", { level: 1 })).toHaveText(`Hi Ada (${marker})`);
   await expect(tab.getByText("sandbox", { exact: true }).first()).toBeVisible();
-  await expect(tab.frameLocator("iframe[title='HTML body of the message']").getByText("Unsaved Pro draft")).toBeVisible();
+  await expect(
+    tab.frameLocator("iframe[title='HTML body of the message']").getByText("Unsaved Pro draft"),
+  ).toBeVisible();
   await tab.close();
 
   // Send to me: a live message to the signed-in owner, delivered to the local inbox.
@@ -148,10 +173,15 @@ test("edit a template with live preview, sample data scenarios, inline errors, s
   await expect.poll(async () => (await page.reload(), await item.count()), { timeout: 30_000 }).toBe(1);
   await expect(item).toContainText(`to ${E2E_OWNER.email}`);
   await item.getByRole("link").click();
-  await expect(page.frameLocator("iframe[title='Message in the local inbox']").getByText("Unsaved Pro draft")).toBeVisible();
+  await expect(
+    page.frameLocator("iframe[title='Message in the local inbox']").getByText("Unsaved Pro draft"),
+  ).toBeVisible();
 });
 
-test("a save based on a version someone else replaced is refused, and nothing is overwritten", async ({ page, context }) => {
+test("a save based on a version someone else replaced is refused, and nothing is overwritten", async ({
+  page,
+  context,
+}) => {
   await switchWorkspace(page, "Demo");
   const id = await demoTemplateId(page);
   await page.goto(`/templates/${id}`);

@@ -23,14 +23,20 @@ function row(page: Page, name: string) {
   return page.getByTestId("template-row").filter({ has: page.getByRole("link", { name, exact: true }) });
 }
 
-test("create from the receipt starter: the loop renders in the version preview, the list finds it", async ({ page, request }) => {
+test("create from the receipt starter: the loop renders in the version preview, the list finds it", async ({
+  page,
+  request,
+}) => {
   const receiptName = `Receipt ${marker}`;
   await page.goto("/templates/new");
   await expect(page.getByRole("heading", { level: 1, name: "New template" })).toBeVisible();
   const choices = page.getByTestId("template-choice");
   await expect(choices).toHaveCount(7);
-  for (const frame of await page.locator("iframe[title^='Preview of']").all()) await expect(frame).toHaveAttribute("sandbox", "");
-  await expect(page.frameLocator("iframe[title='Preview of Receipt']").getByText("Fountain pen × 1", { exact: true })).toBeVisible();
+  for (const frame of await page.locator("iframe[title^='Preview of']").all())
+    await expect(frame).toHaveAttribute("sandbox", "");
+  await expect(
+    page.frameLocator("iframe[title='Preview of Receipt']").getByText("Fountain pen × 1", { exact: true }),
+  ).toBeVisible();
   await screenshot(page, "template-starters");
 
   const id = await createTemplate(page, /^Receipt/, receiptName);
@@ -51,7 +57,8 @@ test("create from the receipt starter: the loop renders in the version preview, 
   const preview = page.locator("iframe[title='Preview of version 1']");
   await expect(preview).toHaveAttribute("sandbox", "");
   const frame = page.frameLocator("iframe[title='Preview of version 1']");
-  for (const line of ["Notebook, dotted × 2", "Fountain pen × 1", "Ink cartridges (6) × 1", "$57.24"]) await expect(frame.getByText(line, { exact: true })).toBeVisible();
+  for (const line of ["Notebook, dotted × 2", "Fountain pen × 1", "Ink cartridges (6) × 1", "$57.24"])
+    await expect(frame.getByText(line, { exact: true })).toBeVisible();
 
   // Search: name or subject, any case; the URL carries it.
   await page.goto("/templates");
@@ -71,7 +78,9 @@ test("create from the receipt starter: the loop renders in the version preview, 
 test("a blank visual-blocks template is compiled in the browser and renders", async ({ page }) => {
   const id = await createTemplate(page, /^Blank \(visual blocks\)/, `Blocks ${marker}`);
   await page.goto(`/templates/${id}/versions`);
-  await expect(page.frameLocator("iframe[title='Preview of version 1']").getByText("Write your message here.")).toBeVisible();
+  await expect(
+    page.frameLocator("iframe[title='Preview of version 1']").getByText("Write your message here."),
+  ).toBeVisible();
   await page.goto(`/templates?q=${encodeURIComponent(`Blocks ${marker}`)}`);
   await expect(row(page, `Blocks ${marker}`)).toContainText("Blocks");
 });
@@ -101,15 +110,23 @@ test("duplicate, restore v1 as v2 with its diff, then delete the copy", async ({
   await expect(versions.first()).toHaveAttribute("data-version", "2");
   await expect(versions.first()).toContainText("Current");
   await expect(versions.first()).toContainText("restored from v1");
-  await expect(page.getByRole("link", { name: "Compared with the previous version (v1)" })).toHaveAttribute("aria-current", "true");
+  await expect(page.getByRole("link", { name: "Compared with the previous version (v1)" })).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
   await expect(page.getByTestId("diff-empty")).toHaveText("No differences: v1 and v2 have the same content.");
-  await expect(page.frameLocator("iframe[title='Preview of version 2']").getByText("Fountain pen × 1", { exact: true })).toBeVisible();
+  await expect(
+    page.frameLocator("iframe[title='Preview of version 2']").getByText("Fountain pen × 1", { exact: true }),
+  ).toBeVisible();
   await screenshot(page, "template-versions");
 
   // v1 against the current version: the same content, and v1 can still be restored.
   await versions.last().getByRole("link").click();
   await expect(page).toHaveURL(/version=1$/);
-  await expect(page.getByRole("link", { name: "Compared with the current version (v2)" })).toHaveAttribute("aria-current", "true");
+  await expect(page.getByRole("link", { name: "Compared with the current version (v2)" })).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
   await expect(page.getByTestId("diff-empty")).toBeVisible();
 
   await page.goto(`/templates?q=${marker}`);

@@ -32,12 +32,18 @@ async function sendLive(request: APIRequestContext, subject: string): Promise<st
 
 /** The requests the receiver got (those whose body contains `about`, if given), verified as a receiver would with the standard library (throws on a bad signature). */
 function verified(secret: string, about?: string): Payload[] {
-  return receiver.received.filter((entry) => !about || entry.body.includes(about)).map((entry) => new Webhook(secret).verify(entry.body, entry.headers) as Payload);
+  return receiver.received
+    .filter((entry) => !about || entry.body.includes(about))
+    .map((entry) => new Webhook(secret).verify(entry.body, entry.headers) as Payload);
 }
 
-const rowsOf = (page: Page, type: string) => page.getByTestId("delivery-row").and(page.locator(`[data-event-type="${type}"]`));
+const rowsOf = (page: Page, type: string) =>
+  page.getByTestId("delivery-row").and(page.locator(`[data-event-type="${type}"]`));
 
-test("webhooks: create an endpoint, watch a message's deliveries, fail, retry, replay, rotate the secret", async ({ page, request }) => {
+test("webhooks: create an endpoint, watch a message's deliveries, fail, retry, replay, rotate the secret", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const started = new Date(Date.now() - 60_000);
 
@@ -56,7 +62,15 @@ test("webhooks: create an endpoint, watch a message's deliveries, fail, retry, r
 
   // A live message: its events arrive signed, in order, and show in the log and on the message page.
   const first = await sendLive(request, "Webhook e2e one");
-  await expect.poll(() => verified(secret).filter((p) => p.data.message?.id === first).map((p) => p.type), { timeout: 30_000 }).toEqual(["email.created", "email.sent", "email.delivered"]);
+  await expect
+    .poll(
+      () =>
+        verified(secret)
+          .filter((p) => p.data.message?.id === first)
+          .map((p) => p.type),
+      { timeout: 30_000 },
+    )
+    .toEqual(["email.created", "email.sent", "email.delivered"]);
   await page.reload();
   await expect(rowsOf(page, "email.delivered").first()).toContainText("succeeded");
   await docsScreenshot(page, "webhook-endpoint");
@@ -89,7 +103,10 @@ test("webhooks: create an endpoint, watch a message's deliveries, fail, retry, r
   await page.getByRole("button", { name: "Replay" }).click();
   await expect(page.getByTestId("replay-result")).toContainText("queued again");
   await expect
-    .poll(() => receiver.received.filter((entry) => entry.headers["webhook-id"] && entry.body.includes(second)).length, { timeout: 30_000 })
+    .poll(
+      () => receiver.received.filter((entry) => entry.headers["webhook-id"] && entry.body.includes(second)).length,
+      { timeout: 30_000 },
+    )
     .toBeGreaterThanOrEqual(3);
   const createdOfSecond = verified(secret).filter((p) => p.type === "email.created" && p.data.message?.id === second);
   expect(new Set(createdOfSecond.map((p) => p.id)).size).toBe(1); // the same event id each time: the receiver dedupes
@@ -104,7 +121,10 @@ test("webhooks: create an endpoint, watch a message's deliveries, fail, retry, r
   await page.getByRole("button", { name: "Send test event" }).click();
   await expect(page.getByTestId("test-result")).toContainText("Test event queued");
   // Other events (an open of an earlier message, say) may arrive around it: pick the test event by its type.
-  const testEvent = () => receiver.received.slice(before).find((entry) => (JSON.parse(entry.body) as { type?: string }).type === "webhook.test");
+  const testEvent = () =>
+    receiver.received
+      .slice(before)
+      .find((entry) => (JSON.parse(entry.body) as { type?: string }).type === "webhook.test");
   await expect.poll(() => testEvent() !== undefined, { timeout: 30_000 }).toBe(true);
   const testRequest = testEvent()!;
   expect((new Webhook(rotated).verify(testRequest.body, testRequest.headers) as Payload).type).toBe("webhook.test");
@@ -123,7 +143,12 @@ test("webhooks: create an endpoint, watch a message's deliveries, fail, retry, r
   await page.getByLabel("Since (your time zone)").fill(since);
   await page.getByRole("button", { name: "Enable" }).click();
   await expect(page.getByTestId("enable-result")).toContainText("missed event");
-  await expect.poll(() => verified(rotated, missedWhileDisabled).filter((p) => p.data.message?.id === missedWhileDisabled).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(
+      () => verified(rotated, missedWhileDisabled).filter((p) => p.data.message?.id === missedWhileDisabled).length,
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
 
   // The list shows the endpoint's state.
   await page.goto("/webhooks");

@@ -17,7 +17,10 @@ test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1440, height: 1000 } });
 
 async function trigger(request: APIRequestContext, variables: Record<string, unknown>) {
-  const response = await request.post("/api/v1/workflow_runs", { headers: { Authorization: basicAuth() }, data: { workflowKey: key, variables } });
+  const response = await request.post("/api/v1/workflow_runs", {
+    headers: { Authorization: basicAuth() },
+    data: { workflowKey: key, variables },
+  });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { data: { id: string; status: string; reason: string | null } }).data;
 }
@@ -51,7 +54,12 @@ test("build a workflow with a wait; the server's validation names the step", asy
   await first.getByLabel("Template", { exact: true }).selectOption({ label: "Welcome (demo)" });
   await first.getByLabel("To", { exact: true }).fill("{{ user.email }}");
   // The template editor spec may have added variables to the shared demo template: "name" must be among them.
-  await expect(first.getByRole("list", { name: "Template variables" }).getByRole("listitem").filter({ hasText: /^name$/ })).toHaveCount(1);
+  await expect(
+    first
+      .getByRole("list", { name: "Template variables" })
+      .getByRole("listitem")
+      .filter({ hasText: /^name$/ }),
+  ).toHaveCount(1);
   await expect(first.getByRole("list", { name: "Address variables" })).toHaveText("user.email");
   await expect(first.getByRole("link", { name: "Open template" })).toHaveAttribute("href", /^\/templates\/tpl_/);
 
@@ -93,7 +101,10 @@ test("build a workflow with a wait; the server's validation names the step", asy
   await screenshot(page, "workflow-builder");
 });
 
-test("trigger it through the API: the run page shows step 1's message sent and the wait pending", async ({ page, request }) => {
+test("trigger it through the API: the run page shows step 1's message sent and the wait pending", async ({
+  page,
+  request,
+}) => {
   const run = await trigger(request, { user: { email: recipient }, name: "Ada" });
   expect(run.status).toBe("RUNNING");
   liveRunId = run.id;

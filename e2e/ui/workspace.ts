@@ -9,7 +9,9 @@ export async function switchWorkspace(page: Page, name: string): Promise<void> {
   const switcher = page.getByLabel("Workspace", { exact: true });
   const id = await switcher.locator("option", { hasText: new RegExp(`^${name}$`) }).getAttribute("value");
   await switcher.selectOption({ label: name });
-  await expect.poll(async () => (await page.context().cookies()).find((cookie) => cookie.name === "pw_workspace")?.value).toBe(id);
+  await expect
+    .poll(async () => (await page.context().cookies()).find((cookie) => cookie.name === "pw_workspace")?.value)
+    .toBe(id);
   await page.goto("/");
   await expect(switcher.locator("option:checked")).toHaveText(name);
 }

@@ -16,7 +16,11 @@ import { unrecordedGate } from "./unrecorded-gate";
  * (lib/delivery/unrecorded-gate.ts; docs/delivery.md "Crash safety"). `npm run bench:crash` measures it
  * on 10,000 messages and several kills; this asserts it.
  */
-const saved = { DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER, SMTP_URL: process.env.SMTP_URL, DELIVERY_MAX_UNRECORDED: process.env.DELIVERY_MAX_UNRECORDED };
+const saved = {
+  DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER,
+  SMTP_URL: process.env.SMTP_URL,
+  DELIVERY_MAX_UNRECORDED: process.env.DELIVERY_MAX_UNRECORDED,
+};
 const serverUrl = process.env.DATABASE_URL;
 let sink: SmtpSink;
 
@@ -32,7 +36,8 @@ afterAll(async () => {
 
 const copiesByMessageId = () => {
   const copies = new Map<string, number>();
-  for (const message of sink.messages) copies.set(message.messageId ?? "", (copies.get(message.messageId ?? "") ?? 0) + 1);
+  for (const message of sink.messages)
+    copies.set(message.messageId ?? "", (copies.get(message.messageId ?? "") ?? 0) + 1);
   return copies;
 };
 
@@ -51,13 +56,20 @@ describe("the unrecorded gate", () => {
       const [{ sent }] = await db
         .select({ sent: sql<number>`count(*)::int` })
         .from(emailMessageLogs)
-        .where(and(eq(emailMessageLogs.workspaceId, workspace.id), eq(emailMessageLogs.code, "EMAIL_MESSAGE_SENT_PROVIDER_EVENT")));
+        .where(
+          and(
+            eq(emailMessageLogs.workspaceId, workspace.id),
+            eq(emailMessageLogs.code, "EMAIL_MESSAGE_SENT_PROVIDER_EVENT"),
+          ),
+        );
       worst = Math.max(worst, taken() - before - sent + 1);
       return undefined;
     });
     try {
       const provider = getDeliveryProvider();
-      const outcomes = await deliverMessages(ids.map((messageId) => ({ job: { workspaceId: workspace.id, messageId }, context: { attempt: 0, provider } })));
+      const outcomes = await deliverMessages(
+        ids.map((messageId) => ({ job: { workspaceId: workspace.id, messageId }, context: { attempt: 0, provider } })),
+      );
       expect(outcomes).toEqual(ids.map(() => null));
     } finally {
       sink.respond(undefined);
@@ -69,38 +81,41 @@ describe("the unrecorded gate", () => {
   });
 });
 
-describe.skipIf(!serverUrl)("SIGKILL of a worker process mid-delivery (PostgreSQL; a worker process cannot open the embedded database)", () => {
-  it("500 messages, the recording held back so the window is full at the kill: 0 lost, duplicates ≤ DELIVERY_MAX_UNRECORDED, one extra copy at most", async () => {
-    const bound = 8;
-    useSettings({ DELIVERY_MAX_UNRECORDED: undefined });
-    const stopSupervisor = await startFastSupervisor(serverUrl!);
-    const before = sink.messages.length;
-    const delivered = () => sink.messages.length - before;
-    try {
-      const result = await killDuringDelivery({
-        databaseUrl: serverUrl!,
-        workerEnv: { DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, DELIVERY_MAX_UNRECORDED: String(bound) },
-        count: 500,
-        delivered,
-        killAfter: 100,
-        killWith: killWithRecordingHeld(delivered),
-        timeoutMs: 120_000,
-      });
-      expect(result.unsettled).toBe(0);
-      const copies = copiesByMessageId();
-      const headerOf = (id: string) => `<${id}@example.com>`;
-      expect(result.ids.filter((id) => !copies.has(headerOf(id)))).toEqual([]);
-      const duplicated = result.ids.filter((id) => copies.get(headerOf(id))! > 1);
-      expect(duplicated.every((id) => copies.get(headerOf(id)) === 2)).toBe(true);
-      expect(duplicated.length).toBeLessThanOrEqual(bound);
-      // The relay kept taking messages while the recording was held, until the gate was full.
-      expect(result.deliveredAtKill).toBeGreaterThanOrEqual(100);
-      console.log(
-        `SIGKILL at ${result.deliveredAtKill}/500 taken, recording held: all SUCCEEDED ${(result.recoveredMs / 1000).toFixed(1)} s later; ` +
-          `duplicates ${duplicated.length} (bound ${bound})`,
-      );
-    } finally {
-      await stopSupervisor();
-    }
-  }, 180_000);
-});
+describe.skipIf(!serverUrl)(
+  "SIGKILL of a worker process mid-delivery (PostgreSQL; a worker process cannot open the embedded database)",
+  () => {
+    it("500 messages, the recording held back so the window is full at the kill: 0 lost, duplicates ≤ DELIVERY_MAX_UNRECORDED, one extra copy at most", async () => {
+      const bound = 8;
+      useSettings({ DELIVERY_MAX_UNRECORDED: undefined });
+      const stopSupervisor = await startFastSupervisor(serverUrl!);
+      const before = sink.messages.length;
+      const delivered = () => sink.messages.length - before;
+      try {
+        const result = await killDuringDelivery({
+          databaseUrl: serverUrl!,
+          workerEnv: { DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, DELIVERY_MAX_UNRECORDED: String(bound) },
+          count: 500,
+          delivered,
+          killAfter: 100,
+          killWith: killWithRecordingHeld(delivered),
+          timeoutMs: 120_000,
+        });
+        expect(result.unsettled).toBe(0);
+        const copies = copiesByMessageId();
+        const headerOf = (id: string) => `<${id}@example.com>`;
+        expect(result.ids.filter((id) => !copies.has(headerOf(id)))).toEqual([]);
+        const duplicated = result.ids.filter((id) => copies.get(headerOf(id))! > 1);
+        expect(duplicated.every((id) => copies.get(headerOf(id)) === 2)).toBe(true);
+        expect(duplicated.length).toBeLessThanOrEqual(bound);
+        // The relay kept taking messages while the recording was held, until the gate was full.
+        expect(result.deliveredAtKill).toBeGreaterThanOrEqual(100);
+        console.log(
+          `SIGKILL at ${result.deliveredAtKill}/500 taken, recording held: all SUCCEEDED ${(result.recoveredMs / 1000).toFixed(1)} s later; ` +
+            `duplicates ${duplicated.length} (bound ${bound})`,
+        );
+      } finally {
+        await stopSupervisor();
+      }
+    }, 180_000);
+  },
+);

@@ -65,66 +65,83 @@ async function activeJobMessageIds(): Promise<Set<string>> {
   return new Set(rows.map((row) => row.message_id));
 }
 
-describe.skipIf(!serverUrl)("crash safety with 3 worker processes (PostgreSQL; skipped on PGlite: separate workers need a server)", () => {
-  it("SIGKILL of one worker mid-run: every message SUCCEEDED with one SENT; duplicates only among the killed worker's in-flight jobs", async () => {
-    const sink = await startSmtpSink();
-    cleanup.push(() => sink.close());
-    // A dead worker's jobs come back once their heartbeat is 10 s old (the queue's is 30 s), checked
-    // every second by this supervisor (pg-boss's default is every minute).
-    const supervisor = new PgBoss({ connectionString: serverUrl!, max: 2, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, schedule: false });
-    await supervisor.start();
-    cleanup.push(() => supervisor.stop({ graceful: false }));
+describe.skipIf(!serverUrl)(
+  "crash safety with 3 worker processes (PostgreSQL; skipped on PGlite: separate workers need a server)",
+  () => {
+    it("SIGKILL of one worker mid-run: every message SUCCEEDED with one SENT; duplicates only among the killed worker's in-flight jobs", async () => {
+      const sink = await startSmtpSink();
+      cleanup.push(() => sink.close());
+      // A dead worker's jobs come back once their heartbeat is 10 s old (the queue's is 30 s), checked
+      // every second by this supervisor (pg-boss's default is every minute).
+      const supervisor = new PgBoss({
+        connectionString: serverUrl!,
+        max: 2,
+        superviseIntervalSeconds: 1,
+        monitorIntervalSeconds: 1,
+        schedule: false,
+      });
+      await supervisor.start();
+      cleanup.push(() => supervisor.stop({ graceful: false }));
 
-    const workers = [worker(sink), worker(sink), worker(sink)];
-    await Promise.all(workers.map((entry) => entry.started));
-    await (await getQueue()).updateQueue(QUEUES.deliverMessage, { heartbeatSeconds: 10 });
-    const { workspace } = await createTestWorkspace();
-    const ids = await accept(workspace.id);
+      const workers = [worker(sink), worker(sink), worker(sink)];
+      await Promise.all(workers.map((entry) => entry.started));
+      await (await getQueue()).updateQueue(QUEUES.deliverMessage, { heartbeatSeconds: 10 });
+      const { workspace } = await createTestWorkspace();
+      const ids = await accept(workspace.id);
 
-    // Kill once the server has taken some, far from all.
-    await waitFor(() => sink.messages.length >= COUNT / 10, { what: "the first deliveries", timeout: 60_000 });
-    workers[0].child.kill("SIGKILL");
-    const activeAtKill = await activeJobMessageIds();
-    const seenAtKill = sink.messages.length;
-    const killedAt = Date.now();
-    workers.push(worker(sink));
+      // Kill once the server has taken some, far from all.
+      await waitFor(() => sink.messages.length >= COUNT / 10, { what: "the first deliveries", timeout: 60_000 });
+      workers[0].child.kill("SIGKILL");
+      const activeAtKill = await activeJobMessageIds();
+      const seenAtKill = sink.messages.length;
+      const killedAt = Date.now();
+      workers.push(worker(sink));
 
-    const db = await getDb();
-    const pending = async () =>
-      (await db.select({ n: sql<number>`count(*)::int` }).from(emailMessages).where(sql`${inArray(emailMessages.id, ids)} and ${emailMessages.status} <> 'SUCCEEDED'`))[0].n;
-    await waitFor(async () => (await pending()) === 0, { what: "every message to be SUCCEEDED", timeout: 120_000 });
+      const db = await getDb();
+      const pending = async () =>
+        (
+          await db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(emailMessages)
+            .where(sql`${inArray(emailMessages.id, ids)} and ${emailMessages.status} <> 'SUCCEEDED'`)
+        )[0].n;
+      await waitFor(async () => (await pending()) === 0, { what: "every message to be SUCCEEDED", timeout: 120_000 });
 
-    const sentPerMessage = await db
-      .select({ id: emailMessageLogs.emailMessageId, n: sql<number>`count(*)::int` })
-      .from(emailMessageLogs)
-      .where(sql`${inArray(emailMessageLogs.emailMessageId, ids)} and ${emailMessageLogs.code} = 'EMAIL_MESSAGE_SENT_PROVIDER_EVENT'`)
-      .groupBy(emailMessageLogs.emailMessageId);
-    expect(sentPerMessage).toHaveLength(COUNT);
-    expect(sentPerMessage.every((row) => row.n === 1)).toBe(true);
+      const sentPerMessage = await db
+        .select({ id: emailMessageLogs.emailMessageId, n: sql<number>`count(*)::int` })
+        .from(emailMessageLogs)
+        .where(
+          sql`${inArray(emailMessageLogs.emailMessageId, ids)} and ${emailMessageLogs.code} = 'EMAIL_MESSAGE_SENT_PROVIDER_EVENT'`,
+        )
+        .groupBy(emailMessageLogs.emailMessageId);
+      expect(sentPerMessage).toHaveLength(COUNT);
+      expect(sentPerMessage.every((row) => row.n === 1)).toBe(true);
 
-    const copies = new Map<string, number>();
-    for (const message of sink.messages) copies.set(message.messageId ?? "", (copies.get(message.messageId ?? "") ?? 0) + 1);
-    const headerOf = (id: string) => `<${id}@example.com>`;
-    expect(ids.filter((id) => !copies.has(headerOf(id)))).toEqual([]);
-    const duplicated = ids.filter((id) => copies.get(headerOf(id))! > 1);
-    // The bound: a second copy only for a message the killed worker held when it died, at most once more.
-    expect(duplicated.filter((id) => !activeAtKill.has(id))).toEqual([]);
-    expect(duplicated.every((id) => copies.get(headerOf(id)) === 2)).toBe(true);
-    expect(duplicated.length).toBeLessThanOrEqual(UNRECORDED_BOUND);
-    expect(sink.messages.length).toBe(COUNT + duplicated.length);
-    // Reported, not asserted: on a heavily loaded machine the killed worker may hold no job at that instant.
-    const [{ retried }] = await db.execute<{ retried: number }>(
-      sql`select count(*)::int as retried from pgboss.job where name = ${QUEUES.deliverMessage} and retry_count > 0 and data->>'workspaceId' = ${workspace.id}`,
-    );
-    expect(retried).toBeLessThanOrEqual(IN_FLIGHT_PER_WORKER);
-    console.log(
-      `crash safety: killed at ${seenAtKill}/${COUNT} delivered, ${activeAtKill.size} jobs active then, ` +
-        `all SUCCEEDED ${((Date.now() - killedAt) / 1000).toFixed(1)} s later, ${retried} jobs retried; ` +
-        `duplicates: ${duplicated.length}${duplicated.length ? ` (${duplicated.join(", ")})` : ""}`,
-    );
-    // The replacement may still be starting when the others finished everything (a loaded machine):
-    // a SIGTERM before its handler is installed would end it with 143, not a graceful 0.
-    await workers[workers.length - 1].started;
-    for (const entry of workers.slice(1)) expect(await entry.stop()).toBe(0);
-  }, 180_000);
-});
+      const copies = new Map<string, number>();
+      for (const message of sink.messages)
+        copies.set(message.messageId ?? "", (copies.get(message.messageId ?? "") ?? 0) + 1);
+      const headerOf = (id: string) => `<${id}@example.com>`;
+      expect(ids.filter((id) => !copies.has(headerOf(id)))).toEqual([]);
+      const duplicated = ids.filter((id) => copies.get(headerOf(id))! > 1);
+      // The bound: a second copy only for a message the killed worker held when it died, at most once more.
+      expect(duplicated.filter((id) => !activeAtKill.has(id))).toEqual([]);
+      expect(duplicated.every((id) => copies.get(headerOf(id)) === 2)).toBe(true);
+      expect(duplicated.length).toBeLessThanOrEqual(UNRECORDED_BOUND);
+      expect(sink.messages.length).toBe(COUNT + duplicated.length);
+      // Reported, not asserted: on a heavily loaded machine the killed worker may hold no job at that instant.
+      const [{ retried }] = await db.execute<{ retried: number }>(
+        sql`select count(*)::int as retried from pgboss.job where name = ${QUEUES.deliverMessage} and retry_count > 0 and data->>'workspaceId' = ${workspace.id}`,
+      );
+      expect(retried).toBeLessThanOrEqual(IN_FLIGHT_PER_WORKER);
+      console.log(
+        `crash safety: killed at ${seenAtKill}/${COUNT} delivered, ${activeAtKill.size} jobs active then, ` +
+          `all SUCCEEDED ${((Date.now() - killedAt) / 1000).toFixed(1)} s later, ${retried} jobs retried; ` +
+          `duplicates: ${duplicated.length}${duplicated.length ? ` (${duplicated.join(", ")})` : ""}`,
+      );
+      // The replacement may still be starting when the others finished everything (a loaded machine):
+      // a SIGTERM before its handler is installed would end it with 143, not a graceful 0.
+      await workers[workers.length - 1].started;
+      for (const entry of workers.slice(1)) expect(await entry.stop()).toBe(0);
+    }, 180_000);
+  },
+);

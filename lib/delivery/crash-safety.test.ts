@@ -49,7 +49,10 @@ async function deliveries(handle: DbHandle, messageId: string) {
 
 async function waitUntilDelivered(handle: DbHandle, messageIds: string[]): Promise<void> {
   for (const id of messageIds) {
-    await waitFor(async () => (await deliveries(handle, id)).status === "SUCCEEDED", { what: `message ${id} to be delivered`, timeout: 25_000 });
+    await waitFor(async () => (await deliveries(handle, id)).status === "SUCCEEDED", {
+      what: `message ${id} to be delivered`,
+      timeout: 25_000,
+    });
   }
 }
 

@@ -38,7 +38,10 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
   const outcomes = new Map<string, Error | null>();
   const active = await withoutHeld(db, runs, outcomes);
   const messages = active.map((run) => run.message);
-  const [recipients, senders] = await Promise.all([filterSuppressedRecipientsOfMessages(db, messages), checkSenders(db, messages)]);
+  const [recipients, senders] = await Promise.all([
+    filterSuppressedRecipientsOfMessages(db, messages),
+    checkSenders(db, messages),
+  ]);
   const toSend: MailToSend[] = [];
   await Promise.all(
     active.map(async (run) => {
@@ -95,14 +98,19 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
   const results = new Map<string, Promise<Settled>>();
   const inTransaction = inTurns(TRANSACTIONS_AT_ONCE);
   for (const entry of mails) {
-    if (entry.provider.transactional) results.set(entry.mail.messageId, settle(inTransaction(() => sendInTransaction(db, entry))));
+    if (entry.provider.transactional)
+      results.set(entry.mail.messageId, settle(inTransaction(() => sendInTransaction(db, entry))));
   }
   const network = mails.filter((entry) => !entry.provider.transactional);
   if (network.length === 0) return results;
   // A message cancelled or rescheduled since it was loaded is not sent. Retries and a second worker are
   // still harmless (the message id is the idempotency key such a provider gets; recording re-checks).
-  const unsent = await handOver(db, network.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })));
-  for (const entry of network) if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
+  const unsent = await handOver(
+    db,
+    network.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })),
+  );
+  for (const entry of network)
+    if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
   for (const group of byProvider(network.filter((entry) => unsent.has(entry.mail.messageId)))) {
     if (group[0].provider.sendMany && group.length > 1) {
       const answers = sendMany(db, group);
@@ -114,7 +122,10 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
     // Each in a slot of the process's unrecorded gate (unrecorded-gate.ts) from before the hand-off
     // until its outcome is committed: what a SIGKILL can send twice is bounded.
     for (const entry of group) {
-      results.set(entry.mail.messageId, settle(unrecordedGate().run(async () => recordAnswer(db, entry, await send(entry, db)))));
+      results.set(
+        entry.mail.messageId,
+        settle(unrecordedGate().run(async () => recordAnswer(db, entry, await send(entry, db)))),
+      );
     }
   }
   return results;
@@ -124,7 +135,11 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
 async function sendInTransaction(db: Db, entry: MailToSend): Promise<SendResult> {
   // Claimed under the row lock with the job's time: a cancel or reschedule either committed before
   // (nothing is sent) or waits for this transaction and then finds the message sent.
-  const message = { id: entry.mail.messageId, workspaceId: entry.mail.workspaceId, scheduledAt: entry.scheduledAt ?? null };
+  const message = {
+    id: entry.mail.messageId,
+    workspaceId: entry.mail.workspaceId,
+    scheduledAt: entry.scheduledAt ?? null,
+  };
   const sent = await db.transaction(async (tx) => {
     if (!(await claim(tx, message))) return null;
     const answer = await send(entry, tx);

@@ -67,7 +67,9 @@ describe("deliverMessage with the local provider", () => {
       await enqueueDelivery(tx, { workspaceId: workspace.id, messageId: row.id! });
     });
     await startWorkers({ pollingIntervalSeconds: 0.5 });
-    await waitFor(async () => (await state(row.id!)).message.status === "SUCCEEDED", { what: "the worker to deliver the message" });
+    await waitFor(async () => (await state(row.id!)).message.status === "SUCCEEDED", {
+      what: "the worker to deliver the message",
+    });
     // On PostgreSQL the queue is shared by the run's test files: stop taking their jobs.
     await stopWorkers();
 
@@ -182,7 +184,10 @@ describe("deliverMessage with other provider outcomes", () => {
       "The SMTP relay smtp.test did not take the message after 9 attempts: 421 try again later",
     ]);
     const db = await getDb();
-    const left = await db.select().from(localInbox).where(and(eq(localInbox.workspaceId, workspace.id)));
+    const left = await db
+      .select()
+      .from(localInbox)
+      .where(and(eq(localInbox.workspaceId, workspace.id)));
     expect(left).toHaveLength(0);
   });
 });

@@ -57,7 +57,9 @@ describe("delivery attempts (DELIVERY_MAX_ATTEMPTS)", () => {
     const ids = await acceptMessages(workspace.id, 4);
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
-      await waitFor(async () => (await Promise.all(ids.map(jobOf))).every((job) => job.state === "retry"), { what: "every job to wait for its retry" });
+      await waitFor(async () => (await Promise.all(ids.map(jobOf))).every((job) => job.state === "retry"), {
+        what: "every job to wait for its retry",
+      });
     } finally {
       await stopWorkers();
     }
@@ -72,7 +74,12 @@ describe("delivery attempts (DELIVERY_MAX_ATTEMPTS)", () => {
     // Jitter: the same failure at nearly the same moment does not give one shared retry time.
     expect(new Set(jobs.map((job) => job.startAfter.getTime())).size).toBeGreaterThan(1);
     for (const job of jobs) expect(job).toMatchObject({ retryCount: 0, retryLimit: ATTEMPTS - 1 });
-    await (await getQueue()).cancel(QUEUES.deliverMessage, jobs.map((job) => job.id));
+    await (
+      await getQueue()
+    ).cancel(
+      QUEUES.deliverMessage,
+      jobs.map((job) => job.id),
+    );
   });
 
   it(`fails the message after exactly ${ATTEMPTS} attempts of 421, with the last reply on its timeline`, async () => {
@@ -86,7 +93,9 @@ describe("delivery attempts (DELIVERY_MAX_ATTEMPTS)", () => {
     const [messageId] = await acceptMessages(workspace.id, 1);
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
-      await waitFor(async () => (await readMessageState(messageId)).message.status === "FAILED", { what: "the message to fail" });
+      await waitFor(async () => (await readMessageState(messageId)).message.status === "FAILED", {
+        what: "the message to fail",
+      });
       // The last attempt records the failure and settles its job: nothing is left to retry.
       await waitFor(async () => (await jobOf(messageId)).state === "completed", { what: "its job to complete" });
     } finally {

@@ -5,7 +5,11 @@ import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/
 import { flagUnconfirmedDeliveries, UNCONFIRMED_EVENT_ID } from "./flag-unconfirmed-deliveries";
 import type { DeliveryProvider } from "./provider";
 
-const provider = (name: DeliveryProvider["name"], confirmsDelivery: boolean, description: string): DeliveryProvider => ({
+const provider = (
+  name: DeliveryProvider["name"],
+  confirmsDelivery: boolean,
+  description: string,
+): DeliveryProvider => ({
   name,
   description,
   transactional: false,
@@ -18,14 +22,41 @@ const smtp = provider("smtp", false, "the SMTP relay smtp.test");
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 /** A live message sent `minutes` ago through `by` (its SENT event), plus whatever happened since. */
-async function sentMessage(workspaceId: string, minutes: number, options: { by?: string; then?: "delivered" | "bounced"; sandbox?: boolean } = {}) {
+async function sentMessage(
+  workspaceId: string,
+  minutes: number,
+  options: { by?: string; then?: "delivered" | "bounced"; sandbox?: boolean } = {},
+) {
   const sentAt = minutesAgo(minutes);
-  const id = await insertTestMessage(workspaceId, { status: "SUCCEEDED", sentAt, sandbox: options.sandbox ?? false, createdAt: sentAt });
+  const id = await insertTestMessage(workspaceId, {
+    status: "SUCCEEDED",
+    sentAt,
+    sandbox: options.sandbox ?? false,
+    createdAt: sentAt,
+  });
   const db = await getDb();
   const ids = { workspaceId, messageId: id };
-  await recordEvent(db, { ...ids, code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", message: "Sent.", at: sentAt, providerEventId: `${options.by ?? "resend"}:sent` });
-  if (options.then === "delivered") await recordEvent(db, { ...ids, code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", message: "Delivered.", at: new Date(sentAt.getTime() + 1000) });
-  if (options.then === "bounced") await recordEvent(db, { ...ids, code: "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", message: "Bounced.", at: new Date(sentAt.getTime() + 1000) });
+  await recordEvent(db, {
+    ...ids,
+    code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+    message: "Sent.",
+    at: sentAt,
+    providerEventId: `${options.by ?? "resend"}:sent`,
+  });
+  if (options.then === "delivered")
+    await recordEvent(db, {
+      ...ids,
+      code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+      message: "Delivered.",
+      at: new Date(sentAt.getTime() + 1000),
+    });
+  if (options.then === "bounced")
+    await recordEvent(db, {
+      ...ids,
+      code: "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT",
+      message: "Bounced.",
+      at: new Date(sentAt.getTime() + 1000),
+    });
   return id;
 }
 
@@ -37,7 +68,10 @@ describe("flagUnconfirmedDeliveries (DELIVERY_UNCONFIRMED_AFTER_MINUTES = 60)", 
     expect(first.flagged).toBeGreaterThanOrEqual(1);
     const state = await readMessageState(silent);
     expect(state.codes).toEqual(["EMAIL_MESSAGE_SENT_PROVIDER_EVENT", "EMAIL_MESSAGE_DELIVERY_UNCONFIRMED"]);
-    expect(state.events[1]).toMatchObject({ message: "No delivery confirmation from Resend 60 minutes after sending.", providerEventId: UNCONFIRMED_EVENT_ID });
+    expect(state.events[1]).toMatchObject({
+      message: "No delivery confirmation from Resend 60 minutes after sending.",
+      providerEventId: UNCONFIRMED_EVENT_ID,
+    });
     expect(state.message.deliveryUnconfirmedAt).toEqual(state.events[1].createdAt);
     expect(state.message.status).toBe("SUCCEEDED");
 

@@ -26,7 +26,9 @@ export const UNCONFIRMED_EVENT_ID = "postwerk:delivery-unconfirmed";
  * (their SENT event's providerEventId), so a switch of DELIVERY_PROVIDER flags nothing old. Reads the
  * partial index email_messages_unconfirmed_idx. 0 minutes turns the check off.
  */
-export async function flagUnconfirmedDeliveries(options: { provider?: DeliveryProvider; now?: Date } = {}): Promise<{ flagged: number }> {
+export async function flagUnconfirmedDeliveries(
+  options: { provider?: DeliveryProvider; now?: Date } = {},
+): Promise<{ flagged: number }> {
   const minutes = env().DELIVERY_UNCONFIRMED_AFTER_MINUTES;
   if (minutes === 0) return { flagged: 0 };
   const provider = options.provider ?? getDeliveryProvider();

@@ -18,7 +18,9 @@ export function getDeliveryProvider(): DeliveryProvider {
     case "resend": {
       const { RESEND_API_KEY, RESEND_BASE_URL } = env();
       if (!RESEND_API_KEY) {
-        throw new Error("DELIVERY_PROVIDER=resend needs RESEND_API_KEY: an API key with sending access from https://resend.com/api-keys.");
+        throw new Error(
+          "DELIVERY_PROVIDER=resend needs RESEND_API_KEY: an API key with sending access from https://resend.com/api-keys.",
+        );
       }
       return resendProvider({ apiKey: RESEND_API_KEY, baseUrl: RESEND_BASE_URL });
     }

@@ -25,7 +25,12 @@ import type { DeliveryProvider } from "./provider";
  */
 const NOW = new Date();
 const AT = new Date(NOW.getTime() + 3600_000);
-const raw = { from: "Acme <hello@example.com>", to: "ada@example.org", subject: "Reminder", bodyHtml: "<p>Tomorrow at 9</p>" };
+const raw = {
+  from: "Acme <hello@example.com>",
+  to: "ada@example.org",
+  subject: "Reminder",
+  bodyHtml: "<p>Tomorrow at 9</p>",
+};
 
 afterEach(() => setClock(null));
 
@@ -47,20 +52,30 @@ function networkProvider(onSend?: (messageId: string) => Promise<void>): Deliver
 
 async function schedule(workspaceId: string, at = AT): Promise<DeliverMessageJob> {
   setClock(() => NOW);
-  const { message } = await sendMessage({ workspaceId, sandbox: false, body: { ...raw, scheduledAt: at.toISOString() } });
+  const { message } = await sendMessage({
+    workspaceId,
+    sandbox: false,
+    body: { ...raw, scheduledAt: at.toISOString() },
+  });
   return { workspaceId, messageId: message.id, scheduledAt: at.toISOString() };
 }
 
 async function codes(messageId: string): Promise<string[]> {
   const db = await getDb();
-  const rows = await db.select({ code: emailMessageLogs.code }).from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, messageId)).orderBy(emailMessageLogs.createdAt, emailMessageLogs.id);
+  const rows = await db
+    .select({ code: emailMessageLogs.code })
+    .from(emailMessageLogs)
+    .where(eq(emailMessageLogs.emailMessageId, messageId))
+    .orderBy(emailMessageLogs.createdAt, emailMessageLogs.id);
   return rows.map((row) => row.code);
 }
 
 /** The queue's clock is the database's: "time passes" for a job by moving its startAfter into the past. */
 async function makeDue(messageId: string): Promise<void> {
   const db = await getDb();
-  await db.execute(sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${QUEUES.deliverMessage} and data->>'messageId' = ${messageId}`);
+  await db.execute(
+    sql`update pgboss.job set start_after = now() - interval '1 second' where name = ${QUEUES.deliverMessage} and data->>'messageId' = ${messageId}`,
+  );
 }
 
 const conflictOf = (promise: Promise<unknown>) =>
@@ -76,7 +91,8 @@ describe("a cancel racing a worker that holds the job", () => {
       const job = await schedule(workspace.id);
       const network = networkProvider();
       // The worker has fetched the job and read the message PENDING; the cancel lands in that window.
-      const afterLoad = async () => void (await cancelMessage({ workspaceId: workspace.id, messageId: job.messageId, by: "by the test" }));
+      const afterLoad = async () =>
+        void (await cancelMessage({ workspaceId: workspace.id, messageId: job.messageId, by: "by the test" }));
       await deliverMessage(job, { attempt: 0, afterLoad, ...(kind === "network" ? { provider: network } : {}) });
       const { message, inbox } = await readMessageState(job.messageId);
       expect(network.sent).toEqual([]);
@@ -105,8 +121,12 @@ describe("a cancel racing a worker that holds the job", () => {
     const jobs: DeliverMessageJob[] = [];
     for (let i = 0; i < 40; i++) jobs.push(await schedule(workspace.id));
     const provider = networkProvider();
-    const deliveries = [0, 1, 2, 3].map((part) => deliverMessages(jobs.filter((_, i) => i % 4 === part).map((job) => ({ job, context: { attempt: 0, provider } }))));
-    const cancels = jobs.map((job) => conflictOf(cancelMessage({ workspaceId: workspace.id, messageId: job.messageId, by: "by the test" })));
+    const deliveries = [0, 1, 2, 3].map((part) =>
+      deliverMessages(jobs.filter((_, i) => i % 4 === part).map((job) => ({ job, context: { attempt: 0, provider } }))),
+    );
+    const cancels = jobs.map((job) =>
+      conflictOf(cancelMessage({ workspaceId: workspace.id, messageId: job.messageId, by: "by the test" })),
+    );
     const [refusals] = await Promise.all([Promise.all(cancels), Promise.all(deliveries)]);
     for (const [index, job] of jobs.entries()) {
       const { message } = await readMessageState(job.messageId);
@@ -123,7 +143,12 @@ describe("scheduled delivery", () => {
     const { workspace } = await createTestWorkspace();
     const first = await schedule(workspace.id);
     const later = new Date(AT.getTime() + 3600_000);
-    await rescheduleMessage({ workspaceId: workspace.id, messageId: first.messageId, scheduledAt: later.toISOString(), by: "by the test" });
+    await rescheduleMessage({
+      workspaceId: workspace.id,
+      messageId: first.messageId,
+      scheduledAt: later.toISOString(),
+      by: "by the test",
+    });
     const provider = networkProvider();
     await deliverMessage(first, { attempt: 0, provider });
     expect(provider.sent).toEqual([]);
@@ -137,11 +162,21 @@ describe("scheduled delivery", () => {
     await pauseSending({ workspaceId: workspace.id, actor: AUDIT_SYSTEM_ACTOR });
     const heldAtAcceptance = await schedule(workspace.id);
     expect((await readMessageState(heldAtAcceptance.messageId)).message.status).toBe("PAUSED");
-    expect(await codes(heldAtAcceptance.messageId)).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_SCHEDULED", "EMAIL_MESSAGE_PAUSED"]);
+    expect(await codes(heldAtAcceptance.messageId)).toEqual([
+      "EMAIL_MESSAGE_CREATED",
+      "EMAIL_MESSAGE_RENDERED",
+      "EMAIL_MESSAGE_SCHEDULED",
+      "EMAIL_MESSAGE_PAUSED",
+    ]);
     await resumeSending({ workspaceId: workspace.id, actor: AUDIT_SYSTEM_ACTOR });
     const db = await getDb();
-    const rows = await db.execute(sql`select start_after, data from pgboss.job where name = ${QUEUES.deliverMessage} and data->>'messageId' = ${heldAtAcceptance.messageId}`);
-    const jobs = (Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows) as Array<{ start_after: Date | string; data: DeliverMessageJob }>;
+    const rows = await db.execute(
+      sql`select start_after, data from pgboss.job where name = ${QUEUES.deliverMessage} and data->>'messageId' = ${heldAtAcceptance.messageId}`,
+    );
+    const jobs = (Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows) as Array<{
+      start_after: Date | string;
+      data: DeliverMessageJob;
+    }>;
     expect(jobs).toHaveLength(1);
     expect(new Date(jobs[0].start_after).toISOString()).toBe(AT.toISOString());
     expect(jobs[0].data.scheduledAt).toBe(AT.toISOString());
@@ -165,7 +200,9 @@ describe("scheduled delivery", () => {
     setClock(() => new Date(AT.getTime() + 60_000));
     await startWorkers({ pollingIntervalSeconds: 0.5 });
     try {
-      await waitFor(async () => (await readMessageState(job.messageId)).message.status === "SUCCEEDED", { what: "the scheduled message to be delivered" });
+      await waitFor(async () => (await readMessageState(job.messageId)).message.status === "SUCCEEDED", {
+        what: "the scheduled message to be delivered",
+      });
     } finally {
       await stopWorkers();
     }

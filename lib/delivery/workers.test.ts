@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb, openPostgres, type DbHandle } from "@/db/client";
 import { emailMessageLogs, emailMessages, localInbox } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
-import { createBoss, enqueueDelivery, getQueue, installQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
+import {
+  createBoss,
+  enqueueDelivery,
+  getQueue,
+  installQueue,
+  QUEUES,
+  type DeliverMessageJob,
+} from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { waitFor } from "@/lib/testing/wait-for";
@@ -49,9 +56,16 @@ async function acceptMessages(count: number): Promise<string[]> {
 
 async function expectEachDeliveredOnce(ids: string[]): Promise<void> {
   const db = await getDb();
-  const statuses = () => db.select({ status: emailMessages.status }).from(emailMessages).where(inArray(emailMessages.id, ids));
-  await waitFor(async () => (await statuses()).every((row) => row.status === "SUCCEEDED"), { what: "every message to be delivered", timeout: 30_000 });
-  const inbox = await db.select({ id: localInbox.emailMessageId }).from(localInbox).where(inArray(localInbox.emailMessageId, ids));
+  const statuses = () =>
+    db.select({ status: emailMessages.status }).from(emailMessages).where(inArray(emailMessages.id, ids));
+  await waitFor(async () => (await statuses()).every((row) => row.status === "SUCCEEDED"), {
+    what: "every message to be delivered",
+    timeout: 30_000,
+  });
+  const inbox = await db
+    .select({ id: localInbox.emailMessageId })
+    .from(localInbox)
+    .where(inArray(localInbox.emailMessageId, ids));
   expect(inbox).toHaveLength(ids.length);
   const events = await db
     .select({ code: emailMessageLogs.code })
@@ -72,7 +86,10 @@ describe("several workers at once (PostgreSQL)", () => {
       const boss = createBoss(handle);
       await boss.start();
       await installQueue(boss);
-      cleanup.push(() => handle.close(), () => boss.stop({ graceful: true, timeout: 5_000 }));
+      cleanup.push(
+        () => handle.close(),
+        () => boss.stop({ graceful: true, timeout: 5_000 }),
+      );
       bosses.push(boss);
       await boss.work<DeliverMessageJob>(
         QUEUES.deliverMessage,
@@ -91,22 +108,26 @@ describe("several workers at once (PostgreSQL)", () => {
     expect(perWorker[1]).toBeGreaterThan(0);
   });
 
-  it.skipIf(!serverUrl)("two `npm run worker` processes deliver each message once and stop on SIGTERM", async () => {
-    const workers = [startWorkerProcess(), startWorkerProcess()];
-    for (const worker of workers) cleanup.push(() => stopProcess(worker.child));
-    await Promise.all(workers.map((worker) => worker.started));
-    const ids = await acceptMessages(30);
-    await expectEachDeliveredOnce(ids);
-    // Each process logs every message it handed to the provider (a line per batch naming them): none
-    // twice. (Which process takes how many is up to timing: one may claim whole batches before the other wakes.)
-    const all = workers
-      .flatMap((worker) => worker.lines().filter((line) => line.message === "messages handed to provider"))
-      .flatMap((line) => line.messageIds as string[])
-      .filter((id) => ids.includes(id));
-    expect(new Set(all).size).toBe(all.length);
-    expect(all.length).toBe(ids.length);
-    for (const worker of workers) expect(await stopProcess(worker.child)).toBe(0);
-  }, 60_000);
+  it.skipIf(!serverUrl)(
+    "two `npm run worker` processes deliver each message once and stop on SIGTERM",
+    async () => {
+      const workers = [startWorkerProcess(), startWorkerProcess()];
+      for (const worker of workers) cleanup.push(() => stopProcess(worker.child));
+      await Promise.all(workers.map((worker) => worker.started));
+      const ids = await acceptMessages(30);
+      await expectEachDeliveredOnce(ids);
+      // Each process logs every message it handed to the provider (a line per batch naming them): none
+      // twice. (Which process takes how many is up to timing: one may claim whole batches before the other wakes.)
+      const all = workers
+        .flatMap((worker) => worker.lines().filter((line) => line.message === "messages handed to provider"))
+        .flatMap((line) => line.messageIds as string[])
+        .filter((id) => ids.includes(id));
+      expect(new Set(all).size).toBe(all.length);
+      expect(all.length).toBe(ids.length);
+      for (const worker of workers) expect(await stopProcess(worker.child)).toBe(0);
+    },
+    60_000,
+  );
 
   it("`npm run worker` refuses to run without DATABASE_URL", async () => {
     const worker = startWorkerProcess({ DATABASE_URL: "" });

@@ -14,133 +14,187 @@ function httpSetting(fallback: number) {
   return z.coerce.number().int().min(1).max(2_147_483_647).default(fallback);
 }
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  APP_URL: z.url().optional(),
-  DATA_DIR: z.string().min(1).default("./.data"),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
-  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend", "ses"]).default("local"),
-  SMTP_URL: z.string().optional(),
-  SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
-  SMTP_TLS_REJECT_UNAUTHORIZED: booleanString.default(true),
-  SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
-  BOUNCE_DOMAIN: z
-    .string()
-    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, "must be a domain name, e.g. bounces.example.com")
-    .transform((value) => value.toLowerCase())
-    .optional(),
-  SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  SMTP_INBOUND_HOST: z.string().min(1).default("0.0.0.0"),
-  SMTP_INBOUND_MAX_BYTES: z.coerce.number().int().min(10_000).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
-  SMTP_INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
-  SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
-  INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  // The SIGKILL duplicate bound (lib/delivery/unrecorded-gate.ts); unset: 4 × SMTP_POOL_SIZE.
-  DELIVERY_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).optional(),
-  RESEND_API_KEY: z.string().optional(),
-  RESEND_BASE_URL: z.url().optional(),
-  RESEND_WEBHOOK_SECRET: z.string().startsWith("whsec_", "must be the whsec_… signing secret Resend shows for the webhook").optional(),
-  AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, "must be an AWS region such as eu-west-1").optional(),
-  AWS_ACCESS_KEY_ID: z.string().min(16).max(128).optional(),
-  AWS_SECRET_ACCESS_KEY: z.string().min(16).max(256).optional(),
-  AWS_SESSION_TOKEN: z.string().min(1).optional(),
-  SES_CONFIGURATION_SET: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a configuration set name (letters, digits, _ and -)").optional(),
-  SES_ENDPOINT: z.url().optional(),
-  SES_SNS_TOPIC_ARNS: z
-    .string()
-    .regex(/^\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\s*,\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*\s*$/, "must be SNS topic ARNs separated by commas")
-    .transform((value) => value.split(",").map((arn) => arn.trim()))
-    .optional(),
-  POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: booleanString.default(false),
-  SNS_TEST_TRUSTED_ORIGIN: z.url().optional(),
-  RUN_WORKER: booleanString.default(true),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
-  SEED_DEMO: booleanString.default(true),
-  SEED_API_KEY: z
-    .string()
-    .regex(/^key_[0-9A-Za-z]{16}:[0-9A-Za-z_-]{32,}$/, "must be key_<16 base62>:<secret of 32+ characters>")
-    .optional(),
-  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  // The production HTTP server (lib/entry/http/hardened-server.ts).
-  HTTP_HEADERS_TIMEOUT_MS: httpSetting(10_000),
-  HTTP_IDLE_TIMEOUT_MS: httpSetting(10_000),
-  HTTP_REQUEST_TIMEOUT_MS: httpSetting(60_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: httpSetting(5_000),
-  HTTP_MAX_REQUESTS_PER_SOCKET: httpSetting(1_000),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(100),
-  RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
-  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
-  S3_ENDPOINT: z.url().optional(),
-  S3_REGION: z.string().min(1).default("us-east-1"),
-  S3_BUCKET: z.string().min(3).max(63).optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_FORCE_PATH_STYLE: booleanString.default(false),
-  ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
-  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  SCHEDULE_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(9),
-  DELIVERY_UNCONFIRMED_AFTER_MINUTES: z.coerce.number().int().min(0).max(100_000).default(60),
-  AUTO_PAUSE_BOUNCE_RATE: z.coerce.number().min(0).max(1).default(0.1),
-  AUTO_PAUSE_COMPLAINT_RATE: z.coerce.number().min(0).max(1).default(0.001),
-  AUTO_PAUSE_MIN_MESSAGES: z.coerce.number().int().min(1).max(1000).default(100),
-  DOMAIN_VERIFICATION: z.enum(["dns", "off"]).default("dns"),
-  DNS_SERVERS: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, "must be host[:port] entries separated by commas").optional(),
-  SMTP_SUBMISSION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  SMTP_SUBMISSION_TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  SMTP_SUBMISSION_HOST: z.string().min(1).default("0.0.0.0"),
-  SMTP_SUBMISSION_HOSTNAME: z.string().min(1).max(253).optional(),
-  SMTP_TLS_CERT: z.string().min(1).optional(),
-  SMTP_TLS_KEY: z.string().min(1).optional(),
-  SMTP_ALLOW_INSECURE_AUTH: booleanString.default(false),
-  // 55 MB holds the API's 40 MB of attachments once base64-encoded.
-  SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(55 * 1024 * 1024),
-  WEBHOOKS_ALLOW_PRIVATE: booleanString.default(false),
-  WEBHOOKS_ALLOW_HTTP: booleanString.default(false),
-  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(100),
-  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
-  // Webhook requests of one worker process sent and not yet recorded: what a SIGKILL can send twice.
-  WEBHOOK_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).default(50),
-  // Mail first: a worker delivering mail lets its webhook turns wait; past this bound they go one at a time (0: side by side).
-  WEBHOOK_MAIL_FIRST_SECONDS: z.coerce.number().min(0).max(300).default(5),
-  SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
-}).superRefine((values, ctx) => {
-  if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
-    ctx.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT_MS"], message: "must not exceed HTTP_REQUEST_TIMEOUT_MS" });
-  }
-  if (values.SMTP_INBOUND_PORT !== undefined && !values.BOUNCE_DOMAIN) {
-    ctx.addIssue({ code: "custom", path: ["BOUNCE_DOMAIN"], message: "is required when SMTP_INBOUND_PORT is set (the listener takes mail only for it)" });
-  }
-  if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
-    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
-  }
-  if (Boolean(values.AWS_ACCESS_KEY_ID) !== Boolean(values.AWS_SECRET_ACCESS_KEY)) {
-    ctx.addIssue({ code: "custom", path: ["AWS_SECRET_ACCESS_KEY"], message: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together" });
-  }
-  if (values.SNS_TEST_TRUSTED_ORIGIN && values.NODE_ENV !== "test" && !values.POSTWERK_ALLOW_INSECURE_TEST_SETTINGS) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["SNS_TEST_TRUSTED_ORIGIN"],
-      message: "is a test setting (it trusts SNS certificates from another origin): honored only with NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true",
-    });
-  }
-  if (values.SMTP_SUBMISSION_TLS_PORT !== undefined && !(values.SMTP_TLS_CERT && values.SMTP_TLS_KEY)) {
-    ctx.addIssue({ code: "custom", path: ["SMTP_SUBMISSION_TLS_PORT"], message: "needs SMTP_TLS_CERT and SMTP_TLS_KEY (implicit TLS)" });
-  }
-  if (Boolean(values.SMTP_TLS_CERT) !== Boolean(values.SMTP_TLS_KEY)) {
-    ctx.addIssue({ code: "custom", path: ["SMTP_TLS_KEY"], message: "SMTP_TLS_CERT and SMTP_TLS_KEY go together" });
-  }
-  if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
-    ctx.addIssue({ code: "custom", path: ["S3_SECRET_ACCESS_KEY"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });
-  }
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    APP_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default("./.data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    DELIVERY_PROVIDER: z.enum(["local", "smtp", "resend", "ses"]).default("local"),
+    SMTP_URL: z.string().optional(),
+    SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+    SMTP_TLS_REJECT_UNAUTHORIZED: booleanString.default(true),
+    SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+    BOUNCE_DOMAIN: z
+      .string()
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i,
+        "must be a domain name, e.g. bounces.example.com",
+      )
+      .transform((value) => value.toLowerCase())
+      .optional(),
+    SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    SMTP_INBOUND_HOST: z.string().min(1).default("0.0.0.0"),
+    SMTP_INBOUND_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(10_000)
+      .max(100 * 1024 * 1024)
+      .default(10 * 1024 * 1024),
+    SMTP_INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
+    SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+    INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    // The SIGKILL duplicate bound (lib/delivery/unrecorded-gate.ts); unset: 4 × SMTP_POOL_SIZE.
+    DELIVERY_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).optional(),
+    RESEND_API_KEY: z.string().optional(),
+    RESEND_BASE_URL: z.url().optional(),
+    RESEND_WEBHOOK_SECRET: z
+      .string()
+      .startsWith("whsec_", "must be the whsec_… signing secret Resend shows for the webhook")
+      .optional(),
+    AWS_REGION: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, "must be an AWS region such as eu-west-1")
+      .optional(),
+    AWS_ACCESS_KEY_ID: z.string().min(16).max(128).optional(),
+    AWS_SECRET_ACCESS_KEY: z.string().min(16).max(256).optional(),
+    AWS_SESSION_TOKEN: z.string().min(1).optional(),
+    SES_CONFIGURATION_SET: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a configuration set name (letters, digits, _ and -)")
+      .optional(),
+    SES_ENDPOINT: z.url().optional(),
+    SES_SNS_TOPIC_ARNS: z
+      .string()
+      .regex(
+        /^\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\s*,\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*\s*$/,
+        "must be SNS topic ARNs separated by commas",
+      )
+      .transform((value) => value.split(",").map((arn) => arn.trim()))
+      .optional(),
+    POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: booleanString.default(false),
+    SNS_TEST_TRUSTED_ORIGIN: z.url().optional(),
+    RUN_WORKER: booleanString.default(true),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+    SEED_DEMO: booleanString.default(true),
+    SEED_API_KEY: z
+      .string()
+      .regex(/^key_[0-9A-Za-z]{16}:[0-9A-Za-z_-]{32,}$/, "must be key_<16 base62>:<secret of 32+ characters>")
+      .optional(),
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    // The production HTTP server (lib/entry/http/hardened-server.ts).
+    HTTP_HEADERS_TIMEOUT_MS: httpSetting(10_000),
+    HTTP_IDLE_TIMEOUT_MS: httpSetting(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: httpSetting(60_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: httpSetting(5_000),
+    HTTP_MAX_REQUESTS_PER_SOCKET: httpSetting(1_000),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
+    STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().min(1).default("us-east-1"),
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanString.default(false),
+    ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
+    RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    SCHEDULE_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(9),
+    DELIVERY_UNCONFIRMED_AFTER_MINUTES: z.coerce.number().int().min(0).max(100_000).default(60),
+    AUTO_PAUSE_BOUNCE_RATE: z.coerce.number().min(0).max(1).default(0.1),
+    AUTO_PAUSE_COMPLAINT_RATE: z.coerce.number().min(0).max(1).default(0.001),
+    AUTO_PAUSE_MIN_MESSAGES: z.coerce.number().int().min(1).max(1000).default(100),
+    DOMAIN_VERIFICATION: z.enum(["dns", "off"]).default("dns"),
+    DNS_SERVERS: z
+      .string()
+      .regex(/^[^,\s]+(,[^,\s]+)*$/, "must be host[:port] entries separated by commas")
+      .optional(),
+    SMTP_SUBMISSION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    SMTP_SUBMISSION_TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    SMTP_SUBMISSION_HOST: z.string().min(1).default("0.0.0.0"),
+    SMTP_SUBMISSION_HOSTNAME: z.string().min(1).max(253).optional(),
+    SMTP_TLS_CERT: z.string().min(1).optional(),
+    SMTP_TLS_KEY: z.string().min(1).optional(),
+    SMTP_ALLOW_INSECURE_AUTH: booleanString.default(false),
+    // 55 MB holds the API's 40 MB of attachments once base64-encoded.
+    SMTP_MAX_MESSAGE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(200 * 1024 * 1024)
+      .default(55 * 1024 * 1024),
+    WEBHOOKS_ALLOW_PRIVATE: booleanString.default(false),
+    WEBHOOKS_ALLOW_HTTP: booleanString.default(false),
+    WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
+    // Webhook requests of one worker process sent and not yet recorded: what a SIGKILL can send twice.
+    WEBHOOK_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).default(50),
+    // Mail first: a worker delivering mail lets its webhook turns wait; past this bound they go one at a time (0: side by side).
+    WEBHOOK_MAIL_FIRST_SECONDS: z.coerce.number().min(0).max(300).default(5),
+    SYSTEM_EMAIL_FROM: z.string().min(3).max(320).default("Postwerk <no-reply@postwerk.localhost>"),
+  })
+  .superRefine((values, ctx) => {
+    if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["HTTP_HEADERS_TIMEOUT_MS"],
+        message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
+      });
+    }
+    if (values.SMTP_INBOUND_PORT !== undefined && !values.BOUNCE_DOMAIN) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BOUNCE_DOMAIN"],
+        message: "is required when SMTP_INBOUND_PORT is set (the listener takes mail only for it)",
+      });
+    }
+    if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {
+      ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
+    }
+    if (Boolean(values.AWS_ACCESS_KEY_ID) !== Boolean(values.AWS_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AWS_SECRET_ACCESS_KEY"],
+        message: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together",
+      });
+    }
+    if (values.SNS_TEST_TRUSTED_ORIGIN && values.NODE_ENV !== "test" && !values.POSTWERK_ALLOW_INSECURE_TEST_SETTINGS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SNS_TEST_TRUSTED_ORIGIN"],
+        message:
+          "is a test setting (it trusts SNS certificates from another origin): honored only with NODE_ENV=test or POSTWERK_ALLOW_INSECURE_TEST_SETTINGS=true",
+      });
+    }
+    if (values.SMTP_SUBMISSION_TLS_PORT !== undefined && !(values.SMTP_TLS_CERT && values.SMTP_TLS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SMTP_SUBMISSION_TLS_PORT"],
+        message: "needs SMTP_TLS_CERT and SMTP_TLS_KEY (implicit TLS)",
+      });
+    }
+    if (Boolean(values.SMTP_TLS_CERT) !== Boolean(values.SMTP_TLS_KEY)) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_TLS_KEY"], message: "SMTP_TLS_CERT and SMTP_TLS_KEY go together" });
+    }
+    if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["S3_SECRET_ACCESS_KEY"],
+        message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together",
+      });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema> & { APP_URL: string; AUTH_SECRET: string; DATA_DIR: string };
 
@@ -170,10 +224,9 @@ export function resetEnvForTests(): void {
 }
 
 function emptyStringsAsUnset(source: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== "")) as Record<
-    string,
-    string
-  >;
+  return Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  ) as Record<string, string>;
 }
 
 /** An AUTH_SECRET made once and kept under DATA_DIR when the operator gives none, so restarts keep links and sessions valid. */

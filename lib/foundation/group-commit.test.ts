@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { GroupCommitter } from "./group-commit";
 
 /** A committer whose writes record their groups and yield to the event loop, so entries submitted meanwhile queue for the next group. */
-function recordingCommitter(limit: { weigh: (entry: number) => number; maxWeight: number } | null, fails: (group: number[]) => boolean = () => false) {
+function recordingCommitter(
+  limit: { weigh: (entry: number) => number; maxWeight: number } | null,
+  fails: (group: number[]) => boolean = () => false,
+) {
   const groups: number[][] = [];
   const committer = new GroupCommitter<number, string>(async (entries) => {
     groups.push(entries);

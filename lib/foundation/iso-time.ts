@@ -9,8 +9,19 @@ export function isoTime(date: Date): string {
   const year = date.getUTCFullYear();
   if (!(year >= 1000 && year <= 9999)) return date.toISOString();
   return (
-    year + "-" + pad2(date.getUTCMonth() + 1) + "-" + pad2(date.getUTCDate()) +
-    "T" + pad2(date.getUTCHours()) + ":" + pad2(date.getUTCMinutes()) + ":" + pad2(date.getUTCSeconds()) +
-    "." + pad3(date.getUTCMilliseconds()) + "Z"
+    year +
+    "-" +
+    pad2(date.getUTCMonth() + 1) +
+    "-" +
+    pad2(date.getUTCDate()) +
+    "T" +
+    pad2(date.getUTCHours()) +
+    ":" +
+    pad2(date.getUTCMinutes()) +
+    ":" +
+    pad2(date.getUTCSeconds()) +
+    "." +
+    pad3(date.getUTCMilliseconds()) +
+    "Z"
   );
 }

@@ -26,7 +26,9 @@ async function oneSession(): Promise<Db> {
 
 async function preparedStatements(db: Db): Promise<number> {
   const result = (await db.execute(sql`select count(*)::int as n from pg_prepared_statements`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: Array<{ n: number }> }).rows) as Array<{ n: number }>;
+  const rows = (Array.isArray(result) ? result : (result as { rows: Array<{ n: number }> }).rows) as Array<{
+    n: number;
+  }>;
   return rows[0].n;
 }
 
@@ -37,10 +39,20 @@ describe("keysetPage", () => {
     const start = Date.now() - 60_000;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push(await insertTestMessage(workspace.id, { createdAt: new Date(start + i * 1000), status: i % 2 ? "FAILED" : "PENDING", subject: `S ${i}` }));
+      ids.push(
+        await insertTestMessage(workspace.id, {
+          createdAt: new Date(start + i * 1000),
+          status: i % 2 ? "FAILED" : "PENDING",
+          subject: `S ${i}`,
+        }),
+      );
     }
     const newestFirst = [...ids].reverse();
-    const page = (filters: ReturnType<typeof eq>[], cursor: { direction: "after" | "before"; id: string } | null = null, limit = 2) =>
+    const page = (
+      filters: ReturnType<typeof eq>[],
+      cursor: { direction: "after" | "before"; id: string } | null = null,
+      limit = 2,
+    ) =>
       keysetPage<{ id: string; createdAt: Date; status: string; subject: string }>(
         { db, table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspace.id), filters, columns },
         { limit, cursor },
@@ -49,7 +61,12 @@ describe("keysetPage", () => {
     const before = await preparedStatements(db);
     const first = await page([]);
     expect(first.items.map((row) => row.id)).toEqual(newestFirst.slice(0, 2));
-    expect(first.items[0]).toEqual({ id: ids[4], createdAt: new Date(start + 4000), status: "PENDING", subject: "S 4" });
+    expect(first.items[0]).toEqual({
+      id: ids[4],
+      createdAt: new Date(start + 4000),
+      status: "PENDING",
+      subject: "S 4",
+    });
     expect(first.meta).toEqual({ limit: 2, count: 2, "cursor.after": ids[3], "cursor.before": null });
     expect(await preparedStatements(db)).toBe(before + 1);
     await page([]);
@@ -70,7 +87,11 @@ describe("keysetPage", () => {
     expect(failed.items.map((row) => row.id)).toEqual([ids[3], ids[1]]);
     const both = await page([eq(m.status, "FAILED"), eq(m.subject, "S 1")], null, 5);
     expect(both.items.map((row) => row.id)).toEqual([ids[1]]);
-    const twoWithCursor = await page([eq(m.status, "PENDING"), eq(m.subject, "S 0")], { direction: "after", id: ids[4] }, 5);
+    const twoWithCursor = await page(
+      [eq(m.status, "PENDING"), eq(m.subject, "S 0")],
+      { direction: "after", id: ids[4] },
+      5,
+    );
     expect(twoWithCursor.items.map((row) => row.id)).toEqual([ids[0]]);
     expect(await preparedStatements(db)).toBe(prepared);
   });

@@ -36,11 +36,14 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const { db, table, createdAt, id, scope } = query;
   const columns = query.columns ?? (getTableColumns(table) as Columns);
   const where = [scope, ...query.filters];
-  const run = (statement: SQL) => (preparedWhen(query.filters) ? executePrepared(db, statement) : db.execute(statement));
+  const run = (statement: SQL) =>
+    preparedWhen(query.filters) ? executePrepared(db, statement) : db.execute(statement);
   let anchor: Keyed | undefined;
   if (page.cursor) {
     const keyColumns = keyColumnsOf(createdAt, id);
-    const found = await run(sql`select ${columnList(keyColumns)} from ${table} where ${scope} and ${id} = ${page.cursor.id}`);
+    const found = await run(
+      sql`select ${columnList(keyColumns)} from ${table} where ${scope} and ${id} = ${page.cursor.id}`,
+    );
     [anchor] = decodeRows<Keyed>(found, keyColumns);
     if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
   }
@@ -49,18 +52,29 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
   const backwards = page.cursor?.direction === "before";
   const condition = and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined);
   const order = backwards ? sql`${createdAt} asc, ${id} asc` : sql`${createdAt} desc, ${id} desc`;
-  const rows = decodeRows<T>(await run(sql`select ${columnList(columns)} from ${table} where ${condition} order by ${order} limit ${page.limit + 1}`), columns);
+  const rows = decodeRows<T>(
+    await run(
+      sql`select ${columnList(columns)} from ${table} where ${condition} order by ${order} limit ${page.limit + 1}`,
+    ),
+    columns,
+  );
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();
-  const exists = async (condition: SQL) => rowsOf(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`)).length > 0;
+  const exists = async (condition: SQL) =>
+    rowsOf(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`)).length > 0;
   const first = items[0];
   const last = items[items.length - 1];
   const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
   const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer(first)));
   return {
     items,
-    meta: { limit: page.limit, count: items.length, "cursor.after": hasOlder ? last.id : null, "cursor.before": hasNewer ? first.id : null },
+    meta: {
+      limit: page.limit,
+      count: items.length,
+      "cursor.after": hasOlder ? last.id : null,
+      "cursor.before": hasNewer ? first.id : null,
+    },
   };
 }
 

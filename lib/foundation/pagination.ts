@@ -29,7 +29,11 @@ export function parseCursorPage(params: URLSearchParams | ParamReader, options: 
   const after = read("cursor.after");
   const before = read("cursor.before");
   if (after && before) throw invalidParameter("cursor.before", "Give cursor.after or cursor.before, not both.");
-  const cursor = after ? { direction: "after" as const, id: after } : before ? { direction: "before" as const, id: before } : null;
+  const cursor = after
+    ? { direction: "after" as const, id: after }
+    : before
+      ? { direction: "before" as const, id: before }
+      : null;
   const createdAt: CursorPage["createdAt"] = {};
   for (const op of ["gt", "gte", "lt", "lte"] as const) {
     const value = read(`createdAt.${op}`);
@@ -62,6 +66,7 @@ export function parseDateTime(value: string, param: string): Date {
 
 export function parseEnum<T extends string>(value: string | null, allowed: readonly T[], param: string): T | undefined {
   if (value === null || value === "") return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw invalidParameter(param, `${param} must be one of ${allowed.join(", ")}.`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw invalidParameter(param, `${param} must be one of ${allowed.join(", ")}.`);
   return value as T;
 }

@@ -12,7 +12,11 @@ export function formatParam(path: ReadonlyArray<PropertyKey>, prefix = ""): stri
 }
 
 /** The first issue of a failed parse as an AppError naming the field, in the API's own words. */
-export function zodToAppError(error: z.ZodError, code: ErrorCode = "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prefix = ""): AppError {
+export function zodToAppError(
+  error: z.ZodError,
+  code: ErrorCode = "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+  prefix = "",
+): AppError {
   const issue = error.issues[0];
   const param = formatParam(issue.path, prefix) || undefined;
   return new AppError(code, describeIssue(issue, param), { param });
@@ -26,7 +30,8 @@ const ZOD_DEFAULT_WORDING = /^(Invalid input|Too small|Too big|Invalid option)/;
 /** A validator's issue in the API's words: the field, what was expected, an example where it helps, what came instead. */
 function describeIssue(issue: Issue, param: string | undefined): string {
   const field = param ?? "The request body";
-  if (!ZOD_DEFAULT_WORDING.test(issue.message)) return `${param ? `Invalid ${param}` : "Invalid request body"}: ${issue.message}.`.replace(/\.\.$/, ".");
+  if (!ZOD_DEFAULT_WORDING.test(issue.message))
+    return `${param ? `Invalid ${param}` : "Invalid request body"}: ${issue.message}.`.replace(/\.\.$/, ".");
   const got = /received (\w+)/.exec(issue.message)?.[1];
   const instead = got ? `; got ${got === "undefined" ? "nothing" : `${article(got)} ${got}`}` : "";
   switch (issue.code) {
@@ -74,7 +79,10 @@ const EXAMPLES: Record<string, string> = {
 EXAMPLES.cc = EXAMPLES.bcc = EXAMPLES.replyTo = EXAMPLES.to;
 
 function exampleFor(param: string | undefined): string {
-  const name = param?.replace(/\[\d+\]$/, "").split(".").pop();
+  const name = param
+    ?.replace(/\[\d+\]$/, "")
+    .split(".")
+    .pop();
   const example = name ? EXAMPLES[name] : undefined;
   return example ? ` (e.g. ${example})` : "";
 }

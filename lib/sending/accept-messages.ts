@@ -5,7 +5,12 @@ import type { DeliverMessageJob } from "@/lib/records/queue/queue";
 import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 import type { PreparedMessage } from "./prepare-message";
 import { metrics } from "@/lib/foundation/metrics/metrics";
-import { HELD_CODE, withCreationEffects, withHeldEffects, type CreationEvent } from "@/lib/records/timeline/creation-events";
+import {
+  HELD_CODE,
+  withCreationEffects,
+  withHeldEffects,
+  type CreationEvent,
+} from "@/lib/records/timeline/creation-events";
 import { writeAcceptance } from "./accept-statement";
 
 /**
@@ -33,16 +38,21 @@ export async function acceptMessages(
   const now = new Date();
   // A millisecond after CREATED and RENDERED (the error or SCHEDULED event), two after (PAUSED), so the timeline reads in order.
   const next = new Date(now.getTime() + 1);
-  const rows = prepared.map((message, index) => messageRow(message, extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null, extra, now));
+  const rows = prepared.map((message, index) =>
+    messageRow(message, extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null, extra, now),
+  );
   const events = acceptanceEvents(prepared, now, next);
   withCreationEffects(rows, events);
   const live = prepared.filter((message) => !message.sandbox);
   const paused = await writeAcceptance(tx, {
     messages: rows,
     events,
-    contacts: [...new Set(live.map((message) => message.workspaceId))]
-      .sort()
-      .flatMap((workspaceId) => contactRows(workspaceId, live.filter((message) => message.workspaceId === workspaceId).flatMap((message) => message.contacts))),
+    contacts: [...new Set(live.map((message) => message.workspaceId))].sort().flatMap((workspaceId) =>
+      contactRows(
+        workspaceId,
+        live.filter((message) => message.workspaceId === workspaceId).flatMap((message) => message.contacts),
+      ),
+    ),
     jobs: live.filter((message) => !message.failure).map(deliveryJobOf),
   });
   withHeldEffects(rows, events, paused);
@@ -55,7 +65,12 @@ export async function acceptMessages(
  * caller can answer without reading the message back. Its timeline columns and status are then its
  * events' effects (withCreationEffects); a sandbox message starts SUCCEEDED, since it never goes out.
  */
-function messageRow(message: PreparedMessage, batchIndex: number | null, extra: { batchId?: string; workflowRunId?: string }, now: Date): EmailMessageRow {
+function messageRow(
+  message: PreparedMessage,
+  batchIndex: number | null,
+  extra: { batchId?: string; workflowRunId?: string },
+  now: Date,
+): EmailMessageRow {
   // EMPTY_TIMELINE is spread last: spread first,
   // V8 then adds the other 30 properties one by one at ~0.08 ms per row (a tenth of acceptance).
   return {
@@ -106,7 +121,12 @@ function deliveryJobOf(message: PreparedMessage): DeliverMessageJob {
  * PAUSED for every live message still waiting, written only if its workspace turns out paused.
  */
 function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): CreationEvent[] {
-  const event = (message: PreparedMessage, code: CreationEvent["code"], text: string | null, at: Date): CreationEvent => ({
+  const event = (
+    message: PreparedMessage,
+    code: CreationEvent["code"],
+    text: string | null,
+    at: Date,
+  ): CreationEvent => ({
     workspaceId: message.workspaceId,
     messageId: message.id,
     sandbox: message.sandbox,
@@ -120,10 +140,12 @@ function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): C
   ]);
   for (const message of prepared) {
     if (message.failure) events.push(event(message, message.failure.code, message.failure.sentence, next));
-    else if (message.scheduledAt) events.push(event(message, "EMAIL_MESSAGE_SCHEDULED", describeSchedule(message), next));
+    else if (message.scheduledAt)
+      events.push(event(message, "EMAIL_MESSAGE_SCHEDULED", describeSchedule(message), next));
   }
   const held = new Date(now.getTime() + 2);
-  for (const message of prepared) if (!message.sandbox && !message.failure) events.push(event(message, HELD_CODE, null, held));
+  for (const message of prepared)
+    if (!message.sandbox && !message.failure) events.push(event(message, HELD_CODE, null, held));
   return events;
 }
 

@@ -22,9 +22,17 @@ const jobColumns = (messageId: string) =>
       group_id, group_tier, blocked, blocking, pending_dependencies, (start_after - created_on)::text as delay
     from pgboss.job where name = 'deliver-message' and data->>'messageId' = ${messageId}`);
 
-async function prepare(ws: Awaited<ReturnType<typeof createTestWorkspace>>, body: Record<string, unknown>, sandbox = false) {
+async function prepare(
+  ws: Awaited<ReturnType<typeof createTestWorkspace>>,
+  body: Record<string, unknown>,
+  sandbox = false,
+) {
   const command = parseSendRequest({ from: "hello@example.com", subject: "Hi", bodyHtml: "<p>Hi</p>", ...body });
-  return prepareMessage(await getDb(), command, { workspace: ws.workspace, sandbox, source: sandbox ? "SANDBOX_API" : "API" });
+  return prepareMessage(await getDb(), command, {
+    workspace: ws.workspace,
+    sandbox,
+    source: sandbox ? "SANDBOX_API" : "API",
+  });
 }
 
 describe("the accept statement", () => {
@@ -46,7 +54,10 @@ describe("the accept statement", () => {
     const plain = await prepare(ws, { to: "Ann <ann@example.org>" });
     const twice = await prepare(ws, { to: ["ann@example.org", "BOB@example.org"] });
     const scheduled = await prepare(ws, { to: "cy@example.org", scheduledAt: later.toISOString() });
-    const failed = { ...(await prepare(ws, { to: "dee@example.org" })), failure: { code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR" as const, sentence: "No valid recipient." } };
+    const failed = {
+      ...(await prepare(ws, { to: "dee@example.org" })),
+      failure: { code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR" as const, sentence: "No valid recipient." },
+    };
     const sandbox = await prepare(ws, { to: "eve@example.org" }, true);
     const all = [plain, twice, scheduled, failed, sandbox];
     const rows = await queueTransaction((tx) => acceptMessages(tx, all));
@@ -54,8 +65,18 @@ describe("the accept statement", () => {
     const expected = {
       [plain.id]: { status: "PENDING", codes: [], types: ["email.created"], job: true },
       [twice.id]: { status: "PENDING", codes: [], types: ["email.created"], job: true },
-      [scheduled.id]: { status: "PENDING", codes: ["EMAIL_MESSAGE_SCHEDULED"], types: ["email.created", "email.scheduled"], job: true },
-      [failed.id]: { status: "FAILED", codes: ["EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"], types: ["email.created", "email.failed"], job: false },
+      [scheduled.id]: {
+        status: "PENDING",
+        codes: ["EMAIL_MESSAGE_SCHEDULED"],
+        types: ["email.created", "email.scheduled"],
+        job: true,
+      },
+      [failed.id]: {
+        status: "FAILED",
+        codes: ["EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"],
+        types: ["email.created", "email.failed"],
+        job: false,
+      },
       [sandbox.id]: { status: "SUCCEEDED", codes: [], types: [], job: false },
     };
     for (const row of rows) {
@@ -65,14 +86,20 @@ describe("the accept statement", () => {
       expect(state.message.status).toBe(want.status);
       expect(state.message.erroredAt !== null).toBe(want.status === "FAILED");
       expect(state.codes).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", ...want.codes]);
-      const outbox = await rowsOf<{ type: string; log_id: string }>(sql`select type, log_id from webhook_events where email_message_id = ${row.id} order by seq`);
+      const outbox = await rowsOf<{ type: string; log_id: string }>(
+        sql`select type, log_id from webhook_events where email_message_id = ${row.id} order by seq`,
+      );
       expect(outbox.map((event) => event.type)).toEqual(want.types);
       for (const event of outbox) expect(state.events.map((log) => log.id)).toContain(event.log_id);
       expect((await jobColumns(row.id)).length).toBe(want.job ? 1 : 0);
     }
-    const [job] = await rowsOf<{ start_after: string | Date }>(sql`select start_after from pgboss.job where data->>'messageId' = ${scheduled.id}`);
+    const [job] = await rowsOf<{ start_after: string | Date }>(
+      sql`select start_after from pgboss.job where data->>'messageId' = ${scheduled.id}`,
+    );
     expect(new Date(job!.start_after).getTime()).toBe(scheduled.scheduledAt!.getTime());
-    const people = await rowsOf<{ email: string; name: string | null }>(sql`select email, name from contacts where workspace_id = ${ws.workspace.id} order by email`);
+    const people = await rowsOf<{ email: string; name: string | null }>(
+      sql`select email, name from contacts where workspace_id = ${ws.workspace.id} order by email`,
+    );
     expect(people).toEqual([
       { email: "ann@example.org", name: "Ann" },
       { email: "bob@example.org", name: null },
@@ -83,7 +110,9 @@ describe("the accept statement", () => {
 
   it("sends pg-boss's NOTIFY with a job that is due, so a waiting worker wakes at once", async () => {
     const ws = await createTestWorkspace();
-    const [{ channel }] = (await rowsOf<{ channel: string }>(sql`select 'pgboss_' || left(encode(sha224('pgboss'::bytea), 'hex'), 24) as channel`)) as [{ channel: string }];
+    const [{ channel }] = (await rowsOf<{ channel: string }>(
+      sql`select 'pgboss_' || left(encode(sha224('pgboss'::bytea), 'hex'), 24) as channel`,
+    )) as [{ channel: string }];
     const heard: string[] = [];
     const handle = await getDbHandle();
     const listener = handle.driver === "postgres" ? postgres(handle.connectionString!, { max: 1 }) : null;
@@ -94,7 +123,8 @@ describe("the accept statement", () => {
       const message = await prepare(ws, { to: "ada@example.org" });
       await queueTransaction((tx) => acceptMessages(tx, [message]));
       const deadline = Date.now() + 5_000;
-      while (!heard.includes("deliver-message") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (!heard.includes("deliver-message") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(heard).toContain("deliver-message");
     } finally {
       await unlisten();
@@ -104,7 +134,9 @@ describe("the accept statement", () => {
 
   it("writes the Held sentence as heldSentence does, for every kind of reason", async () => {
     for (const reason of [null, "", "Checking the list.", "Bounce rate above 5%", "a.b."]) {
-      const [row] = await rowsOf<{ sentence: string }>(sql`select ${heldSentenceSql(sql`${reason}::text`)} as sentence`);
+      const [row] = await rowsOf<{ sentence: string }>(
+        sql`select ${heldSentenceSql(sql`${reason}::text`)} as sentence`,
+      );
       expect(row!.sentence).toBe(heldSentence(reason));
     }
   });

@@ -7,7 +7,12 @@ import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
 import { wellFormedJson } from "@/db/well-formed-json";
 import { contactsJson, contactsUpsert } from "@/lib/domain/contacts/upsert-contacts";
 import { deliveryJobsInsert, jobInsertOf, type DeliverMessageJob } from "@/lib/records/queue/queue";
-import { creationEventsCtes, creationEventsJson, heldStatusSql, type CreationEvent } from "@/lib/records/timeline/creation-events";
+import {
+  creationEventsCtes,
+  creationEventsJson,
+  heldStatusSql,
+  type CreationEvent,
+} from "@/lib/records/timeline/creation-events";
 import { heldSentenceSql, pausedWorkspacesSelect } from "@/lib/domain/workspaces/sending-state";
 import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 
@@ -55,7 +60,10 @@ export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Pro
     contacts: contactsJson(acceptance.contacts),
     jobs: wellFormedJson(acceptance.jobs.map(jobInsertOf)),
   })) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string | null; reason: string | null }>;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    id: string | null;
+    reason: string | null;
+  }>;
   return new Map(rows.filter((row) => row.id !== null).map((row) => [row.id!, row.reason]));
 }
 
@@ -78,7 +86,10 @@ async function acceptStatement(): Promise<Query> {
     })}),
     ${creationEventsCtes(
       { logs: param("logs"), outbox: param("outbox") },
-      { message: sql`(select ${heldSentenceSql(sql`p.reason`)} from paused p where p.id = workspace_id)`, where: inPaused },
+      {
+        message: sql`(select ${heldSentenceSql(sql`p.reason`)} from paused p where p.id = workspace_id)`,
+        where: inPaused,
+      },
     )},
     upserted as (${contactsUpsert(param("contacts"))}),
     ${delivery.ctes}

@@ -7,15 +7,26 @@ import { parseSendRequest } from "./parse-send-request";
 import { prepareMessage } from "./prepare-message";
 import { sendMessage } from "./send-message";
 
-const raw = (i: number) => ({ from: "hello@example.com", to: `reader${i}@example.org`, subject: `Together ${i}`, bodyHtml: "<p>Hi</p>" });
+const raw = (i: number) => ({
+  from: "hello@example.com",
+  to: `reader${i}@example.org`,
+  subject: `Together ${i}`,
+  bodyHtml: "<p>Hi</p>",
+});
 
 /** The transaction that wrote each message (its row's xmin), and whether its job exists. */
 async function writtenBy(ids: string[]): Promise<Array<{ id: string; xmin: string; jobs: number }>> {
-  const result = await (await getDb()).execute(sql`
+  const result = await (
+    await getDb()
+  ).execute(sql`
     select m.id, m.xmin::text as xmin,
       (select count(*)::int from pgboss.job j where j.name = 'deliver-message' and j.data->>'messageId' = m.id) as jobs
     from email_messages m where m.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`);
-  return (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{ id: string; xmin: string; jobs: number }>;
+  return (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{
+    id: string;
+    xmin: string;
+    jobs: number;
+  }>;
 }
 
 describe("single sends committed together", () => {
@@ -24,7 +35,10 @@ describe("single sends committed together", () => {
     await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw(-1) }); // warms the caches
     const sends = 24;
     const ids = await Promise.all(
-      Array.from({ length: sends }, async (_, i) => (await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw(i) })).message.id),
+      Array.from(
+        { length: sends },
+        async (_, i) => (await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw(i) })).message.id,
+      ),
     );
     const rows = await writtenBy(ids);
     expect(rows).toHaveLength(sends);
@@ -41,13 +55,22 @@ describe("single sends committed together", () => {
   it("a send whose write fails in a group fails alone: the others of its group are accepted", async () => {
     const ws = await createTestWorkspace();
     const db = await getDb();
-    const prepare = (i: number) => prepareMessage(db, parseSendRequest(raw(i)), { workspace: ws.workspace, sandbox: false, source: "API" });
+    const prepare = (i: number) =>
+      prepareMessage(db, parseSendRequest(raw(i)), { workspace: ws.workspace, sandbox: false, source: "API" });
     const good = await Promise.all([0, 1, 2, 3].map(prepare));
     // A template id that does not exist: only the insert's foreign key finds it, inside the group's statement.
     const bad = { ...(await prepare(4)), templateId: "tpl_does_not_exist" };
     const committer = singleSendCommitter(db);
-    const results = await Promise.allSettled([good[0], bad, ...good.slice(1)].map((message) => committer.submit(message)));
-    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+    const results = await Promise.allSettled(
+      [good[0], bad, ...good.slice(1)].map((message) => committer.submit(message)),
+    );
+    expect(results.map((result) => result.status)).toEqual([
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+    ]);
     const rows = await writtenBy([...good, bad].map((message) => message.id));
     expect(rows.map((row) => row.id).sort()).toEqual(good.map((message) => message.id).sort());
     expect(rows.every((row) => row.jobs === 1)).toBe(true);

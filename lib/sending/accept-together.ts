@@ -8,7 +8,8 @@ import type { PreparedMessage } from "./prepare-message";
 
 /** A group's bodies, at most: a burst of large sends is split into several groups (a larger send goes alone). */
 const MAX_GROUP_CHARACTERS = 8 * 1024 * 1024;
-const weighMessage = (message: PreparedMessage) => message.bodyHtml.length + message.bodyText.length + message.subject.length;
+const weighMessage = (message: PreparedMessage) =>
+  message.bodyHtml.length + message.bodyText.length + message.subject.length;
 
 /**
  * Single sends that arrive while another group is being written commit together: one transaction and
@@ -22,9 +23,11 @@ const weighMessage = (message: PreparedMessage) => message.bodyHtml.length + mes
  */
 export const singleSendCommitter = committerPerDatabase(
   (_db: Db) =>
-    new GroupCommitter<PreparedMessage, EmailMessageRow>((prepared) => queueTransaction((tx) => acceptMessages(tx, prepared)), {
-      weigh: weighMessage,
-      maxWeight: MAX_GROUP_CHARACTERS,
-    }),
+    new GroupCommitter<PreparedMessage, EmailMessageRow>(
+      (prepared) => queueTransaction((tx) => acceptMessages(tx, prepared)),
+      {
+        weigh: weighMessage,
+        maxWeight: MAX_GROUP_CHARACTERS,
+      },
+    ),
 );
-

@@ -28,7 +28,11 @@ export interface ElementIds {
  * its position gets that message's id. Keys are inserted in sorted order, so two batches sharing
  * keys wait for each other instead of deadlocking. Call inside the creating transaction.
  */
-export async function claimElementKeys(tx: Tx, scope: { workspaceId: string; scope: string }, elements: PreparedElement[]): Promise<ElementIds> {
+export async function claimElementKeys(
+  tx: Tx,
+  scope: { workspaceId: string; scope: string },
+  elements: PreparedElement[],
+): Promise<ElementIds> {
   const owners = new Map<string, PreparedElement>();
   const keyAt = new Map<number, string>();
   for (const element of elements) {
@@ -55,7 +59,11 @@ export async function claimElementKeys(tx: Tx, scope: { workspaceId: string; sco
 }
 
 /** The message ids an earlier request stored for these elements (a whole-batch replay). */
-export async function earlierElementIds(db: Executor, scope: { workspaceId: string; scope: string }, elements: PreparedElement[]): Promise<string[]> {
+export async function earlierElementIds(
+  db: Executor,
+  scope: { workspaceId: string; scope: string },
+  elements: PreparedElement[],
+): Promise<string[]> {
   const keys = elements.map((element) => ({ metaId: element.metaId!, requestHash: hashRequestBody(element.body) }));
   const found = await lookupElementKeys(db, scope, keys);
   return keys.map((key) => {
@@ -70,7 +78,11 @@ export async function earlierElementIds(db: Executor, scope: { workspaceId: stri
  * owner's new message id, ASCII), never by reading its metaId back: PGlite decodes text with a
  * TextDecoder, which drops a leading U+FEFF, so "\ufeffbom" would come back as "bom".
  */
-async function insertKeys(tx: Tx, scope: { workspaceId: string; scope: string }, owners: Map<string, PreparedElement>): Promise<Set<string>> {
+async function insertKeys(
+  tx: Tx,
+  scope: { workspaceId: string; scope: string },
+  owners: Map<string, PreparedElement>,
+): Promise<Set<string>> {
   if (owners.size === 0) return new Set();
   const now = new Date();
   const keyOfResource = new Map([...owners.entries()].map(([key, owner]) => [owner.prepared.id, key]));
@@ -95,14 +107,21 @@ async function insertKeys(tx: Tx, scope: { workspaceId: string; scope: string },
  * The resource held by each of `keys`, by key. PostgreSQL matches the keys (sent as one JSON
  * parameter) and answers each one's position, so no metaId is read back (see insertKeys).
  */
-async function lookupElementKeys(db: Executor, scope: { workspaceId: string; scope: string }, keys: ElementKey[]): Promise<Map<string, string>> {
+async function lookupElementKeys(
+  db: Executor,
+  scope: { workspaceId: string; scope: string },
+  keys: ElementKey[],
+): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
   const result = (await db.execute(sql`
     select k.position::int as position, i.resource_id as "resourceId"
     from jsonb_array_elements(${wellFormedJson(keys)}::jsonb) with ordinality as k(key, position)
     join ${idempotencyKeys} i on i.workspace_id = ${scope.workspaceId} and i.scope = ${scope.scope}
       and i.meta_id = k.key->>'metaId' and i.request_hash = k.key->>'requestHash'`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ position: number; resourceId: string }>;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    position: number;
+    resourceId: string;
+  }>;
   return new Map(rows.map((row) => [keyString(keys[Number(row.position) - 1]!), row.resourceId]));
 }
 

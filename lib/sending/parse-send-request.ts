@@ -2,7 +2,13 @@ import type { z } from "zod";
 import { AppError, invalidParameter, type ErrorCode } from "@/lib/foundation/errors";
 import { dropNulls, isPlainObject, zodToAppError } from "@/lib/foundation/validation.shared";
 import { assertSimulatorRecipients } from "@/lib/foundation/addresses/simulator.shared";
-import { MAX_RECIPIENTS, parseAddressEntries, parseSingleAddress, splitAddressList, type Recipient } from "@/lib/foundation/addresses/recipients.shared";
+import {
+  MAX_RECIPIENTS,
+  parseAddressEntries,
+  parseSingleAddress,
+  splitAddressList,
+  type Recipient,
+} from "@/lib/foundation/addresses/recipients.shared";
 import { sendEmailSchema, type AttachmentInput } from "@/lib/domain/messages/schemas";
 import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
 
@@ -38,7 +44,8 @@ export type SendDraft = z.input<typeof sendEmailSchema>;
  * (`emailMessages[3].to`). Throws the first AppError; creates nothing.
  */
 export function parseSendRequest(body: unknown, prefix = ""): SendCommand {
-  if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object.", { param: prefix || undefined });
+  if (!isPlainObject(body))
+    throw new AppError("INVALID_JSON", "The request body must be a JSON object.", { param: prefix || undefined });
   return parseSendDraft(dropNulls(body) as SendDraft, prefix);
 }
 
@@ -62,21 +69,29 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
 
   const rawGiven = RAW_FIELDS.filter((field) => input[field] !== undefined);
   if (input.templateId !== undefined && rawGiven.length > 0) {
-    throw invalidParameter(p(rawGiven[0]), `Send either templateId or raw content (bodyHtml, subject, bodyText), not both; ${rawGiven[0]} was given with templateId.`);
+    throw invalidParameter(
+      p(rawGiven[0]),
+      `Send either templateId or raw content (bodyHtml, subject, bodyText), not both; ${rawGiven[0]} was given with templateId.`,
+    );
   }
   if (input.templateId === undefined && rawGiven.length === 0) {
     throw invalidParameter(p("templateId"), "Either templateId, or bodyHtml with subject and from, is required.");
   }
   if (input.templateId === undefined) {
-    if (input.bodyHtml === undefined || input.bodyHtml.trim() === "") throw invalidParameter(p("bodyHtml"), "bodyHtml is required when sending without a template.");
-    if (input.subject === undefined || input.subject.trim() === "") throw invalidParameter(p("subject"), "subject is required when sending without a template.");
+    if (input.bodyHtml === undefined || input.bodyHtml.trim() === "")
+      throw invalidParameter(p("bodyHtml"), "bodyHtml is required when sending without a template.");
+    if (input.subject === undefined || input.subject.trim() === "")
+      throw invalidParameter(p("subject"), "subject is required when sending without a template.");
   }
 
   const recipients = parseRecipients(input, p, options.allowEmptyTo ?? false);
   const from = parseSender(input.from, input.templateId === undefined, p);
   return {
     templateId: input.templateId ?? null,
-    raw: input.templateId === undefined ? { subject: input.subject!, bodyHtml: input.bodyHtml!, bodyText: input.bodyText ?? null } : null,
+    raw:
+      input.templateId === undefined
+        ? { subject: input.subject!, bodyHtml: input.bodyHtml!, bodyText: input.bodyText ?? null }
+        : null,
     ...recipients,
     from,
     replyTo: isBlank(input.replyTo) ? null : normaliseReplyTo(input.replyTo!, p("replyTo")),
@@ -116,10 +131,16 @@ function parseEntries(entries: PendingEntry[], code?: ErrorCode): Recipient[] {
 }
 
 /** Counted over to, cc and bcc before any entry is parsed: the count is cheap, the parsing is not. */
-function parseRecipients(input: { to?: AddressListInput; cc?: AddressListInput; bcc?: AddressListInput }, p: (name: string) => string, allowEmptyTo: boolean) {
+function parseRecipients(
+  input: { to?: AddressListInput; cc?: AddressListInput; bcc?: AddressListInput },
+  p: (name: string) => string,
+  allowEmptyTo: boolean,
+) {
   const [to, cc, bcc] = (["to", "cc", "bcc"] as const).map((field) => splitList(input[field], p(field)));
   if (to.length === 0 && !(allowEmptyTo && cc.length + bcc.length > 0)) {
-    throw new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "to must hold at least one recipient address.", { param: p("to") });
+    throw new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "to must hold at least one recipient address.", {
+      param: p("to"),
+    });
   }
   const total = to.length + cc.length + bcc.length;
   if (total > MAX_RECIPIENTS) {
@@ -132,32 +153,50 @@ function parseRecipients(input: { to?: AddressListInput; cc?: AddressListInput; 
     );
   }
   const parsed = { to: parseEntries(to), cc: parseEntries(cc), bcc: parseEntries(bcc) };
-  const pairs = [[to, parsed.to], [cc, parsed.cc], [bcc, parsed.bcc]] as const;
-  assertSimulatorRecipients(pairs.flatMap(([entries, recipients]) => recipients.map(({ address }, index) => ({ address, param: entries[index].param }))));
+  const pairs = [
+    [to, parsed.to],
+    [cc, parsed.cc],
+    [bcc, parsed.bcc],
+  ] as const;
+  assertSimulatorRecipients(
+    pairs.flatMap(([entries, recipients]) =>
+      recipients.map(({ address }, index) => ({ address, param: entries[index].param })),
+    ),
+  );
   return parsed;
 }
 
 function parseSender(from: string | undefined, required: boolean, p: (name: string) => string): Recipient | null {
   if (from === undefined || from.trim() === "") {
     if (!required) return null;
-    throw new AppError("EMAIL_MESSAGE_INVALID_SENDER_ERROR", "from is required when sending without a template.", { param: p("from") });
+    throw new AppError("EMAIL_MESSAGE_INVALID_SENDER_ERROR", "from is required when sending without a template.", {
+      param: p("from"),
+    });
   }
   return parseSingleAddress(from, p("from"), "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
 }
 
 function isBlank(value: AddressListInput): boolean {
-  return value === undefined || (typeof value === "string" ? value.trim() === "" : value.every((entry) => entry.trim() === ""));
+  return (
+    value === undefined ||
+    (typeof value === "string" ? value.trim() === "" : value.every((entry) => entry.trim() === ""))
+  );
 }
 
 function normaliseReplyTo(value: string | string[], param: string): string {
-  return parseEntries(splitList(value, param, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"), "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
+  return parseEntries(
+    splitList(value, param, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"),
+    "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+  )
     .map((recipient) => recipient.entry)
     .join(", ");
 }
 
 function checkMetadata(metadata: Record<string, string | number | boolean>, param: string) {
-  if (Object.keys(metadata).length > METADATA_MAX_KEYS) throw invalidParameter(param, `metadata may have at most ${METADATA_MAX_KEYS} keys.`);
-  if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES) throw invalidParameter(param, "metadata may be at most 8 KB as JSON.");
+  if (Object.keys(metadata).length > METADATA_MAX_KEYS)
+    throw invalidParameter(param, `metadata may have at most ${METADATA_MAX_KEYS} keys.`);
+  if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES)
+    throw invalidParameter(param, "metadata may be at most 8 KB as JSON.");
   return metadata;
 }
 
@@ -167,16 +206,31 @@ const MESSAGE_ID_TOKEN = /^<?[^<>\s@]+@[^<>\s@]+>?$/;
 function parseHeaders(headers: Record<string, unknown> | undefined, param: string): { references?: string } {
   if (!headers) return {};
   for (const key of Object.keys(headers)) {
-    if (key !== "references") throw invalidParameter(`${param}.${key}`, `The header ${key} is not allowed; the only custom header is references.`);
+    if (key !== "references")
+      throw invalidParameter(
+        `${param}.${key}`,
+        `The header ${key} is not allowed; the only custom header is references.`,
+      );
   }
   const value = headers.references;
   if (value === undefined || value === null) return {};
   if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
-    throw invalidParameter(`${param}.references`, "references must be a string of message ids such as <id@example.com>, with no line breaks.");
+    throw invalidParameter(
+      `${param}.references`,
+      "references must be a string of message ids such as <id@example.com>, with no line breaks.",
+    );
   }
-  const tokens = value.trim().split(/[\s,]+/).filter(Boolean);
+  const tokens = value
+    .trim()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (tokens.length === 0 || tokens.length > 50 || !tokens.every((token) => MESSAGE_ID_TOKEN.test(token))) {
-    throw invalidParameter(`${param}.references`, "references must hold one or more message ids formatted as <id@example.com>.");
+    throw invalidParameter(
+      `${param}.references`,
+      "references must hold one or more message ids formatted as <id@example.com>.",
+    );
   }
-  return { references: tokens.map((token) => (token.startsWith("<") ? token : `<${token.replace(/>$/, "")}>`)).join(" ") };
+  return {
+    references: tokens.map((token) => (token.startsWith("<") ? token : `<${token.replace(/>$/, "")}>`)).join(" "),
+  };
 }

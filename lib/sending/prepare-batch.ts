@@ -2,7 +2,12 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { AppError, invalidParameter, type ErrorCode, type ErrorDetail } from "@/lib/foundation/errors";
 import { parseSendRequest } from "@/lib/sending/parse-send-request";
-import { listMemberEmails, prepareMessage, type PrepareContext, type PreparedMessage } from "@/lib/sending/prepare-message";
+import {
+  listMemberEmails,
+  prepareMessage,
+  type PrepareContext,
+  type PreparedMessage,
+} from "@/lib/sending/prepare-message";
 import { isPlainObject } from "@/lib/foundation/validation.shared";
 import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
 import { createRequestMemo, type RequestMemo } from "./request-memo";
@@ -57,7 +62,8 @@ export async function prepareBatch(
     }
     const prefix = `emailMessages[${index}]`;
     try {
-      if (!isPlainObject(element)) throw invalidParameter(prefix, `${prefix} must be an object with the fields of a send request.`);
+      if (!isPlainObject(element))
+        throw invalidParameter(prefix, `${prefix} must be an object with the fields of a send request.`);
       const command = parseSendRequest(element, prefix);
       // The batch's scheduledAt is every element's that does not name its own.
       if (command.scheduledAt === null && scheduledAt) command.scheduledAt = scheduledAt;
@@ -73,16 +79,26 @@ export async function prepareBatch(
 }
 
 function parseBatchBody(body: unknown): { elements: unknown[]; scheduledAt: Date | null } {
-  if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object: { \"emailMessages\": [ ... ] }.");
+  if (!isPlainObject(body))
+    throw new AppError("INVALID_JSON", 'The request body must be a JSON object: { "emailMessages": [ ... ] }.');
   const elements = body.emailMessages;
   if (!Array.isArray(elements)) {
-    throw invalidParameter("emailMessages", "emailMessages is required: an array of send requests (each with templateId, or bodyHtml, subject and from).");
+    throw invalidParameter(
+      "emailMessages",
+      "emailMessages is required: an array of send requests (each with templateId, or bodyHtml, subject and from).",
+    );
   }
   if (elements.length === 0 || elements.length > BATCH_MAX_MESSAGES) {
-    throw invalidParameter("emailMessages", `emailMessages must hold 1 to ${BATCH_MAX_MESSAGES} messages; it holds ${elements.length}.`);
+    throw invalidParameter(
+      "emailMessages",
+      `emailMessages must hold 1 to ${BATCH_MAX_MESSAGES} messages; it holds ${elements.length}.`,
+    );
   }
   const whole = body.scheduledAt;
-  return { elements, scheduledAt: whole === undefined || whole === null ? null : parseScheduledAt(whole, "scheduledAt") };
+  return {
+    elements,
+    scheduledAt: whole === undefined || whole === null ? null : parseScheduledAt(whole, "scheduledAt"),
+  };
 }
 
 /**
@@ -95,7 +111,10 @@ export function batchRejected(failures: ErrorDetail[], total: number): AppError 
   const [first] = failures;
   const shared = failures.every((failure) => failure.code === first.code);
   const code: ErrorCode = shared ? first.code : "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR";
-  const which = failures.length === 1 ? `Message ${first.index}` : `${failures.length} of ${total} messages (indexes ${summarise(failures)})`;
+  const which =
+    failures.length === 1
+      ? `Message ${first.index}`
+      : `${failures.length} of ${total} messages (indexes ${summarise(failures)})`;
   return new AppError(
     code,
     `${which} of the batch ${failures.length === 1 ? "is" : "are"} invalid, so nothing was sent; see details. First: ${first.message}`,
@@ -104,6 +123,9 @@ export function batchRejected(failures: ErrorDetail[], total: number): AppError 
 }
 
 function summarise(failures: ErrorDetail[]): string {
-  const shown = failures.slice(0, 10).map((failure) => failure.index).join(", ");
+  const shown = failures
+    .slice(0, 10)
+    .map((failure) => failure.index)
+    .join(", ");
   return failures.length > 10 ? `${shown}, …` : shown;
 }

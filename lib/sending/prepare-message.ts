@@ -72,16 +72,22 @@ type Memo = NonNullable<PrepareContext["memo"]>;
 const noMemo: Memo = async (_key, load) => load();
 
 /** Names this message's field on an AppError from a (shared) lookup; any other error (the database down) goes on unchanged. */
-const rethrowAt = (param: string) => (error: unknown): never => {
-  if (error instanceof AppError) throw new AppError(error.code, error.message, { param });
-  throw error;
-};
+const rethrowAt =
+  (param: string) =>
+  (error: unknown): never => {
+    if (error instanceof AppError) throw new AppError(error.code, error.message, { param });
+    throw error;
+  };
 
 /**
  * Template lookup, rendering, sender-domain, group and test-mode checks (docs/api.md#decided-sending).
  * Throws the first AppError; writes nothing (beyond marking UPLOADED an attachment found in S3).
  */
-export async function prepareMessage(db: Executor, command: SendCommand, context: PrepareContext): Promise<PreparedMessage> {
+export async function prepareMessage(
+  db: Executor,
+  command: SendCommand,
+  context: PrepareContext,
+): Promise<PreparedMessage> {
   const p = (name: string) => (context.prefix ? `${context.prefix}.${name}` : name);
   const { workspace } = context;
   const memo = context.memo ?? noMemo;
@@ -94,14 +100,22 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
   const sender = command.from ?? senderFromTemplate(content.templateFrom, p);
   assertKeyMaySendAs(context.allowedSenders, sender.address, p("from"));
   const senderDomain = sender.address.slice(sender.address.lastIndexOf("@") + 1).toLowerCase();
-  await memo(`sender-domain:${senderDomain}`, () => assertSenderDomainVerified(db, workspace.id, sender.address)).catch(rethrowAt(p("from")));
+  await memo(`sender-domain:${senderDomain}`, () => assertSenderDomainVerified(db, workspace.id, sender.address)).catch(
+    rethrowAt(p("from")),
+  );
   const groupId = await resolveGroupId(db, workspace.id, command, p, memo);
   if (workspace.testMode && !context.sandbox) {
     const members = context.memberEmails ?? (await listMemberEmails(db, workspace.id));
     assertTestModeRecipients(command, members, p);
   }
   // Last: with the S3 driver it may record an upload found at the store, so only once all else holds.
-  const attachments = await resolveSendAttachments(db, workspace.id, command.attachments, p, context.inlineAttachmentMaxBytes);
+  const attachments = await resolveSendAttachments(
+    db,
+    workspace.id,
+    command.attachments,
+    p,
+    context.inlineAttachmentMaxBytes,
+  );
   return {
     id,
     workspaceId: workspace.id,
@@ -129,21 +143,38 @@ export async function prepareMessage(db: Executor, command: SendCommand, context
   };
 }
 
-async function renderContent(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string, memo: Memo, unsubscribe: string | null) {
+async function renderContent(
+  db: Executor,
+  workspaceId: string,
+  command: SendCommand,
+  p: (name: string) => string,
+  memo: Memo,
+  unsubscribe: string | null,
+) {
   if (command.raw) {
     // Raw content is sent as given (no Liquid): only the text part is derived when absent.
     const { subject, bodyHtml, bodyText } = command.raw;
-    return { subject: subject.replace(/\s+/g, " ").trim(), bodyHtml, bodyText: bodyText ?? htmlToText(bodyHtml), templateFrom: null, templateReplyTo: null };
+    return {
+      subject: subject.replace(/\s+/g, " ").trim(),
+      bodyHtml,
+      bodyText: bodyText ?? htmlToText(bodyHtml),
+      templateFrom: null,
+      templateReplyTo: null,
+    };
   }
   const templateId = command.templateId!;
-  const template = await memo(`template:${templateId}`, () => getTemplateOrThrow(workspaceId, templateId, db)).catch(rethrowAt(p("templateId")));
+  const template = await memo(`template:${templateId}`, () => getTemplateOrThrow(workspaceId, templateId, db)).catch(
+    rethrowAt(p("templateId")),
+  );
   const options = { strict: template.strict };
   const variables = unsubscribe ? { ...command.variables, unsubscribeUrl: unsubscribe } : command.variables;
   const rendered = renderTemplate(template, variables, options);
   return {
     ...rendered,
     templateFrom: template.fromAddress ? renderLine(template.fromAddress, command.variables, "from", options) : null,
-    templateReplyTo: template.replyTo ? renderLine(template.replyTo, command.variables, "replyTo", options) || null : null,
+    templateReplyTo: template.replyTo
+      ? renderLine(template.replyTo, command.variables, "replyTo", options) || null
+      : null,
   };
 }
 
@@ -154,14 +185,26 @@ function firstRecipient(command: SendCommand): string {
 
 function senderFromTemplate(templateFrom: string | null, p: (name: string) => string): Recipient {
   if (!templateFrom) {
-    throw new AppError("EMAIL_MESSAGE_INVALID_SENDER_ERROR", "The template has no default sender: give from in the request.", { param: p("from") });
+    throw new AppError(
+      "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
+      "The template has no default sender: give from in the request.",
+      { param: p("from") },
+    );
   }
   return parseSingleAddress(templateFrom, p("from"), "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
 }
 
-async function resolveGroupId(db: Executor, workspaceId: string, command: SendCommand, p: (name: string) => string, memo: Memo) {
+async function resolveGroupId(
+  db: Executor,
+  workspaceId: string,
+  command: SendCommand,
+  p: (name: string) => string,
+  memo: Memo,
+) {
   if (!command.groupId && !command.groupKey) return null;
-  const where = command.groupId ? eq(unsubscribeGroups.id, command.groupId) : eq(unsubscribeGroups.key, command.groupKey!);
+  const where = command.groupId
+    ? eq(unsubscribeGroups.id, command.groupId)
+    : eq(unsubscribeGroups.key, command.groupKey!);
   const [group] = await memo(`group:${command.groupId ?? ""}:${command.groupKey ?? ""}`, () =>
     db
       .select({ id: unsubscribeGroups.id, key: unsubscribeGroups.key })
@@ -185,10 +228,16 @@ export async function listMemberEmails(db: Executor, workspaceId: string): Promi
   return new Set(rows.map((row) => row.email.toLowerCase()));
 }
 
-export function assertTestModeRecipients(command: Pick<SendCommand, "to" | "cc" | "bcc">, members: Set<string>, p: (name: string) => string) {
+export function assertTestModeRecipients(
+  command: Pick<SendCommand, "to" | "cc" | "bcc">,
+  members: Set<string>,
+  p: (name: string) => string,
+) {
   for (const field of ["to", "cc", "bcc"] as const) {
     // The outcome simulator's addresses reach nobody: a workspace in test mode may use them too.
-    const outsider = command[field].find((recipient) => !members.has(recipient.address.toLowerCase()) && !isSimulatorAddress(recipient.address));
+    const outsider = command[field].find(
+      (recipient) => !members.has(recipient.address.toLowerCase()) && !isSimulatorAddress(recipient.address),
+    );
     if (outsider) {
       throw new AppError(
         "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR",

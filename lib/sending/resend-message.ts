@@ -62,20 +62,37 @@ export async function resendMessage(input: ResendInput): Promise<SendMessageResu
 
 function assertResendable(original: EmailMessageRow, sandbox: boolean): void {
   if (original.status === "DELETED" || original.contentPurgedAt !== null) {
-    throw new AppError("CONFLICT", `Email message ${original.id} cannot be resent: its content was erased or purged, so there is nothing to send again.`, { param: "id" });
+    throw new AppError(
+      "CONFLICT",
+      `Email message ${original.id} cannot be resent: its content was erased or purged, so there is nothing to send again.`,
+      { param: "id" },
+    );
   }
   if (original.sandbox && !sandbox) {
-    throw new AppError("CONFLICT", `Email message ${original.id} is a sandbox message: it cannot be resent live. Send it through POST /v1/email_messages instead.`, { param: "id" });
+    throw new AppError(
+      "CONFLICT",
+      `Email message ${original.id} is a sandbox message: it cannot be resent live. Send it through POST /v1/email_messages instead.`,
+      { param: "id" },
+    );
   }
 }
 
 /** The checks of a send that can change after the original was accepted: sender domain and test mode. */
-async function prepareResend(db: Executor, original: EmailMessageRow, input: ResendInput & { sandbox: boolean; testMode: boolean }): Promise<PreparedMessage> {
-  const recipients = { to: parseAddressEntries(original.to, "to"), cc: parseAddressEntries(original.cc, "cc"), bcc: parseAddressEntries(original.bcc, "bcc") };
+async function prepareResend(
+  db: Executor,
+  original: EmailMessageRow,
+  input: ResendInput & { sandbox: boolean; testMode: boolean },
+): Promise<PreparedMessage> {
+  const recipients = {
+    to: parseAddressEntries(original.to, "to"),
+    cc: parseAddressEntries(original.cc, "cc"),
+    bcc: parseAddressEntries(original.bcc, "bcc"),
+  };
   const sender = parseSingleAddress(original.from, "from", "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
   assertKeyMaySendAs(input.allowedSenders, sender.address, "from");
   await assertSenderDomainVerified(db, input.workspaceId, sender.address);
-  if (input.testMode && !input.sandbox) assertTestModeRecipients(recipients, await listMemberEmails(db, input.workspaceId), (name) => name);
+  if (input.testMode && !input.sandbox)
+    assertTestModeRecipients(recipients, await listMemberEmails(db, input.workspaceId), (name) => name);
   return {
     id: newId("message"),
     workspaceId: input.workspaceId,

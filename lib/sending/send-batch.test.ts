@@ -7,7 +7,13 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { batchRejected } from "./prepare-batch";
 import { sendBatch } from "./send-batch";
 
-const raw = (i: number, metaId?: string) => ({ from: "hello@example.com", to: `u${i}@example.org`, subject: `S ${i}`, bodyHtml: `<p>${i}</p>`, metaId });
+const raw = (i: number, metaId?: string) => ({
+  from: "hello@example.com",
+  to: `u${i}@example.org`,
+  subject: `S ${i}`,
+  bodyHtml: `<p>${i}</p>`,
+  metaId,
+});
 
 describe("sendBatch", () => {
   it("element keys last 24 hours: an expired one is taken over by a new message", async () => {
@@ -34,7 +40,11 @@ describe("sendBatch", () => {
     const body = { emailMessages: [raw(0, "k\ud800"), raw(1, "k\uFFFD")] };
     const first = await sendBatch({ workspaceId: ws.workspace.id, sandbox: true, body });
     expect(first.replayed).toBe(false);
-    const again = await sendBatch({ workspaceId: ws.workspace.id, sandbox: true, body: JSON.parse(JSON.stringify(body)) });
+    const again = await sendBatch({
+      workspaceId: ws.workspace.id,
+      sandbox: true,
+      body: JSON.parse(JSON.stringify(body)),
+    });
     expect(again).toMatchObject({ replayed: true, emailMessageIds: first.emailMessageIds });
   });
 
@@ -43,19 +53,30 @@ describe("sendBatch", () => {
     const body = { emailMessages: [raw(0), raw(1, "\ufeffbom")] };
     const first = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body });
     expect(first.replayed).toBe(false);
-    const again = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: JSON.parse(JSON.stringify(body)) });
+    const again = await sendBatch({
+      workspaceId: ws.workspace.id,
+      sandbox: false,
+      body: JSON.parse(JSON.stringify(body)),
+    });
     expect(again.emailMessageIds[1]).toBe(first.emailMessageIds[1]);
     expect(again.emailMessageIds[0]).not.toBe(first.emailMessageIds[0]);
     const whole = { emailMessages: [raw(2, "\ufeffa"), raw(3, "\ufeffb")] };
     const batch = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: whole });
-    expect(await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: whole })).toMatchObject({ replayed: true, emailMessageIds: batch.emailMessageIds });
+    expect(await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: whole })).toMatchObject({
+      replayed: true,
+      emailMessageIds: batch.emailMessageIds,
+    });
   });
 
   it("a whole-batch replay keeps request positions, including repeated elements", async () => {
     const ws = await createTestWorkspace();
     const body = { emailMessages: [raw(0, "a"), raw(1, "b"), raw(0, "a"), raw(1, "b")] };
     const first = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body });
-    const again = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: JSON.parse(JSON.stringify(body)) });
+    const again = await sendBatch({
+      workspaceId: ws.workspace.id,
+      sandbox: false,
+      body: JSON.parse(JSON.stringify(body)),
+    });
     expect(again).toMatchObject({ replayed: true, emailMessageIds: first.emailMessageIds });
     expect(again.batch.id).toBe(first.batch.id);
     const [a, b] = first.emailMessageIds;
@@ -64,10 +85,18 @@ describe("sendBatch", () => {
 
   it("stores a lone surrogate as U+FFFD (JSON PostgreSQL would refuse), and well-formed pairs as they are", async () => {
     const ws = await createTestWorkspace();
-    const body = { emailMessages: [{ ...raw(0), subject: "Broken \uD800 end" }, { ...raw(1), subject: "Smile \u{1F600}" }] };
+    const body = {
+      emailMessages: [
+        { ...raw(0), subject: "Broken \uD800 end" },
+        { ...raw(1), subject: "Smile \u{1F600}" },
+      ],
+    };
     const { batch, emailMessageIds } = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body });
     const db = await getDb();
-    const rows = await db.select({ id: emailMessages.id, subject: emailMessages.subject }).from(emailMessages).where(eq(emailMessages.batchId, batch.id));
+    const rows = await db
+      .select({ id: emailMessages.id, subject: emailMessages.subject })
+      .from(emailMessages)
+      .where(eq(emailMessages.batchId, batch.id));
     expect(new Map(rows.map((row) => [row.id, row.subject]))).toEqual(
       new Map([
         [emailMessageIds[0], "Broken \uFFFD end"],
@@ -78,14 +107,26 @@ describe("sendBatch", () => {
 });
 
 describe("batchRejected", () => {
-  const detail = (index: number, code: AppError["code"]) => ({ index, param: `emailMessages[${index}].x`, code, message: `bad ${index}` });
+  const detail = (index: number, code: AppError["code"]) => ({
+    index,
+    param: `emailMessages[${index}].x`,
+    code,
+    message: `bad ${index}`,
+  });
 
   it("keeps a code all failures share, else the generic 400 code; param is the first failure's", () => {
     const shared = batchRejected([detail(2, "NOT_FOUND"), detail(5, "NOT_FOUND")], 9);
     expect([shared.code, shared.param, shared.details!.length]).toEqual(["NOT_FOUND", "emailMessages[2].x", 2]);
-    expect(shared.message).toBe("2 of 9 messages (indexes 2, 5) of the batch are invalid, so nothing was sent; see details. First: bad 2");
-    const mixed = batchRejected([detail(0, "TEMPLATE_RENDER_ERROR"), detail(1, "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR")], 2);
+    expect(shared.message).toBe(
+      "2 of 9 messages (indexes 2, 5) of the batch are invalid, so nothing was sent; see details. First: bad 2",
+    );
+    const mixed = batchRejected(
+      [detail(0, "TEMPLATE_RENDER_ERROR"), detail(1, "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR")],
+      2,
+    );
     expect(mixed.code).toBe("EMAIL_MESSAGE_INVALID_PARAMETER_ERROR");
-    expect(batchRejected([detail(7, "TEMPLATE_RENDER_ERROR")], 8).message).toMatch(/^Message 7 of the batch is invalid/);
+    expect(batchRejected([detail(7, "TEMPLATE_RENDER_ERROR")], 8).message).toMatch(
+      /^Message 7 of the batch is invalid/,
+    );
   });
 });

@@ -31,10 +31,19 @@ const WHOLE_BATCH = "(whole batch)";
  * batch within 24 hours) is not created again (claim-element-keys.ts). When every element carries a
  * metaId, the batch itself is keyed by its whole body: the same batch again returns the earlier one.
  */
-export async function sendBatch(input: { workspaceId: string; sandbox: boolean; body: unknown; allowedSenders?: readonly string[] }): Promise<SendBatchResult> {
+export async function sendBatch(input: {
+  workspaceId: string;
+  sandbox: boolean;
+  body: unknown;
+  allowedSenders?: readonly string[];
+}): Promise<SendBatchResult> {
   const db = await getDb();
   const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
-  const elements = await prepareBatch(db, input.body, { workspace, sandbox: input.sandbox, allowedSenders: input.allowedSenders });
+  const elements = await prepareBatch(db, input.body, {
+    workspace,
+    sandbox: input.sandbox,
+    allowedSenders: input.allowedSenders,
+  });
   const scope = { workspaceId: workspace.id, scope: input.sandbox ? "batches:sandbox" : "batches:live" };
   const batchId = newId("batch");
   return queueTransaction(async (tx) => {
@@ -55,7 +64,14 @@ export async function sendBatch(input: { workspaceId: string; sandbox: boolean; 
     const now = new Date();
     const [batch] = await tx
       .insert(batches)
-      .values({ id: batchId, workspaceId: workspace.id, sandbox: input.sandbox, count: elements.length, createdAt: now, updatedAt: now })
+      .values({
+        id: batchId,
+        workspaceId: workspace.id,
+        sandbox: input.sandbox,
+        count: elements.length,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
     await acceptMessages(
       tx,

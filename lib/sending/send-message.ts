@@ -37,7 +37,9 @@ export interface SendMessageInput {
  */
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const smtp = input.channel === "smtp";
-  const command = smtp ? parseSendDraft(input.body as SendDraft, "", { allowEmptyTo: true }) : parseSendRequest(input.body);
+  const command = smtp
+    ? parseSendDraft(input.body as SendDraft, "", { allowEmptyTo: true })
+    : parseSendRequest(input.body);
   const db = await getDb();
   const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
   const prepared = await prepareMessage(db, command, {

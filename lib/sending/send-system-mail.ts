@@ -27,7 +27,13 @@ export async function sendSystemMail(mail: SystemMail): Promise<string> {
     throw error;
   });
   // The API's checks and its one accept path, as a typed draft (source API: it is an ordinary live message).
-  const command = parseSendDraft({ from, to: mail.to, subject: mail.subject, bodyHtml: mail.html, bodyText: mail.text });
+  const command = parseSendDraft({
+    from,
+    to: mail.to,
+    subject: mail.subject,
+    bodyHtml: mail.html,
+    bodyText: mail.text,
+  });
   const db = await getDb();
   const workspace = await getWorkspaceOrThrow(db, SYSTEM_WORKSPACE_ID);
   const prepared = await prepareMessage(db, command, { workspace, sandbox: false, source: "API" });

@@ -55,7 +55,12 @@ describe("sendTemplateTest", () => {
     expect(message.bodyHtml).toContain("<h1>Hello &lt;Ada&gt;</h1>");
     await deliverMessage({ workspaceId: ws.workspace.id, messageId: message.id }, { attempt: 0 });
     const state = await readMessageState(message.id);
-    expect(state.codes).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT"]);
+    expect(state.codes).toEqual([
+      "EMAIL_MESSAGE_CREATED",
+      "EMAIL_MESSAGE_RENDERED",
+      "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+      "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+    ]);
     expect(state.inbox).toHaveLength(1);
   });
 
@@ -82,7 +87,9 @@ describe("sendTemplateTest", () => {
       param: "fromAddress",
       message: expect.stringContaining("default sender"),
     });
-    await expect(sendTemplateTest({ ...at, mode: "sandbox", draft: { ...draft, fromAddress: "Acme <hello@unverified.test>" } })).rejects.toMatchObject({
+    await expect(
+      sendTemplateTest({ ...at, mode: "sandbox", draft: { ...draft, fromAddress: "Acme <hello@unverified.test>" } }),
+    ).rejects.toMatchObject({
       code: "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
       param: "fromAddress",
     });
@@ -91,14 +98,22 @@ describe("sendTemplateTest", () => {
 
   it("refuses a draft that does not render, naming the field, line and column, and creates nothing", async () => {
     const { ws, at } = await setup();
-    await expect(sendTemplateTest({ ...at, mode: "me", draft: { ...draft, bodyHtml: "<p>\n  {% if x %}\n</p>" } })).rejects.toMatchObject({
+    await expect(
+      sendTemplateTest({ ...at, mode: "me", draft: { ...draft, bodyHtml: "<p>\n  {% if x %}\n</p>" } }),
+    ).rejects.toMatchObject({
       code: "TEMPLATE_RENDER_ERROR",
       param: "bodyHtml",
       message: expect.stringContaining("line 2, column 3"),
     });
-    await expect(sendTemplateTest({ ...at, mode: "me", draft: { ...draft, strict: true, variables: {} } })).rejects.toMatchObject({ code: "TEMPLATE_RENDER_ERROR" });
-    await expect(sendTemplateTest({ ...at, mode: "me", draft: { ...draft, subject: 42 } })).rejects.toMatchObject({ param: "subject" });
-    await expect(sendTemplateTest({ ...at, mode: "me", draft: { ...draft, variables: [1] } })).rejects.toMatchObject({ param: "variables" });
+    await expect(
+      sendTemplateTest({ ...at, mode: "me", draft: { ...draft, strict: true, variables: {} } }),
+    ).rejects.toMatchObject({ code: "TEMPLATE_RENDER_ERROR" });
+    await expect(sendTemplateTest({ ...at, mode: "me", draft: { ...draft, subject: 42 } })).rejects.toMatchObject({
+      param: "subject",
+    });
+    await expect(sendTemplateTest({ ...at, mode: "me", draft: { ...draft, variables: [1] } })).rejects.toMatchObject({
+      param: "variables",
+    });
     await expect(sendTemplateTest({ ...at, mode: "later" as never, draft })).rejects.toMatchObject({ param: "mode" });
     expect(await messagesOf(ws.workspace.id)).toEqual([]);
   });
@@ -106,9 +121,22 @@ describe("sendTemplateTest", () => {
   it("treats another workspace's template, or a user who is not a member, as not found", async () => {
     const { ws, template, user, at } = await setup();
     const other = await setup();
-    await expect(sendTemplateTest({ ...at, templateId: other.template.id, mode: "sandbox", draft })).rejects.toMatchObject({ code: "NOT_FOUND", param: "templateId" });
-    await expect(sendTemplateTest({ ...at, userId: other.user.id, mode: "me", draft })).rejects.toMatchObject({ code: "NOT_FOUND", param: "userId" });
-    await expect(sendTemplateTest({ workspaceId: other.ws.workspace.id, templateId: template.id, userId: user.id, mode: "me", draft })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      sendTemplateTest({ ...at, templateId: other.template.id, mode: "sandbox", draft }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND", param: "templateId" });
+    await expect(sendTemplateTest({ ...at, userId: other.user.id, mode: "me", draft })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      param: "userId",
+    });
+    await expect(
+      sendTemplateTest({
+        workspaceId: other.ws.workspace.id,
+        templateId: template.id,
+        userId: user.id,
+        mode: "me",
+        draft,
+      }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await messagesOf(ws.workspace.id)).toEqual([]);
     expect(await messagesOf(other.ws.workspace.id)).toEqual([]);
   });

@@ -37,7 +37,8 @@ export interface SendTemplateTestInput {
  * metadata `{ test: "template", templateId }`.
  */
 export async function sendTemplateTest(input: SendTemplateTestInput): Promise<EmailMessageRow> {
-  if (input.mode !== "me" && input.mode !== "sandbox") throw invalidParameter("mode", 'mode must be "me" or "sandbox".');
+  if (input.mode !== "me" && input.mode !== "sandbox")
+    throw invalidParameter("mode", 'mode must be "me" or "sandbox".');
   const db = await getDb();
   const template = await getTemplateOrThrow(input.workspaceId, input.templateId, db, "templateId");
   const email = await memberEmailOrThrow(db, input.workspaceId, input.userId);
@@ -47,10 +48,16 @@ export async function sendTemplateTest(input: SendTemplateTestInput): Promise<Em
   if (!preview.rendered) throw problemError(preview.problems[0]);
   const { rendered } = preview;
   if (!rendered.fromAddress) {
-    throw new AppError("EMAIL_MESSAGE_INVALID_SENDER_ERROR", "Set a default sender (From) for this template first: a test is sent from it.", { param: "fromAddress" });
+    throw new AppError(
+      "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
+      "Set a default sender (From) for this template first: a test is sent from it.",
+      { param: "fromAddress" },
+    );
   }
-  if (!rendered.subject) throw invalidParameter("subject", "The subject renders empty with this sample data; a message needs a subject.");
-  if (!rendered.bodyHtml.trim()) throw invalidParameter("bodyHtml", "The HTML body renders empty with this sample data.");
+  if (!rendered.subject)
+    throw invalidParameter("subject", "The subject renders empty with this sample data; a message needs a subject.");
+  if (!rendered.bodyHtml.trim())
+    throw invalidParameter("bodyHtml", "The HTML body renders empty with this sample data.");
   const sandbox = input.mode === "sandbox";
   const prepared = await withEditorParams(async () => {
     const command = parseSendDraft({
@@ -82,7 +89,11 @@ async function memberEmailOrThrow(db: Executor, workspaceId: string, userId: str
 
 function problemError(problem: PreviewProblem): AppError {
   const where = problem.line ? ` (line ${problem.line}, column ${problem.column})` : "";
-  return new AppError("TEMPLATE_RENDER_ERROR", `The draft does not render: ${problem.field}${where}: ${problem.message}`, { param: problem.field });
+  return new AppError(
+    "TEMPLATE_RENDER_ERROR",
+    `The draft does not render: ${problem.field}${where}: ${problem.message}`,
+    { param: problem.field },
+  );
 }
 
 /** The send path names its own fields (`from`); the editor's sender field is `fromAddress`. */
@@ -90,7 +101,8 @@ async function withEditorParams<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AppError && error.param === "from") throw new AppError(error.code, error.message, { param: "fromAddress" });
+    if (error instanceof AppError && error.param === "from")
+      throw new AppError(error.code, error.message, { param: "fromAddress" });
     throw error;
   }
 }

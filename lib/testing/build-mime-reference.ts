@@ -7,7 +7,11 @@ import { messageIdHeader } from "@/lib/foundation/addresses/sender-address.share
  * it. Not used for delivery; kept as the reference the tests compare buildMime against (parsed with
  * mailparser, both must read the same) and as the baseline of bench/support/build-mime.ts.
  */
-export async function buildMimeWithMailComposer(messageId: string, fields: MailFields, date: Date = new Date()): Promise<BuiltMime> {
+export async function buildMimeWithMailComposer(
+  messageId: string,
+  fields: MailFields,
+  date: Date = new Date(),
+): Promise<BuiltMime> {
   const header = messageIdHeader(messageId, fields.from);
   const node = new MailComposer({
     messageId: header,

@@ -31,7 +31,9 @@ export async function startDnsServer(options: { port?: number; host?: string } =
       socket.close();
       reject(
         error.code === "EADDRINUSE"
-          ? new Error(`The test DNS server cannot listen on ${host}:${options.port}: the port is already in use (another test run still holding it?). Stop that process or choose another port.`)
+          ? new Error(
+              `The test DNS server cannot listen on ${host}:${options.port}: the port is already in use (another test run still holding it?). Stop that process or choose another port.`,
+            )
           : error,
       );
     });

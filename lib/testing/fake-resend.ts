@@ -92,14 +92,20 @@ export async function startFakeResend(apiKey = "re_test_0123456789"): Promise<Fa
     };
     // As Resend: a key already used with another body is refused, never answered with the first ids.
     const raw = Buffer.concat(chunks).toString("utf8");
-    const reusedKey = idempotencyKey !== undefined && bodiesByKey.has(`${path} ${idempotencyKey}`) && bodiesByKey.get(`${path} ${idempotencyKey}`) !== raw;
+    const reusedKey =
+      idempotencyKey !== undefined &&
+      bodiesByKey.has(`${path} ${idempotencyKey}`) &&
+      bodiesByKey.get(`${path} ${idempotencyKey}`) !== raw;
 
     if (!authorization) call.status = error(401, "Missing API key in the authorization header.");
     else if (authorization !== `Bearer ${apiKey}`) call.status = error(403, "API key is invalid.");
     else if (!idempotencyKey) call.status = error(422, "The fake requires an Idempotency-Key header.");
-    else if (batch && (!Array.isArray(batch) || batch.length > 100)) call.status = error(422, "A batch holds 1 to 100 emails.");
-    else if (batch?.some((email) => "attachments" in email)) call.status = error(422, "Attachments are not supported in batch emails.");
-    else if (reusedKey) call.status = error(409, "This idempotency key has already been used on a request that had a different payload.");
+    else if (batch && (!Array.isArray(batch) || batch.length > 100))
+      call.status = error(422, "A batch holds 1 to 100 emails.");
+    else if (batch?.some((email) => "attachments" in email))
+      call.status = error(422, "Attachments are not supported in batch emails.");
+    else if (reusedKey)
+      call.status = error(409, "This idempotency key has already been used on a request that had a different payload.");
     else if (failures.length) {
       const failure = failures.shift()!;
       if (failure.afterCreating) {

@@ -45,7 +45,9 @@ export async function startFakeSes(): Promise<FakeSes> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const error = (status: number, name: string, message: string) => {
-      response.writeHead(status, { "content-type": "application/json", "x-amzn-errortype": name }).end(JSON.stringify({ message }));
+      response
+        .writeHead(status, { "content-type": "application/json", "x-amzn-errortype": name })
+        .end(JSON.stringify({ message }));
       return status;
     };
     if (request.method !== "POST" || request.url !== "/v2/email/outbound-emails") {
@@ -67,7 +69,12 @@ export async function startFakeSes(): Promise<FakeSes> {
       status: 0,
     };
     calls.push(call);
-    if (!authorization || !/^AWS4-HMAC-SHA256 Credential=\S+\/ses\/aws4_request, SignedHeaders=\S+, Signature=[0-9a-f]{64}$/.test(authorization)) {
+    if (
+      !authorization ||
+      !/^AWS4-HMAC-SHA256 Credential=\S+\/ses\/aws4_request, SignedHeaders=\S+, Signature=[0-9a-f]{64}$/.test(
+        authorization,
+      )
+    ) {
       call.status = error(403, "UnrecognizedClientException", "The security token included in the request is invalid.");
       return;
     }

@@ -73,9 +73,19 @@ export async function startFakeSns(): Promise<FakeSns> {
       Timestamp: (options.timestamp ?? new Date()).toISOString(),
       ...fields,
     };
-    const text = FIELDS[type].filter((field) => envelope[field] !== undefined).map((field) => `${field}\n${envelope[field]}\n`).join("");
-    const signature = sign(version === "1" ? "sha1" : "sha256", Buffer.from(text, "utf8"), ours.privateKey).toString("base64");
-    return { ...envelope, SignatureVersion: version, Signature: signature, SigningCertURL: options.certificateUrl ?? certificateUrl };
+    const text = FIELDS[type]
+      .filter((field) => envelope[field] !== undefined)
+      .map((field) => `${field}\n${envelope[field]}\n`)
+      .join("");
+    const signature = sign(version === "1" ? "sha1" : "sha256", Buffer.from(text, "utf8"), ours.privateKey).toString(
+      "base64",
+    );
+    return {
+      ...envelope,
+      SignatureVersion: version,
+      Signature: signature,
+      SigningCertURL: options.certificateUrl ?? certificateUrl,
+    };
   }
 
   return {
@@ -84,7 +94,8 @@ export async function startFakeSns(): Promise<FakeSns> {
     otherCertificateUrl: `${origin}/other.pem`,
     confirmations,
     certificateFetches,
-    notification: (message, options = {}) => signed("Notification", { Message: message, UnsubscribeURL: `${origin}/?Action=Unsubscribe` }, options),
+    notification: (message, options = {}) =>
+      signed("Notification", { Message: message, UnsubscribeURL: `${origin}/?Action=Unsubscribe` }, options),
     subscriptionConfirmation: (options = {}) => {
       const token = randomUUID().replaceAll("-", "");
       const topic = options.topicArn ?? TEST_TOPIC_ARN;
@@ -93,7 +104,9 @@ export async function startFakeSns(): Promise<FakeSns> {
         {
           Message: `You have chosen to subscribe to the topic ${topic}.`,
           Token: token,
-          SubscribeURL: options.subscribeUrl ?? `${origin}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(topic)}&Token=${token}`,
+          SubscribeURL:
+            options.subscribeUrl ??
+            `${origin}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(topic)}&Token=${token}`,
         },
         options,
       );
@@ -101,7 +114,11 @@ export async function startFakeSns(): Promise<FakeSns> {
     unsubscribeConfirmation: (options = {}) =>
       signed(
         "UnsubscribeConfirmation",
-        { Message: "You have chosen to deactivate subscription.", Token: "t0ken", SubscribeURL: `${origin}/?Action=ConfirmSubscription&Token=t0ken` },
+        {
+          Message: "You have chosen to deactivate subscription.",
+          Token: "t0ken",
+          SubscribeURL: `${origin}/?Action=ConfirmSubscription&Token=t0ken`,
+        },
         options,
       ),
     close: () =>
@@ -113,7 +130,12 @@ export async function startFakeSns(): Promise<FakeSns> {
 }
 
 /** An SES event-publishing event (the Message of a Notification), as SES writes it. */
-export function sesEvent(eventType: string, sesMessageId: string, detail: Record<string, unknown> = {}, sentAt = new Date()): string {
+export function sesEvent(
+  eventType: string,
+  sesMessageId: string,
+  detail: Record<string, unknown> = {},
+  sentAt = new Date(),
+): string {
   return JSON.stringify({
     eventType,
     mail: {

@@ -15,10 +15,17 @@ import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
  * assert on the exact HTML a provider gets; app/t/tracking.test.ts covers tracking.
  */
 export async function createTestWorkspace(options: { testMode?: boolean; name?: string; tracking?: boolean } = {}) {
-  const created = await createWorkspace({ name: options.name ?? "Test workspace", testMode: options.testMode ?? false });
+  const created = await createWorkspace({
+    name: options.name ?? "Test workspace",
+    testMode: options.testMode ?? false,
+  });
   const trackingEnabled = options.tracking ?? false;
   const db = await getDb();
-  const [workspace] = await db.update(workspaces).set({ trackingEnabled }).where(eq(workspaces.id, created.id)).returning();
+  const [workspace] = await db
+    .update(workspaces)
+    .set({ trackingEnabled })
+    .where(eq(workspaces.id, created.id))
+    .returning();
   const domain = await addDomain({ workspaceId: workspace.id, name: "example.com", verified: true });
   const key = await createApiKey({ workspaceId: workspace.id, name: "test key", actor: AUDIT_SYSTEM_ACTOR });
   return {
@@ -39,7 +46,10 @@ export async function createTestWorkspace(options: { testMode?: boolean; name?: 
 }
 
 /** A live PENDING message row written directly (for tests of reads and of the timeline). */
-export async function insertTestMessage(workspaceId: string, overrides: Partial<typeof emailMessages.$inferInsert> = {}) {
+export async function insertTestMessage(
+  workspaceId: string,
+  overrides: Partial<typeof emailMessages.$inferInsert> = {},
+) {
   const createdAt = overrides.createdAt ?? new Date();
   const id = overrides.id ?? newId("message", createdAt);
   await (await getDb()).insert(emailMessages).values({

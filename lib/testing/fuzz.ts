@@ -37,19 +37,74 @@ export class RawJson {
 /** The JSON text of `value`, RawJson nodes written as they are. */
 export function toJsonText(value: unknown): string {
   const raws: string[] = [];
-  const text = JSON.stringify(value, (_key, inner: unknown) => (inner instanceof RawJson ? `\u0001raw${raws.push(inner.text) - 1}\u0001` : inner));
+  const text = JSON.stringify(value, (_key, inner: unknown) =>
+    inner instanceof RawJson ? `\u0001raw${raws.push(inner.text) - 1}\u0001` : inner,
+  );
   return (text ?? "null").replace(/"\\u0001raw(\d+)\\u0001"/g, (_match, index: string) => raws[Number(index)]);
 }
 
 /** The nesting cap of lib/entry/api/input-guard.ts: the body is level 0, nothing may sit deeper than level 64. */
 const CAP = 64;
-const nested = (count: number, open: string, close: string, leaf: string) => new RawJson(open.repeat(count) + leaf + close.repeat(count));
+const nested = (count: number, open: string, close: string, leaf: string) =>
+  new RawJson(open.repeat(count) + leaf + close.repeat(count));
 
-const UNICODE = ["\ud800", "a\udfffb", "x\ud83d", "\u202eevil\u202c", "👩‍👩‍👧‍👦", "\u200b", "\ufeffbom", "e\u0301", "\uffff", "\u{10ffff}", "ann\u200b@example.org", "Ann \u202e <ann@example.org>", "مرحبا"];
+const UNICODE = [
+  "\ud800",
+  "a\udfffb",
+  "x\ud83d",
+  "\u202eevil\u202c",
+  "👩‍👩‍👧‍👦",
+  "\u200b",
+  "\ufeffbom",
+  "e\u0301",
+  "\uffff",
+  "\u{10ffff}",
+  "ann\u200b@example.org",
+  "Ann \u202e <ann@example.org>",
+  "مرحبا",
+];
 const BREAKS = ["a\r\nBcc: x@evil.org", "\n", "ann@example.org\r\n", "\r", "<a@b>\r\n<c@d>", "line1\nline2"];
-const NUMBERS = ["1e309", "-1e309", "-0", "1e-400", "123456789012345678901234567890", "0.1", "-1", "2147483648", "9007199254740993"];
-const STRINGS = ["", " ", "NaN", "Infinity", "-0", "null", "true", "ann@example.org", "tpl_0000000000000000", "{{ x", "{% raw %}", "{{ 'a' | nope }}", "<script>x</script>", "\u0000", "a\u0000b"];
-const KEYS = ["__proto__", "constructor", "toString", "extra", "", "a.b", "\u202ekey", "k".repeat(300), "emailMessages", "variables", "\u0000"];
+const NUMBERS = [
+  "1e309",
+  "-1e309",
+  "-0",
+  "1e-400",
+  "123456789012345678901234567890",
+  "0.1",
+  "-1",
+  "2147483648",
+  "9007199254740993",
+];
+const STRINGS = [
+  "",
+  " ",
+  "NaN",
+  "Infinity",
+  "-0",
+  "null",
+  "true",
+  "ann@example.org",
+  "tpl_0000000000000000",
+  "{{ x",
+  "{% raw %}",
+  "{{ 'a' | nope }}",
+  "<script>x</script>",
+  "\u0000",
+  "a\u0000b",
+];
+const KEYS = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "extra",
+  "",
+  "a.b",
+  "\u202ekey",
+  "k".repeat(300),
+  "emailMessages",
+  "variables",
+  "\u0000",
+];
 
 /** A hostile value for a field that sits at `level` (top-level fields are level 1), and what it is. */
 export function hostileValue(rng: Rng, level: number, current: unknown): [unknown, string] {
@@ -77,7 +132,8 @@ export function hostileValue(rng: Rng, level: number, current: unknown): [unknow
     }
     case "shape":
       // Arrays where objects are expected and the other way round.
-      if (Array.isArray(current)) return [Object.fromEntries(current.map((item, index) => [String(index), item])), "array→object"];
+      if (Array.isArray(current))
+        return [Object.fromEntries(current.map((item, index) => [String(index), item])), "array→object"];
       if (current && typeof current === "object") return [[current], "object→array"];
       return [[current], "scalar→array"];
   }
@@ -105,7 +161,12 @@ function mutateTree(rng: Rng, body: Record<string, unknown>): string {
   const fields = slots(body);
   const op = pick(rng, ["set", "set", "set", "delete", "add"] as const);
   if (op === "add" || fields.length === 0) {
-    const objects = [{ parent: body, level: 1 }, ...fields.filter((slot) => isObject(slot.parent[slot.key as never])).map((slot) => ({ parent: slot.parent[slot.key as never] as object, level: slot.level + 1 }))];
+    const objects = [
+      { parent: body, level: 1 },
+      ...fields
+        .filter((slot) => isObject(slot.parent[slot.key as never]))
+        .map((slot) => ({ parent: slot.parent[slot.key as never] as object, level: slot.level + 1 })),
+    ];
     const target = pick(rng, objects);
     const key = pick(rng, KEYS);
     const [value, kind] = hostileValue(rng, target.level, undefined);
@@ -123,7 +184,8 @@ function mutateTree(rng: Rng, body: Record<string, unknown>): string {
   return `set ${slot.key}=${kind}`;
 }
 
-const isObject = (value: unknown) => !!value && typeof value === "object" && !Array.isArray(value) && !(value instanceof RawJson);
+const isObject = (value: unknown) =>
+  !!value && typeof value === "object" && !Array.isArray(value) && !(value instanceof RawJson);
 
 export interface FuzzCase {
   labels: string[];
@@ -131,8 +193,24 @@ export interface FuzzCase {
   contentType: string | null;
 }
 
-const CONTENT_TYPES = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "application/vnd.api+json", "application/jsonx", "", "APPLICATION/JSON"];
-const BAD_BYTES = [[0xff], [0xc0, 0xae], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xef, 0xbb, 0xbf]];
+const CONTENT_TYPES = [
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/json; charset=utf-16",
+  "application/vnd.api+json",
+  "application/jsonx",
+  "",
+  "APPLICATION/JSON",
+];
+const BAD_BYTES = [
+  [0xff],
+  [0xc0, 0xae],
+  [0xed, 0xa0, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0xef, 0xbb, 0xbf],
+];
 const TOP_LEVEL = ["[]", "null", "1", '"str"', "true", "", " ", "{}", "[{}]", "NaN", "{", "}"];
 
 /** Changes to the text or bytes of the request rather than to its JSON value. */
@@ -143,7 +221,10 @@ function mutateText(rng: Rng, text: string, fuzz: FuzzCase): void {
     // Duplicate keys: JSON.parse keeps the last, so the hostile value wins at the end, loses at the start.
     const key = pick(rng, [...Object.keys(JSON.parse(text.startsWith("{") ? text : "{}")), "to"]);
     const value = toJsonText(hostileValue(rng, 1, undefined)[0]);
-    fuzz.body = rng() < 0.5 ? text.replace(/^\{/, `{${JSON.stringify(key)}:${value},`) : text.replace(/\}$/, `,${JSON.stringify(key)}:${value}}`);
+    fuzz.body =
+      rng() < 0.5
+        ? text.replace(/^\{/, `{${JSON.stringify(key)}:${value},`)
+        : text.replace(/\}$/, `,${JSON.stringify(key)}:${value}}`);
   } else if (op === "truncate") {
     fuzz.body = text.slice(0, Math.floor(rng() * text.length));
   } else if (op === "content-type") {
@@ -151,7 +232,9 @@ function mutateText(rng: Rng, text: string, fuzz: FuzzCase): void {
   } else if (op === "bytes") {
     const bytes = Buffer.from(text, "utf8");
     const at = Math.floor(rng() * (bytes.length + 1));
-    fuzz.body = new Uint8Array(Buffer.concat([bytes.subarray(0, at), Buffer.from(pick(rng, BAD_BYTES)), bytes.subarray(at)]));
+    fuzz.body = new Uint8Array(
+      Buffer.concat([bytes.subarray(0, at), Buffer.from(pick(rng, BAD_BYTES)), bytes.subarray(at)]),
+    );
   } else {
     fuzz.body = pick(rng, TOP_LEVEL).replace("{}", rng() < 0.5 ? "{}" : text);
   }
@@ -178,10 +261,33 @@ export function describeCase(fuzz: FuzzCase): string {
 
 /** Rows a POST may write, counted for one workspace in one statement. */
 export async function countRows(workspaceId: string): Promise<Record<string, number>> {
-  const tables = ["email_messages", "batches", "workflow_runs", "templates", "template_versions", "template_scenarios", "workflows", "attachments", "webhook_endpoints", "webhook_deliveries", "webhook_events", "domains", "suppressions", "audit_events", "api_keys", "unsubscribe_groups", "group_unsubscribes"];
-  const counts = tables.map((table) => sql`(select count(*) from ${sql.identifier(table)} where workspace_id = ${workspaceId})::int as ${sql.identifier(table)}`);
+  const tables = [
+    "email_messages",
+    "batches",
+    "workflow_runs",
+    "templates",
+    "template_versions",
+    "template_scenarios",
+    "workflows",
+    "attachments",
+    "webhook_endpoints",
+    "webhook_deliveries",
+    "webhook_events",
+    "domains",
+    "suppressions",
+    "audit_events",
+    "api_keys",
+    "unsubscribe_groups",
+    "group_unsubscribes",
+  ];
+  const counts = tables.map(
+    (table) =>
+      sql`(select count(*) from ${sql.identifier(table)} where workspace_id = ${workspaceId})::int as ${sql.identifier(table)}`,
+  );
   const result = await (await getDb()).execute(sql`select ${sql.join(counts, sql`, `)}`);
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<Record<string, number>>;
+  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<
+    Record<string, number>
+  >;
   return rows[0];
 }
 

@@ -30,7 +30,9 @@ export async function setup(project: TestProject) {
     project.provide("testDatabaseUrl", url.toString());
     project.provide("testPgliteDump", "");
     teardownTasks.push(async () => {
-      const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${name}%`}`;
+      const leftovers = await admin<
+        { datname: string }[]
+      >`select datname from pg_database where datname like ${`${name}%`}`;
       for (const { datname } of leftovers) await admin.unsafe(`drop database if exists ${datname} with (force)`);
       await admin.end();
     });

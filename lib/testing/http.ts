@@ -25,7 +25,11 @@ export async function callRoute(handler: unknown, path: string, options: CallOpt
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const request = new Request(`http://localhost:3000${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
+  const request = new Request(`http://localhost:3000${path}`, {
+    method: options.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+  });
   const response = await answer(handler, request, options.params);
   const text = await response.text();
   // Tests read arbitrary response shapes; typing each one would add noise, not safety.
@@ -44,11 +48,16 @@ export function callApi(path: string, options: CallOptions = {}) {
   return callRoute(null, path, options);
 }
 
-async function answer(handler: unknown, request: Request, params: Record<string, string> | undefined): Promise<Response> {
+async function answer(
+  handler: unknown,
+  request: Request,
+  params: Record<string, string> | undefined,
+): Promise<Response> {
   const { apiRouter, providerEventsRouter } = await import("@/app/api/routes");
   const pathname = new URL(request.url).pathname;
   const router = [apiRouter, providerEventsRouter].find((candidate) => candidate.owns(pathname));
-  if (router && (handler === null || router.resolve(request.method, pathname)?.handler === handler)) return router(request);
+  if (router && (handler === null || router.resolve(request.method, pathname)?.handler === handler))
+    return router(request);
   if (handler === null) throw new Error(`callApi: ${request.method} ${pathname} is not a path of the route table`);
   return (handler as Handler)(request, { params: Promise.resolve(params ?? {}) });
 }

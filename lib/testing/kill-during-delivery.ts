@@ -46,7 +46,13 @@ export interface KillRunResult {
  * (production: 30 s) and checked every second (pg-boss's default: every minute). Call once per database.
  */
 export async function startFastSupervisor(databaseUrl: string): Promise<() => Promise<void>> {
-  const supervisor = new PgBoss({ connectionString: databaseUrl, max: 2, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, schedule: false });
+  const supervisor = new PgBoss({
+    connectionString: databaseUrl,
+    max: 2,
+    superviseIntervalSeconds: 1,
+    monitorIntervalSeconds: 1,
+    schedule: false,
+  });
   await supervisor.start();
   await (await getQueue()).updateQueue(QUEUES.deliverMessage, { heartbeatSeconds: 10 });
   return () => supervisor.stop({ graceful: false });
@@ -75,7 +81,12 @@ export async function killDuringDelivery(options: KillRunOptions): Promise<KillR
     const killedAt = Date.now();
     const activeAtKill = await activeJobs(workspace.id);
     worker();
-    await until(async () => (await unsettled(workspace.id)) === 0, options.timeoutMs, "every message to be SUCCEEDED with one SENT", 250);
+    await until(
+      async () => (await unsettled(workspace.id)) === 0,
+      options.timeoutMs,
+      "every message to be SUCCEEDED with one SENT",
+      250,
+    );
     const recoveredMs = Date.now() - killedAt;
     return { ids, deliveredAtKill, activeAtKill, recoveredMs, unsettled: await unsettled(workspace.id) };
   } finally {
@@ -93,7 +104,10 @@ export async function killDuringDelivery(options: KillRunOptions): Promise<KillR
  * with the kill; the dead worker's statements waiting for it are ended first, so none of its records
  * lands: the worst case.
  */
-export function killWithRecordingHeld(delivered: () => number, quietMs = 750): (kill: () => Promise<void>) => Promise<void> {
+export function killWithRecordingHeld(
+  delivered: () => number,
+  quietMs = 750,
+): (kill: () => Promise<void>) => Promise<void> {
   return async (kill) => {
     const db = await getDb();
     await db.transaction(async (tx) => {
@@ -149,7 +163,12 @@ async function activeJobs(workspaceId: string): Promise<number> {
   return n;
 }
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string, everyMs = 10): Promise<void> {
+async function until(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  what: string,
+  everyMs = 10,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

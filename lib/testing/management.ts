@@ -10,7 +10,11 @@ import { callRoute, type CallOptions } from "./http";
 /** Tests of the management endpoints (docs/api.md#management): scoped keys, the audit trail, a failing audit write. */
 
 /** The Authorization header of a new key of the workspace with exactly these scopes. */
-export async function scopedAuthorization(workspaceId: string, scopes: ApiScope[], name = `only ${scopes.join(" ")}`): Promise<string> {
+export async function scopedAuthorization(
+  workspaceId: string,
+  scopes: ApiScope[],
+  name = `only ${scopes.join(" ")}`,
+): Promise<string> {
   const key = await createApiKey({ workspaceId, name, actor: AUDIT_SYSTEM_ACTOR, scopes });
   return basicAuthHeader(key.id, key.password);
 }
@@ -37,7 +41,9 @@ export async function withFailingAuditWrites<T>(workspaceId: string, run: () => 
     sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.workspace_id = '${workspaceId.replace(/'/g, "")}' THEN RAISE EXCEPTION 'audit write refused by the test'; END IF; RETURN NEW; END $$`),
   );
-  await db.execute(sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION ${name}()`));
+  await db.execute(
+    sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION ${name}()`),
+  );
   try {
     return await run();
   } finally {
@@ -59,7 +65,13 @@ export async function apiAuditEntries(workspaceId: string) {
  * A management call that must be refused: the envelope names `param` with the given status, and the
  * workspace's audit log gains no entry (a refused change writes nothing).
  */
-export async function expectRefusal(workspaceId: string, handler: unknown, path: string, options: CallOptions, expected: { status: number; param?: string; code?: string }) {
+export async function expectRefusal(
+  workspaceId: string,
+  handler: unknown,
+  path: string,
+  options: CallOptions,
+  expected: { status: number; param?: string; code?: string },
+) {
   const before = (await apiAuditEntries(workspaceId)).length;
   const answer = await callRoute(handler, path, options);
   const label = `${options.method ?? "POST"} ${path} ${JSON.stringify(options.body ?? null)}`;

@@ -29,7 +29,10 @@ export function selfSignedCertificate(commonName = "sns.test.local"): TestCertif
   );
   const signature = sign("sha256", tbs, privateKey);
   const der = seq(tbs, sha256WithRsa, tlv(0x03, Buffer.concat([Buffer.from([0x00]), signature])));
-  const body = der.toString("base64").replace(/(.{64})/g, "$1\n").trimEnd();
+  const body = der
+    .toString("base64")
+    .replace(/(.{64})/g, "$1\n")
+    .trimEnd();
   return { pem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`, privateKey };
 }
 
@@ -61,6 +64,13 @@ const oid = (bytes: number[]) => tlv(0x06, Buffer.from(bytes));
 
 function utcTime(date: Date): Buffer {
   const iso = date.toISOString(); // 2026-11-25T01:02:03.456Z → 261125010203Z
-  const text = iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19) + "Z";
+  const text =
+    iso.slice(2, 4) +
+    iso.slice(5, 7) +
+    iso.slice(8, 10) +
+    iso.slice(11, 13) +
+    iso.slice(14, 16) +
+    iso.slice(17, 19) +
+    "Z";
   return tlv(0x17, Buffer.from(text, "ascii"));
 }

@@ -43,7 +43,13 @@ afterAll(async () => {
 function adminOptions(url: URL) {
   const admin = new URL(url);
   admin.pathname = "/postgres";
-  return { host: admin.hostname, port: Number(admin.port || 5432), user: decodeURIComponent(admin.username || "postgres"), password: decodeURIComponent(admin.password) || undefined, database: "postgres" };
+  return {
+    host: admin.hostname,
+    port: Number(admin.port || 5432),
+    user: decodeURIComponent(admin.username || "postgres"),
+    password: decodeURIComponent(admin.password) || undefined,
+    database: "postgres",
+  };
 }
 
 /** Two files cloning the same template at the same instant may collide; the loser tries again. */

@@ -117,7 +117,10 @@ export async function startSmtpSink(options: { responder?: SinkResponder } = {})
 /** An unfolded header of a raw message (headers end at the first empty line). */
 function headerValue(raw: Buffer, name: string): string | null {
   const end = raw.indexOf("\r\n\r\n");
-  const head = raw.subarray(0, end < 0 ? raw.length : end).toString("utf8").replace(/\r\n[ \t]+/g, " ");
+  const head = raw
+    .subarray(0, end < 0 ? raw.length : end)
+    .toString("utf8")
+    .replace(/\r\n[ \t]+/g, " ");
   const line = head.split("\r\n").find((entry) => entry.toLowerCase().startsWith(`${name}:`));
   return line ? line.slice(name.length + 1).trim() : null;
 }

@@ -9,9 +9,9 @@ describe("waitFor", () => {
   });
 
   it("fails with what was awaited when the timeout passes", async () => {
-    await expect(waitFor(async () => false, { what: "a condition that never holds", timeout: 50, every: 5 })).rejects.toThrow(
-      "timed out after 50 ms waiting for a condition that never holds",
-    );
+    await expect(
+      waitFor(async () => false, { what: "a condition that never holds", timeout: 50, every: 5 }),
+    ).rejects.toThrow("timed out after 50 ms waiting for a condition that never holds");
   });
 
   it("fails at once when the condition throws", async () => {

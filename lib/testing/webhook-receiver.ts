@@ -40,7 +40,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", async () => {
-      const entry: ReceivedWebhook = { headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const entry: ReceivedWebhook = {
+        headers: request.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       receiver.received.push(entry);
       receiver.inFlight++;
       receiver.maxInFlight = Math.max(receiver.maxInFlight, receiver.inFlight);
@@ -50,7 +54,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       if (mode === "timeout") return;
       if (mode === "close") return request.socket.destroy();
       if (mode === "redirect") return response.writeHead(302, { location: "http://127.0.0.1:1/elsewhere" }).end();
-      response.writeHead(mode === "ok" ? 200 : 500, { "content-type": "text/plain" }).end(mode === "ok" ? "thanks" : "x".repeat(10_000));
+      response
+        .writeHead(mode === "ok" ? 200 : 500, { "content-type": "text/plain" })
+        .end(mode === "ok" ? "thanks" : "x".repeat(10_000));
     });
   });
   server.on("connection", (socket) => {

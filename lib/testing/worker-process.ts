@@ -20,11 +20,15 @@ export interface WorkerProcess {
  * wrapper and leave the worker running, orphaned (the crash tests would kill nothing).
  */
 export function startWorkerProcess(env: Record<string, string | undefined>, root = process.cwd()): WorkerProcess {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join("lib", "entry", "worker", "worker-main.ts")], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: "info", ...env },
-    stdio: "pipe",
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", path.join("lib", "entry", "worker", "worker-main.ts")],
+    {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: "info", ...env },
+      stdio: "pipe",
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));

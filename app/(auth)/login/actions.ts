@@ -47,7 +47,11 @@ export async function signInWithLink(_previous: SignInState, form: FormData): Pr
       try {
         await signIn(MAGIC_LINK_PROVIDER_ID, { email, redirect: false, redirectTo: "/" });
       } catch (error) {
-        if (error instanceof AuthError) throw new AppError("SERVICE_UNAVAILABLE", "The sign-in link could not be sent. Try again, or sign in with your password.");
+        if (error instanceof AuthError)
+          throw new AppError(
+            "SERVICE_UNAVAILABLE",
+            "The sign-in link could not be sent. Try again, or sign in with your password.",
+          );
         throw error;
       }
       redirect(CHECK_EMAIL_PATH);

@@ -25,10 +25,16 @@ export default async function OverviewPage() {
   const { workspace } = await requireDashboard();
   const overview = await getOverview(workspace.id);
   const [problems, latest] = await Promise.all([
-    listRecentProblems(workspace.id, { since: overview.since, bounces: overview.totals.live.bounced + overview.totals.sandbox.bounced > 0 }),
+    listRecentProblems(workspace.id, {
+      since: overview.since,
+      bounces: overview.totals.live.bounced + overview.totals.sandbox.bounced > 0,
+    }),
     listRecentMessages(workspace.id, { limit: LATEST_MESSAGES }),
   ]);
-  const templateNames = await listTemplateNames(workspace.id, latest.map((message) => message.templateId));
+  const templateNames = await listTemplateNames(
+    workspace.id,
+    latest.map((message) => message.templateId),
+  );
   const sandboxMessages = overview.days.reduce((sum, day) => sum + day.sandbox.accepted, 0);
 
   return (
@@ -52,10 +58,18 @@ export default async function OverviewPage() {
             </div>
             <OverviewTiles totals={overview.totals.live} />
           </section>
-          <Card title="Per day" id="per-day" description="Accepted, sent, delivered, opened, clicked, bounced, complained and failed messages, by creation day.">
+          <Card
+            title="Per day"
+            id="per-day"
+            description="Accepted, sent, delivered, opened, clicked, bounced, complained and failed messages, by creation day."
+          >
             <OverviewChart days={overview.days} />
           </Card>
-          <Card title="Recent problems" id="problems" description="The latest failures and bounces of the last 14 days.">
+          <Card
+            title="Recent problems"
+            id="problems"
+            description="The latest failures and bounces of the last 14 days."
+          >
             <RecentProblems problems={problems} />
           </Card>
         </>

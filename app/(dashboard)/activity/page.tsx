@@ -15,7 +15,12 @@ export const metadata: Metadata = { title: "Activity" };
 export default async function ActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
   const { workspace } = await requireDashboard();
-  const header = <PageHeader title="Activity" description="Every authenticated API request of this workspace, newest first. Open a row for its bodies." />;
+  const header = (
+    <PageHeader
+      title="Activity"
+      description="Every authenticated API request of this workspace, newest first. Open a row for its bodies."
+    />
+  );
   let page;
   try {
     page = await listActivity(workspace.id, parseActivityListQuery(toUrlParams(await searchParams)));
@@ -37,14 +42,20 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
       <ActivityFilters sandboxOnly={filters.sandboxOnly} errorsOnly={filters.errorsOnly} />
       {items.length === 0 && !meta["cursor.before"] ? (
         <EmptyState title={filtered ? "No requests match these filters" : "No API requests yet"}>
-          {filtered ? "Clear a filter to see more." : "Requests made with this workspace's API keys show up here, with their bodies."}
+          {filtered
+            ? "Clear a filter to see more."
+            : "Requests made with this workspace's API keys show up here, with their bodies."}
         </EmptyState>
       ) : (
         <>
           <ActivityList rows={items} />
           <Pager
-            previousHref={meta["cursor.before"] ? hrefWith("/activity", { ...keep, "cursor.before": meta["cursor.before"] }) : null}
-            nextHref={meta["cursor.after"] ? hrefWith("/activity", { ...keep, "cursor.after": meta["cursor.after"] }) : null}
+            previousHref={
+              meta["cursor.before"] ? hrefWith("/activity", { ...keep, "cursor.before": meta["cursor.before"] }) : null
+            }
+            nextHref={
+              meta["cursor.after"] ? hrefWith("/activity", { ...keep, "cursor.after": meta["cursor.after"] }) : null
+            }
             summary={`${meta.count} on this page`}
           />
         </>

@@ -7,7 +7,9 @@ import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { revokeApiKeyOrThrow } from "@/lib/domain/api-keys/revoke-api-key";
 import { apiKeyGrantSchema, apiKeyIdSchema } from "@/lib/domain/api-keys/schemas";
 
-export type CreateKeyState = FormState<{ created: { username: string; password: string; name: string; scopes: string[] } }>;
+export type CreateKeyState = FormState<{
+  created: { username: string; password: string; name: string; scopes: string[] };
+}>;
 
 const lines = (value: string) =>
   value

@@ -36,7 +36,9 @@ export default async function ApiKeysPage() {
         <p className="text-sm text-slate-600">Only admins and owners can create or revoke keys.</p>
       )}
       {keys.length === 0 ? (
-        <EmptyState title="No API keys yet">{canManage ? "Create one above to send through the API." : "Ask an admin to create one."}</EmptyState>
+        <EmptyState title="No API keys yet">
+          {canManage ? "Create one above to send through the API." : "Ask an admin to create one."}
+        </EmptyState>
       ) : (
         <Table label="API keys">
           <THead>
@@ -65,7 +67,13 @@ export default async function ApiKeysPage() {
                 <Td className="whitespace-nowrap">
                   <Timestamp value={key.createdAt} />
                 </Td>
-                <Td className="whitespace-nowrap">{key.lastUsedAt ? <Timestamp value={key.lastUsedAt} /> : <span className="text-slate-400">never</span>}</Td>
+                <Td className="whitespace-nowrap">
+                  {key.lastUsedAt ? (
+                    <Timestamp value={key.lastUsedAt} />
+                  ) : (
+                    <span className="text-slate-400">never</span>
+                  )}
+                </Td>
                 <Td>
                   {key.revokedAt ? (
                     <span title={key.revokedAt.toISOString()}>
@@ -83,7 +91,8 @@ export default async function ApiKeysPage() {
                       <form action={revokeApiKeyAction}>
                         <input type="hidden" name="id" value={key.id} />
                         <ConfirmSubmit label="Revoke" title={`Revoke “${key.name}”?`}>
-                          Requests with <code className="font-mono">{key.id}</code> are refused (401) from now on. This cannot be undone.
+                          Requests with <code className="font-mono">{key.id}</code> are refused (401) from now on. This
+                          cannot be undone.
                         </ConfirmSubmit>
                       </form>
                     )}

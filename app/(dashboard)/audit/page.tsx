@@ -17,7 +17,12 @@ const FILTERS = ["actorType", "actorId", "action", "targetType", "targetId", "cr
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
   const { workspace } = await requireDashboard("ADMIN");
-  const header = <PageHeader title="Audit log" description="Every change to this workspace (keys, domains, templates, suppressions, settings, members), who made it and from where, newest first." />;
+  const header = (
+    <PageHeader
+      title="Audit log"
+      description="Every change to this workspace (keys, domains, templates, suppressions, settings, members), who made it and from where, newest first."
+    />
+  );
   // The filter form submits its empty fields too: an empty filter is no filter (the API would refuse an empty date).
   const params = new URLSearchParams([...toUrlParams(await searchParams)].filter(([, value]) => value !== ""));
   let page;
@@ -41,14 +46,20 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <AuditFilters values={keep} />
       {items.length === 0 && !meta["cursor.before"] ? (
         <EmptyState title={filtered ? "No changes match these filters" : "No changes recorded yet"}>
-          {filtered ? "Clear a filter to see more." : "Changes made in the dashboard, with the CLI or through the API show up here."}
+          {filtered
+            ? "Clear a filter to see more."
+            : "Changes made in the dashboard, with the CLI or through the API show up here."}
         </EmptyState>
       ) : (
         <>
           <AuditList rows={items} />
           <Pager
-            previousHref={meta["cursor.before"] ? hrefWith("/audit", { ...keep, "cursor.before": meta["cursor.before"] }) : null}
-            nextHref={meta["cursor.after"] ? hrefWith("/audit", { ...keep, "cursor.after": meta["cursor.after"] }) : null}
+            previousHref={
+              meta["cursor.before"] ? hrefWith("/audit", { ...keep, "cursor.before": meta["cursor.before"] }) : null
+            }
+            nextHref={
+              meta["cursor.after"] ? hrefWith("/audit", { ...keep, "cursor.after": meta["cursor.after"] }) : null
+            }
             summary={`${meta.count} on this page`}
           />
         </>

@@ -16,7 +16,13 @@ export async function addSuppressionAction(_previous: FormState, form: FormData)
     input: values,
     values,
     run: async ({ email }, { workspace, user }) => {
-      const row = await addSuppression({ workspaceId: workspace.id, email, reason: "MANUAL", detail: "Added in the dashboard", actor: await dashboardActor(user) });
+      const row = await addSuppression({
+        workspaceId: workspace.id,
+        email,
+        reason: "MANUAL",
+        detail: "Added in the dashboard",
+        actor: await dashboardActor(user),
+      });
       revalidatePath("/contacts", "layout");
       return { message: `${row.email} is on the suppression list.` };
     },

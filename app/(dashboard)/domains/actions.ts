@@ -21,7 +21,12 @@ export async function addDomainAction(_previous: FormState, form: FormData): Pro
     values,
     run: async ({ name }, { workspace, user }) => {
       // DOMAIN_VERIFICATION=off: nothing to look up, so the domain counts as verified at once.
-      const domain = await addDomain({ workspaceId: workspace.id, name, verified: env().DOMAIN_VERIFICATION === "off", actor: await dashboardActor(user) });
+      const domain = await addDomain({
+        workspaceId: workspace.id,
+        name,
+        verified: env().DOMAIN_VERIFICATION === "off",
+        actor: await dashboardActor(user),
+      });
       revalidatePath("/domains");
       redirect(`/domains/${domain.id}`);
     },

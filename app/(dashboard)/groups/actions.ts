@@ -16,7 +16,11 @@ export async function createGroupAction(_previous: FormState, form: FormData): P
     input: values,
     values,
     run: async (input, { workspace, user }) => {
-      const group = await createUnsubscribeGroup({ workspaceId: workspace.id, ...input, actor: await dashboardActor(user) });
+      const group = await createUnsubscribeGroup({
+        workspaceId: workspace.id,
+        ...input,
+        actor: await dashboardActor(user),
+      });
       revalidatePath("/groups");
       return { message: `Created “${group.name}” (key ${group.key}).` };
     },

@@ -26,14 +26,29 @@ export default async function InboxPage({ searchParams }: Props) {
   const { workspace } = await requireDashboard();
   const search = toSearchParams(await searchParams);
   const selectedId = search.get("id") || null;
-  const pageLink = { limit: search.get("limit"), "cursor.after": search.get("cursor.after"), "cursor.before": search.get("cursor.before") };
+  const pageLink = {
+    limit: search.get("limit"),
+    "cursor.after": search.get("cursor.after"),
+    "cursor.before": search.get("cursor.before"),
+  };
 
-  const [list, selected] = await Promise.all([readPage(workspace.id, search), selectedId ? readMail(workspace.id, selectedId) : null]);
+  const [list, selected] = await Promise.all([
+    readPage(workspace.id, search),
+    selectedId ? readMail(workspace.id, selectedId) : null,
+  ]);
   if (selectedId && !selected) notFound();
 
   return (
     <div>
-      <PageHeader title="Local inbox" description={<>What the built-in <code className="font-mono">local</code> provider delivered for this workspace: the exact messages, newest first.</>} />
+      <PageHeader
+        title="Local inbox"
+        description={
+          <>
+            What the built-in <code className="font-mono">local</code> provider delivered for this workspace: the exact
+            messages, newest first.
+          </>
+        }
+      />
       {"error" in list ? (
         <FormMessage tone="error">
           {list.error}{" "}
@@ -46,10 +61,22 @@ export default async function InboxPage({ searchParams }: Props) {
       ) : (
         <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
           <div className={selected ? "hidden lg:block" : ""}>
-            <InboxList items={list.items} selectedId={selectedId} hrefFor={(id) => hrefWith("/inbox", { ...pageLink, id })} />
+            <InboxList
+              items={list.items}
+              selectedId={selectedId}
+              hrefFor={(id) => hrefWith("/inbox", { ...pageLink, id })}
+            />
             <Pager
-              previousHref={list.newerCursor ? hrefWith("/inbox", { limit: pageLink.limit, "cursor.before": list.newerCursor }) : null}
-              nextHref={list.olderCursor ? hrefWith("/inbox", { limit: pageLink.limit, "cursor.after": list.olderCursor }) : null}
+              previousHref={
+                list.newerCursor
+                  ? hrefWith("/inbox", { limit: pageLink.limit, "cursor.before": list.newerCursor })
+                  : null
+              }
+              nextHref={
+                list.olderCursor
+                  ? hrefWith("/inbox", { limit: pageLink.limit, "cursor.after": list.olderCursor })
+                  : null
+              }
             />
           </div>
           {selected ? (
@@ -60,7 +87,9 @@ export default async function InboxPage({ searchParams }: Props) {
               <InboxReader mail={selected} />
             </div>
           ) : (
-            <div className="hidden rounded-lg border border-dashed border-slate-300 p-10 text-center text-sm text-slate-500 lg:block">Select a message to read it.</div>
+            <div className="hidden rounded-lg border border-dashed border-slate-300 p-10 text-center text-sm text-slate-500 lg:block">
+              Select a message to read it.
+            </div>
           )}
         </div>
       )}
@@ -72,7 +101,8 @@ async function readPage(workspaceId: string, search: URLSearchParams): Promise<I
   try {
     return await listInboxMessages(workspaceId, parseInboxListQuery(search));
   } catch (error) {
-    if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR") return { error: error.message };
+    if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
+      return { error: error.message };
     throw error;
   }
 }
@@ -88,8 +118,9 @@ function EmptyInbox() {
   return (
     <EmptyState title="Nothing delivered to the local inbox yet">
       <p>
-        With the default <code className="font-mono">DELIVERY_PROVIDER=local</code>, live messages are not sent anywhere: the server
-        stores the exact MIME it would send, and it shows up here like in a mail client. Sandbox messages are never delivered.
+        With the default <code className="font-mono">DELIVERY_PROVIDER=local</code>, live messages are not sent
+        anywhere: the server stores the exact MIME it would send, and it shows up here like in a mail client. Sandbox
+        messages are never delivered.
       </p>
       <p className="mt-2">
         {provider === "local"

@@ -3,7 +3,11 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { invitationNotice, type InviteFormState, type SettingsFormState } from "@/components/settings/form-state.shared";
+import {
+  invitationNotice,
+  type InviteFormState,
+  type SettingsFormState,
+} from "@/components/settings/form-state.shared";
 import type { Actor } from "@/lib/foundation/access/actor";
 import { changeMemberRole } from "@/lib/flows/members/change-member-role";
 import { inviteMember } from "@/lib/flows/members/invite-member";
@@ -16,13 +20,21 @@ import { updateWorkspaceSettings } from "@/lib/domain/workspaces/update-workspac
  * Every settings change: ADMIN+ checked here (a Member gets the 403 page) and again by the use case;
  * the workspace is always the one the session's context resolved, never one named by the form.
  */
-async function asAdmin(values: Record<string, string>, work: (actor: Actor) => Promise<string>): Promise<SettingsFormState> {
+async function asAdmin(
+  values: Record<string, string>,
+  work: (actor: Actor) => Promise<string>,
+): Promise<SettingsFormState> {
   return dashboardAction({
     role: "ADMIN",
     values,
     run: async (_input, context) => {
       const audit = await dashboardActor(context.user);
-      const message = await work({ userId: context.user.id, workspaceId: context.workspace.id, role: context.role, audit });
+      const message = await work({
+        userId: context.user.id,
+        workspaceId: context.workspace.id,
+        role: context.role,
+        audit,
+      });
       revalidatePath("/", "layout");
       return { message };
     },
@@ -55,10 +67,18 @@ export async function inviteAction(_previous: InviteFormState, form: FormData): 
     role: "ADMIN",
     values,
     run: async (_input, context) => {
-      const actor = { userId: context.user.id, workspaceId: context.workspace.id, role: context.role, audit: await dashboardActor(context.user) };
+      const actor = {
+        userId: context.user.id,
+        workspaceId: context.workspace.id,
+        role: context.role,
+        audit: await dashboardActor(context.user),
+      };
       const invitation = await inviteMember(actor, { email: values.email, role: values.role as Role });
       revalidatePath("/", "layout");
-      return { message: invitationNotice(invitation.email, invitation.localLink !== null), link: invitation.localLink ?? undefined };
+      return {
+        message: invitationNotice(invitation.email, invitation.localLink !== null),
+        link: invitation.localLink ?? undefined,
+      };
     },
   });
 }

@@ -16,7 +16,14 @@ import { listMembers } from "@/lib/flows/members/list-members";
 import { hasRole, ROLE_LABELS } from "@/lib/foundation/access/roles.shared";
 import { getSendingState } from "@/lib/domain/workspaces/get-sending-state";
 import { getWorkspaceSettings } from "@/lib/domain/workspaces/update-workspace-settings";
-import { changeRoleAction, inviteAction, removeMemberAction, revokeInvitationAction, saveGeneral, saveSending } from "./actions";
+import {
+  changeRoleAction,
+  inviteAction,
+  removeMemberAction,
+  revokeInvitationAction,
+  saveGeneral,
+  saveSending,
+} from "./actions";
 import { discardPausedAction, eraseMessageAction, pauseSendingAction, resumeSendingAction } from "./sending-actions";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -38,7 +45,11 @@ export default async function SettingsPage() {
     <div>
       <PageHeader
         title="Settings"
-        description={canEdit ? `Settings of ${settings.name}.` : `Settings of ${settings.name}. You are a ${ROLE_LABELS[role].toLowerCase()}: ask an admin to change them.`}
+        description={
+          canEdit
+            ? `Settings of ${settings.name}.`
+            : `Settings of ${settings.name}. You are a ${ROLE_LABELS[role].toLowerCase()}: ask an admin to change them.`
+        }
       />
       <div className="space-y-6">
         <Card title="General" id="general">
@@ -50,7 +61,12 @@ export default async function SettingsPage() {
         </Card>
         <Card title="Sending" id="sending" description="How live messages of this workspace are sent.">
           {canEdit ? (
-            <SendingForm testMode={settings.testMode} trackingEnabled={settings.trackingEnabled} locked={settings.system} action={saveSending} />
+            <SendingForm
+              testMode={settings.testMode}
+              trackingEnabled={settings.trackingEnabled}
+              locked={settings.system}
+              action={saveSending}
+            />
           ) : (
             <DescriptionList
               items={[
@@ -65,15 +81,28 @@ export default async function SettingsPage() {
           canEdit={canEdit}
           actions={{ pause: pauseSendingAction, resume: resumeSendingAction, discard: discardPausedAction }}
         />
-        <Card title="Members & invitations" id="members" description="Owners manage owners; admins manage members, admins and invitations.">
+        <Card
+          title="Members & invitations"
+          id="members"
+          description="Owners manage owners; admins manage members, admins and invitations."
+        >
           <div className="space-y-5">
-            {canEdit ? <InviteForm roles={role === "OWNER" ? ["MEMBER", "ADMIN", "OWNER"] : ["MEMBER", "ADMIN"]} action={inviteAction} /> : null}
+            {canEdit ? (
+              <InviteForm
+                roles={role === "OWNER" ? ["MEMBER", "ADMIN", "OWNER"] : ["MEMBER", "ADMIN"]}
+                action={inviteAction}
+              />
+            ) : null}
             <MembersTable
               members={members}
               invitations={invitations}
               currentUserId={user.id}
               viewerRole={role}
-              actions={canEdit ? { changeRole: changeRoleAction, remove: removeMemberAction, revoke: revokeInvitationAction } : null}
+              actions={
+                canEdit
+                  ? { changeRole: changeRoleAction, remove: removeMemberAction, revoke: revokeInvitationAction }
+                  : null
+              }
             />
           </div>
         </Card>

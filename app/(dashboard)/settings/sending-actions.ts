@@ -18,14 +18,21 @@ export interface SendingActionState {
 }
 
 const reasonSchema = z.string().trim().max(500);
-const messageIdSchema = z.string().trim().regex(/^em_[0-9A-Za-z]{16}$/, "Give a message id: em_ followed by 16 letters and digits.");
+const messageIdSchema = z
+  .string()
+  .trim()
+  .regex(/^em_[0-9A-Za-z]{16}$/, "Give a message id: em_ followed by 16 letters and digits.");
 
 /** Settings → Sending: pause (admins only; the reason is shown to everyone). */
 export async function pauseSendingAction(_previous: SendingActionState, form: FormData): Promise<SendingActionState> {
   const { workspace, user } = await requireDashboard("ADMIN");
   const reason = reasonSchema.safeParse(form.get("reason") ?? "");
   if (!reason.success) return { error: "Keep the reason under 500 characters." };
-  await pauseSending({ workspaceId: workspace.id, reason: reason.data || "Paused from the dashboard.", actor: await dashboardActor(user) });
+  await pauseSending({
+    workspaceId: workspace.id,
+    reason: reason.data || "Paused from the dashboard.",
+    actor: await dashboardActor(user),
+  });
   revalidatePath("/settings");
   return { notice: "Sending is paused. New live messages wait as PAUSED." };
 }
@@ -53,9 +60,12 @@ export async function eraseMessageAction(_previous: SendingActionState, form: Fo
   try {
     await eraseMessage({ workspaceId: workspace.id, messageId: id.data });
   } catch (error) {
-    if (error instanceof AppError && error.code === "NOT_FOUND") return { error: `No message ${id.data} in this workspace.`, messageId: typed };
+    if (error instanceof AppError && error.code === "NOT_FOUND")
+      return { error: `No message ${id.data} in this workspace.`, messageId: typed };
     throw error;
   }
   revalidatePath(`/emails/${id.data}`);
-  return { notice: `Message ${id.data} was erased: its bodies, variables and stored MIME are gone; its metadata and timeline stay.` };
+  return {
+    notice: `Message ${id.data} was erased: its bodies, variables and stored MIME are gone; its metadata and timeline stay.`,
+  };
 }

@@ -48,7 +48,11 @@ export async function duplicateTemplateAction(_previous: FormState, form: FormDa
   return dashboardAction({
     values: {},
     run: async (_input, { workspace, user }) => {
-      const { id } = await duplicateTemplate({ workspaceId: workspace.id, templateId: text(form, "templateId"), userId: user.id });
+      const { id } = await duplicateTemplate({
+        workspaceId: workspace.id,
+        templateId: text(form, "templateId"),
+        userId: user.id,
+      });
       revalidatePath("/templates");
       redirect(`/templates/${id}`);
     },
@@ -60,7 +64,11 @@ export async function deleteTemplateAction(_previous: FormState, form: FormData)
   return dashboardAction({
     values: {},
     run: async (_input, { workspace, user }) => {
-      const deleted = await deleteTemplate({ workspaceId: workspace.id, templateId: text(form, "templateId"), actor: await dashboardActor(user) });
+      const deleted = await deleteTemplate({
+        workspaceId: workspace.id,
+        templateId: text(form, "templateId"),
+        actor: await dashboardActor(user),
+      });
       revalidatePath("/templates");
       return { message: `“${deleted.name}” was deleted.` };
     },

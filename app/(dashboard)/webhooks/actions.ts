@@ -4,7 +4,12 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { createEndpoint, deleteEndpoint, rotateEndpointSecret, updateEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from "@/lib/flows/webhooks/manage-endpoints";
 import { replayEndpoint } from "@/lib/flows/webhooks/replay";
 import { sendTestEvent } from "@/lib/flows/webhooks/send-test-event";
 
@@ -27,7 +32,10 @@ const refresh = (id?: string) => {
 };
 
 /** A new endpoint; its signing secret travels back in this one answer only. */
-export async function createEndpointAction(_previous: CreatedEndpointState, form: FormData): Promise<CreatedEndpointState> {
+export async function createEndpointAction(
+  _previous: CreatedEndpointState,
+  form: FormData,
+): Promise<CreatedEndpointState> {
   const values = formValues(form, ["url", "description"]);
   return dashboardAction({
     role: "ADMIN",
@@ -120,7 +128,9 @@ export async function replayAction(_previous: SavedState, form: FormData): Promi
       const { replayed, more } = await replayEndpoint(workspace.id, values.id, input);
       refresh(values.id);
       if (values.eventId) return { message: "Event queued again." };
-      return { message: `${replayed} event${replayed === 1 ? "" : "s"} queued again${more ? "; more remain: replay again from a later time" : ""}.` };
+      return {
+        message: `${replayed} event${replayed === 1 ? "" : "s"} queued again${more ? "; more remain: replay again from a later time" : ""}.`,
+      };
     },
   });
 }

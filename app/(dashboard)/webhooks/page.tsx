@@ -35,7 +35,9 @@ export default async function WebhooksPage() {
         <p className="text-sm text-slate-600">Only admins and owners can add, change or replay endpoints.</p>
       )}
       {endpoints.length === 0 ? (
-        <EmptyState title="No webhook endpoints yet">{canManage ? "Add one above to receive events." : "Ask an admin to add one."}</EmptyState>
+        <EmptyState title="No webhook endpoints yet">
+          {canManage ? "Add one above to receive events." : "Ask an admin to add one."}
+        </EmptyState>
       ) : (
         <Table label="Webhook endpoints">
           <THead>
@@ -48,15 +50,22 @@ export default async function WebhooksPage() {
             {endpoints.map((endpoint) => (
               <tr key={endpoint.id} data-testid={`endpoint-${endpoint.id}`}>
                 <Td>
-                  <Link href={`/webhooks/${endpoint.id}`} className="font-mono text-xs break-all text-indigo-600 hover:underline">
+                  <Link
+                    href={`/webhooks/${endpoint.id}`}
+                    className="font-mono text-xs break-all text-indigo-600 hover:underline"
+                  >
                     {endpoint.url}
                   </Link>
                   {endpoint.description ? <p className="text-xs text-slate-500">{endpoint.description}</p> : null}
                 </Td>
-                <Td className="font-mono text-xs">{endpoint.eventTypes ? endpoint.eventTypes.join(", ") : "all events"}</Td>
+                <Td className="font-mono text-xs">
+                  {endpoint.eventTypes ? endpoint.eventTypes.join(", ") : "all events"}
+                </Td>
                 <Td>
                   <EndpointStateBadge enabled={endpoint.enabled} disabledReason={endpoint.disabledReason} />
-                  {endpoint.disabledReason ? <p className="mt-1 text-xs text-red-700">{endpoint.disabledReason}</p> : null}
+                  {endpoint.disabledReason ? (
+                    <p className="mt-1 text-xs text-red-700">{endpoint.disabledReason}</p>
+                  ) : null}
                 </Td>
                 <Td className="whitespace-nowrap">
                   <Timestamp value={endpoint.createdAt} />

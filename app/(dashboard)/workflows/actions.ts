@@ -22,17 +22,29 @@ const fieldError = (failed: ActionFailure): FieldError => ({ param: failed.field
  * The builder's save: every shape problem at once (so each step shows its own), then the use case
  * with its database checks. A new workflow continues on its own page.
  */
-export async function saveWorkflowAction(input: { id: string | null; definition: unknown }): Promise<SaveWorkflowResult> {
+export async function saveWorkflowAction(input: {
+  id: string | null;
+  definition: unknown;
+}): Promise<SaveWorkflowResult> {
   const result = await dashboardAction({
     run: async (_input, { workspace, user }): Promise<{ issues: FieldError[] } | { updatedAt: string }> => {
       const issues = workflowDefinitionIssues(input.definition);
       if (issues.length > 0) return { issues };
       if (input.id) {
-        const workflow = await updateWorkflow({ workspaceId: workspace.id, workflowId: input.id, definition: input.definition, actor: await dashboardActor(user) });
+        const workflow = await updateWorkflow({
+          workspaceId: workspace.id,
+          workflowId: input.id,
+          definition: input.definition,
+          actor: await dashboardActor(user),
+        });
         revalidatePath("/workflows");
         return { updatedAt: workflow.updatedAt.toISOString() };
       }
-      const created = await createWorkflow({ workspaceId: workspace.id, definition: input.definition, actor: await dashboardActor(user) });
+      const created = await createWorkflow({
+        workspaceId: workspace.id,
+        definition: input.definition,
+        actor: await dashboardActor(user),
+      });
       revalidatePath("/workflows");
       redirect(`/workflows/${created.id}?created=1`);
     },
@@ -48,7 +60,12 @@ export async function setWorkflowEnabledAction(_previous: RowActionState, form: 
   return dashboardAction({
     run: async (_input, { workspace, user }) => {
       const workflowId = String(form.get("id") ?? "");
-      await setWorkflowEnabled({ workspaceId: workspace.id, workflowId, enabled: form.get("enabled") === "true", actor: await dashboardActor(user) });
+      await setWorkflowEnabled({
+        workspaceId: workspace.id,
+        workflowId,
+        enabled: form.get("enabled") === "true",
+        actor: await dashboardActor(user),
+      });
       revalidatePath("/workflows");
       revalidatePath(`/workflows/${workflowId}`);
       return {};
@@ -60,7 +77,11 @@ export async function setWorkflowEnabledAction(_previous: RowActionState, form: 
 export async function deleteWorkflowAction(_previous: RowActionState, form: FormData): Promise<RowActionState> {
   return dashboardAction({
     run: async (_input, { workspace, user }) => {
-      const { name } = await deleteWorkflow({ workspaceId: workspace.id, workflowId: String(form.get("id") ?? ""), actor: await dashboardActor(user) });
+      const { name } = await deleteWorkflow({
+        workspaceId: workspace.id,
+        workflowId: String(form.get("id") ?? ""),
+        actor: await dashboardActor(user),
+      });
       revalidatePath("/workflows");
       redirect(`/workflows?deleted=${encodeURIComponent(name)}`);
     },

@@ -13,7 +13,8 @@ import { GET as ready } from "./ready/route";
  * Readiness is cached for a second (a probe storm costs one check): each case forgets the cached
  * result instead of waiting it out (lib/entry/observability/health.ts keeps it in this singleton).
  */
-const forgetCachedReadiness = () => void delete processSingleton<{ readiness?: unknown }>("health.readiness", () => ({})).readiness;
+const forgetCachedReadiness = () =>
+  void delete processSingleton<{ readiness?: unknown }>("health.readiness", () => ({})).readiness;
 
 describe("GET /api/health/*", () => {
   let original: DbHandle | undefined;
@@ -42,7 +43,8 @@ describe("GET /api/health/*", () => {
 
   it("ready answers 503 while the database is closed, and 200 again once it is back", async () => {
     original = await getDbHandle();
-    const dead = original.driver === "pglite" ? await openPglite("memory://") : await openPostgres(process.env.DATABASE_URL!, 1);
+    const dead =
+      original.driver === "pglite" ? await openPglite("memory://") : await openPostgres(process.env.DATABASE_URL!, 1);
     await dead.close();
     installDbHandle(dead);
     const down = await callRoute(ready, "/api/health/ready");
@@ -60,8 +62,17 @@ describe("GET /api/health/*", () => {
   it.skipIf(!process.env.DATABASE_URL)("ready answers 503 when the database server is unreachable", async () => {
     original = await getDbHandle();
     // A port nothing listens on: every query fails to connect.
-    const client = postgres("postgres://postgres@127.0.0.1:1/postgres", { max: 1, connect_timeout: 1, onnotice: () => {} });
-    installDbHandle({ db: drizzle(client) as unknown as Db, driver: "postgres", connectionString: "postgres://127.0.0.1:1/postgres", close: () => client.end() });
+    const client = postgres("postgres://postgres@127.0.0.1:1/postgres", {
+      max: 1,
+      connect_timeout: 1,
+      onnotice: () => {},
+    });
+    installDbHandle({
+      db: drizzle(client) as unknown as Db,
+      driver: "postgres",
+      connectionString: "postgres://127.0.0.1:1/postgres",
+      close: () => client.end(),
+    });
     const down = await callRoute(ready, "/api/health/ready");
     expect(down.status).toBe(503);
     expect(down.json.checks.database.status).toBe("fail");

@@ -46,8 +46,12 @@ describe("GET /api/metrics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
     const text = res.text;
-    expect(text).toMatch(/postwerk_http_requests_total\{route="\/api\/v1\/email_messages",method="POST",status="201"\} \d+/);
-    expect(text).toMatch(/postwerk_http_request_duration_seconds_bucket\{le="[^"]+",route="\/api\/v1\/email_messages",method="POST"\}/);
+    expect(text).toMatch(
+      /postwerk_http_requests_total\{route="\/api\/v1\/email_messages",method="POST",status="201"\} \d+/,
+    );
+    expect(text).toMatch(
+      /postwerk_http_request_duration_seconds_bucket\{le="[^"]+",route="\/api\/v1\/email_messages",method="POST"\}/,
+    );
     expect(text).toMatch(/postwerk_messages_accepted_total\{source="API",sandbox="false"\} \d+/);
     expect(text).toMatch(/postwerk_provider_handoffs_total\{provider="local",outcome="accepted"\} \d+/);
     expect(text).toMatch(/postwerk_delivery_accept_to_sent_seconds_count\{provider="local"\} \d+/);
@@ -62,7 +66,10 @@ describe("GET /api/metrics", () => {
     withToken(TOKEN);
     const ws = await createTestWorkspace();
     const { GET: getMessage } = await import("../v1/email_messages/[id]/handlers");
-    await callRoute(getMessage, "/api/v1/email_messages/em_0000000000000000", { authorization: ws.authorization, params: { id: "em_0000000000000000" } });
+    await callRoute(getMessage, "/api/v1/email_messages/em_0000000000000000", {
+      authorization: ws.authorization,
+      params: { id: "em_0000000000000000" },
+    });
     const text = (await callRoute(GET, "/api/metrics", { authorization: `Bearer ${TOKEN}` })).text;
     expect(text).toMatch(/route="\/api\/v1\/email_messages\/:id",method="GET",status="404"/);
     expect(text).not.toContain("em_0000000000000000");

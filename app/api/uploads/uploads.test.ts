@@ -17,16 +17,23 @@ const MB = 1024 * 1024;
 async function put(uploadUrl: string, body: BodyInit | null, headers: Record<string, string> = {}) {
   const url = new URL(uploadUrl);
   const init: RequestInit & { duplex?: "half" } = { method: "PUT", body, headers, duplex: "half" };
-  const response = await PUT(new Request(url, init), { params: Promise.resolve({ id: url.pathname.split("/").pop()! }) });
+  const response = await PUT(new Request(url, init), {
+    params: Promise.resolve({ id: url.pathname.split("/").pop()! }),
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : null };
 }
 
 async function newAttachment(body?: unknown) {
   const ws = await createTestWorkspace();
-  const { attachment, uploadUrl } = await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body });
+  const { attachment, uploadUrl } = await createAttachment({
+    workspaceId: ws.workspace.id,
+    credential: ws.key.id,
+    body,
+  });
   const file = () => path.join(storage.dir(), attachment.storageKey);
-  const row = async () => (await (await getDb()).select().from(attachments).where(eq(attachments.id, attachment.id)))[0];
+  const row = async () =>
+    (await (await getDb()).select().from(attachments).where(eq(attachments.id, attachment.id)))[0];
   return { ws, attachment, uploadUrl, file, row };
 }
 
@@ -48,10 +55,18 @@ describe("PUT /api/uploads/:id", () => {
   it("stores the bytes with only the signed URL, records size and the PUT's content type, status UPLOADED", async () => {
     const { uploadUrl, file, row, attachment } = await newAttachment();
     const bytes = Buffer.from("%PDF-1.7 hello");
-    const res = await put(uploadUrl.replace("localhost:3000", "127.0.0.1:3000"), bytes, { "content-type": "application/pdf" });
+    const res = await put(uploadUrl.replace("localhost:3000", "127.0.0.1:3000"), bytes, {
+      "content-type": "application/pdf",
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(res.json.data).toMatchObject({ id: attachment.id, type: "Attachment", status: "UPLOADED", size: bytes.length, contentType: "application/pdf" });
+    expect(res.json.data).toMatchObject({
+      id: attachment.id,
+      type: "Attachment",
+      status: "UPLOADED",
+      size: bytes.length,
+      contentType: "application/pdf",
+    });
     expect(res.json.data.uploadedAt).not.toBeNull();
     expect(res.json.data.uploadUrl).toBe(uploadUrl);
     expect(fs.readFileSync(file())).toEqual(bytes);
@@ -67,7 +82,13 @@ describe("PUT /api/uploads/:id", () => {
     expect(fs.readFileSync(file(), "utf8")).toBe("a,b\n3,4\n5,6\n");
     expect((await row()).size).toBe(12);
 
-    const body = { from: "hello@example.com", to: "a@example.org", subject: "CSV", bodyHtml: "<p>See attached</p>", attachments: [{ name: "a.csv", contentType: "text/csv", attachmentId: attachment.id }] };
+    const body = {
+      from: "hello@example.com",
+      to: "a@example.org",
+      subject: "CSV",
+      bodyHtml: "<p>See attached</p>",
+      attachments: [{ name: "a.csv", contentType: "text/csv", attachmentId: attachment.id }],
+    };
     await sendMessage({ workspaceId: ws.workspace.id, sandbox: true, body });
     expect((await put(uploadUrl, "sandbox sends do not freeze it")).status).toBe(200);
     const { message } = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body });
@@ -121,8 +142,17 @@ describe("PUT /api/uploads/:id", () => {
     const foreign = `${base}?${uploadQuery({ attachmentId: attachment.id, expires: Math.floor(Date.now() / 1000) + 60, credential: stranger.workspace.id })}`;
     expect((await put(foreign, "x")).status).toBe(404);
 
-    const { uploadUrl } = await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: undefined });
-    await (await getDb()).update(apiKeys).set({ revokedAt: new Date() }).where(and(eq(apiKeys.id, ws.key.id), eq(apiKeys.workspaceId, ws.workspace.id)));
+    const { uploadUrl } = await createAttachment({
+      workspaceId: ws.workspace.id,
+      credential: ws.key.id,
+      body: undefined,
+    });
+    await (
+      await getDb()
+    )
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.id, ws.key.id), eq(apiKeys.workspaceId, ws.workspace.id)));
     const revoked = await put(uploadUrl, "x");
     expect(revoked.status).toBe(401);
     expect(revoked.json.error.message).toMatch(/revoked/);

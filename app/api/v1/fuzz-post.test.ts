@@ -24,7 +24,12 @@ import { GET as listMessages } from "./email_messages/handlers";
 // The rate limit (100/s per key) would turn most cases into 429s, which prove nothing about the body.
 // Webhook endpoints point at a local address in these cases (nothing listens there; nothing is delivered here).
 // Domain verification is off: a DNS lookup of a made-up domain proves nothing about the body and may take seconds.
-withStorageEnv({ RATE_LIMIT_PER_SECOND: "0", WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true", DOMAIN_VERIFICATION: "off" });
+withStorageEnv({
+  RATE_LIMIT_PER_SECOND: "0",
+  WEBHOOKS_ALLOW_PRIVATE: "true",
+  WEBHOOKS_ALLOW_HTTP: "true",
+  DOMAIN_VERIFICATION: "off",
+});
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
 const TOTAL_CASES = Number(process.env.FUZZ_CASES ?? 1200);
@@ -55,7 +60,12 @@ const raw = {
   headers: { references: "<abc@example.com>" },
   attachments: [{ name: "a.txt", contentType: "text/plain", contentBlob: "aGk=" }],
 };
-const fromTemplate = (ws: Workspace) => ({ to: ["Ann <ann@example.org>"], templateId: ws.template.id, variables: { user: { name: "Ann" } }, metaId: "fuzz-1" });
+const fromTemplate = (ws: Workspace) => ({
+  to: ["Ann <ann@example.org>"],
+  templateId: ws.template.id,
+  variables: { user: { name: "Ann" } },
+  metaId: "fuzz-1",
+});
 const sends = (ws: Workspace) => [raw, fromTemplate(ws)];
 const batches = (ws: Workspace) => [{ emailMessages: [raw, fromTemplate(ws)] }];
 const runs = (ws: Workspace) => [
@@ -63,24 +73,51 @@ const runs = (ws: Workspace) => [
   { workflowId: ws.workflow.id, variables: { user: { email: "b@example.org" } }, metaId: "run-1" },
 ];
 const templateParams = (ws: Workspace) => ({ id: ws.template.id });
-const newTemplate = { name: "Receipt", subject: "Receipt {{ order.id }}", bodyHtml: "<p>{{ order.total }}</p>", fromAddress: "Acme <hello@example.com>" };
+const newTemplate = {
+  name: "Receipt",
+  subject: "Receipt {{ order.id }}",
+  bodyHtml: "<p>{{ order.total }}</p>",
+  fromAddress: "Acme <hello@example.com>",
+};
 const workflowParams = (ws: Workspace) => ({ id: ws.workflow.id });
 const newWorkflows = (ws: Workspace) => [
-  { name: "Fuzzed", steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }, { type: "wait", seconds: 60 }, { type: "sendEmail", templateId: ws.template.id, to: "x@example.org", groupKey: undefined }] },
-  { name: "Keyed", key: "fuzz.key", enabled: false, steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}", cc: "c@example.org" }] },
+  {
+    name: "Fuzzed",
+    steps: [
+      { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" },
+      { type: "wait", seconds: 60 },
+      { type: "sendEmail", templateId: ws.template.id, to: "x@example.org", groupKey: undefined },
+    ],
+  },
+  {
+    name: "Keyed",
+    key: "fuzz.key",
+    enabled: false,
+    steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}", cc: "c@example.org" }],
+  },
 ];
 const endpointParams = (ws: Workspace) => ({ id: ws.endpointId });
-const endpoints = () => [{ url: "http://127.0.0.1:9/hooks", description: "fuzz", eventTypes: ["email.bounced", "email.opened"] }, { url: "http://127.0.0.1:9/", eventTypes: null }];
+const endpoints = () => [
+  { url: "http://127.0.0.1:9/hooks", description: "fuzz", eventTypes: ["email.bounced", "email.opened"] },
+  { url: "http://127.0.0.1:9/", eventTypes: null },
+];
 
 const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/attachments": { seeds: () => [{ name: "report.pdf", contentType: "application/pdf", size: 3000 }, {}] },
   "/api/v1/batches": { seeds: batches },
   "/api/v1/email_messages": { seeds: sends },
-  "/api/v1/email_messages/:id/resend": { seeds: () => [{ metaId: "resend-1" }, {}], params: (ws) => ({ id: ws.messageId }) },
+  "/api/v1/email_messages/:id/resend": {
+    seeds: () => [{ metaId: "resend-1" }, {}],
+    params: (ws) => ({ id: ws.messageId }),
+  },
   // Cancels take no body: whatever is sent is ignored, and a message already handed over is a 409.
   "/api/v1/email_messages/:id/cancel": { seeds: () => [{}], params: (ws) => ({ id: ws.scheduledId }) },
   "/api/v1/batches/:id/cancel": { seeds: () => [{}], params: (ws) => ({ id: ws.scheduledBatchId }), bodyless: true },
-  "/api/v1/email_messages_batch/:id/cancel": { seeds: () => [{}], params: (ws) => ({ id: ws.scheduledBatchId }), bodyless: true },
+  "/api/v1/email_messages_batch/:id/cancel": {
+    seeds: () => [{}],
+    params: (ws) => ({ id: ws.scheduledBatchId }),
+    bodyless: true,
+  },
   "/api/v1/email_messages_batch": { seeds: batches },
   "/api/v1/sandbox/batches": { seeds: batches },
   "/api/v1/sandbox/email_messages": { seeds: sends },
@@ -88,26 +125,71 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/sandbox/workflow_runs": { seeds: runs },
   "/api/v1/templates/:id/preview": { seeds: () => [{ user: { name: "Bo" } }], params: templateParams },
   "/api/v1/templates/:id/render": { seeds: () => [{ variables: { user: { name: "Ann" } } }], params: templateParams },
-  "/api/v1/templates": { seeds: () => [newTemplate, { ...newTemplate, kind: "blocks", blocks: { root: { type: "EmailLayout", data: { childrenIds: [] } } }, strict: true }] },
-  "/api/v1/templates/validate": { seeds: () => [{ subject: "Hi {{ user.name }}", bodyHtml: "<p>{% if vip %}VIP{% endif %}</p>", variables: { user: { name: "Ann" } } }] },
-  "/api/v1/templates/:id/scenarios": { seeds: () => [{ name: "New customer", variables: { user: { name: "Ada" } } }], params: templateParams },
+  "/api/v1/templates": {
+    seeds: () => [
+      newTemplate,
+      {
+        ...newTemplate,
+        kind: "blocks",
+        blocks: { root: { type: "EmailLayout", data: { childrenIds: [] } } },
+        strict: true,
+      },
+    ],
+  },
+  "/api/v1/templates/validate": {
+    seeds: () => [
+      {
+        subject: "Hi {{ user.name }}",
+        bodyHtml: "<p>{% if vip %}VIP{% endif %}</p>",
+        variables: { user: { name: "Ann" } },
+      },
+    ],
+  },
+  "/api/v1/templates/:id/scenarios": {
+    seeds: () => [{ name: "New customer", variables: { user: { name: "Ada" } } }],
+    params: templateParams,
+  },
   // Restoring reads no field (If-Match is a header): a JSON body of any shape is accepted and ignored.
-  "/api/v1/templates/:id/versions/:version/restore": { seeds: () => [{}], params: (ws) => ({ id: ws.template.id, version: "1" }) },
+  "/api/v1/templates/:id/versions/:version/restore": {
+    seeds: () => [{}],
+    params: (ws) => ({ id: ws.template.id, version: "1" }),
+  },
   "/api/v1/workflow_runs": { seeds: runs },
   "/api/v1/workflows": { seeds: newWorkflows },
   // Enabling and disabling read no body: whatever is sent is ignored.
   "/api/v1/workflows/:id/enable": { seeds: () => [{}], params: workflowParams, bodyless: true },
   "/api/v1/workflows/:id/disable": { seeds: () => [{}], params: workflowParams, bodyless: true },
   "/api/v1/webhook_endpoints": { seeds: endpoints },
-  "/api/v1/webhook_endpoints/:id/replay": { seeds: () => [{ since: "2026-01-01T00:00:00.000Z", mode: "all" }, { since: "2026-01-01T00:00:00Z" }], params: endpointParams },
+  "/api/v1/webhook_endpoints/:id/replay": {
+    seeds: () => [{ since: "2026-01-01T00:00:00.000Z", mode: "all" }, { since: "2026-01-01T00:00:00Z" }],
+    params: endpointParams,
+  },
   "/api/v1/webhook_endpoints/:id/rotate_secret": { seeds: () => [{}], params: endpointParams },
   "/api/v1/webhook_endpoints/:id/test": { seeds: () => [{}], params: endpointParams },
   // Management (each fuzzed by an API key with full).
   "/api/v1/domains": { seeds: () => [{ name: "fuzz.example.org" }, { name: "Mail.Fuzz.Example.ORG." }] },
   "/api/v1/domains/:id/verify": { seeds: () => [{}], params: (ws) => ({ id: ws.domain.id }), bodyless: true },
-  "/api/v1/suppressions": { seeds: () => [{ email: "fuzz@example.org", reason: "MANUAL", detail: "fuzz" }, { email: "Ann <ann@example.org>" }] },
-  "/api/v1/api_keys": { seeds: () => [{ name: "fuzz", scopes: ["emails:send"], allowedSenders: ["example.com"], allowedIps: ["10.0.0.0/8"], expiresAt: "2099-01-01T00:00:00Z" }, { name: "full" }] },
-  "/api/v1/unsubscribe_groups": { seeds: () => [{ key: "fuzz-news", name: "Fuzz news" }, { key: "fuzz:alerts_1", name: "Alerts" }] },
+  "/api/v1/suppressions": {
+    seeds: () => [{ email: "fuzz@example.org", reason: "MANUAL", detail: "fuzz" }, { email: "Ann <ann@example.org>" }],
+  },
+  "/api/v1/api_keys": {
+    seeds: () => [
+      {
+        name: "fuzz",
+        scopes: ["emails:send"],
+        allowedSenders: ["example.com"],
+        allowedIps: ["10.0.0.0/8"],
+        expiresAt: "2099-01-01T00:00:00Z",
+      },
+      { name: "full" },
+    ],
+  },
+  "/api/v1/unsubscribe_groups": {
+    seeds: () => [
+      { key: "fuzz-news", name: "Fuzz news" },
+      { key: "fuzz:alerts_1", name: "Alerts" },
+    ],
+  },
   // Pause, then resume (in this order: the cases between them send nothing, and the workspace ends live).
   "/api/v1/workspace/pause": { seeds: () => [{ reason: "fuzz" }, {}] },
   "/api/v1/workspace/resume": { seeds: () => [{}], bodyless: true },
@@ -147,7 +229,10 @@ function postRoutes(): Array<{ path: string }> {
 
 async function setup() {
   const ws = await createWorkflowWorkspace();
-  const workflow = await ws.createWorkflow({ key: "user.signed_up", steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }] });
+  const workflow = await ws.createWorkflow({
+    key: "user.signed_up",
+    steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }],
+  });
   // A stored live message for POST /v1/email_messages/:id/resend to copy.
   const messageId = await insertTestMessage(ws.workspace.id);
   // An endpoint for the replay, rotate_secret and test cases.
@@ -155,8 +240,19 @@ async function setup() {
   // A scheduled message and batch for the cancels: the first case cancels (200), the rest are 409 or list the state.
   const scheduledAt = new Date(Date.now() + 24 * 3600_000).toISOString();
   const scheduled = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw, scheduledAt } });
-  const batch = await sendBatch({ workspaceId: ws.workspace.id, sandbox: false, body: { scheduledAt, emailMessages: [raw] } });
-  return { ...ws, workflow, messageId, endpointId: endpoint.id, scheduledId: scheduled.message.id, scheduledBatchId: batch.batch.id };
+  const batch = await sendBatch({
+    workspaceId: ws.workspace.id,
+    sandbox: false,
+    body: { scheduledAt, emailMessages: [raw] },
+  });
+  return {
+    ...ws,
+    workflow,
+    messageId,
+    endpointId: endpoint.id,
+    scheduledId: scheduled.message.id,
+    scheduledBatchId: batch.batch.id,
+  };
 }
 
 /** Cases per route: a share of TOTAL_CASES, endpoints that accept POST weighing 10 times a refusing route. */
@@ -192,7 +288,9 @@ interface Tally {
 async function fuzzRoute(ws: Workspace, route: { path: string }, endpoint: Accepts | Refuses): Promise<Tally> {
   const rng = mulberry32(SEED ^ hash32(route.path));
   const params: Record<string, string> = endpoint.params?.(ws) ?? {};
-  const url = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? "x_0000000000000000").replace("[...path]", "no/such/endpoint");
+  const url = route.path
+    .replace(/:(\w+)/g, (_, name: string) => params[name] ?? "x_0000000000000000")
+    .replace("[...path]", "no/such/endpoint");
   const seeds = "seeds" in endpoint ? endpoint.seeds(ws) : [{ to: "ann@example.org" }];
   const tally: Tally = { statuses: {}, slowestMs: 0 };
   let rows = await countRows(ws.workspace.id);
@@ -209,7 +307,9 @@ async function fuzzRoute(ws: Workspace, route: { path: string }, endpoint: Accep
     expect(res.status, where).toBeLessThan(500);
     const after = await countRows(ws.workspace.id);
     if (res.status >= 400) {
-      expect(res.json?.error, where).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+      expect(res.json?.error, where).toEqual(
+        expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+      );
       expect(after, `${where}\nrows written by a refused request`).toEqual(rows);
     }
     if ("refuses" in endpoint) expect(res.status, where).toBe(endpoint.refuses);
@@ -237,27 +337,43 @@ describe(`fuzzing every POST under /v1 (FUZZ_SEED=${SEED}, FUZZ_CASES=${TOTAL_CA
   afterAll(async () => {
     await sampler?.stop();
     const { count, maxMs, totalMs } = sampler?.stats ?? { count: 0, maxMs: 0, totalMs: 0 };
-    console.info(`fuzz FUZZ_SEED=${SEED}: ${count} parallel reads, mean ${Math.round(totalMs / count)} ms, max ${Math.round(maxMs)} ms`, JSON.stringify(tallies));
+    console.info(
+      `fuzz FUZZ_SEED=${SEED}: ${count} parallel reads, mean ${Math.round(totalMs / count)} ms, max ${Math.round(maxMs)} ms`,
+      JSON.stringify(tallies),
+    );
   });
 
   it("knows every route that exports POST", async () => {
-    const found = postRoutes().map((route) => route.path).sort();
+    const found = postRoutes()
+      .map((route) => route.path)
+      .sort();
     expect(found).toEqual(Object.keys(ENDPOINTS).sort());
   });
 
-  it.each(Object.keys(ENDPOINTS))("POST %s: every case under 500, refusals in the envelope writing nothing", async (routePath) => {
-    const route = postRoutes().find((candidate) => candidate.path === routePath);
-    expect(route, routePath).toBeDefined();
-    const endpoint = ENDPOINTS[routePath];
-    const tally = await fuzzRoute(ws, route!, endpoint);
-    tallies[routePath] = tally;
-    if ("seeds" in endpoint && casesFor(endpoint) >= 50) {
-      // The generator reaches both sides: some cases are accepted, some refused.
-      const statuses = Object.keys(tally.statuses).map(Number);
-      expect(statuses.some((status) => status < 300), JSON.stringify(tally)).toBe(true);
-      if (!endpoint.bodyless) expect(statuses.some((status) => status >= 400), JSON.stringify(tally)).toBe(true);
-    }
-  }, 120_000);
+  it.each(Object.keys(ENDPOINTS))(
+    "POST %s: every case under 500, refusals in the envelope writing nothing",
+    async (routePath) => {
+      const route = postRoutes().find((candidate) => candidate.path === routePath);
+      expect(route, routePath).toBeDefined();
+      const endpoint = ENDPOINTS[routePath];
+      const tally = await fuzzRoute(ws, route!, endpoint);
+      tallies[routePath] = tally;
+      if ("seeds" in endpoint && casesFor(endpoint) >= 50) {
+        // The generator reaches both sides: some cases are accepted, some refused.
+        const statuses = Object.keys(tally.statuses).map(Number);
+        expect(
+          statuses.some((status) => status < 300),
+          JSON.stringify(tally),
+        ).toBe(true);
+        if (!endpoint.bodyless)
+          expect(
+            statuses.some((status) => status >= 400),
+            JSON.stringify(tally),
+          ).toBe(true);
+      }
+    },
+    120_000,
+  );
 
   it("kept GET /v1/email_messages answering 200 while the cases ran", async () => {
     await sampler.stop();

@@ -23,19 +23,32 @@ const raw = { from: "hello@example.com", to: "ann@example.org", subject: "Hi", b
 /** `depth` objects nested inside one another, a string at the bottom, as JSON text (JSON.stringify would overflow). */
 const nested = (depth: number) => '{"a":'.repeat(depth) + '"x"' + "}".repeat(depth);
 /** A JSON object's text with `field` set to the raw JSON text `value`. */
-const withRaw = (body: object, field: string, value: string) => JSON.stringify(body).replace(/}$/, `,"${field}":${value}}`);
+const withRaw = (body: object, field: string, value: string) =>
+  JSON.stringify(body).replace(/}$/, `,"${field}":${value}}`);
 
 async function setup() {
   const ws = await createWorkflowWorkspace();
-  const workflow = await ws.createWorkflow({ key: "user.signed_up", steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }] });
+  const workflow = await ws.createWorkflow({
+    key: "user.signed_up",
+    steps: [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }],
+  });
   const post = (handler: unknown, path: string, body: unknown, params?: Record<string, string>) =>
     callRoute(handler, path, { authorization: ws.authorization, body, params });
   const postRaw = (handler: unknown, path: string, rawBody: string, params?: Record<string, string>) =>
-    callRoute(handler, path, { authorization: ws.authorization, rawBody, params, method: "POST", headers: { "content-type": "application/json" } });
+    callRoute(handler, path, {
+      authorization: ws.authorization,
+      rawBody,
+      params,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    });
   return { ...ws, workflow, post, postRaw };
 }
 
-function expectRefused(res: { status: number; json: { error?: { code: string; param?: string; message: string } } }, param: string) {
+function expectRefused(
+  res: { status: number; json: { error?: { code: string; param?: string; message: string } } },
+  param: string,
+) {
   expect(res.status).toBe(400);
   expect(res.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param });
   expect(res.json.error?.message).not.toContain(NUL);
@@ -52,9 +65,15 @@ describe("a NUL character anywhere in a JSON body", () => {
       [{ ...raw, metaId: `m${NUL}` }, "metaId"],
       [{ ...raw, groupKey: NUL }, "groupKey"],
       [{ to: "ann@example.org", templateId: `tpl_${NUL}`, variables: {} }, "templateId"],
-      [{ to: "ann@example.org", templateId: ws.template.id, variables: { user: { name: `A${NUL}` } } }, "variables.user.name"],
+      [
+        { to: "ann@example.org", templateId: ws.template.id, variables: { user: { name: `A${NUL}` } } },
+        "variables.user.name",
+      ],
       [{ to: "ann@example.org", templateId: ws.template.id, variables: { list: ["ok", NUL] } }, "variables.list[1]"],
-      [{ ...raw, attachments: [{ name: `a${NUL}.txt`, contentType: "text/plain", contentBlob: "aGk=" }] }, "attachments[0].name"],
+      [
+        { ...raw, attachments: [{ name: `a${NUL}.txt`, contentType: "text/plain", contentBlob: "aGk=" }] },
+        "attachments[0].name",
+      ],
     ];
     for (const [body, param] of cases) expectRefused(await send(body), param);
     const res = await send({ ...raw, variables: { [`na${NUL}me`]: "x" } });
@@ -63,7 +82,12 @@ describe("a NUL character anywhere in a JSON body", () => {
     expectRefused(await ws.post(sandboxSend, "/api/v1/sandbox/email_messages", { ...raw, subject: NUL }), "subject");
     // The refusals are in the activity log: nothing of the NUL reached its jsonb columns.
     await flushActivityLog();
-    const logged = await (await getDb()).select().from(activityLogs).where(eq(activityLogs.workspaceId, ws.workspace.id));
+    const logged = await (
+      await getDb()
+    )
+      .select()
+      .from(activityLogs)
+      .where(eq(activityLogs.workspaceId, ws.workspace.id));
     expect(logged.filter((entry) => entry.status === 400)).toHaveLength(cases.length + 2);
   });
 
@@ -73,12 +97,24 @@ describe("a NUL character anywhere in a JSON body", () => {
     expectRefused(await ws.post(sendBatch, "/api/v1/batches", { emailMessages: elements }), "emailMessages[2].subject");
     expectRefused(await ws.post(triggerRun, "/api/v1/workflow_runs", { workflowKey: `k${NUL}` }), "workflowKey");
     expectRefused(await ws.post(triggerRun, "/api/v1/workflow_runs", { workflowId: `wf_${NUL}` }), "workflowId");
-    expectRefused(await ws.post(triggerRun, "/api/v1/workflow_runs", { workflowId: ws.workflow.id, variables: { user: { email: NUL } } }), "variables.user.email");
+    expectRefused(
+      await ws.post(triggerRun, "/api/v1/workflow_runs", {
+        workflowId: ws.workflow.id,
+        variables: { user: { email: NUL } },
+      }),
+      "variables.user.email",
+    );
     expectRefused(await ws.post(createAttachment, "/api/v1/attachments", { name: `a${NUL}` }), "name");
     const params = { id: ws.template.id };
     const renderPath = `/api/v1/templates/${ws.template.id}/render`;
-    expectRefused(await ws.post(render, renderPath, { variables: { user: { name: NUL } } }, params), "variables.user.name");
-    expectRefused(await ws.post(preview, `/api/v1/templates/${ws.template.id}/preview`, { user: { name: NUL } }, params), "user.name");
+    expectRefused(
+      await ws.post(render, renderPath, { variables: { user: { name: NUL } } }, params),
+      "variables.user.name",
+    );
+    expectRefused(
+      await ws.post(preview, `/api/v1/templates/${ws.template.id}/preview`, { user: { name: NUL } }, params),
+      "user.name",
+    );
   });
 });
 
@@ -99,7 +135,11 @@ describe("a deeply nested JSON body", () => {
       expect(res.json.error.code).toBe("EMAIL_MESSAGE_INVALID_PARAMETER_ERROR");
       expect(res.json.error.message).toMatch(/nested deeper than 64 levels/);
     }
-    const res = await ws.postRaw(sendEmail, "/api/v1/email_messages", withRaw(raw, "metadata", "[".repeat(10_000) + "]".repeat(10_000)));
+    const res = await ws.postRaw(
+      sendEmail,
+      "/api/v1/email_messages",
+      withRaw(raw, "metadata", "[".repeat(10_000) + "]".repeat(10_000)),
+    );
     expect(res.status).toBe(400);
     expect(res.json.error.param).toMatch(/^metadata\[0\]\[0\]/);
   });

@@ -84,13 +84,28 @@ describe("a NUL character in a path id", () => {
 describe("a NUL character in a query parameter", () => {
   it("is refused with 400 naming the parameter on the lists", async () => {
     const ws = await createTestWorkspace();
-    const filters = ["cursor.after", "cursor.before", "batchId", "templateId", "metaId", "to", "status", "source", "createdAt.gte", "limit"];
+    const filters = [
+      "cursor.after",
+      "cursor.before",
+      "batchId",
+      "templateId",
+      "metaId",
+      "to",
+      "status",
+      "source",
+      "createdAt.gte",
+      "limit",
+    ];
     for (const name of filters) {
-      const res = await callRoute(listMessages, `/api/v1/email_messages?${name}=em_%00`, { authorization: ws.authorization });
+      const res = await callRoute(listMessages, `/api/v1/email_messages?${name}=em_%00`, {
+        authorization: ws.authorization,
+      });
       expect(res.status, name).toBe(400);
       expect(res.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: name });
     }
-    const templates = await callRoute(listTemplates, "/api/v1/templates?cursor.after=%00", { authorization: ws.authorization });
+    const templates = await callRoute(listTemplates, "/api/v1/templates?cursor.after=%00", {
+      authorization: ws.authorization,
+    });
     expect(templates.json.error).toMatchObject({ param: "cursor.after" });
     const name = await callRoute(listMessages, "/api/v1/email_messages?a%00b=1", { authorization: ws.authorization });
     expect(name.status).toBe(400);
@@ -101,9 +116,15 @@ describe("a NUL character in a query parameter", () => {
     const ws = await createTestWorkspace();
     const { GET: events } = await import("./email_messages/[id]/events/handlers");
     const { GET: batchMessages } = await import("./batches/[id]/email_messages/handlers");
-    const res = await callRoute(events, "/api/v1/email_messages/em_x/events?page=%00", { authorization: ws.authorization, params: { id: "em_x" } });
+    const res = await callRoute(events, "/api/v1/email_messages/em_x/events?page=%00", {
+      authorization: ws.authorization,
+      params: { id: "em_x" },
+    });
     expect(res.json.error).toMatchObject({ param: "page" });
-    const batch = await callRoute(batchMessages, "/api/v1/batches/b_x/email_messages?offset=1%00", { authorization: ws.authorization, params: { id: "b_x" } });
+    const batch = await callRoute(batchMessages, "/api/v1/batches/b_x/email_messages?offset=1%00", {
+      authorization: ws.authorization,
+      params: { id: "b_x" },
+    });
     expect(batch.json.error).toMatchObject({ param: "offset" });
   });
 });

@@ -2,7 +2,13 @@
 
 import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
 import { blockSummary } from "@/lib/domain/templates/blocks-catalog.shared";
-import { childIds, columnsCount, type BlockPlace, type BlockSelection, type BlockSlot } from "@/lib/domain/templates/blocks-document.shared";
+import {
+  childIds,
+  columnsCount,
+  type BlockPlace,
+  type BlockSelection,
+  type BlockSlot,
+} from "@/lib/domain/templates/blocks-document.shared";
 import { dragSource, dropTarget, type DragPayload } from "./block-drag";
 import { OutlineIcon, type OutlineIconName } from "./outline-icons";
 
@@ -26,7 +32,17 @@ const MAX_DEPTH = 12;
 const selectable = (selected: boolean) =>
   `min-w-0 flex-1 truncate rounded px-1.5 py-1 text-left text-sm focus-visible:outline-2 focus-visible:outline-indigo-600 ${selected ? "font-semibold text-indigo-800" : "text-slate-800"}`;
 
-function Action({ label, icon, disabled, onClick }: { label: string; icon: OutlineIconName; disabled?: boolean; onClick: () => void }) {
+function Action({
+  label,
+  icon,
+  disabled,
+  onClick,
+}: {
+  label: string;
+  icon: OutlineIconName;
+  disabled?: boolean;
+  onClick: () => void;
+}) {
   return (
     <button
       type="button"
@@ -41,20 +57,51 @@ function Action({ label, icon, disabled, onClick }: { label: string; icon: Outli
   );
 }
 
-function BlockList({ slot, depth, context, empty }: { slot: BlockSlot; depth: number; context: Context; empty: string }) {
+function BlockList({
+  slot,
+  depth,
+  context,
+  empty,
+}: {
+  slot: BlockSlot;
+  depth: number;
+  context: Context;
+  empty: string;
+}) {
   const ids = childIds(context.document, slot).filter((id) => context.document[id]);
   const append = dropTarget((payload) => context.actions.drop(payload, { ...slot, index: ids.length }));
   return (
     <ul className={`space-y-1 ${depth > 0 ? "ml-3 border-l border-slate-200 pl-2" : ""}`} {...append}>
       {ids.map((id, index) => (
-        <BlockNode key={id} id={id} place={{ ...slot, index }} last={index === ids.length - 1} depth={depth} context={context} />
+        <BlockNode
+          key={id}
+          id={id}
+          place={{ ...slot, index }}
+          last={index === ids.length - 1}
+          depth={depth}
+          context={context}
+        />
       ))}
-      {ids.length === 0 ? <li className="rounded border border-dashed border-slate-300 px-2 py-1.5 text-xs text-slate-500">{empty}</li> : null}
+      {ids.length === 0 ? (
+        <li className="rounded border border-dashed border-slate-300 px-2 py-1.5 text-xs text-slate-500">{empty}</li>
+      ) : null}
     </ul>
   );
 }
 
-function BlockNode({ id, place, last, depth, context }: { id: string; place: BlockPlace; last: boolean; depth: number; context: Context }) {
+function BlockNode({
+  id,
+  place,
+  last,
+  depth,
+  context,
+}: {
+  id: string;
+  place: BlockPlace;
+  last: boolean;
+  depth: number;
+  context: Context;
+}) {
   const { document, selection, actions } = context;
   const block = document[id];
   const summary = blockSummary(block);
@@ -69,31 +116,65 @@ function BlockNode({ id, place, last, depth, context }: { id: string; place: Blo
         {...dragSource({ move: id })}
         {...after}
       >
-        <button type="button" aria-pressed={selected} className={selectable(selected)} onClick={() => actions.select({ id })}>
+        <button
+          type="button"
+          aria-pressed={selected}
+          className={selectable(selected)}
+          onClick={() => actions.select({ id })}
+        >
           {summary}
         </button>
-        <Action label={`Move up: ${summary}`} disabled={place.index === 0} icon="up" onClick={() => actions.move(id, -1)} />
+        <Action
+          label={`Move up: ${summary}`}
+          disabled={place.index === 0}
+          icon="up"
+          onClick={() => actions.move(id, -1)}
+        />
         <Action label={`Move down: ${summary}`} disabled={last} icon="down" onClick={() => actions.move(id, 1)} />
         <Action label={`Duplicate: ${summary}`} icon="duplicate" onClick={() => actions.duplicate(id)} />
         <Action label={`Delete: ${summary}`} icon="delete" onClick={() => actions.remove(id)} />
       </div>
       {depth >= MAX_DEPTH ? null : block.type === "Container" ? (
         <div className="mt-1">
-          <BlockList slot={{ parentId: id }} depth={depth + 1} context={context} empty="Empty: select the container, then add a block." />
+          <BlockList
+            slot={{ parentId: id }}
+            depth={depth + 1}
+            context={context}
+            empty="Empty: select the container, then add a block."
+          />
         </div>
       ) : block.type === "ColumnsContainer" ? (
         <div className="mt-1 ml-3 space-y-1 border-l border-slate-200 pl-2">
           {[0, 1, 2].slice(0, columnsCount(block)).map((column) => {
             const columnSelected = selection?.id === id && selection.column === column;
-            const into = dropTarget((payload) => actions.drop(payload, { parentId: id, column, index: childIds(document, { parentId: id, column }).length }));
+            const into = dropTarget((payload) =>
+              actions.drop(payload, {
+                parentId: id,
+                column,
+                index: childIds(document, { parentId: id, column }).length,
+              }),
+            );
             return (
               <div key={column} data-testid="block-column" className="space-y-1">
-                <div className={`flex rounded-md ${columnSelected ? "bg-indigo-50 ring-1 ring-indigo-300 ring-inset" : ""}`} {...into}>
-                  <button type="button" aria-pressed={columnSelected} className={`${selectable(columnSelected)} text-xs`} onClick={() => actions.select({ id, column })}>
+                <div
+                  className={`flex rounded-md ${columnSelected ? "bg-indigo-50 ring-1 ring-indigo-300 ring-inset" : ""}`}
+                  {...into}
+                >
+                  <button
+                    type="button"
+                    aria-pressed={columnSelected}
+                    className={`${selectable(columnSelected)} text-xs`}
+                    onClick={() => actions.select({ id, column })}
+                  >
                     Column {column + 1}
                   </button>
                 </div>
-                <BlockList slot={{ parentId: id, column }} depth={depth + 1} context={context} empty="Empty: select the column, then add a block." />
+                <BlockList
+                  slot={{ parentId: id, column }}
+                  depth={depth + 1}
+                  context={context}
+                  empty="Empty: select the column, then add a block."
+                />
               </div>
             );
           })}
@@ -116,7 +197,12 @@ export function BlockOutline({ document, selection, actions }: Context) {
       >
         Email layout
       </button>
-      <BlockList slot={{ parentId: "root" }} depth={0} context={context} empty="No blocks yet: add one from the palette." />
+      <BlockList
+        slot={{ parentId: "root" }}
+        depth={0}
+        context={context}
+        empty="No blocks yet: add one from the palette."
+      />
     </nav>
   );
 }

@@ -44,7 +44,14 @@ export function BlockProperties({
         ) : null}
       </header>
       {fields ? (
-        fields.map((spec) => <PropertyField key={`${spec.group}.${spec.key}`} spec={spec} value={block ? valueOf(block.data, spec) : undefined} onChange={(value) => onChange(id, spec, value)} />)
+        fields.map((spec) => (
+          <PropertyField
+            key={`${spec.group}.${spec.key}`}
+            spec={spec}
+            value={block ? valueOf(block.data, spec) : undefined}
+            onChange={(value) => onChange(id, spec, value)}
+          />
+        ))
       ) : (
         <p className="text-sm text-slate-600">This block type has no editable properties here.</p>
       )}

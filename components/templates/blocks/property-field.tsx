@@ -24,8 +24,21 @@ function useDraft(value: string, same: (draft: string, value: string) => boolean
   return [draft, setDraft];
 }
 
-function ColorInput({ id, label, value, onChange }: { id: string; label: string; value: unknown; onChange: (next: FieldValue) => void }) {
-  const [draft, setDraft] = useDraft(typeof value === "string" ? value : "", (draft, next) => draft.toUpperCase() === next.toUpperCase());
+function ColorInput({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: unknown;
+  onChange: (next: FieldValue) => void;
+}) {
+  const [draft, setDraft] = useDraft(
+    typeof value === "string" ? value : "",
+    (draft, next) => draft.toUpperCase() === next.toUpperCase(),
+  );
   const invalid = draft !== "" && !HEX.test(draft);
   const commit = (next: string) => {
     setDraft(next);
@@ -42,20 +55,57 @@ function ColorInput({ id, label, value, onChange }: { id: string; label: string;
         value={HEX.test(draft) ? draft.toLowerCase() : "#000000"}
         onChange={(event) => commit(event.target.value.toUpperCase())}
       />
-      <Input id={id} value={draft} placeholder="Default" aria-invalid={invalid || undefined} onChange={(event) => commit(event.target.value.trim())} className="font-mono" />
+      <Input
+        id={id}
+        value={draft}
+        placeholder="Default"
+        aria-invalid={invalid || undefined}
+        onChange={(event) => commit(event.target.value.trim())}
+        className="font-mono"
+      />
     </div>
   );
 }
 
-function NumberInput({ id, value, min, max, label, onChange }: { id: string; value: unknown; min?: number; max?: number; label?: string; onChange: (next: number | null) => void }) {
-  const [draft, setDraft] = useDraft(typeof value === "number" ? String(value) : "", (draft, next) => draft.trim() === next || (draft.trim() !== "" && Number(draft) === Number(next)));
+function NumberInput({
+  id,
+  value,
+  min,
+  max,
+  label,
+  onChange,
+}: {
+  id: string;
+  value: unknown;
+  min?: number;
+  max?: number;
+  label?: string;
+  onChange: (next: number | null) => void;
+}) {
+  const [draft, setDraft] = useDraft(
+    typeof value === "number" ? String(value) : "",
+    (draft, next) => draft.trim() === next || (draft.trim() !== "" && Number(draft) === Number(next)),
+  );
   const commit = (next: string) => {
     setDraft(next);
     const number = Number(next);
     if (next.trim() === "") onChange(null);
-    else if (Number.isFinite(number) && (min === undefined || number >= min) && (max === undefined || number <= max)) onChange(number);
+    else if (Number.isFinite(number) && (min === undefined || number >= min) && (max === undefined || number <= max))
+      onChange(number);
   };
-  return <Input id={id} aria-label={label} type="number" inputMode="numeric" min={min} max={max} value={draft} placeholder="Default" onChange={(event) => commit(event.target.value)} />;
+  return (
+    <Input
+      id={id}
+      aria-label={label}
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      value={draft}
+      placeholder="Default"
+      onChange={(event) => commit(event.target.value)}
+    />
+  );
 }
 
 const SIDES = ["top", "right", "bottom", "left"] as const;
@@ -85,13 +135,25 @@ function PaddingInput({ value, onChange }: { value: unknown; onChange: (next: Fi
   );
 }
 
-function Control({ id, spec, value, onChange }: { id: string; spec: FieldSpec; value: unknown; onChange: (next: FieldValue) => void }) {
+function Control({
+  id,
+  spec,
+  value,
+  onChange,
+}: {
+  id: string;
+  spec: FieldSpec;
+  value: unknown;
+  onChange: (next: FieldValue) => void;
+}) {
   if (spec.kind === "select") {
     return (
       <Select
         id={id}
         value={value === null || value === undefined ? "" : String(value)}
-        onChange={(event) => onChange(event.target.value === "" ? null : spec.numeric ? Number(event.target.value) : event.target.value)}
+        onChange={(event) =>
+          onChange(event.target.value === "" ? null : spec.numeric ? Number(event.target.value) : event.target.value)
+        }
       >
         <option value="">Default</option>
         {spec.options.map(([option, label]) => (
@@ -102,20 +164,44 @@ function Control({ id, spec, value, onChange }: { id: string; spec: FieldSpec; v
       </Select>
     );
   }
-  if (spec.kind === "number") return <NumberInput id={id} value={value} min={spec.min} max={spec.max} onChange={onChange} />;
+  if (spec.kind === "number")
+    return <NumberInput id={id} value={value} min={spec.min} max={spec.max} onChange={onChange} />;
   if (spec.kind === "color") return <ColorInput id={id} label={spec.label} value={value} onChange={onChange} />;
-  if (spec.kind === "textarea") return <Textarea id={id} rows={4} value={typeof value === "string" ? value : ""} onChange={(event) => onChange(event.target.value)} />;
-  return <Input id={id} value={typeof value === "string" ? value : ""} onChange={(event) => onChange(event.target.value)} />;
+  if (spec.kind === "textarea")
+    return (
+      <Textarea
+        id={id}
+        rows={4}
+        value={typeof value === "string" ? value : ""}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    );
+  return (
+    <Input id={id} value={typeof value === "string" ? value : ""} onChange={(event) => onChange(event.target.value)} />
+  );
 }
 
 /** One property of the selected block, rendered from its spec. */
-export function PropertyField({ spec, value, onChange }: { spec: FieldSpec; value: unknown; onChange: (next: FieldValue) => void }) {
+export function PropertyField({
+  spec,
+  value,
+  onChange,
+}: {
+  spec: FieldSpec;
+  value: unknown;
+  onChange: (next: FieldValue) => void;
+}) {
   const id = useId();
   if (spec.kind === "padding") return <PaddingInput value={value} onChange={onChange} />;
   if (spec.kind === "checkbox") {
     return (
       <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
-        <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-indigo-600" checked={value === true} onChange={(event) => onChange(event.target.checked)} />
+        <input
+          type="checkbox"
+          className="h-4 w-4 rounded border-slate-300 text-indigo-600"
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+        />
         {spec.label}
       </label>
     );

@@ -16,7 +16,10 @@ function compile(document: BlocksDocument): CompiledBlocks {
   try {
     return { html: blocksToLiquidHtml(document), problem: null };
   } catch (error) {
-    return { html: null, problem: `The block document does not compile: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      html: null,
+      problem: `The block document does not compile: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -26,7 +29,15 @@ function compile(document: BlocksDocument): CompiledBlocks {
  * composer stays responsive; the shell previews and saves the HTML reported through onCompiled.
  * Loaded on demand: code templates never download the email builder.
  */
-export function BlocksBody({ value, onChange, onCompiled }: { value: BlocksDocument; onChange: (next: BlocksDocument) => void; onCompiled: (compiled: CompiledBlocks) => void }) {
+export function BlocksBody({
+  value,
+  onChange,
+  onCompiled,
+}: {
+  value: BlocksDocument;
+  onChange: (next: BlocksDocument) => void;
+  onCompiled: (compiled: CompiledBlocks) => void;
+}) {
   const deferred = useDeferredValue(value);
   const compiled = useMemo(() => compile(deferred), [deferred]);
   useEffect(() => onCompiled(compiled), [compiled, onCompiled]);

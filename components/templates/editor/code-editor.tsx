@@ -6,7 +6,14 @@ import { json } from "@codemirror/lang-json";
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { EditorState, type Extension } from "@codemirror/state";
-import { EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, placeholder as placeholderText } from "@codemirror/view";
+import {
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+  placeholder as placeholderText,
+} from "@codemirror/view";
 import { useEffect, useImperativeHandle, useRef, type Ref } from "react";
 import { liquidHighlight } from "./liquid-highlight";
 
@@ -65,7 +72,12 @@ function toDiagnostics(state: EditorState, problems: EditorProblem[]): Diagnosti
     const lineNumber = Math.min(Math.max(problem.line ?? 1, 1), state.doc.lines);
     const line = state.doc.line(lineNumber);
     const from = Math.min(line.from + Math.max((problem.column ?? 1) - 1, 0), line.to);
-    return { from, to: Math.min(Math.max(from + 1, line.to), state.doc.length), severity: "error", message: problem.message };
+    return {
+      from,
+      to: Math.min(Math.max(from + 1, line.to), state.doc.length),
+      severity: "error",
+      message: problem.message,
+    };
   });
 }
 
@@ -74,7 +86,20 @@ function toDiagnostics(state: EditorState, problems: EditorProblem[]): Diagnosti
  * markers for the problems given, Mod-S to save. Typing stays inside CodeMirror (no React state on the
  * input path); onChange reports the text after each change.
  */
-export function CodeEditor({ value, onChange, language, label, id, singleLine = false, problems, onSave, placeholder, ref, minHeight = "8rem", maxHeight = "36rem" }: CodeEditorProps) {
+export function CodeEditor({
+  value,
+  onChange,
+  language,
+  label,
+  id,
+  singleLine = false,
+  problems,
+  onSave,
+  placeholder,
+  ref,
+  minHeight = "8rem",
+  maxHeight = "36rem",
+}: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const callbacks = useRef({ onChange, onSave });
@@ -89,11 +114,21 @@ export function CodeEditor({ value, onChange, language, label, id, singleLine = 
     const save = { key: "Mod-s", preventDefault: true, run: () => (callbacks.current.onSave?.(), true) };
     const extensions: Extension[] = [
       history(),
-      keymap.of([save, ...(singleLine ? [{ key: "Enter", run: () => true }] : []), indentWithTab, ...defaultKeymap, ...historyKeymap]),
+      keymap.of([
+        save,
+        ...(singleLine ? [{ key: "Enter", run: () => true }] : []),
+        indentWithTab,
+        ...defaultKeymap,
+        ...historyKeymap,
+      ]),
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
       ...languageExtensions(language),
       theme,
-      EditorView.contentAttributes.of({ "aria-label": label, ...(id ? { id } : {}), ...(singleLine ? { "aria-multiline": "false" } : {}) }),
+      EditorView.contentAttributes.of({
+        "aria-label": label,
+        ...(id ? { id } : {}),
+        ...(singleLine ? { "aria-multiline": "false" } : {}),
+      }),
       EditorView.updateListener.of((update) => {
         if (!update.docChanged) return;
         emitted.current = update.state.doc.toString();

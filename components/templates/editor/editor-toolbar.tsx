@@ -21,22 +21,44 @@ export interface EditorToolbarProps {
 }
 
 /** Save (with the unsaved-changes mark) and the two test sends, with what each last did. */
-export function EditorToolbar({ dirty, saving, onSave, saveFeedback, testing, onSendTest, testFeedback, userEmail }: EditorToolbarProps) {
+export function EditorToolbar({
+  dirty,
+  saving,
+  onSave,
+  saveFeedback,
+  testing,
+  onSendTest,
+  testFeedback,
+  userEmail,
+}: EditorToolbarProps) {
   return (
     <div className="sticky top-0 z-10 -mx-1 flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white/95 px-3 py-2 shadow-sm backdrop-blur">
       <div className="flex items-center gap-2">
         <Button onClick={onSave} disabled={saving} aria-keyshortcuts="Control+S Meta+S">
           {saving ? "Saving…" : "Save"}
         </Button>
-        <span data-testid="dirty-state" className={`text-xs ${dirty ? "font-medium text-amber-700" : "text-slate-500"}`}>
+        <span
+          data-testid="dirty-state"
+          className={`text-xs ${dirty ? "font-medium text-amber-700" : "text-slate-500"}`}
+        >
           {dirty ? "● Unsaved changes" : "All changes saved"}
         </span>
       </div>
       <div className="flex items-center gap-2">
-        <Button variant="secondary" disabled={testing !== null} onClick={() => onSendTest("me")} title={`A live message to ${userEmail}, from the draft as previewed`}>
+        <Button
+          variant="secondary"
+          disabled={testing !== null}
+          onClick={() => onSendTest("me")}
+          title={`A live message to ${userEmail}, from the draft as previewed`}
+        >
           {testing === "me" ? "Sending…" : "Send to me"}
         </Button>
-        <Button variant="secondary" disabled={testing !== null} onClick={() => onSendTest("sandbox")} title="A sandbox message, never delivered, opened in a new tab">
+        <Button
+          variant="secondary"
+          disabled={testing !== null}
+          onClick={() => onSendTest("sandbox")}
+          title="A sandbox message, never delivered, opened in a new tab"
+        >
           {testing === "sandbox" ? "Creating…" : "Sandbox test"}
         </Button>
       </div>

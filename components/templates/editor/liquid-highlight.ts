@@ -1,4 +1,11 @@
-import { Decoration, MatchDecorator, ViewPlugin, type DecorationSet, type EditorView, type ViewUpdate } from "@codemirror/view";
+import {
+  Decoration,
+  MatchDecorator,
+  ViewPlugin,
+  type DecorationSet,
+  type EditorView,
+  type ViewUpdate,
+} from "@codemirror/view";
 
 /**
  * Marks Liquid output `{{ … }}` and tags `{% … %}` inside any language (HTML, plain text, one-line

@@ -51,7 +51,12 @@ export function PreviewFrame({ html, title }: { html: string; title: string }) {
           data-width={width}
           data-frame-px={framePx}
           className="mx-auto block border border-slate-200 bg-white"
-          style={{ width: framePx, height: FRAME_HEIGHT, transform: scale < 1 ? `scale(${scale})` : undefined, transformOrigin: "top left" }}
+          style={{
+            width: framePx,
+            height: FRAME_HEIGHT,
+            transform: scale < 1 ? `scale(${scale})` : undefined,
+            transformOrigin: "top left",
+          }}
         />
       </div>
     </div>

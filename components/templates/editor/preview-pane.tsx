@@ -33,15 +33,27 @@ export function PreviewPane({ result, error, pending, strict, staleData, onGoTo 
   return (
     <div className="space-y-3" aria-busy={pending}>
       <div className="flex min-h-5 flex-wrap items-center gap-2 text-xs text-slate-500" aria-live="polite">
-        <span data-testid="preview-state">{pending ? "Rendering…" : result ? `Rendered in ${result.renderMs} ms` : "Waiting for the first preview…"}</span>
-        {staleData ? <Note tone="warning">The sample data has an error: the preview uses the last valid data.</Note> : null}
+        <span data-testid="preview-state">
+          {pending ? "Rendering…" : result ? `Rendered in ${result.renderMs} ms` : "Waiting for the first preview…"}
+        </span>
+        {staleData ? (
+          <Note tone="warning">The sample data has an error: the preview uses the last valid data.</Note>
+        ) : null}
       </div>
       {error ? <Note tone="danger">{error.message}</Note> : null}
-      <ProblemsList problems={result?.problems ?? []} missing={result?.missingVariables ?? []} strict={strict} onGoTo={onGoTo} />
+      <ProblemsList
+        problems={result?.problems ?? []}
+        missing={result?.missingVariables ?? []}
+        strict={strict}
+        onGoTo={onGoTo}
+      />
       {outdated ? <Note tone="warning">The draft does not render: showing the last version that did.</Note> : null}
       {shown ? (
         <div className={outdated ? "opacity-60" : ""}>
-          <dl className="mb-3 grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm" data-testid="preview-envelope">
+          <dl
+            className="mb-3 grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm"
+            data-testid="preview-envelope"
+          >
             <dt className="text-slate-500">Subject</dt>
             <dd className="font-medium break-words text-slate-900" data-testid="preview-subject">
               {shown.subject || <span className="text-slate-400">(empty)</span>}
@@ -77,7 +89,10 @@ export function PreviewPane({ result, error, pending, strict, staleData, onGoTo 
             </div>
           ) : (
             <div role="tabpanel" id="preview-panel-text" aria-labelledby="preview-tab-text">
-              <pre data-testid="preview-text" className="max-h-[40rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-800">
+              <pre
+                data-testid="preview-text"
+                className="max-h-[40rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-800"
+              >
                 {shown.bodyText}
               </pre>
             </div>

@@ -20,7 +20,13 @@ export function SampleDataPanel({ data, onSave }: { data: SampleData; onSave: ()
         <label htmlFor="scenario" className="text-sm font-medium text-slate-800">
           Scenario
         </label>
-        <Select id="scenario" className="w-auto min-w-40 flex-1" value={selected?.id ?? ""} onChange={(event) => data.select(event.target.value)} disabled={data.busy}>
+        <Select
+          id="scenario"
+          className="w-auto min-w-40 flex-1"
+          value={selected?.id ?? ""}
+          onChange={(event) => data.select(event.target.value)}
+          disabled={data.busy}
+        >
           {selected ? null : <option value="">(unsaved sample data)</option>}
           {data.scenarios.map((scenario) => (
             <option key={scenario.id} value={scenario.id}>
@@ -28,7 +34,11 @@ export function SampleDataPanel({ data, onSave }: { data: SampleData; onSave: ()
             </option>
           ))}
         </Select>
-        <Button variant="secondary" disabled={!selected || !data.dirty || !parsed.ok || data.busy} onClick={() => selected && data.saveAs(selected.name)}>
+        <Button
+          variant="secondary"
+          disabled={!selected || !data.dirty || !parsed.ok || data.busy}
+          onClick={() => selected && data.saveAs(selected.name)}
+        >
           Save scenario
         </Button>
         <Button variant="ghost" disabled={!selected || data.busy} onClick={data.remove}>
@@ -44,12 +54,26 @@ export function SampleDataPanel({ data, onSave }: { data: SampleData; onSave: ()
           setNewName("");
         }}
       >
-        <Input aria-label="New scenario name" placeholder="New scenario name, e.g. Empty cart" className="w-auto min-w-40 flex-1" value={newName} onChange={(event) => setNewName(event.target.value)} maxLength={100} />
+        <Input
+          aria-label="New scenario name"
+          placeholder="New scenario name, e.g. Empty cart"
+          className="w-auto min-w-40 flex-1"
+          value={newName}
+          onChange={(event) => setNewName(event.target.value)}
+          maxLength={100}
+        />
         <Button type="submit" variant="secondary" disabled={!newName.trim() || data.busy}>
           Add scenario
         </Button>
       </form>
-      <CodeEditor value={data.text} onChange={data.setText} language="json" label="Sample data (JSON)" problems={problems} onSave={onSave} />
+      <CodeEditor
+        value={data.text}
+        onChange={data.setText}
+        language="json"
+        label="Sample data (JSON)"
+        problems={problems}
+        onSave={onSave}
+      />
       <div aria-live="polite" className="min-h-5 text-sm">
         {!parsed.ok ? (
           <p className="text-red-700" data-testid="sample-data-error">
@@ -59,7 +83,10 @@ export function SampleDataPanel({ data, onSave }: { data: SampleData; onSave: ()
           <p className="text-slate-500">Unsaved changes to &ldquo;{selected.name}&rdquo;.</p>
         ) : null}
         {data.feedback ? (
-          <p className={data.feedback.tone === "error" ? "text-red-700" : "text-emerald-700"} data-testid="scenario-feedback">
+          <p
+            className={data.feedback.tone === "error" ? "text-red-700" : "text-emerald-700"}
+            data-testid="scenario-feedback"
+          >
             {data.feedback.text}
           </p>
         ) : null}

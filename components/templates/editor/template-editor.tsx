@@ -48,7 +48,14 @@ const draftOf = (template: EditorTemplateProps): Draft => ({
  * Every editor keeps its own text; the preview is asked for off the input path (debounced, through
  * TanStack Query), so typing never waits for rendering.
  */
-export function TemplateEditor({ template, scenarios, skeleton, userEmail, defaultSender, actions }: TemplateEditorProps) {
+export function TemplateEditor({
+  template,
+  scenarios,
+  skeleton,
+  userEmail,
+  defaultSender,
+  actions,
+}: TemplateEditorProps) {
   const blocks = template.kind === "blocks";
   const [draft, setDraft] = useState(() => draftOf(template));
   const [saved, setSaved] = useState(() => ({ version: template.version, key: JSON.stringify(draftOf(template)) }));
@@ -62,26 +69,47 @@ export function TemplateEditor({ template, scenarios, skeleton, userEmail, defau
   const htmlEditor = useRef<CodeEditorHandle>(null);
   const textEditor = useRef<CodeEditorHandle>(null);
 
-  const update = useCallback(<K extends keyof Draft>(field: K, value: Draft[K]) => setDraft((current) => ({ ...current, [field]: value })), []);
+  const update = useCallback(
+    <K extends keyof Draft>(field: K, value: Draft[K]) => setDraft((current) => ({ ...current, [field]: value })),
+    [],
+  );
   const dirty = JSON.stringify(draft) !== saved.key;
   useLeaveGuard(dirty);
 
   const bodyHtml = blocks ? (compiled.html ?? "") : draft.bodyHtml;
   const request: PreviewRequest = useMemo(
-    () => ({ subject: draft.subject, bodyHtml, bodyText: draft.bodyText || null, fromAddress: draft.fromAddress || null, replyTo: draft.replyTo || null, strict: draft.strict, variables: sample.variables }),
+    () => ({
+      subject: draft.subject,
+      bodyHtml,
+      bodyText: draft.bodyText || null,
+      fromAddress: draft.fromAddress || null,
+      replyTo: draft.replyTo || null,
+      strict: draft.strict,
+      variables: sample.variables,
+    }),
     [draft.subject, bodyHtml, draft.bodyText, draft.fromAddress, draft.replyTo, draft.strict, sample.variables],
   );
   const preview = useDraftPreview(request);
   const problems = useMemo(() => {
-    const of = (field: PreviewProblem["field"]) => preview.data?.problems.filter((problem) => problem.field === field) ?? [];
+    const of = (field: PreviewProblem["field"]) =>
+      preview.data?.problems.filter((problem) => problem.field === field) ?? [];
     const first = (field: PreviewProblem["field"]) => of(field)[0]?.message ?? null;
-    return { subject: of("subject"), bodyHtml: of("bodyHtml"), bodyText: of("bodyText"), fromAddress: first("fromAddress"), replyTo: first("replyTo") };
+    return {
+      subject: of("subject"),
+      bodyHtml: of("bodyHtml"),
+      bodyText: of("bodyText"),
+      fromAddress: first("fromAddress"),
+      replyTo: first("replyTo"),
+    };
   }, [preview.data]);
 
   const save = () => {
     if (saving) return;
     if (blocks && (compiled.problem || compiled.html === null)) {
-      return setSaveFeedback({ tone: "error", text: `Not saved: ${compiled.problem ?? "the block document is still compiling"}.` });
+      return setSaveFeedback({
+        tone: "error",
+        text: `Not saved: ${compiled.problem ?? "the block document is still compiling"}.`,
+      });
     }
     const key = JSON.stringify(draft);
     const content = { ...draft, bodyHtml, kind: template.kind, blocks: blocks ? draft.blocks : null };
@@ -95,12 +123,20 @@ export function TemplateEditor({ template, scenarios, skeleton, userEmail, defau
 
   const sendTest = async (mode: "me" | "sandbox") => {
     const data = sample.parsed;
-    if (!data.ok) return setTestFeedback({ tone: "error", text: `Not sent: the sample data has an error at line ${data.line}, column ${data.column}.` });
+    if (!data.ok)
+      return setTestFeedback({
+        tone: "error",
+        text: `Not sent: the sample data has an error at line ${data.line}, column ${data.column}.`,
+      });
     // Opened during the click, so no popup blocker intervenes; pointed at the message once it exists.
     const tab = mode === "sandbox" ? window.open("", "_blank") : null;
     setTesting(mode);
     try {
-      const result = await actions.sendTest({ templateId: template.id, mode, draft: { ...request, variables: data.value } });
+      const result = await actions.sendTest({
+        templateId: template.id,
+        mode,
+        draft: { ...request, variables: data.value },
+      });
       if (!result.ok) {
         tab?.close();
         return setTestFeedback({ tone: "error", text: `Not sent: ${result.error}` });
@@ -134,33 +170,88 @@ export function TemplateEditor({ template, scenarios, skeleton, userEmail, defau
   }, []);
 
   const goTo = (problem: PreviewProblem) => {
-    if (problem.field === "fromAddress" || problem.field === "replyTo") return document.getElementById(problem.field === "fromAddress" ? "template-from" : "template-reply-to")?.focus();
+    if (problem.field === "fromAddress" || problem.field === "replyTo")
+      return document.getElementById(problem.field === "fromAddress" ? "template-from" : "template-reply-to")?.focus();
     const editor = { subject: subjectEditor, bodyHtml: htmlEditor, bodyText: textEditor }[problem.field];
     editor.current?.focusAt(problem.line, problem.column);
   };
 
   return (
     <div className="space-y-4">
-      <EditorToolbar dirty={dirty} saving={saving} onSave={save} saveFeedback={saveFeedback} testing={testing} onSendTest={sendTest} testFeedback={testFeedback} userEmail={userEmail} />
+      <EditorToolbar
+        dirty={dirty}
+        saving={saving}
+        onSave={save}
+        saveFeedback={saveFeedback}
+        testing={testing}
+        onSendTest={sendTest}
+        testFeedback={testFeedback}
+        userEmail={userEmail}
+      />
       <div className="grid gap-4 xl:grid-cols-2">
         <div className="min-w-0 space-y-4">
           <Card title="Template">
-            <TemplateFields draft={draft} update={update} problems={problems} saveError={saveFeedback?.tone === "error" ? saveFeedback : null} subjectRef={subjectEditor} onSave={saveFromEditor} defaultSender={defaultSender} />
+            <TemplateFields
+              draft={draft}
+              update={update}
+              problems={problems}
+              saveError={saveFeedback?.tone === "error" ? saveFeedback : null}
+              subjectRef={subjectEditor}
+              onSave={saveFromEditor}
+              defaultSender={defaultSender}
+            />
           </Card>
-          <Card title={blocks ? "Blocks" : "HTML body"} description={blocks ? "Compiled to Liquid HTML in your browser for the preview and the save." : "Liquid: {{ variable }}, {% if %}, {% for %}; filters in the API docs."}>
+          <Card
+            title={blocks ? "Blocks" : "HTML body"}
+            description={
+              blocks
+                ? "Compiled to Liquid HTML in your browser for the preview and the save."
+                : "Liquid: {{ variable }}, {% if %}, {% for %}; filters in the API docs."
+            }
+          >
             {blocks ? (
-              <BlocksBody value={draft.blocks ?? {}} onChange={(next: BlocksDocument) => update("blocks", next)} onCompiled={setCompiled} />
+              <BlocksBody
+                value={draft.blocks ?? {}}
+                onChange={(next: BlocksDocument) => update("blocks", next)}
+                onCompiled={setCompiled}
+              />
             ) : (
-              <CodeEditor ref={htmlEditor} value={draft.bodyHtml} onChange={(value) => update("bodyHtml", value)} language="html" label="HTML body" problems={problems.bodyHtml} onSave={saveFromEditor} minHeight="24rem" />
+              <CodeEditor
+                ref={htmlEditor}
+                value={draft.bodyHtml}
+                onChange={(value) => update("bodyHtml", value)}
+                language="html"
+                label="HTML body"
+                problems={problems.bodyHtml}
+                onSave={saveFromEditor}
+                minHeight="24rem"
+              />
             )}
           </Card>
           <Card title="Text body (optional)" description="Left empty, the text part is derived from the HTML.">
-            <CodeEditor ref={textEditor} value={draft.bodyText} onChange={(value) => update("bodyText", value)} language="liquid" label="Text body" problems={problems.bodyText} onSave={saveFromEditor} placeholder="Derived from the HTML when empty" minHeight="5rem" />
+            <CodeEditor
+              ref={textEditor}
+              value={draft.bodyText}
+              onChange={(value) => update("bodyText", value)}
+              language="liquid"
+              label="Text body"
+              problems={problems.bodyText}
+              onSave={saveFromEditor}
+              placeholder="Derived from the HTML when empty"
+              minHeight="5rem"
+            />
           </Card>
         </div>
         <div className="min-w-0 space-y-4">
           <Card title="Preview" description="Rendered by the same code that sends: what you see is what goes out.">
-            <PreviewPane result={preview.data} error={preview.error} pending={preview.pending} strict={draft.strict} staleData={!sample.parsed.ok} onGoTo={goTo} />
+            <PreviewPane
+              result={preview.data}
+              error={preview.error}
+              pending={preview.pending}
+              strict={draft.strict}
+              staleData={!sample.parsed.ok}
+              onGoTo={goTo}
+            />
           </Card>
           <Card title="Sample data" description="The variables the preview and test sends use.">
             <SampleDataPanel data={sample} onSave={saveFromEditor} />

@@ -46,10 +46,22 @@ export interface PreviewRequest {
 }
 
 export interface EditorActions {
-  save(input: { templateId: string; baseVersion: number; content: Record<string, unknown> }): Promise<ActionResult<{ version: number; savedAt: string }>>;
-  saveScenario(input: { templateId: string; name: string; variables: Record<string, unknown> }): Promise<ActionResult<{ scenario: ScenarioView }>>;
+  save(input: {
+    templateId: string;
+    baseVersion: number;
+    content: Record<string, unknown>;
+  }): Promise<ActionResult<{ version: number; savedAt: string }>>;
+  saveScenario(input: {
+    templateId: string;
+    name: string;
+    variables: Record<string, unknown>;
+  }): Promise<ActionResult<{ scenario: ScenarioView }>>;
   deleteScenario(input: { templateId: string; scenarioId: string }): Promise<ActionResult>;
-  sendTest(input: { templateId: string; mode: "me" | "sandbox"; draft: PreviewRequest }): Promise<ActionResult<{ messageId: string; to: string }>>;
+  sendTest(input: {
+    templateId: string;
+    mode: "me" | "sandbox";
+    draft: PreviewRequest;
+  }): Promise<ActionResult<{ messageId: string; to: string }>>;
 }
 
 export const FIELD_LABELS: Record<PreviewProblem["field"], string> = {

@@ -29,7 +29,12 @@ async function fetchPreview(request: PreviewRequest, signal: AbortSignal): Promi
     cache: "no-store",
   });
   const isJson = response.headers.get("content-type")?.includes("application/json");
-  if (!isJson) throw new Error(response.redirected ? "Your session ended: sign in again to see the preview." : `The preview answered ${response.status}.`);
+  if (!isJson)
+    throw new Error(
+      response.redirected
+        ? "Your session ended: sign in again to see the preview."
+        : `The preview answered ${response.status}.`,
+    );
   const body = (await response.json()) as { data?: PreviewResult; error?: { message: string } };
   if (!response.ok || !body.data) throw new Error(body.error?.message ?? `The preview answered ${response.status}.`);
   return body.data;

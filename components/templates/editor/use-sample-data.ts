@@ -13,7 +13,17 @@ const pretty = (variables: Record<string, unknown>) => JSON.stringify(variables,
  * not), the last data that did (what the preview keeps using meanwhile), and the template's named
  * scenarios, saved through the editor's server actions.
  */
-export function useSampleData({ templateId, initial, skeleton, actions }: { templateId: string; initial: ScenarioView[]; skeleton: Record<string, unknown>; actions: EditorActions }) {
+export function useSampleData({
+  templateId,
+  initial,
+  skeleton,
+  actions,
+}: {
+  templateId: string;
+  initial: ScenarioView[];
+  skeleton: Record<string, unknown>;
+  actions: EditorActions;
+}) {
   const [scenarios, setScenarios] = useState(initial);
   const [selectedId, setSelectedId] = useState<string | null>(initial[0]?.id ?? null);
   const [text, setText] = useState(() => pretty(initial[0]?.variables ?? skeleton));
@@ -42,12 +52,18 @@ export function useSampleData({ templateId, initial, skeleton, actions }: { temp
   /** Saves the JSON as it is now under `name`: a new scenario, or the named one updated. */
   const saveAs = (name: string) => {
     const current = parseSampleData(text);
-    if (!current.ok) return setFeedback({ tone: "error", text: `Fix the sample data first (line ${current.line}, column ${current.column}).` });
+    if (!current.ok)
+      return setFeedback({
+        tone: "error",
+        text: `Fix the sample data first (line ${current.line}, column ${current.column}).`,
+      });
     startTransition(async () => {
       const result = await actions.saveScenario({ templateId, name, variables: current.value });
       if (!result.ok) return setFeedback({ tone: "error", text: result.error });
       const { scenario } = result;
-      setScenarios((list) => [...list.filter((item) => item.id !== scenario.id), scenario].sort((a, b) => a.name.localeCompare(b.name)));
+      setScenarios((list) =>
+        [...list.filter((item) => item.id !== scenario.id), scenario].sort((a, b) => a.name.localeCompare(b.name)),
+      );
       setSelectedId(scenario.id);
       setSavedText(text);
       setFeedback({ tone: "success", text: `Saved scenario "${scenario.name}".` });
@@ -68,7 +84,20 @@ export function useSampleData({ templateId, initial, skeleton, actions }: { temp
   };
 
   const selected = scenarios.find((scenario) => scenario.id === selectedId) ?? null;
-  return { scenarios, selected, text, setText, parsed, variables: lastValid, dirty, busy, feedback, select, saveAs, remove };
+  return {
+    scenarios,
+    selected,
+    text,
+    setText,
+    parsed,
+    variables: lastValid,
+    dirty,
+    busy,
+    feedback,
+    select,
+    saveAs,
+    remove,
+  };
 }
 
 export type SampleData = ReturnType<typeof useSampleData>;

@@ -26,16 +26,43 @@ const noSubscription = () => () => {};
  * The block document is compiled to Liquid HTML here, in the browser, and sent with the document:
  * server code cannot render it (lib/domain/templates/blocks.shared.ts).
  */
-export function NewTemplateForm({ starters, blankCodeHtml, action }: { starters: StarterCard[]; blankCodeHtml: string; action: (previous: State, form: FormData) => Promise<State> }) {
+export function NewTemplateForm({
+  starters,
+  blankCodeHtml,
+  action,
+}: {
+  starters: StarterCard[];
+  blankCodeHtml: string;
+  action: (previous: State, form: FormData) => Promise<State>;
+}) {
   const [state, submit, pending] = useActionState(action, {});
   const [choice, setChoice] = useState(state.values?.choice || "code");
-  const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
+  const inBrowser = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   // The thumbnail shows the blank document as compiled, Liquid included; compiled in the browser only.
   const blankBlocksHtml = useMemo(() => (inBrowser ? blocksToLiquidHtml(emptyBlocksDocument()) : ""), [inBrowser]);
   const options = [
-    { value: "code", name: "Blank (code)", description: "Liquid HTML in the code editor, for full control.", html: blankCodeHtml },
-    { value: "blocks", name: "Blank (visual blocks)", description: "Headings, text, buttons and images arranged visually; no HTML needed.", html: blankBlocksHtml },
-    ...starters.map((starter) => ({ value: `starter:${starter.key}`, name: starter.name, description: starter.description, html: starter.previewHtml })),
+    {
+      value: "code",
+      name: "Blank (code)",
+      description: "Liquid HTML in the code editor, for full control.",
+      html: blankCodeHtml,
+    },
+    {
+      value: "blocks",
+      name: "Blank (visual blocks)",
+      description: "Headings, text, buttons and images arranged visually; no HTML needed.",
+      html: blankBlocksHtml,
+    },
+    ...starters.map((starter) => ({
+      value: `starter:${starter.key}`,
+      name: starter.name,
+      description: starter.description,
+      html: starter.previewHtml,
+    })),
   ];
   const chosen = options.find((option) => option.value === choice);
   const nameError = state.field === "name" ? state.error : null;
@@ -63,7 +90,14 @@ export function NewTemplateForm({ starters, blankCodeHtml, action }: { starters:
             >
               <EmailThumbnail html={option.html} title={`Preview of ${option.name}`} />
               <span className="flex items-start gap-2">
-                <input type="radio" name="choice" value={option.value} checked={choice === option.value} onChange={() => setChoice(option.value)} className="mt-1 accent-indigo-600" />
+                <input
+                  type="radio"
+                  name="choice"
+                  value={option.value}
+                  checked={choice === option.value}
+                  onChange={() => setChoice(option.value)}
+                  className="mt-1 accent-indigo-600"
+                />
                 <span>
                   <span className="block text-sm font-semibold text-slate-900">{option.name}</span>
                   <span className="block text-xs text-slate-600">{option.description}</span>
@@ -74,7 +108,12 @@ export function NewTemplateForm({ starters, blankCodeHtml, action }: { starters:
         </div>
       </fieldset>
       <div className="max-w-md">
-        <Field label="Template name" htmlFor="template-name" hint="Shown in the template list; you can change it in the editor." error={nameError}>
+        <Field
+          label="Template name"
+          htmlFor="template-name"
+          hint="Shown in the template list; you can change it in the editor."
+          error={nameError}
+        >
           <Input
             id="template-name"
             name="name"

@@ -12,7 +12,17 @@ type Action = (previous: State, form: FormData) => Promise<State>;
  * A template row's Duplicate and Delete. Delete asks first; a refusal (a workflow still sends the
  * template) is shown under the buttons with the workflows' names.
  */
-export function TemplateRowActions({ templateId, name, duplicateAction, deleteAction }: { templateId: string; name: string; duplicateAction: Action; deleteAction: Action }) {
+export function TemplateRowActions({
+  templateId,
+  name,
+  duplicateAction,
+  deleteAction,
+}: {
+  templateId: string;
+  name: string;
+  duplicateAction: Action;
+  deleteAction: Action;
+}) {
   const [duplicated, duplicate, duplicating] = useActionState(duplicateAction, {});
   const [deleted, remove] = useActionState(deleteAction, {});
   const error = deleted.error ?? duplicated.error;
@@ -28,8 +38,8 @@ export function TemplateRowActions({ templateId, name, duplicateAction, deleteAc
         <form action={remove}>
           <input type="hidden" name="templateId" value={templateId} />
           <ConfirmSubmit label="Delete" title={`Delete “${name}”?`} confirmLabel="Delete template">
-            The template and all its versions and sample data are deleted. Messages already sent from it keep their content. A template that a workflow
-            sends cannot be deleted.
+            The template and all its versions and sample data are deleted. Messages already sent from it keep their
+            content. A template that a workflow sends cannot be deleted.
           </ConfirmSubmit>
         </form>
       </div>

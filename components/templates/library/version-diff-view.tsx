@@ -11,7 +11,15 @@ const ROW_STYLE = {
  * the words that differ marked darker, long unchanged runs folded. Added and removed text are <ins> and
  * <del>, so screen readers announce them.
  */
-export function VersionDiffView({ fields, fromLabel, toLabel }: { fields: FieldDiff[]; fromLabel: string; toLabel: string }) {
+export function VersionDiffView({
+  fields,
+  fromLabel,
+  toLabel,
+}: {
+  fields: FieldDiff[];
+  fromLabel: string;
+  toLabel: string;
+}) {
   const changed = fields.filter((field) => field.changed);
   if (changed.length === 0) {
     return (
@@ -23,7 +31,8 @@ export function VersionDiffView({ fields, fromLabel, toLabel }: { fields: FieldD
   return (
     <div className="space-y-4" data-testid="version-diff">
       <p className="text-xs text-slate-500">
-        <span className="font-mono text-red-700">−</span> only in {fromLabel} · <span className="font-mono text-emerald-700">+</span> only in {toLabel}
+        <span className="font-mono text-red-700">−</span> only in {fromLabel} ·{" "}
+        <span className="font-mono text-emerald-700">+</span> only in {toLabel}
       </p>
       {changed.map((field) => (
         <section key={field.field} aria-label={`Changes to ${field.label}`} data-field={field.field}>
@@ -41,7 +50,11 @@ export function VersionDiffView({ fields, fromLabel, toLabel }: { fields: FieldD
 
 function DiffLine({ row }: { row: DiffRow }) {
   if (row.type === "gap") {
-    return <div className="bg-slate-50 px-3 py-0.5 text-slate-500 italic">⋯ {row.skipped} unchanged {row.skipped === 1 ? "line" : "lines"}</div>;
+    return (
+      <div className="bg-slate-50 px-3 py-0.5 text-slate-500 italic">
+        ⋯ {row.skipped} unchanged {row.skipped === 1 ? "line" : "lines"}
+      </div>
+    );
   }
   const style = ROW_STYLE[row.type];
   const content = row.segments.map((segment, index) =>
@@ -61,7 +74,13 @@ function DiffLine({ row }: { row: DiffRow }) {
         {style.sign}
       </span>
       <span className={`pr-3 whitespace-pre ${style.text}`}>
-        {row.type === "add" ? <ins className="no-underline">{content}</ins> : row.type === "remove" ? <del className="no-underline">{content}</del> : content}
+        {row.type === "add" ? (
+          <ins className="no-underline">{content}</ins>
+        ) : row.type === "remove" ? (
+          <del className="no-underline">{content}</del>
+        ) : (
+          content
+        )}
       </span>
     </div>
   );

@@ -5,8 +5,14 @@ import { describeParam, type FieldError } from "@/lib/flows/workflows/builder.sh
 export function SaveStatus({ errors, saved }: { errors: FieldError[]; saved: string | null }) {
   if (errors.length > 0) {
     return (
-      <div role="alert" data-testid="save-errors" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200 ring-inset">
-        <p className="font-medium">Not saved: {errors.length === 1 ? "1 problem" : `${errors.length} problems`}, marked below.</p>
+      <div
+        role="alert"
+        data-testid="save-errors"
+        className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200 ring-inset"
+      >
+        <p className="font-medium">
+          Not saved: {errors.length === 1 ? "1 problem" : `${errors.length} problems`}, marked below.
+        </p>
         <ul className="mt-1 list-disc pl-5">
           {errors.map((error, index) => (
             <li key={index}>

@@ -4,7 +4,12 @@ import { addressVariables } from "@/lib/flows/workflows/builder-variables.shared
 import { VariableList } from "./variable-list";
 
 const ADDRESS_INPUTS: Array<{ field: AddressField; label: string; placeholder: string; hint?: string }> = [
-  { field: "to", label: "To", placeholder: "{{ user.name }} <{{ user.email }}>", hint: "Required. Liquid over the run's variables; comma-separated addresses." },
+  {
+    field: "to",
+    label: "To",
+    placeholder: "{{ user.name }} <{{ user.email }}>",
+    hint: "Required. Liquid over the run's variables; comma-separated addresses.",
+  },
   { field: "cc", label: "Cc", placeholder: "{{ user.manager_email }}" },
   { field: "bcc", label: "Bcc", placeholder: "audit@example.com" },
   { field: "from", label: "From", placeholder: "The template's sender", hint: "Empty: the template's sender." },
@@ -32,15 +37,25 @@ export function SendEmailStep({
   const template = templates.find((choice) => choice.id === step.templateId);
   const templateMissing = step.templateId !== "" && !template;
   const groupMissing = step.groupKey !== "" && !groups.some((group) => group.key === step.groupKey);
-  const templateError = errors.templateId ?? (templateMissing ? `Template ${step.templateId} no longer exists: choose another.` : undefined);
-  const groupError = errors.groupKey ?? (groupMissing ? `The unsubscribe group "${step.groupKey}" no longer exists.` : undefined);
+  const templateError =
+    errors.templateId ??
+    (templateMissing ? `Template ${step.templateId} no longer exists: choose another.` : undefined);
+  const groupError =
+    errors.groupKey ?? (groupMissing ? `The unsubscribe group "${step.groupKey}" no longer exists.` : undefined);
   return (
     <div className="space-y-3">
       <Field label="Template" htmlFor={`${id}-template`} error={templateError}>
         <div className="flex items-center gap-2">
-          <Select id={`${id}-template`} value={step.templateId} aria-invalid={Boolean(templateError)} onChange={(event) => onChange({ templateId: event.target.value })}>
+          <Select
+            id={`${id}-template`}
+            value={step.templateId}
+            aria-invalid={Boolean(templateError)}
+            onChange={(event) => onChange({ templateId: event.target.value })}
+          >
             <option value="">Choose a template…</option>
-            {templateMissing ? <option value={step.templateId}>{`Missing template (${step.templateId})`}</option> : null}
+            {templateMissing ? (
+              <option value={step.templateId}>{`Missing template (${step.templateId})`}</option>
+            ) : null}
             {templates.map((choice) => (
               <option key={choice.id} value={choice.id}>
                 {choice.name}
@@ -48,7 +63,12 @@ export function SendEmailStep({
             ))}
           </Select>
           {template ? (
-            <a href={`/templates/${template.id}`} target="_blank" rel="noreferrer" className="shrink-0 text-sm text-indigo-600 hover:underline">
+            <a
+              href={`/templates/${template.id}`}
+              target="_blank"
+              rel="noreferrer"
+              className="shrink-0 text-sm text-indigo-600 hover:underline"
+            >
               Open template
             </a>
           ) : null}
@@ -70,7 +90,12 @@ export function SendEmailStep({
           </Field>
         ))}
         <Field label="Unsubscribe group" htmlFor={`${id}-group`} hint="None for transactional mail." error={groupError}>
-          <Select id={`${id}-group`} value={step.groupKey} aria-invalid={Boolean(groupError)} onChange={(event) => onChange({ groupKey: event.target.value })}>
+          <Select
+            id={`${id}-group`}
+            value={step.groupKey}
+            aria-invalid={Boolean(groupError)}
+            onChange={(event) => onChange({ groupKey: event.target.value })}
+          >
             <option value="">None</option>
             {groupMissing ? <option value={step.groupKey}>{`Missing group (${step.groupKey})`}</option> : null}
             {groups.map((group) => (
@@ -83,7 +108,13 @@ export function SendEmailStep({
       </div>
       <dl className="grid gap-1 text-xs text-slate-600 sm:grid-cols-[11rem_minmax(0,1fr)]" data-testid="step-variables">
         <dt>The template uses</dt>
-        <dd>{template ? <VariableList paths={template.variables} label="Template variables" /> : <span className="text-slate-400">—</span>}</dd>
+        <dd>
+          {template ? (
+            <VariableList paths={template.variables} label="Template variables" />
+          ) : (
+            <span className="text-slate-400">—</span>
+          )}
+        </dd>
         <dt>The address fields use</dt>
         <dd>
           <VariableList paths={addressVariables(step)} label="Address variables" />

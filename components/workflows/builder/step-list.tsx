@@ -1,5 +1,14 @@
 import { Button } from "@/components/ui/button";
-import { moveStep, newSendStep, newWaitStep, stepErrors, type FieldError, type GroupChoice, type StepDraft, type TemplateChoice } from "@/lib/flows/workflows/builder.shared";
+import {
+  moveStep,
+  newSendStep,
+  newWaitStep,
+  stepErrors,
+  type FieldError,
+  type GroupChoice,
+  type StepDraft,
+  type TemplateChoice,
+} from "@/lib/flows/workflows/builder.shared";
 import { SendEmailStep } from "./send-email-step";
 import { StepCard } from "./step-card";
 import { WaitStep } from "./wait-step";
@@ -25,7 +34,8 @@ export function StepList({
   onChange: (steps: StepDraft[]) => void;
   onErrorsStale: () => void;
 }) {
-  const patch = (index: number, change: Partial<StepDraft>) => onChange(steps.map((step, i) => (i === index ? ({ ...step, ...change } as StepDraft) : step)));
+  const patch = (index: number, change: Partial<StepDraft>) =>
+    onChange(steps.map((step, i) => (i === index ? ({ ...step, ...change } as StepDraft) : step)));
   const reorder = (next: StepDraft[]) => {
     onChange(next);
     onErrorsStale();
@@ -48,7 +58,13 @@ export function StepList({
               {step.type === "wait" ? (
                 <WaitStep step={step} errors={errorsOfStep} onChange={(change) => patch(index, change)} />
               ) : (
-                <SendEmailStep step={step} templates={templates} groups={groups} errors={errorsOfStep} onChange={(change) => patch(index, change)} />
+                <SendEmailStep
+                  step={step}
+                  templates={templates}
+                  groups={groups}
+                  errors={errorsOfStep}
+                  onChange={(change) => patch(index, change)}
+                />
               )}
             </StepCard>
           );

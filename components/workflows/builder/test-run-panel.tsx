@@ -5,7 +5,11 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormMessage, Textarea } from "@/components/ui/field";
 import type { TestRunResult } from "@/lib/flows/workflows/builder.shared";
-import { missingSampleVariables, parseSampleVariables, variablesSkeleton } from "@/lib/flows/workflows/builder-variables.shared";
+import {
+  missingSampleVariables,
+  parseSampleVariables,
+  variablesSkeleton,
+} from "@/lib/flows/workflows/builder-variables.shared";
 
 const skeletonText = (paths: string[]) => JSON.stringify(variablesSkeleton(paths), null, 2);
 
@@ -39,8 +43,20 @@ export function TestRunPanel({
 
   return (
     <div className="space-y-3">
-      <Field label="Sample variables (JSON)" htmlFor="test-run-variables" error={localError ?? serverError} hint="The run's variables, as a caller would send them.">
-        <Textarea id="test-run-variables" rows={8} value={text} spellCheck={false} aria-invalid={Boolean(localError ?? serverError)} onChange={(event) => setText(event.target.value)} />
+      <Field
+        label="Sample variables (JSON)"
+        htmlFor="test-run-variables"
+        error={localError ?? serverError}
+        hint="The run's variables, as a caller would send them."
+      >
+        <Textarea
+          id="test-run-variables"
+          rows={8}
+          value={text}
+          spellCheck={false}
+          aria-invalid={Boolean(localError ?? serverError)}
+          onChange={(event) => setText(event.target.value)}
+        />
       </Field>
       {missing.length > 0 && !localError ? (
         <p className="text-xs text-amber-800" data-testid="sample-missing">
@@ -55,7 +71,9 @@ export function TestRunPanel({
           Fill with the needed variables
         </Button>
       </div>
-      {dirty ? <p className="text-xs text-slate-600">Save your changes first: a test run uses the saved workflow.</p> : null}
+      {dirty ? (
+        <p className="text-xs text-slate-600">Save your changes first: a test run uses the saved workflow.</p>
+      ) : null}
       {result?.ok ? (
         <FormMessage tone="success">
           Sandbox run started ({result.status.toLowerCase()}).{" "}

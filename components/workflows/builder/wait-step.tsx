@@ -4,7 +4,15 @@ import { waitUnitLabel, type WaitStepDraft, type WaitUnit } from "@/lib/flows/wo
 const UNITS: WaitUnit[] = ["minutes", "hours", "days"];
 
 /** A wait: an amount and a unit (stored in seconds; seconds appear only for a value the CLI stored). */
-export function WaitStep({ step, errors, onChange }: { step: WaitStepDraft; errors: Record<string, string>; onChange: (patch: Partial<WaitStepDraft>) => void }) {
+export function WaitStep({
+  step,
+  errors,
+  onChange,
+}: {
+  step: WaitStepDraft;
+  errors: Record<string, string>;
+  onChange: (patch: Partial<WaitStepDraft>) => void;
+}) {
   const id = `step-${step.uid}`;
   const units = step.unit === "seconds" ? [...UNITS, "seconds" as const] : UNITS;
   return (
@@ -22,7 +30,11 @@ export function WaitStep({ step, errors, onChange }: { step: WaitStepDraft; erro
         />
       </Field>
       <Field label="Unit" htmlFor={`${id}-unit`}>
-        <Select id={`${id}-unit`} value={step.unit} onChange={(event) => onChange({ unit: event.target.value as WaitUnit })}>
+        <Select
+          id={`${id}-unit`}
+          value={step.unit}
+          onChange={(event) => onChange({ unit: event.target.value as WaitUnit })}
+        >
           {units.map((unit) => (
             <option key={unit} value={unit}>
               {waitUnitLabel(step.amount, unit)}

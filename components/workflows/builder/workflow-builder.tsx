@@ -38,7 +38,15 @@ export interface WorkflowBuilderProps {
  * The workflow builder: the draft lives here (client state), the server validates on save and its
  * problems are shown next to the step and field they name (`steps[2].to`).
  */
-export function WorkflowBuilder({ workflowId, initial, templates, groups, save, testRun, notice }: WorkflowBuilderProps) {
+export function WorkflowBuilder({
+  workflowId,
+  initial,
+  templates,
+  groups,
+  save,
+  testRun,
+  notice,
+}: WorkflowBuilderProps) {
   const router = useRouter();
   const [draft, setDraft] = useState(initial);
   const [savedJson, setSavedJson] = useState(() => JSON.stringify(definitionFromDraft(initial)));
@@ -84,7 +92,11 @@ export function WorkflowBuilder({ workflowId, initial, templates, groups, save, 
         <Card title="Workflow" id="workflow">
           <WorkflowSettings draft={draft} errors={general} onChange={(patch) => edit({ ...draft, ...patch })} />
         </Card>
-        <Card title="Steps" id="steps" description="Run in order, top to bottom. At least one sends an email; the last is not a wait.">
+        <Card
+          title="Steps"
+          id="steps"
+          description="Run in order, top to bottom. At least one sends an email; the last is not a wait."
+        >
           {general.steps ? <p className="mb-3 text-xs text-red-600">{general.steps}</p> : null}
           <StepList
             steps={draft.steps}
@@ -107,16 +119,26 @@ export function WorkflowBuilder({ workflowId, initial, templates, groups, save, 
         </div>
       </div>
       <div className="space-y-6">
-        <Card title="Variables this workflow needs" id="variables" description="Every send step's template and address fields, together.">
+        <Card
+          title="Variables this workflow needs"
+          id="variables"
+          description="Every send step's template and address fields, together."
+        >
           <VariableList paths={needed} label="Variables this workflow needs" />
         </Card>
         {workflowId ? (
-          <Card title="Test run" id="test-run" description="A sandbox run: messages are stored, never delivered. Waits take their real time.">
+          <Card
+            title="Test run"
+            id="test-run"
+            description="A sandbox run: messages are stored, never delivered. Waits take their real time."
+          >
             <TestRunPanel workflowId={workflowId} needed={needed} dirty={dirty} testRun={testRun} />
           </Card>
         ) : (
           <Card title="Test run" id="test-run">
-            <p className="text-sm text-slate-600">Create the workflow first; then run it here as a sandbox run with sample variables.</p>
+            <p className="text-sm text-slate-600">
+              Create the workflow first; then run it here as a sandbox run with sample variables.
+            </p>
           </Card>
         )}
       </div>

@@ -44,12 +44,7 @@ describe("buildMime", () => {
     expect(mime.raw).not.toMatch(/[^\r]\n/); // CRLF line ends, as on the wire
 
     expect(mime.envelope.from).toBe("Support@example.com"); // nodemailer lower-cases domains
-    expect(mime.envelope.to).toEqual([
-      "ada@example.org",
-      "bob@example.net",
-      "jane@example.org",
-      "hidden@example.org",
-    ]);
+    expect(mime.envelope.to).toEqual(["ada@example.org", "bob@example.net", "jane@example.org", "hidden@example.org"]);
   });
 
   it("leaves out Reply-To, Cc and References when unset, and carries attachments", async () => {
@@ -64,14 +59,15 @@ describe("buildMime", () => {
     const headers = headersOf(mime.raw);
     expect(headers).not.toMatch(/^(Reply-To|Cc|References):/im);
     expect(headers).toMatch(/^Content-Type: multipart\/mixed;/m);
-    expect(mime.raw).toContain('filename=invoice.txt');
+    expect(mime.raw).toContain("filename=invoice.txt");
     expect(mime.raw).toContain(Buffer.from("total: 42").toString("base64"));
     expect(mime.envelope.to).toEqual(["ada@example.org", "bob@example.net"]);
   });
 });
 
 describe("buildMime encodings", () => {
-  const message = (overrides: Partial<MailFields>) => buildMime("em_0123456789abcdef", { ...fields, bcc: [], ...overrides });
+  const message = (overrides: Partial<MailFields>) =>
+    buildMime("em_0123456789abcdef", { ...fields, bcc: [], ...overrides });
 
   it("encodes non-ASCII header text as RFC 2047 words folded within 76 characters, and quotes specials", async () => {
     const { raw } = await message({
@@ -81,8 +77,12 @@ describe("buildMime encodings", () => {
     });
     const head = raw.slice(0, raw.indexOf("\r\n\r\n"));
     expect(head).toMatch(/^From: =\?UTF-8\?Q\?Zo=C3=AB\?= <zoe@example\.com>$/m);
-    expect(head).toMatch(/^To: "Doe, Jane" <jane@example\.org>, =\?UTF-8\?Q\?Jos=C3=A9_=C3=91and=C3=BA\?=\r\n <jose@example\.org>$/m);
-    expect(head).toContain("Subject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe_aus_M=C3=BCnchen=2C_a_su?=\r\n =?UTF-8?Q?bject_long_enough_");
+    expect(head).toMatch(
+      /^To: "Doe, Jane" <jane@example\.org>, =\?UTF-8\?Q\?Jos=C3=A9_=C3=91and=C3=BA\?=\r\n <jose@example\.org>$/m,
+    );
+    expect(head).toContain(
+      "Subject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe_aus_M=C3=BCnchen=2C_a_su?=\r\n =?UTF-8?Q?bject_long_enough_",
+    );
     for (const line of head.split("\r\n")) expect(line.length).toBeLessThanOrEqual(76);
   });
 
@@ -111,7 +111,9 @@ describe("buildMime encodings", () => {
     });
     expect(raw).toMatch(/^Content-Type: multipart\/mixed;/m);
     expect(raw).toMatch(/^Content-Type: multipart\/related; type="text\/html";/m);
-    expect(raw).toContain("Content-ID: <logo@acme>\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: inline; filename=logo.png");
+    expect(raw).toContain(
+      "Content-ID: <logo@acme>\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: inline; filename=logo.png",
+    );
     expect(raw).toContain('Content-Type: application/pdf; name="=?UTF-8?Q?r=C3=A9sum=C3=A9=2Epdf?="');
     expect(raw).toContain("Content-Disposition: attachment; filename*0*=utf-8''r%C3%A9sum%C3%A9.pdf");
     const encoded = bytes.toString("base64");
@@ -120,14 +122,17 @@ describe("buildMime encodings", () => {
 
   it("uses boundaries unique per part and per message", async () => {
     const attachments = [{ filename: "logo.png", contentType: "image/png", content: Buffer.from("png"), cid: "logo" }];
-    const boundaries = async () => [...(await message({ attachments })).raw.matchAll(/boundary="([^"]+)"/g)].map((match) => match[1]);
+    const boundaries = async () =>
+      [...(await message({ attachments })).raw.matchAll(/boundary="([^"]+)"/g)].map((match) => match[1]);
     const [first, second] = [await boundaries(), await boundaries()];
     expect(first).toHaveLength(2);
     expect(new Set([...first, ...second]).size).toBe(4);
   });
 
   it("labels a multipart/* attachment type application/octet-stream: it has no parts of its own", async () => {
-    const { raw } = await message({ attachments: [{ filename: "a.bin", contentType: "multipart/mixed", content: Buffer.from("x") }] });
+    const { raw } = await message({
+      attachments: [{ filename: "a.bin", contentType: "multipart/mixed", content: Buffer.from("x") }],
+    });
     expect(raw).toContain("Content-Type: application/octet-stream; name=a.bin");
   });
 

@@ -65,14 +65,19 @@ export async function buildMime(messageId: string, fields: MailFields, date: Dat
   addField(headers, "References", references(fields.references ?? ""));
   addField(headers, "Subject", unstructuredValue(fields.subject));
   // A msg-id is structured (no encoded-words): what cannot appear in a header at all is dropped.
-  headers.push(headerField("Message-ID", header.replace(/\r?\n|\r/g, " ").replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")));
+  headers.push(
+    headerField("Message-ID", header.replace(/\r?\n|\r/g, " ").replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")),
+  );
   headers.push(`Date: ${date.toUTCString().replace(/GMT/, "+0000")}`);
   const body = messageBody(fields);
   headers.push(...body.headers, "MIME-Version: 1.0", headerField("Content-Type", body.contentType));
   const raw = `${headers.join("\r\n")}\r\n\r\n${body.body}`;
   return {
     raw: raw.endsWith("\n") ? raw : `${raw}\r\n`,
-    envelope: { from: envelopeFrom, to: [...new Set([...to.addresses, ...cc.addresses, ...addressList(fields.bcc).addresses])] },
+    envelope: {
+      from: envelopeFrom,
+      to: [...new Set([...to.addresses, ...cc.addresses, ...addressList(fields.bcc).addresses])],
+    },
     messageIdHeader: header,
   };
 }
@@ -116,7 +121,10 @@ function messageBody(fields: MailFields): Part {
   const base = randomUUID().replaceAll("-", "").slice(0, 16);
   let multiparts = 0;
   const boundary = () => `--_NmP-${base}-Part_${++multiparts}`;
-  const files = fields.attachments.map((attachment, index) => ({ related: !!(fields.html && attachment.cid), part: attachmentPart(attachment, index) }));
+  const files = fields.attachments.map((attachment, index) => ({
+    related: !!(fields.html && attachment.cid),
+    part: attachmentPart(attachment, index),
+  }));
   const related = files.filter((file) => file.related).map((file) => file.part);
   const attached = files.filter((file) => !file.related).map((file) => file.part);
   const alternatives: Part[] = [];
@@ -126,6 +134,7 @@ function messageBody(fields: MailFields): Part {
     alternatives.push(related.length ? multipart("related", boundary(), [html, ...related]) : html);
   }
   const content = alternatives.length > 1 ? [multipart("alternative", boundary(), alternatives)] : alternatives;
-  if (attached.length > 1 || (content.length && attached.length === 1)) return multipart("mixed", boundary(), [...content, ...attached]);
+  if (attached.length > 1 || (content.length && attached.length === 1))
+    return multipart("mixed", boundary(), [...content, ...attached]);
   return content[0] ?? attached[0] ?? textPart("plain", "");
 }

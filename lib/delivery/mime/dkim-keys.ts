@@ -33,7 +33,8 @@ export function dkimSigningKeyFromRow(domainName: string, row: { selector: strin
   const now = Date.now();
   let hit = unsealed.get(row.sealed);
   if (!hit || hit.expiresAt <= now) {
-    if (unsealed.size > 1000) for (const [sealed, entry] of unsealed) if (entry.expiresAt <= now) unsealed.delete(sealed);
+    if (unsealed.size > 1000)
+      for (const [sealed, entry] of unsealed) if (entry.expiresAt <= now) unsealed.delete(sealed);
     hit = { key: createPrivateKey(decryptSecret(row.sealed, DKIM_KEY_PURPOSE)), expiresAt: now + CACHE_TTL_MS };
     unsealed.set(row.sealed, hit);
   }
@@ -45,7 +46,11 @@ export function dkimSigningKeyFromRow(domainName: string, row: { selector: strin
  * like the sender's domain, as assertSenderDomainVerified requires), or null when the workspace has no
  * such domain.
  */
-export async function getDkimSigningKey(db: Executor, workspaceId: string, domainName: string): Promise<DkimSigningKey | null> {
+export async function getDkimSigningKey(
+  db: Executor,
+  workspaceId: string,
+  domainName: string,
+): Promise<DkimSigningKey | null> {
   const name = domainName.toLowerCase();
   const cacheKey = `${workspaceId}\n${name}`;
   const hit = cache.get(cacheKey);

@@ -13,7 +13,9 @@ const publicKeyBase64 = publicKey.export({ type: "spki", format: "der" }).toStri
 
 /** What nodemailer's own `dkim` option produces for the same message and key (the reference). */
 async function nodemailerSigned(raw: string): Promise<string> {
-  return text(new DKIM({ ...key, privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() }).sign(raw));
+  return text(
+    new DKIM({ ...key, privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() }).sign(raw),
+  );
 }
 
 async function verified(raw: string) {
@@ -47,12 +49,17 @@ describe("DKIM signing", () => {
     );
     const ours = await dkimSign(mime.raw, key);
     expect(ours).toBe(await nodemailerSigned(mime.raw));
-    expect(ours.replace(/\r\n(?=[ \t])/g, "")).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=example\.com; q=dns\/txt; s=postwerk;/);
+    expect(ours.replace(/\r\n(?=[ \t])/g, "")).toMatch(
+      /^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=example\.com; q=dns\/txt; s=postwerk;/,
+    );
     expect(await verified(ours)).toEqual(["pass"]);
   });
 
   it("matches nodemailer for an empty body and a body without a final line break", async () => {
-    for (const raw of ["From: a@example.com\r\nSubject: x\r\n\r\n", "From: a@example.com\r\nSubject:  y \r\n\r\nno final break  "]) {
+    for (const raw of [
+      "From: a@example.com\r\nSubject: x\r\n\r\n",
+      "From: a@example.com\r\nSubject:  y \r\n\r\nno final break  ",
+    ]) {
       expect(await dkimSign(raw, key)).toBe(await nodemailerSigned(raw));
     }
   });

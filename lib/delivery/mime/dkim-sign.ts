@@ -46,9 +46,14 @@ export async function dkimSign(raw: string, key: DkimSigningKey, options: DkimSi
   const field = `${foldLines(`DKIM-Signature: ${tags}`, 76)};\r\n b=`;
   const signed = `${headers}dkim-signature:${relaxedValue(field)}`;
   const signature = await new Promise<Buffer>((resolve, reject) =>
-    sign("sha256", Buffer.from(signed, "utf8"), key.privateKey, (error, value) => (error ? reject(error) : resolve(value))),
+    sign("sha256", Buffer.from(signed, "utf8"), key.privateKey, (error, value) =>
+      error ? reject(error) : resolve(value),
+    ),
   );
-  const folded = signature.toString("base64").replace(/(^.{73}|.{75}(?!\r?\n|\r))/g, "$&\r\n ").trim();
+  const folded = signature
+    .toString("base64")
+    .replace(/(^.{73}|.{75}(?!\r?\n|\r))/g, "$&\r\n ")
+    .trim();
   return `${field}${folded}\r\n${raw}`;
 }
 
@@ -67,13 +72,23 @@ function relaxedHeaders(head: string, unsigned: string[]): { headers: string; fi
   const fields: Array<{ key: string; line: string }> = [];
   for (const line of head.split(/\r?\n/)) {
     if (fields.length > 0 && /^[ \t]/.test(line)) fields[fields.length - 1].line += `\n${line}`;
-    else if (/[^ \t\r]/.test(line)) fields.push({ key: line.slice(0, Math.max(0, line.indexOf(":"))).replace(/^[ \t]+|[ \t]+$/g, "").toLowerCase(), line });
+    else if (/[^ \t\r]/.test(line))
+      fields.push({
+        key: line
+          .slice(0, Math.max(0, line.indexOf(":")))
+          .replace(/^[ \t]+|[ \t]+$/g, "")
+          .toLowerCase(),
+        line,
+      });
   }
   const lastOf = new Map<string, string>();
   for (const field of fields) lastOf.set(field.key, field.line);
   const skipped = new Set(unsigned.map((name) => name.toLowerCase()));
   const names = SIGNED_FIELDS.filter((name) => lastOf.has(name) && !skipped.has(name));
-  return { headers: names.map((name) => `${name}:${relaxedValue(lastOf.get(name)!)}\r\n`).join(""), fieldNames: names.join(":") };
+  return {
+    headers: names.map((name) => `${name}:${relaxedValue(lastOf.get(name)!)}\r\n`).join(""),
+    fieldNames: names.join(":"),
+  };
 }
 
 function relaxedValue(line: string): string {

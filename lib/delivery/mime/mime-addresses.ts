@@ -70,7 +70,10 @@ const REMEMBERED = 1000;
 const remembered = new Map<string, readonly Address[]>();
 
 function mailboxAddress(mailbox: EntryMailbox): Address {
-  return { address: `${normalizeLocalPart(mailbox.local)}@${mailbox.domain}`, name: mailbox.name || mailbox.comments.join(" ") };
+  return {
+    address: `${normalizeLocalPart(mailbox.local)}@${mailbox.domain}`,
+    name: mailbox.name || mailbox.comments.join(" "),
+  };
 }
 
 function formatAddress(parsed: Address, addresses: string[]): string {
@@ -120,4 +123,3 @@ function encodeAddressName(name: string): string {
   if (/^[\x20-\x7e]*$/.test(name)) return quoteString(name);
   return encodeWord(name, wordEncoding(name), 52);
 }
-

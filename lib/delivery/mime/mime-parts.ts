@@ -1,5 +1,14 @@
 import { isUtf8 } from "node:buffer";
-import { buildHeaderValue, detectExtension, detectMimeType, encodeWord, encodeWords, parseHeaderValue, qpEncode, qpWrap } from "@/internals/nodemailer";
+import {
+  buildHeaderValue,
+  detectExtension,
+  detectMimeType,
+  encodeWord,
+  encodeWords,
+  parseHeaderValue,
+  qpEncode,
+  qpWrap,
+} from "@/internals/nodemailer";
 import type { MimeAttachment } from "./build-mime";
 import { headerField, wordEncoding } from "./mime-words";
 
@@ -23,7 +32,8 @@ export function serializePart(part: Part): string {
  */
 export function multipart(subtype: string, boundary: string, children: Part[]): Part {
   let body = "";
-  for (let i = 0; i < children.length; i++) body += `${i > 0 ? "\r\n" : ""}--${boundary}\r\n${serializePart(children[i])}`;
+  for (let i = 0; i < children.length; i++)
+    body += `${i > 0 ? "\r\n" : ""}--${boundary}\r\n${serializePart(children[i])}`;
   const type = subtype === "related" ? 'multipart/related; type="text/html"' : `multipart/${subtype}`;
   return { contentType: `${type}; boundary="${boundary}"`, headers: [], body: `${body}\r\n--${boundary}--\r\n` };
 }
@@ -44,7 +54,8 @@ export function textPart(subtype: "plain" | "html", text: string): Part {
   const body = crlf(text);
   const plain = !/[\x00-\x08\x0b\x0c\x0e-\x1f\u0080-\uFFFF]/.test(body);
   if (plain && !hasLongLines(body)) return { contentType, headers: ["Content-Transfer-Encoding: 7bit"], body };
-  if (wordEncoding(body) === "Q") return { contentType, headers: ["Content-Transfer-Encoding: quoted-printable"], body: qpWrap(qpEncode(body), 76) };
+  if (wordEncoding(body) === "Q")
+    return { contentType, headers: ["Content-Transfer-Encoding: quoted-printable"], body: qpWrap(qpEncode(body), 76) };
   return { contentType, headers: ["Content-Transfer-Encoding: base64"], body: base64Lines(Buffer.from(body, "utf8")) };
 }
 
@@ -108,7 +119,10 @@ function attachmentContentType(type: string, filename: string | undefined): stri
 
 /** `<cid>` without inner angle brackets, line breaks or control characters. */
 function contentId(cid: string): string {
-  return `<${cid.replace(/[<>]/g, "").replace(/\r?\n|\r/g, " ").replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")}>`;
+  return `<${cid
+    .replace(/[<>]/g, "")
+    .replace(/\r?\n|\r/g, " ")
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")}>`;
 }
 
 const oneLine = (value: string) => value.replace(/\r?\n|\r/g, " ");

@@ -74,12 +74,19 @@ export interface Run extends Deliverable {
  * message named by two jobs of the batch (a retry and a resume) is delivered once for both.
  */
 export async function loadBatch(db: Executor, items: DeliveryItem[]): Promise<Run[]> {
-  const deliverable = await loadDeliverableMessages(db, items.map((item) => item.job));
+  const deliverable = await loadDeliverableMessages(
+    db,
+    items.map((item) => item.job),
+  );
   const runs = new Map<string, Run>();
   for (const { job, context } of items) {
     const found = deliverable.get(job.messageId);
     if (!found || runs.has(job.messageId)) continue;
-    runs.set(job.messageId, { ...found, context, provider: providerFor(found.message, context.provider ?? getDeliveryProvider()) });
+    runs.set(job.messageId, {
+      ...found,
+      context,
+      provider: providerFor(found.message, context.provider ?? getDeliveryProvider()),
+    });
   }
   // The simulator enqueues in the claim's transaction: the queue must be started before it opens.
   if ([...runs.values()].some((run) => run.provider === simulatorProvider)) await getQueue();
@@ -104,7 +111,8 @@ async function loadDeliverableMessages(db: Executor, jobs: DeliverMessageJob[]):
   const found = new Map<string, Deliverable>();
   for (const job of jobs) {
     const row = byId.get(job.messageId);
-    if (row && row.message.workspaceId === job.workspaceId && sameTime(job.scheduledAt, row.message.scheduledAt)) found.set(job.messageId, row);
+    if (row && row.message.workspaceId === job.workspaceId && sameTime(job.scheduledAt, row.message.scheduledAt))
+      found.set(job.messageId, row);
   }
   return found;
 }

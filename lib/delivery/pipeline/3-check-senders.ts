@@ -32,7 +32,13 @@ export async function checkSenders(db: Executor, messages: Message[]): Promise<M
     wanted.size === 0
       ? []
       : await db
-          .select({ workspaceId: domains.workspaceId, name: domains.name, status: domains.status, selector: domains.dkimSelector, sealed: domains.dkimPrivateKeyEncrypted })
+          .select({
+            workspaceId: domains.workspaceId,
+            name: domains.name,
+            status: domains.status,
+            selector: domains.dkimSelector,
+            sealed: domains.dkimPrivateKeyEncrypted,
+          })
           .from(domains)
           .where(
             and(
@@ -50,7 +56,12 @@ export async function checkSenders(db: Executor, messages: Message[]): Promise<M
     }
     const row = byPair.get(`${message.workspaceId}\n${domain}`);
     const rejection = senderDomainRejection(domain, row?.status);
-    checks.set(message.id, rejection || !row ? { ok: false, reason: rejection! } : { ok: true, signingKey: () => signingKeyOrNothing(domain, row) });
+    checks.set(
+      message.id,
+      rejection || !row
+        ? { ok: false, reason: rejection! }
+        : { ok: true, signingKey: () => signingKeyOrNothing(domain, row) },
+    );
   }
   return checks;
 }

@@ -36,11 +36,21 @@ export type MailOrNothing = { send: MailToSend } | NothingToSend;
  * (docs/api.md#decided-unsubscribe-groups-suppression-contacts), a sender domain no longer verified
  * (docs/api.md#decided-errors), or uploaded attachments purged while the message waited.
  */
-export async function buildMail(db: Executor, run: Run, recipients: FilteredRecipients, sender: SenderCheck): Promise<MailOrNothing> {
+export async function buildMail(
+  db: Executor,
+  run: Run,
+  recipients: FilteredRecipients,
+  sender: SenderCheck,
+): Promise<MailOrNothing> {
   const { message } = run;
   if (recipients.remaining === 0 && recipients.suppressed.length > 0) return { suppressedAll: recipients.suppressed };
   if (!sender.ok) return { failure: "EMAIL_MESSAGE_INVALID_SENDER_ERROR", sentence: sender.reason };
-  const built = await buildOutboundMail(db, run, recipients, run.provider.needsMime === false ? null : { dkim: sender.signingKey() });
+  const built = await buildOutboundMail(
+    db,
+    run,
+    recipients,
+    run.provider.needsMime === false ? null : { dkim: sender.signingKey() },
+  );
   if (!built.ok) return { failure: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", sentence: built.reason };
   const { attempt, lastAttempt = false } = run.context;
   const send: MailToSend = {
@@ -81,13 +91,21 @@ async function buildOutboundMail(
   const fields = mailFields(message, attachments, recipients);
   fields.html = trackedHtml(message, fields.html, trackingEnabled);
   const mime = signing ? await buildMime(message.id, fields) : null;
-  return { ok: true, mail: { workspaceId: message.workspaceId, messageId: message.id, fields, mime, dkim: signing?.dkim } };
+  return {
+    ok: true,
+    mail: { workspaceId: message.workspaceId, messageId: message.id, fields, mime, dkim: signing?.dkim },
+  };
 }
 
-function mailFields(message: Deliverable["message"], attachments: MimeAttachment[], recipients: FilteredRecipients): MailFields {
+function mailFields(
+  message: Deliverable["message"],
+  attachments: MimeAttachment[],
+  recipients: FilteredRecipients,
+): MailFields {
   const references = Object.entries(message.headers).find(([key]) => key.toLowerCase() === "references")?.[1];
   // The same address as the body's link (lib/sending/prepare-message.ts): the first recipient as sent.
-  const linkAddress = message.toAddresses[0] ?? bareAddress([...message.to, ...message.cc, ...message.bcc][0] ?? "") ?? "";
+  const linkAddress =
+    message.toAddresses[0] ?? bareAddress([...message.to, ...message.cc, ...message.bcc][0] ?? "") ?? "";
   return {
     from: message.from,
     to: recipients.to,
@@ -99,6 +117,7 @@ function mailFields(message: Deliverable["message"], attachments: MimeAttachment
     text: message.bodyText,
     references: references ?? null,
     attachments,
-    listUnsubscribe: message.groupId && linkAddress ? oneClickUnsubscribeUrl(message.id, linkAddress.toLowerCase()) : null,
+    listUnsubscribe:
+      message.groupId && linkAddress ? oneClickUnsubscribeUrl(message.id, linkAddress.toLowerCase()) : null,
   };
 }

@@ -27,8 +27,16 @@ export async function send(entry: MailToSend, db: Executor): Promise<Answer> {
 export function sendMany(db: Executor, group: MailToSend[]): Array<Promise<Answer>> {
   const startedAt = new Date();
   const attempt = Math.min(...group.map((entry) => entry.attempt));
-  const answers = group[0].provider.sendMany!(group.map((entry) => entry.mail), { db, attempt });
-  return group.map((entry, index) => countHandoff(entry, answers.then((all) => all[index])).then((result) => ({ result, startedAt })));
+  const answers = group[0].provider.sendMany!(
+    group.map((entry) => entry.mail),
+    { db, attempt },
+  );
+  return group.map((entry, index) =>
+    countHandoff(
+      entry,
+      answers.then((all) => all[index]),
+    ).then((result) => ({ result, startedAt })),
+  );
 }
 
 /** postwerk_provider_handoffs_total: the provider's answer, or "error" when the call itself threw. */

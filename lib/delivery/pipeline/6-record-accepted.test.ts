@@ -30,13 +30,29 @@ describe("recording accepted sends", () => {
     const { workspace } = await createTestWorkspace();
     const ids = await Promise.all([1, 2, 3].map(() => insertTestMessage(workspace.id)));
     const startedAt = new Date(Date.now() - 5000);
-    const claimed = await recordAcceptedSends(await getDb(), ids.map((id) => accepted(workspace.id, id, startedAt)));
+    const claimed = await recordAcceptedSends(
+      await getDb(),
+      ids.map((id) => accepted(workspace.id, id, startedAt)),
+    );
     expect([...claimed].sort()).toEqual([...ids].sort());
     for (const id of ids) {
       const { message, events } = await readMessageState(id);
-      expect(message).toMatchObject({ status: "SUCCEEDED", referenceId: `<${id}@example.com>`, sentAt: startedAt, deliveredAt: null });
-      expect(events.map((event) => [event.code, event.message, event.providerEventId, event.details, event.createdAt])).toEqual([
-        ["EMAIL_MESSAGE_SENT_PROVIDER_EVENT", "Sent through the SMTP relay smtp.test.", "smtp:sent", { provider: "smtp", referenceId: `<${id}@example.com>` }, startedAt],
+      expect(message).toMatchObject({
+        status: "SUCCEEDED",
+        referenceId: `<${id}@example.com>`,
+        sentAt: startedAt,
+        deliveredAt: null,
+      });
+      expect(
+        events.map((event) => [event.code, event.message, event.providerEventId, event.details, event.createdAt]),
+      ).toEqual([
+        [
+          "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+          "Sent through the SMTP relay smtp.test.",
+          "smtp:sent",
+          { provider: "smtp", referenceId: `<${id}@example.com>` },
+          startedAt,
+        ],
       ]);
     }
   });
@@ -73,7 +89,9 @@ describe("recording accepted sends", () => {
     const db = await getDb();
     // The real database, with its statements counted.
     let statements = 0;
-    const counted = { execute: (query: Parameters<typeof db.execute>[0]) => (statements++, db.execute(query)) } as unknown as typeof db;
+    const counted = {
+      execute: (query: Parameters<typeof db.execute>[0]) => (statements++, db.execute(query)),
+    } as unknown as typeof db;
     const recorder = acceptedSendCommitter(counted);
     const results = await Promise.all([...ids, taken].map((id) => recorder.submit(accepted(workspace.id, id))));
     expect(results).toEqual([...ids.map(() => true), false]);
@@ -85,9 +103,21 @@ describe("recording accepted sends", () => {
   it("rejects anything but a plain acceptance (suppressed recipients, a delivery in the answer, failures)", async () => {
     const outcome = accepted("ws", "em");
     expect(isPlainAcceptance(outcome)).toBe(true);
-    expect(isPlainAcceptance({ ...outcome, suppressed: [{ email: "x@example.org", reason: "UNSUBSCRIBED", group: "News" } as never] })).toBe(false);
-    expect(isPlainAcceptance({ ...outcome, result: { outcome: "accepted", referenceId: "r", delivered: { at: new Date(), message: "ok" } } })).toBe(false);
+    expect(
+      isPlainAcceptance({
+        ...outcome,
+        suppressed: [{ email: "x@example.org", reason: "UNSUBSCRIBED", group: "News" } as never],
+      }),
+    ).toBe(false);
+    expect(
+      isPlainAcceptance({
+        ...outcome,
+        result: { outcome: "accepted", referenceId: "r", delivered: { at: new Date(), message: "ok" } },
+      }),
+    ).toBe(false);
     expect(isPlainAcceptance({ ...outcome, result: { outcome: "failed", diagnostic: "550" } })).toBe(false);
-    await expect(recordAcceptedSends(await getDb(), [{ ...outcome, result: { outcome: "failed", diagnostic: "550" } }])).rejects.toThrow(/plain acceptances/);
+    await expect(
+      recordAcceptedSends(await getDb(), [{ ...outcome, result: { outcome: "failed", diagnostic: "550" } }]),
+    ).rejects.toThrow(/plain acceptances/);
   });
 });

@@ -18,7 +18,8 @@ export async function recordAcceptedSends(db: Executor, outcomes: DeliveryOutcom
   return recordSentEvents(
     db,
     outcomes.map((outcome) => {
-      if (!isPlainAcceptance(outcome) || outcome.result.outcome !== "accepted") throw new Error("recordAcceptedSends takes plain acceptances");
+      if (!isPlainAcceptance(outcome) || outcome.result.outcome !== "accepted")
+        throw new Error("recordAcceptedSends takes plain acceptances");
       const { message, provider, result, startedAt } = outcome;
       return {
         workspaceId: message.workspaceId,

@@ -23,12 +23,17 @@ export async function recordWhenReachable<T>(messageId: string, write: () => Pro
   for (let attempt = 1; ; attempt++) {
     try {
       const done = await write();
-      if (attempt > 1) log.info("provider answer recorded after the database came back", { messageId, attempts: attempt });
+      if (attempt > 1)
+        log.info("provider answer recorded after the database came back", { messageId, attempts: attempt });
       return done;
     } catch (error) {
       const code = databaseUnavailableCode(error);
       if (!code || Date.now() + wait > deadline) throw error;
-      if (attempt === 1) log.warn("database unavailable while recording a provider's answer; held in this worker until it is back", { messageId, code });
+      if (attempt === 1)
+        log.warn("database unavailable while recording a provider's answer; held in this worker until it is back", {
+          messageId,
+          code,
+        });
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, MAX_WAIT_MS);
     }

@@ -35,9 +35,15 @@ export async function recordAnswer(db: Db, entry: MailToSend, answer: Answer): P
   const outcome = deliveryOutcome(entry, answer);
   // The provider has answered: from here a failure must not make the queue send the message again.
   const recorded = await recordWhenReachable(entry.mail.messageId, () =>
-    isPlainAcceptance(outcome) ? acceptedSendRecorder(db).submit(outcome) : db.transaction((tx) => claimAndRecordResult(tx, outcome)),
+    isPlainAcceptance(outcome)
+      ? acceptedSendRecorder(db).submit(outcome)
+      : db.transaction((tx) => claimAndRecordResult(tx, outcome)),
   );
-  if (!recorded) log.warn("message was recorded by another run meanwhile", { messageId: entry.mail.messageId, provider: entry.provider.name });
+  if (!recorded)
+    log.warn("message was recorded by another run meanwhile", {
+      messageId: entry.mail.messageId,
+      provider: entry.provider.name,
+    });
   else observeSent(entry, answer.result);
   return answer.result;
 }
@@ -83,7 +89,10 @@ function deliveryOutcome(entry: MailToSend, { result, startedAt }: Answer): Deli
  */
 async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcome): Promise<boolean> {
   const { message, result } = outcome;
-  const claimed = result.outcome === "accepted" ? await claimStoringReferenceId(tx, message, result.referenceId) : await claim(tx, message);
+  const claimed =
+    result.outcome === "accepted"
+      ? await claimStoringReferenceId(tx, message, result.referenceId)
+      : await claim(tx, message);
   if (!claimed) return false;
   await recordResult(tx, outcome);
   return true;
@@ -99,10 +108,17 @@ async function recordResult(tx: Executor, outcome: DeliveryOutcome): Promise<voi
   if (suppressed.length > 0 && (result.outcome !== "retry" || lastAttempt)) {
     // Placed just before "sent" (see sentAt below) so the timeline reads in order.
     const delivered = result.outcome === "accepted" ? result.delivered?.at.getTime() : undefined;
-    await recordSuppressed(tx, message, suppressed, { at: new Date(Math.min(startedAt.getTime(), delivered ?? Infinity) - 2) });
+    await recordSuppressed(tx, message, suppressed, {
+      at: new Date(Math.min(startedAt.getTime(), delivered ?? Infinity) - 2),
+    });
   }
   if (result.outcome === "failed") {
-    return recordFailure(tx, message, "EMAIL_MESSAGE_PROVIDER_ERROR", `${who} rejected the message: ${result.diagnostic}`);
+    return recordFailure(
+      tx,
+      message,
+      "EMAIL_MESSAGE_PROVIDER_ERROR",
+      `${who} rejected the message: ${result.diagnostic}`,
+    );
   }
   if (result.outcome === "retry") {
     if (!lastAttempt) return;

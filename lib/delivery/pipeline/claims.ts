@@ -19,8 +19,18 @@ export interface ClaimedMessage {
 
 const unsent = (message: ClaimedMessage) => {
   const atItsTime =
-    message.scheduledAt === undefined ? undefined : message.scheduledAt === null ? isNull(m.scheduledAt) : eq(m.scheduledAt, message.scheduledAt);
-  return and(eq(m.id, message.id), eq(m.workspaceId, message.workspaceId), eq(m.status, "PENDING"), isNull(m.sentAt), atItsTime);
+    message.scheduledAt === undefined
+      ? undefined
+      : message.scheduledAt === null
+        ? isNull(m.scheduledAt)
+        : eq(m.scheduledAt, message.scheduledAt);
+  return and(
+    eq(m.id, message.id),
+    eq(m.workspaceId, message.workspaceId),
+    eq(m.status, "PENDING"),
+    isNull(m.sentAt),
+    atItsTime,
+  );
 };
 
 /** Locks the message row (in a transaction) and says whether it is still waiting for delivery. */
@@ -33,7 +43,11 @@ export async function claim(db: Executor, message: ClaimedMessage): Promise<bool
  * The claim of an accepted send, made by the update that stores its referenceId: one round trip, as
  * the UPDATE takes the same row lock as SELECT … FOR UPDATE. False when the message is no longer unsent.
  */
-export async function claimStoringReferenceId(tx: Executor, message: ClaimedMessage, referenceId: string): Promise<boolean> {
+export async function claimStoringReferenceId(
+  tx: Executor,
+  message: ClaimedMessage,
+  referenceId: string,
+): Promise<boolean> {
   const rows = await tx.update(m).set({ referenceId }).where(unsent(message)).returning({ id: m.id });
   return rows.length === 1;
 }
@@ -46,7 +60,10 @@ export async function claimStoringReferenceId(tx: Executor, message: ClaimedMess
  * never reaches the provider even when a worker already holds its job, and a message being handed
  * over can no longer be cancelled. A retry finds its own mark and goes on.
  */
-export async function handOver(db: Executor, messages: Array<{ id: string; scheduledAt: Date | null }>): Promise<Set<string>> {
+export async function handOver(
+  db: Executor,
+  messages: Array<{ id: string; scheduledAt: Date | null }>,
+): Promise<Set<string>> {
   const scheduled = messages.filter((message) => message.scheduledAt);
   const immediate = messages.filter((message) => !message.scheduledAt).map((message) => message.id);
   const [marked, unsent] = await Promise.all([markScheduled(db, scheduled), stillUnsent(db, immediate)]);
@@ -54,15 +71,23 @@ export async function handOver(db: Executor, messages: Array<{ id: string; sched
 }
 
 /** The conditional update for scheduled messages, each matched against its own time in one jsonb parameter. */
-async function markScheduled(db: Executor, messages: Array<{ id: string; scheduledAt: Date | null }>): Promise<string[]> {
+async function markScheduled(
+  db: Executor,
+  messages: Array<{ id: string; scheduledAt: Date | null }>,
+): Promise<string[]> {
   if (messages.length === 0) return [];
-  const timeOf = JSON.stringify(Object.fromEntries(messages.map((message) => [message.id, message.scheduledAt!.toISOString()])));
+  const timeOf = JSON.stringify(
+    Object.fromEntries(messages.map((message) => [message.id, message.scheduledAt!.toISOString()])),
+  );
   const rows = await db
     .update(m)
     .set({ handedOverAt: sql`coalesce(${m.handedOverAt}, now())` })
     .where(
       and(
-        inArray(m.id, messages.map((message) => message.id)),
+        inArray(
+          m.id,
+          messages.map((message) => message.id),
+        ),
         stillPending,
         isNull(m.sentAt),
         sql`${m.scheduledAt} = (${timeOf}::jsonb ->> ${m.id})::timestamptz`,

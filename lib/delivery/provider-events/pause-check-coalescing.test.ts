@@ -15,14 +15,30 @@ describe("recordProviderEvent's automatic pause check", () => {
     const { workspace } = await createTestWorkspace();
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) {
-      ids.push(await insertTestMessage(workspace.id, { status: "SUCCEEDED", sentAt: new Date(), to: [`r${i}@example.org`], toAddresses: [`r${i}@example.org`] }));
+      ids.push(
+        await insertTestMessage(workspace.id, {
+          status: "SUCCEEDED",
+          sentAt: new Date(),
+          to: [`r${i}@example.org`],
+          toAddresses: [`r${i}@example.org`],
+        }),
+      );
     }
     // 11 bounces out of 100 sent passes the 10% threshold only once all 11 are counted.
     const results = await Promise.all(
       ids.slice(0, 11).map((messageId, i) =>
         recordProviderEvent(
           { messageId },
-          { source: "inbound", type: "dsn-failed", code: "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", message: "Bounced.", at: new Date(), providerEventId: `test:${i}`, details: {}, suppress: "HARD_BOUNCE" },
+          {
+            source: "inbound",
+            type: "dsn-failed",
+            code: "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT",
+            message: "Bounced.",
+            at: new Date(),
+            providerEventId: `test:${i}`,
+            details: {},
+            suppress: "HARD_BOUNCE",
+          },
         ),
       ),
     );

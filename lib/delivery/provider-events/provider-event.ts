@@ -27,5 +27,4 @@ export interface ProviderEvent {
 export type MessageRef = { referenceId: string } | { messageId: string };
 
 export type ProviderEventResult =
-  | { outcome: "recorded" | "duplicate"; messageId: string }
-  | { outcome: "unknown-message" };
+  { outcome: "recorded" | "duplicate"; messageId: string } | { outcome: "unknown-message" };

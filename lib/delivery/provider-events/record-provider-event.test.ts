@@ -17,12 +17,25 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 async function sentMessage(overrides: Parameters<typeof insertTestMessage>[1] = {}, workspace = workspaceId) {
   const referenceId = `ref-${randomUUID()}`;
-  const id = await insertTestMessage(workspace, { referenceId, status: "SUCCEEDED", sentAt: minutesAgo(30), ...overrides });
+  const id = await insertTestMessage(workspace, {
+    referenceId,
+    status: "SUCCEEDED",
+    sentAt: minutesAgo(30),
+    ...overrides,
+  });
   return { id, referenceId };
 }
 
 function event(overrides: Partial<ProviderEvent> & Pick<ProviderEvent, "code">): ProviderEvent {
-  return { source: "simulator", type: overrides.code, message: "It happened.", at: minutesAgo(5), providerEventId: `test:${randomUUID()}`, details: {}, ...overrides };
+  return {
+    source: "simulator",
+    type: overrides.code,
+    message: "It happened.",
+    at: minutesAgo(5),
+    providerEventId: `test:${randomUUID()}`,
+    details: {},
+    ...overrides,
+  };
 }
 
 const DELIVERED = "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT" as const;
@@ -39,7 +52,10 @@ describe("recordProviderEvent, reports arriving together (group commit)", () => 
     await recordProviderEvent({ messageId: messages[0].id }, reports[0]);
     const db = await getDb();
     for (const message of messages) {
-      const rows = await db.select({ type: webhookEvents.type, at: webhookEvents.createdAt }).from(webhookEvents).where(eq(webhookEvents.emailMessageId, message.id));
+      const rows = await db
+        .select({ type: webhookEvents.type, at: webhookEvents.createdAt })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.emailMessageId, message.id));
       expect(rows).toEqual([{ type: "email.bounced", at: reports[messages.indexOf(message)].at }]);
     }
   });
@@ -53,7 +69,13 @@ describe("recordProviderEvent, reports arriving together (group commit)", () => 
       recordProviderEvent({ messageId: messages[0].id }, reports[0].report),
       recordProviderEvent({ referenceId: "ref-nobody-knows" }, event({ code: DELIVERED })),
     ]);
-    expect(results.slice(0, 12)).toEqual(messages.map((message, index) => (index === 0 ? expect.objectContaining({ messageId: message.id }) : { outcome: "recorded", messageId: message.id })));
+    expect(results.slice(0, 12)).toEqual(
+      messages.map((message, index) =>
+        index === 0
+          ? expect.objectContaining({ messageId: message.id })
+          : { outcome: "recorded", messageId: message.id },
+      ),
+    );
     expect([results[0].outcome, results[12].outcome].sort()).toEqual(["duplicate", "recorded"]);
     expect(results[13]).toEqual({ outcome: "unknown-message" });
     for (const { message, report } of reports) {
@@ -70,7 +92,9 @@ describe("recordProviderEvent, reports arriving together (group commit)", () => 
     const clickedByBot = event({ code: CLICKED, at: minutesAgo(9), bot: true });
     const delivered = event({ code: DELIVERED, at: minutesAgo(6) });
     const ref = { referenceId: message.referenceId };
-    await Promise.all([clickedLate, clickedByBot, delivered, clickedEarly].map((report) => recordProviderEvent(ref, report)));
+    await Promise.all(
+      [clickedLate, clickedByBot, delivered, clickedEarly].map((report) => recordProviderEvent(ref, report)),
+    );
     const { message: row, codes } = await readMessageState(message.id);
     expect(codes.filter((code) => code === CLICKED)).toHaveLength(3);
     expect(row.status).toBe("SUCCEEDED");
@@ -101,7 +125,8 @@ describe("recordProviderEvent, reports arriving together (group commit)", () => 
     const second = await sentMessage({ to: ["Bo <bo@example.org>"], toAddresses: ["bo@example.org"] });
     const other = await sentMessage({ to: ["cy@example.org"], toAddresses: ["cy@example.org"] });
     const broken = await sentMessage();
-    const bounce = (recipients: string[]) => event({ code: BOUNCE, suppress: "HARD_BOUNCE", recipients, message: "Bounced: 550 5.1.1." });
+    const bounce = (recipients: string[]) =>
+      event({ code: BOUNCE, suppress: "HARD_BOUNCE", recipients, message: "Bounced: 550 5.1.1." });
     const settled = await Promise.allSettled([
       recordProviderEvent({ referenceId: first.referenceId }, bounce(["BO@example.org"])),
       recordProviderEvent({ referenceId: second.referenceId }, bounce(["bo@example.org"])),
@@ -116,20 +141,33 @@ describe("recordProviderEvent, reports arriving together (group commit)", () => 
     for (const message of [first, second, other]) expect((await readMessageState(message.id)).codes).toContain(BOUNCE);
     const brokenState = await readMessageState(broken.id);
     expect(brokenState.codes).not.toContain(DELIVERED);
-    const [bo] = await db.select().from(suppressions).where(and(eq(suppressions.workspaceId, workspaceId), eq(suppressions.email, "bo@example.org")));
+    const [bo] = await db
+      .select()
+      .from(suppressions)
+      .where(and(eq(suppressions.workspaceId, workspaceId), eq(suppressions.email, "bo@example.org")));
     expect([first.id, second.id]).toContain(bo.emailMessageId);
   });
 
   it("a burst of bounces pauses the workspace by the time the calls return, counting every bounce of the burst", async () => {
-    const saved = { AUTO_PAUSE_MIN_MESSAGES: process.env.AUTO_PAUSE_MIN_MESSAGES, AUTO_PAUSE_BOUNCE_RATE: process.env.AUTO_PAUSE_BOUNCE_RATE };
+    const saved = {
+      AUTO_PAUSE_MIN_MESSAGES: process.env.AUTO_PAUSE_MIN_MESSAGES,
+      AUTO_PAUSE_BOUNCE_RATE: process.env.AUTO_PAUSE_BOUNCE_RATE,
+    };
     // Only all six bounces of eight messages (75%) pass 70%: a check must have counted the last one.
     useSettings({ AUTO_PAUSE_MIN_MESSAGES: "4", AUTO_PAUSE_BOUNCE_RATE: "0.7" });
     try {
       const other = (await createTestWorkspace()).workspace.id;
       const messages = await Promise.all(Array.from({ length: 8 }, () => sentMessage({}, other)));
       const db = await getDb();
-      await Promise.all(messages.slice(0, 6).map((message) => recordProviderEvent({ referenceId: message.referenceId }, event({ code: BOUNCE }))));
-      const [row] = await db.select({ paused: workspaces.sendingPaused }).from(workspaces).where(eq(workspaces.id, other));
+      await Promise.all(
+        messages
+          .slice(0, 6)
+          .map((message) => recordProviderEvent({ referenceId: message.referenceId }, event({ code: BOUNCE }))),
+      );
+      const [row] = await db
+        .select({ paused: workspaces.sendingPaused })
+        .from(workspaces)
+        .where(eq(workspaces.id, other));
       expect(row.paused).toBe(true);
     } finally {
       useSettings(saved);

@@ -9,7 +9,10 @@ import { providerEventRecorder } from "./provider-event-recorder";
 
 export type { EventSource, MessageRef, ProviderEvent, ProviderEventResult } from "./provider-event";
 
-const GUARDED_CODES = new Set<EventCode>(["EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT"]);
+const GUARDED_CODES = new Set<EventCode>([
+  "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT",
+  "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT",
+]);
 
 /**
  * The one ingestion path for what providers report after the hand-off (docs/delivery.md#provider-events):

@@ -10,7 +10,8 @@ import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import type { MessageRef, ProviderEvent } from "./provider-event";
 
 /** recordProviderEvent's result, with the workspace its automatic pause check needs. */
-export type RecordedReport = { outcome: "recorded" | "duplicate"; messageId: string; workspaceId: string } | { outcome: "unknown-message" };
+export type RecordedReport =
+  { outcome: "recorded" | "duplicate"; messageId: string; workspaceId: string } | { outcome: "unknown-message" };
 
 export interface ProviderEventEntry {
   ref: MessageRef;
@@ -36,17 +37,28 @@ interface FoundMessage {
  * the entries' order; the automatic pause check and the metrics are the caller's, after the commit.
  */
 export async function recordProviderEvents(db: Db, entries: ProviderEventEntry[]): Promise<RecordedReport[]> {
-  const found = await findMessages(db, entries.map((entry) => entry.ref));
-  const targets = entries.map(({ ref }) => ("referenceId" in ref ? found.byReference.get(ref.referenceId) : found.byId.get(ref.messageId)));
-  const known = entries.flatMap((entry, index) => (targets[index] ? [{ ...entry, index, message: targets[index] }] : []));
+  const found = await findMessages(
+    db,
+    entries.map((entry) => entry.ref),
+  );
+  const targets = entries.map(({ ref }) =>
+    "referenceId" in ref ? found.byReference.get(ref.referenceId) : found.byId.get(ref.messageId),
+  );
+  const known = entries.flatMap((entry, index) =>
+    targets[index] ? [{ ...entry, index, message: targets[index] }] : [],
+  );
   const inputs = known.map(({ message, event }) => timelineInput(message, event));
   const isNew: boolean[] = [];
   const write = async (executor: Executor) => {
     const grouped = inputs.map((input, at) => [input, at] as const).filter(([input]) => isSetRecordable(input));
-    const newInGroup = await recordEvents(executor, grouped.map(([input]) => input));
+    const newInGroup = await recordEvents(
+      executor,
+      grouped.map(([input]) => input),
+    );
     grouped.forEach(([, at], position) => (isNew[at] = newInGroup[position]));
     // The sending-state codes and `settles` are no provider's: kept right anyway, one by one.
-    for (const [at, input] of inputs.entries()) if (!isSetRecordable(input)) isNew[at] = await recordEvent(executor, input);
+    for (const [at, input] of inputs.entries())
+      if (!isSetRecordable(input)) isNew[at] = await recordEvent(executor, input);
     const listed = known.flatMap(({ message, event }, at) => (isNew[at] ? suppressionsOf(message, event) : []));
     if (listed.length) await addSuppressions(listed, executor);
   };
@@ -54,14 +66,26 @@ export async function recordProviderEvents(db: Db, entries: ProviderEventEntry[]
   const single = inputs.every(isSetRecordable) && !known.some(({ event }) => event.suppress);
   await (single ? write(db) : db.transaction(write));
   const results: RecordedReport[] = entries.map(() => ({ outcome: "unknown-message" }));
-  known.forEach(({ index, message }, at) => (results[index] = { outcome: isNew[at] ? "recorded" : "duplicate", messageId: message.id, workspaceId: message.workspaceId }));
+  known.forEach(
+    ({ index, message }, at) =>
+      (results[index] = {
+        outcome: isNew[at] ? "recorded" : "duplicate",
+        messageId: message.id,
+        workspaceId: message.workspaceId,
+      }),
+  );
   return results;
 }
 
-async function findMessages(db: Db, refs: MessageRef[]): Promise<{ byReference: Map<string, FoundMessage>; byId: Map<string, FoundMessage> }> {
+async function findMessages(
+  db: Db,
+  refs: MessageRef[],
+): Promise<{ byReference: Map<string, FoundMessage>; byId: Map<string, FoundMessage> }> {
   const m = emailMessages;
   // An empty referenceId is the column's default (not handed to a provider yet): it names no message.
-  const referenceIds = [...new Set(refs.flatMap((ref) => ("referenceId" in ref && ref.referenceId ? [ref.referenceId] : [])))];
+  const referenceIds = [
+    ...new Set(refs.flatMap((ref) => ("referenceId" in ref && ref.referenceId ? [ref.referenceId] : []))),
+  ];
   const ids = [...new Set(refs.flatMap((ref) => ("messageId" in ref ? [ref.messageId] : [])))];
   const conditions: SQL[] = [];
   if (referenceIds.length) conditions.push(inArray(m.referenceId, referenceIds));
@@ -97,7 +121,13 @@ function timelineInput(message: FoundMessage, event: ProviderEvent): RecordEvent
 function suppressionsOf(message: FoundMessage, event: ProviderEvent): AddSuppressionInput[] {
   if (!event.suppress) return [];
   const reason = event.suppress;
-  return suppressedAddresses(message, event).map((email) => ({ workspaceId: message.workspaceId, email, reason, emailMessageId: message.id, detail: event.message }));
+  return suppressedAddresses(message, event).map((email) => ({
+    workspaceId: message.workspaceId,
+    email,
+    reason,
+    emailMessageId: message.id,
+    detail: event.message,
+  }));
 }
 
 /**
@@ -113,11 +143,21 @@ function suppressedAddresses(message: FoundMessage, event: ProviderEvent): strin
     if (address) sentTo.set(address.toLowerCase(), address);
   }
   if (event.recipients?.length) {
-    const named = event.recipients.map((r) => sentTo.get((bareAddress(r) ?? r).toLowerCase())).filter((a): a is string => Boolean(a));
-    if (!named.length) log.warn("provider event names recipients the message was not sent to", { messageId: message.id, code: event.code });
+    const named = event.recipients
+      .map((r) => sentTo.get((bareAddress(r) ?? r).toLowerCase()))
+      .filter((a): a is string => Boolean(a));
+    if (!named.length)
+      log.warn("provider event names recipients the message was not sent to", {
+        messageId: message.id,
+        code: event.code,
+      });
     return [...new Set(named)];
   }
   if (sentTo.size === 1) return [...sentTo.values()];
-  log.warn("provider event names no single recipient to suppress", { messageId: message.id, code: event.code, recipients: sentTo.size });
+  log.warn("provider event names no single recipient to suppress", {
+    messageId: message.id,
+    code: event.code,
+    recipients: sentTo.size,
+  });
   return [];
 }

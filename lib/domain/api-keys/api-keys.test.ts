@@ -9,16 +9,29 @@ import { basicAuthHeader, createApiKey } from "./create-api-key";
 import { listApiKeys } from "./list-api-keys";
 import { revokeApiKeyOrThrow } from "./revoke-api-key";
 
-const actor = userActor({ id: "user_0000000000000001", email: "ada@example.com" }, { ip: "203.0.113.9", userAgent: "Firefox" });
+const actor = userActor(
+  { id: "user_0000000000000001", email: "ada@example.com" },
+  { ip: "203.0.113.9", userAgent: "Firefox" },
+);
 
 async function auditOf(workspaceId: string) {
-  return (await getDb()).select().from(auditEvents).where(eq(auditEvents.workspaceId, workspaceId)).orderBy(auditEvents.createdAt, auditEvents.id);
+  return (await getDb())
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.workspaceId, workspaceId))
+    .orderBy(auditEvents.createdAt, auditEvents.id);
 }
 
 describe("API keys in the dashboard", () => {
   it("lists keys newest first with hint, scopes, restrictions and last use, never the secret or its hash", async () => {
     const ws = await createTestWorkspace();
-    const second = await createApiKey({ workspaceId: ws.workspace.id, name: "  CI deploys ", actor, scopes: ["emails:send"], allowedIps: ["10.0.0.0/8"] });
+    const second = await createApiKey({
+      workspaceId: ws.workspace.id,
+      name: "  CI deploys ",
+      actor,
+      scopes: ["emails:send"],
+      allowedIps: ["10.0.0.0/8"],
+    });
     await authenticateApiKey(basicAuthHeader(ws.key.id, ws.key.password));
     const keys = await listApiKeys(ws.workspace.id);
     expect(keys.map((key) => key.id).sort()).toEqual([second.id, ws.key.id].sort());
@@ -38,7 +51,18 @@ describe("API keys in the dashboard", () => {
     });
     expect(byId.get(ws.key.id)!.lastUsedAt).toBeInstanceOf(Date);
     expect(Object.keys(keys[0]).sort()).toEqual(
-      ["allowedIps", "allowedSenders", "createdAt", "expiresAt", "id", "lastUsedAt", "name", "revokedAt", "scopes", "secretHint"].sort(),
+      [
+        "allowedIps",
+        "allowedSenders",
+        "createdAt",
+        "expiresAt",
+        "id",
+        "lastUsedAt",
+        "name",
+        "revokedAt",
+        "scopes",
+        "secretHint",
+      ].sort(),
     );
   });
 
@@ -57,9 +81,16 @@ describe("API keys in the dashboard", () => {
   it("another workspace's key id is not found, and the key keeps working", async () => {
     const ws = await createTestWorkspace();
     const other = await createTestWorkspace();
-    await expect(revokeApiKeyOrThrow(other.workspace.id, ws.key.id, actor)).rejects.toMatchObject({ code: "NOT_FOUND", param: "id" });
-    await expect(revokeApiKeyOrThrow(other.workspace.id, "key_0000000000000000", actor)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(authenticateApiKey(basicAuthHeader(ws.key.id, ws.key.password))).resolves.toMatchObject({ apiKeyId: ws.key.id });
+    await expect(revokeApiKeyOrThrow(other.workspace.id, ws.key.id, actor)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      param: "id",
+    });
+    await expect(revokeApiKeyOrThrow(other.workspace.id, "key_0000000000000000", actor)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(authenticateApiKey(basicAuthHeader(ws.key.id, ws.key.password))).resolves.toMatchObject({
+      apiKeyId: ws.key.id,
+    });
     expect((await listApiKeys(other.workspace.id)).map((key) => key.id)).toEqual([other.key.id]);
   });
 });
@@ -67,7 +98,13 @@ describe("API keys in the dashboard", () => {
 describe("API keys in the audit log", () => {
   it("create and revoke are audited with actor, IP, user agent and the grant, never the secret; a second revoke adds nothing", async () => {
     const ws = await createTestWorkspace();
-    const key = await createApiKey({ workspaceId: ws.workspace.id, name: "web", actor, scopes: ["emails:send"], allowedSenders: ["a@example.com"] });
+    const key = await createApiKey({
+      workspaceId: ws.workspace.id,
+      name: "web",
+      actor,
+      scopes: ["emails:send"],
+      allowedSenders: ["a@example.com"],
+    });
     await revokeApiKeyOrThrow(ws.workspace.id, key.id, actor);
     await revokeApiKeyOrThrow(ws.workspace.id, key.id, actor);
     const entries = (await auditOf(ws.workspace.id)).filter((entry) => entry.targetType === "api_key");
@@ -85,7 +122,13 @@ describe("API keys in the audit log", () => {
       userAgent: "Firefox",
       targetType: "api_key",
       before: null,
-      after: { name: "web", scopes: ["emails:send"], allowedSenders: ["a@example.com"], allowedIps: [], expiresAt: null },
+      after: {
+        name: "web",
+        scopes: ["emails:send"],
+        allowedSenders: ["a@example.com"],
+        allowedIps: [],
+        expiresAt: null,
+      },
     });
     expect(JSON.stringify(entries)).not.toContain(key.password);
     expect(JSON.stringify(entries)).not.toMatch(/secret|hash/i);
@@ -97,8 +140,12 @@ describe("API keys in the audit log", () => {
     const ws = await createTestWorkspace();
     const other = await createTestWorkspace();
     const before = (await auditOf(ws.workspace.id)).length;
-    await expect(createApiKey({ workspaceId: ws.workspace.id, name: "bad", actor, allowedIps: ["nope"] })).rejects.toMatchObject({ param: "allowedIps[0]" });
-    await expect(revokeApiKeyOrThrow(ws.workspace.id, other.key.id, actor)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      createApiKey({ workspaceId: ws.workspace.id, name: "bad", actor, allowedIps: ["nope"] }),
+    ).rejects.toMatchObject({ param: "allowedIps[0]" });
+    await expect(revokeApiKeyOrThrow(ws.workspace.id, other.key.id, actor)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     // The insert fails inside the transaction (duplicate id): neither key nor entry is written.
     const fixed = { username: ws.key.id, password: "x".repeat(40) };
     await expect(createApiKey({ workspaceId: ws.workspace.id, name: "twin", actor, fixed })).rejects.toThrow();
@@ -111,6 +158,11 @@ describe("API keys in the audit log", () => {
   it("the system actor (seed, fixtures) is recorded without an id", async () => {
     const ws = await createTestWorkspace();
     const [entry] = await auditOf(ws.workspace.id);
-    expect(entry).toMatchObject({ actorType: AUDIT_SYSTEM_ACTOR.type, actorId: null, actorLabel: "Postwerk", ip: null });
+    expect(entry).toMatchObject({
+      actorType: AUDIT_SYSTEM_ACTOR.type,
+      actorId: null,
+      actorLabel: "Postwerk",
+      ip: null,
+    });
   });
 });

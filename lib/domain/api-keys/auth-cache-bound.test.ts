@@ -22,39 +22,47 @@ describe("the key cache's invalidation bound", () => {
     await expect(authenticateApiKey(ws.authorization)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 
-  it.skipIf(!process.env.DATABASE_URL)("another process refuses it for every request that starts more than the bound after the revocation (PostgreSQL)", async () => {
-    const ws = await createTestWorkspace();
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/testing/auth-probe.ts"], {
-      env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent", PROBE_AUTHORIZATION: ws.authorization },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    let errors = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (errors += chunk));
-    const attempts = () =>
-      output
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as { started: number; accepted: boolean });
-    const until = async (check: () => boolean) => {
-      const deadline = Date.now() + 25_000;
-      while (!check()) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`probe: ${errors || output.slice(-500)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+  it.skipIf(!process.env.DATABASE_URL)(
+    "another process refuses it for every request that starts more than the bound after the revocation (PostgreSQL)",
+    async () => {
+      const ws = await createTestWorkspace();
+      const child = spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "lib/testing/auth-probe.ts"],
+        {
+          env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "silent", PROBE_AUTHORIZATION: ws.authorization },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let output = "";
+      let errors = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (errors += chunk));
+      const attempts = () =>
+        output
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as { started: number; accepted: boolean });
+      const until = async (check: () => boolean) => {
+        const deadline = Date.now() + 25_000;
+        while (!check()) {
+          if (Date.now() > deadline || child.exitCode !== null)
+            throw new Error(`probe: ${errors || output.slice(-500)}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      try {
+        await until(() => attempts().filter((a) => a.accepted).length >= 3); // the probe holds the row in its cache
+        await revokeApiKeyOrThrow(ws.workspace.id, ws.key.id, AUDIT_SYSTEM_ACTOR);
+        const committed = Date.now();
+        await until(() => attempts().filter((a) => a.started > committed + SHORT_LIVED_CACHE_MS).length >= 5);
+        const late = attempts().filter((a) => a.started > committed + SHORT_LIVED_CACHE_MS);
+        expect(late.filter((a) => a.accepted)).toEqual([]);
+        expect(attempts().some((a) => a.accepted && a.started < committed)).toBe(true);
+      } finally {
+        child.kill("SIGTERM");
+        await exitOf(child);
       }
-    };
-    try {
-      await until(() => attempts().filter((a) => a.accepted).length >= 3); // the probe holds the row in its cache
-      await revokeApiKeyOrThrow(ws.workspace.id, ws.key.id, AUDIT_SYSTEM_ACTOR);
-      const committed = Date.now();
-      await until(() => attempts().filter((a) => a.started > committed + SHORT_LIVED_CACHE_MS).length >= 5);
-      const late = attempts().filter((a) => a.started > committed + SHORT_LIVED_CACHE_MS);
-      expect(late.filter((a) => a.accepted)).toEqual([]);
-      expect(attempts().some((a) => a.accepted && a.started < committed)).toBe(true);
-    } finally {
-      child.kill("SIGTERM");
-      await exitOf(child);
-    }
-  });
+    },
+  );
 });

@@ -33,7 +33,10 @@ const DECOY_HASH = sha256Hex("decoy-secret-never-issued");
  * HTTP Basic, also `Basic username:password` verbatim as the real client may send. The key row is cached at most
  * SHORT_LIVED_CACHE_MS, so a revocation holds within that bound everywhere. Expired: 401; outside its IP allow list: 403.
  */
-export async function authenticateApiKey(authorization: string | null, client: { ip: string | null } = { ip: null }): Promise<ApiPrincipal> {
+export async function authenticateApiKey(
+  authorization: string | null,
+  client: { ip: string | null } = { ip: null },
+): Promise<ApiPrincipal> {
   const credentials = parseBasic(authorization);
   if (!credentials) throw unauthorized();
   const db = await getDb();
@@ -44,13 +47,22 @@ export async function authenticateApiKey(authorization: string | null, client: {
     throw new AppError("UNAUTHORIZED", `This API key expired at ${key.expiresAt.toISOString()}. Create a new key.`);
   }
   if (!ipAllowed(key.allowedIps, client.ip ?? "")) {
-    throw new AppError("FORBIDDEN", `This API key may not be used from ${client.ip ?? "an unknown address"}: it has an IP allow list.`);
+    throw new AppError(
+      "FORBIDDEN",
+      `This API key may not be used from ${client.ip ?? "an unknown address"}: it has an IP allow list.`,
+    );
   }
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
     key.lastUsedAt = new Date(); // the cached row too, so the next requests do not write again
     await db.update(apiKeys).set({ lastUsedAt: key.lastUsedAt }).where(eq(apiKeys.id, key.id));
   }
-  return { apiKeyId: key.id, workspaceId: key.workspaceId, name: key.name, scopes: key.scopes, allowedSenders: key.allowedSenders };
+  return {
+    apiKeyId: key.id,
+    workspaceId: key.workspaceId,
+    name: key.name,
+    scopes: key.scopes,
+    allowedSenders: key.allowedSenders,
+  };
 }
 
 type KeyRow = Awaited<ReturnType<typeof findKey>>;
@@ -95,6 +107,9 @@ function parseBasic(header: string | null): { username: string; password: string
 /** 403 naming the scope a request needs and the key lacks (docs/api.md#scopes). */
 export function assertScope(principal: Pick<ApiPrincipal, "scopes">, needed: ApiScope): void {
   if (!grants(principal.scopes, needed)) {
-    throw new AppError("FORBIDDEN", `This API key lacks the ${needed} scope (it has ${principal.scopes.join(", ")}). Use a key created with ${needed} or full.`);
+    throw new AppError(
+      "FORBIDDEN",
+      `This API key lacks the ${needed} scope (it has ${principal.scopes.join(", ")}). Use a key created with ${needed} or full.`,
+    );
   }
 }

@@ -34,7 +34,12 @@ export interface CreatedApiKey {
  * restrictions are fixed for the key's life. `fixed` lets the seed use SEED_API_KEY.
  */
 export async function createApiKey(
-  input: { workspaceId: string; name: string; actor: AuditActor; fixed?: { username: string; password: string } } & ApiKeyRestrictions,
+  input: {
+    workspaceId: string;
+    name: string;
+    actor: AuditActor;
+    fixed?: { username: string; password: string };
+  } & ApiKeyRestrictions,
   tx?: Tx,
 ): Promise<CreatedApiKey> {
   const grant = normalizeRestrictions(input);
@@ -76,12 +81,28 @@ export async function createApiKey(
 /** Checks and normalizes scopes and restrictions; a bad entry is named (`allowedIps[1]`). */
 export function normalizeRestrictions(input: ApiKeyRestrictions, now = new Date()) {
   const scopes = input.scopes?.length ? [...new Set(input.scopes)].sort() : ["full"];
-  const normalize = (field: string, values: string[] | undefined, parse: (value: string) => string | null, what: string) =>
-    [...new Set((values ?? []).map((value, index) => parse(value) ?? fail(`${field}[${index}]`, `${JSON.stringify(value)} is not ${what}.`)))];
-  const allowedSenders = normalize("allowedSenders", input.allowedSenders, normalizeSenderRule, "an email address or a domain");
+  const normalize = (
+    field: string,
+    values: string[] | undefined,
+    parse: (value: string) => string | null,
+    what: string,
+  ) => [
+    ...new Set(
+      (values ?? []).map(
+        (value, index) => parse(value) ?? fail(`${field}[${index}]`, `${JSON.stringify(value)} is not ${what}.`),
+      ),
+    ),
+  ];
+  const allowedSenders = normalize(
+    "allowedSenders",
+    input.allowedSenders,
+    normalizeSenderRule,
+    "an email address or a domain",
+  );
   const allowedIps = normalize("allowedIps", input.allowedIps, normalizeCidr, "an IP address or CIDR range");
   const expiresAt = input.expiresAt ?? null;
-  if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt <= now)) fail("expiresAt", "The expiry must be a date in the future.");
+  if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt <= now))
+    fail("expiresAt", "The expiry must be a date in the future.");
   return { scopes: scopes.includes("full") ? ["full"] : scopes, allowedSenders, allowedIps, expiresAt };
 }
 

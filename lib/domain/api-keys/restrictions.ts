@@ -36,7 +36,9 @@ export function normalizeSenderRule(value: string): string | null {
   const at = rule.lastIndexOf("@");
   if (at === -1) return domain.test(rule) ? rule : null;
   const local = rule.slice(0, at);
-  return local.length > 0 && local.length <= 64 && !/[\s<>"]/.test(local) && domain.test(rule.slice(at + 1)) ? rule : null;
+  return local.length > 0 && local.length <= 64 && !/[\s<>"]/.test(local) && domain.test(rule.slice(at + 1))
+    ? rule
+    : null;
 }
 
 /** True when the sender address matches an exact address or its domain (not subdomains) is listed. */

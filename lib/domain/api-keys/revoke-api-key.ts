@@ -9,8 +9,14 @@ import { API_KEY_SUMMARY_COLUMNS, type ApiKeySummary } from "./list-api-keys";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
 /** A 401 from the next request here, within SHORT_LIVED_CACHE_MS elsewhere; revoking twice keeps the first time. */
-export async function revokeApiKeyOrThrow(workspaceId: string, keyId: string, actor: AuditActor): Promise<ApiKeySummary> {
-  const revoked = await (await getDb()).transaction(async (tx) => {
+export async function revokeApiKeyOrThrow(
+  workspaceId: string,
+  keyId: string,
+  actor: AuditActor,
+): Promise<ApiKeySummary> {
+  const revoked = await (
+    await getDb()
+  ).transaction(async (tx) => {
     const where = and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, keyId));
     const [current] = await tx.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(where).for("update");
     if (!current) throw notFound(`API key ${keyId}`, "id");

@@ -17,7 +17,9 @@ export interface CreateAttachmentCommand {
 }
 
 /** Records a PENDING attachment and its upload URL, valid 1 hour (docs/api.md#decided-attachments); a declared size over the cap is refused first. */
-export async function createAttachment(command: CreateAttachmentCommand): Promise<{ attachment: AttachmentRow; uploadUrl: string }> {
+export async function createAttachment(
+  command: CreateAttachmentCommand,
+): Promise<{ attachment: AttachmentRow; uploadUrl: string }> {
   const input = parseBody(command.body);
   const storage = await getAttachmentStorage();
   const id = newId("attachment");
@@ -51,7 +53,11 @@ function parseBody(body: unknown) {
   const parsed = createAttachmentSchema.safeParse(dropNulls(body));
   if (!parsed.success) throw zodToAppError(parsed.error);
   if (parsed.data.size !== undefined && parsed.data.size > MAX_UPLOAD_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `size is ${parsed.data.size} bytes; an uploaded attachment may be at most 40 MB (${MAX_UPLOAD_BYTES} bytes).`, { param: "size" });
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `size is ${parsed.data.size} bytes; an uploaded attachment may be at most 40 MB (${MAX_UPLOAD_BYTES} bytes).`,
+      { param: "size" },
+    );
   }
   return parsed.data;
 }

@@ -8,8 +8,14 @@ import { getAttachmentStorage } from "./storage";
 export type LoadedAttachments = { ok: true; attachments: MimeAttachment[] } | { ok: false; reason: string };
 
 /** Bytes gone since (purged while the message waited) give `ok: false` for the timeline; a storage outage throws, so the job retries. */
-export async function loadMessageAttachments(db: Executor, workspaceId: string, stored: StoredAttachment[]): Promise<LoadedAttachments> {
-  const ids = stored.flatMap((attachment) => (attachment.contentBase64 === undefined && attachment.attachmentId ? [attachment.attachmentId] : []));
+export async function loadMessageAttachments(
+  db: Executor,
+  workspaceId: string,
+  stored: StoredAttachment[],
+): Promise<LoadedAttachments> {
+  const ids = stored.flatMap((attachment) =>
+    attachment.contentBase64 === undefined && attachment.attachmentId ? [attachment.attachmentId] : [],
+  );
   const keys = new Map<string, string>();
   if (ids.length > 0) {
     const rows = await db
@@ -29,7 +35,10 @@ export async function loadMessageAttachments(db: Executor, workspaceId: string, 
     const key = attachment.attachmentId ? keys.get(attachment.attachmentId) : undefined;
     const content = key && storage ? await storage.read(key) : null;
     if (!content) {
-      return { ok: false, reason: `Attachment ${attachment.name} (${attachment.attachmentId ?? "no id"}) is no longer stored: uploaded attachments are kept a limited number of days, and this message waited longer.` };
+      return {
+        ok: false,
+        reason: `Attachment ${attachment.name} (${attachment.attachmentId ?? "no id"}) is no longer stored: uploaded attachments are kept a limited number of days, and this message waited longer.`,
+      };
     }
     parts.push({ ...part, content });
   }

@@ -13,7 +13,12 @@ const storage = withStorageEnv({ ATTACHMENT_RETENTION_DAYS: "7" });
 const DAY = 24 * 60 * 60 * 1000;
 
 async function age(id: string, field: "uploadedAt" | "createdAt", days: number) {
-  await (await getDb()).update(attachments).set({ [field]: new Date(Date.now() - days * DAY) }).where(eq(attachments.id, id));
+  await (
+    await getDb()
+  )
+    .update(attachments)
+    .set({ [field]: new Date(Date.now() - days * DAY) })
+    .where(eq(attachments.id, id));
 }
 
 describe("purgeExpiredAttachments", () => {
@@ -27,15 +32,24 @@ describe("purgeExpiredAttachments", () => {
     // Created long ago but uploaded recently (an old upload URL is impossible, yet the upload time counts).
     const fresh = await upload("fresh");
     await age(fresh.id, "createdAt", 30);
-    const neverUploaded = (await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: undefined })).attachment;
+    const neverUploaded = (
+      await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: undefined })
+    ).attachment;
     await age(neverUploaded.id, "createdAt", 8);
-    const pendingRecent = (await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: undefined })).attachment;
+    const pendingRecent = (
+      await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: undefined })
+    ).attachment;
 
     const file = (id: string) => path.join(storage.dir(), "attachments", ws.workspace.id, id);
     expect(fs.existsSync(file(expired[0].id))).toBe(true);
 
     expect(await purgeExpiredAttachments({ batchSize: 2 })).toEqual({ purged: 4 });
-    const left = await (await getDb()).select({ id: attachments.id }).from(attachments).where(eq(attachments.workspaceId, ws.workspace.id));
+    const left = await (
+      await getDb()
+    )
+      .select({ id: attachments.id })
+      .from(attachments)
+      .where(eq(attachments.workspaceId, ws.workspace.id));
     expect(left.map((row) => row.id).sort()).toEqual([recent.id, fresh.id, pendingRecent.id].sort());
     for (const attachment of expired) expect(fs.existsSync(file(attachment.id))).toBe(false);
     expect(fs.readFileSync(file(recent.id), "utf8")).toBe("six days old");
@@ -43,7 +57,12 @@ describe("purgeExpiredAttachments", () => {
     // Idempotent, and `now` moves the cutoff.
     expect(await purgeExpiredAttachments()).toEqual({ purged: 0 });
     expect(await purgeExpiredAttachments({ now: new Date(Date.now() + 7.5 * DAY) })).toEqual({ purged: 3 });
-    const rows = await (await getDb()).select().from(attachments).where(inArray(attachments.id, [recent.id, fresh.id, pendingRecent.id]));
+    const rows = await (
+      await getDb()
+    )
+      .select()
+      .from(attachments)
+      .where(inArray(attachments.id, [recent.id, fresh.id, pendingRecent.id]));
     expect(rows).toHaveLength(0);
     expect(fs.existsSync(file(recent.id))).toBe(false);
   });

@@ -12,12 +12,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Retention (docs/api.md#decided-attachments), in batches: bytes first, so a storage failure leaves the record for the
  * next run. Safe to run concurrently and repeatedly.
  */
-export async function purgeExpiredAttachments(options: { now?: Date; batchSize?: number } = {}): Promise<{ purged: number }> {
+export async function purgeExpiredAttachments(
+  options: { now?: Date; batchSize?: number } = {},
+): Promise<{ purged: number }> {
   const db = await getDb();
   const storage = await getAttachmentStorage();
   const cutoff = new Date((options.now ?? new Date()).getTime() - env().ATTACHMENT_RETENTION_DAYS * DAY_MS);
   const batchSize = options.batchSize ?? 200;
-  const expiredWhere = or(lt(attachments.uploadedAt, cutoff), and(isNull(attachments.uploadedAt), lt(attachments.createdAt, cutoff)));
+  const expiredWhere = or(
+    lt(attachments.uploadedAt, cutoff),
+    and(isNull(attachments.uploadedAt), lt(attachments.createdAt, cutoff)),
+  );
   let purged = 0;
   for (;;) {
     const expired = await db
@@ -28,7 +33,13 @@ export async function purgeExpiredAttachments(options: { now?: Date; batchSize?:
       .limit(batchSize);
     for (const attachment of expired) await storage.delete(attachment.storageKey);
     // Retention is at least a day and an upload URL lives an hour: none of these can be re-uploaded now.
-    if (expired.length > 0) await db.delete(attachments).where(inArray(attachments.id, expired.map((attachment) => attachment.id)));
+    if (expired.length > 0)
+      await db.delete(attachments).where(
+        inArray(
+          attachments.id,
+          expired.map((attachment) => attachment.id),
+        ),
+      );
     purged += expired.length;
     if (expired.length < batchSize) break;
   }

@@ -30,10 +30,16 @@ export async function receiveUpload(request: UploadRequest): Promise<{ attachmen
     .where(and(eq(attachments.workspaceId, workspaceId), eq(attachments.id, grant.attachmentId)));
   if (!attachment) throw notFound(`Attachment ${grant.attachmentId}`);
   const storage = await getAttachmentStorage();
-  if (!storage.receive) throw notFound(`Upload target ${grant.attachmentId} (this deployment stores attachments in S3: use the uploadUrl it returns)`);
+  if (!storage.receive)
+    throw notFound(
+      `Upload target ${grant.attachmentId} (this deployment stores attachments in S3: use the uploadUrl it returns)`,
+    );
   const declared = Number(request.contentLength ?? "NaN");
   if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `Content-Length is ${declared} bytes; an uploaded attachment may be at most 40 MB; nothing was stored.`);
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `Content-Length is ${declared} bytes; an uploaded attachment may be at most 40 MB; nothing was stored.`,
+    );
   }
   await assertNotSent(db, attachment);
   const staged = await storage.receive(attachment.storageKey, request.body, MAX_UPLOAD_BYTES);
@@ -56,7 +62,12 @@ export async function receiveUpload(request: UploadRequest): Promise<{ attachmen
     })
     .where(and(eq(attachments.workspaceId, workspaceId), eq(attachments.id, attachment.id)))
     .returning();
-  const uploadUrl = await storage.uploadUrl({ attachmentId: attachment.id, key: attachment.storageKey, expiresAt: new Date(grant.expires * 1000), credential: grant.credential });
+  const uploadUrl = await storage.uploadUrl({
+    attachmentId: attachment.id,
+    key: attachment.storageKey,
+    expiresAt: new Date(grant.expires * 1000),
+    credential: grant.credential,
+  });
   return { attachment: uploaded, uploadUrl };
 }
 
@@ -67,7 +78,11 @@ async function credentialWorkspace(db: Executor, credential: string): Promise<st
     .select({ workspaceId: apiKeys.workspaceId })
     .from(apiKeys)
     .where(and(eq(apiKeys.id, credential), isNull(apiKeys.revokedAt)));
-  if (!key) throw new AppError("UNAUTHORIZED", "The API key that created this upload URL has been revoked: create a new attachment.");
+  if (!key)
+    throw new AppError(
+      "UNAUTHORIZED",
+      "The API key that created this upload URL has been revoked: create a new attachment.",
+    );
   return key.workspaceId;
 }
 
@@ -87,7 +102,10 @@ async function assertNotSent(db: Executor, attachment: AttachmentRow): Promise<v
     )
     .limit(1);
   if (used) {
-    throw new AppError("CONFLICT", `Attachment ${attachment.id} was already sent with message ${used.id}; its bytes can no longer change. Create a new attachment.`);
+    throw new AppError(
+      "CONFLICT",
+      `Attachment ${attachment.id} was already sent with message ${used.id}; its bytes can no longer change. Create a new attachment.`,
+    );
   }
 }
 

@@ -35,20 +35,31 @@ export async function resolveSendAttachments(
     }
     const { name, contentType, cid } = input;
     if (input.attachmentId !== undefined) {
-      const row = await usableAttachment(db, uploaded.get(input.attachmentId), input.attachmentId, at(index, "attachmentId"));
+      const row = await usableAttachment(
+        db,
+        uploaded.get(input.attachmentId),
+        input.attachmentId,
+        at(index, "attachmentId"),
+      );
       total += row.size ?? 0;
       if (total > MAX_MESSAGE_ATTACHMENT_BYTES) throw messageTooLarge(at(index, "attachmentId"));
       stored.push({ name, contentType, size: row.size ?? 0, ...(cid ? { cid } : {}), attachmentId: row.id });
       continue;
     }
-    if (input.contentBlob === undefined) throw invalidParameter(at(index, "contentBlob"), "contentBlob (base64) or attachmentId is required.");
+    if (input.contentBlob === undefined)
+      throw invalidParameter(at(index, "contentBlob"), "contentBlob (base64) or attachmentId is required.");
     const blob = input.contentBlob.replace(/\s+/g, "");
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob) || blob.length % 4 === 1) throw invalidParameter(at(index, "contentBlob"), "contentBlob must be base64.");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob) || blob.length % 4 === 1)
+      throw invalidParameter(at(index, "contentBlob"), "contentBlob must be base64.");
     const size = Buffer.byteLength(blob, "base64");
     inline += size;
     total += size;
     if (inline > inlineMaxBytes) {
-      throw new AppError("PAYLOAD_TOO_LARGE", "Inline attachments may total at most 5 MB per message (decoded); upload larger files with POST /v1/attachments.", { param: at(index, "contentBlob") });
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        "Inline attachments may total at most 5 MB per message (decoded); upload larger files with POST /v1/attachments.",
+        { param: at(index, "contentBlob") },
+      );
     }
     if (total > MAX_MESSAGE_ATTACHMENT_BYTES) throw messageTooLarge(at(index, "contentBlob"));
     stored.push({ name, contentType, size, cid, contentBase64: blob });
@@ -56,7 +67,11 @@ export async function resolveSendAttachments(
   return stored;
 }
 
-async function loadUploaded(db: Executor, workspaceId: string, inputs: AttachmentInput[]): Promise<Map<string, AttachmentRow>> {
+async function loadUploaded(
+  db: Executor,
+  workspaceId: string,
+  inputs: AttachmentInput[],
+): Promise<Map<string, AttachmentRow>> {
   const ids = [...new Set(inputs.flatMap((input) => (input.attachmentId === undefined ? [] : [input.attachmentId])))];
   if (ids.length === 0) return new Map();
   const rows = await db
@@ -66,14 +81,27 @@ async function loadUploaded(db: Executor, workspaceId: string, inputs: Attachmen
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-async function usableAttachment(db: Executor, row: AttachmentRow | undefined, id: string, param: string): Promise<AttachmentRow> {
-  if (!row) throw invalidParameter(param, `Attachment ${id} does not exist: create it with POST /v1/attachments and upload its bytes first.`);
+async function usableAttachment(
+  db: Executor,
+  row: AttachmentRow | undefined,
+  id: string,
+  param: string,
+): Promise<AttachmentRow> {
+  if (!row)
+    throw invalidParameter(
+      param,
+      `Attachment ${id} does not exist: create it with POST /v1/attachments and upload its bytes first.`,
+    );
   const confirmed = row.status === "UPLOADED" ? row : await confirmStoreUpload(db, row, param);
-  if (!confirmed) throw invalidParameter(param, `Attachment ${id} has not been uploaded yet: PUT its bytes to its uploadUrl first.`);
+  if (!confirmed)
+    throw invalidParameter(param, `Attachment ${id} has not been uploaded yet: PUT its bytes to its uploadUrl first.`);
   const retentionDays = env().ATTACHMENT_RETENTION_DAYS;
   const keptUntil = (confirmed.uploadedAt ?? confirmed.createdAt).getTime() + retentionDays * DAY_MS;
   if (keptUntil <= Date.now()) {
-    throw invalidParameter(param, `Attachment ${id} has expired: uploaded attachments are kept ${retentionDays} days. Upload it again.`);
+    throw invalidParameter(
+      param,
+      `Attachment ${id} has expired: uploaded attachments are kept ${retentionDays} days. Upload it again.`,
+    );
   }
   return confirmed;
 }
@@ -85,16 +113,30 @@ async function confirmStoreUpload(db: Executor, row: AttachmentRow, param: strin
   const object = await storage.stat(row.storageKey);
   if (!object) return null;
   if (object.size > MAX_UPLOAD_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `Attachment ${row.id} is ${object.size} bytes; an uploaded attachment may be at most 40 MB.`, { param });
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `Attachment ${row.id} is ${object.size} bytes; an uploaded attachment may be at most 40 MB.`,
+      { param },
+    );
   }
   const [updated] = await db
     .update(attachments)
-    .set({ status: "UPLOADED", size: object.size, contentType: row.contentType ?? object.contentType, uploadedAt: object.modifiedAt, updatedAt: new Date() })
+    .set({
+      status: "UPLOADED",
+      size: object.size,
+      contentType: row.contentType ?? object.contentType,
+      uploadedAt: object.modifiedAt,
+      updatedAt: new Date(),
+    })
     .where(and(eq(attachments.workspaceId, row.workspaceId), eq(attachments.id, row.id)))
     .returning();
   return updated;
 }
 
 function messageTooLarge(param: string): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", "A message's attachments may total at most 40 MB (inline and uploaded together).", { param });
+  return new AppError(
+    "PAYLOAD_TOO_LARGE",
+    "A message's attachments may total at most 40 MB (inline and uploaded together).",
+    { param },
+  );
 }

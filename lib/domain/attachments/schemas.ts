@@ -9,7 +9,12 @@ export const MAX_MESSAGE_ATTACHMENT_BYTES = 40 * 1024 * 1024;
 /** POST /v1/attachments: every field optional; declared values are kept, the real size replaces `size`. */
 export const createAttachmentSchema = z.object({
   name: z.string().min(1).max(255).optional(),
-  contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as application/pdf").optional(),
+  contentType: z
+    .string()
+    .min(3)
+    .max(255)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as application/pdf")
+    .optional(),
   size: z.number().int().min(0).optional(),
 });
 

@@ -8,7 +8,9 @@ import { receiveUpload } from "./receive-upload";
 import { resetAttachmentStorageForTests } from "./storage";
 
 /** A DATA_DIR of the test file's own and `extraEnv` (read in beforeAll), undone afterwards. */
-export function withStorageEnv(extraEnv: Record<string, string> | (() => Record<string, string>) = {}): { dir: () => string } {
+export function withStorageEnv(extraEnv: Record<string, string> | (() => Record<string, string>) = {}): {
+  dir: () => string;
+} {
   let dir = "";
   const previous: Record<string, string | undefined> = {};
   beforeAll(() => {
@@ -34,7 +36,12 @@ export function withStorageEnv(extraEnv: Record<string, string> | (() => Record<
 }
 
 /** Creates an attachment as `credential` (an API key id) and uploads `bytes` through the use cases. */
-export async function uploadAttachment(workspaceId: string, credential: string, bytes: Buffer, contentType: string | null = "application/pdf") {
+export async function uploadAttachment(
+  workspaceId: string,
+  credential: string,
+  bytes: Buffer,
+  contentType: string | null = "application/pdf",
+) {
   const { uploadUrl } = await createAttachment({ workspaceId, credential, body: undefined });
   return uploadTo(uploadUrl, bytes, contentType);
 }

@@ -17,7 +17,11 @@ export function signUpload(grant: UploadGrant): string {
 }
 
 export function uploadQuery(grant: UploadGrant): string {
-  const query = new URLSearchParams({ expires: String(grant.expires), credential: grant.credential, signature: signUpload(grant) });
+  const query = new URLSearchParams({
+    expires: String(grant.expires),
+    credential: grant.credential,
+    signature: signUpload(grant),
+  });
   return query.toString();
 }
 
@@ -28,10 +32,16 @@ export function verifyUploadGrant(attachmentId: string, query: URLSearchParams, 
   const signature = query.get("signature") ?? "";
   const grant = { attachmentId, expires, credential };
   if (!Number.isSafeInteger(expires) || !credential || !safeEqual(signature, signUpload(grant))) {
-    throw new AppError("UNAUTHORIZED", "The upload URL's signature does not match: use the uploadUrl exactly as POST /v1/attachments returned it.");
+    throw new AppError(
+      "UNAUTHORIZED",
+      "The upload URL's signature does not match: use the uploadUrl exactly as POST /v1/attachments returned it.",
+    );
   }
   if (expires * 1000 <= now.getTime()) {
-    throw new AppError("UNAUTHORIZED", `The upload URL expired at ${new Date(expires * 1000).toISOString()}: create a new attachment with POST /v1/attachments.`);
+    throw new AppError(
+      "UNAUTHORIZED",
+      `The upload URL expired at ${new Date(expires * 1000).toISOString()}: create a new attachment with POST /v1/attachments.`,
+    );
   }
   return grant;
 }

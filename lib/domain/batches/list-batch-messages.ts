@@ -35,6 +35,7 @@ export async function listBatchMessages(workspaceId: string, batchId: string, { 
 
 function parseOffset(value: string | null): number {
   if (value === null || value === "") return 0;
-  if (!/^\d{1,6}$/.test(value)) throw invalidParameter("offset", "offset must be a whole number from 0 (the position in the batch to start from).");
+  if (!/^\d{1,6}$/.test(value))
+    throw invalidParameter("offset", "offset must be a whole number from 0 (the position in the batch to start from).");
   return Number(value);
 }

@@ -25,7 +25,10 @@ export function emptyStatusCounts(): StatusCounts {
 export async function listBatches(workspaceId: string, page: BatchListQuery) {
   const db = await getDb();
   const scope = eq(batches.workspaceId, workspaceId);
-  const result = await keysetPage<BatchRow>({ db, table: batches, createdAt: batches.createdAt, id: batches.id, scope, filters: [] }, page);
+  const result = await keysetPage<BatchRow>(
+    { db, table: batches, createdAt: batches.createdAt, id: batches.id, scope, filters: [] },
+    page,
+  );
   const ids = result.items.map((batch) => batch.id);
   const rows = ids.length
     ? await db
@@ -36,5 +39,8 @@ export async function listBatches(workspaceId: string, page: BatchListQuery) {
     : [];
   const counts = new Map(ids.map((id) => [id, emptyStatusCounts()]));
   for (const row of rows) counts.get(row.batchId!)![row.status] += Number(row.total);
-  return { items: result.items.map((batch): BatchListItem => ({ ...batch, counts: counts.get(batch.id)! })), meta: result.meta };
+  return {
+    items: result.items.map((batch): BatchListItem => ({ ...batch, counts: counts.get(batch.id)! })),
+    meta: result.meta,
+  };
 }

@@ -15,6 +15,10 @@ export function serializeBatch(batch: BatchRow, emailMessageIds: string[]) {
 }
 
 /** GET /v1/batches/:id: the Batch with its messages counted by status (every status, zeros included). */
-export function serializeBatchDetail(detail: { batch: BatchRow; emailMessageIds: string[]; counts: Record<MessageStatus, number> }) {
+export function serializeBatchDetail(detail: {
+  batch: BatchRow;
+  emailMessageIds: string[];
+  counts: Record<MessageStatus, number>;
+}) {
   return { ...serializeBatch(detail.batch, detail.emailMessageIds), counts: detail.counts };
 }

@@ -13,17 +13,26 @@ const groupName = z.string().max(200).describe("Shown to recipients on the unsub
 export const createGroupApiSchema = z.object({ key: groupKey, name: groupName });
 export const updateGroupApiSchema = z.object({
   name: groupName,
-  key: groupKey.optional().describe("Changes only while nothing uses the group (no message, unsubscribe or workflow step): 400 naming key otherwise."),
+  key: groupKey
+    .optional()
+    .describe(
+      "Changes only while nothing uses the group (no message, unsubscribe or workflow step): 400 naming key otherwise.",
+    ),
 });
 export const setUnsubscribesApiSchema = z.object({
-  groupIds: z.array(z.string().max(64)).max(200).describe("Exactly the groups the contact is unsubscribed from; [] subscribes it to every group again."),
+  groupIds: z
+    .array(z.string().max(64))
+    .max(200)
+    .describe("Exactly the groups the contact is unsubscribed from; [] subscribes it to every group again."),
 });
 
 export const CONTACT_PAGE_MAX = 200;
 
 /** GET /v1/contacts' query: query (address prefix with "@", else address or name prefix), limit, after/before (an address). */
 export function parseContactListQuery(params: URLSearchParams) {
-  const out: { query?: string; after?: string; before?: string; limit: number } = { limit: parseLimit(queryParam(params, "limit"), CONTACT_PAGE_MAX) };
+  const out: { query?: string; after?: string; before?: string; limit: number } = {
+    limit: parseLimit(queryParam(params, "limit"), CONTACT_PAGE_MAX),
+  };
   for (const name of ["query", "after", "before"] as const) {
     const value = queryParam(params, name);
     if (value === null || value === "") continue;
@@ -37,17 +46,41 @@ export function parseContactListQuery(params: URLSearchParams) {
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 export function serializeContact(row: ContactRow) {
-  return { id: row.id, type: "Contact" as const, email: row.email, name: row.name, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    type: "Contact" as const,
+    email: row.email,
+    name: row.name,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 export function serializeContactDetail(detail: ContactDetail) {
   return {
     ...serializeContact(detail.contact),
     updatedAt: detail.contact.updatedAt.toISOString(),
-    groups: detail.groups.map((group) => ({ id: group.id, key: group.key, name: group.name, unsubscribed: group.unsubscribedAt !== null, unsubscribedAt: iso(group.unsubscribedAt) })),
-    messages: detail.messages.map((message) => ({ id: message.id, status: message.status, sandbox: message.sandbox, subject: message.subject, templateId: message.templateId, createdAt: message.createdAt.toISOString() })),
+    groups: detail.groups.map((group) => ({
+      id: group.id,
+      key: group.key,
+      name: group.name,
+      unsubscribed: group.unsubscribedAt !== null,
+      unsubscribedAt: iso(group.unsubscribedAt),
+    })),
+    messages: detail.messages.map((message) => ({
+      id: message.id,
+      status: message.status,
+      sandbox: message.sandbox,
+      subject: message.subject,
+      templateId: message.templateId,
+      createdAt: message.createdAt.toISOString(),
+    })),
     suppression: detail.suppression
-      ? { reason: detail.suppression.reason, detail: detail.suppression.detail, emailMessageId: detail.suppression.emailMessageId, createdAt: detail.suppression.createdAt.toISOString() }
+      ? {
+          reason: detail.suppression.reason,
+          detail: detail.suppression.detail,
+          emailMessageId: detail.suppression.emailMessageId,
+          createdAt: detail.suppression.createdAt.toISOString(),
+        }
       : null,
   };
 }
@@ -66,4 +99,8 @@ export function serializeGroup(group: UnsubscribeGroupSummary) {
   };
 }
 
-export const newGroupSummary = (group: UnsubscribeGroup): UnsubscribeGroupSummary => ({ ...group, unsubscribedCount: 0, messageCount: 0 });
+export const newGroupSummary = (group: UnsubscribeGroup): UnsubscribeGroupSummary => ({
+  ...group,
+  unsubscribedCount: 0,
+  messageCount: 0,
+});

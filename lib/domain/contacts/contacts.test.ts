@@ -10,7 +10,11 @@ import { searchContacts } from "./search-contacts";
 import { upsertContacts } from "./upsert-contacts";
 
 async function seedContacts(workspaceId: string, people: Array<[string, string | null]>) {
-  await upsertContacts(await getDb(), workspaceId, people.map(([address, name]) => ({ address, name })));
+  await upsertContacts(
+    await getDb(),
+    workspaceId,
+    people.map(([address, name]) => ({ address, name })),
+  );
 }
 
 describe("upserting contacts", () => {
@@ -43,7 +47,10 @@ describe("searching contacts", () => {
   it("pages alphabetically in both directions with stable cursors", async () => {
     const ws = await createTestWorkspace();
     const emails = Array.from({ length: 7 }, (_, index) => `person${index}@example.org`);
-    await seedContacts(ws.workspace.id, emails.map((email) => [email, null]));
+    await seedContacts(
+      ws.workspace.id,
+      emails.map((email) => [email, null]),
+    );
     const first = await searchContacts(ws.workspace.id, { limit: 3 });
     expect(first.items.map((c) => c.email)).toEqual(emails.slice(0, 3));
     expect(first.previousBefore).toBeNull();
@@ -91,7 +98,8 @@ describe("searching contacts", () => {
       ["a_z@example.org", null],
       ["bob@example.net", "Bob"],
     ]);
-    const emailsOf = async (query: string) => (await searchContacts(ws.workspace.id, { query })).items.map((c) => c.email);
+    const emailsOf = async (query: string) =>
+      (await searchContacts(ws.workspace.id, { query })).items.map((c) => c.email);
     expect(await emailsOf("ADA")).toEqual(["ada@example.org", "adam@example.org", "zed@example.org"]);
     expect(await emailsOf("ada@")).toEqual(["ada@example.org"]);
     expect(await emailsOf("a_")).toEqual(["a_z@example.org"]);
@@ -115,13 +123,29 @@ describe("a contact's detail", () => {
     const [contact] = (await searchContacts(ws.workspace.id, { query: "ada@" })).items;
     const news = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "news", name: "Newsletter" });
     const receipts = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "receipts", name: "Receipts" });
-    await (await getDb()).insert(groupUnsubscribes).values({ id: newId("unsubscribe"), workspaceId: ws.workspace.id, groupId: news.id, email: "ada@example.org" });
-    const older = await insertTestMessage(ws.workspace.id, { subject: "First", createdAt: new Date(Date.now() - 60_000) });
+    await (
+      await getDb()
+    )
+      .insert(groupUnsubscribes)
+      .values({ id: newId("unsubscribe"), workspaceId: ws.workspace.id, groupId: news.id, email: "ada@example.org" });
+    const older = await insertTestMessage(ws.workspace.id, {
+      subject: "First",
+      createdAt: new Date(Date.now() - 60_000),
+    });
     const newer = await insertTestMessage(ws.workspace.id, { subject: "Second" });
-    await insertTestMessage(ws.workspace.id, { subject: "To someone else", to: ["bob@example.org"], toAddresses: ["bob@example.org"] });
+    await insertTestMessage(ws.workspace.id, {
+      subject: "To someone else",
+      to: ["bob@example.org"],
+      toAddresses: ["bob@example.org"],
+    });
     const elsewhere = await createTestWorkspace();
     await insertTestMessage(elsewhere.workspace.id, { subject: "Other tenant" });
-    await addSuppression({ workspaceId: ws.workspace.id, email: "ada@example.org", reason: "HARD_BOUNCE", detail: "550 gone" });
+    await addSuppression({
+      workspaceId: ws.workspace.id,
+      email: "ada@example.org",
+      reason: "HARD_BOUNCE",
+      detail: "550 gone",
+    });
 
     const detail = await getContactDetail(ws.workspace.id, contact.id);
     expect(detail!.contact).toMatchObject({ email: "ada@example.org", name: "Ada" });

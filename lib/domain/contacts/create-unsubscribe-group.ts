@@ -9,7 +9,12 @@ import { newId } from "@/lib/foundation/ids";
 export const GROUP_KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
 
 /** Sends name it by groupId or groupKey (docs/api.md#decided-unsubscribe-groups-suppression-contacts); the key is unique in the workspace. */
-export async function createUnsubscribeGroup(input: { workspaceId: string; key: string; name: string; actor?: AuditActor }) {
+export async function createUnsubscribeGroup(input: {
+  workspaceId: string;
+  key: string;
+  name: string;
+  actor?: AuditActor;
+}) {
   const key = input.key.trim();
   const name = input.name.trim();
   if (!GROUP_KEY_PATTERN.test(key)) throw invalidParameter("key", "key must be 1–100 letters, digits, or _ . : -");
@@ -22,7 +27,13 @@ export async function createUnsubscribeGroup(input: { workspaceId: string; key: 
       .returning();
     if (!group) throw invalidParameter("key", `The workspace already has an unsubscribe group with the key ${key}.`);
     const target = { type: "unsubscribe_group", id: group.id };
-    await recordAudit(tx, { workspaceId: group.workspaceId, actor: input.actor ?? AUDIT_SYSTEM_ACTOR, action: "unsubscribe_group.create", target, after: { key, name } });
+    await recordAudit(tx, {
+      workspaceId: group.workspaceId,
+      actor: input.actor ?? AUDIT_SYSTEM_ACTOR,
+      action: "unsubscribe_group.create",
+      target,
+      after: { key, name },
+    });
     return group;
   });
 }

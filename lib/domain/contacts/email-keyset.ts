@@ -26,7 +26,8 @@ export function emailPrefixConditions(email: PgColumn, prefix: string): SQL[] {
   const escaped = prefix.replace(/[\\%_]/g, (character) => `\\${character}`);
   const conditions: SQL[] = [gte(email, prefix), like(email, `${escaped}%`)];
   const last = prefix.at(-1) ?? "";
-  if (/[a-y0-8]/.test(last)) conditions.push(lt(email, `${prefix.slice(0, -1)}${String.fromCharCode(last.charCodeAt(0) + 1)}`));
+  if (/[a-y0-8]/.test(last))
+    conditions.push(lt(email, `${prefix.slice(0, -1)}${String.fromCharCode(last.charCodeAt(0) + 1)}`));
   return conditions;
 }
 
@@ -53,6 +54,12 @@ export async function toEmailPage<T extends { email: string }>(
   const first = items[0];
   const last = items.at(-1);
   const hasNext = backwards ? Boolean(last) : more;
-  const hasPrevious = backwards ? more : Boolean(first) && request.after !== undefined && (await existsBefore(first.email));
-  return { items, nextAfter: hasNext && last ? last.email : null, previousBefore: hasPrevious && first ? first.email : null };
+  const hasPrevious = backwards
+    ? more
+    : Boolean(first) && request.after !== undefined && (await existsBefore(first.email));
+  return {
+    items,
+    nextAfter: hasNext && last ? last.email : null,
+    previousBefore: hasPrevious && first ? first.email : null,
+  };
 }

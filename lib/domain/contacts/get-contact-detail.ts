@@ -1,14 +1,32 @@
 import "server-only";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { contacts, emailMessageRecipients, emailMessages, groupUnsubscribes, suppressions, unsubscribeGroups, type MessageSource, type MessageStatus } from "@/db/schema";
+import {
+  contacts,
+  emailMessageRecipients,
+  emailMessages,
+  groupUnsubscribes,
+  suppressions,
+  unsubscribeGroups,
+  type MessageSource,
+  type MessageStatus,
+} from "@/db/schema";
 
 export const CONTACT_MESSAGES_MAX = 50;
 
 export interface ContactDetail {
   contact: { id: string; email: string; name: string | null; createdAt: Date; updatedAt: Date };
   /** The newest messages addressed to the contact (To only, as the API's `to` filter), newest first. */
-  messages: Array<{ id: string; status: MessageStatus; source: MessageSource; sandbox: boolean; to: string[]; subject: string; templateId: string | null; createdAt: Date }>;
+  messages: Array<{
+    id: string;
+    status: MessageStatus;
+    source: MessageSource;
+    sandbox: boolean;
+    to: string[];
+    subject: string;
+    templateId: string | null;
+    createdAt: Date;
+  }>;
   /** Every group of the workspace, with whether this contact left it. */
   groups: Array<{ id: string; key: string; name: string; unsubscribedAt: Date | null }>;
   suppression: { reason: string; detail: string | null; emailMessageId: string | null; createdAt: Date } | null;
@@ -18,7 +36,13 @@ export interface ContactDetail {
 export async function getContactDetail(workspaceId: string, contactId: string): Promise<ContactDetail | null> {
   const db = await getDb();
   const [contact] = await db
-    .select({ id: contacts.id, email: contacts.email, name: contacts.name, createdAt: contacts.createdAt, updatedAt: contacts.updatedAt })
+    .select({
+      id: contacts.id,
+      email: contacts.email,
+      name: contacts.name,
+      createdAt: contacts.createdAt,
+      updatedAt: contacts.updatedAt,
+    })
     .from(contacts)
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)));
   if (!contact) return null;
@@ -35,12 +59,25 @@ export async function getContactDetail(workspaceId: string, contactId: string): 
         createdAt: emailMessages.createdAt,
       })
       .from(emailMessageRecipients)
-      .innerJoin(emailMessages, and(eq(emailMessages.id, emailMessageRecipients.emailMessageId), eq(emailMessages.workspaceId, emailMessageRecipients.workspaceId)))
-      .where(and(eq(emailMessageRecipients.workspaceId, workspaceId), eq(emailMessageRecipients.address, contact.email)))
+      .innerJoin(
+        emailMessages,
+        and(
+          eq(emailMessages.id, emailMessageRecipients.emailMessageId),
+          eq(emailMessages.workspaceId, emailMessageRecipients.workspaceId),
+        ),
+      )
+      .where(
+        and(eq(emailMessageRecipients.workspaceId, workspaceId), eq(emailMessageRecipients.address, contact.email)),
+      )
       .orderBy(desc(emailMessageRecipients.createdAt), desc(emailMessageRecipients.emailMessageId))
       .limit(CONTACT_MESSAGES_MAX),
     db
-      .select({ id: unsubscribeGroups.id, key: unsubscribeGroups.key, name: unsubscribeGroups.name, unsubscribedAt: groupUnsubscribes.createdAt })
+      .select({
+        id: unsubscribeGroups.id,
+        key: unsubscribeGroups.key,
+        name: unsubscribeGroups.name,
+        unsubscribedAt: groupUnsubscribes.createdAt,
+      })
       .from(unsubscribeGroups)
       .leftJoin(
         groupUnsubscribes,
@@ -54,7 +91,12 @@ export async function getContactDetail(workspaceId: string, contactId: string): 
       .orderBy(asc(unsubscribeGroups.name), asc(unsubscribeGroups.id))
       .limit(200),
     db
-      .select({ reason: suppressions.reason, detail: suppressions.detail, emailMessageId: suppressions.emailMessageId, createdAt: suppressions.createdAt })
+      .select({
+        reason: suppressions.reason,
+        detail: suppressions.detail,
+        emailMessageId: suppressions.emailMessageId,
+        createdAt: suppressions.createdAt,
+      })
       .from(suppressions)
       .where(and(eq(suppressions.workspaceId, workspaceId), eq(suppressions.email, contact.email))),
   ]);

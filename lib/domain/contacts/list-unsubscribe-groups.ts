@@ -32,8 +32,14 @@ export async function selectGroupSummaries(workspaceId: string, where?: SQL): Pr
       name: unsubscribeGroups.name,
       createdAt: unsubscribeGroups.createdAt,
       updatedAt: unsubscribeGroups.updatedAt,
-      unsubscribedCount: sql<number>`(select count(*) from group_unsubscribes u where u.workspace_id = ${workspaceId} and u.group_id = unsubscribe_groups.id)`.mapWith(Number),
-      messageCount: sql<number>`(select count(*) from (select 1 from email_messages m where m.workspace_id = ${workspaceId} and m.group_id = unsubscribe_groups.id limit ${GROUP_MESSAGE_COUNT_CAP + 1}) capped)`.mapWith(Number),
+      unsubscribedCount:
+        sql<number>`(select count(*) from group_unsubscribes u where u.workspace_id = ${workspaceId} and u.group_id = unsubscribe_groups.id)`.mapWith(
+          Number,
+        ),
+      messageCount:
+        sql<number>`(select count(*) from (select 1 from email_messages m where m.workspace_id = ${workspaceId} and m.group_id = unsubscribe_groups.id limit ${GROUP_MESSAGE_COUNT_CAP + 1}) capped)`.mapWith(
+          Number,
+        ),
     })
     .from(unsubscribeGroups)
     .where(and(eq(unsubscribeGroups.workspaceId, workspaceId), where))

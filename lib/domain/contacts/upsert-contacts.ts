@@ -7,13 +7,20 @@ import { executePrepared } from "@/db/execute-prepared";
 import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
 
 /** A display name sets the contact's name, a bare address keeps it; one statement, rows in address order (no deadlocks). */
-export async function upsertContacts(db: Executor, workspaceId: string, recipients: Array<{ address: string; name: string | null }>) {
+export async function upsertContacts(
+  db: Executor,
+  workspaceId: string,
+  recipients: Array<{ address: string; name: string | null }>,
+) {
   const rows = contactRows(workspaceId, recipients);
   if (rows.length > 0) await executePrepared(db, contactsUpsert(sql`${contactsJson(rows)}`));
 }
 
 /** One per address (an upsert may not touch a row twice), sorted so concurrent sends lock in the same order. */
-export function contactRows(workspaceId: string, recipients: Array<{ address: string; name: string | null }>): Array<typeof contacts.$inferInsert> {
+export function contactRows(
+  workspaceId: string,
+  recipients: Array<{ address: string; name: string | null }>,
+): Array<typeof contacts.$inferInsert> {
   const byEmail = new Map<string, string | null>();
   for (const recipient of recipients) {
     const email = recipient.address.toLowerCase();
@@ -26,7 +33,8 @@ export function contactRows(workspaceId: string, recipients: Array<{ address: st
 
 const CONTACT_KEYS: Array<keyof typeof contacts.$inferInsert> = ["id", "workspaceId", "email", "name"];
 
-export const contactsJson = (rows: Array<typeof contacts.$inferInsert>): string => jsonRecords(contacts, CONTACT_KEYS, rows);
+export const contactsJson = (rows: Array<typeof contacts.$inferInsert>): string =>
+  jsonRecords(contacts, CONTACT_KEYS, rows);
 
 /** One text for any number of rows (prepared), also a CTE of lib/sending/accept-statement.ts. */
 export function contactsUpsert(rowsJson: SQL): SQL {

@@ -22,7 +22,10 @@ export async function addDomain(
 ): Promise<Domain> {
   const name = input.name.trim().toLowerCase().replace(/\.$/, "");
   if (!DOMAIN_PATTERN.test(name)) throw invalidParameter("name", `"${input.name}" is not a valid domain name.`);
-  const [taken] = await (tx ?? (await getDb())).select({ id: domains.id }).from(domains).where(and(eq(domains.workspaceId, input.workspaceId), eq(domains.name, name)));
+  const [taken] = await (tx ?? (await getDb()))
+    .select({ id: domains.id })
+    .from(domains)
+    .where(and(eq(domains.workspaceId, input.workspaceId), eq(domains.name, name)));
   if (taken) throw alreadyAdded(name);
   // Off the event loop: generating a 2048-bit key would stall every other request.
   const { publicKey, privateKey } = await promisify(generateKeyPair)("rsa", {
@@ -37,7 +40,12 @@ export async function addDomain(
   return added;
 }
 
-async function insertDomain(input: { workspaceId: string; verified?: boolean; actor?: AuditActor }, name: string, keys: { publicKey: Buffer; privateKey: string }, tx: Tx): Promise<Domain> {
+async function insertDomain(
+  input: { workspaceId: string; verified?: boolean; actor?: AuditActor },
+  name: string,
+  keys: { publicKey: Buffer; privateKey: string },
+  tx: Tx,
+): Promise<Domain> {
   const { publicKey, privateKey } = keys;
   const now = new Date();
   const [domain] = await tx
@@ -65,4 +73,5 @@ async function insertDomain(input: { workspaceId: string; verified?: boolean; ac
   return domain;
 }
 
-const alreadyAdded = (name: string) => invalidParameter("name", `The domain ${name} is already added to this workspace.`);
+const alreadyAdded = (name: string) =>
+  invalidParameter("name", `The domain ${name} is already added to this workspace.`);

@@ -18,7 +18,9 @@ export async function assertSenderDomainVerified(db: Executor, workspaceId: stri
       ? await statuses.get(db, `${workspaceId}\n${domain}`, async () => {
           const prepared = preparedFor(db, "sender-domain", () =>
             query()
-              .where(and(eq(domains.workspaceId, sql.placeholder("workspaceId")), eq(domains.name, sql.placeholder("name"))))
+              .where(
+                and(eq(domains.workspaceId, sql.placeholder("workspaceId")), eq(domains.name, sql.placeholder("name"))),
+              )
               .prepare("sender_domain"),
           );
           return (await prepared.execute({ workspaceId, name: domain }))[0]?.status;

@@ -10,7 +10,9 @@ import type { Domain } from "./get-domain-or-throw";
 
 /** From then on a send from it is refused (422 naming `from`); sent messages keep their From. */
 export async function deleteDomainOrThrow(workspaceId: string, domainId: string, actor: AuditActor): Promise<Domain> {
-  const removed = await (await getDb()).transaction(async (tx) => {
+  const removed = await (
+    await getDb()
+  ).transaction(async (tx) => {
     const [removed] = await tx
       .delete(domains)
       .where(and(eq(domains.workspaceId, workspaceId), eq(domains.id, domainId)))

@@ -27,7 +27,13 @@ export interface DomainKeys {
 
 export function dnsRecordsFor(domain: DomainKeys, spfMechanism: string | null): DnsRecord[] {
   return [
-    { kind: "SPF", type: "TXT", host: domain.name, value: `v=spf1 ${spfMechanism ? `${spfMechanism} ` : ""}~all`, required: true },
+    {
+      kind: "SPF",
+      type: "TXT",
+      host: domain.name,
+      value: `v=spf1 ${spfMechanism ? `${spfMechanism} ` : ""}~all`,
+      required: true,
+    },
     {
       kind: "DKIM",
       type: "TXT",
@@ -59,22 +65,35 @@ export function judgeRecord(expected: DnsRecord, found: string[]): Pick<RecordCh
   if (expected.kind === "SPF") {
     const spf = found.filter((text) => /^v=spf1(\s|$)/i.test(text.trim()));
     if (spf.length === 0) return { outcome: "missing", detail: null };
-    if (spf.length > 1) return { outcome: "wrong value", detail: "more than one SPF record: receivers treat that as an error; merge them into one" };
-    const wanted = expected.value.split(/\s+/).slice(1, -1).map((term) => term.toLowerCase());
+    if (spf.length > 1)
+      return {
+        outcome: "wrong value",
+        detail: "more than one SPF record: receivers treat that as an error; merge them into one",
+      };
+    const wanted = expected.value
+      .split(/\s+/)
+      .slice(1, -1)
+      .map((term) => term.toLowerCase());
     const terms = spf[0].trim().toLowerCase().split(/\s+/);
     const absent = wanted.filter((term) => !terms.includes(term));
-    return absent.length === 0 ? { outcome: "found", detail: spf[0] } : { outcome: "wrong value", detail: `${spf[0]} (lacks ${absent.join(" ")})` };
+    return absent.length === 0
+      ? { outcome: "found", detail: spf[0] }
+      : { outcome: "wrong value", detail: `${spf[0]} (lacks ${absent.join(" ")})` };
   }
   if (expected.kind === "DKIM") {
     const dkim = found.map(tags).filter((record) => record.has("p"));
     if (dkim.length === 0) return { outcome: "missing", detail: null };
     const wantedKey = tags(expected.value).get("p");
     const match = dkim.some((record) => record.get("p") === wantedKey);
-    return match ? { outcome: "found", detail: null } : { outcome: "wrong value", detail: "a DKIM record with another public key" };
+    return match
+      ? { outcome: "found", detail: null }
+      : { outcome: "wrong value", detail: "a DKIM record with another public key" };
   }
   const dmarc = found.filter((text) => /^v=DMARC1\s*(;|$)/i.test(text.trim()));
   if (dmarc.length === 0) return { outcome: "missing", detail: null };
-  return tags(dmarc[0]).has("p") ? { outcome: "found", detail: dmarc[0] } : { outcome: "wrong value", detail: `${dmarc[0]} (no p= policy)` };
+  return tags(dmarc[0]).has("p")
+    ? { outcome: "found", detail: dmarc[0] }
+    : { outcome: "wrong value", detail: `${dmarc[0]} (no p= policy)` };
 }
 
 /** `k=v; k2=v2` tag lists (DKIM, DMARC); whitespace inside values is folding, so it is dropped. */
@@ -92,7 +111,10 @@ function tags(text: string): Map<string, string> {
 export function describeProblems(checks: RecordCheck[]): string | null {
   const problems = checks
     .filter((check) => check.outcome !== "found")
-    .map((check) => `${check.kind} ${check.outcome}${check.required ? "" : " (recommended)"}${check.outcome === "lookup failed" && check.detail ? `: ${check.detail}` : ""}`);
+    .map(
+      (check) =>
+        `${check.kind} ${check.outcome}${check.required ? "" : " (recommended)"}${check.outcome === "lookup failed" && check.detail ? `: ${check.detail}` : ""}`,
+    );
   return problems.length === 0 ? null : problems.join("; ");
 }
 
@@ -100,12 +122,17 @@ export function describeProblems(checks: RecordCheck[]): string | null {
 export type RecordState = RecordOutcome | "unchecked";
 
 /** From what the last check stored, so a read needs no DNS lookup. */
-export function recordStatesFromLastCheck(records: DnsRecord[], domain: { lastCheckedAt: Date | null; lastCheckError: string | null }): RecordState[] {
+export function recordStatesFromLastCheck(
+  records: DnsRecord[],
+  domain: { lastCheckedAt: Date | null; lastCheckError: string | null },
+): RecordState[] {
   if (!domain.lastCheckedAt) return records.map(() => "unchecked");
   const problems = (domain.lastCheckError ?? "").split("; ");
   const outcomes: RecordOutcome[] = ["missing", "wrong value", "lookup failed"];
   return records.map((record) => {
     const problem = problems.find((text) => text.startsWith(`${record.kind} `));
-    return problem ? (outcomes.find((outcome) => problem.startsWith(`${record.kind} ${outcome}`)) ?? "lookup failed") : "found";
+    return problem
+      ? (outcomes.find((outcome) => problem.startsWith(`${record.kind} ${outcome}`)) ?? "lookup failed")
+      : "found";
   });
 }

@@ -24,7 +24,12 @@ export async function findDomainOrThrow(workspaceId: string, ref: string): Promi
   const [domain] = await db
     .select()
     .from(domains)
-    .where(and(eq(domains.workspaceId, workspaceId), ref.startsWith("dom_") ? eq(domains.id, ref) : eq(domains.name, byName)));
+    .where(
+      and(
+        eq(domains.workspaceId, workspaceId),
+        ref.startsWith("dom_") ? eq(domains.id, ref) : eq(domains.name, byName),
+      ),
+    );
   if (!domain) throw notFound(`Domain ${ref}`, "id");
   return domain;
 }

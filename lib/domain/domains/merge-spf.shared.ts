@@ -20,5 +20,9 @@ export function mergeSpfRecord(existing: string, ours: string): string {
 
 /** Our record's mechanisms (what an existing record would need), empty when any SPF record will do. */
 export function spfAdditions(ours: string): string[] {
-  return ours.trim().split(/\s+/).slice(1).filter((term) => !/^[-~+?]?all$/i.test(term));
+  return ours
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .filter((term) => !/^[-~+?]?all$/i.test(term));
 }

@@ -43,12 +43,19 @@ describe("domain verification against a DNS server the test controls", () => {
       ["DKIM", "missing"],
       ["DMARC", "missing"],
     ]);
-    expect(first.domain).toMatchObject({ status: "FAILED", verifiedAt: null, lastCheckError: "SPF missing; DKIM missing; DMARC missing (recommended)" });
+    expect(first.domain).toMatchObject({
+      status: "FAILED",
+      verifiedAt: null,
+      lastCheckError: "SPF missing; DKIM missing; DMARC missing (recommended)",
+    });
     expect(first.domain.lastCheckedAt).toBeInstanceOf(Date);
 
     dns.setTxt(spf.host, ["google-site-verification=abc", spf.value]);
     const onlySpf = await verifyDomain(ws.workspace.id, domain.id, AUDIT_CLI_ACTOR);
-    expect(onlySpf.domain).toMatchObject({ status: "FAILED", lastCheckError: "DKIM missing; DMARC missing (recommended)" });
+    expect(onlySpf.domain).toMatchObject({
+      status: "FAILED",
+      lastCheckError: "DKIM missing; DMARC missing (recommended)",
+    });
 
     // A long DKIM record arrives in 255-byte chunks; they are joined before comparing.
     dns.setTxt(dkim.host, [dkim.value]);
@@ -113,10 +120,15 @@ describe("domain verification against a DNS server the test controls", () => {
   it("another workspace's domain id is not found, and nothing changes", async () => {
     const { domain } = await pendingDomain("mail-five.test");
     const other = await createTestWorkspace();
-    await expect(verifyDomain(other.workspace.id, domain.id, AUDIT_CLI_ACTOR)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(verifyDomain(other.workspace.id, domain.id, AUDIT_CLI_ACTOR)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(getDomainOrThrow(other.workspace.id, domain.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await listDomains(other.workspace.id)).map((d) => d.name)).toEqual(["example.com"]);
-    expect(await getDomainOrThrow(domain.workspaceId, domain.id)).toMatchObject({ status: "PENDING", lastCheckedAt: null });
+    expect(await getDomainOrThrow(domain.workspaceId, domain.id)).toMatchObject({
+      status: "PENDING",
+      lastCheckedAt: null,
+    });
   });
 
   it("`domain verify` on the CLI prints each record's outcome", async () => {
@@ -129,8 +141,19 @@ describe("domain verification against a DNS server the test controls", () => {
     expect(out.join("\n")).toContain("DKIM  missing");
     dns.setTxt(dkim.host, [dkim.value]);
     out.length = 0;
-    expect(await runCli(["domain", "verify", domain.id, "--workspace", ws.workspace.id, "--json"], io), err.join("\n")).toBe(0);
-    expect(JSON.parse(out.join("\n"))).toMatchObject({ id: domain.id, status: "VERIFIED", checks: [{ kind: "SPF", outcome: "found" }, { kind: "DKIM", outcome: "found" }, { kind: "DMARC", outcome: "missing" }] });
+    expect(
+      await runCli(["domain", "verify", domain.id, "--workspace", ws.workspace.id, "--json"], io),
+      err.join("\n"),
+    ).toBe(0);
+    expect(JSON.parse(out.join("\n"))).toMatchObject({
+      id: domain.id,
+      status: "VERIFIED",
+      checks: [
+        { kind: "SPF", outcome: "found" },
+        { kind: "DKIM", outcome: "found" },
+        { kind: "DMARC", outcome: "missing" },
+      ],
+    });
   });
 });
 

@@ -7,7 +7,14 @@ import { getDb } from "@/db/client";
 import { domains } from "@/db/schema";
 import { env } from "@/lib/foundation/env";
 import { AppError } from "@/lib/foundation/errors";
-import { describeProblems, dnsRecordsFor, judgeRecord, spfMechanismFor, type DnsRecord, type RecordCheck } from "./dns-records";
+import {
+  describeProblems,
+  dnsRecordsFor,
+  judgeRecord,
+  spfMechanismFor,
+  type DnsRecord,
+  type RecordCheck,
+} from "./dns-records";
 import { getDomainOrThrow, type Domain } from "./get-domain-or-throw";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
@@ -26,11 +33,22 @@ export function expectedDnsRecords(domain: Domain): DnsRecord[] {
  * VERIFIED needs SPF and DKIM; DMARC is optional. A missing or wrong record makes it FAILED; a failed lookup proves
  * nothing, so the status stays. DOMAIN_VERIFICATION=off verifies without a lookup.
  */
-export async function verifyDomain(workspaceId: string, domainId: string, actor: AuditActor): Promise<DomainVerification> {
+export async function verifyDomain(
+  workspaceId: string,
+  domainId: string,
+  actor: AuditActor,
+): Promise<DomainVerification> {
   const domain = await getDomainOrThrow(workspaceId, domainId);
   const now = new Date();
   if (env().DOMAIN_VERIFICATION === "off") {
-    return { domain: await store(domain, { status: "VERIFIED", verifiedAt: domain.verifiedAt ?? now, lastCheckedAt: now, lastCheckError: null }, actor), checks: [] };
+    return {
+      domain: await store(
+        domain,
+        { status: "VERIFIED", verifiedAt: domain.verifiedAt ?? now, lastCheckedAt: now, lastCheckError: null },
+        actor,
+      ),
+      checks: [],
+    };
   }
   const resolver = createResolver();
   const checks = await Promise.all(expectedDnsRecords(domain).map((record) => checkRecord(resolver, record)));
@@ -38,18 +56,34 @@ export async function verifyDomain(workspaceId: string, domainId: string, actor:
   const lookupFailed = required.some((check) => check.outcome === "lookup failed");
   const verified = required.every((check) => check.outcome === "found");
   const status = verified ? "VERIFIED" : lookupFailed ? domain.status : "FAILED";
-  const updated = await store(domain, {
-    status,
-    verifiedAt: verified ? (domain.status === "VERIFIED" && domain.verifiedAt ? domain.verifiedAt : now) : status === "VERIFIED" ? domain.verifiedAt : null,
-    lastCheckedAt: now,
-    lastCheckError: describeProblems(checks),
-  }, actor);
+  const updated = await store(
+    domain,
+    {
+      status,
+      verifiedAt: verified
+        ? domain.status === "VERIFIED" && domain.verifiedAt
+          ? domain.verifiedAt
+          : now
+        : status === "VERIFIED"
+          ? domain.verifiedAt
+          : null,
+      lastCheckedAt: now,
+      lastCheckError: describeProblems(checks),
+    },
+    actor,
+  );
   return { domain: updated, checks };
 }
 
 /** Stores the outcome; a check that changes the status is audited (`domain.verify`) in the same transaction. */
-async function store(domain: Domain, values: Pick<Domain, "status" | "verifiedAt" | "lastCheckedAt" | "lastCheckError">, actor: AuditActor): Promise<Domain> {
-  const stored = await (await getDb()).transaction(async (tx) => {
+async function store(
+  domain: Domain,
+  values: Pick<Domain, "status" | "verifiedAt" | "lastCheckedAt" | "lastCheckError">,
+  actor: AuditActor,
+): Promise<Domain> {
+  const stored = await (
+    await getDb()
+  ).transaction(async (tx) => {
     const [row] = await tx
       .update(domains)
       .set({ ...values, updatedAt: new Date() })
@@ -78,7 +112,10 @@ function createResolver(): Resolver {
     try {
       resolver.setServers(servers);
     } catch (error) {
-      throw new AppError("SERVICE_UNAVAILABLE", `DNS_SERVERS is not usable (${(error as Error).message}); give IP addresses with an optional :port.`);
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        `DNS_SERVERS is not usable (${(error as Error).message}); give IP addresses with an optional :port.`,
+      );
     }
   }
   return resolver;
@@ -91,7 +128,13 @@ async function checkRecord(resolver: Resolver, record: DnsRecord): Promise<Recor
   const base = { kind: record.kind, host: record.host, required: record.required };
   try {
     const answers = await resolver.resolveTxt(record.host);
-    return { ...base, ...judgeRecord(record, answers.map((chunks) => chunks.join(""))) };
+    return {
+      ...base,
+      ...judgeRecord(
+        record,
+        answers.map((chunks) => chunks.join("")),
+      ),
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
     if (ABSENT.has(code)) return { ...base, outcome: "missing", detail: null };

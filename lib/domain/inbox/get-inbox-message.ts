@@ -18,7 +18,13 @@ export async function getInboxMessage(workspaceId: string, messageId: string): P
   if (!isId("message", messageId)) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ messageId: localInbox.emailMessageId, envelopeFrom: localInbox.envelopeFrom, envelopeTo: localInbox.envelopeTo, mime: localInbox.mime, deliveredAt: localInbox.createdAt })
+    .select({
+      messageId: localInbox.emailMessageId,
+      envelopeFrom: localInbox.envelopeFrom,
+      envelopeTo: localInbox.envelopeTo,
+      mime: localInbox.mime,
+      deliveredAt: localInbox.createdAt,
+    })
     .from(localInbox)
     .where(and(eq(localInbox.workspaceId, workspaceId), eq(localInbox.emailMessageId, messageId)));
   return row ?? null;

@@ -13,18 +13,22 @@ const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
 /** A message as the local provider would have delivered it: the real MIME builder, stored in local_inbox. */
 async function deliverLocally(workspaceId: string, subject: string, second: number, options: { mime?: string } = {}) {
   const id = await insertTestMessage(workspaceId, { subject, createdAt: at(second), status: "SUCCEEDED" });
-  const mime = await buildMime(id, {
-    from: "Demo <hello@example.com>",
-    to: ["Ada <ada@example.org>"],
-    cc: [],
-    bcc: [],
-    replyTo: null,
-    subject,
-    html: `<p>Hello <b>${subject}</b></p>`,
-    text: `Hello ${subject}`,
-    references: null,
-    attachments: [{ filename: "invoice.txt", contentType: "text/plain", content: Buffer.from("abc") }],
-  }, at(second));
+  const mime = await buildMime(
+    id,
+    {
+      from: "Demo <hello@example.com>",
+      to: ["Ada <ada@example.org>"],
+      cc: [],
+      bcc: [],
+      replyTo: null,
+      subject,
+      html: `<p>Hello <b>${subject}</b></p>`,
+      text: `Hello ${subject}`,
+      references: null,
+      attachments: [{ filename: "invoice.txt", contentType: "text/plain", content: Buffer.from("abc") }],
+    },
+    at(second),
+  );
   await (await getDb()).insert(localInbox).values({
     emailMessageId: id,
     workspaceId,
@@ -69,14 +73,20 @@ describe("local inbox", () => {
     expect(back.newerCursor).toBe(ids[2]);
 
     const empty = await createTestWorkspace();
-    expect(await listInboxMessages(empty.workspace.id, query())).toEqual({ items: [], olderCursor: null, newerCursor: null });
+    expect(await listInboxMessages(empty.workspace.id, query())).toEqual({
+      items: [],
+      olderCursor: null,
+      newerCursor: null,
+    });
   });
 
   it("refuses another workspace's message as a cursor and as a message", async () => {
     const { workspace } = await createTestWorkspace();
     const { workspace: other } = await createTestWorkspace();
     const foreign = await deliverLocally(other.id, "theirs", 1);
-    await expect(listInboxMessages(workspace.id, query({ "cursor.after": foreign }))).rejects.toMatchObject({ param: "cursor.after" });
+    await expect(listInboxMessages(workspace.id, query({ "cursor.after": foreign }))).rejects.toMatchObject({
+      param: "cursor.after",
+    });
     expect(await getInboxMessage(workspace.id, foreign)).toBeNull();
     expect(await getInboxMessage(workspace.id, newId("message"))).toBeNull();
     expect(await getInboxMessage(workspace.id, "../etc")).toBeNull();
@@ -87,7 +97,12 @@ describe("local inbox", () => {
     const { workspace } = await createTestWorkspace();
     const id = await deliverLocally(workspace.id, "Your invoice", 5);
     const stored = await getInboxMessage(workspace.id, id);
-    expect(stored).toMatchObject({ messageId: id, envelopeFrom: "hello@example.com", envelopeTo: ["ada@example.org"], deliveredAt: at(6) });
+    expect(stored).toMatchObject({
+      messageId: id,
+      envelopeFrom: "hello@example.com",
+      envelopeTo: ["ada@example.org"],
+      deliveredAt: at(6),
+    });
     const mail = await parseInboxMime(stored!.mime);
     expect(mail).toMatchObject({
       from: "Demo <hello@example.com>",

@@ -46,13 +46,28 @@ export async function listInboxMessages(workspaceId: string, page: InboxListQuer
       .from(i)
       .innerJoin(m, eq(m.id, i.emailMessageId))
       .where(and(scope, eq(m.id, page.cursor.id)));
-    if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No message ${page.cursor.id} in the inbox to page from.`);
+    if (!anchor)
+      throw invalidParameter(
+        `cursor.${page.cursor.direction}`,
+        `No message ${page.cursor.id} in the inbox to page from.`,
+      );
   }
-  const older = (row: { createdAt: Date; id: string }) => sql`(${m.createdAt}, ${m.id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
-  const newer = (row: { createdAt: Date; id: string }) => sql`(${m.createdAt}, ${m.id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const older = (row: { createdAt: Date; id: string }) =>
+    sql`(${m.createdAt}, ${m.id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const newer = (row: { createdAt: Date; id: string }) =>
+    sql`(${m.createdAt}, ${m.id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
   const backwards = page.cursor?.direction === "before";
   const rows = await db
-    .select({ messageId: m.id, from: m.from, to: m.to, subject: m.subject, status: m.status, date: m.createdAt, deliveredAt: i.createdAt, mimeLength: sql<number>`length(${i.mime})` })
+    .select({
+      messageId: m.id,
+      from: m.from,
+      to: m.to,
+      subject: m.subject,
+      status: m.status,
+      date: m.createdAt,
+      deliveredAt: i.createdAt,
+      mimeLength: sql<number>`length(${i.mime})`,
+    })
     .from(i)
     .innerJoin(m, eq(m.id, i.emailMessageId))
     .where(and(scope, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
@@ -62,11 +77,20 @@ export async function listInboxMessages(workspaceId: string, page: InboxListQuer
   const pageRows = rows.slice(0, page.limit);
   if (backwards) pageRows.reverse();
   const exists = async (condition: SQL) =>
-    (await db.select({ id: m.id }).from(i).innerJoin(m, eq(m.id, i.emailMessageId)).where(and(scope, condition)).limit(1)).length > 0;
+    (
+      await db
+        .select({ id: m.id })
+        .from(i)
+        .innerJoin(m, eq(m.id, i.emailMessageId))
+        .where(and(scope, condition))
+        .limit(1)
+    ).length > 0;
   const first = pageRows[0];
   const last = pageRows[pageRows.length - 1];
   const hasOlder = backwards ? !!last && (await exists(older({ createdAt: last.date, id: last.messageId }))) : more;
-  const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer({ createdAt: first.date, id: first.messageId })));
+  const hasNewer = backwards
+    ? more
+    : !!first && !!anchor && (await exists(newer({ createdAt: first.date, id: first.messageId })));
   return {
     items: pageRows.map(({ status, mimeLength, ...row }) => ({
       ...row,

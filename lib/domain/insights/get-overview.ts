@@ -9,7 +9,8 @@ export const OVERVIEW_DAYS = 14;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const m = emailMessages;
 
-const countWhere = (column: typeof m.sentAt) => sql<number>`(count(*) filter (where ${column} is not null))::int`.mapWith(Number);
+const countWhere = (column: typeof m.sentAt) =>
+  sql<number>`(count(*) filter (where ${column} is not null))::int`.mapWith(Number);
 
 export interface Overview {
   since: Date;

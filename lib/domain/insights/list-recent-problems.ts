@@ -16,13 +16,23 @@ export interface RecentProblem {
   subject: string;
 }
 
-const columns = { id: m.id, sandbox: m.sandbox, to: m.to, subject: m.subject, erroredAt: m.erroredAt, firstBouncedAt: m.firstBouncedAt };
+const columns = {
+  id: m.id,
+  sandbox: m.sandbox,
+  to: m.to,
+  subject: m.subject,
+  erroredAt: m.erroredAt,
+  firstBouncedAt: m.firstBouncedAt,
+};
 
 /**
  * Failures walk the status index; bounces have none (a bounced message keeps its status), so they are read only when
  * `bounces` says the window holds some, within the window's created-index range.
  */
-export async function listRecentProblems(workspaceId: string, options: { since: Date; bounces: boolean }): Promise<RecentProblem[]> {
+export async function listRecentProblems(
+  workspaceId: string,
+  options: { since: Date; bounces: boolean },
+): Promise<RecentProblem[]> {
   const db = await getDb();
   const inWindow = and(eq(m.workspaceId, workspaceId), gte(m.createdAt, options.since));
   const [failed, bounced] = await Promise.all([

@@ -1,5 +1,14 @@
 // Funnel order; `accepted` counts every message created (sandbox stops there), the others messages with that timestamp set.
-export const OVERVIEW_METRICS = ["accepted", "sent", "delivered", "opened", "clicked", "bounced", "complained", "failed"] as const;
+export const OVERVIEW_METRICS = [
+  "accepted",
+  "sent",
+  "delivered",
+  "opened",
+  "clicked",
+  "bounced",
+  "complained",
+  "failed",
+] as const;
 export type OverviewMetric = (typeof OVERVIEW_METRICS)[number];
 
 export type MetricCounts = Record<OverviewMetric, number>;

@@ -9,13 +9,25 @@ import { getMessageOrThrow, type EmailMessageRow } from "./get-message-or-throw"
 import { assertWaiting, notWaitingReason } from "./waiting-state";
 
 const m = emailMessages;
-const waitingColumns = { id: m.id, status: m.status, sandbox: m.sandbox, sentAt: m.sentAt, handedOverAt: m.handedOverAt, scheduledAt: m.scheduledAt };
+const waitingColumns = {
+  id: m.id,
+  status: m.status,
+  sandbox: m.sandbox,
+  sentAt: m.sentAt,
+  handedOverAt: m.handedOverAt,
+  scheduledAt: m.scheduledAt,
+};
 
 /**
  * A message still waiting ends CANCELLED (docs/api.md#decided-scheduled-sends); otherwise 409 naming its state. The row
  * is locked first, so this and delivery's hand-off cannot both win.
  */
-export async function cancelMessage(input: { workspaceId: string; messageId: string; by: string; actor?: Actor }): Promise<EmailMessageRow> {
+export async function cancelMessage(input: {
+  workspaceId: string;
+  messageId: string;
+  by: string;
+  actor?: Actor;
+}): Promise<EmailMessageRow> {
   if (input.actor) assertActorRole(input.actor, "ADMIN", "cancel messages");
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -26,7 +38,12 @@ export async function cancelMessage(input: { workspaceId: string; messageId: str
       .for("update");
     if (!row) throw notFound(`Email message ${input.messageId}`, "id");
     assertWaiting(row);
-    await recordEvent(tx, { workspaceId: input.workspaceId, messageId: row.id, code: "EMAIL_MESSAGE_CANCELLED", message: `Cancelled ${input.by} before delivery.` });
+    await recordEvent(tx, {
+      workspaceId: input.workspaceId,
+      messageId: row.id,
+      code: "EMAIL_MESSAGE_CANCELLED",
+      message: `Cancelled ${input.by} before delivery.`,
+    });
   });
   return getMessageOrThrow(input.workspaceId, input.messageId);
 }
@@ -39,7 +56,11 @@ export interface BatchCancellation {
 }
 
 /** One transaction, set-based; answered even when nothing was left to cancel, so a retry after a timeout is harmless. */
-export async function cancelBatch(input: { workspaceId: string; batchId: string; by: string }): Promise<BatchCancellation> {
+export async function cancelBatch(input: {
+  workspaceId: string;
+  batchId: string;
+  by: string;
+}): Promise<BatchCancellation> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const rows = await lockBatchMessages(tx, input.workspaceId, input.batchId);

@@ -2,7 +2,19 @@ import { AppError, invalidParameter } from "@/lib/foundation/errors";
 import { readMessageListQuery, type MessageListQuery } from "./message-list-query";
 
 /** The dashboard's filter parameters as they appear in the URL (GET form, so links are shareable). */
-export const EMAIL_FILTER_PARAMS = ["subject", "status", "source", "mode", "templateId", "batchId", "to", "metaId", "createdFrom", "createdTo", "scheduled"] as const;
+export const EMAIL_FILTER_PARAMS = [
+  "subject",
+  "status",
+  "source",
+  "mode",
+  "templateId",
+  "batchId",
+  "to",
+  "metaId",
+  "createdFrom",
+  "createdTo",
+  "scheduled",
+] as const;
 export type EmailFilterParam = (typeof EMAIL_FILTER_PARAMS)[number];
 
 /** A value the Emails page could not read, with the URL parameter (the form field) it concerns. */
@@ -15,7 +27,19 @@ export interface EmailListSearchError {
 export type EmailListSearch = { ok: true; query: MessageListQuery } | EmailListSearchError;
 
 /** The API's parameters the Emails URL also carries, under the same names. */
-const API_PARAMS = new Set(["subject", "status", "source", "templateId", "batchId", "to", "metaId", "scheduled", "limit", "cursor.after", "cursor.before"]);
+const API_PARAMS = new Set([
+  "subject",
+  "status",
+  "source",
+  "templateId",
+  "batchId",
+  "to",
+  "metaId",
+  "scheduled",
+  "limit",
+  "cursor.after",
+  "cursor.before",
+]);
 const PAGE_PARAMS = new Set(["limit", "cursor.after", "cursor.before"]);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -38,13 +62,15 @@ export function parseEmailListSearch(search: URLSearchParams, options: { pages?:
     const query = readMessageListQuery((name) => (readable(name) ? value(name) : null));
     return { ok: true, query: { ...query, createdAt, sandbox: mode ? mode === "sandbox" : undefined } };
   } catch (error) {
-    if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR") return { ok: false, param: error.param ?? "", message: error.message };
+    if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
+      return { ok: false, param: error.param ?? "", message: error.message };
     throw error;
   }
 }
 
 function dayStart(day: string, param: string): Date {
   const date = new Date(`${day}T00:00:00.000Z`);
-  if (!DAY.test(day) || Number.isNaN(date.getTime())) throw invalidParameter(param, `${param} must be a date such as 2026-01-31.`);
+  if (!DAY.test(day) || Number.isNaN(date.getTime()))
+    throw invalidParameter(param, `${param} must be a date such as 2026-01-31.`);
   return date;
 }

@@ -14,7 +14,11 @@ export interface EraseContentOptions {
  * Removes stored content in two statements; addresses, metadata and events stay. Uploaded attachments are untouched:
  * their bytes belong to the attachment, which another message may use. Returns the ids erased.
  */
-export async function eraseStoredContent(db: Executor, messageIds: string[], options: EraseContentOptions): Promise<string[]> {
+export async function eraseStoredContent(
+  db: Executor,
+  messageIds: string[],
+  options: EraseContentOptions,
+): Promise<string[]> {
   if (messageIds.length === 0) return [];
   const m = emailMessages;
   const now = new Date();
@@ -30,7 +34,12 @@ export async function eraseStoredContent(db: Executor, messageIds: string[], opt
       contentPurgedAt: sql`coalesce(${m.contentPurgedAt}, ${now.toISOString()}::timestamptz)`,
       updatedAt: now,
     })
-    .where(and(inArray(m.id, messageIds), options.skipWaiting ? and(isNull(m.contentPurgedAt), notInArray(m.status, ["PENDING", "PAUSED"])) : undefined))
+    .where(
+      and(
+        inArray(m.id, messageIds),
+        options.skipWaiting ? and(isNull(m.contentPurgedAt), notInArray(m.status, ["PENDING", "PAUSED"])) : undefined,
+      ),
+    )
     .returning({ id: m.id });
   const ids = erased.map((row) => row.id);
   if (ids.length > 0) await db.delete(localInbox).where(inArray(localInbox.emailMessageId, ids));

@@ -14,7 +14,9 @@ const body = {
   subject: "Your diagnosis",
   bodyHtml: "<p>Private</p>",
   metadata: { patient: 42 },
-  attachments: [{ name: "report.txt", contentType: "text/plain", contentBlob: Buffer.from("private bytes").toString("base64") }],
+  attachments: [
+    { name: "report.txt", contentType: "text/plain", contentBlob: Buffer.from("private bytes").toString("base64") },
+  ],
 };
 
 describe("eraseMessage", () => {
@@ -26,7 +28,15 @@ describe("eraseMessage", () => {
 
     await eraseMessage({ workspaceId: ws.workspace.id, messageId: message.id });
     const state = await readMessageState(message.id);
-    expect(state.message).toMatchObject({ status: "DELETED", subject: "", bodyHtml: "", bodyText: "", variables: {}, metadata: { patient: 42 }, to: ["Ada <ada@example.org>"] });
+    expect(state.message).toMatchObject({
+      status: "DELETED",
+      subject: "",
+      bodyHtml: "",
+      bodyText: "",
+      variables: {},
+      metadata: { patient: 42 },
+      to: ["Ada <ada@example.org>"],
+    });
     expect(state.message.attachments).toEqual([{ name: "report.txt", contentType: "text/plain", size: 13 }]);
     expect(state.message.sentAt).toBeInstanceOf(Date);
     expect(state.message.contentPurgedAt).toBeInstanceOf(Date);
@@ -40,10 +50,22 @@ describe("eraseMessage", () => {
     ]);
     expect(state.events.map((event) => event.message).join("\n")).not.toContain("diagnosis");
 
-    const api = await callRoute(getMessage, `/api/v1/email_messages/${message.id}`, { authorization: ws.authorization, params: { id: message.id } });
+    const api = await callRoute(getMessage, `/api/v1/email_messages/${message.id}`, {
+      authorization: ws.authorization,
+      params: { id: message.id },
+    });
     expect(api.status).toBe(200);
-    expect(api.json.data).toMatchObject({ status: "DELETED", subject: null, variables: {}, metadata: { patient: 42 }, to: ["Ada <ada@example.org>"] });
-    const events = await callRoute(getEvents, `/api/v1/email_messages/${message.id}/events`, { authorization: ws.authorization, params: { id: message.id } });
+    expect(api.json.data).toMatchObject({
+      status: "DELETED",
+      subject: null,
+      variables: {},
+      metadata: { patient: 42 },
+      to: ["Ada <ada@example.org>"],
+    });
+    const events = await callRoute(getEvents, `/api/v1/email_messages/${message.id}/events`, {
+      authorization: ws.authorization,
+      params: { id: message.id },
+    });
     expect(events.status).toBe(200);
     expect(events.json.meta.count).toBe(5);
 
@@ -69,8 +91,13 @@ describe("eraseMessage", () => {
     const other = await createTestWorkspace();
     const { message } = await sendMessage({ workspaceId: other.workspace.id, sandbox: true, body });
     for (const messageId of [newId("message"), "not-an-id", message.id]) {
-      await expect(eraseMessage({ workspaceId: ws.workspace.id, messageId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(eraseMessage({ workspaceId: ws.workspace.id, messageId })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
     }
-    expect((await readMessageState(message.id)).message).toMatchObject({ status: "SUCCEEDED", subject: "Your diagnosis" });
+    expect((await readMessageState(message.id)).message).toMatchObject({
+      status: "SUCCEEDED",
+      subject: "Your diagnosis",
+    });
   });
 });

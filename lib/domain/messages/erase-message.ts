@@ -38,6 +38,7 @@ export async function eraseMessage(input: { workspaceId: string; messageId: stri
 }
 
 const ERASED_SENTENCE = {
-  waiting: "Erased by an admin before delivery: it will not be sent. Subject, bodies and variables are gone; addresses and metadata stay.",
+  waiting:
+    "Erased by an admin before delivery: it will not be sent. Subject, bodies and variables are gone; addresses and metadata stay.",
   done: "Erased by an admin: subject, bodies, variables and the stored MIME are gone; addresses and metadata stay.",
 };

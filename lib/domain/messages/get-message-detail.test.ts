@@ -67,11 +67,24 @@ describe("getMessageDetail", () => {
   it("names the message's template, read in the message's workspace only", async () => {
     const { workspace } = await createTestWorkspace();
     const { workspace: other } = await createTestWorkspace();
-    const template = await createTemplate({ workspaceId: workspace.id, name: "Welcome", subject: "Hi", bodyHtml: "<p>Hi</p>" });
+    const template = await createTemplate({
+      workspaceId: workspace.id,
+      name: "Welcome",
+      subject: "Hi",
+      bodyHtml: "<p>Hi</p>",
+    });
     const id = await insertTestMessage(workspace.id, { templateId: template.id });
-    expect((await getMessageDetail(workspace.id, id))?.message).toMatchObject({ serviceTemplateId: template.id, templateName: "Welcome" });
+    expect((await getMessageDetail(workspace.id, id))?.message).toMatchObject({
+      serviceTemplateId: template.id,
+      templateName: "Welcome",
+    });
     // A template id of another workspace on a message (never written by the service) still reads no name.
-    const foreign = await createTemplate({ workspaceId: other.id, name: "Theirs", subject: "Hi", bodyHtml: "<p>Hi</p>" });
+    const foreign = await createTemplate({
+      workspaceId: other.id,
+      name: "Theirs",
+      subject: "Hi",
+      bodyHtml: "<p>Hi</p>",
+    });
     const stray = await insertTestMessage(workspace.id, { templateId: foreign.id });
     expect((await getMessageDetail(workspace.id, stray))?.message.templateName).toBeNull();
   });

@@ -47,7 +47,12 @@ describe("listDashboardMessages", () => {
     const template = await createTemplate();
     const plain = await insertTestMessage(workspace.id, { createdAt: at(1) });
     const failed = await insertTestMessage(workspace.id, { createdAt: at(2), status: "FAILED", metaId: "order-1" });
-    const sandbox = await insertTestMessage(workspace.id, { createdAt: at(3), source: "SANDBOX_API", sandbox: true, templateId: template.id });
+    const sandbox = await insertTestMessage(workspace.id, {
+      createdAt: at(3),
+      source: "SANDBOX_API",
+      sandbox: true,
+      templateId: template.id,
+    });
     const batched = await insertTestMessage(workspace.id, {
       createdAt: at(4),
       source: "BATCH",
@@ -130,7 +135,10 @@ describe("listDashboardMessages", () => {
     await insertTestMessage(workspace.id, { createdAt: at(1), status: "DELETED", subject: "secret" });
     await insertTestMessage(workspace.id, { createdAt: at(2), contentPurgedAt: at(3), subject: "kept" });
     const rows = (await pageOf(workspace.id, {})).rows;
-    expect(rows.map((row) => [row.subject, row.erased])).toEqual([["kept", true], ["", true]]);
+    expect(rows.map((row) => [row.subject, row.erased])).toEqual([
+      ["kept", true],
+      ["", true],
+    ]);
   });
 });
 
@@ -144,9 +152,15 @@ describe("countNewerMessages", () => {
     await insertTestMessage(workspace.id, { createdAt: at(3), status: "FAILED" });
     await insertTestMessage(other.id, { createdAt: at(4) });
     expect(await countNewerMessages(workspace.id, filters({}), top)).toEqual({ count: 2, more: false });
-    expect(await countNewerMessages(workspace.id, filters({ status: "FAILED" }), top)).toEqual({ count: 1, more: false });
+    expect(await countNewerMessages(workspace.id, filters({ status: "FAILED" }), top)).toEqual({
+      count: 1,
+      more: false,
+    });
     // The page parameters of the URL do not change what "new" means.
-    expect(await countNewerMessages(workspace.id, filters({ limit: "1", "cursor.after": top }), top)).toEqual({ count: 2, more: false });
+    expect(await countNewerMessages(workspace.id, filters({ limit: "1", "cursor.after": top }), top)).toEqual({
+      count: 2,
+      more: false,
+    });
     // Another workspace's id as the anchor counts nothing.
     expect(await countNewerMessages(other.id, filters({}), top)).toEqual({ count: 0, more: false });
     expect(await countNewerMessages(workspace.id, filters({}), null)).toEqual({ count: 3, more: false });
@@ -156,7 +170,11 @@ describe("countNewerMessages", () => {
     const { workspace } = await createTestWorkspace();
     const receipt = await insertTestMessage(workspace.id, { createdAt: at(1), subject: "Your receipt #1042" });
     await insertTestMessage(workspace.id, { createdAt: at(2), subject: "Welcome aboard" });
-    const failed = await insertTestMessage(workspace.id, { createdAt: at(3), subject: "RECEIPT again", status: "FAILED" });
+    const failed = await insertTestMessage(workspace.id, {
+      createdAt: at(3),
+      subject: "RECEIPT again",
+      status: "FAILED",
+    });
     const ids = async (query: Record<string, string>) => (await pageOf(workspace.id, query)).rows.map((row) => row.id);
     expect(await ids({ subject: "  Receipt " })).toEqual([failed, receipt]);
     expect(await ids({ subject: "receipt", status: "FAILED" })).toEqual([failed]);

@@ -52,7 +52,10 @@ export async function listDashboardMessages(workspaceId: string, query: MessageL
         erased,
       };
     });
-    return { ok: true, page: { rows, olderCursor: meta["cursor.after"], newerCursor: meta["cursor.before"], limit: meta.limit } };
+    return {
+      ok: true,
+      page: { rows, olderCursor: meta["cursor.after"], newerCursor: meta["cursor.before"], limit: meta.limit },
+    };
   } catch (error) {
     if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR") {
       return { ok: false, param: error.param ?? "", message: error.message };

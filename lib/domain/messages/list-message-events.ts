@@ -26,6 +26,7 @@ export async function listMessageEvents(workspaceId: string, messageId: string, 
 
 function parsePage(value: string | null): number {
   if (value === null || value === "") return 1;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw invalidParameter("page", "page must be a whole number from 1.");
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1)
+    throw invalidParameter("page", "page must be a whole number from 1.");
   return Number(value);
 }

@@ -15,7 +15,13 @@ describe("the `to` filter through the recipients' index", () => {
     for (let minute = 0; minute < 8; minute++) {
       // One in two also goes to Bob (a second recipient, either first or second in the array).
       const toAddresses = minute % 2 ? ["bob@example.org", "ada@example.org"] : ["ada@example.org"];
-      ids.push(await insertTestMessage(workspace.id, { createdAt: at(minute), toAddresses, status: minute % 3 === 0 ? "FAILED" : "SUCCEEDED" }));
+      ids.push(
+        await insertTestMessage(workspace.id, {
+          createdAt: at(minute),
+          toAddresses,
+          status: minute % 3 === 0 ? "FAILED" : "SUCCEEDED",
+        }),
+      );
     }
     await insertTestMessage(workspace.id, { createdAt: at(20), toAddresses: ["bob@example.org"] });
     await insertTestMessage(other.id, { createdAt: at(30), toAddresses: ["ada@example.org"] });
@@ -37,6 +43,8 @@ describe("the `to` filter through the recipients' index", () => {
     const bob = await list(workspace.id, { to: "bob@example.org", limit: 10 });
     expect(bob.items).toHaveLength(5);
     // Another workspace's message is not a cursor here.
-    await expect(list(workspace.id, { cursor: { direction: "after", id: (await list(other.id)).items[0].id } })).rejects.toMatchObject({ param: "cursor.after" });
+    await expect(
+      list(workspace.id, { cursor: { direction: "after", id: (await list(other.id)).items[0].id } }),
+    ).rejects.toMatchObject({ param: "cursor.after" });
   });
 });

@@ -27,12 +27,17 @@ export async function listMessagesToRecipient<Row extends Keyed>(
   const db = await getDb();
   let anchor: Keyed | undefined;
   if (page.cursor) {
-    [anchor] = await db.select({ createdAt: m.createdAt, id: m.id }).from(m).where(and(eq(m.workspaceId, workspaceId), eq(m.id, page.cursor.id)));
+    [anchor] = await db
+      .select({ createdAt: m.createdAt, id: m.id })
+      .from(m)
+      .where(and(eq(m.workspaceId, workspaceId), eq(m.id, page.cursor.id)));
     if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
   }
   const where = [eq(r.workspaceId, workspaceId), eq(r.address, address), ...filters];
-  const older = (row: Keyed) => sql`(${r.createdAt}, ${r.emailMessageId}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
-  const newer = (row: Keyed) => sql`(${r.createdAt}, ${r.emailMessageId}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const older = (row: Keyed) =>
+    sql`(${r.createdAt}, ${r.emailMessageId}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const newer = (row: Keyed) =>
+    sql`(${r.createdAt}, ${r.emailMessageId}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
   const join = and(eq(m.id, r.emailMessageId), eq(m.workspaceId, r.workspaceId));
   const backwards = page.cursor?.direction === "before";
   const rows = (await db
@@ -45,13 +50,26 @@ export async function listMessagesToRecipient<Row extends Keyed>(
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();
-  const exists = async (condition: SQL) => (await db.select({ id: r.emailMessageId }).from(r).innerJoin(m, join).where(and(...where, condition)).limit(1)).length > 0;
+  const exists = async (condition: SQL) =>
+    (
+      await db
+        .select({ id: r.emailMessageId })
+        .from(r)
+        .innerJoin(m, join)
+        .where(and(...where, condition))
+        .limit(1)
+    ).length > 0;
   const first = items[0];
   const last = items[items.length - 1];
   const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
   const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer(first)));
   return {
     items,
-    meta: { limit: page.limit, count: items.length, "cursor.after": hasOlder ? last.id : null, "cursor.before": hasNewer ? first.id : null },
+    meta: {
+      limit: page.limit,
+      count: items.length,
+      "cursor.after": hasOlder ? last.id : null,
+      "cursor.before": hasNewer ? first.id : null,
+    },
   };
 }

@@ -18,8 +18,17 @@ type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentP
  */
 export async function listMessages(workspaceId: string, query: MessageListQuery) {
   const page = { limit: query.limit, cursor: query.cursor };
-  if (query.to !== undefined) return listMessagesToRecipient<ListRow>(workspaceId, query.to.toLowerCase(), filtersOf(query), page, LIST_COLUMNS);
-  const table = { db: await getDb(), table: m, createdAt: m.createdAt, id: m.id, scope: eq(m.workspaceId, workspaceId), filters: filtersOf(query), columns: LIST_COLUMNS };
+  if (query.to !== undefined)
+    return listMessagesToRecipient<ListRow>(workspaceId, query.to.toLowerCase(), filtersOf(query), page, LIST_COLUMNS);
+  const table = {
+    db: await getDb(),
+    table: m,
+    createdAt: m.createdAt,
+    id: m.id,
+    scope: eq(m.workspaceId, workspaceId),
+    filters: filtersOf(query),
+    columns: LIST_COLUMNS,
+  };
   return keysetPage<ListRow>(table, page);
 }
 
@@ -39,7 +48,9 @@ function filtersOf(query: MessageListQuery): SQL[] {
   if (query.subject !== undefined) filters.push(ilike(m.subject, `%${query.subject.replace(/[\\%_]/g, "\\$&")}%`));
   if (query.sandbox !== undefined) filters.push(eq(m.sandbox, query.sandbox));
   if (query.scheduled === true) {
-    filters.push(sql`${m.scheduledAt} is not null and ${m.status} in ('PENDING', 'PAUSED') and ${m.handedOverAt} is null`);
+    filters.push(
+      sql`${m.scheduledAt} is not null and ${m.status} in ('PENDING', 'PAUSED') and ${m.handedOverAt} is null`,
+    );
   }
   if (query.scheduled === false) filters.push(sql`${m.scheduledAt} is null`);
   return filters;

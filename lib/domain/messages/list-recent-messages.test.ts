@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { listRecentMessages } from "./list-recent-messages";
 
-const insertMessage = (workspaceId: string, subject: string, createdAt: Date) => insertTestMessage(workspaceId, { subject, createdAt });
+const insertMessage = (workspaceId: string, subject: string, createdAt: Date) =>
+  insertTestMessage(workspaceId, { subject, createdAt });
 
 describe("listRecentMessages", () => {
   it("lists only the workspace's messages, newest first, stable under equal timestamps", async () => {

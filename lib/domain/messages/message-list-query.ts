@@ -1,6 +1,13 @@
 import { MESSAGE_SOURCES, MESSAGE_STATUSES, type MessageSource, type MessageStatus } from "@/db/schema";
 import { invalidParameter } from "@/lib/foundation/errors";
-import { parseCursorPage, parseEnum, queryParam, type CreatedAtRange, type KeysetPageQuery, type ParamReader } from "@/lib/foundation/pagination";
+import {
+  parseCursorPage,
+  parseEnum,
+  queryParam,
+  type CreatedAtRange,
+  type KeysetPageQuery,
+  type ParamReader,
+} from "@/lib/foundation/pagination";
 import { parseSingleAddress } from "@/lib/foundation/addresses/recipients.shared";
 
 export const MESSAGES_PAGE_SIZE = 50;
@@ -43,12 +50,17 @@ export function readMessageListQuery(read: ParamReader): MessageListQuery {
   if (to !== null) query.to = parseSingleAddress(to, "to", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR").address;
   const subject = read("subject")?.trim();
   if (subject !== undefined) {
-    if (subject === "" || subject.length > 200) throw invalidParameter("subject", "subject must be 1 to 200 characters of the subject to look for.");
+    if (subject === "" || subject.length > 200)
+      throw invalidParameter("subject", "subject must be 1 to 200 characters of the subject to look for.");
     query.subject = subject;
   }
   const scheduled = read("scheduled");
   if (scheduled !== null) {
-    if (scheduled !== "true" && scheduled !== "false") throw invalidParameter("scheduled", "scheduled must be true (scheduled, still waiting) or false (not scheduled).");
+    if (scheduled !== "true" && scheduled !== "false")
+      throw invalidParameter(
+        "scheduled",
+        "scheduled must be true (scheduled, still waiting) or false (not scheduled).",
+      );
     query.scheduled = scheduled === "true";
   }
   return query;

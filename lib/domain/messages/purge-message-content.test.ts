@@ -18,11 +18,33 @@ const content = {
   attachments: [{ name: "a.txt", contentType: "text/plain", size: 3, contentBase64: "YWJj" }],
 };
 
-async function oldMessage(workspaceId: string, status: "SUCCEEDED" | "FAILED" | "PENDING" | "PAUSED", createdAt = daysAgo(31)) {
-  const id = await insertTestMessage(workspaceId, { ...content, status, createdAt, sentAt: status === "SUCCEEDED" ? createdAt : null });
+async function oldMessage(
+  workspaceId: string,
+  status: "SUCCEEDED" | "FAILED" | "PENDING" | "PAUSED",
+  createdAt = daysAgo(31),
+) {
+  const id = await insertTestMessage(workspaceId, {
+    ...content,
+    status,
+    createdAt,
+    sentAt: status === "SUCCEEDED" ? createdAt : null,
+  });
   if (status === "SUCCEEDED") {
-    await recordEvent(await getDb(), { workspaceId, messageId: id, code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", message: "Sent.", at: createdAt });
-    await (await getDb()).insert(localInbox).values({ emailMessageId: id, workspaceId, envelopeFrom: "hello@example.com", envelopeTo: ["ada@example.org"], mime: "Subject: Order 7\r\n\r\nSecret", createdAt });
+    await recordEvent(await getDb(), {
+      workspaceId,
+      messageId: id,
+      code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+      message: "Sent.",
+      at: createdAt,
+    });
+    await (await getDb()).insert(localInbox).values({
+      emailMessageId: id,
+      workspaceId,
+      envelopeFrom: "hello@example.com",
+      envelopeTo: ["ada@example.org"],
+      mime: "Subject: Order 7\r\n\r\nSecret",
+      createdAt,
+    });
   }
   return id;
 }
@@ -40,7 +62,14 @@ describe("purgeMessageContent (RETENTION_DAYS = 30)", () => {
     expect(purged).toBeGreaterThanOrEqual(2);
     for (const id of [sent, failed]) {
       const state = await readMessageState(id);
-      expect(state.message).toMatchObject({ status: id === sent ? "SUCCEEDED" : "FAILED", subject: "Order 7", bodyHtml: "", bodyText: "", variables: {}, metadata: { order: 7 } });
+      expect(state.message).toMatchObject({
+        status: id === sent ? "SUCCEEDED" : "FAILED",
+        subject: "Order 7",
+        bodyHtml: "",
+        bodyText: "",
+        variables: {},
+        metadata: { order: 7 },
+      });
       expect(state.message.attachments).toEqual([{ name: "a.txt", contentType: "text/plain", size: 3 }]);
       expect(state.message.contentPurgedAt).toBeInstanceOf(Date);
       expect(state.inbox).toHaveLength(0);
@@ -48,7 +77,11 @@ describe("purgeMessageContent (RETENTION_DAYS = 30)", () => {
     expect((await readMessageState(sent)).codes).toEqual(["EMAIL_MESSAGE_SENT_PROVIDER_EVENT"]);
     for (const id of [pending, paused, recent]) {
       const state = await readMessageState(id);
-      expect(state.message).toMatchObject({ bodyHtml: "<p>Secret</p>", variables: { code: "1234" }, contentPurgedAt: null });
+      expect(state.message).toMatchObject({
+        bodyHtml: "<p>Secret</p>",
+        variables: { code: "1234" },
+        contentPurgedAt: null,
+      });
       expect(state.message.attachments[0].contentBase64).toBe("YWJj");
     }
     expect((await readMessageState(recent)).inbox).toHaveLength(1);
@@ -62,12 +95,31 @@ describe("purgeMessageContent (RETENTION_DAYS = 30)", () => {
       const createdAt = new Date(base + index);
       // The oldest 1,050 wait for delivery: a purge that did not move past them would stop there.
       const status = index < 1050 ? ("PAUSED" as const) : ("SUCCEEDED" as const);
-      return { id: newId("message", createdAt), workspaceId: workspace.id, source: "API" as const, sandbox: false, status, to: ["a@example.org"], from: "hello@example.com", ...content, createdAt, updatedAt: createdAt };
+      return {
+        id: newId("message", createdAt),
+        workspaceId: workspace.id,
+        source: "API" as const,
+        sandbox: false,
+        status,
+        to: ["a@example.org"],
+        from: "hello@example.com",
+        ...content,
+        createdAt,
+        updatedAt: createdAt,
+      };
     });
     const db = await getDb();
     await db.insert(emailMessages).values(rows);
     await purgeMessageContent();
-    const after = await db.select({ status: emailMessages.status, purgedAt: emailMessages.contentPurgedAt }).from(emailMessages).where(inArray(emailMessages.id, rows.map((row) => row.id)));
+    const after = await db
+      .select({ status: emailMessages.status, purgedAt: emailMessages.contentPurgedAt })
+      .from(emailMessages)
+      .where(
+        inArray(
+          emailMessages.id,
+          rows.map((row) => row.id),
+        ),
+      );
     expect(after.filter((row) => row.purgedAt !== null)).toHaveLength(55);
     expect(after.filter((row) => row.purgedAt !== null).every((row) => row.status === "SUCCEEDED")).toBe(true);
   });

@@ -27,7 +27,9 @@ export async function purgeMessageContent(options: { now?: Date } = {}): Promise
           isNull(m.contentPurgedAt),
           lt(m.createdAt, cutoff),
           notInArray(m.status, ["PENDING", "PAUSED"]),
-          after ? or(gt(m.createdAt, after.createdAt), and(eq(m.createdAt, after.createdAt), gt(m.id, after.id))) : undefined,
+          after
+            ? or(gt(m.createdAt, after.createdAt), and(eq(m.createdAt, after.createdAt), gt(m.id, after.id)))
+            : undefined,
         ),
       )
       .orderBy(asc(m.createdAt), asc(m.id))

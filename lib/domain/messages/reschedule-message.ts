@@ -14,19 +14,36 @@ const m = emailMessages;
 
 /** The PATCH body: `scheduledAt` and nothing else (any other field is a 400 naming it, never ignored). */
 export function scheduledAtOfPatch(body: unknown): unknown {
-  if (!isPlainObject(body)) throw new AppError("INVALID_JSON", 'The request body must be a JSON object: { "scheduledAt": "2026-05-01T09:00:00+02:00" }.');
+  if (!isPlainObject(body))
+    throw new AppError(
+      "INVALID_JSON",
+      'The request body must be a JSON object: { "scheduledAt": "2026-05-01T09:00:00+02:00" }.',
+    );
   const other = Object.keys(body).find((key) => key !== "scheduledAt");
   if (other) throw invalidParameter(other, `Only scheduledAt can be changed on a message; ${other} cannot.`);
   return body.scheduledAt;
 }
 
 /** A PENDING message gets a new job held until the new time (the old job finds the time changed); a PAUSED one awaits the resume. */
-export async function rescheduleMessage(input: { workspaceId: string; messageId: string; scheduledAt: unknown; by: string; actor?: Actor }): Promise<EmailMessageRow> {
+export async function rescheduleMessage(input: {
+  workspaceId: string;
+  messageId: string;
+  scheduledAt: unknown;
+  by: string;
+  actor?: Actor;
+}): Promise<EmailMessageRow> {
   if (input.actor) assertActorRole(input.actor, "ADMIN", "reschedule messages");
   const scheduledAt = parseScheduledAt(input.scheduledAt, "scheduledAt");
   await queueTransaction(async (tx) => {
     const [row] = await tx
-      .select({ id: m.id, status: m.status, sandbox: m.sandbox, sentAt: m.sentAt, handedOverAt: m.handedOverAt, scheduledAt: m.scheduledAt })
+      .select({
+        id: m.id,
+        status: m.status,
+        sandbox: m.sandbox,
+        sentAt: m.sentAt,
+        handedOverAt: m.handedOverAt,
+        scheduledAt: m.scheduledAt,
+      })
       .from(m)
       .where(and(eq(m.workspaceId, input.workspaceId), eq(m.id, input.messageId)))
       .for("update");
@@ -35,8 +52,14 @@ export async function rescheduleMessage(input: { workspaceId: string; messageId:
     await tx.update(m).set({ scheduledAt, updatedAt: new Date() }).where(eq(m.id, row.id));
     const when = scheduledAt.toISOString();
     const from = row.scheduledAt ? `from ${row.scheduledAt.toISOString()} ` : "";
-    await recordEvent(tx, { workspaceId: input.workspaceId, messageId: row.id, code: "EMAIL_MESSAGE_SCHEDULED", message: `Rescheduled ${input.by} ${from}to ${when}.` });
-    if (row.status === "PENDING") await enqueueDeliveries(tx, [{ workspaceId: input.workspaceId, messageId: row.id, scheduledAt: when }]);
+    await recordEvent(tx, {
+      workspaceId: input.workspaceId,
+      messageId: row.id,
+      code: "EMAIL_MESSAGE_SCHEDULED",
+      message: `Rescheduled ${input.by} ${from}to ${when}.`,
+    });
+    if (row.status === "PENDING")
+      await enqueueDeliveries(tx, [{ workspaceId: input.workspaceId, messageId: row.id, scheduledAt: when }]);
   });
   return getMessageOrThrow(input.workspaceId, input.messageId);
 }

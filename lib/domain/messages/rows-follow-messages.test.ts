@@ -13,13 +13,18 @@ import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 async function messageWithRows(workspaceId: string) {
   const db = await getDb();
   const id = await insertTestMessage(workspaceId, { toAddresses: ["ada@example.org", "bob@example.org"] });
-  await db.insert(emailMessageLogs).values({ id: newId("event"), workspaceId, emailMessageId: id, code: "CREATED", message: "Created" });
+  await db
+    .insert(emailMessageLogs)
+    .values({ id: newId("event"), workspaceId, emailMessageId: id, code: "CREATED", message: "Created" });
   return id;
 }
 
 async function rowsOf(messageIds: string[]) {
   const db = await getDb();
-  const recipients = await db.select().from(emailMessageRecipients).where(inArray(emailMessageRecipients.emailMessageId, messageIds));
+  const recipients = await db
+    .select()
+    .from(emailMessageRecipients)
+    .where(inArray(emailMessageRecipients.emailMessageId, messageIds));
   const logs = await db.select().from(emailMessageLogs).where(inArray(emailMessageLogs.emailMessageId, messageIds));
   return { recipients: recipients.length, logs: logs.length };
 }

@@ -8,7 +8,10 @@ const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z
 /** Strictly in the future, at most SCHEDULE_MAX_DAYS ahead; `param` names the field in the 400. */
 export function parseScheduledAt(value: unknown, param: string): Date {
   if (typeof value !== "string" || !WITH_OFFSET.test(value.trim())) {
-    throw invalidParameter(param, `${param} must be an ISO 8601 date and time with an offset, such as 2026-05-01T09:00:00+02:00 or 2026-05-01T07:00:00Z.`);
+    throw invalidParameter(
+      param,
+      `${param} must be an ISO 8601 date and time with an offset, such as 2026-05-01T09:00:00+02:00 or 2026-05-01T07:00:00Z.`,
+    );
   }
   const at = new Date(value.trim());
   // Rejects impossible dates the pattern lets through (2026-02-30, 25:00).
@@ -17,7 +20,10 @@ export function parseScheduledAt(value: unknown, param: string): Date {
   }
   const current = now();
   if (at.getTime() <= current.getTime()) {
-    throw invalidParameter(param, `${param} is in the past (${at.toISOString()}; it is now ${current.toISOString()}); omit it to send at once.`);
+    throw invalidParameter(
+      param,
+      `${param} is in the past (${at.toISOString()}; it is now ${current.toISOString()}); omit it to send at once.`,
+    );
   }
   const maxDays = env().SCHEDULE_MAX_DAYS;
   if (at.getTime() > current.getTime() + maxDays * 24 * 3600 * 1000) {

@@ -4,10 +4,19 @@ import { z } from "zod";
 // Cross-field rules live in parse-send-request.ts.
 export const attachmentInputSchema = z.object({
   name: z.string().min(1).max(255),
-  contentType: z.string().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as application/pdf"),
+  contentType: z
+    .string()
+    .min(3)
+    .max(255)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as application/pdf"),
   contentBlob: z.string().optional(),
   attachmentId: z.string().max(64).optional(),
-  cid: z.string().min(1).max(255).regex(/^[^\s<>"]+$/, "must not contain spaces, quotes or angle brackets").optional(),
+  cid: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^\s<>"]+$/, "must not contain spaces, quotes or angle brackets")
+    .optional(),
 });
 
 const metadataValue = z.union([z.string().max(2000), z.number(), z.boolean()]);
@@ -16,7 +25,9 @@ const metadataValue = z.union([z.string().max(2000), z.number(), z.boolean()]);
 const addressList = (maxLength: number) =>
   z
     .union([z.string().max(maxLength), z.array(z.string().max(1000)).max(50)])
-    .describe('"Ada <ada@example.org>, bob@example.org", or an array of such strings: ["ada@example.org", "Bob <bob@example.org>"].');
+    .describe(
+      '"Ada <ada@example.org>, bob@example.org", or an array of such strings: ["ada@example.org", "Bob <bob@example.org>"].',
+    );
 
 export const sendEmailSchema = z.object({
   templateId: z.string().max(64).optional(),
@@ -39,7 +50,9 @@ export const sendEmailSchema = z.object({
     .string()
     .max(64)
     .optional()
-    .describe("When to deliver: ISO 8601 with an offset (2026-05-01T09:00:00+02:00), in the future and at most SCHEDULE_MAX_DAYS (30) ahead. Omitted: at once."),
+    .describe(
+      "When to deliver: ISO 8601 with an offset (2026-05-01T09:00:00+02:00), in the future and at most SCHEDULE_MAX_DAYS (30) ahead. Omitted: at once.",
+    ),
 });
 
 export type SendEmailBody = z.infer<typeof sendEmailSchema>;
@@ -47,7 +60,12 @@ export type AttachmentInput = z.infer<typeof attachmentInputSchema>;
 
 /** The body of POST /v1/email_messages/:id/resend (optional): a metaId makes the resend idempotent, as for a send. */
 export const resendEmailSchema = z.object({
-  metaId: z.string().min(1).max(255).optional().describe("Idempotency key and caller reference for the new message; without it the original's metaId is kept."),
+  metaId: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("Idempotency key and caller reference for the new message; without it the original's metaId is kept."),
 });
 
 export type ResendEmailBody = z.infer<typeof resendEmailSchema>;

@@ -29,21 +29,40 @@ export async function addSuppression(input: AddSuppressionInput, tx?: Tx): Promi
   const email = normalizeSuppressionEmail(input.email);
   if (!tx) return (await getDb()).transaction((own) => addSuppression(input, own));
   const now = new Date();
-  const values = { reason: input.reason, emailMessageId: input.emailMessageId ?? null, detail: input.detail ?? null, updatedAt: now };
+  const values = {
+    reason: input.reason,
+    emailMessageId: input.emailMessageId ?? null,
+    detail: input.detail ?? null,
+    updatedAt: now,
+  };
   const [row] = await tx
     .insert(suppressions)
     .values({ id: newId("suppression", now), workspaceId: input.workspaceId, email, ...values, createdAt: now })
-    .onConflictDoUpdate({ target: [suppressions.workspaceId, suppressions.email], set: input.actor ? byHand(values) : values })
+    .onConflictDoUpdate({
+      target: [suppressions.workspaceId, suppressions.email],
+      set: input.actor ? byHand(values) : values,
+    })
     .returning();
   if (input.actor) {
     const target = { type: "suppression", id: email };
-    await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: "suppression.add", target, after: { email, reason: row.reason, detail: row.detail } });
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: input.actor,
+      action: "suppression.add",
+      target,
+      after: { email, reason: row.reason, detail: row.detail },
+    });
   }
   return row;
 }
 
 /** A complaint stays a complaint (as MANUAL it could be removed without `force`), and its message is kept. */
-function byHand(values: { reason: SuppressionReason; emailMessageId: string | null; detail: string | null; updatedAt: Date }) {
+function byHand(values: {
+  reason: SuppressionReason;
+  emailMessageId: string | null;
+  detail: string | null;
+  updatedAt: Date;
+}) {
   return {
     ...values,
     reason: sql`case when ${suppressions.reason} = 'COMPLAINT' then 'COMPLAINT' else ${values.reason} end`,
@@ -56,11 +75,23 @@ export async function addSuppressions(inputs: AddSuppressionInput[], db: Executo
   const now = new Date();
   const rows = new Map<string, typeof suppressions.$inferInsert>();
   for (const input of inputs) {
-    if (!SUPPRESSION_REASONS.includes(input.reason)) throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
+    if (!SUPPRESSION_REASONS.includes(input.reason))
+      throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
     const email = normalizeSuppressionEmail(input.email);
-    const values = { reason: input.reason, emailMessageId: input.emailMessageId ?? null, detail: input.detail ?? null, updatedAt: now };
+    const values = {
+      reason: input.reason,
+      emailMessageId: input.emailMessageId ?? null,
+      detail: input.detail ?? null,
+      updatedAt: now,
+    };
     rows.delete(`${input.workspaceId} ${email}`);
-    rows.set(`${input.workspaceId} ${email}`, { id: newId("suppression", now), workspaceId: input.workspaceId, email, ...values, createdAt: now });
+    rows.set(`${input.workspaceId} ${email}`, {
+      id: newId("suppression", now),
+      workspaceId: input.workspaceId,
+      email,
+      ...values,
+      createdAt: now,
+    });
   }
   if (rows.size === 0) return;
   const excluded = (column: { name: string }) => sql.raw(`excluded.${column.name}`);
@@ -70,7 +101,12 @@ export async function addSuppressions(inputs: AddSuppressionInput[], db: Executo
     .values([...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row))
     .onConflictDoUpdate({
       target: [suppressions.workspaceId, suppressions.email],
-      set: { reason: excluded(suppressions.reason), emailMessageId: excluded(suppressions.emailMessageId), detail: excluded(suppressions.detail), updatedAt: excluded(suppressions.updatedAt) },
+      set: {
+        reason: excluded(suppressions.reason),
+        emailMessageId: excluded(suppressions.emailMessageId),
+        detail: excluded(suppressions.detail),
+        updatedAt: excluded(suppressions.updatedAt),
+      },
     });
 }
 

@@ -7,26 +7,45 @@ import type { Suppression, SuppressionReason } from "./add-suppression";
 import type { SuppressionFilters } from "./list-suppressions-page";
 
 export const addSuppressionApiSchema = z.object({
-  email: z.string({ message: "email must be one address, e.g. ann@example.org." }).max(320).describe("The address to suppress (stored lower-cased)."),
-  reason: z.enum(SUPPRESSION_REASONS).optional().describe("MANUAL (the default); HARD_BOUNCE or COMPLAINT when importing a list from elsewhere. An address already listed for a complaint stays a complaint."),
+  email: z
+    .string({ message: "email must be one address, e.g. ann@example.org." })
+    .max(320)
+    .describe("The address to suppress (stored lower-cased)."),
+  reason: z
+    .enum(SUPPRESSION_REASONS)
+    .optional()
+    .describe(
+      "MANUAL (the default); HARD_BOUNCE or COMPLAINT when importing a list from elsewhere. An address already listed for a complaint stays a complaint.",
+    ),
   detail: z.string().max(500).nullable().optional().describe("A note shown with the entry."),
 });
 
 export const removeSuppressionApiSchema = z.object({
   force: z.boolean().optional().describe("Required (true) to remove an address suppressed for a complaint."),
-  reason: z.string().max(500).nullable().optional().describe("Why it is removed: kept in the audit log with who removed it. Required with force for a complaint."),
+  reason: z
+    .string()
+    .max(500)
+    .nullable()
+    .optional()
+    .describe("Why it is removed: kept in the audit log with who removed it. Required with force for a complaint."),
 });
 
 export const SUPPRESSION_PAGE_MAX = 200;
 
-export type SuppressionListQuery = SuppressionFilters & { prefix?: string; after?: string; before?: string; limit: number };
+export type SuppressionListQuery = SuppressionFilters & {
+  prefix?: string;
+  after?: string;
+  before?: string;
+  limit: number;
+};
 
 /** GET /v1/suppressions' query: reason, since (ISO 8601), prefix (of the address), limit, and the address cursors after/before. */
 export function parseSuppressionListQuery(params: URLSearchParams): SuppressionListQuery {
   const query: SuppressionListQuery = { limit: parseLimit(queryParam(params, "limit"), SUPPRESSION_PAGE_MAX) };
   const reason = queryParam(params, "reason");
   if (reason) {
-    if (!SUPPRESSION_REASONS.includes(reason as SuppressionReason)) throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
+    if (!SUPPRESSION_REASONS.includes(reason as SuppressionReason))
+      throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
     query.reason = reason as SuppressionReason;
   }
   const since = queryParam(params, "since");

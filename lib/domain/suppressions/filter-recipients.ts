@@ -38,7 +38,10 @@ const addressOf = (entry: string) => (bareAddress(entry) ?? entry).trim().toLowe
  * Without those unsubscribed from its group (group mail only: mail without one is transactional) and those on the
  * suppression list (docs/api.md#decided-unsubscribe-groups-suppression-contacts). Reads only.
  */
-export async function filterSuppressedRecipients(db: Executor, message: MessageRecipients): Promise<FilteredRecipients> {
+export async function filterSuppressedRecipients(
+  db: Executor,
+  message: MessageRecipients,
+): Promise<FilteredRecipients> {
   return (await filterSuppressedRecipientsOfMessages(db, [message])).get(message.id)!;
 }
 
@@ -48,7 +51,8 @@ export async function filterSuppressedRecipientsOfMessages(
   messages: MessageRecipients[],
 ): Promise<Map<string, FilteredRecipients>> {
   const addresses = new Set<string>();
-  for (const message of messages) for (const entry of [...message.to, ...message.cc, ...message.bcc]) addresses.add(addressOf(entry));
+  for (const message of messages)
+    for (const entry of [...message.to, ...message.cc, ...message.bcc]) addresses.add(addressOf(entry));
   const workspaceIds = [...new Set(messages.map((message) => message.workspaceId))];
   const groupIds = [...new Set(messages.flatMap((message) => (message.groupId ? [message.groupId] : [])))];
   const listed = new Map<string, SuppressedRecipient>();
@@ -72,7 +76,12 @@ export async function filterSuppressedRecipientsOfMessages(
           inArray(groupUnsubscribes.email, [...addresses]),
         ),
       );
-    for (const row of rows) unsubscribed.set(`${row.groupId}\n${row.email}`, { email: row.email, reason: "UNSUBSCRIBED", groupName: row.groupName });
+    for (const row of rows)
+      unsubscribed.set(`${row.groupId}\n${row.email}`, {
+        email: row.email,
+        reason: "UNSUBSCRIBED",
+        groupName: row.groupName,
+      });
   }
   return new Map(messages.map((message) => [message.id, filterOne(message, listed, unsubscribed)]));
 }
@@ -85,7 +94,9 @@ function filterOne(
   const suppressed = new Map<string, SuppressedRecipient>();
   const entries = [...message.to, ...message.cc, ...message.bcc];
   for (const address of new Set(entries.map(addressOf))) {
-    const hit = listed.get(`${message.workspaceId}\n${address}`) ?? (message.groupId ? unsubscribed.get(`${message.groupId}\n${address}`) : undefined);
+    const hit =
+      listed.get(`${message.workspaceId}\n${address}`) ??
+      (message.groupId ? unsubscribed.get(`${message.groupId}\n${address}`) : undefined);
     if (hit) suppressed.set(address, hit);
   }
   const keep = (list: string[]) => list.filter((entry) => !suppressed.has(addressOf(entry)));
@@ -113,7 +124,8 @@ export async function recordSuppressed(
 ): Promise<void> {
   if (suppressed.length === 0) return;
   const parts = suppressed.map(
-    (s) => `${s.email} (${s.reason === "UNSUBSCRIBED" ? `unsubscribed from the group "${s.groupName}"` : REASON_TEXT[s.reason]})`,
+    (s) =>
+      `${s.email} (${s.reason === "UNSUBSCRIBED" ? `unsubscribed from the group "${s.groupName}"` : REASON_TEXT[s.reason]})`,
   );
   const sentence = options.nobodyLeft
     ? `Not sent: every recipient is suppressed: ${parts.join(", ")}.`

@@ -15,7 +15,12 @@ export interface RemoveSuppressionOptions {
 }
 
 /** Later sends go to it again; the removed row is kept in the audit entry. */
-export async function removeSuppressionOrThrow(workspaceId: string, email: string, actor: AuditActor, options?: RemoveSuppressionOptions): Promise<Suppression> {
+export async function removeSuppressionOrThrow(
+  workspaceId: string,
+  email: string,
+  actor: AuditActor,
+  options?: RemoveSuppressionOptions,
+): Promise<Suppression> {
   const address = normalizeSuppressionEmail(email);
   // Without options: the dashboard or the CLI, where a person chose the row with its reason in view.
   const force = options ? options.force === true : true;
@@ -26,14 +31,26 @@ export async function removeSuppressionOrThrow(workspaceId: string, email: strin
     const [current] = await tx.select({ reason: suppressions.reason }).from(suppressions).where(where).for("update");
     if (!current) throw notFound(`${address} on the suppression list`, "email");
     if (current.reason === "COMPLAINT" && !force) {
-      throw new AppError("CONFLICT", `${address} is suppressed because the recipient complained (marked a message as spam). Removing it needs "force": true, and a "reason" for the audit log.`, { param: "force" });
+      throw new AppError(
+        "CONFLICT",
+        `${address} is suppressed because the recipient complained (marked a message as spam). Removing it needs "force": true, and a "reason" for the audit log.`,
+        { param: "force" },
+      );
     }
-    if (current.reason === "COMPLAINT" && options && !why) throw invalidParameter("reason", "Say why a complaint is removed: reason is kept in the audit log.");
+    if (current.reason === "COMPLAINT" && options && !why)
+      throw invalidParameter("reason", "Say why a complaint is removed: reason is kept in the audit log.");
     const [removed] = await tx.delete(suppressions).where(where).returning();
     const { reason, emailMessageId, detail, createdAt } = removed;
     const target = { type: "suppression", id: address };
     const after = options ? { force, why } : null;
-    await recordAudit(tx, { workspaceId, actor, action: "suppression.remove", target, before: { email: address, reason, emailMessageId, detail, createdAt }, after });
+    await recordAudit(tx, {
+      workspaceId,
+      actor,
+      action: "suppression.remove",
+      target,
+      before: { email: address, reason, emailMessageId, detail, createdAt },
+      after,
+    });
     return removed;
   });
 }

@@ -19,9 +19,21 @@ describe("the suppression list", () => {
   it("suppresses a listed address for any live send, and after `suppression remove` it goes again", async () => {
     const ws = await createTestWorkspace();
     const other = await createTestWorkspace();
-    const added = await cli(["suppression", "add", "--workspace", ws.workspace.id, "--email", "Ada <ADA@example.org>", "--json"]);
+    const added = await cli([
+      "suppression",
+      "add",
+      "--workspace",
+      ws.workspace.id,
+      "--email",
+      "Ada <ADA@example.org>",
+      "--json",
+    ]);
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ email: "ada@example.org", reason: "MANUAL", emailMessageId: null });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      email: "ada@example.org",
+      reason: "MANUAL",
+      emailMessageId: null,
+    });
     const listed = await cli(["suppression", "list", "--workspace", ws.workspace.id]);
     expect(listed.stdout).toMatch(/^ada@example\.org\tMANUAL\t\d{4}-/);
 
@@ -57,8 +69,17 @@ describe("the suppression list", () => {
 
   it("partial suppression: sent to the other recipients only, the event names who was left out", async () => {
     const ws = await createTestWorkspace();
-    await addSuppression({ workspaceId: ws.workspace.id, email: "bob@example.org", reason: "HARD_BOUNCE", detail: "550 no such user" });
-    const id = await sendLive(ws.workspace.id, { ...raw, to: "Ada <ada@example.org>, Bob <Bob@example.org>", cc: "carol@example.org" });
+    await addSuppression({
+      workspaceId: ws.workspace.id,
+      email: "bob@example.org",
+      reason: "HARD_BOUNCE",
+      detail: "550 no such user",
+    });
+    const id = await sendLive(ws.workspace.id, {
+      ...raw,
+      to: "Ada <ada@example.org>, Bob <Bob@example.org>",
+      cc: "carol@example.org",
+    });
     await deliver(ws.workspace.id, id);
     const { message, codes, events, inbox, parsed } = await messageState(id);
     expect(message.status).toBe("SUCCEEDED");
@@ -74,7 +95,9 @@ describe("the suppression list", () => {
       "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
     ]);
     const event = events[2];
-    expect(event.message).toBe("Not sent to bob@example.org (on the suppression list after a hard bounce); sent to the other recipients.");
+    expect(event.message).toBe(
+      "Not sent to bob@example.org (on the suppression list after a hard bounce); sent to the other recipients.",
+    );
     expect(event.details).toEqual({ suppressed: [{ email: "bob@example.org", reason: "HARD_BOUNCE" }] });
     expect(message.lastSuppressedAt!.getTime()).toBe(event.createdAt.getTime());
     expect(event.createdAt.getTime()).toBeLessThan(message.sentAt!.getTime());
@@ -84,20 +107,59 @@ describe("the suppression list", () => {
 
   it("addSuppression is an idempotent upsert; the CLI refuses bad input", async () => {
     const ws = await createTestWorkspace();
-    const first = await addSuppression({ workspaceId: ws.workspace.id, email: "dan@example.org", reason: "HARD_BOUNCE", emailMessageId: "em_1" });
-    const second = await addSuppression({ workspaceId: ws.workspace.id, email: "DAN@example.org", reason: "COMPLAINT", emailMessageId: "em_2" });
-    expect(second).toMatchObject({ id: first.id, email: "dan@example.org", reason: "COMPLAINT", emailMessageId: "em_2" });
+    const first = await addSuppression({
+      workspaceId: ws.workspace.id,
+      email: "dan@example.org",
+      reason: "HARD_BOUNCE",
+      emailMessageId: "em_1",
+    });
+    const second = await addSuppression({
+      workspaceId: ws.workspace.id,
+      email: "DAN@example.org",
+      reason: "COMPLAINT",
+      emailMessageId: "em_2",
+    });
+    expect(second).toMatchObject({
+      id: first.id,
+      email: "dan@example.org",
+      reason: "COMPLAINT",
+      emailMessageId: "em_2",
+    });
     expect(await listSuppressions(ws.workspace.id)).toHaveLength(1);
 
-    const badReason = await cli(["suppression", "add", "--workspace", ws.workspace.id, "--email", "x@example.org", "--reason", "BORED"]);
+    const badReason = await cli([
+      "suppression",
+      "add",
+      "--workspace",
+      ws.workspace.id,
+      "--email",
+      "x@example.org",
+      "--reason",
+      "BORED",
+    ]);
     expect(badReason.code).toBe(1);
     expect(badReason.stderr).toContain("reason must be one of HARD_BOUNCE, COMPLAINT, MANUAL");
-    expect((await cli(["suppression", "add", "--workspace", ws.workspace.id, "--email", "not an address"])).code).toBe(1);
+    expect((await cli(["suppression", "add", "--workspace", ws.workspace.id, "--email", "not an address"])).code).toBe(
+      1,
+    );
     expect((await cli(["suppression", "add", "--workspace", ws.workspace.id])).code).toBe(2);
-    const unknown = await cli(["suppression", "remove", "--workspace", ws.workspace.id, "--email", "nobody@example.org"]);
+    const unknown = await cli([
+      "suppression",
+      "remove",
+      "--workspace",
+      ws.workspace.id,
+      "--email",
+      "nobody@example.org",
+    ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe("Error: nobody@example.org on the suppression list not found.");
-    const empty = await cli(["suppression", "list", "--workspace", (await createTestWorkspace()).workspace.id, "--json"]);
+    const empty = await cli([
+      "suppression",
+      "list",
+      "--workspace",
+      (await createTestWorkspace()).workspace.id,
+      "--json",
+    ]);
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });
 });
@@ -116,12 +178,19 @@ describe("the suppression list page", () => {
     const next = await listSuppressionsPage(ws.workspace.id, { limit: 2, after: first.nextAfter! });
     expect(next.items.map((s) => s.email)).toEqual(["carol@example.org"]);
     expect(next.previousBefore).toBe("carol@example.org");
-    expect((await listSuppressionsPage(ws.workspace.id, { prefix: "B" })).items.map((s) => s.email)).toEqual(["bob@example.org"]);
+    expect((await listSuppressionsPage(ws.workspace.id, { prefix: "B" })).items.map((s) => s.email)).toEqual([
+      "bob@example.org",
+    ]);
     expect((await listSuppressionsPage(other.workspace.id, {})).items).toEqual([]);
 
-    await expect(removeSuppressionOrThrow(other.workspace.id, "bob@example.org", AUDIT_CLI_ACTOR)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      removeSuppressionOrThrow(other.workspace.id, "bob@example.org", AUDIT_CLI_ACTOR),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await listSuppressionsPage(ws.workspace.id, {})).items).toHaveLength(3);
     await removeSuppressionOrThrow(ws.workspace.id, "bob@example.org", AUDIT_CLI_ACTOR);
-    expect((await listSuppressionsPage(ws.workspace.id, {})).items.map((s) => s.email)).toEqual(["ada@example.org", "carol@example.org"]);
+    expect((await listSuppressionsPage(ws.workspace.id, {})).items.map((s) => s.email)).toEqual([
+      "ada@example.org",
+      "carol@example.org",
+    ]);
   });
 });

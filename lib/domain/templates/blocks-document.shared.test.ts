@@ -16,7 +16,8 @@ import {
 } from "./blocks-document.shared";
 import { renderTemplate } from "./render.shared";
 
-const order = (document: BlocksDocument) => listBlocks(document).map((block) => `${"  ".repeat(block.depth)}${block.id}`);
+const order = (document: BlocksDocument) =>
+  listBlocks(document).map((block) => `${"  ".repeat(block.depth)}${block.id}`);
 
 /** The starter document plus a columns block (a text in its second column) and a container holding a divider. */
 function nested(): BlocksDocument {
@@ -37,9 +38,21 @@ describe("block document operations", () => {
     expect(childIds(start, { parentId: "root" })).toEqual(["heading", "text", "button"]);
     expect(start["heading-1"]).toBeUndefined();
 
-    expect(order(nested())).toEqual(["heading", "text", "button", "columns-1", "  text-1", "container-1", "  divider-1"]);
+    expect(order(nested())).toEqual([
+      "heading",
+      "text",
+      "button",
+      "columns-1",
+      "  text-1",
+      "container-1",
+      "  divider-1",
+    ]);
     expect(findPlace(nested(), "text-1")).toEqual({ parentId: "columns-1", column: 1, index: 0 });
-    expect(listBlocks(nested()).find((block) => block.id === "text-1")).toMatchObject({ depth: 1, siblings: 1, type: "Text" });
+    expect(listBlocks(nested()).find((block) => block.id === "text-1")).toMatchObject({
+      depth: 1,
+      siblings: 1,
+      type: "Text",
+    });
   });
 
   it("add from the palette after the selected block, into a selected container or column, else at the end", () => {
@@ -48,7 +61,11 @@ describe("block document operations", () => {
     expect(insertionPlace(document, { id: "root" })).toEqual({ parentId: "root", index: 5 });
     expect(insertionPlace(document, { id: "heading" })).toEqual({ parentId: "root", index: 1 });
     expect(insertionPlace(document, { id: "container-1" })).toEqual({ parentId: "container-1", index: 1 });
-    expect(insertionPlace(document, { id: "columns-1", column: 0 })).toEqual({ parentId: "columns-1", column: 0, index: 0 });
+    expect(insertionPlace(document, { id: "columns-1", column: 0 })).toEqual({
+      parentId: "columns-1",
+      column: 0,
+      index: 0,
+    });
     expect(insertionPlace(document, { id: "text-1" })).toEqual({ parentId: "columns-1", column: 1, index: 1 });
     expect(insertionPlace(document, { id: "gone" })).toEqual({ parentId: "root", index: 5 });
   });
@@ -60,19 +77,48 @@ describe("block document operations", () => {
     expect(removed["text-1"]).toBeUndefined();
     expect(document["text-1"]).toBeDefined();
     expect(removeBlock(document, "root")).toBe(document);
-    expect(order(removeBlock(document, "divider-1"))).toEqual(["heading", "text", "button", "columns-1", "  text-1", "container-1"]);
+    expect(order(removeBlock(document, "divider-1"))).toEqual([
+      "heading",
+      "text",
+      "button",
+      "columns-1",
+      "  text-1",
+      "container-1",
+    ]);
   });
 
   it("move up and down among siblings, unchanged at the ends, and drag to another place", () => {
     const document = nested();
-    expect(childIds(moveBlock(document, "text", -1), { parentId: "root" }).slice(0, 3)).toEqual(["text", "heading", "button"]);
-    expect(childIds(moveBlock(document, "heading", 1), { parentId: "root" }).slice(0, 3)).toEqual(["text", "heading", "button"]);
+    expect(childIds(moveBlock(document, "text", -1), { parentId: "root" }).slice(0, 3)).toEqual([
+      "text",
+      "heading",
+      "button",
+    ]);
+    expect(childIds(moveBlock(document, "heading", 1), { parentId: "root" }).slice(0, 3)).toEqual([
+      "text",
+      "heading",
+      "button",
+    ]);
     expect(moveBlock(document, "heading", -1)).toBe(document);
     expect(moveBlock(document, "text-1", 1)).toBe(document);
 
     const dragged = moveBlockTo(document, "button", { parentId: "columns-1", column: 0, index: 0 });
-    expect(order(dragged)).toEqual(["heading", "text", "columns-1", "  button", "  text-1", "container-1", "  divider-1"]);
-    expect(childIds(moveBlockTo(document, "heading", { parentId: "root", index: 3 }), { parentId: "root" })).toEqual(["text", "button", "heading", "columns-1", "container-1"]);
+    expect(order(dragged)).toEqual([
+      "heading",
+      "text",
+      "columns-1",
+      "  button",
+      "  text-1",
+      "container-1",
+      "  divider-1",
+    ]);
+    expect(childIds(moveBlockTo(document, "heading", { parentId: "root", index: 3 }), { parentId: "root" })).toEqual([
+      "text",
+      "button",
+      "heading",
+      "columns-1",
+      "container-1",
+    ]);
     // Into itself: refused.
     expect(moveBlockTo(document, "container-1", { parentId: "container-1", index: 0 })).toBe(document);
   });
@@ -80,13 +126,26 @@ describe("block document operations", () => {
   it("duplicate a block and its nested blocks with new ids, right after the original", () => {
     const { document, id } = duplicateBlock(nested(), "columns-1");
     expect(id).toBe("columns-2");
-    expect(order(document)).toEqual(["heading", "text", "button", "columns-1", "  text-1", "columns-2", "  text-2", "container-1", "  divider-1"]);
+    expect(order(document)).toEqual([
+      "heading",
+      "text",
+      "button",
+      "columns-1",
+      "  text-1",
+      "columns-2",
+      "  text-2",
+      "container-1",
+      "  divider-1",
+    ]);
     const edited = updateBlock(document, "text-2", { props: { text: "Only the copy" } });
     expect((edited["text-1"].data.props as { text: string }).text).toBe("Write your text here.");
   });
 
   it("update props, style and the layout; null goes back to the default", () => {
-    let document = updateBlock(emptyBlocksDocument(), "button", { props: { url: "{{ link }}", fullWidth: true }, style: { textAlign: "center" } });
+    let document = updateBlock(emptyBlocksDocument(), "button", {
+      props: { url: "{{ link }}", fullWidth: true },
+      style: { textAlign: "center" },
+    });
     expect(document.button.data.props).toEqual({ text: "Open", url: "{{ link }}", fullWidth: true });
     expect(document.button.data.style).toMatchObject({ textAlign: "center", padding: { top: 16 } });
     document = updateBlock(document, "button", { props: { fullWidth: null } });
@@ -124,13 +183,19 @@ describe("default blocks", () => {
     document = updateBlock(document, "image-2", { props: { url: "https://cdn.test/{{ user.id }}.png" } });
     expect(blocksDocumentProblem(document)).toBeNull();
     const html = blocksToLiquidHtml(document);
-    const rendered = renderTemplate({ subject: "s", bodyHtml: html, bodyText: null }, { name: "Ada", url: "https://x.test", user: { name: "Bo", id: 7 } });
+    const rendered = renderTemplate(
+      { subject: "s", bodyHtml: html, bodyText: null },
+      { name: "Ada", url: "https://x.test", user: { name: "Bo", id: 7 } },
+    );
     expect(rendered.bodyHtml).toContain("Dear Bo");
     expect(rendered.bodyHtml).toContain('src="https://cdn.test/7.png"');
     expect(rendered.bodyHtml).toContain("Your HTML here.");
     expect(PALETTE_BLOCK_TYPES).toHaveLength(9);
     for (const type of BLOCK_TYPES) {
-      const alone: BlocksDocument = { root: { type: "EmailLayout", data: { childrenIds: ["only"] } }, only: defaultBlock(type) };
+      const alone: BlocksDocument = {
+        root: { type: "EmailLayout", data: { childrenIds: ["only"] } },
+        only: defaultBlock(type),
+      };
       expect(blocksDocumentProblem(alone), type).toBeNull();
       expect(blocksToLiquidHtml(alone), type).toMatch(/^<!DOCTYPE html>/);
     }

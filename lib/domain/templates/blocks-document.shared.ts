@@ -29,7 +29,9 @@ function asRecord(value: unknown): Data {
 }
 
 function columnsOf(block: Block): { childrenIds: string[] }[] {
-  const columns = Array.isArray(asRecord(block.data.props).columns) ? (asRecord(block.data.props).columns as unknown[]) : [];
+  const columns = Array.isArray(asRecord(block.data.props).columns)
+    ? (asRecord(block.data.props).columns as unknown[])
+    : [];
   return [0, 1, 2].map((n) => {
     const ids = asRecord(columns[n]).childrenIds;
     return { childrenIds: Array.isArray(ids) ? (ids as string[]) : [] };
@@ -51,7 +53,12 @@ export function slotsOf(document: BlocksDocument, id: string, hidden = false): B
 export function childIds(document: BlocksDocument, slot: BlockSlot): string[] {
   const block = document[slot.parentId];
   if (!block) return [];
-  const ids = block.type === "EmailLayout" ? block.data.childrenIds : block.type === "Container" ? asRecord(block.data.props).childrenIds : columnsOf(block)[slot.column ?? 0]?.childrenIds;
+  const ids =
+    block.type === "EmailLayout"
+      ? block.data.childrenIds
+      : block.type === "Container"
+        ? asRecord(block.data.props).childrenIds
+        : columnsOf(block)[slot.column ?? 0]?.childrenIds;
   return Array.isArray(ids) ? (ids as string[]) : [];
 }
 
@@ -62,7 +69,14 @@ function withChildIds(document: BlocksDocument, slot: BlockSlot, ids: string[]):
   let data: Data;
   if (block.type === "EmailLayout") data = { ...block.data, childrenIds: ids };
   else if (block.type === "Container") data = { ...block.data, props: { ...props, childrenIds: ids } };
-  else data = { ...block.data, props: { ...props, columns: columnsOf(block).map((column, n) => (n === slot.column ? { childrenIds: ids } : column)) } };
+  else
+    data = {
+      ...block.data,
+      props: {
+        ...props,
+        columns: columnsOf(block).map((column, n) => (n === slot.column ? { childrenIds: ids } : column)),
+      },
+    };
   return { ...document, [slot.parentId]: { ...block, data } };
 }
 
@@ -81,7 +95,12 @@ export function findPlace(document: BlocksDocument, id: string): BlockPlace | nu
 export function subtreeIds(document: BlocksDocument, id: string, seen = new Set<string>()): string[] {
   if (seen.has(id) || !document[id]) return [];
   seen.add(id);
-  return [id, ...slotsOf(document, id, true).flatMap((slot) => childIds(document, slot).flatMap((child) => subtreeIds(document, child, seen)))];
+  return [
+    id,
+    ...slotsOf(document, id, true).flatMap((slot) =>
+      childIds(document, slot).flatMap((child) => subtreeIds(document, child, seen)),
+    ),
+  ];
 }
 
 export function newBlockId(document: BlocksDocument, type: string): string {
@@ -97,7 +116,11 @@ function insertId(document: BlocksDocument, id: string, place: BlockPlace): Bloc
   return withChildIds(document, place, ids);
 }
 
-export function insertBlock(document: BlocksDocument, type: BlockType, place: BlockPlace): { document: BlocksDocument; id: string } {
+export function insertBlock(
+  document: BlocksDocument,
+  type: BlockType,
+  place: BlockPlace,
+): { document: BlocksDocument; id: string } {
   const id = newBlockId(document, type);
   return { document: insertId({ ...document, [id]: defaultBlock(type) }, id, place), id };
 }
@@ -116,7 +139,13 @@ export function insertionPlace(document: BlocksDocument, selection: BlockSelecti
 export function removeBlock(document: BlocksDocument, id: string): BlocksDocument {
   const place = findPlace(document, id);
   if (!place) return document;
-  const next = { ...withChildIds(document, place, childIds(document, place).filter((child) => child !== id)) };
+  const next = {
+    ...withChildIds(
+      document,
+      place,
+      childIds(document, place).filter((child) => child !== id),
+    ),
+  };
   for (const gone of subtreeIds(document, id)) delete next[gone];
   return next;
 }
@@ -137,8 +166,15 @@ export function moveBlockTo(document: BlocksDocument, id: string, target: BlockP
   const place = findPlace(document, id);
   if (!place || subtreeIds(document, id).includes(target.parentId)) return document;
   const sameSlot = place.parentId === target.parentId && (place.column ?? 0) === (target.column ?? 0);
-  const removed = withChildIds(document, place, childIds(document, place).filter((child) => child !== id));
-  return insertId(removed, id, { ...target, index: sameSlot && place.index < target.index ? target.index - 1 : target.index });
+  const removed = withChildIds(
+    document,
+    place,
+    childIds(document, place).filter((child) => child !== id),
+  );
+  return insertId(removed, id, {
+    ...target,
+    index: sameSlot && place.index < target.index ? target.index - 1 : target.index,
+  });
 }
 
 function cloneSubtree(document: BlocksDocument, id: string): { document: BlocksDocument; id: string } {
@@ -171,7 +207,11 @@ function merged(current: unknown, patch: Data): Data {
 }
 
 /** Changes a block's `props` and/or `style`; the root's settings (`data` itself) with `{ layout }`. */
-export function updateBlock(document: BlocksDocument, id: string, patch: { props?: Data; style?: Data; layout?: Data }): BlocksDocument {
+export function updateBlock(
+  document: BlocksDocument,
+  id: string,
+  patch: { props?: Data; style?: Data; layout?: Data },
+): BlocksDocument {
   const block = document[id];
   if (!block) return document;
   let data = patch.layout ? merged(block.data, patch.layout) : block.data;
@@ -192,13 +232,24 @@ export function setColumnsCount(document: BlocksDocument, id: string, count: 2 |
   return next;
 }
 
-export function listBlocks(document: BlocksDocument, parentId = "root", depth = 0, seen = new Set<string>()): ListedBlock[] {
+export function listBlocks(
+  document: BlocksDocument,
+  parentId = "root",
+  depth = 0,
+  seen = new Set<string>(),
+): ListedBlock[] {
   return slotsOf(document, parentId).flatMap((slot) => {
     const ids = childIds(document, slot);
     return ids.flatMap((id, index) => {
       if (seen.has(id) || !document[id]) return [];
       seen.add(id);
-      const listed: ListedBlock = { id, type: document[id].type, depth, place: { ...slot, index }, siblings: ids.length };
+      const listed: ListedBlock = {
+        id,
+        type: document[id].type,
+        depth,
+        place: { ...slot, index },
+        siblings: ids.length,
+      };
       return [listed, ...listBlocks(document, id, depth + 1, seen)];
     });
   });

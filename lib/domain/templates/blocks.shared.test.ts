@@ -6,10 +6,16 @@ describe("blocks documents", () => {
   it("compile to Liquid HTML that the one renderer fills, Liquid in text and attributes intact", () => {
     const document = emptyBlocksDocument();
     document.text.data.props = { text: 'Total: {{ total | currency: "EUR", "de-DE" }} & more' };
-    document.button.data.props = { text: "Track {{ order.id }}", url: "https://shop.test/o/{{ order.id }}?q={{ 'a b' | url_encode }}" };
+    document.button.data.props = {
+      text: "Track {{ order.id }}",
+      url: "https://shop.test/o/{{ order.id }}?q={{ 'a b' | url_encode }}",
+    };
     const html = blocksToLiquidHtml(document);
     expect(html).toContain('{{ total | currency: "EUR", "de-DE" }} &amp; more');
-    const rendered = renderTemplate({ subject: "s", bodyHtml: html, bodyText: null }, { name: "Ada", total: 12.5, order: { id: "A<1>" } });
+    const rendered = renderTemplate(
+      { subject: "s", bodyHtml: html, bodyText: null },
+      { name: "Ada", total: 12.5, order: { id: "A<1>" } },
+    );
     expect(rendered.bodyHtml).toContain("Hello Ada");
     expect(rendered.bodyHtml).toContain("Total: 12,50\u00a0€ &amp; more");
     expect(rendered.bodyHtml).toContain('href="https://shop.test/o/A&lt;1&gt;?q=a+b"');

@@ -24,10 +24,34 @@ export function emptyBlocksDocument(): BlocksDocument {
   return {
     root: {
       type: "EmailLayout",
-      data: { backdropColor: "#F5F5F5", canvasColor: "#FFFFFF", textColor: "#262626", fontFamily: "MODERN_SANS", childrenIds: ["heading", "text", "button"] },
+      data: {
+        backdropColor: "#F5F5F5",
+        canvasColor: "#FFFFFF",
+        textColor: "#262626",
+        fontFamily: "MODERN_SANS",
+        childrenIds: ["heading", "text", "button"],
+      },
     },
-    heading: { type: "Heading", data: { props: { text: "Hello {{ name | default: \"there\" }}", level: "h2" }, style: { padding: { top: 24, bottom: 8, left: 24, right: 24 } } } },
-    text: { type: "Text", data: { props: { text: "Write your message here." }, style: { padding: { top: 8, bottom: 8, left: 24, right: 24 } } } },
-    button: { type: "Button", data: { props: { text: "Open", url: "{{ url }}" }, style: { padding: { top: 16, bottom: 24, left: 24, right: 24 } } } },
+    heading: {
+      type: "Heading",
+      data: {
+        props: { text: 'Hello {{ name | default: "there" }}', level: "h2" },
+        style: { padding: { top: 24, bottom: 8, left: 24, right: 24 } },
+      },
+    },
+    text: {
+      type: "Text",
+      data: {
+        props: { text: "Write your message here." },
+        style: { padding: { top: 8, bottom: 8, left: 24, right: 24 } },
+      },
+    },
+    button: {
+      type: "Button",
+      data: {
+        props: { text: "Open", url: "{{ url }}" },
+        style: { padding: { top: 16, bottom: 24, left: 24, right: 24 } },
+      },
+    },
   };
 }

@@ -9,7 +9,11 @@ const compiled = new Map<string, CompiledTemplate>();
  * Parsed fields by template id and version: every save makes a new version, so nothing needs invalidating, across
  * processes too. A save that lands mid-load is filed under the version it really is.
  */
-export async function compiledVersion(templateId: string, version: number, load: () => Promise<TemplateSource & { version: number }>): Promise<CompiledTemplate> {
+export async function compiledVersion(
+  templateId: string,
+  version: number,
+  load: () => Promise<TemplateSource & { version: number }>,
+): Promise<CompiledTemplate> {
   const hit = compiled.get(key(templateId, version));
   if (hit) {
     compiled.delete(key(templateId, version));
@@ -26,7 +30,9 @@ export async function compiledVersion(templateId: string, version: number, load:
 /** How many versions this process holds (tests). */
 export function compiledVersionsCached(templateId: string): number[] {
   const prefix = `${templateId}@`;
-  return [...compiled.keys()].filter((entry) => entry.startsWith(prefix)).map((entry) => Number(entry.slice(prefix.length)));
+  return [...compiled.keys()]
+    .filter((entry) => entry.startsWith(prefix))
+    .map((entry) => Number(entry.slice(prefix.length)));
 }
 
 const key = (templateId: string, version: number) => `${templateId}@${version}`;

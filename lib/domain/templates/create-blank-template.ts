@@ -9,7 +9,14 @@ import { templateContentSchema } from "./schemas";
 export type BlankTemplateInput =
   | { workspaceId: string; userId: string | null; name?: string | null; kind: "code" }
   /** The browser compiles the block document to bodyHtml (server code cannot render it, blocks.shared.ts). */
-  | { workspaceId: string; userId: string | null; name?: string | null; kind: "blocks"; bodyHtml: string; blocks: unknown };
+  | {
+      workspaceId: string;
+      userId: string | null;
+      name?: string | null;
+      kind: "blocks";
+      bodyHtml: string;
+      blocks: unknown;
+    };
 
 /** A new template from the blank code skeleton or the blank block document, as version 1, From the workspace's default sender. */
 export async function createBlankTemplate(input: BlankTemplateInput) {
@@ -25,7 +32,8 @@ export async function createBlankTemplate(input: BlankTemplateInput) {
     blocks: isBlocks ? input.blocks : null,
   });
   if (!parsed.success) throw zodToAppError(parsed.error);
-  if (isBlocks && parsed.data.bodyHtml.trim() === "") throw invalidParameter("bodyHtml", "Invalid bodyHtml: the compiled HTML of the block document is required.");
+  if (isBlocks && parsed.data.bodyHtml.trim() === "")
+    throw invalidParameter("bodyHtml", "Invalid bodyHtml: the compiled HTML of the block document is required.");
   const fromAddress = parsed.data.fromAddress || (await defaultSenderFor(input.workspaceId));
   return createTemplate({ workspaceId: input.workspaceId, userId: input.userId, ...parsed.data, fromAddress });
 }

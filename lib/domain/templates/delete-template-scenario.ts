@@ -7,7 +7,12 @@ import { recordAudit } from "@/lib/records/audit/record-audit";
 import { notFound } from "@/lib/foundation/errors";
 
 /** Deletes one scenario of a template of the workspace; anything else (another workspace's) is NOT_FOUND. */
-export async function deleteTemplateScenario(input: { workspaceId: string; templateId: string; scenarioId: string; actor?: AuditActor }): Promise<void> {
+export async function deleteTemplateScenario(input: {
+  workspaceId: string;
+  templateId: string;
+  scenarioId: string;
+  actor?: AuditActor;
+}): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
     const [deleted] = await tx

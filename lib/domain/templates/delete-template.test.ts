@@ -22,9 +22,15 @@ async function rowsOf(templateId: string) {
 describe("deleteTemplate", () => {
   it("deletes an unused template with its versions and scenarios", async () => {
     const ws = await createTestWorkspace();
-    const template = await createTemplateFromStarter({ workspaceId: ws.workspace.id, starterKey: "welcome", userId: null });
+    const template = await createTemplateFromStarter({
+      workspaceId: ws.workspace.id,
+      starterKey: "welcome",
+      userId: null,
+    });
     const kept = await ws.createTemplate({ name: "Kept" });
-    await expect(deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: template.id })).resolves.toMatchObject({ id: template.id });
+    await expect(
+      deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: template.id }),
+    ).resolves.toMatchObject({ id: template.id });
     expect(await rowsOf(template.id)).toEqual({ templates: [], versions: [] });
     expect((await rowsOf(kept.id)).templates).toHaveLength(1);
   });
@@ -33,13 +39,32 @@ describe("deleteTemplate", () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate({ name: "Receipt" });
     const unrelated = await ws.createTemplate({ name: "Other" });
-    const onboarding = await createWorkflow({ workspaceId: ws.workspace.id, definition: { name: "Onboarding", steps: [sendStep(unrelated.id), { type: "wait", seconds: 5 }, sendStep(template.id)] } });
-    const billing = await createWorkflow({ workspaceId: ws.workspace.id, definition: { name: "Billing", key: "billing", steps: [sendStep(template.id)] } });
-    await createWorkflow({ workspaceId: ws.workspace.id, definition: { name: "Unrelated", steps: [sendStep(unrelated.id)] } });
+    const onboarding = await createWorkflow({
+      workspaceId: ws.workspace.id,
+      definition: {
+        name: "Onboarding",
+        steps: [sendStep(unrelated.id), { type: "wait", seconds: 5 }, sendStep(template.id)],
+      },
+    });
+    const billing = await createWorkflow({
+      workspaceId: ws.workspace.id,
+      definition: { name: "Billing", key: "billing", steps: [sendStep(template.id)] },
+    });
+    await createWorkflow({
+      workspaceId: ws.workspace.id,
+      definition: { name: "Unrelated", steps: [sendStep(unrelated.id)] },
+    });
 
-    expect((await findWorkflowsUsingTemplate(ws.workspace.id, template.id)).map((workflow) => workflow.id)).toEqual([billing.id, onboarding.id]);
+    expect((await findWorkflowsUsingTemplate(ws.workspace.id, template.id)).map((workflow) => workflow.id)).toEqual([
+      billing.id,
+      onboarding.id,
+    ]);
     const refusal = deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: template.id });
-    await expect(refusal).rejects.toMatchObject({ code: "CONFLICT", param: "templateId", message: expect.stringContaining("“Billing”, “Onboarding”") });
+    await expect(refusal).rejects.toMatchObject({
+      code: "CONFLICT",
+      param: "templateId",
+      message: expect.stringContaining("“Billing”, “Onboarding”"),
+    });
     expect((await rowsOf(template.id)).templates).toHaveLength(1);
     expect((await rowsOf(template.id)).versions).toHaveLength(1);
     expect(await findWorkflowsUsingTemplate(ws.workspace.id, template.id)).toHaveLength(2);
@@ -49,8 +74,12 @@ describe("deleteTemplate", () => {
     const ws = await createTestWorkspace();
     const other = await createTestWorkspace();
     const template = await ws.createTemplate({});
-    await expect(deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: other.workspace.id, templateId: template.id })).rejects.toMatchObject({ code: "NOT_FOUND", param: "templateId" });
-    await expect(deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: "tpl_unknown" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: other.workspace.id, templateId: template.id }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND", param: "templateId" });
+    await expect(
+      deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: "tpl_unknown" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await rowsOf(template.id)).templates).toHaveLength(1);
     expect(await findWorkflowsUsingTemplate(other.workspace.id, template.id)).toEqual([]);
   });

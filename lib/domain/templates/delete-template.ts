@@ -20,11 +20,21 @@ export async function deleteTemplate(input: { workspaceId: string; templateId: s
     if (users.length > 0) {
       const names = users.map((workflow) => `“${workflow.name}”`).join(", ");
       const noun = users.length === 1 ? "workflow" : "workflows";
-      throw new AppError("CONFLICT", `“${template.name}” is used by the ${noun} ${names}. Remove it from their steps first, then delete it.`, { param: "templateId" });
+      throw new AppError(
+        "CONFLICT",
+        `“${template.name}” is used by the ${noun} ${names}. Remove it from their steps first, then delete it.`,
+        { param: "templateId" },
+      );
     }
     await tx.delete(templates).where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, template.id)));
     const target = { type: "template", id: template.id };
-    await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: "template.delete", target, before: { name: template.name } });
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: input.actor,
+      action: "template.delete",
+      target,
+      before: { name: template.name },
+    });
     return template;
   });
 }

@@ -37,7 +37,13 @@ export async function duplicateTemplate(input: { workspaceId: string; templateId
       .orderBy(asc(templateScenarios.createdAt), asc(templateScenarios.id));
     if (scenarios.length > 0) {
       await tx.insert(templateScenarios).values(
-        scenarios.map((scenario) => ({ id: newId("templateScenario"), workspaceId: input.workspaceId, templateId: copy.id, name: scenario.name, variables: scenario.variables })),
+        scenarios.map((scenario) => ({
+          id: newId("templateScenario"),
+          workspaceId: input.workspaceId,
+          templateId: copy.id,
+          name: scenario.name,
+          variables: scenario.variables,
+        })),
       );
     }
     return copy;

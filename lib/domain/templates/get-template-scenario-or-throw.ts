@@ -6,12 +6,23 @@ import { notFound } from "@/lib/foundation/errors";
 import type { TemplateScenario } from "./list-template-scenarios";
 
 /** One scenario of one template of the workspace; another workspace's (or template's) is the same NOT_FOUND. */
-export async function getTemplateScenarioOrThrow(workspaceId: string, templateId: string, scenarioId: string, executor?: Executor): Promise<TemplateScenario> {
+export async function getTemplateScenarioOrThrow(
+  workspaceId: string,
+  templateId: string,
+  scenarioId: string,
+  executor?: Executor,
+): Promise<TemplateScenario> {
   const db = executor ?? (await getDb());
   const [scenario] = await db
     .select()
     .from(templateScenarios)
-    .where(and(eq(templateScenarios.workspaceId, workspaceId), eq(templateScenarios.templateId, templateId), eq(templateScenarios.id, scenarioId)));
+    .where(
+      and(
+        eq(templateScenarios.workspaceId, workspaceId),
+        eq(templateScenarios.templateId, templateId),
+        eq(templateScenarios.id, scenarioId),
+      ),
+    );
   if (!scenario) throw notFound(`Scenario ${scenarioId}`, "scenarioId");
   return scenario;
 }

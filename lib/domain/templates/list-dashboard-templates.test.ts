@@ -17,18 +17,33 @@ async function setUpdatedAt(templateId: string, at: Date) {
 describe("listDashboardTemplates", () => {
   it("lists the most recently edited first, with version, who edited it and how many workflows use it", async () => {
     const ws = await createTestWorkspace();
-    const editor = await createUser({ email: `editor-${Date.now()}@example.org`, password: "password-123456", workspaceId: ws.workspace.id, name: "Eve Editor" });
+    const editor = await createUser({
+      email: `editor-${Date.now()}@example.org`,
+      password: "password-123456",
+      workspaceId: ws.workspace.id,
+      name: "Eve Editor",
+    });
     const older = await ws.createTemplate({ name: "Older" });
     const edited = await ws.createTemplate({ name: "Edited" });
     await setUpdatedAt(older.id, minutesAgo(10));
     await setUpdatedAt(edited.id, minutesAgo(20));
-    await updateTemplate({ workspaceId: ws.workspace.id, templateId: edited.id, userId: editor.id, content: { name: "Edited", subject: "Hi", bodyHtml: "<p>v2</p>" } });
+    await updateTemplate({
+      workspaceId: ws.workspace.id,
+      templateId: edited.id,
+      userId: editor.id,
+      content: { name: "Edited", subject: "Hi", bodyHtml: "<p>v2</p>" },
+    });
     const step = (templateId: string) => ({ type: "sendEmail", templateId, to: "{{ email }}" });
     await createWorkflow({ workspaceId: ws.workspace.id, definition: { name: "A", steps: [step(edited.id)] } });
-    await createWorkflow({ workspaceId: ws.workspace.id, definition: { name: "B", steps: [step(older.id), { type: "wait", seconds: 60 }, step(edited.id)] } });
+    await createWorkflow({
+      workspaceId: ws.workspace.id,
+      definition: { name: "B", steps: [step(older.id), { type: "wait", seconds: 60 }, step(edited.id)] },
+    });
 
     const page = await listDashboardTemplates(ws.workspace.id);
-    expect(page.items.map((item) => [item.name, item.version, item.usedByWorkflows, item.editor?.name ?? null])).toEqual([
+    expect(
+      page.items.map((item) => [item.name, item.version, item.usedByWorkflows, item.editor?.name ?? null]),
+    ).toEqual([
       ["Edited", 2, 2, "Eve Editor"],
       ["Older", 1, 1, null],
     ]);
@@ -41,7 +56,8 @@ describe("listDashboardTemplates", () => {
     await ws.createTemplate({ name: "Password reset", subject: "Reset it" });
     await ws.createTemplate({ name: "Receipt", subject: "Your ORDER {{ order.number }}" });
     await ws.createTemplate({ name: "100% off_sale", subject: "Sale" });
-    const names = async (query: string) => (await listDashboardTemplates(ws.workspace.id, { query })).items.map((item) => item.name).sort();
+    const names = async (query: string) =>
+      (await listDashboardTemplates(ws.workspace.id, { query })).items.map((item) => item.name).sort();
     expect(await names("PASSWORD")).toEqual(["Password reset"]);
     expect(await names("order")).toEqual(["Receipt"]);
     expect(await names("re")).toEqual(["Password reset", "Receipt"]);
@@ -71,7 +87,9 @@ describe("listDashboardTemplates", () => {
     const back = await listDashboardTemplates(ws.workspace.id, { limit: 2, before: third.previousBefore! });
     expect(back.items.map((item) => item.name)).toEqual(["T2", "T1"]);
     expect(back.previousBefore).toBe(created[2].id);
-    await expect(listDashboardTemplates(ws.workspace.id, { after: foreign.id })).rejects.toMatchObject({ param: "after" });
+    await expect(listDashboardTemplates(ws.workspace.id, { after: foreign.id })).rejects.toMatchObject({
+      param: "after",
+    });
     expect((await listDashboardTemplates(other.workspace.id)).items.map((item) => item.id)).toEqual([foreign.id]);
   });
 });

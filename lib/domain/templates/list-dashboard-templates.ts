@@ -30,7 +30,10 @@ export async function listDashboardTemplates(workspaceId: string, request: Dashb
       .where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, anchorId)));
     if (!row) throw invalidParameter(direction, `No template ${anchorId} to page from: it may have been deleted.`);
     const key = sql`(${row.updatedAt.toISOString()}::timestamptz, ${row.id})`;
-    anchor = direction === "before" ? sql`(${templates.updatedAt}, ${templates.id}) > ${key}` : sql`(${templates.updatedAt}, ${templates.id}) < ${key}`;
+    anchor =
+      direction === "before"
+        ? sql`(${templates.updatedAt}, ${templates.id}) > ${key}`
+        : sql`(${templates.updatedAt}, ${templates.id}) < ${key}`;
   }
   const backwards = direction === "before";
   const rows = await db
@@ -49,7 +52,9 @@ export async function listDashboardTemplates(workspaceId: string, request: Dashb
     .from(templates)
     .leftJoin(users, eq(users.id, templates.updatedByUserId))
     .where(and(scope, anchor))
-    .orderBy(...(backwards ? [asc(templates.updatedAt), asc(templates.id)] : [desc(templates.updatedAt), desc(templates.id)]))
+    .orderBy(
+      ...(backwards ? [asc(templates.updatedAt), asc(templates.id)] : [desc(templates.updatedAt), desc(templates.id)]),
+    )
     .limit(limit + 1);
   const more = rows.length > limit;
   const items = rows.slice(0, limit).map(({ editorName, editorEmail, usedByWorkflows, ...row }) => ({

@@ -7,7 +7,12 @@ describe("listTemplateNames", () => {
   it("names this workspace's templates only", async () => {
     const { workspace } = await createTestWorkspace();
     const { workspace: other } = await createTestWorkspace();
-    const ours = await createTemplate({ workspaceId: workspace.id, name: "Receipt", subject: "s", bodyHtml: "<p>x</p>" });
+    const ours = await createTemplate({
+      workspaceId: workspace.id,
+      name: "Receipt",
+      subject: "s",
+      bodyHtml: "<p>x</p>",
+    });
     const theirs = await createTemplate({ workspaceId: other.id, name: "Theirs", subject: "s", bodyHtml: "<p>x</p>" });
     const names = await listTemplateNames(workspace.id, [ours.id, theirs.id, null, ours.id]);
     expect([...names]).toEqual([[ours.id, "Receipt"]]);

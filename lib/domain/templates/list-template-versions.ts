@@ -22,7 +22,10 @@ export async function listTemplateVersions(workspaceId: string, templateId: stri
     .leftJoin(users, eq(users.id, templateVersions.createdByUserId))
     .where(and(eq(templateVersions.workspaceId, workspaceId), eq(templateVersions.templateId, template.id)))
     .orderBy(desc(templateVersions.version));
-  const versions = rows.map(({ authorName, authorEmail, ...row }) => ({ ...row, author: authorEmail ? { name: authorName, email: authorEmail } : null }));
+  const versions = rows.map(({ authorName, authorEmail, ...row }) => ({
+    ...row,
+    author: authorEmail ? { name: authorName, email: authorEmail } : null,
+  }));
   return { template, versions };
 }
 

@@ -17,6 +17,13 @@ export function parseTemplateListQuery(params: URLSearchParams): TemplateListQue
 /** Beyond the published API (docs/api.md#decided-templates). */
 export async function listTemplates(workspaceId: string, page: TemplateListQuery) {
   const t = templates;
-  const query = { db: await getDb(), table: t, createdAt: t.createdAt, id: t.id, scope: eq(t.workspaceId, workspaceId), filters: [] };
+  const query = {
+    db: await getDb(),
+    table: t,
+    createdAt: t.createdAt,
+    id: t.id,
+    scope: eq(t.workspaceId, workspaceId),
+    filters: [],
+  };
   return keysetPage<typeof t.$inferSelect>(query, page);
 }

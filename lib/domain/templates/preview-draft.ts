@@ -51,7 +51,15 @@ function fieldProblems(draft: z.output<typeof previewDraftSchema>, data: Record<
     const source = draft[field];
     if (!source) continue;
     try {
-      renderTemplate({ subject: field === "subject" ? source : "", bodyHtml: field === "bodyHtml" ? source : "", bodyText: field === "bodyText" ? source : null }, data, { strict: draft.strict });
+      renderTemplate(
+        {
+          subject: field === "subject" ? source : "",
+          bodyHtml: field === "bodyHtml" ? source : "",
+          bodyText: field === "bodyText" ? source : null,
+        },
+        data,
+        { strict: draft.strict },
+      );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       problems.push(toProblem(field, error));
@@ -71,15 +79,19 @@ export function previewDraft(input: unknown): PreviewResult {
   let missing: string[] = [];
   try {
     missing = missingVariables([draft.subject, draft.bodyHtml, draft.bodyText, draft.fromAddress, draft.replyTo], data);
-  } catch {
-  }
+  } catch {}
   let rendered: RenderedEmail | null = null;
   try {
-    rendered = renderTemplate({ subject: draft.subject, bodyHtml: draft.bodyHtml, bodyText: draft.bodyText ?? null }, data, { strict: draft.strict });
+    rendered = renderTemplate(
+      { subject: draft.subject, bodyHtml: draft.bodyHtml, bodyText: draft.bodyText ?? null },
+      data,
+      { strict: draft.strict },
+    );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     problems.push(...fieldProblems(draft, data));
-    if (problems.length === 0) problems.push(toProblem((error.param as TemplateField | undefined) ?? "bodyHtml", error));
+    if (problems.length === 0)
+      problems.push(toProblem((error.param as TemplateField | undefined) ?? "bodyHtml", error));
   }
   const lines: Record<"fromAddress" | "replyTo", string | null> = { fromAddress: null, replyTo: null };
   for (const field of ["fromAddress", "replyTo"] as const) {

@@ -15,7 +15,11 @@ export interface PreviewResult {
  * The body IS the variables (docs/api.md#decided-templates). A body copied from /render (`{ "variables": {…} }`)
  * would preview empty, so unless the template reads `variables`, its contents are rendered and the caller told.
  */
-export async function previewTemplateById(workspaceId: string, templateId: string, body: unknown): Promise<PreviewResult> {
+export async function previewTemplateById(
+  workspaceId: string,
+  templateId: string,
+  body: unknown,
+): Promise<PreviewResult> {
   assertVariablesObject(body);
   const template = await getTemplateOrThrow(workspaceId, templateId, undefined, "id");
   const wrapped = isPlainObject(body) && Object.keys(body).length === 1 && isPlainObject(body.variables);
@@ -24,7 +28,10 @@ export async function previewTemplateById(workspaceId: string, templateId: strin
   return { rendered: renderStoredTemplate(template, variables), unwrapped };
 }
 
-function readsVariableNamed(template: { subject: string; bodyHtml: string; bodyText: string | null }, name: string): boolean {
+function readsVariableNamed(
+  template: { subject: string; bodyHtml: string; bodyText: string | null },
+  name: string,
+): boolean {
   const paths = templateVariables([template.subject, template.bodyHtml, template.bodyText]);
   return paths.some((path) => path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`));
 }

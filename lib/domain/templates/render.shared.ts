@@ -111,7 +111,12 @@ export function compileTemplate(source: TemplateSource): CompiledTemplate {
   };
 }
 
-function renderField(field: TemplateField, parsed: Template[], variables: Record<string, unknown>, strict: boolean): string {
+function renderField(
+  field: TemplateField,
+  parsed: Template[],
+  variables: Record<string, unknown>,
+  strict: boolean,
+): string {
   const engine = engines[kindOf(field)][strict ? "strict" : "lenient"];
   try {
     return engine.renderSync(parsed, variables) as string;
@@ -129,11 +134,17 @@ export function renderTemplate(
   return renderCompiled(compileTemplate(source), variables, options);
 }
 
-export function renderCompiled(compiled: CompiledTemplate, variables: Record<string, unknown>, options: { strict?: boolean } = {}): RenderedEmail {
+export function renderCompiled(
+  compiled: CompiledTemplate,
+  variables: Record<string, unknown>,
+  options: { strict?: boolean } = {},
+): RenderedEmail {
   const strict = options.strict ?? false;
   const subject = renderField("subject", compiled.subject, variables, strict).replace(/\s+/g, " ").trim();
   const bodyHtml = renderField("bodyHtml", compiled.bodyHtml, variables, strict);
-  const bodyText = compiled.bodyText ? renderField("bodyText", compiled.bodyText, variables, strict) : htmlToText(bodyHtml);
+  const bodyText = compiled.bodyText
+    ? renderField("bodyText", compiled.bodyText, variables, strict)
+    : htmlToText(bodyHtml);
   return { subject, bodyHtml, bodyText };
 }
 
@@ -183,7 +194,12 @@ function templateError(field: TemplateField, error: unknown): AppError {
 }
 
 /** Liquid in a one-line field (a template's default sender or reply-to), unescaped. */
-export function renderLine(source: string, variables: Record<string, unknown>, param: string, options: { strict?: boolean } = {}): string {
+export function renderLine(
+  source: string,
+  variables: Record<string, unknown>,
+  param: string,
+  options: { strict?: boolean } = {},
+): string {
   const engine = engines.plain[options.strict ? "strict" : "lenient"];
   try {
     return (engine.renderSync(parseCached(engine, "plain", source), variables) as string).replace(/\s+/g, " ").trim();

@@ -3,7 +3,9 @@ import { parseSampleData, sampleDataSkeleton } from "./sample-data.shared";
 
 describe("parseSampleData", () => {
   it("accepts a JSON object", () => {
-    expect(parseSampleData('{ "user": { "name": "Ada" }, "items": [1, 2.5e3, -0.1, true, null, "a\\n\\u00e9"] }')).toEqual({
+    expect(
+      parseSampleData('{ "user": { "name": "Ada" }, "items": [1, 2.5e3, -0.1, true, null, "a\\n\\u00e9"] }'),
+    ).toEqual({
       ok: true,
       value: { user: { name: "Ada" }, items: [1, 2500, -0.1, true, null, "a\né"] },
     });
@@ -13,7 +15,7 @@ describe("parseSampleData", () => {
     ['{\n  "a": 1\n  "b": 2\n}', 3, 3, 'Expected "," or "}" after a property value'],
     ['{\n  "a": 1,\n}', 3, 1, "Expected a property name in double quotes"],
     ["{ 'a': 1 }", 1, 3, "Expected a property name in double quotes"],
-    ['{ "a": \'x\' }', 1, 8, "double quotes"],
+    ["{ \"a\": 'x' }", 1, 8, "double quotes"],
     ['{ "a": [1, 2 }', 1, 14, 'Expected "," or "]" after an array element'],
     ['{ "a": "open }', 1, 8, "not closed"],
     ['{ "a": "bad \\q" }', 1, 13, 'Invalid escape "\\q"'],
@@ -26,7 +28,12 @@ describe("parseSampleData", () => {
   });
 
   it("refuses JSON that is not an object, since variables are named", () => {
-    expect(parseSampleData("  [1, 2]")).toMatchObject({ ok: false, line: 1, column: 3, message: expect.stringContaining("must be a JSON object") });
+    expect(parseSampleData("  [1, 2]")).toMatchObject({
+      ok: false,
+      line: 1,
+      column: 3,
+      message: expect.stringContaining("must be a JSON object"),
+    });
     expect(parseSampleData('"text"')).toMatchObject({ ok: false, message: expect.stringContaining("not a string") });
     expect(parseSampleData("null")).toMatchObject({ ok: false, message: expect.stringContaining("not null") });
   });

@@ -18,12 +18,20 @@ export function parseSampleData(text: string): SampleDataResult {
     value = JSON.parse(text);
   } catch (error) {
     // The grammar lets through a few details JSON.parse refuses: then its message, at the end.
-    const fault = syntaxFault(text) ?? { offset: text.length, message: error instanceof Error ? error.message : String(error) };
+    const fault = syntaxFault(text) ?? {
+      offset: text.length,
+      message: error instanceof Error ? error.message : String(error),
+    };
     return { ok: false, ...fault, ...lineAndColumn(text, fault.offset) };
   }
   if (isPlainObject(value)) return { ok: true, value };
   const offset = text.length - text.trimStart().length;
-  return { ok: false, offset, message: `Sample data must be a JSON object ({ … }), not ${kindOf(value)}.`, ...lineAndColumn(text, offset) };
+  return {
+    ok: false,
+    offset,
+    message: `Sample data must be a JSON object ({ … }), not ${kindOf(value)}.`,
+    ...lineAndColumn(text, offset),
+  };
 }
 
 function kindOf(value: unknown): string {
@@ -50,7 +58,11 @@ function syntaxFault(text: string): JsonFault | null {
   const inString = to > from && text[from] === '"' ? stringFault(text, from) : null;
   if (inString) return inString;
   const expectValue = () =>
-    fault(text[from] === "'" ? "Strings need double quotes (\"), not single ones." : `Expected a value (string, number, object, array, true, false or null), found ${found}.`);
+    fault(
+      text[from] === "'"
+        ? 'Strings need double quotes ("), not single ones.'
+        : `Expected a value (string, number, object, array, true, false or null), found ${found}.`,
+    );
   switch (parent?.name) {
     case "Object":
       return before === "{" || before === ","
@@ -59,7 +71,9 @@ function syntaxFault(text: string): JsonFault | null {
     case "Property":
       return before === "PropertyName" ? fault(`Expected ":" after the property name, found ${found}.`) : expectValue();
     case "Array":
-      return before === "[" || before === "," ? expectValue() : fault(`Expected "," or "]" after an array element, found ${found}.`);
+      return before === "[" || before === ","
+        ? expectValue()
+        : fault(`Expected "," or "]" after an array element, found ${found}.`);
     default:
       return before ? fault(`Unexpected ${found} after the end of the data.`) : expectValue();
   }
@@ -72,7 +86,11 @@ function stringFault(text: string, start: number): JsonFault | null {
   for (let i = start + 1; i < text.length; i++) {
     const c = text[i];
     if (c === '"') return null;
-    if (c < " ") return { offset: i, message: "A line break or control character inside a string: close the string first, or write \\n." };
+    if (c < " ")
+      return {
+        offset: i,
+        message: "A line break or control character inside a string: close the string first, or write \\n.",
+      };
     if (c === "\\") {
       ESCAPE.lastIndex = i;
       if (!ESCAPE.test(text)) return { offset: i, message: `Invalid escape "\\${text[i + 1] ?? ""}" in a string.` };
@@ -86,7 +104,10 @@ function stringFault(text: string, start: number): JsonFault | null {
 export function sampleDataSkeleton(paths: string[]): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const path of paths) {
-    const segments = path.replace(/\[\d+\]/g, "").split(".").filter(Boolean);
+    const segments = path
+      .replace(/\[\d+\]/g, "")
+      .split(".")
+      .filter(Boolean);
     let node = root;
     segments.forEach((segment, index) => {
       const last = index === segments.length - 1;

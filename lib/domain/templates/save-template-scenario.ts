@@ -27,18 +27,36 @@ export async function saveTemplateScenario(input: SaveTemplateScenarioInput): Pr
   const db = await getDb();
   return db.transaction(async (tx) => {
     await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
-    const scope = and(eq(templateScenarios.workspaceId, input.workspaceId), eq(templateScenarios.templateId, input.templateId));
-    const [existing] = await tx.select({ id: templateScenarios.id }).from(templateScenarios).where(and(scope, eq(templateScenarios.name, name)));
+    const scope = and(
+      eq(templateScenarios.workspaceId, input.workspaceId),
+      eq(templateScenarios.templateId, input.templateId),
+    );
+    const [existing] = await tx
+      .select({ id: templateScenarios.id })
+      .from(templateScenarios)
+      .where(and(scope, eq(templateScenarios.name, name)));
     if (!existing) {
       const [{ value: total }] = await tx.select({ value: count() }).from(templateScenarios).where(scope);
       if (total >= TEMPLATE_SCENARIOS_MAX) {
-        throw invalidParameter("name", `A template can have at most ${TEMPLATE_SCENARIOS_MAX} scenarios; delete one before adding "${name}".`);
+        throw invalidParameter(
+          "name",
+          `A template can have at most ${TEMPLATE_SCENARIOS_MAX} scenarios; delete one before adding "${name}".`,
+        );
       }
     }
     const [saved] = await tx
       .insert(templateScenarios)
-      .values({ id: newId("templateScenario"), workspaceId: input.workspaceId, templateId: input.templateId, name, variables })
-      .onConflictDoUpdate({ target: [templateScenarios.templateId, templateScenarios.name], set: { variables, updatedAt: new Date() } })
+      .values({
+        id: newId("templateScenario"),
+        workspaceId: input.workspaceId,
+        templateId: input.templateId,
+        name,
+        variables,
+      })
+      .onConflictDoUpdate({
+        target: [templateScenarios.templateId, templateScenarios.name],
+        set: { variables, updatedAt: new Date() },
+      })
       .returning();
     await recordAudit(tx, {
       workspaceId: input.workspaceId,

@@ -26,14 +26,21 @@ export const templateContentFields = z.object({
   strict: z.boolean().default(false),
   kind: z.enum(["code", "blocks"]).default("code"),
   /** The EmailBuilder.js document of a blocks template (its shape is checked in blocks.shared.ts). */
-  blocks: z.record(z.string(), z.unknown()).nullish().transform((value) => value ?? null),
+  blocks: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((value) => value ?? null),
 });
 
 /** A blocks template keeps its block document: without one the editor could not open it again. */
 export const templateContentSchema = templateContentFields.superRefine((content, context) => {
   const root = content.blocks?.root;
   if (content.kind === "blocks" && (typeof root !== "object" || root === null)) {
-    context.addIssue({ code: "custom", path: ["blocks"], message: 'a blocks template needs its block document, with a "root" block' });
+    context.addIssue({
+      code: "custom",
+      path: ["blocks"],
+      message: 'a blocks template needs its block document, with a "root" block',
+    });
   }
 });
 
@@ -48,7 +55,10 @@ export const templateScenarioSchema = z.object({
   name: z.string().trim().min(1, "must not be empty").max(TEMPLATE_SCENARIO_NAME_MAX),
   variables: z
     .record(z.string(), z.unknown(), { error: "must be a JSON object" })
-    .refine((value) => JSON.stringify(value).length <= TEMPLATE_SCENARIO_VARIABLES_MAX_BYTES, "must be at most 256 KB as JSON"),
+    .refine(
+      (value) => JSON.stringify(value).length <= TEMPLATE_SCENARIO_VARIABLES_MAX_BYTES,
+      "must be at most 256 KB as JSON",
+    ),
 });
 
 export type TemplateScenarioInput = z.input<typeof templateScenarioSchema>;

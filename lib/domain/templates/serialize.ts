@@ -6,7 +6,13 @@ import type { RenderedEmail } from "./render.shared";
 import type { TemplateVersionRow } from "./get-template-version-or-throw";
 
 export function serializeRendered(rendered: RenderedEmail, at = new Date()) {
-  return { type: "RenderedTemplate" as const, createdAt: at.toISOString(), bodyHtml: rendered.bodyHtml, bodyText: rendered.bodyText, subject: rendered.subject };
+  return {
+    type: "RenderedTemplate" as const,
+    createdAt: at.toISOString(),
+    bodyHtml: rendered.bodyHtml,
+    bodyText: rendered.bodyText,
+    subject: rendered.subject,
+  };
 }
 
 /** The raw Template (docs/api.md#resources) plus the fields the management endpoints use: added, none renamed. */

@@ -3,20 +3,31 @@ import { z } from "zod";
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import type { templates } from "@/db/schema";
-import { templateContentFields, templateContentSchema, type TemplateContent, type TemplateContentInput } from "./schemas";
+import {
+  templateContentFields,
+  templateContentSchema,
+  type TemplateContent,
+  type TemplateContentInput,
+} from "./schemas";
 
 // The API's template writes (docs/api.md#templates): PATCH is any subset over the current template, with the version
 // it was read at (`version` or If-Match) to refuse a stale write.
 export const createTemplateRequestSchema = templateContentFields;
 
 export const updateTemplateRequestSchema = templateContentFields.partial().extend({
-  version: z.int().min(1).optional().describe("The version this change was made from (as read, or the ETag); another save since → 409."),
+  version: z
+    .int()
+    .min(1)
+    .optional()
+    .describe("The version this change was made from (as read, or the ETag); another save since → 409."),
 });
 
 type TemplateRow = typeof templates.$inferSelect;
 
 const withoutNulls = (body: unknown) =>
-  body !== null && typeof body === "object" && !Array.isArray(body) ? Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) : body;
+  body !== null && typeof body === "object" && !Array.isArray(body)
+    ? Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null))
+    : body;
 
 export function parseNewTemplate(body: unknown): TemplateContent {
   const parsed = templateContentSchema.safeParse(withoutNulls(body));
@@ -62,7 +73,12 @@ export function parseTemplateChanges(body: unknown, ifMatch: string | null): Tem
 export function versionOfIfMatch(header: string): number {
   const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
   const version = match ? Number(match[1]) : 0;
-  if (version < 1) throw new AppError("EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", `If-Match must be the template's ETag ("3"), got ${header.slice(0, 40)}.`, { param: "If-Match" });
+  if (version < 1)
+    throw new AppError(
+      "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      `If-Match must be the template's ETag ("3"), got ${header.slice(0, 40)}.`,
+      { param: "If-Match" },
+    );
   return version;
 }
 

@@ -27,14 +27,24 @@ export async function updateTemplateScenario(input: UpdateTemplateScenarioInput)
   return db.transaction(async (tx) => {
     await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
     const current = await getTemplateScenarioOrThrow(input.workspaceId, input.templateId, input.scenarioId, tx);
-    const parsed = templateScenarioSchema.safeParse({ name: input.name ?? current.name, variables: input.variables ?? current.variables });
+    const parsed = templateScenarioSchema.safeParse({
+      name: input.name ?? current.name,
+      variables: input.variables ?? current.variables,
+    });
     if (!parsed.success) throw zodToAppError(parsed.error);
     const { name, variables } = parsed.data;
     const [clash] = await tx
       .select({ id: templateScenarios.id })
       .from(templateScenarios)
-      .where(and(eq(templateScenarios.templateId, input.templateId), eq(templateScenarios.name, name), ne(templateScenarios.id, current.id)));
-    if (clash) throw new AppError("CONFLICT", `The template already has a scenario named "${name}".`, { param: "name" });
+      .where(
+        and(
+          eq(templateScenarios.templateId, input.templateId),
+          eq(templateScenarios.name, name),
+          ne(templateScenarios.id, current.id),
+        ),
+      );
+    if (clash)
+      throw new AppError("CONFLICT", `The template already has a scenario named "${name}".`, { param: "name" });
     const [saved] = await tx
       .update(templateScenarios)
       .set({ name, variables, updatedAt: new Date() })

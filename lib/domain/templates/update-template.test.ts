@@ -11,18 +11,47 @@ describe("updateTemplate", () => {
   it("saves each change as the next version, keeping every earlier one", async () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate({ name: "Welcome", subject: "Hi", bodyHtml: "<p>v1</p>" });
-    const saved = await updateTemplate({ workspaceId: ws.workspace.id, templateId: template.id, content, userId: null, baseVersion: 1 });
+    const saved = await updateTemplate({
+      workspaceId: ws.workspace.id,
+      templateId: template.id,
+      content,
+      userId: null,
+      baseVersion: 1,
+    });
     expect(saved.version).toBe(2);
     expect(saved.bodyHtml).toBe("<p>v2 {{ name }}</p>");
-    const versions = await (await getDb()).select().from(templateVersions).where(eq(templateVersions.templateId, template.id)).orderBy(asc(templateVersions.version));
-    expect(versions.map((version) => [version.version, version.bodyHtml])).toEqual([[1, "<p>v1</p>"], [2, "<p>v2 {{ name }}</p>"]]);
+    const versions = await (
+      await getDb()
+    )
+      .select()
+      .from(templateVersions)
+      .where(eq(templateVersions.templateId, template.id))
+      .orderBy(asc(templateVersions.version));
+    expect(versions.map((version) => [version.version, version.bodyHtml])).toEqual([
+      [1, "<p>v1</p>"],
+      [2, "<p>v2 {{ name }}</p>"],
+    ]);
   });
 
   it("refuses a save based on a version someone else replaced, and changes nothing", async () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate({ bodyHtml: "<p>v1</p>" });
-    await updateTemplate({ workspaceId: ws.workspace.id, templateId: template.id, content, userId: null, baseVersion: 1 });
-    await expect(updateTemplate({ workspaceId: ws.workspace.id, templateId: template.id, content: { ...content, bodyHtml: "late" }, userId: null, baseVersion: 1 })).rejects.toMatchObject({ code: "CONFLICT" });
+    await updateTemplate({
+      workspaceId: ws.workspace.id,
+      templateId: template.id,
+      content,
+      userId: null,
+      baseVersion: 1,
+    });
+    await expect(
+      updateTemplate({
+        workspaceId: ws.workspace.id,
+        templateId: template.id,
+        content: { ...content, bodyHtml: "late" },
+        userId: null,
+        baseVersion: 1,
+      }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     const [row] = await (await getDb()).select().from(templates).where(eq(templates.id, template.id));
     expect(row.version).toBe(2);
   });
@@ -31,8 +60,24 @@ describe("updateTemplate", () => {
     const ws = await createTestWorkspace();
     const other = await createTestWorkspace();
     const template = await ws.createTemplate({});
-    await expect(updateTemplate({ workspaceId: ws.workspace.id, templateId: template.id, content: { ...content, bodyHtml: "{% if %}" }, userId: null })).rejects.toMatchObject({ code: "TEMPLATE_RENDER_ERROR", param: "bodyHtml" });
-    await expect(updateTemplate({ workspaceId: ws.workspace.id, templateId: template.id, content: { ...content, name: " " }, userId: null })).rejects.toMatchObject({ param: "name" });
-    await expect(updateTemplate({ workspaceId: other.workspace.id, templateId: template.id, content, userId: null })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      updateTemplate({
+        workspaceId: ws.workspace.id,
+        templateId: template.id,
+        content: { ...content, bodyHtml: "{% if %}" },
+        userId: null,
+      }),
+    ).rejects.toMatchObject({ code: "TEMPLATE_RENDER_ERROR", param: "bodyHtml" });
+    await expect(
+      updateTemplate({
+        workspaceId: ws.workspace.id,
+        templateId: template.id,
+        content: { ...content, name: " " },
+        userId: null,
+      }),
+    ).rejects.toMatchObject({ param: "name" });
+    await expect(
+      updateTemplate({ workspaceId: other.workspace.id, templateId: template.id, content, userId: null }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

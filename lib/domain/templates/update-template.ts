@@ -84,7 +84,8 @@ const LONG_FIELDS = ["bodyHtml", "bodyText", "blocks"] as const;
 /** Long fields (bodies, blocks) only named in `changed`: the versions keep the text, the log stays small. */
 function templateChanges(before: typeof templates.$inferSelect, after: typeof templates.$inferSelect) {
   const changedLong = LONG_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
-  const pick = (row: typeof templates.$inferSelect) => Object.fromEntries(SHORT_FIELDS.map((field) => [field, row[field]]));
+  const pick = (row: typeof templates.$inferSelect) =>
+    Object.fromEntries(SHORT_FIELDS.map((field) => [field, row[field]]));
   return {
     before: { ...pick(before), version: before.version },
     after: { ...pick(after), version: after.version, ...(changedLong.length ? { changed: changedLong } : {}) },

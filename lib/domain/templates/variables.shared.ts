@@ -5,7 +5,9 @@ import { variableSegments } from "./render.shared";
 const PROVIDED = new Set(["unsubscribeUrl"]);
 
 function formatPath(segments: Array<string | number>): string {
-  return segments.map((segment, index) => (typeof segment === "number" ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
+  return segments
+    .map((segment, index) => (typeof segment === "number" ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join("");
 }
 
 /** The distinct variable paths the given Liquid sources read, in first-use order (`user.name`, `items`). */
@@ -23,7 +25,10 @@ export function templateVariables(sources: Array<string | null | undefined>): st
 function hasPath(data: unknown, segments: Array<string | number>): boolean {
   let value: unknown = data;
   for (const segment of segments) {
-    if (Array.isArray(value) && (typeof segment === "number" || segment === "size" || segment === "first" || segment === "last")) {
+    if (
+      Array.isArray(value) &&
+      (typeof segment === "number" || segment === "size" || segment === "first" || segment === "last")
+    ) {
       if (typeof segment !== "number") return value.length > 0 || segment === "size";
       value = value[segment];
     } else if (isPlainObject(value) && Object.hasOwn(value, String(segment))) {

@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { diffVersionContent, unifiedRows, type VersionContent } from "./version-diff.shared";
 
-const base: VersionContent = { name: "Welcome", subject: "Hi {{ name }}", bodyHtml: "<p>a</p>", bodyText: null, fromAddress: null, replyTo: null, strict: false, kind: "code", blocks: null };
-const text = (row: ReturnType<typeof unifiedRows>[number]) => ("segments" in row ? row.segments.map((segment) => segment.text).join("") : `… ${row.skipped}`);
+const base: VersionContent = {
+  name: "Welcome",
+  subject: "Hi {{ name }}",
+  bodyHtml: "<p>a</p>",
+  bodyText: null,
+  fromAddress: null,
+  replyTo: null,
+  strict: false,
+  kind: "code",
+  blocks: null,
+};
+const text = (row: ReturnType<typeof unifiedRows>[number]) =>
+  "segments" in row ? row.segments.map((segment) => segment.text).join("") : `… ${row.skipped}`;
 
 describe("diffVersionContent", () => {
   it("marks which fields changed, with words highlighted inside a replaced line", () => {
@@ -10,8 +21,24 @@ describe("diffVersionContent", () => {
     expect(diff.filter((field) => field.changed).map((field) => field.field)).toEqual(["subject", "strict"]);
     const subject = diff.find((field) => field.field === "subject")!;
     expect(subject.rows).toEqual([
-      { type: "remove", oldLine: 1, newLine: null, segments: [{ text: "Hi", changed: true }, { text: " {{ name }}", changed: false }] },
-      { type: "add", oldLine: null, newLine: 1, segments: [{ text: "Hello", changed: true }, { text: " {{ name }}", changed: false }] },
+      {
+        type: "remove",
+        oldLine: 1,
+        newLine: null,
+        segments: [
+          { text: "Hi", changed: true },
+          { text: " {{ name }}", changed: false },
+        ],
+      },
+      {
+        type: "add",
+        oldLine: null,
+        newLine: 1,
+        segments: [
+          { text: "Hello", changed: true },
+          { text: " {{ name }}", changed: false },
+        ],
+      },
     ]);
     expect(diff.find((field) => field.field === "strict")!.rows.map(text)).toEqual(["false", "true"]);
   });
@@ -28,15 +55,35 @@ describe("diffVersionContent", () => {
     const changed = [...lines];
     changed[9] = "line ten";
     const rows = unifiedRows(lines.join("\n"), [...changed, "line 21"].join("\n"), 2);
-    expect(rows.map(text)).toEqual(["… 7", "line 8", "line 9", "line 10", "line ten", "line 11", "line 12", "… 6", "line 19", "line 20", "line 21"]);
+    expect(rows.map(text)).toEqual([
+      "… 7",
+      "line 8",
+      "line 9",
+      "line 10",
+      "line ten",
+      "line 11",
+      "line 12",
+      "… 6",
+      "line 19",
+      "line 20",
+      "line 21",
+    ]);
     expect(rows[3]).toMatchObject({ type: "remove", oldLine: 10 });
     expect(rows[4]).toMatchObject({ type: "add", newLine: 10 });
     expect(rows[10]).toMatchObject({ type: "add", newLine: 21 });
   });
 
   it("compares blocks documents as formatted JSON and a missing text part as empty", () => {
-    const from: VersionContent = { ...base, kind: "blocks", blocks: { root: { type: "EmailLayout", data: { childrenIds: ["a"] } } } };
-    const to = { ...from, bodyText: "Plain", blocks: { root: { type: "EmailLayout", data: { childrenIds: ["a", "b"] } } } };
+    const from: VersionContent = {
+      ...base,
+      kind: "blocks",
+      blocks: { root: { type: "EmailLayout", data: { childrenIds: ["a"] } } },
+    };
+    const to = {
+      ...from,
+      bodyText: "Plain",
+      blocks: { root: { type: "EmailLayout", data: { childrenIds: ["a", "b"] } } },
+    };
     const diff = diffVersionContent(from, to);
     expect(diff.filter((field) => field.changed).map((field) => field.field)).toEqual(["bodyText", "blocks"]);
     expect(diff.find((field) => field.field === "bodyText")!.rows.map(text)).toEqual(["Plain"]);

@@ -50,7 +50,11 @@ function splitLines(value: string): string[] {
 }
 
 /** What changed from `from` to `to`, field by field, as unified rows (removed lines before added ones). */
-export function diffVersionContent(from: VersionContent, to: VersionContent, options: { context?: number } = {}): FieldDiff[] {
+export function diffVersionContent(
+  from: VersionContent,
+  to: VersionContent,
+  options: { context?: number } = {},
+): FieldDiff[] {
   return FIELDS.map(({ field, label }) => {
     const before = asText(field, from[field]);
     const after = asText(field, to[field]);
@@ -78,15 +82,32 @@ export function unifiedRows(before: string, after: string, context: number): Dif
       const removed = splitLines(change.value);
       const added = splitLines(next.value);
       const paired = removed.length === added.length ? removed.map((line, i) => wordSegments(line, added[i])) : null;
-      removed.forEach((line, i) => rows.push({ type: "remove", segments: paired ? paired[i].before : [{ text: line, changed: false }], oldLine: oldLine++, newLine: null }));
-      added.forEach((line, i) => rows.push({ type: "add", segments: paired ? paired[i].after : [{ text: line, changed: false }], oldLine: null, newLine: newLine++ }));
+      removed.forEach((line, i) =>
+        rows.push({
+          type: "remove",
+          segments: paired ? paired[i].before : [{ text: line, changed: false }],
+          oldLine: oldLine++,
+          newLine: null,
+        }),
+      );
+      added.forEach((line, i) =>
+        rows.push({
+          type: "add",
+          segments: paired ? paired[i].after : [{ text: line, changed: false }],
+          oldLine: null,
+          newLine: newLine++,
+        }),
+      );
       index++;
       continue;
     }
     for (const line of splitLines(change.value)) {
-      if (change.added) rows.push({ type: "add", segments: [{ text: line, changed: false }], oldLine: null, newLine: newLine++ });
-      else if (change.removed) rows.push({ type: "remove", segments: [{ text: line, changed: false }], oldLine: oldLine++, newLine: null });
-      else rows.push({ type: "same", segments: [{ text: line, changed: false }], oldLine: oldLine++, newLine: newLine++ });
+      if (change.added)
+        rows.push({ type: "add", segments: [{ text: line, changed: false }], oldLine: null, newLine: newLine++ });
+      else if (change.removed)
+        rows.push({ type: "remove", segments: [{ text: line, changed: false }], oldLine: oldLine++, newLine: null });
+      else
+        rows.push({ type: "same", segments: [{ text: line, changed: false }], oldLine: oldLine++, newLine: newLine++ });
     }
   }
   return foldUnchanged(rows, context);

@@ -33,6 +33,9 @@ export function trackedHtml(message: TrackedMessage, html: string, trackingEnabl
 }
 
 export async function isTrackingEnabled(db: Executor, workspaceId: string): Promise<boolean> {
-  const [row] = await db.select({ enabled: workspaces.trackingEnabled }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  const [row] = await db
+    .select({ enabled: workspaces.trackingEnabled })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId));
   return row?.enabled ?? false;
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { classifyClick, classifyOpen, CLICK_AFTER_SEND_SECONDS } from "./bot-rules";
 
-const IPHONE_MAIL = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148";
-const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+const IPHONE_MAIL =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148";
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 const OUTLOOK = "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17531; Pro)";
 const GMAIL_PROXY = "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)";
 
@@ -26,7 +28,11 @@ describe("bot rules", () => {
       ["Mimecast-URL-Protect/1.0", "198.51.100.1", "email security scanner"],
       ["Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "198.51.100.1", "link preview bot"],
       ["facebookexternalhit/1.1", "198.51.100.1", "link preview bot"],
-      ["Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36", "198.51.100.1", "automated client"],
+      [
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36",
+        "198.51.100.1",
+        "automated client",
+      ],
       ["python-requests/2.31.0", "198.51.100.1", "automated client"],
       ["curl/8.5.0", "198.51.100.1", "automated client"],
       ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "198.51.100.1", "crawler"],
@@ -34,13 +40,18 @@ describe("bot rules", () => {
     ];
     for (const [userAgent, ip, reason] of cases) {
       expect(classifyOpen({ ip, userAgent }), userAgent).toEqual({ bot: true, reason });
-      expect(classifyClick({ ip, userAgent }, { ...quiet, sentAt: null }).bot, userAgent).toBe(userAgent !== IPHONE_MAIL);
+      expect(classifyClick({ ip, userAgent }, { ...quiet, sentAt: null }).bot, userAgent).toBe(
+        userAgent !== IPHONE_MAIL,
+      );
     }
   });
 
   it("a click within seconds of sending is a scanner; a minute later it is a person", () => {
     const soon = new Date(sentAt.getTime() + 3_000);
-    expect(classifyClick(person, { ...quiet, now: soon })).toEqual({ bot: true, reason: "clicked 3.0 s after sending" });
+    expect(classifyClick(person, { ...quiet, now: soon })).toEqual({
+      bot: true,
+      reason: "clicked 3.0 s after sending",
+    });
     const edge = new Date(sentAt.getTime() + CLICK_AFTER_SEND_SECONDS * 1000);
     expect(classifyClick(person, { ...quiet, now: edge }).bot).toBe(false);
     expect(classifyClick(person, quiet)).toEqual({ bot: false, reason: null });
@@ -49,7 +60,10 @@ describe("bot rules", () => {
   it("different links clicked by one client in a burst are a scanner; the same link again, or another client, is not", () => {
     const burst = (recentClicks: Array<{ linkIndex: number; ip: string; userAgent: string }>) =>
       classifyClick(person, { ...quiet, linkIndex: 1, recentClicks });
-    expect(burst([{ linkIndex: 0, ...person }])).toEqual({ bot: true, reason: "several links clicked by one client within 2 s" });
+    expect(burst([{ linkIndex: 0, ...person }])).toEqual({
+      bot: true,
+      reason: "several links clicked by one client within 2 s",
+    });
     expect(burst([{ linkIndex: 1, ...person }]).bot).toBe(false);
     expect(burst([{ linkIndex: 0, ip: "198.51.100.9", userAgent: CHROME }]).bot).toBe(false);
     expect(burst([{ linkIndex: 0, ip: person.ip, userAgent: IPHONE_MAIL }]).bot).toBe(false);

@@ -19,15 +19,18 @@ export const USER_AGENT_RULES: readonly UserAgentRule[] = [
   // Apple Mail Privacy Protection's proxy prefetches images with this bare user agent; no real client sends it.
   { pattern: /^Mozilla\/5\.0$/, reason: "Apple Mail Privacy Protection prefetch" },
   {
-    pattern: /barracuda|mimecast|proofpoint|ironport|messagelabs|symantec|forcepoint|sophos|trend ?micro|fireeye|zscaler|fortiguard|spamtitan|safelinks|safe links/i,
+    pattern:
+      /barracuda|mimecast|proofpoint|ironport|messagelabs|symantec|forcepoint|sophos|trend ?micro|fireeye|zscaler|fortiguard|spamtitan|safelinks|safe links/i,
     reason: "email security scanner",
   },
   {
-    pattern: /slackbot|twitterbot|facebookexternalhit|linkedinbot|discordbot|telegrambot|whatsapp|skypeuripreview|iframely|embedly|redditbot|applebot|bingpreview|google-pagerenderer/i,
+    pattern:
+      /slackbot|twitterbot|facebookexternalhit|linkedinbot|discordbot|telegrambot|whatsapp|skypeuripreview|iframely|embedly|redditbot|applebot|bingpreview|google-pagerenderer/i,
     reason: "link preview bot",
   },
   {
-    pattern: /headlesschrome|phantomjs|puppeteer|playwright|selenium|webdriver|python-requests|python-urllib|aiohttp|curl\/|wget\/|go-http-client|okhttp|axios\/|node-fetch|undici|libwww-perl|httpie|java\//i,
+    pattern:
+      /headlesschrome|phantomjs|puppeteer|playwright|selenium|webdriver|python-requests|python-urllib|aiohttp|curl\/|wget\/|go-http-client|okhttp|axios\/|node-fetch|undici|libwww-perl|httpie|java\//i,
     reason: "automated client",
   },
   // Crawlers name themselves "<name>bot/<version>" (Googlebot/2.1, bingbot/2.0) or say what they are.
@@ -43,7 +46,10 @@ export const CLICK_AFTER_SEND_SECONDS = 10;
 export const LINK_BURST_SECONDS = 2;
 
 export function classifyOpen(client: Client): BotVerdict {
-  return userAgentVerdict(client) ?? (APPLE_PROXY_IPV4.test(client.ip) ? machine("Apple Mail Privacy Protection prefetch") : person());
+  return (
+    userAgentVerdict(client) ??
+    (APPLE_PROXY_IPV4.test(client.ip) ? machine("Apple Mail Privacy Protection prefetch") : person())
+  );
 }
 
 export interface ClickContext {
@@ -60,7 +66,8 @@ export function classifyClick(client: Client, context: ClickContext): BotVerdict
   if (byAgent) return byAgent;
   if (context.sentAt) {
     const seconds = (context.now.getTime() - context.sentAt.getTime()) / 1000;
-    if (seconds < CLICK_AFTER_SEND_SECONDS) return machine(`clicked ${Math.max(0, seconds).toFixed(1)} s after sending`);
+    if (seconds < CLICK_AFTER_SEND_SECONDS)
+      return machine(`clicked ${Math.max(0, seconds).toFixed(1)} s after sending`);
   }
   const walked = context.recentClicks.some(
     (click) => click.linkIndex !== context.linkIndex && click.ip === client.ip && click.userAgent === client.userAgent,

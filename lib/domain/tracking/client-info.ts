@@ -14,5 +14,8 @@ export function clientFromHeaders(headers: Headers): Client {
 }
 
 function clean(value: string, maxLength: number): string {
-  return value.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, maxLength);
+  return value
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, maxLength);
 }

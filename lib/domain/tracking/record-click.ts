@@ -68,7 +68,13 @@ async function recentClicks(tx: Executor, messageId: string, now: Date) {
   const rows = await tx
     .select({ details: emailMessageLogs.details })
     .from(emailMessageLogs)
-    .where(and(eq(emailMessageLogs.emailMessageId, messageId), gte(emailMessageLogs.createdAt, since), eq(emailMessageLogs.code, CLICKED)));
+    .where(
+      and(
+        eq(emailMessageLogs.emailMessageId, messageId),
+        gte(emailMessageLogs.createdAt, since),
+        eq(emailMessageLogs.code, CLICKED),
+      ),
+    );
   return rows.map(({ details }) => ({
     linkIndex: Number(details.linkIndex),
     ip: String(details.ipAddress ?? ""),

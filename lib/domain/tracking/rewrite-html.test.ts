@@ -11,7 +11,8 @@ const options: TrackingRewrite = {
   pixelUrl: "https://mail.example.net/t/o/P",
   maxUrlLength: 100,
 };
-const PIXEL = '<img src="https://mail.example.net/t/o/P" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0;overflow:hidden">';
+const PIXEL =
+  '<img src="https://mail.example.net/t/o/P" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0;overflow:hidden">';
 
 function rewrite(html: string) {
   calls.length = 0;
@@ -60,9 +61,11 @@ describe("rewriteHtmlForTracking", () => {
   });
 
   it("still wraps the service's own host outside its reserved paths, and links in Outlook conditional comments", () => {
-    const html = '<a href="https://mail.example.net/docs">docs</a><!--[if mso]><a href="https://shop.example/">btn</a><![endif]-->';
+    const html =
+      '<a href="https://mail.example.net/docs">docs</a><!--[if mso]><a href="https://shop.example/">btn</a><![endif]-->';
     expect(rewrite(html)).toBe(
-      '<a href="https://mail.example.net/t/c/T0">docs</a><!--[if mso]><a href="https://mail.example.net/t/c/T1">btn</a><![endif]-->' + PIXEL,
+      '<a href="https://mail.example.net/t/c/T0">docs</a><!--[if mso]><a href="https://mail.example.net/t/c/T1">btn</a><![endif]-->' +
+        PIXEL,
     );
   });
 
@@ -75,7 +78,8 @@ describe("rewriteHtmlForTracking", () => {
   });
 
   it("survives malformed markup without losing content", () => {
-    const html = '<a href="https://x.example/ unclosed <p>text</p> <a href=>empty</a> <a href="https://ok.example/">ok</a>';
+    const html =
+      '<a href="https://x.example/ unclosed <p>text</p> <a href=>empty</a> <a href="https://ok.example/">ok</a>';
     const out = rewrite(html);
     expect(out.endsWith(PIXEL)).toBe(true);
     expect(out.replace(PIXEL, "").replace(/https:\/\/mail\.example\.net\/t\/c\/T\d/g, "URL")).toBe(

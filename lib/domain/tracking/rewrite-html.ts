@@ -56,7 +56,9 @@ function rewriteAnchor(tag: string, options: TrackingRewrite, nextIndex: () => n
 /** The URL a browser would follow, when it is an absolute http(s) link; null otherwise (mailto:, tel:, #, relative…). */
 function linkTarget(attributeValue: string): string | null {
   // As browsers do: entities decoded, surrounding spaces trimmed, tabs and newlines removed.
-  const url = decodeEntities(attributeValue).trim().replace(/[\t\n\r]/g, "");
+  const url = decodeEntities(attributeValue)
+    .trim()
+    .replace(/[\t\n\r]/g, "");
   if (!/^https?:\/\/[^/?#\s]/i.test(url)) return null;
   try {
     new URL(url);
@@ -98,5 +100,11 @@ function appendPixel(html: string, pixelUrl: string): string {
 
 /** Signed URLs are APP_URL plus base64url, but APP_URL is configuration: never let it break out of the attribute. */
 function escapeAttribute(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\s/g, "%20");
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\s/g, "%20");
 }

@@ -34,7 +34,17 @@ describe("tracking tokens", () => {
     expect(verifyClickToken(`${payload}.${Buffer.alloc(32).toString("base64url")}`)).toBeNull();
     // Same HMAC construction, another purpose's key: not a tracking token.
     expect(verifyOpenToken(signUnsubscribeToken(MESSAGE, "ada@example.org"))).toBeNull();
-    const bad = ["", ".", payload, `${payload}.`, `${token}.x`, "a b.c", `${payload}.${mac}=`, "%2e%2e", "x".repeat(10_000)];
+    const bad = [
+      "",
+      ".",
+      payload,
+      `${payload}.`,
+      `${token}.x`,
+      "a b.c",
+      `${payload}.${mac}=`,
+      "%2e%2e",
+      "x".repeat(10_000),
+    ];
     for (const value of bad) {
       expect(verifyClickToken(value)).toBeNull();
       expect(verifyOpenToken(value)).toBeNull();

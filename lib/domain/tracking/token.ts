@@ -85,7 +85,9 @@ function unseal(token: string, maxFields = 2): string[] | null {
   // Constant time; the length check only reveals the (public) length of an HMAC-SHA256.
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const fields = Buffer.from(payload, "base64url").toString("utf8").split(SEPARATOR);
-  return fields.length > maxFields ? [...fields.slice(0, maxFields - 1), fields.slice(maxFields - 1).join(SEPARATOR)] : fields;
+  return fields.length > maxFields
+    ? [...fields.slice(0, maxFields - 1), fields.slice(maxFields - 1).join(SEPARATOR)]
+    : fields;
 }
 
 function signature(payload: string): Buffer {

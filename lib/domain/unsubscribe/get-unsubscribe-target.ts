@@ -21,11 +21,17 @@ export async function getUnsubscribeTargetOrThrow(token: string, db?: Executor):
   const executor = db ?? (await getDb());
   // The token is signed by this service, so its message id alone names the workspace.
   const [row] = await executor
-    .select({ workspaceId: emailMessages.workspaceId, group: { id: unsubscribeGroups.id, key: unsubscribeGroups.key, name: unsubscribeGroups.name } })
+    .select({
+      workspaceId: emailMessages.workspaceId,
+      group: { id: unsubscribeGroups.id, key: unsubscribeGroups.key, name: unsubscribeGroups.name },
+    })
     .from(emailMessages)
     .innerJoin(
       unsubscribeGroups,
-      and(eq(unsubscribeGroups.id, emailMessages.groupId), eq(unsubscribeGroups.workspaceId, emailMessages.workspaceId)),
+      and(
+        eq(unsubscribeGroups.id, emailMessages.groupId),
+        eq(unsubscribeGroups.workspaceId, emailMessages.workspaceId),
+      ),
     )
     .where(eq(emailMessages.id, claim.messageId));
   if (!row) throw notFound("Unsubscribe link");
@@ -39,5 +45,11 @@ export async function getUnsubscribeTargetOrThrow(token: string, db?: Executor):
         eq(groupUnsubscribes.email, claim.address),
       ),
     );
-  return { workspaceId: row.workspaceId, messageId: claim.messageId, email: claim.address, group: row.group, unsubscribed: Boolean(existing) };
+  return {
+    workspaceId: row.workspaceId,
+    messageId: claim.messageId,
+    email: claim.address,
+    group: row.group,
+    unsubscribed: Boolean(existing),
+  };
 }

@@ -5,7 +5,10 @@ describe("unsubscribe tokens", () => {
   it("round-trips the message id and the lower-cased address", () => {
     const token = signUnsubscribeToken("em_0123456789abcdef", "Ada.Lovelace@Example.ORG");
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-    expect(verifyUnsubscribeToken(token)).toEqual({ messageId: "em_0123456789abcdef", address: "ada.lovelace@example.org" });
+    expect(verifyUnsubscribeToken(token)).toEqual({
+      messageId: "em_0123456789abcdef",
+      address: "ada.lovelace@example.org",
+    });
     // Deterministic: the same message and recipient always get the same link.
     expect(signUnsubscribeToken("em_0123456789abcdef", "ada.lovelace@example.org")).toBe(token);
   });

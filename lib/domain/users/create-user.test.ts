@@ -13,7 +13,13 @@ describe("createUser", () => {
   it("stores a lower-cased email, a scrypt hash and a membership with the role", async () => {
     const { workspace } = await createTestWorkspace();
     const email = uniqueEmail("Ada");
-    const user = await createUser({ email: `  ${email} `, password: "analytical-engine", workspaceId: workspace.id, role: "ADMIN", name: "Ada" });
+    const user = await createUser({
+      email: `  ${email} `,
+      password: "analytical-engine",
+      workspaceId: workspace.id,
+      role: "ADMIN",
+      name: "Ada",
+    });
     expect(user).toMatchObject({ email: email.toLowerCase(), name: "Ada", role: "ADMIN", workspaceId: workspace.id });
     expect(user.id).toMatch(/^user_[0-9A-Za-z]{16}$/);
     expect(user).not.toHaveProperty("passwordHash");
@@ -39,7 +45,11 @@ describe("createUser", () => {
     const { workspace } = await createTestWorkspace();
     const email = uniqueEmail("dup");
     await createUser({ email, password: "long-enough", workspaceId: workspace.id });
-    const error = await createUser({ email: email.toUpperCase(), password: "long-enough", workspaceId: workspace.id }).catch((e) => e);
+    const error = await createUser({
+      email: email.toUpperCase(),
+      password: "long-enough",
+      workspaceId: workspace.id,
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: "CONFLICT", param: "email" });
     expect(error.message).toContain(email.toLowerCase());
@@ -49,14 +59,23 @@ describe("createUser", () => {
 
   it("rejects an invalid email, a short password and an unknown role", async () => {
     const { workspace } = await createTestWorkspace();
-    await expect(createUser({ email: "not-an-email", password: "long-enough", workspaceId: workspace.id })).rejects.toMatchObject({
+    await expect(
+      createUser({ email: "not-an-email", password: "long-enough", workspaceId: workspace.id }),
+    ).rejects.toMatchObject({
       param: "email",
     });
-    await expect(createUser({ email: uniqueEmail("p"), password: "short", workspaceId: workspace.id })).rejects.toMatchObject({
+    await expect(
+      createUser({ email: uniqueEmail("p"), password: "short", workspaceId: workspace.id }),
+    ).rejects.toMatchObject({
       param: "password",
     });
     await expect(
-      createUser({ email: uniqueEmail("r"), password: "long-enough", workspaceId: workspace.id, role: "BOSS" as never }),
+      createUser({
+        email: uniqueEmail("r"),
+        password: "long-enough",
+        workspaceId: workspace.id,
+        role: "BOSS" as never,
+      }),
     ).rejects.toMatchObject({ param: "role" });
   });
 

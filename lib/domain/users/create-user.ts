@@ -28,12 +28,17 @@ const emailSchema = z.email();
 /** With one membership, in one transaction; emails are lower-cased and unique, so a second user is refused, not merged. */
 export async function createUser(input: CreateUserInput, executor?: Executor): Promise<CreatedUser> {
   const email = input.email.trim().toLowerCase();
-  if (!emailSchema.safeParse(email).success) throw invalidParameter("email", `"${input.email}" is not a valid email address.`);
+  if (!emailSchema.safeParse(email).success)
+    throw invalidParameter("email", `"${input.email}" is not a valid email address.`);
   if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
-    throw invalidParameter("password", `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`);
+    throw invalidParameter(
+      "password",
+      `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`,
+    );
   }
   const role = input.role ?? "MEMBER";
-  if (!MEMBERSHIP_ROLES.includes(role)) throw invalidParameter("role", `The role must be one of ${MEMBERSHIP_ROLES.join(", ")}.`);
+  if (!MEMBERSHIP_ROLES.includes(role))
+    throw invalidParameter("role", `The role must be one of ${MEMBERSHIP_ROLES.join(", ")}.`);
   // Hashed before the transaction: scrypt's CPU must not hold the (single PGlite) connection.
   const passwordHash = await hashPassword(input.password);
 
@@ -44,9 +49,19 @@ export async function createUser(input: CreateUserInput, executor?: Executor): P
       .onConflictDoNothing({ target: users.email })
       .returning();
     if (!user) throw new AppError("CONFLICT", `A user with the email ${email} already exists.`, { param: "email" });
-    const [membership] = await tx.insert(memberships).values({ workspaceId: input.workspaceId, userId: user.id, role }).returning();
+    const [membership] = await tx
+      .insert(memberships)
+      .values({ workspaceId: input.workspaceId, userId: user.id, role })
+      .returning();
     // Never hand the hash back: callers print or serialize this.
-    return { id: user.id, email: user.email, name: user.name, workspaceId: membership.workspaceId, role: membership.role, createdAt: user.createdAt };
+    return {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      workspaceId: membership.workspaceId,
+      role: membership.role,
+      createdAt: user.createdAt,
+    };
   };
   if (executor) return insert(executor);
   return (await getDb()).transaction((tx) => insert(tx));

@@ -36,7 +36,12 @@ function parseHash(stored: string | null | undefined) {
   return { params: { N, r, p }, salt, hash };
 }
 
-function derive(password: string, salt: Buffer, length: number, params: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  length: number,
+  params: { N: number; r: number; p: number },
+): Promise<Buffer> {
   // Node's default maxmem (32 MB) is just enough for N=16384, r=8; leave room for raised parameters.
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r + 1024 * 1024 };
   return new Promise((resolve, reject) => {

@@ -4,7 +4,12 @@ import type { WorkspaceSettings } from "./update-workspace-settings";
 
 /** The workspace over /v1 (docs/api.md#workspace): the pause body and the Workspace resource. */
 export const pauseSendingApiSchema = z.object({
-  reason: z.string().max(500).nullable().optional().describe("Why sending is paused: shown in the dashboard and kept in the audit log."),
+  reason: z
+    .string()
+    .max(500)
+    .nullable()
+    .optional()
+    .describe("Why sending is paused: shown in the dashboard and kept in the audit log."),
 });
 
 export function serializeWorkspace(settings: WorkspaceSettings & { system: boolean }, sending: SendingState) {

@@ -28,7 +28,11 @@ afterAll(() => {
 let clock = Date.now() - 24 * 3600 * 1000;
 
 /** `count` sent live messages, oldest first; the first `bounced` bounced, the next `complained` drew a complaint. */
-async function sent(workspaceId: string, count: number, marks: { bounced?: number; complained?: number; sandbox?: boolean } = {}) {
+async function sent(
+  workspaceId: string,
+  count: number,
+  marks: { bounced?: number; complained?: number; sandbox?: boolean } = {},
+) {
   const rows = Array.from({ length: count }, (_, index) => {
     const createdAt = new Date(clock++);
     const bounced = index < (marks.bounced ?? 0);
@@ -74,7 +78,11 @@ describe("checkAutoPause", () => {
     expect(check).toMatchObject({ paused: true, sent: 100, bounced: 50 });
     const reason = "Paused automatically: bounce rate 50% over the last 100 live messages passed the 10% threshold.";
     expect(check.reason).toBe(reason);
-    expect(await workspaceState(workspace.id)).toMatchObject({ sendingPaused: true, pausedAutomatically: true, pausedReason: reason });
+    expect(await workspaceState(workspace.id)).toMatchObject({
+      sendingPaused: true,
+      pausedAutomatically: true,
+      pausedReason: reason,
+    });
     expect((await workspaceState(workspace.id)).pausedAt).toBeInstanceOf(Date);
   });
 
@@ -83,11 +91,17 @@ describe("checkAutoPause", () => {
     await sent(workspace.id, 300, { bounced: 300 }); // old history, outside the window
     await sent(workspace.id, 900);
     await sent(workspace.id, 100, { bounced: 100 }); // exactly 10% of the last 1,000: not above
-    expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({ paused: false, sent: 1000, bounced: 100 });
+    expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({
+      paused: false,
+      sent: 1000,
+      bounced: 100,
+    });
     await sent(workspace.id, 2, { bounced: 2 }); // pushes two clean ones out of the window
     const check = await checkAutoPause({ workspaceId: workspace.id });
     expect(check).toMatchObject({ paused: true, sent: 1000, bounced: 102 });
-    expect(check.reason).toBe("Paused automatically: bounce rate 10.2% over the last 1,000 live messages passed the 10% threshold.");
+    expect(check.reason).toBe(
+      "Paused automatically: bounce rate 10.2% over the last 1,000 live messages passed the 10% threshold.",
+    );
   });
 
   it("after a resume, only bounces recorded since count: the ones that caused the pause do not pause again", async () => {
@@ -99,8 +113,20 @@ describe("checkAutoPause", () => {
 
     const later = new Date(Date.now() + 1000);
     const db = await getDb();
-    const recent = await db.select({ id: emailMessages.id }).from(emailMessages).where(eq(emailMessages.workspaceId, workspace.id)).limit(11);
-    await db.update(emailMessages).set({ firstBouncedAt: later }).where(inArray(emailMessages.id, recent.map((row) => row.id)));
+    const recent = await db
+      .select({ id: emailMessages.id })
+      .from(emailMessages)
+      .where(eq(emailMessages.workspaceId, workspace.id))
+      .limit(11);
+    await db
+      .update(emailMessages)
+      .set({ firstBouncedAt: later })
+      .where(
+        inArray(
+          emailMessages.id,
+          recent.map((row) => row.id),
+        ),
+      );
     expect(await checkAutoPause({ workspaceId: workspace.id })).toMatchObject({ paused: true, sent: 100, bounced: 11 });
   });
 
@@ -112,7 +138,9 @@ describe("checkAutoPause", () => {
     await sent(workspace.id, 2, { complained: 2 });
     const check = await checkAutoPause({ workspaceId: workspace.id });
     expect(check).toMatchObject({ paused: true, sent: 1000, complained: 2 });
-    expect(check.reason).toBe("Paused automatically: complaint rate 0.2% over the last 1,000 live messages passed the 0.1% threshold.");
+    expect(check.reason).toBe(
+      "Paused automatically: complaint rate 0.2% over the last 1,000 live messages passed the 0.1% threshold.",
+    );
   });
 
   it("runs after a bounce arrives through the Resend webhook", async () => {
@@ -123,7 +151,12 @@ describe("checkAutoPause", () => {
     const rawBody = JSON.stringify({
       type: "email.bounced",
       created_at: at.toISOString(),
-      data: { created_at: at.toISOString(), email_id: emailId, to: ["x@example.org"], bounce: { type: "Permanent", subType: "General", message: "No such user" } },
+      data: {
+        created_at: at.toISOString(),
+        email_id: emailId,
+        to: ["x@example.org"],
+        bounce: { type: "Permanent", subType: "General", message: "No such user" },
+      },
     });
     const svixId = `msg_${randomUUID()}`;
     const response = await callRoute(POST, "/api/provider-events/resend", {

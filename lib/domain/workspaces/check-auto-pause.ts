@@ -45,9 +45,14 @@ async function recentCounts(workspaceId: string, resumedAt: Date | null): Promis
   const db = await getDb();
   const m = emailMessages;
   const after = (column: typeof m.firstBouncedAt) =>
-    resumedAt ? sql<Date | null>`case when ${column} > ${resumedAt.toISOString()}::timestamptz then ${column} end` : sql<Date | null>`${column}`;
+    resumedAt
+      ? sql<Date | null>`case when ${column} > ${resumedAt.toISOString()}::timestamptz then ${column} end`
+      : sql<Date | null>`${column}`;
   const recent = db
-    .select({ bouncedAt: after(m.firstBouncedAt).as("bounced_at"), complainedAt: after(m.firstComplainedAt).as("complained_at") })
+    .select({
+      bouncedAt: after(m.firstBouncedAt).as("bounced_at"),
+      complainedAt: after(m.firstComplainedAt).as("complained_at"),
+    })
     .from(m)
     .where(and(eq(m.workspaceId, workspaceId), eq(m.sandbox, false), isNotNull(m.sentAt)))
     .orderBy(desc(m.createdAt), desc(m.id))

@@ -12,7 +12,10 @@ const DISCARD_CHUNK = 1000;
 /** Every PAUSED message becomes DELETED and erased (docs/api.md#decided-paused-and-deleted), chunk by chunk; the workspace stays paused. */
 export async function discardPausedMessages(input: { workspaceId: string }): Promise<{ discarded: number }> {
   const db = await getDb();
-  const [workspace] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, input.workspaceId));
+  const [workspace] = await db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(eq(workspaces.id, input.workspaceId));
   if (!workspace) throw notFound(`Workspace ${input.workspaceId}`, "workspace");
   const m = emailMessages;
   let discarded = 0;
@@ -32,7 +35,8 @@ export async function discardPausedMessages(input: { workspaceId: string }): Pro
         workspaceId: input.workspaceId,
         messageIds: ids,
         code: "EMAIL_MESSAGE_ERASED",
-        message: "Discarded with the paused queue: it will not be sent. Subject, bodies and variables are gone; addresses and metadata stay.",
+        message:
+          "Discarded with the paused queue: it will not be sent. Subject, bodies and variables are gone; addresses and metadata stay.",
       });
       return ids.length;
     });

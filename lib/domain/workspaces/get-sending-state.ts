@@ -17,7 +17,12 @@ export interface SendingState {
 export async function getSendingState(workspaceId: string): Promise<SendingState> {
   const db = await getDb();
   const [workspace] = await db
-    .select({ paused: workspaces.sendingPaused, reason: workspaces.pausedReason, pausedAt: workspaces.pausedAt, automatic: workspaces.pausedAutomatically })
+    .select({
+      paused: workspaces.sendingPaused,
+      reason: workspaces.pausedReason,
+      pausedAt: workspaces.pausedAt,
+      automatic: workspaces.pausedAutomatically,
+    })
     .from(workspaces)
     .where(eq(workspaces.id, workspaceId));
   if (!workspace) throw notFound(`Workspace ${workspaceId}`);

@@ -19,7 +19,11 @@ export async function getWorkspaceOrThrow(db: Executor, workspaceId: string) {
     db === shared
       ? await rows.get(shared, workspaceId, async () => {
           const query = preparedFor(shared, "get-workspace", () =>
-            shared.select().from(workspaces).where(eq(workspaces.id, sql.placeholder("id"))).prepare("get_workspace"),
+            shared
+              .select()
+              .from(workspaces)
+              .where(eq(workspaces.id, sql.placeholder("id")))
+              .prepare("get_workspace"),
           );
           const [row] = await query.execute({ id: workspaceId });
           return row ?? null;

@@ -14,14 +14,24 @@ import { resumeSending } from "./resume-sending";
  * (lib/foundation/short-lived-cache.ts) outside it: whatever the interleaving, nothing is handed to a provider
  * after the pause committed, and nothing accepted around a resume is left held.
  */
-const raw = (i: number) => ({ from: "hello@example.com", to: `reader${i}@example.org`, subject: `Race ${i}`, bodyHtml: "<p>Hi</p>" });
+const raw = (i: number) => ({
+  from: "hello@example.com",
+  to: `reader${i}@example.org`,
+  subject: `Race ${i}`,
+  bodyHtml: "<p>Hi</p>",
+});
 const SENDS = 40;
 
 async function jobsOf(messageIds: string[]): Promise<Map<string, number>> {
-  const result = await (await getDb()).execute(
+  const result = await (
+    await getDb()
+  ).execute(
     sql`select data->>'messageId' as id, count(*)::int as n from pgboss.job where name = 'deliver-message' and data->>'messageId' in (select jsonb_array_elements_text(${JSON.stringify(messageIds)}::jsonb)) group by 1`,
   );
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{ id: string; n: number }>;
+  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{
+    id: string;
+    n: number;
+  }>;
   return new Map(rows.map((row) => [row.id, row.n]));
 }
 
@@ -51,7 +61,9 @@ describe("a pause and sends racing", () => {
   it("nothing is sent once the pause committed: every message is held, accepted as PAUSED or held by its job", async () => {
     const ws = await createTestWorkspace();
     await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw(-1) }); // warms the caches: the sends race with a cached, unpaused row
-    const ids = await sendsAround(ws.workspace.id, () => pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id }));
+    const ids = await sendsAround(ws.workspace.id, () =>
+      pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id }),
+    );
     const jobs = await jobsOf(ids);
     let heldAtAcceptance = 0;
     for (const id of ids) {
@@ -79,7 +91,9 @@ describe("a pause and sends racing", () => {
     const ws = await createTestWorkspace();
     await pauseSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id });
     await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: raw(-1) });
-    const ids = await sendsAround(ws.workspace.id, () => resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id }));
+    const ids = await sendsAround(ws.workspace.id, () =>
+      resumeSending({ actor: AUDIT_SYSTEM_ACTOR, workspaceId: ws.workspace.id }),
+    );
     const jobs = await jobsOf(ids);
     for (const id of ids) {
       const state = await readMessageState(id);

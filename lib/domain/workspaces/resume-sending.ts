@@ -29,7 +29,14 @@ export async function resumeSending(input: { workspaceId: string; actor: AuditAc
     if (!before) throw notFound(`Workspace ${input.workspaceId}`, "workspace");
     await tx
       .update(workspaces)
-      .set({ sendingPaused: false, pausedReason: null, pausedAt: null, pausedAutomatically: false, resumedAt: new Date(), updatedAt: new Date() })
+      .set({
+        sendingPaused: false,
+        pausedReason: null,
+        pausedAt: null,
+        pausedAutomatically: false,
+        resumedAt: new Date(),
+        updatedAt: new Date(),
+      })
       .where(eq(workspaces.id, input.workspaceId));
     if (before.sendingPaused) {
       await recordAudit(tx, {
@@ -57,7 +64,11 @@ export async function resumeSending(input: { workspaceId: string; actor: AuditAc
 
 /** One chunk: the oldest PAUSED messages, through the status index. Null when paused again. */
 async function releaseChunk(tx: Tx, workspaceId: string): Promise<number | null> {
-  const [state] = await tx.select({ paused: workspaces.sendingPaused }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("share");
+  const [state] = await tx
+    .select({ paused: workspaces.sendingPaused })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .for("share");
   if (!state || state.paused) return null;
   const m = emailMessages;
   const rows = await tx
@@ -77,7 +88,11 @@ async function releaseChunk(tx: Tx, workspaceId: string): Promise<number | null>
   // A scheduled message whose time has not come keeps waiting for it (the queue holds its job).
   await enqueueDeliveries(
     tx,
-    rows.map((row) => (row.scheduledAt ? { workspaceId, messageId: row.id, scheduledAt: row.scheduledAt.toISOString() } : { workspaceId, messageId: row.id })),
+    rows.map((row) =>
+      row.scheduledAt
+        ? { workspaceId, messageId: row.id, scheduledAt: row.scheduledAt.toISOString() }
+        : { workspaceId, messageId: row.id },
+    ),
   );
   return ids.length;
 }

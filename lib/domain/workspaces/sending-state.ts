@@ -11,7 +11,10 @@ import { workspaces } from "@/db/schema";
 export async function lockPausedWorkspaces(tx: Executor, workspaceIds: string[]): Promise<Map<string, string | null>> {
   if (workspaceIds.length === 0) return new Map();
   const result = (await executePrepared(tx, pausedWorkspacesSelect(sql`${JSON.stringify(workspaceIds)}`))) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string; reason: string | null }>;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    id: string;
+    reason: string | null;
+  }>;
   return new Map(rows.map((row) => [row.id, row.reason]));
 }
 
@@ -21,7 +24,10 @@ export function pausedWorkspacesSelect(workspaceIdsJson: SQL): SQL {
   return sql`select ${w.id} as id, ${w.pausedReason} as reason from ${w} where ${w.id} in (select jsonb_array_elements_text(${workspaceIdsJson}::jsonb)) and ${w.sendingPaused} for share`;
 }
 
-const HELD = { before: "Held: sending is paused for this workspace", after: ". The message goes out when sending resumes." };
+const HELD = {
+  before: "Held: sending is paused for this workspace",
+  after: ". The message goes out when sending resumes.",
+};
 
 /** The timeline sentence of a message held because its workspace's sending is paused. */
 export function heldSentence(reason: string | null): string {

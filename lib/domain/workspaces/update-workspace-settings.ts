@@ -22,16 +22,35 @@ export interface WorkspaceSettings {
  * ADMIN+, the actor's own workspace. System mail must stay live (test mode would block new addresses) and untracked
  * (tracking would put sign-in links behind redirects).
  */
-export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspaceSettingsInput): Promise<WorkspaceSettings> {
+export async function updateWorkspaceSettings(
+  actor: Actor,
+  input: UpdateWorkspaceSettingsInput,
+): Promise<WorkspaceSettings> {
   assertActorRole(actor, "ADMIN", "change workspace settings");
   const changes = parseInput(updateWorkspaceSettingsSchema, input);
   if (isSystemWorkspace(actor.workspaceId)) {
-    if (changes.testMode) throw invalidParameter("testMode", "System mail always sends live: test mode cannot be turned on here.");
-    if (changes.trackingEnabled) throw invalidParameter("trackingEnabled", "System mail is never tracked: sign-in links must not pass through redirects.");
+    if (changes.testMode)
+      throw invalidParameter("testMode", "System mail always sends live: test mode cannot be turned on here.");
+    if (changes.trackingEnabled)
+      throw invalidParameter(
+        "trackingEnabled",
+        "System mail is never tracked: sign-in links must not pass through redirects.",
+      );
   }
-  const columns = { id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled };
-  const settings = await (await getDb()).transaction(async (tx) => {
-    const [before] = await tx.select(columns).from(workspaces).where(eq(workspaces.id, actor.workspaceId)).for("update");
+  const columns = {
+    id: workspaces.id,
+    name: workspaces.name,
+    testMode: workspaces.testMode,
+    trackingEnabled: workspaces.trackingEnabled,
+  };
+  const settings = await (
+    await getDb()
+  ).transaction(async (tx) => {
+    const [before] = await tx
+      .select(columns)
+      .from(workspaces)
+      .where(eq(workspaces.id, actor.workspaceId))
+      .for("update");
     if (!before) throw notFound(`Workspace ${actor.workspaceId}`);
     const [updated] = await tx
       .update(workspaces)
@@ -39,7 +58,14 @@ export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspa
       .where(eq(workspaces.id, actor.workspaceId))
       .returning(columns);
     if (JSON.stringify(before) !== JSON.stringify(updated)) {
-      await recordAudit(tx, { workspaceId: updated.id, actor: auditActorOf(actor), action: "workspace.update", target: { type: "workspace", id: updated.id }, before, after: updated });
+      await recordAudit(tx, {
+        workspaceId: updated.id,
+        actor: auditActorOf(actor),
+        action: "workspace.update",
+        target: { type: "workspace", id: updated.id },
+        before,
+        after: updated,
+      });
     }
     return updated;
   });
@@ -51,7 +77,12 @@ export async function updateWorkspaceSettings(actor: Actor, input: UpdateWorkspa
 export async function getWorkspaceSettings(workspaceId: string): Promise<WorkspaceSettings & { system: boolean }> {
   const db = await getDb();
   const [workspace] = await db
-    .select({ id: workspaces.id, name: workspaces.name, testMode: workspaces.testMode, trackingEnabled: workspaces.trackingEnabled })
+    .select({
+      id: workspaces.id,
+      name: workspaces.name,
+      testMode: workspaces.testMode,
+      trackingEnabled: workspaces.trackingEnabled,
+    })
     .from(workspaces)
     .where(eq(workspaces.id, workspaceId));
   if (!workspace) throw notFound(`Workspace ${workspaceId}`);

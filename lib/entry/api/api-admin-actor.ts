@@ -8,5 +8,10 @@ import { apiActor } from "./api-actor";
  * key acts as an admin of its own workspace, and the audit log names the key.
  */
 export function apiAdminActor(principal: ApiPrincipal, request: Request): Actor {
-  return { userId: principal.apiKeyId, workspaceId: principal.workspaceId, role: "ADMIN", audit: apiActor(principal, request) };
+  return {
+    userId: principal.apiKeyId,
+    workspaceId: principal.workspaceId,
+    role: "ADMIN",
+    audit: apiActor(principal, request),
+  };
 }

@@ -23,10 +23,15 @@ describe("assertSafeJson", () => {
 
   it("names the first NUL in document order, in values and in keys, never echoing the NUL", () => {
     const body = { a: { b: ["ok", "x\u0000"] }, z: "\u0000" };
-    expect(refusal(() => assertSafeJson(body))).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "a.b[1]" });
+    expect(refusal(() => assertSafeJson(body))).toMatchObject({
+      code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      param: "a.b[1]",
+    });
     const key = refusal(() => assertSafeJson({ list: [{ "k\u0000": 1 }] }));
     expect(key.param).toBe("list[0].k\\u0000");
-    expect(key.message).toBe("Invalid list[0].k\\u0000: the key contains a NUL character (\\u0000), which is never accepted.");
+    expect(key.message).toBe(
+      "Invalid list[0].k\\u0000: the key contains a NUL character (\\u0000), which is never accepted.",
+    );
     expect(refusal(() => assertSafeJson("\u0000")).param).toBe("body");
   });
 
@@ -34,7 +39,9 @@ describe("assertSafeJson", () => {
     const error = refusal(() => assertSafeJson({ metadata: nestedArrays(1_000_000) }));
     // metadata is level 1; the first array below level 64 is the one named.
     expect(error.param).toBe("metadata" + "[0]".repeat(MAX_BODY_DEPTH));
-    expect(error.message).toBe(`Invalid metadata: the request body is nested deeper than ${MAX_BODY_DEPTH} levels; flatten it.`);
+    expect(error.message).toBe(
+      `Invalid metadata: the request body is nested deeper than ${MAX_BODY_DEPTH} levels; flatten it.`,
+    );
   });
 });
 

@@ -34,7 +34,10 @@ export function assertSafeJson(body: unknown): void {
     if (node.depth > MAX_BODY_DEPTH) {
       const param = pathOf(node);
       const field = param.split(/[.[]/)[0] || "body";
-      throw invalidParameter(param, `Invalid ${field}: the request body is nested deeper than ${MAX_BODY_DEPTH} levels; flatten it.`);
+      throw invalidParameter(
+        param,
+        `Invalid ${field}: the request body is nested deeper than ${MAX_BODY_DEPTH} levels; flatten it.`,
+      );
     }
     const children: Pending[] = [];
     if (Array.isArray(value)) {
@@ -59,7 +62,8 @@ export function assertSafeParams(params: unknown, query: URLSearchParams): void 
   if (params && typeof params === "object") {
     for (const [name, value] of Object.entries(params)) {
       const values = Array.isArray(value) ? value : [value];
-      if (values.some((inner) => typeof inner === "string" && inner.includes("\u0000"))) throw nulRefused(visible(name), "path parameter");
+      if (values.some((inner) => typeof inner === "string" && inner.includes("\u0000")))
+        throw nulRefused(visible(name), "path parameter");
     }
   }
   for (const [name, value] of query) {
@@ -68,13 +72,17 @@ export function assertSafeParams(params: unknown, query: URLSearchParams): void 
 }
 
 function nulRefused(param: string, where: string): AppError {
-  return invalidParameter(param, `Invalid ${param}: the ${where} contains a NUL character (\\u0000), which is never accepted.`);
+  return invalidParameter(
+    param,
+    `Invalid ${param}: the ${where} contains a NUL character (\\u0000), which is never accepted.`,
+  );
 }
 
 /** `emailMessages[2].subject`; a NUL inside a key is shown as the six characters `\u0000`, never sent back raw. */
 function pathOf(node: Pending): string {
   const parts: Array<string | number> = [];
-  for (let current: Pending | null = node; current && current.key !== null; current = current.parent) parts.push(current.key);
+  for (let current: Pending | null = node; current && current.key !== null; current = current.parent)
+    parts.push(current.key);
   let out = "";
   for (const part of parts.reverse()) {
     if (typeof part === "number") out += `[${part}]`;

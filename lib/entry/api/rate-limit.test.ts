@@ -12,7 +12,10 @@ import { withApiKey } from "./with-api-key";
 
 // A real wrapped handler: authentication, rate limit and activity log are the production ones.
 const GET = withApiKey({ scope: "emails:read", body: "none" }, async () => ok({ id: "em_0000000000000000" }));
-const preview = withApiKey({ scope: "emails:read", body: "none" }, async () => new Response("<p>hi</p>", { headers: { "content-type": "text/html" } }));
+const preview = withApiKey(
+  { scope: "emails:read", body: "none" },
+  async () => new Response("<p>hi</p>", { headers: { "content-type": "text/html" } }),
+);
 
 function limit(perSecond: string, burst: string) {
   process.env.RATE_LIMIT_PER_SECOND = perSecond;
@@ -33,7 +36,8 @@ describe("rate limit per API key", () => {
     const other = await createTestWorkspace();
     // Sequential, well inside one second: 2 from the per-second window, 1 from the burst, then 429.
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await callRoute(GET, "/api/v1/email_messages", { authorization: ws.authorization }));
+    for (let i = 0; i < 4; i++)
+      answers.push(await callRoute(GET, "/api/v1/email_messages", { authorization: ws.authorization }));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
     expect(answers.map((a) => a.headers.get("ratelimit-remaining"))).toEqual(["2", "1", "0", "0"]);
     for (const answer of answers) {
@@ -43,7 +47,9 @@ describe("rate limit per API key", () => {
     expect(answers[0].headers.get("retry-after")).toBeNull();
 
     const limited = answers[3];
-    expect(limited.json).toEqual({ error: { code: "RATE_LIMITED", message: expect.stringContaining("at most 2 per second") } });
+    expect(limited.json).toEqual({
+      error: { code: "RATE_LIMITED", message: expect.stringContaining("at most 2 per second") },
+    });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(BURST_WINDOW_SECONDS);
 
@@ -52,7 +58,9 @@ describe("rate limit per API key", () => {
     expect(fresh.headers.get("ratelimit-remaining")).toBe("2");
 
     await flushActivityLog();
-    const logged = await (await getDb())
+    const logged = await (
+      await getDb()
+    )
       .select({ status: activityLogs.status, errorCode: activityLogs.errorCode })
       .from(activityLogs)
       .where(and(eq(activityLogs.workspaceId, ws.workspace.id), eq(activityLogs.status, 429)));

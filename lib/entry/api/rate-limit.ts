@@ -32,7 +32,11 @@ function limiter(): Limiter | null {
   const burst = Math.max(RATE_LIMIT_BURST, rate);
   if (current?.rate !== rate || current.burst !== burst) {
     const perSecond = new RateLimiterMemory({ keyPrefix: "api-rate", points: rate, duration: 1 });
-    const extra = new RateLimiterMemory({ keyPrefix: "api-burst", points: burst - rate, duration: BURST_WINDOW_SECONDS });
+    const extra = new RateLimiterMemory({
+      keyPrefix: "api-burst",
+      points: burst - rate,
+      duration: BURST_WINDOW_SECONDS,
+    });
     current = { rate, burst, combined: new BurstyRateLimiter(perSecond, extra), extra };
   }
   return current;

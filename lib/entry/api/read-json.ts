@@ -18,7 +18,10 @@ export async function readJsonBody(request: Request, maxBytes: number, optional 
     throw new AppError("INVALID_JSON", "The request body is empty; send a JSON object.");
   }
   if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type ${contentType.split(";")[0]} is not supported; send application/json.`);
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Content-Type ${contentType.split(";")[0]} is not supported; send application/json.`,
+    );
   }
   let body: unknown;
   try {

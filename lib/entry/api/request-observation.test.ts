@@ -13,7 +13,10 @@ describe("X-Request-Id", () => {
 
   it("echoes a sane incoming id", async () => {
     const ws = await createTestWorkspace();
-    const res = await callRoute(listMessages, "/api/v1/email_messages", { authorization: ws.authorization, headers: { "x-request-id": "lb-7f3a.2_x" } });
+    const res = await callRoute(listMessages, "/api/v1/email_messages", {
+      authorization: ws.authorization,
+      headers: { "x-request-id": "lb-7f3a.2_x" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toBe("lb-7f3a.2_x");
   });
@@ -22,11 +25,16 @@ describe("X-Request-Id", () => {
     const ws = await createTestWorkspace();
     const generated = await callRoute(listMessages, "/api/v1/email_messages", { authorization: ws.authorization });
     expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    for (const bad of ["a".repeat(129), "x y", "<script>", "a/b", "a\"b"]) {
-      const res = await callRoute(listMessages, "/api/v1/email_messages", { authorization: ws.authorization, headers: { "x-request-id": bad } });
+    for (const bad of ["a".repeat(129), "x y", "<script>", "a/b", 'a"b']) {
+      const res = await callRoute(listMessages, "/api/v1/email_messages", {
+        authorization: ws.authorization,
+        headers: { "x-request-id": bad },
+      });
       expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
-    const unauthorized = await callRoute(listMessages, "/api/v1/email_messages", { headers: { "x-request-id": "abc" } });
+    const unauthorized = await callRoute(listMessages, "/api/v1/email_messages", {
+      headers: { "x-request-id": "abc" },
+    });
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get("x-request-id")).toBe("abc");
   });
@@ -51,7 +59,9 @@ describe("X-Request-Id", () => {
 
 describe("routeTemplate", () => {
   it("replaces parameter values with their names", () => {
-    expect(routeTemplate("/api/v1/email_messages/em_1/events", { id: "em_1" })).toBe("/api/v1/email_messages/:id/events");
+    expect(routeTemplate("/api/v1/email_messages/em_1/events", { id: "em_1" })).toBe(
+      "/api/v1/email_messages/:id/events",
+    );
     expect(routeTemplate("/api/v1/batches/b%201", { id: "b 1" })).toBe("/api/v1/batches/:id");
     expect(routeTemplate("/api/v1/templates", {})).toBe("/api/v1/templates");
   });
@@ -60,7 +70,9 @@ describe("routeTemplate", () => {
 describe("a static route without params", () => {
   it("answers when Next.js passes no params (a custom server, server/server.mjs, does so)", async () => {
     const ws = await createTestWorkspace();
-    const request = new Request("http://localhost:3000/api/v1/email_messages", { headers: { authorization: ws.authorization } });
+    const request = new Request("http://localhost:3000/api/v1/email_messages", {
+      headers: { authorization: ws.authorization },
+    });
     const response = await listMessages(request, {} as Parameters<typeof listMessages>[1]);
     expect(response.status).toBe(200);
   });

@@ -32,7 +32,8 @@ export async function observeRequest(
 export function routeTemplate(pathname: string, params: unknown): string {
   const names = new Map<string, string>();
   for (const [name, value] of Object.entries((params ?? {}) as Record<string, unknown>)) {
-    for (const segment of Array.isArray(value) ? value : [value]) if (typeof segment === "string") names.set(segment, name);
+    for (const segment of Array.isArray(value) ? value : [value])
+      if (typeof segment === "string") names.set(segment, name);
   }
   return pathname
     .split("/")

@@ -73,8 +73,13 @@ describe("errorReply: the database being unavailable is 503 with Retry-After, ne
 
 describe("errorFields: log lines that show the cause", () => {
   it("a plain object is its JSON, not [object Object]; the first code of the cause chain is kept", () => {
-    expect(errorFields({ message: "queue stalled", retry: true })).toEqual({ error: '{"message":"queue stalled","retry":true}' });
-    expect(errorFields(new Error("outer", { cause: withCode("53300") }))).toEqual({ error: "Error: outer", code: "53300" });
+    expect(errorFields({ message: "queue stalled", retry: true })).toEqual({
+      error: '{"message":"queue stalled","retry":true}',
+    });
+    expect(errorFields(new Error("outer", { cause: withCode("53300") }))).toEqual({
+      error: "Error: outer",
+      code: "53300",
+    });
     expect(errorFields("text")).toEqual({ error: "text" });
   });
 });

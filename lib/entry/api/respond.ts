@@ -12,7 +12,11 @@ export interface ApiReply {
   logged?: unknown;
 }
 
-export const ok = (data: unknown, headers?: Record<string, string>): ApiReply => ({ status: 200, body: { data }, headers });
+export const ok = (data: unknown, headers?: Record<string, string>): ApiReply => ({
+  status: 200,
+  body: { data },
+  headers,
+});
 export const created = (data: unknown): ApiReply => ({ status: 201, body: { data } });
 /**
  * A page of a list. The activity log keeps its meta and the listed ids, not the items: a page of 50
@@ -42,14 +46,32 @@ export function errorReply(error: unknown): ApiReply {
     const headers: Record<string, string> = {};
     if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Basic realm="api"';
     if (error.code === "SERVICE_UNAVAILABLE") headers["retry-after"] = "5";
-    const body = { error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}), ...(error.details ? { details: error.details } : {}) } };
+    const body = {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.param ? { param: error.param } : {}),
+        ...(error.details ? { details: error.details } : {}),
+      },
+    };
     return { status: ERROR_STATUS[error.code], body, headers };
   }
   const unavailable = databaseUnavailableCode(error);
   if (unavailable) {
     log.error("database unavailable", { ...errorFields(error), code: unavailable });
-    return errorReply(new AppError("SERVICE_UNAVAILABLE", "The database is unreachable; nothing was written. Retry shortly."));
+    return errorReply(
+      new AppError("SERVICE_UNAVAILABLE", "The database is unreachable; nothing was written. Retry shortly."),
+    );
   }
   log.error("unhandled error", errorFields(error, { stack: true }));
-  return { status: 500, body: { error: { code: "INTERNAL_ERROR", message: "Something went wrong on our side; nothing was written. Retry, or report it with the time of the request." } } };
+  return {
+    status: 500,
+    body: {
+      error: {
+        code: "INTERNAL_ERROR",
+        message:
+          "Something went wrong on our side; nothing was written. Retry, or report it with the time of the request.",
+      },
+    },
+  };
 }

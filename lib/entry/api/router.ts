@@ -64,7 +64,8 @@ export function createRouter(options: RouterOptions): Router {
 
 async function dispatch(route: CompiledRoute, params: RouteParams, request: Request): Promise<Response> {
   const method = request.method === "HEAD" ? "GET" : request.method;
-  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow: `${route.allow}, HEAD, OPTIONS` } });
+  if (request.method === "OPTIONS")
+    return new Response(null, { status: 204, headers: { allow: `${route.allow}, HEAD, OPTIONS` } });
   const handler = route.module[method as RouteMethod];
   if (!handler) return methodNotAllowed(route.allow);
   try {

@@ -10,7 +10,14 @@ describe("undecodableSegment", () => {
   });
 
   it("passes paths whose segments all decode, NUL and encoded slashes included (the handlers judge those)", () => {
-    for (const good of ["/api/v1/email_messages", "/api/v1/email_messages/em_1/events", "/v1/x/%00", "/v1/%E2%82%AC", "/v1/a%2Fb", "/"]) {
+    for (const good of [
+      "/api/v1/email_messages",
+      "/api/v1/email_messages/em_1/events",
+      "/v1/x/%00",
+      "/v1/%E2%82%AC",
+      "/v1/a%2Fb",
+      "/",
+    ]) {
       expect(undecodableSegment(good), good).toBeNull();
     }
   });

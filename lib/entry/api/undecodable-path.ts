@@ -43,5 +43,8 @@ export function undecodablePathAnswer(pathname: string): UndecodablePathAnswer |
 }
 
 export function undecodablePathResponse(answer: UndecodablePathAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, "cache-control": "no-store" } });
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { "content-type": answer.contentType, "cache-control": "no-store" },
+  });
 }

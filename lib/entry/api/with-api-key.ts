@@ -47,7 +47,9 @@ export function withApiKey<P = Record<string, never>>(
   return async (request: Request, route: RouteContext<P>): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request);
-    const response = await withLogFields({ requestId }, () => handle(options, handler, request, route, started, requestId));
+    const response = await withLogFields({ requestId }, () =>
+      handle(options, handler, request, route, started, requestId),
+    );
     await observeRequest(request, route.params, response.status, started);
     return response;
   };
@@ -110,7 +112,11 @@ async function handle<P>(
 /** Any path under /v1 that does not exist. */
 export async function unknownPath(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname;
-  return jsonResponse(errorReply(new AppError("NOT_FOUND", `There is no endpoint at ${request.method} ${path}. See /api/v1/openapi.json.`)));
+  return jsonResponse(
+    errorReply(
+      new AppError("NOT_FOUND", `There is no endpoint at ${request.method} ${path}. See /api/v1/openapi.json.`),
+    ),
+  );
 }
 
 /** The caller's address as the IP allow list and the audit log see it: X-Forwarded-For's first entry, else X-Real-IP (behind the proxy a deployment needs; docs/self-hosting.md). */

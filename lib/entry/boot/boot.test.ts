@@ -29,9 +29,9 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 describe("bootServer", () => {
   it("refuses to start while another live process holds DATA_DIR, touching nothing", async () => {
     fs.writeFileSync(lockFile, `${process.ppid}\nserver\n`);
-    await expect(bootServer({ settings: { DATABASE_URL: undefined, DATA_DIR: dataDir }, handleSignals: false })).rejects.toBeInstanceOf(
-      DataDirBusyError,
-    );
+    await expect(
+      bootServer({ settings: { DATABASE_URL: undefined, DATA_DIR: dataDir }, handleSignals: false }),
+    ).rejects.toBeInstanceOf(DataDirBusyError);
     expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.ppid}\nserver\n`);
     fs.rmSync(lockFile);
     // The database is still open and usable.
@@ -51,11 +51,20 @@ describe("bootServer", () => {
     // The bounce listener starts with the server when SMTP_INBOUND_PORT is set (0: a free port).
     useSettings({ SMTP_INBOUND_PORT: "0", SMTP_INBOUND_HOST: "127.0.0.1", BOUNCE_DOMAIN: "bounces.example.com" });
     const smtp = { SMTP_SUBMISSION_PORT: 0, SMTP_SUBMISSION_HOST: "127.0.0.1", SMTP_ALLOW_INSECURE_AUTH: true };
-    const settings = { DATABASE_URL: undefined, DATA_DIR: dataDir, SEED_DEMO: true, SEED_API_KEY: seedKey, RUN_WORKER: false, ...smtp };
+    const settings = {
+      DATABASE_URL: undefined,
+      DATA_DIR: dataDir,
+      SEED_DEMO: true,
+      SEED_API_KEY: seedKey,
+      RUN_WORKER: false,
+      ...smtp,
+    };
     const server = await bootServer({ settings, print: (line) => printed.push(line), handleSignals: false });
     expect(await bootServer({ settings, handleSignals: false })).toBe(server); // once per process
     expect(server.inboundPort).toBeGreaterThan(0);
-    expect(await smtpGreeting(server.inboundPort!)).toMatch(/^220 .*Postwerk bounce receiver for bounces\.example\.com/);
+    expect(await smtpGreeting(server.inboundPort!)).toMatch(
+      /^220 .*Postwerk bounce receiver for bounces\.example\.com/,
+    );
 
     expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.pid}\nserver\n`);
     expect(server.embedded).toBe(true);
@@ -80,7 +89,10 @@ describe("bootServer", () => {
 
     // The SMTP submission listener runs in the server process (embedded mode) and takes mail.
     const sender = await createTestWorkspace();
-    const info = await smtpClient(server.submission!.port!, { user: sender.key.id, pass: sender.key.password }).sendMail({
+    const info = await smtpClient(server.submission!.port!, {
+      user: sender.key.id,
+      pass: sender.key.password,
+    }).sendMail({
       from: "hello@example.com",
       to: "ada@example.org",
       subject: "Through the embedded server",

@@ -12,13 +12,24 @@ import { ensureSystemWorkspace } from "@/lib/domain/workspaces/system-workspace"
 import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
 import type { InboundServer } from "@/lib/entry/inbound/inbound-server";
 import { startConfiguredInbound } from "@/lib/entry/inbound/start-inbound";
-import { startSubmissionServer, type SubmissionListener, type SubmissionSettings } from "@/lib/entry/submission/start-submission-server";
+import {
+  startSubmissionServer,
+  type SubmissionListener,
+  type SubmissionSettings,
+} from "@/lib/entry/submission/start-submission-server";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
   Env,
-  "DATABASE_URL" | "DATA_DIR" | "APP_URL" | "SEED_DEMO" | "SEED_API_KEY" | "RUN_WORKER" | "WORKER_CONCURRENCY" | "DELIVERY_PROVIDER"
+  | "DATABASE_URL"
+  | "DATA_DIR"
+  | "APP_URL"
+  | "SEED_DEMO"
+  | "SEED_API_KEY"
+  | "RUN_WORKER"
+  | "WORKER_CONCURRENCY"
+  | "DELIVERY_PROVIDER"
 > &
   SubmissionSettings;
 
@@ -80,7 +91,8 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     await migrateDatabase(handle);
     await getQueue();
     const seed = settings.SEED_DEMO ? await seedDemo({ apiKey: settings.SEED_API_KEY, onlyIfEmpty: true }) : null;
-    if (seed) describeDemo(seed, { appUrl: settings.APP_URL, deliveryProvider: settings.DELIVERY_PROVIDER }).forEach(print);
+    if (seed)
+      describeDemo(seed, { appUrl: settings.APP_URL, deliveryProvider: settings.DELIVERY_PROVIDER }).forEach(print);
     // After the demo seed, whose "only into an empty database" check must not see this workspace.
     await ensureSystemWorkspace();
     autovacuum = startEmbeddedAutovacuum(handle);
@@ -90,9 +102,21 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     if (workersStarted) await startWorkers({ concurrency: settings.WORKER_CONCURRENCY });
     inbound = await startConfiguredInbound(env());
     submission = await startSubmissionServer(settings);
-    log.info("server ready", { database: handle.driver, workers: workersStarted, inboundPort: inbound?.port ?? null, url: settings.APP_URL });
+    log.info("server ready", {
+      database: handle.driver,
+      workers: workersStarted,
+      inboundPort: inbound?.port ?? null,
+      url: settings.APP_URL,
+    });
     const running = { inbound, submission, autovacuum };
-    const server: BootedServer = { embedded, seed, workersStarted, inboundPort: inbound?.port ?? null, submission, shutdown: once(() => shutdown(lock, releaseOnExit, running)) };
+    const server: BootedServer = {
+      embedded,
+      seed,
+      workersStarted,
+      inboundPort: inbound?.port ?? null,
+      submission,
+      shutdown: once(() => shutdown(lock, releaseOnExit, running)),
+    };
     if (options.handleSignals ?? true) handleSignals(server.shutdown);
     return server;
   } catch (error) {
@@ -109,7 +133,11 @@ async function boot(options: BootOptions): Promise<BootedServer> {
 async function shutdown(
   lock: DataDirLock | null,
   releaseOnExit: () => void,
-  running: { inbound: InboundServer | null; submission: SubmissionListener | null; autovacuum: { stop(): Promise<void> } | null },
+  running: {
+    inbound: InboundServer | null;
+    submission: SubmissionListener | null;
+    autovacuum: { stop(): Promise<void> } | null;
+  },
 ): Promise<void> {
   try {
     // First: no new mail while the rest stops, and a report still being received is recorded (or

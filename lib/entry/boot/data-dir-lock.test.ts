@@ -56,7 +56,9 @@ describe("data directory lock", () => {
   it("tells the server when a CLI command holds it", () => {
     const dataDir = tempDir();
     fs.writeFileSync(path.join(dataDir, "server.pid"), `${process.ppid}\ncli\n`);
-    expect(() => acquireDataDirLock(dataDir, "server")).toThrow(`A CLI command (pid ${process.ppid}) is using DATA_DIR`);
+    expect(() => acquireDataDirLock(dataDir, "server")).toThrow(
+      `A CLI command (pid ${process.ppid}) is using DATA_DIR`,
+    );
   });
 
   it("replaces a stale file whose pid is not alive, and a garbage one", async () => {

@@ -43,7 +43,12 @@ export type FlagValues = Record<string, string | boolean | undefined>;
 /** Parses `--flag value` and `--flag=value` strictly; `--json` is accepted everywhere. */
 export function parseFlags(args: string[], options: ParseArgsOptionsConfig): FlagValues {
   try {
-    const { values } = parseArgs({ args, options: { ...options, json: { type: "boolean" } }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args,
+      options: { ...options, json: { type: "boolean" } },
+      strict: true,
+      allowPositionals: false,
+    });
     return values as FlagValues;
   } catch (error) {
     throw new UsageError(describeParseError(error));
@@ -90,7 +95,11 @@ export function shellQuote(value: string): string {
 }
 
 /** The leading positional argument (`workspace pause ID`), then the flags after it. */
-export function leadingArgument(args: string[], label: string, options: ParseArgsOptionsConfig): { value: string; flags: FlagValues } {
+export function leadingArgument(
+  args: string[],
+  label: string,
+  options: ParseArgsOptionsConfig,
+): { value: string; flags: FlagValues } {
   const [first, ...rest] = args;
   if (first === undefined || first.startsWith("-")) throw new UsageError(`Missing ${label}.`);
   if (first.trim() === "") throw new UsageError(`${label} must not be empty.`);

@@ -20,7 +20,11 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 async function cli(argv: string[], options?: RunCliOptions) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) }, options);
+  const code = await runCli(
+    argv,
+    { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) },
+    options,
+  );
   return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n"), json: () => JSON.parse(stdout.join("\n")) };
 }
 
@@ -69,30 +73,71 @@ describe("key create", () => {
     const workspace = await newWorkspace();
     const result = await cli(["key", "create", "--workspace", workspace.id, "--name", "by id"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/username: key_\w{16}\n {2}password: \w{40}\n {2}scopes: full \(no restrictions\)\nThe password is shown only this once/);
+    expect(result.stdout).toMatch(
+      /username: key_\w{16}\n {2}password: \w{40}\n {2}scopes: full \(no restrictions\)\nThe password is shown only this once/,
+    );
   });
 
   it("creates a scoped, restricted key; lists it with its grant; revokes it (audited as the CLI)", async () => {
     const workspace = await newWorkspace();
     const created = await cli([
-      "key", "create", "--workspace", workspace.id, "--name", "web", "--scopes", "emails:send, emails:read",
-      "--allowed-senders", "billing@example.com,example.org", "--allowed-ips", "10.0.0.0/8", "--expires-at", "2999-01-01T00:00:00Z", "--json",
+      "key",
+      "create",
+      "--workspace",
+      workspace.id,
+      "--name",
+      "web",
+      "--scopes",
+      "emails:send, emails:read",
+      "--allowed-senders",
+      "billing@example.com,example.org",
+      "--allowed-ips",
+      "10.0.0.0/8",
+      "--expires-at",
+      "2999-01-01T00:00:00Z",
+      "--json",
     ]);
     expect(created.code).toBe(0);
     const key = created.json();
-    expect(key).toMatchObject({ scopes: ["emails:read", "emails:send"], allowedSenders: ["billing@example.com", "example.org"], allowedIps: ["10.0.0.0/8"], expiresAt: "2999-01-01T00:00:00.000Z" });
+    expect(key).toMatchObject({
+      scopes: ["emails:read", "emails:send"],
+      allowedSenders: ["billing@example.com", "example.org"],
+      allowedIps: ["10.0.0.0/8"],
+      expiresAt: "2999-01-01T00:00:00.000Z",
+    });
     const listed = await cli(["key", "list", "--workspace", workspace.id]);
-    expect(listed.stdout).toContain(`${key.id}\tweb\temails:read,emails:send\tsenders billing@example.com, example.org; IPs 10.0.0.0/8; expires 2999-01-01T00:00:00.000Z\tactive`);
+    expect(listed.stdout).toContain(
+      `${key.id}\tweb\temails:read,emails:send\tsenders billing@example.com, example.org; IPs 10.0.0.0/8; expires 2999-01-01T00:00:00.000Z\tactive`,
+    );
     const revoked = await cli(["key", "revoke", "--workspace", workspace.id, "--id", key.id, "--json"]);
     expect(revoked.json()).toMatchObject({ id: key.id, revokedAt: expect.any(String) });
-    const audit = await (await getDb()).select().from(auditEvents).where(eq(auditEvents.targetId, key.id)).orderBy(auditEvents.id);
+    const audit = await (
+      await getDb()
+    )
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, key.id))
+      .orderBy(auditEvents.id);
     expect(audit.map((entry) => [entry.action, entry.actorType, entry.actorLabel])).toEqual([
       ["api_key.create", "SYSTEM", "CLI"],
       ["api_key.revoke", "SYSTEM", "CLI"],
     ]);
-    const unknown = await cli(["key", "create", "--workspace", workspace.id, "--name", "x", "--scopes", "emails:delete", "--json"]);
+    const unknown = await cli([
+      "key",
+      "create",
+      "--workspace",
+      workspace.id,
+      "--name",
+      "x",
+      "--scopes",
+      "emails:delete",
+      "--json",
+    ]);
     expect(unknown.code).toBe(1);
-    expect(JSON.parse(unknown.stderr).error).toMatchObject({ param: "scopes", message: expect.stringContaining("emails:delete") });
+    expect(JSON.parse(unknown.stderr).error).toMatchObject({
+      param: "scopes",
+      message: expect.stringContaining("emails:delete"),
+    });
   });
 
   it("fails clearly for an unknown workspace and an ambiguous name", async () => {
@@ -106,7 +151,11 @@ describe("key create", () => {
     const ambiguous = await cli(["key", "create", "--workspace", name, "--name", "k", "--json"]);
     expect(ambiguous.code).toBe(1);
     expect(JSON.parse(ambiguous.stderr)).toEqual({
-      error: { code: "CONFLICT", message: `Several workspaces are named "${name}": pass the workspace id instead.`, param: "workspace" },
+      error: {
+        code: "CONFLICT",
+        message: `Several workspaces are named "${name}": pass the workspace id instead.`,
+        param: "workspace",
+      },
     });
   });
 });
@@ -115,10 +164,27 @@ describe("user create", () => {
   it("creates a member with a role (any case) and prints no password hash", async () => {
     const workspace = await newWorkspace();
     const email = `Owner-${randomBase62(6)}@Example.com`;
-    const result = await cli(["user", "create", "--email", email, "--password", "a-long-password", "--workspace", workspace.id, "--role", "owner", "--json"]);
+    const result = await cli([
+      "user",
+      "create",
+      "--email",
+      email,
+      "--password",
+      "a-long-password",
+      "--workspace",
+      workspace.id,
+      "--role",
+      "owner",
+      "--json",
+    ]);
     expect(result.code).toBe(0);
     const user = result.json();
-    expect(user).toMatchObject({ email: email.toLowerCase(), role: "OWNER", workspaceId: workspace.id, workspaceName: workspace.name });
+    expect(user).toMatchObject({
+      email: email.toLowerCase(),
+      role: "OWNER",
+      workspaceId: workspace.id,
+      workspaceName: workspace.name,
+    });
     expect(result.stdout).not.toContain("scrypt");
   });
 
@@ -134,7 +200,16 @@ describe("user create", () => {
     expect(badEmail).toMatchObject({ code: 1, stderr: 'Error: "not-an-email" is not a valid email address.' });
 
     const email = `dup-${randomBase62(6).toLowerCase()}@example.com`;
-    const shortPassword = await cli(["user", "create", "--email", email, "--password", "short", "--workspace", workspace.id]);
+    const shortPassword = await cli([
+      "user",
+      "create",
+      "--email",
+      email,
+      "--password",
+      "short",
+      "--workspace",
+      workspace.id,
+    ]);
     expect(shortPassword.code).toBe(1);
     expect(shortPassword.stderr).toContain("The password must be 8");
 
@@ -147,7 +222,16 @@ describe("user create", () => {
 describe("domain add", () => {
   it("adds a verified domain with --verified, a pending one without", async () => {
     const workspace = await newWorkspace();
-    const verified = await cli(["domain", "add", "--workspace", workspace.name, "--name", "Mail.Example.org", "--verified", "--json"]);
+    const verified = await cli([
+      "domain",
+      "add",
+      "--workspace",
+      workspace.name,
+      "--name",
+      "Mail.Example.org",
+      "--verified",
+      "--json",
+    ]);
     expect(verified.code).toBe(0);
     expect(verified.json()).toMatchObject({ name: "mail.example.org", status: "VERIFIED", workspaceId: workspace.id });
     expect(verified.json().verifiedAt).not.toBeNull();
@@ -179,8 +263,24 @@ describe("template create", () => {
   it("reads the HTML and text files and stores every option", async () => {
     const workspace = await newWorkspace();
     const result = await cli([
-      "template", "create", "--workspace", workspace.name, "--name", "Welcome", "--subject", "Hi {{ name }}",
-      "--html", html, "--text", text, "--from", "Acme <hello@example.com>", "--reply-to", "help@example.com", "--strict", "--json",
+      "template",
+      "create",
+      "--workspace",
+      workspace.name,
+      "--name",
+      "Welcome",
+      "--subject",
+      "Hi {{ name }}",
+      "--html",
+      html,
+      "--text",
+      text,
+      "--from",
+      "Acme <hello@example.com>",
+      "--reply-to",
+      "help@example.com",
+      "--strict",
+      "--json",
     ]);
     expect(result.code).toBe(0);
     const data = result.json();
@@ -227,13 +327,19 @@ describe("seed", () => {
     const first = await cli(["seed", "--name", name, "--json"]);
     expect(first.code).toBe(0);
     const data = first.json();
-    expect(data).toMatchObject({ status: "created", workspace: { name, testMode: false }, domain: { name: "example.com", status: "VERIFIED" } });
+    expect(data).toMatchObject({
+      status: "created",
+      workspace: { name, testMode: false },
+      domain: { name: "example.com", status: "VERIFIED" },
+    });
     expect(data.curl).toContain(`-u '${data.key.username}:${data.key.password}'`);
     expect(data.curl).toContain(`"templateId":"${data.template.id}"`);
 
     const second = await cli(["seed", "--name", name]);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`The demo workspace "${name}" (${data.workspace.id}) already exists; nothing was changed.`);
+    expect(second.stdout).toContain(
+      `The demo workspace "${name}" (${data.workspace.id}) already exists; nothing was changed.`,
+    );
   });
 
   it("uses SEED_API_KEY for the demo key", async () => {
@@ -264,26 +370,43 @@ describe("misuse and help", () => {
   it("unknown commands and subcommands: exit 2 with a usage line", async () => {
     expect(await cli(["frobnicate"])).toMatchObject({
       code: 2,
-      stderr: 'Error: Unknown command "frobnicate".\nUsage: npm run cli -- <command> [flags]   (all commands: npm run cli -- help)',
+      stderr:
+        'Error: Unknown command "frobnicate".\nUsage: npm run cli -- <command> [flags]   (all commands: npm run cli -- help)',
     });
     const sub = await cli(["workspace", "delete"]);
     expect(sub.code).toBe(2);
     // Every command of the group, one per line.
-    expect(sub.stderr.split("\n").slice(0, 2)).toEqual(['Error: Unknown command "workspace delete".', "Usage: npm run cli -- workspace create --name NAME [--no-test-mode] [--json]"]);
+    expect(sub.stderr.split("\n").slice(0, 2)).toEqual([
+      'Error: Unknown command "workspace delete".',
+      "Usage: npm run cli -- workspace create --name NAME [--no-test-mode] [--json]",
+    ]);
     expect(sub.stderr).toContain("       npm run cli -- workspace pause ID|NAME [--reason TEXT] [--json]");
     expect((await cli(["key"])).stderr).toContain('Error: "key" needs a subcommand.');
   });
 
   it("missing, valueless and unknown flags: exit 2 with the command's usage", async () => {
     const missing = await cli(["key", "create", "--workspace", "x"]);
-    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Error: Missing --name\.\nUsage: npm run cli -- key create --workspace ID\|NAME --name NAME \[--scopes /) });
-    expect((await cli(["key", "create", "--workspace", "x", "--name"])).stderr).toContain("Error: --name needs a value.");
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^Error: Missing --name\.\nUsage: npm run cli -- key create --workspace ID\|NAME --name NAME \[--scopes /,
+      ),
+    });
+    expect((await cli(["key", "create", "--workspace", "x", "--name"])).stderr).toContain(
+      "Error: --name needs a value.",
+    );
     expect((await cli(["workspace", "create", "--name", "  "])).stderr).toContain("Error: --name must not be empty.");
-    expect((await cli(["workspace", "create", "--name", "x", "--color", "red"])).stderr).toContain("Error: Unknown option --color.");
-    expect((await cli(["workspace", "create", "--name", "x", "extra"])).stderr).toContain('Error: Unexpected argument "extra".');
+    expect((await cli(["workspace", "create", "--name", "x", "--color", "red"])).stderr).toContain(
+      "Error: Unknown option --color.",
+    );
+    expect((await cli(["workspace", "create", "--name", "x", "extra"])).stderr).toContain(
+      'Error: Unexpected argument "extra".',
+    );
     const json = await cli(["seed", "--bogus", "--json"]);
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stderr.split("\n")[0])).toEqual({ error: { code: "USAGE", message: "Unknown option --bogus." } });
+    expect(JSON.parse(json.stderr.split("\n")[0])).toEqual({
+      error: { code: "USAGE", message: "Unknown option --bogus." },
+    });
   });
 
   it("help lists every command; <command> --help shows one; neither touches the database", async () => {
@@ -291,11 +414,22 @@ describe("misuse and help", () => {
     const options: RunCliOptions = { prepareDatabase: async (need) => void prepared.push(need) };
     const help = await cli(["help"], options);
     expect(help.code).toBe(0);
-    for (const command of ["workspace create", "user create", "key create", "domain add", "template create", "db migrate", "seed"]) {
+    for (const command of [
+      "workspace create",
+      "user create",
+      "key create",
+      "domain add",
+      "template create",
+      "db migrate",
+      "seed",
+    ]) {
       expect(help.stdout).toContain(`  ${command}`);
     }
     const one = await cli(["domain", "add", "--help"], options);
-    expect(one).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: npm run cli -- domain add --workspace ID|NAME --name DOMAIN") });
+    expect(one).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Usage: npm run cli -- domain add --workspace ID|NAME --name DOMAIN"),
+    });
     await cli(["nope"], options);
     expect(prepared).toEqual([]);
     await cli(["db", "migrate"], options);

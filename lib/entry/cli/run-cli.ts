@@ -77,14 +77,18 @@ function reportError(error: unknown, { io, json }: CliContext, command: CliComma
 function unknownCommand(first: string, second: string | undefined): UsageError {
   const isGroup = Object.keys(COMMANDS).some((name) => name.startsWith(`${first} `));
   if (!isGroup) return new UsageError(`Unknown command "${first}".`);
-  const message = second === undefined || second.startsWith("-") ? `"${first}" needs a subcommand.` : `Unknown command "${first} ${second}".`;
+  const message =
+    second === undefined || second.startsWith("-")
+      ? `"${first}" needs a subcommand.`
+      : `Unknown command "${first} ${second}".`;
   return new UsageError(message, first);
 }
 
 function usageLines(command: CliCommand | undefined, group: string | undefined): string[] {
   if (command) return [`Usage: ${PROGRAM} ${command.usage}`];
   const inGroup = group ? Object.keys(COMMANDS).filter((name) => name.startsWith(`${group} `)) : [];
-  if (inGroup.length > 0) return inGroup.map((name, index) => `${index === 0 ? "Usage:" : "      "} ${PROGRAM} ${COMMANDS[name].usage}`);
+  if (inGroup.length > 0)
+    return inGroup.map((name, index) => `${index === 0 ? "Usage:" : "      "} ${PROGRAM} ${COMMANDS[name].usage}`);
   return [`Usage: ${PROGRAM} <command> [flags]   (all commands: ${PROGRAM} help)`];
 }
 

@@ -84,7 +84,12 @@ function trickle(socket: net.Socket, piece: string, everyMs: number): void {
 function parse(text: string) {
   const [head, body] = text.split("\r\n\r\n", 2);
   const requestId = /^x-request-id: (.+)$/im.exec(head)?.[1];
-  return { status: Number(head.split(" ")[1]), head: head.toLowerCase(), body: body ? JSON.parse(body) : undefined, requestId };
+  return {
+    status: Number(head.split(" ")[1]),
+    head: head.toLowerCase(),
+    body: body ? JSON.parse(body) : undefined,
+    requestId,
+  };
 }
 
 /** A refusal carries an X-Request-Id, and the one log line of the test names it with its status and code. */
@@ -129,7 +134,10 @@ describe("slow clients", () => {
 
   it("leaves a body that arrives slowly but steadily, and an app slower than the idle timeout, alone", async () => {
     const echo = echoHandler(FAST.idleTimeoutMs * 2);
-    const { socket, closed } = connect(await start(echo.handler), post("Content-Length: 6\r\nConnection: close\r\n") + "ab");
+    const { socket, closed } = connect(
+      await start(echo.handler),
+      post("Content-Length: 6\r\nConnection: close\r\n") + "ab",
+    );
     setTimeout(() => socket.write("cd"), 150);
     setTimeout(() => socket.write("ef"), 300);
     const { text } = await closed;
@@ -144,22 +152,42 @@ describe("undecodable paths (Next.js would answer a plain, unlogged 500)", () =>
     "/api/v1/templates/%E2%80/raw",
     "/api/templates/%E2%80",
     "/api/uploads/%ED%A0%80",
-  ])("answers GET %s with the JSON 400 envelope (param path), an X-Request-Id and a log line, never reaching the app", async (path) => {
-    const echo = echoHandler();
-    const { closed } = connect(await start(echo.handler), `GET ${path}?limit=1 HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`);
-    const answer = parse((await closed).text);
-    expect(answer).toMatchObject({ status: 400, body: { error: { code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "path" } } });
-    expect(answer.body.error.message).toMatch(/is not valid percent-encoded UTF-8/);
-    expect(answer.head).toContain("content-type: application/json");
-    expect(refusals).toEqual([{ requestId: answer.requestId, status: 400, code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", remoteAddress: "127.0.0.1", path }]);
-    expect(echo.bodies).toEqual([]);
-  });
+  ])(
+    "answers GET %s with the JSON 400 envelope (param path), an X-Request-Id and a log line, never reaching the app",
+    async (path) => {
+      const echo = echoHandler();
+      const { closed } = connect(
+        await start(echo.handler),
+        `GET ${path}?limit=1 HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`,
+      );
+      const answer = parse((await closed).text);
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { error: { code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "path" } },
+      });
+      expect(answer.body.error.message).toMatch(/is not valid percent-encoded UTF-8/);
+      expect(answer.head).toContain("content-type: application/json");
+      expect(refusals).toEqual([
+        {
+          requestId: answer.requestId,
+          status: 400,
+          code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+          remoteAddress: "127.0.0.1",
+          path,
+        },
+      ]);
+      expect(echo.bodies).toEqual([]);
+    },
+  );
 
   it.each(["/emails/%zz", "/templates/%C0%AE/versions", "/t/c/%FF", "/u/%ED%A0%80/confirm", "/invite/%zz"])(
     "answers GET %s (dashboard, links in emails) with a plain 400 page",
     async (path) => {
       const echo = echoHandler();
-      const { closed } = connect(await start(echo.handler), `GET ${path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`);
+      const { closed } = connect(
+        await start(echo.handler),
+        `GET ${path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`,
+      );
       const { text } = await closed;
       const [head, body] = text.split("\r\n\r\n", 2);
       expect(head).toMatch(/^HTTP\/1\.1 400 /);
@@ -175,8 +203,16 @@ describe("undecodable paths (Next.js would answer a plain, unlogged 500)", () =>
     const port = await start(echo.handler);
     const refused = connect(port, `POST /api/v1/batches/%zz HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\n\r\nabc`);
     expect(parse((await refused.closed).text).status).toBe(400);
-    for (const path of ["/api/v1/email_messages/em_1", "/api/v1/email_messages/%00", "/emails/%E2%82%AC", "/api/v1/email_messages?subject=%zz"]) {
-      const { closed } = connect(port, `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`);
+    for (const path of [
+      "/api/v1/email_messages/em_1",
+      "/api/v1/email_messages/%00",
+      "/emails/%E2%82%AC",
+      "/api/v1/email_messages?subject=%zz",
+    ]) {
+      const { closed } = connect(
+        port,
+        `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`,
+      );
       expect(parse((await closed).text).status, path).toBe(201);
     }
     expect(echo.bodies).toEqual(["ok", "ok", "ok", "ok"]);
@@ -185,7 +221,10 @@ describe("undecodable paths (Next.js would answer a plain, unlogged 500)", () =>
 
 describe("requests the parser refuses", () => {
   it("answers a 100 KB Authorization header with 431 JSON and Connection: close", async () => {
-    const { closed } = connect(await start(), `GET / HTTP/1.1\r\nHost: test\r\nAuthorization: Basic ${"a".repeat(100_000)}\r\n\r\n`);
+    const { closed } = connect(
+      await start(),
+      `GET / HTTP/1.1\r\nHost: test\r\nAuthorization: Basic ${"a".repeat(100_000)}\r\n\r\n`,
+    );
     const { text } = await closed;
     const answer = parse(text);
     expect(answer).toMatchObject({ status: 431, body: { error: { code: "REQUEST_HEADER_FIELDS_TOO_LARGE" } } });

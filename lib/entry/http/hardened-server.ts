@@ -34,7 +34,10 @@ interface Refusal {
 
 const REFUSALS = {
   timeout: { code: "REQUEST_TIMEOUT", message: "The request was not received in time." },
-  headersTooLarge: { code: "REQUEST_HEADER_FIELDS_TOO_LARGE", message: "The request's headers are larger than the server accepts (16 KB in all)." },
+  headersTooLarge: {
+    code: "REQUEST_HEADER_FIELDS_TOO_LARGE",
+    message: "The request's headers are larger than the server accepts (16 KB in all).",
+  },
   chunkExtensionsTooLarge: { code: "PAYLOAD_TOO_LARGE", message: "The request's chunk extensions are too large." },
   badRequest: {
     code: "BAD_REQUEST",
@@ -64,8 +67,13 @@ type ServerSocket = Socket & { _httpMessage?: ServerResponse & { req?: IncomingM
  * refusal answered as the JSON envelope with `Connection: close` and a logged X-Request-Id, never in
  * place of the app's answer to a request it has already received in full.
  */
-export function createHardenedServer(handler: RequestListener, settings: HttpSettings, options: { log?: RefusalLog } = {}) {
-  const logRefusal = options.log ?? ((fields: RefusalLogFields) => log.warn("request refused by the HTTP server", { ...fields }));
+export function createHardenedServer(
+  handler: RequestListener,
+  settings: HttpSettings,
+  options: { log?: RefusalLog } = {},
+) {
+  const logRefusal =
+    options.log ?? ((fields: RefusalLogFields) => log.warn("request refused by the HTTP server", { ...fields }));
   const server = http.createServer(
     {
       headersTimeout: settings.headersTimeoutMs,
@@ -80,7 +88,9 @@ export function createHardenedServer(handler: RequestListener, settings: HttpSet
   // The socket's inactivity timer: re-armed on every byte; the keep-alive timeout applies between requests.
   server.timeout = settings.idleTimeoutMs;
   server.on("timeout", (socket: ServerSocket) => onIdle(socket, logRefusal));
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: ServerSocket) => onClientError(error, socket, logRefusal));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: ServerSocket) =>
+    onClientError(error, socket, logRefusal),
+  );
   return server;
 }
 
@@ -163,7 +173,13 @@ function refuseUndecodablePath(req: IncomingMessage, res: ServerResponse, logRef
   const answer = undecodablePathAnswer(path);
   if (answer === null) return false;
   const requestId = randomUUID();
-  logRefusal({ requestId, status: answer.status, code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", remoteAddress: req.socket.remoteAddress, path });
+  logRefusal({
+    requestId,
+    status: answer.status,
+    code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+    remoteAddress: req.socket.remoteAddress,
+    path,
+  });
   // Whatever body the request has is not read: the connection is not reused.
   if (!req.complete) res.shouldKeepAlive = false;
   res.writeHead(answer.status, {

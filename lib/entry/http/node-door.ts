@@ -22,11 +22,13 @@ const THROUGH_NEXT_HEADER = "x-through-next";
  * trailing slash, `//`, dot segments) still goes to Next.js, which then calls the same router.
  */
 export function createNodeDoor(options: NodeDoorOptions): RequestListener {
-  const urlHost = options.hostname.includes(":") && !options.hostname.startsWith("[") ? `[${options.hostname}]` : options.hostname;
+  const urlHost =
+    options.hostname.includes(":") && !options.hostname.startsWith("[") ? `[${options.hostname}]` : options.hostname;
   return (req, res) => {
     const pathname = pathOf(req.url ?? "/");
     const router = options.routers.find((candidate) => candidate.owns(pathname));
-    if (!router || req.headers[THROUGH_NEXT_HEADER] !== undefined || !canonical(pathname)) return options.fallback(req, res);
+    if (!router || req.headers[THROUGH_NEXT_HEADER] !== undefined || !canonical(pathname))
+      return options.fallback(req, res);
     answer(router, req, res, `${urlHost}:${options.port}`).catch((error: unknown) => {
       log.error("the server door failed", { method: req.method, path: pathname, error: String(error) });
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
@@ -36,7 +38,9 @@ export function createNodeDoor(options: NodeDoorOptions): RequestListener {
 }
 
 function canonical(pathname: string): boolean {
-  return !pathname.endsWith("/") && !pathname.includes("//") && !/\/\.\.?(\/|$)/.test(pathname) && !pathname.includes("\\");
+  return (
+    !pathname.endsWith("/") && !pathname.includes("//") && !/\/\.\.?(\/|$)/.test(pathname) && !pathname.includes("\\")
+  );
 }
 
 function pathOf(url: string): string {
@@ -71,14 +75,20 @@ async function requestOf(req: IncomingMessage, res: ServerResponse, host: string
   if (incoming["x-forwarded-host"] === undefined) headers.set("x-forwarded-host", incoming.host ?? host);
   if (incoming["x-forwarded-port"] === undefined) headers.set("x-forwarded-port", String(socket.localPort));
   if (forwardedProto === undefined) headers.set("x-forwarded-proto", encrypted ? "https" : "http");
-  if (incoming["x-forwarded-for"] === undefined && socket.remoteAddress) headers.set("x-forwarded-for", socket.remoteAddress);
+  if (incoming["x-forwarded-for"] === undefined && socket.remoteAddress)
+    headers.set("x-forwarded-for", socket.remoteAddress);
   const protocol = String(forwardedProto ?? (encrypted ? "https" : "http")).includes("https") ? "https" : "http";
   const aborter = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) aborter.abort();
   });
   const body = req.method === "GET" || req.method === "HEAD" ? {} : await bodyOf(req);
-  return new Request(`${protocol}://${host}${req.url}`, { method: req.method, headers, signal: aborter.signal, ...body });
+  return new Request(`${protocol}://${host}${req.url}`, {
+    method: req.method,
+    headers,
+    signal: aborter.signal,
+    ...body,
+  });
 }
 
 async function bodyOf(req: IncomingMessage): Promise<{ body: Buffer | ReadableStream<Uint8Array>; duplex?: "half" }> {

@@ -26,29 +26,76 @@ function dsnEvent(report: InboundReport & { kind: "dsn" }, entry: DsnRecipient, 
   const who = entry.recipient || "a recipient";
   // "550 5.1.1 <ada@…>: User unknown" already says 5.1.1; otherwise the status leads.
   const repeated = entry.status && entry.diagnostic?.includes(entry.status);
-  const because = (repeated ? entry.diagnostic! : [entry.status, entry.diagnostic].filter(Boolean).join(" ")).trim() || "no diagnostic given";
+  const because =
+    (repeated ? entry.diagnostic! : [entry.status, entry.diagnostic].filter(Boolean).join(" ")).trim() ||
+    "no diagnostic given";
   const by = report.reportingMta ? `, reported by ${report.reportingMta}` : "";
-  const details = { action: entry.action, status: entry.status, diagnosticCode: entry.diagnostic, finalRecipient: entry.recipient || null, remoteMta: entry.remoteMta, reportingMta: report.reportingMta, reportSubject: report.subject };
-  const base = { type: `dsn-${entry.action || "unknown"}`, key: `${index}:${entry.recipient.toLowerCase()}`, recipients: entry.recipient ? [entry.recipient] : undefined, details };
+  const details = {
+    action: entry.action,
+    status: entry.status,
+    diagnosticCode: entry.diagnostic,
+    finalRecipient: entry.recipient || null,
+    remoteMta: entry.remoteMta,
+    reportingMta: report.reportingMta,
+    reportSubject: report.subject,
+  };
+  const base = {
+    type: `dsn-${entry.action || "unknown"}`,
+    key: `${index}:${entry.recipient.toLowerCase()}`,
+    recipients: entry.recipient ? [entry.recipient] : undefined,
+    details,
+  };
   const statusClass = entry.status?.[0];
   if (entry.action === "failed" && statusClass === "5" && entry.status !== "5.2.2") {
-    return { ...base, code: BOUNCE, suppress: "HARD_BOUNCE", message: `Bounced (Permanent) for ${who}: ${because}${by}.`, details: { ...details, bounceType: "Permanent" } };
+    return {
+      ...base,
+      code: BOUNCE,
+      suppress: "HARD_BOUNCE",
+      message: `Bounced (Permanent) for ${who}: ${because}${by}.`,
+      details: { ...details, bounceType: "Permanent" },
+    };
   }
   if (entry.action === "failed" && entry.status === "5.2.2") {
-    return { ...base, code: BOUNCE, message: `Bounced (Transient) for ${who}: ${because}${by}. Not suppressed: a full mailbox is temporary.`, details: { ...details, bounceType: "Transient" } };
+    return {
+      ...base,
+      code: BOUNCE,
+      message: `Bounced (Transient) for ${who}: ${because}${by}. Not suppressed: a full mailbox is temporary.`,
+      details: { ...details, bounceType: "Transient" },
+    };
   }
   if (entry.action === "failed" && statusClass === "4") {
     // A temporary failure the relay stopped retrying: the address is not known to be bad.
-    return { ...base, code: DELAYED, message: `Delivery to ${who} failed temporarily and the relay stopped trying: ${because}${by}. Not suppressed.` };
+    return {
+      ...base,
+      code: DELAYED,
+      message: `Delivery to ${who} failed temporarily and the relay stopped trying: ${because}${by}. Not suppressed.`,
+    };
   }
   if (entry.action === "delayed") {
-    return { ...base, code: DELAYED, message: `Delivery to ${who} is delayed: ${because}${by}; the relay keeps trying.` };
+    return {
+      ...base,
+      code: DELAYED,
+      message: `Delivery to ${who} is delayed: ${because}${by}; the relay keeps trying.`,
+    };
   }
   if (["delivered", "relayed", "expanded"].includes(entry.action)) {
-    const how = entry.action === "delivered" ? "Delivered to" : entry.action === "relayed" ? "Relayed onwards (no further reports) for" : "Delivered to a list (expanded) for";
-    return { ...base, code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", message: `${how} ${who}${entry.remoteMta ? ` by ${entry.remoteMta}` : ""}${by}.` };
+    const how =
+      entry.action === "delivered"
+        ? "Delivered to"
+        : entry.action === "relayed"
+          ? "Relayed onwards (no further reports) for"
+          : "Delivered to a list (expanded) for";
+    return {
+      ...base,
+      code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+      message: `${how} ${who}${entry.remoteMta ? ` by ${entry.remoteMta}` : ""}${by}.`,
+    };
   }
-  return { ...base, code: UNCLASSIFIED, message: `A delivery status report for ${who} with action "${entry.action || "none"}" and status ${entry.status ?? "none"}${by}; not classified.` };
+  return {
+    ...base,
+    code: UNCLASSIFIED,
+    message: `A delivery status report for ${who} with action "${entry.action || "none"}" and status ${entry.status ?? "none"}${by}; not classified.`,
+  };
 }
 
 function arfEvent(report: InboundReport & { kind: "arf" }): ClassifiedEvent {
@@ -56,9 +103,30 @@ function arfEvent(report: InboundReport & { kind: "arf" }): ClassifiedEvent {
   const recipients = report.originalRecipients.length ? report.originalRecipients : undefined;
   const who = recipients ? recipients.join(", ") : "the recipient";
   const via = report.userAgent ? ` (feedback loop: ${report.userAgent})` : "";
-  const details = { feedbackType, userAgent: report.userAgent, originalRecipients: report.originalRecipients, sourceIp: report.sourceIp, reportSubject: report.subject };
+  const details = {
+    feedbackType,
+    userAgent: report.userAgent,
+    originalRecipients: report.originalRecipients,
+    sourceIp: report.sourceIp,
+    reportSubject: report.subject,
+  };
   if (COMPLAINT_TYPES.has(feedbackType)) {
-    return { code: "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT", type: "arf", key: "arf", suppress: "COMPLAINT", recipients, message: `Complaint (${feedbackType}) from ${who}${via}.`, details };
+    return {
+      code: "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT",
+      type: "arf",
+      key: "arf",
+      suppress: "COMPLAINT",
+      recipients,
+      message: `Complaint (${feedbackType}) from ${who}${via}.`,
+      details,
+    };
   }
-  return { code: UNCLASSIFIED, type: "arf", key: "arf", recipients, message: `A feedback report of type "${feedbackType}" about ${who}${via}; not a complaint, nothing suppressed.`, details };
+  return {
+    code: UNCLASSIFIED,
+    type: "arf",
+    key: "arf",
+    recipients,
+    message: `A feedback report of type "${feedbackType}" about ${who}${via}; not a complaint, nothing suppressed.`,
+    details,
+  };
 }

@@ -15,24 +15,37 @@ describe("npm run inbound", () => {
     expect(await inbound.stop()).toBe(1);
   });
 
-  it.skipIf(!process.env.DATABASE_URL)("records a bounce received over SMTP and exits 0 on SIGTERM", { timeout: 60_000 }, async () => {
-    const healthPort = await freePort();
-    const inbound = startInboundProcess({ DATABASE_URL: process.env.DATABASE_URL, AUTH_SECRET: env().AUTH_SECRET, INBOUND_HEALTH_PORT: String(healthPort) });
-    try {
-      const port = await inbound.port;
-      expect((await fetch(`http://127.0.0.1:${healthPort}/health/ready`)).status).toBe(200);
-      const { workspace } = await createTestWorkspace();
-      const sent = await insertSentMessage(workspace.id);
-      const raw = fixtureReport("gmail-dsn.eml", { to: sent.returnPath, returnPath: sent.returnPath, recipient: "ada@example.org", messageId: sent.messageIdHeader });
-      const client = inboundClient(port);
-      const info = await client.sendMail({ envelope: { from: "", to: [sent.returnPath] }, raw });
-      client.close();
-      expect(info.response).toMatch(/^250 /);
-      expect((await readMessageState(sent.id)).codes.at(-1)).toBe("EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT");
-    } finally {
-      expect(await inbound.stop()).toBe(0);
-    }
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    "records a bounce received over SMTP and exits 0 on SIGTERM",
+    { timeout: 60_000 },
+    async () => {
+      const healthPort = await freePort();
+      const inbound = startInboundProcess({
+        DATABASE_URL: process.env.DATABASE_URL,
+        AUTH_SECRET: env().AUTH_SECRET,
+        INBOUND_HEALTH_PORT: String(healthPort),
+      });
+      try {
+        const port = await inbound.port;
+        expect((await fetch(`http://127.0.0.1:${healthPort}/health/ready`)).status).toBe(200);
+        const { workspace } = await createTestWorkspace();
+        const sent = await insertSentMessage(workspace.id);
+        const raw = fixtureReport("gmail-dsn.eml", {
+          to: sent.returnPath,
+          returnPath: sent.returnPath,
+          recipient: "ada@example.org",
+          messageId: sent.messageIdHeader,
+        });
+        const client = inboundClient(port);
+        const info = await client.sendMail({ envelope: { from: "", to: [sent.returnPath] }, raw });
+        client.close();
+        expect(info.response).toMatch(/^250 /);
+        expect((await readMessageState(sent.id)).codes.at(-1)).toBe("EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT");
+      } finally {
+        expect(await inbound.stop()).toBe(0);
+      }
+    },
+  );
 });
 
 function freePort(): Promise<number> {

@@ -49,7 +49,8 @@ export async function startInboundServer(settings: InboundSettings): Promise<Inb
     onRcptTo(address, session, callback) {
       const refusal = acceptRecipient(address, session, domain);
       // Counted, not logged: an MX on the internet is probed all day.
-      if (refusal) metrics().providerEvents.inc({ provider: "inbound", type: "rcpt", result: `refused-${refusal.code}` });
+      if (refusal)
+        metrics().providerEvents.inc({ provider: "inbound", type: "rcpt", result: `refused-${refusal.code}` });
       callback(refusal ? smtpError(refusal.code, refusal.message) : null);
     },
     onData(stream, session, callback) {
@@ -72,20 +73,38 @@ export async function startInboundServer(settings: InboundSettings): Promise<Inb
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-function acceptRecipient(address: SMTPServerAddress, session: SMTPServerSession, domain: string): { code: number; message: string } | null {
+function acceptRecipient(
+  address: SMTPServerAddress,
+  session: SMTPServerSession,
+  domain: string,
+): { code: number; message: string } | null {
   const recipient = ourRecipient(address.address, domain);
   if (recipient === "other-domain") {
-    return { code: 550, message: `5.7.1 <${address.address}>: Relay access denied: this server takes mail only for ${domain}.` };
+    return {
+      code: 550,
+      message: `5.7.1 <${address.address}>: Relay access denied: this server takes mail only for ${domain}.`,
+    };
   }
-  if (recipient === "unknown") return { code: 550, message: `5.1.1 <${address.address}>: No such return path: this address was not issued by this server.` };
-  if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return { code: 452, message: "4.5.3 Too many recipients in one message." };
+  if (recipient === "unknown")
+    return {
+      code: 550,
+      message: `5.1.1 <${address.address}>: No such return path: this address was not issued by this server.`,
+    };
+  if (session.envelope.rcptTo.length >= MAX_RECIPIENTS)
+    return { code: 452, message: "4.5.3 Too many recipients in one message." };
   return null;
 }
 
 /** A message id (from a verified return-path token), "fbl", or why the address is not ours. */
 function ourRecipient(address: string, domain: string): string | "fbl" | "other-domain" | "unknown" {
   const at = address.lastIndexOf("@");
-  const recipientDomain = at > 0 ? address.slice(at + 1).toLowerCase().replace(/\.$/, "") : "";
+  const recipientDomain =
+    at > 0
+      ? address
+          .slice(at + 1)
+          .toLowerCase()
+          .replace(/\.$/, "")
+      : "";
   if (recipientDomain !== domain) return "other-domain";
   const local = address.slice(0, at);
   if (local.toLowerCase() === FEEDBACK_LOOP_LOCAL_PART) return "fbl";
@@ -110,7 +129,12 @@ function smtpError(code: number, message: string): SmtpReplyError {
 }
 
 /** Never more than the limit in memory. */
-async function receive(stream: SMTPServerDataStream, session: SMTPServerSession, domain: string, maxBytes: number): Promise<string> {
+async function receive(
+  stream: SMTPServerDataStream,
+  session: SMTPServerSession,
+  domain: string,
+  maxBytes: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   await new Promise<void>((resolve, reject) => {
@@ -121,7 +145,8 @@ async function receive(stream: SMTPServerDataStream, session: SMTPServerSession,
     stream.once("end", resolve);
     stream.once("error", reject);
   });
-  if (stream.sizeExceeded || bytes > maxBytes) throw smtpError(552, `5.3.4 Message too big: the limit is ${maxBytes} bytes.`);
+  if (stream.sizeExceeded || bytes > maxBytes)
+    throw smtpError(552, `5.3.4 Message too big: the limit is ${maxBytes} bytes.`);
   const reportFor = reportRecipients(session, domain);
   try {
     const result = await ingestReport(Buffer.concat(chunks), reportFor);
@@ -129,7 +154,10 @@ async function receive(stream: SMTPServerDataStream, session: SMTPServerSession,
     return `2.0.0 Report received (${result.kind}: ${result.recorded} recorded, ${result.duplicates} already known).`;
   } catch (error) {
     metrics().providerEvents.inc({ provider: "inbound", type: "report", result: "retry-451" });
-    log.error("inbound report could not be recorded; the sender is asked to retry", errorFields(error, { stack: true }));
+    log.error(
+      "inbound report could not be recorded; the sender is asked to retry",
+      errorFields(error, { stack: true }),
+    );
     throw smtpError(451, "4.3.0 The report could not be recorded just now; please try again later.");
   }
 }

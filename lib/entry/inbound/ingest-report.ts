@@ -37,7 +37,11 @@ export async function ingestReport(raw: Buffer, to: ReportRecipients): Promise<I
   const refs = [...messageIds].map((messageId): MessageRef => ({ messageId }));
   const result: IngestedReport = { kind: report.kind, recorded: 0, duplicates: 0, unknown: 0 };
   if (!refs.length) {
-    log.warn("inbound report names no message of ours", { kind: report.kind, subject: report.subject, from: report.from });
+    log.warn("inbound report names no message of ours", {
+      kind: report.kind,
+      subject: report.subject,
+      from: report.from,
+    });
     metrics().providerEvents.inc({ provider: "inbound", type: report.kind, result: "ignored" });
     return result;
   }

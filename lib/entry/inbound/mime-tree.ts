@@ -129,12 +129,15 @@ function quotedPrintable(text: string): Buffer {
 
 /** An RFC 2047 encoded-word decoder for a Subject (enough for a sentence; unknown charsets as UTF-8). */
 export function decodeWords(value: string): string {
-  return value.replace(/=\?([^?]+)\?([bBqQ])\?([^?]*)\?=\s*(?==\?)?/g, (_, charset: string, kind: string, text: string) => {
-    const bytes = kind.toLowerCase() === "b" ? Buffer.from(text, "base64") : quotedPrintable(text.replace(/_/g, " "));
-    try {
-      return new TextDecoder(charset).decode(bytes);
-    } catch {
-      return bytes.toString("utf8");
-    }
-  });
+  return value.replace(
+    /=\?([^?]+)\?([bBqQ])\?([^?]*)\?=\s*(?==\?)?/g,
+    (_, charset: string, kind: string, text: string) => {
+      const bytes = kind.toLowerCase() === "b" ? Buffer.from(text, "base64") : quotedPrintable(text.replace(/_/g, " "));
+      try {
+        return new TextDecoder(charset).decode(bytes);
+      } catch {
+        return bytes.toString("utf8");
+      }
+    },
+  );
 }

@@ -11,8 +11,15 @@ import { fixtureReport } from "./testing";
  * fixtures, pathological sizes and nesting): never an exception, always at least one event, and no
  * quadratic blow-up (a slow pattern would run past the test's timeout on the megabyte inputs).
  */
-const FIXTURES = fs.readdirSync(path.join(import.meta.dirname, "testdata", "fixtures")).filter((name) => name.endsWith(".eml"));
-const values = { to: "b-x@bounces.example.com", returnPath: "b-x@bounces.example.com", recipient: "ada@example.org", messageId: "<em_0000000000000001@example.com>" };
+const FIXTURES = fs
+  .readdirSync(path.join(import.meta.dirname, "testdata", "fixtures"))
+  .filter((name) => name.endsWith(".eml"));
+const values = {
+  to: "b-x@bounces.example.com",
+  returnPath: "b-x@bounces.example.com",
+  recipient: "ada@example.org",
+  messageId: "<em_0000000000000001@example.com>",
+};
 const read = (name: string) => parseReport(Buffer.from(fixtureReport(name, values), "latin1"));
 
 describe("parseReport", () => {
@@ -33,21 +40,38 @@ describe("parseReport", () => {
       "yahoo-arf.eml": "arf",
     });
     const gmail = read("gmail-dsn.eml");
-    expect(gmail).toMatchObject({ kind: "dsn", reportingMta: "googlemail.com", original: { messageId: values.messageId, returnPath: `<${values.returnPath}>` } });
+    expect(gmail).toMatchObject({
+      kind: "dsn",
+      reportingMta: "googlemail.com",
+      original: { messageId: values.messageId, returnPath: `<${values.returnPath}>` },
+    });
     if (gmail.kind !== "dsn") throw new Error("not a DSN");
     expect(gmail.recipients).toEqual([
-      expect.objectContaining({ recipient: "ada@example.org", action: "failed", status: "5.1.1", diagnostic: expect.stringMatching(/^550-5\.1\.1 The email account that you tried to reach does not exist\. .* - gsmtp$/) }),
+      expect.objectContaining({
+        recipient: "ada@example.org",
+        action: "failed",
+        status: "5.1.1",
+        diagnostic: expect.stringMatching(
+          /^550-5\.1\.1 The email account that you tried to reach does not exist\. .* - gsmtp$/,
+        ),
+      }),
     ]);
     // Quoted-printable text part, soft line breaks joined.
     expect(gmail.text).toContain("because the address couldn't be found");
     // Base64 text part.
     expect(read("exchange-ndr.eml").text).toContain("couldn't be delivered");
-    expect(read("yahoo-arf.eml")).toMatchObject({ kind: "arf", feedbackType: "abuse", userAgent: "Yahoo!-Mail-Feedback/2.0", originalRecipients: ["ada@example.org"] });
+    expect(read("yahoo-arf.eml")).toMatchObject({
+      kind: "arf",
+      feedbackType: "abuse",
+      userAgent: "Yahoo!-Mail-Feedback/2.0",
+      originalRecipients: ["ada@example.org"],
+    });
     expect(read("out-of-office.eml").autoReply).toBe(true);
   });
 
   it("decodes an encoded Subject and keys a report by its Message-ID, or by its bytes without one", () => {
-    const raw = "From: MAILER-DAEMON@x.example\r\nSubject: =?UTF-8?B?VW56dXN0ZWxsYmFy?= =?utf-8?q?_f=C3=BCr_ada?=\r\n\r\nuser unknown\r\n";
+    const raw =
+      "From: MAILER-DAEMON@x.example\r\nSubject: =?UTF-8?B?VW56dXN0ZWxsYmFy?= =?utf-8?q?_f=C3=BCr_ada?=\r\n\r\nuser unknown\r\n";
     const report = parseReport(Buffer.from(raw));
     expect(report.subject).toBe("Unzustellbar für ada");
     expect(parseReport(Buffer.from(raw)).key).toBe(report.key);
@@ -67,10 +91,16 @@ describe("parseReport", () => {
           text = text.slice(0, cut);
           break;
         case "drop-lines":
-          text = text.split("\r\n").filter(() => rng() > 0.2).join("\r\n");
+          text = text
+            .split("\r\n")
+            .filter(() => rng() > 0.2)
+            .join("\r\n");
           break;
         case "garbage":
-          text = text.slice(0, cut) + String.fromCharCode(...Array.from({ length: 64 }, () => Math.floor(rng() * 256))) + text.slice(cut);
+          text =
+            text.slice(0, cut) +
+            String.fromCharCode(...Array.from({ length: 64 }, () => Math.floor(rng() * 256))) +
+            text.slice(cut);
           break;
         case "no-boundary-end":
           text = text.replace(/--\r\n$/, "\r\n");
@@ -85,7 +115,10 @@ describe("parseReport", () => {
   });
 
   it("reads pathological sizes and nesting without blowing up", () => {
-    const nested = Array.from({ length: 200 }, (_, i) => `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n`).join("") + "Content-Type: text/plain\r\n\r\nuser unknown\r\n";
+    const nested =
+      Array.from({ length: 200 }, (_, i) => `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n`).join(
+        "",
+      ) + "Content-Type: text/plain\r\n\r\nuser unknown\r\n";
     const hostile = [
       `From: postmaster@x\r\nSubject: Undeliverable\r\nContent-Type: text/plain; ${"a".repeat(1_000_000)}\r\n\r\n${"a".repeat(1_000_000)}`,
       `From: postmaster@x\r\nSubject: Undeliverable\r\nDate: ${"(".repeat(100_000)}\r\n\r\n${"5.5.".repeat(250_000)}`,

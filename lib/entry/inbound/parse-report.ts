@@ -1,5 +1,15 @@
 import { createHash } from "node:crypto";
-import { decodeWords, first, parseFieldGroups, parseFields, parseMime, partText, walk, type HeaderFields, type MimePart } from "./mime-tree";
+import {
+  decodeWords,
+  first,
+  parseFieldGroups,
+  parseFields,
+  parseMime,
+  partText,
+  walk,
+  type HeaderFields,
+  type MimePart,
+} from "./mime-tree";
 
 /** One per-recipient group of an RFC 3464 delivery-status report. */
 export interface DsnRecipient {
@@ -36,7 +46,13 @@ interface ReportBase {
 
 export type InboundReport =
   | (ReportBase & { kind: "dsn"; reportingMta: string | null; recipients: DsnRecipient[] })
-  | (ReportBase & { kind: "arf"; feedbackType: string; userAgent: string | null; originalRecipients: string[]; sourceIp: string | null })
+  | (ReportBase & {
+      kind: "arf";
+      feedbackType: string;
+      userAgent: string | null;
+      originalRecipients: string[];
+      sourceIp: string | null;
+    })
   | (ReportBase & { kind: "text" });
 
 const MAX_TEXT = 16 * 1024;
@@ -49,7 +65,10 @@ export function parseReport(raw: Buffer): InboundReport {
   const parts = walk(root);
   const messageId = first(root.headers, "message-id");
   const base: ReportBase = {
-    key: createHash("sha256").update(messageId ? `id:${messageId}` : raw).digest("hex").slice(0, 32),
+    key: createHash("sha256")
+      .update(messageId ? `id:${messageId}` : raw)
+      .digest("hex")
+      .slice(0, 32),
     subject: decodeWords(first(root.headers, "subject") ?? "").slice(0, 500),
     from: decodeWords(first(root.headers, "from") ?? "").slice(0, 500),
     date: readDate(first(root.headers, "date")),
@@ -58,8 +77,11 @@ export function parseReport(raw: Buffer): InboundReport {
     text: readText(parts),
   };
   const reportType = root.type === "multipart/report" ? (root.params["report-type"] ?? "").toLowerCase() : "";
-  const status = parts.find((part) => part.type === "message/delivery-status" || part.type === "message/global-delivery-status");
-  if (status && (reportType === "delivery-status" || reportType === "")) return { ...base, kind: "dsn", ...readDeliveryStatus(status) };
+  const status = parts.find(
+    (part) => part.type === "message/delivery-status" || part.type === "message/global-delivery-status",
+  );
+  if (status && (reportType === "delivery-status" || reportType === ""))
+    return { ...base, kind: "dsn", ...readDeliveryStatus(status) };
   const feedback = parts.find((part) => part.type === "message/feedback-report");
   if (feedback) return { ...base, kind: "arf", ...readFeedback(feedback) };
   return { ...base, kind: "text" };
@@ -92,7 +114,15 @@ function readFeedback(part: MimePart) {
 }
 
 function readOriginal(parts: MimePart[]): OriginalMessage | null {
-  const copy = parts.find((part) => ["message/rfc822", "text/rfc822-headers", "message/rfc822-headers", "message/global", "message/global-headers"].includes(part.type));
+  const copy = parts.find((part) =>
+    [
+      "message/rfc822",
+      "text/rfc822-headers",
+      "message/rfc822-headers",
+      "message/global",
+      "message/global-headers",
+    ].includes(part.type),
+  );
   if (!copy) return null;
   const text = copy.type.endsWith("headers") ? partText(copy) : copy.body;
   const split = text.search(/\r?\n\r?\n/);
@@ -105,9 +135,17 @@ function readOriginal(parts: MimePart[]): OriginalMessage | null {
 }
 
 function readText(parts: MimePart[]): string {
-  const textPart = parts.find((part) => part.type === "text/plain" && !/attachment/i.test(first(part.headers, "content-disposition") ?? ""));
+  const textPart = parts.find(
+    (part) => part.type === "text/plain" && !/attachment/i.test(first(part.headers, "content-disposition") ?? ""),
+  );
   const htmlPart = textPart ? undefined : parts.find((part) => part.type === "text/html");
-  const text = textPart ? partText(textPart) : htmlPart ? partText(htmlPart).replace(/<[^>]*>/g, " ").replace(/&nbsp;/g, " ") : "";
+  const text = textPart
+    ? partText(textPart)
+    : htmlPart
+      ? partText(htmlPart)
+          .replace(/<[^>]*>/g, " ")
+          .replace(/&nbsp;/g, " ")
+      : "";
   return text.slice(0, MAX_TEXT);
 }
 
@@ -119,7 +157,8 @@ function isAutoReply(headers: HeaderFields): boolean {
     auto.startsWith("auto-replied") ||
     headers.has("x-autoreply") ||
     headers.has("x-autorespond") ||
-    (first(headers, "x-auto-response-suppress") !== undefined && /^(automatic reply|auto:|out of office)/i.test(first(headers, "subject") ?? "")) ||
+    (first(headers, "x-auto-response-suppress") !== undefined &&
+      /^(automatic reply|auto:|out of office)/i.test(first(headers, "subject") ?? "")) ||
     precedence === "auto_reply"
   );
 }

@@ -14,14 +14,25 @@ import { fixtureReport, inboundClient, TEST_BOUNCE_DOMAIN } from "./testing";
  * The relay is a real SMTP server (the sink); the bounce comes back over real SMTP to the return path
  * the relay saw in MAIL FROM.
  */
-const saved = { DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER, SMTP_URL: process.env.SMTP_URL, BOUNCE_DOMAIN: process.env.BOUNCE_DOMAIN };
+const saved = {
+  DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER,
+  SMTP_URL: process.env.SMTP_URL,
+  BOUNCE_DOMAIN: process.env.BOUNCE_DOMAIN,
+};
 let sink: SmtpSink;
 let inbound: InboundServer;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
   useSettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url, BOUNCE_DOMAIN: TEST_BOUNCE_DOMAIN });
-  inbound = await startInboundServer({ port: 0, host: "127.0.0.1", bounceDomain: TEST_BOUNCE_DOMAIN, maxBytes: 1_000_000, maxConnections: 10, timeoutMs: 10_000 });
+  inbound = await startInboundServer({
+    port: 0,
+    host: "127.0.0.1",
+    bounceDomain: TEST_BOUNCE_DOMAIN,
+    maxBytes: 1_000_000,
+    maxConnections: 10,
+    timeoutMs: 10_000,
+  });
 });
 
 afterAll(async () => {
@@ -49,7 +60,12 @@ describe("a bounce through an SMTP relay", () => {
     expect(relayed.envelope.from).toMatch(/^b-[a-z2-7]{42}@bounces\.example\.com$/);
 
     // The relay's MX lookup fails later: its DSN goes to the envelope sender it was given.
-    const dsn = fixtureReport("postfix-hard.eml", { to: relayed.envelope.from, returnPath: relayed.envelope.from, recipient: "ada@example.org", messageId: relayed.messageId! });
+    const dsn = fixtureReport("postfix-hard.eml", {
+      to: relayed.envelope.from,
+      returnPath: relayed.envelope.from,
+      recipient: "ada@example.org",
+      messageId: relayed.messageId!,
+    });
     const client = inboundClient(inbound.port);
     await client.sendMail({ envelope: { from: "", to: [relayed.envelope.from] }, raw: dsn });
     client.close();

@@ -26,7 +26,10 @@ export async function insertSentMessage(workspaceId: string, to: string[] = ["Ad
 }
 
 /** A testdata/fixtures report with its {{PLACEHOLDERS}} filled in and CRLF line ends, as on the wire. */
-export function fixtureReport(name: string, values: { to: string; returnPath: string; recipient: string; messageId: string; date?: Date }): string {
+export function fixtureReport(
+  name: string,
+  values: { to: string; returnPath: string; recipient: string; messageId: string; date?: Date },
+): string {
   const text = fs.readFileSync(path.join(FIXTURES, name), "utf8");
   return text
     .replaceAll("{{TO}}", values.to)
@@ -61,11 +64,22 @@ export interface InboundProcess {
 
 /** Spawns the listener the way `npm run inbound` does; SMTP_INBOUND_PORT=0 picks a free port. */
 export function startInboundProcess(env: Record<string, string | undefined>, root = process.cwd()): InboundProcess {
-  const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["--conditions=react-server", path.join("lib", "entry", "inbound", "inbound-main.ts")], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: "info", SMTP_INBOUND_HOST: "127.0.0.1", SMTP_INBOUND_PORT: "0", BOUNCE_DOMAIN: TEST_BOUNCE_DOMAIN, ...env },
-    stdio: "pipe",
-  });
+  const child = spawn(
+    path.join(root, "node_modules", ".bin", "tsx"),
+    ["--conditions=react-server", path.join("lib", "entry", "inbound", "inbound-main.ts")],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        LOG_LEVEL: "info",
+        SMTP_INBOUND_HOST: "127.0.0.1",
+        SMTP_INBOUND_PORT: "0",
+        BOUNCE_DOMAIN: TEST_BOUNCE_DOMAIN,
+        ...env,
+      },
+      stdio: "pipe",
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));

@@ -44,7 +44,8 @@ const COLLECTORS: Record<string, () => Promise<void>> = {
     queueJobs.reset();
     queueOldestAge.reset();
     const oldest = new Map<string, number>(Object.values(QUEUES).map((queue) => [queue, 0]));
-    for (const queue of Object.values(QUEUES)) for (const state of ["created", "retry", "active"]) queueJobs.set({ queue, state }, 0);
+    for (const queue of Object.values(QUEUES))
+      for (const state of ["created", "retry", "active"]) queueJobs.set({ queue, state }, 0);
     for (const row of rows) {
       queueJobs.set({ queue: row.name, state: row.state }, Number(row.jobs));
       if (row.oldest !== null) oldest.set(row.name, Math.max(oldest.get(row.name) ?? 0, Number(row.oldest)));

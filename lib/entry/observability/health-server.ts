@@ -29,7 +29,8 @@ export function startHealthServer(port: number, name = "worker"): Promise<http.S
 
 async function answer(incoming: http.IncomingMessage): Promise<Response> {
   const path = new URL(incoming.url ?? "/", "http://worker").pathname;
-  if (incoming.method !== "GET" && incoming.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
+  if (incoming.method !== "GET" && incoming.method !== "HEAD")
+    return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
   if (path === "/health/live") return liveResponse();
   if (path === "/health/ready") return readyResponse();
   if (path === "/metrics") {

@@ -28,7 +28,10 @@ const WORKER_BUSY_MS = 180_000;
 /** Probe storms (several probers, many replicas behind one check) share one result per second. */
 const CACHE_MS = 1_000;
 
-const lastRun = processSingleton<{ readiness?: { at: number; result: Promise<Readiness> } }>("health.readiness", () => ({}));
+const lastRun = processSingleton<{ readiness?: { at: number; result: Promise<Readiness> } }>(
+  "health.readiness",
+  () => ({}),
+);
 
 export function readiness(): Promise<Readiness> {
   const cached = lastRun.readiness;
@@ -59,14 +62,19 @@ const CHECKS: Record<string, () => Promise<void | "skip">> = {
   },
   async queue() {
     // Through pg-boss's own connection (its own pool on PostgreSQL), not the application's.
-    const { rows } = await (await getQueue()).getDb().executeSql("select name from pgboss.queue where name = $1", [QUEUES.deliverMessage]);
+    const { rows } = await (
+      await getQueue()
+    )
+      .getDb()
+      .executeSql("select name from pgboss.queue where name = $1", [QUEUES.deliverMessage]);
     if (rows.length === 0) throw new CheckFailure(`queue ${QUEUES.deliverMessage} is missing`);
   },
   async workers() {
     const loops = (await getQueue()).getWipData({ includeInternal: false });
     if (loops.length === 0) return "skip";
     const stuck = loops.filter((loop) => !loopAlive(loop, Date.now()));
-    if (stuck.length > 0) throw new CheckFailure(`worker loop(s) stalled: ${[...new Set(stuck.map((loop) => loop.name))].join(", ")}`);
+    if (stuck.length > 0)
+      throw new CheckFailure(`worker loop(s) stalled: ${[...new Set(stuck.map((loop) => loop.name))].join(", ")}`);
   },
 };
 
@@ -88,7 +96,10 @@ async function timed(name: string, check: () => Promise<void | "skip">): Promise
     const fields = errorFields(error);
     log.warn("readiness check failed", { check: name, ...fields });
     // Unauthenticated: our own sentences, else only the error's code (the full error is in the log).
-    const shown = error instanceof CheckFailure ? error.message : `failed${fields.code ? ` (${fields.code})` : ""}; see the server log`;
+    const shown =
+      error instanceof CheckFailure
+        ? error.message
+        : `failed${fields.code ? ` (${fields.code})` : ""}; see the server log`;
     return { status: "fail", durationMs: elapsed(started), error: shown };
   }
 }

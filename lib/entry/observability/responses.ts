@@ -22,7 +22,8 @@ export async function readyResponse(): Promise<Response> {
 /** Behind `Authorization: Bearer METRICS_TOKEN`; without the token the endpoint is a 404, so nothing is exposed. */
 export async function metricsResponse(request: Request): Promise<Response> {
   const token = env().METRICS_TOKEN;
-  if (!token) return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (!token)
+    return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   if (!bearerMatches(request.headers.get("authorization"), token)) {
     return new Response("Unauthorized\n", {
       status: 401,
@@ -31,7 +32,10 @@ export async function metricsResponse(request: Request): Promise<Response> {
   }
   await collectScrapeGauges();
   const { registry } = metrics();
-  return new Response(await registry.metrics(), { status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
+  return new Response(await registry.metrics(), {
+    status: 200,
+    headers: { "content-type": registry.contentType, "cache-control": "no-store" },
+  });
 }
 
 /** Compared as SHA-256 digests: equal length always, so timingSafeEqual reveals neither length nor content. */

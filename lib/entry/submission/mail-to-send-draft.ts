@@ -25,7 +25,11 @@ export function mailToSendDraft(mail: ParsedMail, envelopeRecipients: string[]):
   const envelope = new Set(envelopeRecipients.map((address) => address.toLowerCase()));
   const named = new Set([...to, ...cc, ...headerBcc].map((entry) => entry.address.toLowerCase()));
   const missing = [...named].find((address) => !envelope.has(address));
-  if (missing) throw new SmtpReply(550, `5.1.0 ${missing} is named in the headers but not given in RCPT TO; SMTP mail goes to the envelope recipients only.`);
+  if (missing)
+    throw new SmtpReply(
+      550,
+      `5.1.0 ${missing} is named in the headers but not given in RCPT TO; SMTP mail goes to the envelope recipients only.`,
+    );
   const blindOnly = envelopeRecipients.filter((address) => !named.has(address.toLowerCase()));
   const sender = addresses(mail.from)[0];
   if (!sender) throw refuse("The message has no From header.");
@@ -41,7 +45,8 @@ export function mailToSendDraft(mail: ParsedMail, envelopeRecipients: string[]):
   const references = threadReferences(mail);
   if (references) draft.headers = { references };
   if (draft.templateId !== undefined) return draft; // the template renders subject and bodies; the mail's are not used
-  if (!mail.subject?.trim()) throw refuse("The message has no Subject header; it is required, as for the API's subject.");
+  if (!mail.subject?.trim())
+    throw refuse("The message has no Subject header; it is required, as for the API's subject.");
   draft.subject = mail.subject;
   // Plain-text mail is sent as text with its HTML twin (the API's bodyHtml is required).
   draft.bodyHtml = typeof mail.html === "string" && mail.html.trim() ? mail.html : mail.textAsHtml?.trim() || "<p></p>";
@@ -72,7 +77,8 @@ function flatten(values: EmailAddress[]): NamedAddress[] {
 }
 
 /** RFC 5322 atoms (RFC 6532: UTF-8 too) separated by single spaces need no quotes. */
-const PLAIN_PHRASE = /^[\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+(?: [\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+)*$/u;
+const PLAIN_PHRASE =
+  /^[\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+(?: [\p{L}\p{N}!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+)*$/u;
 
 /** As the API would have been given it, so a message stores the same entries whichever door it came through. */
 function displayName(name: string): string {
@@ -94,17 +100,24 @@ const ENCODED_WORD = /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g;
 
 /** mailparser leaves encoded-words in headers it does not know, and clients encode JSON values so. */
 export function decodeEncodedWords(value: string): string {
-  return value.replace(/\?=\s+=\?/g, "?==?").replace(ENCODED_WORD, (word, charset: string, encoding: string, text: string) => {
-    const bytes =
-      encoding.toUpperCase() === "B"
-        ? Buffer.from(text, "base64")
-        : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1");
-    try {
-      return new TextDecoder(charset.replace(/\*.*$/, "")).decode(bytes);
-    } catch {
-      return word;
-    }
-  });
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(ENCODED_WORD, (word, charset: string, encoding: string, text: string) => {
+      const bytes =
+        encoding.toUpperCase() === "B"
+          ? Buffer.from(text, "base64")
+          : Buffer.from(
+              text
+                .replace(/_/g, " ")
+                .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+              "latin1",
+            );
+      try {
+        return new TextDecoder(charset.replace(/\*.*$/, "")).decode(bytes);
+      } catch {
+        return word;
+      }
+    });
 }
 
 function parseJsonObject(value: string, header: string): Record<string, unknown> {
@@ -114,15 +127,18 @@ function parseJsonObject(value: string, header: string): Record<string, unknown>
   } catch {
     throw refuse(`The ${headerName(header)} header must be a JSON object; it is not valid JSON.`);
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw refuse(`The ${headerName(header)} header must be a JSON object.`);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw refuse(`The ${headerName(header)} header must be a JSON object.`);
   return parsed as Record<string, unknown>;
 }
 
-const headerName = (lower: string) => lower.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
+const headerName = (lower: string) =>
+  lower.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
 
 /** References, with In-Reply-To appended when it is not among them (the API carries References only). */
 function threadReferences(mail: ParsedMail): string | null {
-  const references = mail.references === undefined ? [] : Array.isArray(mail.references) ? mail.references : [mail.references];
+  const references =
+    mail.references === undefined ? [] : Array.isArray(mail.references) ? mail.references : [mail.references];
   const ids = references.flatMap((value) => value.split(/\s+/)).filter(Boolean);
   const parent = mail.inReplyTo?.trim();
   if (parent && !ids.includes(parent)) ids.push(parent);

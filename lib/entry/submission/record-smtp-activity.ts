@@ -7,7 +7,13 @@ import type { SmtpReply } from "./smtp-reply";
 /** One activity entry per SMTP step that decided something (docs/api.md#smtp-activity), buffered off the reply's path. */
 export function recordSmtpActivity(
   principal: SubmissionPrincipal,
-  entry: { step: "MAIL" | "DATA"; reply: SmtpReply | { responseCode: number; message: string }; started: number; request: unknown; resourceId?: string },
+  entry: {
+    step: "MAIL" | "DATA";
+    reply: SmtpReply | { responseCode: number; message: string };
+    started: number;
+    request: unknown;
+    resourceId?: string;
+  },
 ): void {
   metrics().smtpReplies.inc({ step: entry.step, code: String(entry.reply.responseCode) });
   recordActivity({

@@ -24,12 +24,21 @@ afterEach(() => open.splice(0).forEach((session) => session.destroy()));
 afterAll(async () => Promise.all([listener.close(), small.close()]));
 
 async function messagesOf(workspaceId: string): Promise<number> {
-  const [row] = await (await getDb()).select({ n: count() }).from(emailMessages).where(eq(emailMessages.workspaceId, workspaceId));
+  const [row] = await (
+    await getDb()
+  )
+    .select({ n: count() })
+    .from(emailMessages)
+    .where(eq(emailMessages.workspaceId, workspaceId));
   return row.n;
 }
 
 /** A raw session, greeted, EHLO'd and (unless told otherwise) authenticated with the workspace's key. */
-async function session(port = listener.port!, username: string | null = ws.key.id, password = ws.key.password): Promise<RawSmtp> {
+async function session(
+  port = listener.port!,
+  username: string | null = ws.key.id,
+  password = ws.key.password,
+): Promise<RawSmtp> {
   const smtp = await RawSmtp.connect(port);
   open.push(smtp);
   expect(await smtp.reply()).toMatch(/^220 /);
@@ -43,13 +52,23 @@ describe("refusals at the earliest step, with their reply codes", () => {
     const smtp = await session(listener.port!, null);
     expect(await smtp.command("MAIL FROM:<hello@example.com>")).toMatch(/^530 5\.7\.0 Authentication required/);
     expect(await smtp.command("RCPT TO:<victim@elsewhere.example>")).toMatch(/^530 /);
-    const error = await refusal(smtpClient(listener.port!, null).sendMail({ from: "hello@example.com", to: "victim@elsewhere.example", subject: "relay", text: "x" }));
+    const error = await refusal(
+      smtpClient(listener.port!, null).sendMail({
+        from: "hello@example.com",
+        to: "victim@elsewhere.example",
+        subject: "relay",
+        text: "x",
+      }),
+    );
     expect(error.responseCode).toBe(530);
     expect(await messagesOf(ws.workspace.id)).toBe(0);
   });
 
   it("refuses a wrong secret and a malformed username alike (535 5.7.8)", async () => {
-    for (const [user, pass] of [[ws.key.id, "wrong"], ["someone", ws.key.password]]) {
+    for (const [user, pass] of [
+      [ws.key.id, "wrong"],
+      ["someone", ws.key.password],
+    ]) {
       const smtp = await session(listener.port!, null);
       expect(await smtp.command(`AUTH PLAIN ${plainAuth(user, pass)}`)).toMatch(/^535 5\.7\.8 /);
     }
@@ -86,7 +105,11 @@ describe("refusals at the earliest step, with their reply codes", () => {
     expect(await smtp.command("MAIL FROM:<hello@example.com>")).toMatch(/^250/);
     expect(await smtp.command("RCPT TO:<ada@example.org>")).toMatch(/^250/);
     expect(await smtp.command("DATA")).toMatch(/^354/);
-    expect(await smtp.command(`From: hello@example.com\r\nTo: ada@example.org\r\nSubject: big\r\n\r\n${"x".repeat(6000)}\r\n.`)).toMatch(/^552 /);
+    expect(
+      await smtp.command(
+        `From: hello@example.com\r\nTo: ada@example.org\r\nSubject: big\r\n\r\n${"x".repeat(6000)}\r\n.`,
+      ),
+    ).toMatch(/^552 /);
     expect(await messagesOf(ws.workspace.id)).toBe(before);
   });
 
@@ -97,7 +120,9 @@ describe("refusals at the earliest step, with their reply codes", () => {
       const smtp = await session(listener.port!, limited.key.id, limited.key.password);
       expect(await smtp.command("MAIL FROM:<hello@example.com>")).toMatch(/^250/);
       expect(await smtp.command("RSET")).toMatch(/^250/);
-      expect(await smtp.command("MAIL FROM:<hello@example.com>")).toMatch(/^451 4\.7\.0 Too many requests.*Retry after \d+ s/);
+      expect(await smtp.command("MAIL FROM:<hello@example.com>")).toMatch(
+        /^451 4\.7\.0 Too many requests.*Retry after \d+ s/,
+      );
     } finally {
       useSettings({ RATE_LIMIT_PER_SECOND: undefined, RATE_LIMIT_BURST: undefined });
     }
@@ -113,19 +138,43 @@ describe("refusals at the earliest step, with their reply codes", () => {
   it("refuses at DATA what the API refuses, with its sentence (550 5.6.0), and a header recipient not in the envelope (550 5.1.0)", async () => {
     const auth = { user: ws.key.id, pass: ws.key.password };
     const noSubject = await refusal(
-      smtpClient(listener.port!, auth).sendMail({ envelope: { from: "hello@example.com", to: ["ada@example.org"] }, raw: "From: hello@example.com\r\nTo: ada@example.org\r\n\r\nno subject\r\n" }),
+      smtpClient(listener.port!, auth).sendMail({
+        envelope: { from: "hello@example.com", to: ["ada@example.org"] },
+        raw: "From: hello@example.com\r\nTo: ada@example.org\r\n\r\nno subject\r\n",
+      }),
     );
-    expect(noSubject).toMatchObject({ responseCode: 550, response: expect.stringMatching(/^550 5\.6\.0 The message has no Subject header/) });
+    expect(noSubject).toMatchObject({
+      responseCode: 550,
+      response: expect.stringMatching(/^550 5\.6\.0 The message has no Subject header/),
+    });
     const badJson = await refusal(
-      smtpClient(listener.port!, auth).sendMail({ from: "hello@example.com", to: "ada@example.org", subject: "s", text: "x", headers: { "X-Postwerk-Metadata": "[1,2]" } }),
+      smtpClient(listener.port!, auth).sendMail({
+        from: "hello@example.com",
+        to: "ada@example.org",
+        subject: "s",
+        text: "x",
+        headers: { "X-Postwerk-Metadata": "[1,2]" },
+      }),
     );
     expect(badJson.response).toMatch(/^550 5\.6\.0 The X-Postwerk-Metadata header must be a JSON object/);
     const unknownTemplate = await refusal(
-      smtpClient(listener.port!, auth).sendMail({ from: "hello@example.com", to: "ada@example.org", subject: "s", text: "x", headers: { "X-Postwerk-Template-Id": "tpl_0000000000000000" } }),
+      smtpClient(listener.port!, auth).sendMail({
+        from: "hello@example.com",
+        to: "ada@example.org",
+        subject: "s",
+        text: "x",
+        headers: { "X-Postwerk-Template-Id": "tpl_0000000000000000" },
+      }),
     );
     expect(unknownTemplate.response).toMatch(/^550 5\.6\.0 .*not found.*\(templateId\)/);
     const outside = await refusal(
-      smtpClient(listener.port!, auth).sendMail({ envelope: { from: "hello@example.com", to: ["ada@example.org"] }, from: "hello@example.com", to: "ada@example.org, eve@example.org", subject: "s", text: "x" }),
+      smtpClient(listener.port!, auth).sendMail({
+        envelope: { from: "hello@example.com", to: ["ada@example.org"] },
+        from: "hello@example.com",
+        to: "ada@example.org, eve@example.org",
+        subject: "s",
+        text: "x",
+      }),
     );
     expect(outside.response).toMatch(/^550 5\.1\.0 eve@example\.org is named in the headers but not given in RCPT TO/);
     expect(await messagesOf(ws.workspace.id)).toBe(0);
@@ -141,7 +190,12 @@ describe("refusals at the earliest step, with their reply codes", () => {
     // A sleep, not a wait: what is tested is that nothing is written, so time must pass for it not to happen.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await messagesOf(ws.workspace.id)).toBe(0);
-    const info = await smtpClient(listener.port!, { user: ws.key.id, pass: ws.key.password }).sendMail({ from: "hello@example.com", to: "ada@example.org", subject: "after", text: "x" });
+    const info = await smtpClient(listener.port!, { user: ws.key.id, pass: ws.key.password }).sendMail({
+      from: "hello@example.com",
+      to: "ada@example.org",
+      subject: "after",
+      text: "x",
+    });
     expect(info.response).toMatch(/^250 2\.0\.0 OK em_/);
     await (await getDb()).delete(emailMessages).where(and(eq(emailMessages.workspaceId, ws.workspace.id)));
   });
@@ -153,15 +207,24 @@ describe("raw SMTP, as swaks speaks it", () => {
     open.push(smtp);
     expect(await smtp.reply()).toMatch(/^220 /);
     const ehlo = await smtp.command("EHLO swaks.test");
-    for (const extension of ["PIPELINING", "8BITMIME", "SMTPUTF8", "AUTH PLAIN LOGIN", "SIZE"]) expect(ehlo).toContain(extension);
+    for (const extension of ["PIPELINING", "8BITMIME", "SMTPUTF8", "AUTH PLAIN LOGIN", "SIZE"])
+      expect(ehlo).toContain(extension);
     expect(await smtp.command("AUTH LOGIN")).toMatch(/^334 /);
     expect(await smtp.command(Buffer.from(ws.key.id).toString("base64"))).toMatch(/^334 /);
     expect(await smtp.command(Buffer.from(ws.key.password).toString("base64"))).toMatch(/^235/);
     const ids: string[] = [];
     for (const subject of ["First", "Second"]) {
-      await smtp.write("MAIL FROM:<hello@example.com>\r\nRCPT TO:<ada@example.org>\r\nRCPT TO:<bob@example.org>\r\nDATA\r\n");
-      expect([await smtp.reply(), await smtp.reply(), await smtp.reply(), await smtp.reply()].map((reply) => reply.slice(0, 3))).toEqual(["250", "250", "250", "354"]);
-      const reply = await smtp.command(`From: hello@example.com\r\nTo: ada@example.org\r\nSubject: ${subject}\r\n\r\n..a line that starts with a dot\r\n.`);
+      await smtp.write(
+        "MAIL FROM:<hello@example.com>\r\nRCPT TO:<ada@example.org>\r\nRCPT TO:<bob@example.org>\r\nDATA\r\n",
+      );
+      expect(
+        [await smtp.reply(), await smtp.reply(), await smtp.reply(), await smtp.reply()].map((reply) =>
+          reply.slice(0, 3),
+        ),
+      ).toEqual(["250", "250", "250", "354"]);
+      const reply = await smtp.command(
+        `From: hello@example.com\r\nTo: ada@example.org\r\nSubject: ${subject}\r\n\r\n..a line that starts with a dot\r\n.`,
+      );
       ids.push(/^250 2\.0\.0 OK (em_\w{16})$/.exec(reply)![1]);
     }
     expect(await smtp.command("QUIT")).toMatch(/^221/);

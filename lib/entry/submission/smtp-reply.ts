@@ -30,5 +30,8 @@ export function smtpReplyFor(error: unknown): SmtpReply {
     const field = error.param ? ` (${error.param})` : "";
     return new SmtpReply(code, `${enhanced} ${error.message}${field}`.replace(/[\r\n]+/g, " "));
   }
-  return new SmtpReply(451, "4.3.0 The message could not be accepted because of a temporary problem on our side; try again later.");
+  return new SmtpReply(
+    451,
+    "4.3.0 The message could not be accepted because of a temporary problem on our side; try again later.",
+  );
 }

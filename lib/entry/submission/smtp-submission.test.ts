@@ -35,11 +35,24 @@ async function accepted(info: { response: string }) {
 
 describe("SMTP submission (nodemailer)", () => {
   it("accepts plain text: the same rows, timeline and delivery as an API send, and an SMTP activity entry", async () => {
-    const accepts = async () => (await metrics().smtpReplies.get()).values.find((v) => v.labels.step === "DATA" && v.labels.code === "250")?.value ?? 0;
+    const accepts = async () =>
+      (await metrics().smtpReplies.get()).values.find((v) => v.labels.step === "DATA" && v.labels.code === "250")
+        ?.value ?? 0;
     const acceptsBefore = await accepts();
-    const info = await send({ from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", subject: "Plain", text: "Hello Ada,\nplain text." });
+    const info = await send({
+      from: "Acme <hello@example.com>",
+      to: "Ada <ada@example.org>",
+      subject: "Plain",
+      text: "Hello Ada,\nplain text.",
+    });
     const { message, codes } = await accepted(info);
-    expect(message).toMatchObject({ workspaceId: ws.workspace.id, source: "API", sandbox: false, status: "PENDING", subject: "Plain" });
+    expect(message).toMatchObject({
+      workspaceId: ws.workspace.id,
+      source: "API",
+      sandbox: false,
+      status: "PENDING",
+      subject: "Plain",
+    });
     expect(message.from).toBe("Acme <hello@example.com>");
     expect(message.to).toEqual(["Ada <ada@example.org>"]);
     expect(message.bodyText.trim()).toBe("Hello Ada,\nplain text.");
@@ -51,18 +64,32 @@ describe("SMTP submission (nodemailer)", () => {
     // The same message through POST /v1/email_messages ends with the same timeline.
     const api = await callRoute(POST, "/api/v1/email_messages", {
       authorization: ws.authorization,
-      body: { from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", subject: "Plain", bodyHtml: message.bodyHtml, bodyText: message.bodyText },
+      body: {
+        from: "Acme <hello@example.com>",
+        to: "Ada <ada@example.org>",
+        subject: "Plain",
+        bodyHtml: message.bodyHtml,
+        bodyText: message.bodyText,
+      },
     });
     expect(api.status).toBe(201);
     await deliverMessage({ workspaceId: ws.workspace.id, messageId: api.json.data.id }, { attempt: 0 });
     expect((await readMessageState(api.json.data.id)).codes).toEqual(delivered.codes);
     expect(delivered.inbox[0].envelopeTo).toEqual(["ada@example.org"]);
     await flushActivityLog();
-    const [entry] = await (await getDb())
+    const [entry] = await (
+      await getDb()
+    )
       .select()
       .from(activityLogs)
       .where(and(eq(activityLogs.workspaceId, ws.workspace.id), eq(activityLogs.resourceId, message.id)));
-    expect(entry).toMatchObject({ method: "SMTP", path: "/smtp/DATA", status: 250, apiKeyId: ws.key.id, sandbox: false });
+    expect(entry).toMatchObject({
+      method: "SMTP",
+      path: "/smtp/DATA",
+      status: 250,
+      apiKeyId: ws.key.id,
+      sandbox: false,
+    });
     expect(await accepts()).toBe(acceptsBefore + 1);
   });
 
@@ -118,7 +145,12 @@ describe("SMTP submission (nodemailer)", () => {
   });
 
   it("sends BCC-only mail: envelope recipients named in no header become Bcc", async () => {
-    const info = await send({ from: "hello@example.com", bcc: ["hidden@example.org", "also-hidden@example.org"], subject: "Blind", text: "x" });
+    const info = await send({
+      from: "hello@example.com",
+      bcc: ["hidden@example.org", "also-hidden@example.org"],
+      subject: "Blind",
+      text: "x",
+    });
     const { message } = await accepted(info);
     expect(message.to).toEqual([]);
     expect(message.bcc.sort()).toEqual(["also-hidden@example.org", "hidden@example.org"]);
@@ -144,7 +176,11 @@ describe("SMTP submission (nodemailer)", () => {
       },
     });
     const { message } = await accepted(info);
-    expect(message).toMatchObject({ templateId: template.id, subject: "Welcome, Ada", metadata: { orderId: 42, channel: "cron" } });
+    expect(message).toMatchObject({
+      templateId: template.id,
+      subject: "Welcome, Ada",
+      metadata: { orderId: 42, channel: "cron" },
+    });
     expect(message.headers).toEqual({ references: "<root@example.org> <parent@example.org>" });
     await deliverMessage({ workspaceId: ws.workspace.id, messageId: message.id }, { attempt: 0 });
     const { inbox } = await readMessageState(message.id);
@@ -154,16 +190,36 @@ describe("SMTP submission (nodemailer)", () => {
 
   it("schedules by X-Postwerk-Scheduled-At like the API's scheduledAt, and refuses a past time naming it", async () => {
     const at = new Date(Date.now() + 2 * 3600_000);
-    const info = await send({ from: "hello@example.com", to: "ada@example.org", subject: "Later", text: "x", headers: { "X-Postwerk-Scheduled-At": at.toISOString() } });
+    const info = await send({
+      from: "hello@example.com",
+      to: "ada@example.org",
+      subject: "Later",
+      text: "x",
+      headers: { "X-Postwerk-Scheduled-At": at.toISOString() },
+    });
     const { message } = await accepted(info);
     expect(message.scheduledAt).toEqual(new Date(Math.floor(at.getTime())));
     expect(message.status).toBe("PENDING");
-    await expect(send({ from: "hello@example.com", to: "ada@example.org", subject: "Past", text: "x", headers: { "X-Postwerk-Scheduled-At": "2001-01-01T00:00:00Z" } })).rejects.toThrow(/550 5\.6\.0 .*scheduledAt/);
+    await expect(
+      send({
+        from: "hello@example.com",
+        to: "ada@example.org",
+        subject: "Past",
+        text: "x",
+        headers: { "X-Postwerk-Scheduled-At": "2001-01-01T00:00:00Z" },
+      }),
+    ).rejects.toThrow(/550 5\.6\.0 .*scheduledAt/);
   });
 
   it("puts group mail in its unsubscribe group by X-Postwerk-Group-Key: the link and List-Unsubscribe go out", async () => {
     const group = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "digest", name: "Digest" });
-    const info = await send({ from: "hello@example.com", to: "ada@example.org", subject: "Digest", html: "<p>News</p>", headers: { "X-Postwerk-Group-Key": "digest" } });
+    const info = await send({
+      from: "hello@example.com",
+      to: "ada@example.org",
+      subject: "Digest",
+      html: "<p>News</p>",
+      headers: { "X-Postwerk-Group-Key": "digest" },
+    });
     const { message } = await accepted(info);
     expect(message.groupId).toBe(group.id);
     await deliverMessage({ workspaceId: ws.workspace.id, messageId: message.id }, { attempt: 0 });
@@ -173,11 +229,22 @@ describe("SMTP submission (nodemailer)", () => {
   });
 
   it("replays a metaId: the same X-Postwerk-Meta-Id and body returns the earlier message, a new body is a new message", async () => {
-    const mail = { from: "hello@example.com", to: "ada@example.org", subject: "Once", text: "only once", headers: { "X-Postwerk-Meta-Id": "order-7" } };
+    const mail = {
+      from: "hello@example.com",
+      to: "ada@example.org",
+      subject: "Once",
+      text: "only once",
+      headers: { "X-Postwerk-Meta-Id": "order-7" },
+    };
     const first = await accepted(await send(mail));
     const again = await send(mail);
     expect(again.response).toBe(`250 2.0.0 OK ${first.message.id} (metaId replay: the message accepted earlier)`);
-    const rows = await (await getDb()).select().from(emailMessages).where(and(eq(emailMessages.workspaceId, ws.workspace.id), eq(emailMessages.metaId, "order-7")));
+    const rows = await (
+      await getDb()
+    )
+      .select()
+      .from(emailMessages)
+      .where(and(eq(emailMessages.workspaceId, ws.workspace.id), eq(emailMessages.metaId, "order-7")));
     expect(rows).toHaveLength(1);
     const changed = await accepted(await send({ ...mail, text: "another body" }));
     expect(changed.message.id).not.toBe(first.message.id);
@@ -185,20 +252,38 @@ describe("SMTP submission (nodemailer)", () => {
 
   it("takes several messages on one pooled connection, and a 20 MB attachment", { timeout: 120_000 }, async () => {
     const client = smtpClient(listener.port!, auth, { pool: true, maxConnections: 1, maxMessages: 10 });
-    const infos = await Promise.all([1, 2, 3].map((n) => send({ from: "hello@example.com", to: "ada@example.org", subject: `Pooled ${n}`, text: "x" }, client)));
+    const infos = await Promise.all(
+      [1, 2, 3].map((n) =>
+        send({ from: "hello@example.com", to: "ada@example.org", subject: `Pooled ${n}`, text: "x" }, client),
+      ),
+    );
     const ids = infos.map((info) => /em_\w+/.exec(info.response)![0]);
     expect(new Set(ids).size).toBe(3);
     const big = randomBytes(20 * 1024 * 1024);
-    const info = await send({ from: "hello@example.com", to: "ada@example.org", subject: "Big", text: "20 MB", attachments: [{ filename: "big.bin", content: big }] }, client);
+    const info = await send(
+      {
+        from: "hello@example.com",
+        to: "ada@example.org",
+        subject: "Big",
+        text: "20 MB",
+        attachments: [{ filename: "big.bin", content: big }],
+      },
+      client,
+    );
     client.close();
     const { message } = await accepted(info);
-    expect(message.attachments).toEqual([expect.objectContaining({ name: "big.bin", contentType: "application/octet-stream", size: big.length })]);
+    expect(message.attachments).toEqual([
+      expect.objectContaining({ name: "big.bin", contentType: "application/octet-stream", size: big.length }),
+    ]);
     const stored = (message.attachments[0] as { contentBase64?: string }).contentBase64!;
     expect(Buffer.from(stored, "base64").equals(big)).toBe(true);
   });
 
   it("accepts sandbox mail with the username key_…+sandbox", async () => {
-    const info = await send({ from: "hello@example.com", to: "ada@example.org", subject: "Sandbox", text: "x" }, smtpClient(listener.port!, { user: `${ws.key.id}+sandbox`, pass: ws.key.password }));
+    const info = await send(
+      { from: "hello@example.com", to: "ada@example.org", subject: "Sandbox", text: "x" },
+      smtpClient(listener.port!, { user: `${ws.key.id}+sandbox`, pass: ws.key.password }),
+    );
     const { message } = await accepted(info);
     expect(message).toMatchObject({ sandbox: true, source: "SANDBOX_API" });
   });

@@ -92,7 +92,10 @@ describe("TLS on the submission ports", () => {
       subject: "Implicit TLS",
       text: "x",
     });
-    for (const [info, subject] of [[overStartTls, "STARTTLS"], [overTls, "Implicit TLS"]] as const) {
+    for (const [info, subject] of [
+      [overStartTls, "STARTTLS"],
+      [overTls, "Implicit TLS"],
+    ] as const) {
       const id = /em_\w{16}/.exec(info.response)![0];
       expect((await readMessageState(id)).message.subject).toBe(subject);
     }
@@ -108,7 +111,9 @@ describe("TLS on the submission ports", () => {
     const warn = vi.spyOn(log, "warn");
     try {
       fs.writeFileSync(keyFile, selfSignedCertificate().privateKey.export({ type: "pkcs8", format: "pem" }));
-      await waitFor(() => warn.mock.calls.some(([message]) => message.includes("keeping the previous certificate")), { what: "the watcher to refuse the mismatched key" });
+      await waitFor(() => warn.mock.calls.some(([message]) => message.includes("keeping the previous certificate")), {
+        what: "the watcher to refuse the mismatched key",
+      });
     } finally {
       warn.mockRestore();
     }

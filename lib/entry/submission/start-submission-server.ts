@@ -31,12 +31,19 @@ export async function startSubmissionServer(
   overrides: Partial<SubmissionSettings> & { tlsReloadIntervalMs?: number } = {},
 ): Promise<SubmissionListener | null> {
   const settings: SubmissionSettings = { ...env(), ...overrides };
-  const { SMTP_SUBMISSION_PORT: port, SMTP_SUBMISSION_TLS_PORT: tlsPort, SMTP_TLS_CERT: cert, SMTP_TLS_KEY: key } = settings;
+  const {
+    SMTP_SUBMISSION_PORT: port,
+    SMTP_SUBMISSION_TLS_PORT: tlsPort,
+    SMTP_TLS_CERT: cert,
+    SMTP_TLS_KEY: key,
+  } = settings;
   if (port === undefined && tlsPort === undefined) return null;
   if (!cert || !key) {
     if (tlsPort !== undefined) throw new Error("SMTP_SUBMISSION_TLS_PORT needs SMTP_TLS_CERT and SMTP_TLS_KEY.");
     if (!settings.SMTP_ALLOW_INSECURE_AUTH) {
-      throw new Error("SMTP_SUBMISSION_PORT needs SMTP_TLS_CERT and SMTP_TLS_KEY (AUTH requires STARTTLS), or SMTP_ALLOW_INSECURE_AUTH=true for clients on this host only.");
+      throw new Error(
+        "SMTP_SUBMISSION_PORT needs SMTP_TLS_CERT and SMTP_TLS_KEY (AUTH requires STARTTLS), or SMTP_ALLOW_INSECURE_AUTH=true for clients on this host only.",
+      );
     }
   }
   const pair = cert && key ? readTlsPair(cert, key) : null;
@@ -47,7 +54,13 @@ export async function startSubmissionServer(
   try {
     const boundPort = plain ? await listen(plain, port!, settings.SMTP_SUBMISSION_HOST, servers) : null;
     const boundTlsPort = secure ? await listen(secure, tlsPort!, settings.SMTP_SUBMISSION_HOST, servers) : null;
-    if (cert && key) watch = watchTlsFiles(cert, key, (next) => servers.forEach((server) => server.updateSecureContext(next)), overrides.tlsReloadIntervalMs);
+    if (cert && key)
+      watch = watchTlsFiles(
+        cert,
+        key,
+        (next) => servers.forEach((server) => server.updateSecureContext(next)),
+        overrides.tlsReloadIntervalMs,
+      );
     log.info("smtp submission listening", { port: boundPort, tlsPort: boundTlsPort, tls: Boolean(pair) });
     return { port: boundPort, tlsPort: boundTlsPort, close: () => closeAll(servers, watch) };
   } catch (error) {
@@ -56,7 +69,11 @@ export async function startSubmissionServer(
   }
 }
 
-function createServer(settings: SubmissionSettings, pair: { key: Buffer; cert: Buffer } | null, secure: boolean): SMTPServer {
+function createServer(
+  settings: SubmissionSettings,
+  pair: { key: Buffer; cert: Buffer } | null,
+  secure: boolean,
+): SMTPServer {
   const maxBytes = settings.SMTP_MAX_MESSAGE_BYTES;
   const allowInsecure = settings.SMTP_ALLOW_INSECURE_AUTH;
   const options: SMTPServerOptions = {
@@ -69,7 +86,8 @@ function createServer(settings: SubmissionSettings, pair: { key: Buffer; cert: B
     // smtp-server's own rule refuses AUTH before TLS; ours (mayAuthenticate) allows it on loopback only.
     allowInsecureAuth: allowInsecure,
     disabledCommands: pair ? [] : ["STARTTLS"],
-    authRequiredMessage: "5.7.0 Authentication required: AUTH with an API key first. This service relays for no one else.",
+    authRequiredMessage:
+      "5.7.0 Authentication required: AUTH with an API key first. This service relays for no one else.",
     disableReverseLookup: true,
     logger: false,
     onAuth: (auth, session, callback) => {

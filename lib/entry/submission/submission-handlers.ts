@@ -33,12 +33,19 @@ const USERNAME = /^(key_[0-9A-Za-z]{16})(\+sandbox)?$/;
 
 export function principalOf(session: SMTPServerSession): SubmissionPrincipal {
   const principal = session.user as SubmissionPrincipal | undefined;
-  if (!principal) throw new SmtpReply(530, "5.7.0 Authentication required: AUTH with an API key first. This service relays for no one else.");
+  if (!principal)
+    throw new SmtpReply(
+      530,
+      "5.7.0 Authentication required: AUTH with an API key first. This service relays for no one else.",
+    );
   return principal;
 }
 
 /** AUTH without TLS only from the same host, and only when the operator allows it (SMTP_ALLOW_INSECURE_AUTH). */
-export function mayAuthenticate(session: Pick<SMTPServerSession, "secure" | "remoteAddress">, allowInsecureOnLoopback: boolean): boolean {
+export function mayAuthenticate(
+  session: Pick<SMTPServerSession, "secure" | "remoteAddress">,
+  allowInsecureOnLoopback: boolean,
+): boolean {
   return session.secure || (allowInsecureOnLoopback && isLoopback(session.remoteAddress));
 }
 
@@ -48,8 +55,13 @@ function isLoopback(address: string): boolean {
 }
 
 /** AUTH PLAIN / LOGIN: the API key's username and secret, through the API's own check. */
-export async function authenticate(auth: SMTPServerAuthentication, session: SMTPServerSession, allowInsecure: boolean): Promise<SubmissionPrincipal> {
-  if (!mayAuthenticate(session, allowInsecure)) throw new SmtpReply(538, "5.7.11 Encryption required: issue STARTTLS before AUTH.");
+export async function authenticate(
+  auth: SMTPServerAuthentication,
+  session: SMTPServerSession,
+  allowInsecure: boolean,
+): Promise<SubmissionPrincipal> {
+  if (!mayAuthenticate(session, allowInsecure))
+    throw new SmtpReply(538, "5.7.11 Encryption required: issue STARTTLS before AUTH.");
   const match = USERNAME.exec(auth.username ?? "");
   const password = auth.password ?? "";
   // A malformed username still goes through the check (with a name that cannot match), so timing tells nothing.
@@ -60,7 +72,12 @@ export async function authenticate(auth: SMTPServerAuthentication, session: SMTP
     return { ...principal, sandbox: Boolean(match[2]), authorization };
   } catch (error) {
     if (error instanceof SmtpReply) throw error;
-    throw smtpReplyFor(error).responseCode === 535 ? new SmtpReply(535, "5.7.8 Authentication credentials invalid: the username is an API key's id (key_…), the password its secret.") : smtpReplyFor(error);
+    throw smtpReplyFor(error).responseCode === 535
+      ? new SmtpReply(
+          535,
+          "5.7.8 Authentication credentials invalid: the username is an API key's id (key_…), the password its secret.",
+        )
+      : smtpReplyFor(error);
   }
 }
 
@@ -70,7 +87,8 @@ export async function checkMailFrom(address: SMTPServerAddress, session: SMTPSer
   const principal = principalOf(session);
   try {
     await consumeRateLimit(principal.apiKeyId, {});
-    if (!address.address) throw new SmtpReply(550, "5.7.1 A null sender (MAIL FROM:<>) cannot send through this service.");
+    if (!address.address)
+      throw new SmtpReply(550, "5.7.1 A null sender (MAIL FROM:<>) cannot send through this service.");
     const db = await getDb();
     // Read at once, judged in order, so a revoked key hears only that, never whether the domain is verified.
     const [key, domain, workspace] = await Promise.allSettled([
@@ -93,7 +111,10 @@ export async function checkMailFrom(address: SMTPServerAddress, session: SMTPSer
 export function checkRcptTo(address: SMTPServerAddress, session: SMTPServerSession): void {
   principalOf(session);
   if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
-    throw new SmtpReply(452, `4.5.3 Too many recipients: at most ${MAX_RECIPIENTS} per message; send the others in another message.`);
+    throw new SmtpReply(
+      452,
+      `4.5.3 Too many recipients: at most ${MAX_RECIPIENTS} per message; send the others in another message.`,
+    );
   }
   try {
     const [recipient] = parseAddressEntries([address.address], "to");

@@ -5,13 +5,24 @@ import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { startSubmissionServer, type SubmissionListener, type SubmissionSettings } from "./start-submission-server";
 
 /** A listener on free loopback ports; plain-text AUTH allowed (loopback) unless the overrides say otherwise. */
-export async function startTestListener(overrides: Partial<SubmissionSettings> & { tlsReloadIntervalMs?: number } = {}): Promise<SubmissionListener> {
-  const listener = await startSubmissionServer({ SMTP_SUBMISSION_PORT: 0, SMTP_SUBMISSION_HOST: "127.0.0.1", SMTP_ALLOW_INSECURE_AUTH: true, ...overrides });
+export async function startTestListener(
+  overrides: Partial<SubmissionSettings> & { tlsReloadIntervalMs?: number } = {},
+): Promise<SubmissionListener> {
+  const listener = await startSubmissionServer({
+    SMTP_SUBMISSION_PORT: 0,
+    SMTP_SUBMISSION_HOST: "127.0.0.1",
+    SMTP_ALLOW_INSECURE_AUTH: true,
+    ...overrides,
+  });
   return listener!;
 }
 
 /** A real nodemailer client (no pool: one connection per message unless `pool`). */
-export function smtpClient(port: number, auth: { user: string; pass: string } | null, extra: Record<string, unknown> = {}) {
+export function smtpClient(
+  port: number,
+  auth: { user: string; pass: string } | null,
+  extra: Record<string, unknown> = {},
+) {
   return nodemailer.createTransport({
     host: "127.0.0.1",
     port,
@@ -58,7 +69,11 @@ export class RawSmtp {
 
   private take(chunk: string) {
     this.buffer += chunk;
-    for (let match = /(?:^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(this.buffer); match; match = /(?:^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(this.buffer)) {
+    for (
+      let match = /(?:^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(this.buffer);
+      match;
+      match = /(?:^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(this.buffer)
+    ) {
       const end = match.index + match[0].length;
       const reply = this.buffer.slice(0, end).replace(/^\r\n/, "").trimEnd();
       this.buffer = this.buffer.slice(end);
@@ -107,4 +122,5 @@ export class RawSmtp {
   }
 }
 
-export const plainAuth = (username: string, password: string) => Buffer.from(`\0${username}\0${password}`).toString("base64");
+export const plainAuth = (username: string, password: string) =>
+  Buffer.from(`\0${username}\0${password}`).toString("base64");

@@ -20,7 +20,11 @@ import { plainAuth, RawSmtp, smtpClient, startTestListener } from "./testing";
  * `@usewaypoint/client` over HTTP — is delivered by the real workers to a real SMTP server and ends
  * with the same timeline, status, sender, subject, recipients and bodies.
  */
-const saved = { DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER, SMTP_URL: process.env.SMTP_URL, MARKETBASE_API_HOST: process.env.MARKETBASE_API_HOST };
+const saved = {
+  DELIVERY_PROVIDER: process.env.DELIVERY_PROVIDER,
+  SMTP_URL: process.env.SMTP_URL,
+  MARKETBASE_API_HOST: process.env.MARKETBASE_API_HOST,
+};
 const SUBJECT = "Your receipt, Ada";
 const TEXT = "Hello Ada,\nyour receipt is attached to nothing: this is a test.";
 const HTML = "<p>Hello Ada,<br>your receipt is attached to nothing: this is a test.</p>";
@@ -37,10 +41,17 @@ async function serveApi(): Promise<http.Server> {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-    const request = new Request(`http://127.0.0.1${incoming.url}`, { method: "POST", headers, body: Buffer.concat(chunks) });
+    for (const [name, value] of Object.entries(incoming.headers))
+      if (typeof value === "string") headers.set(name, value);
+    const request = new Request(`http://127.0.0.1${incoming.url}`, {
+      method: "POST",
+      headers,
+      body: Buffer.concat(chunks),
+    });
     const response = await POST(request, { params: Promise.resolve({}) });
-    outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+    outgoing
+      .writeHead(response.status, Object.fromEntries(response.headers))
+      .end(Buffer.from(await response.arrayBuffer()));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return server;
@@ -121,7 +132,14 @@ async function viaRawSmtp(): Promise<string> {
 
 async function viaWaypointClient(): Promise<string> {
   const client = createClient(ws.key.id, ws.key.password);
-  const sent = await client.emailMessages.createRaw({ from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", cc: "bob@example.org", subject: SUBJECT, bodyHtml: HTML, bodyText: TEXT });
+  const sent = await client.emailMessages.createRaw({
+    from: "Acme <hello@example.com>",
+    to: "Ada <ada@example.org>",
+    cc: "bob@example.org",
+    subject: SUBJECT,
+    bodyHtml: HTML,
+    bodyText: TEXT,
+  });
   expect(sent.status).toBe(201);
   return (sent.body as { data: { id: string } }).data.id;
 }
@@ -164,19 +182,32 @@ async function outcome(messageId: string) {
 }
 
 describe("three doors, one timeline", () => {
-  it("nodemailer, raw SMTP and @usewaypoint/client each send, and the messages show the same timeline", { timeout: 60_000 }, async () => {
-    const ids = { nodemailer: await viaNodemailer(), rawSmtp: await viaRawSmtp(), waypointClient: await viaWaypointClient() };
-    expect(new Set(Object.values(ids)).size).toBe(3);
-    await startWorkers({ pollingIntervalSeconds: 0.5 });
-    const [nodemailerSend, rawSend, clientSend] = await Promise.all(Object.values(ids).map((id) => outcome(id)));
+  it(
+    "nodemailer, raw SMTP and @usewaypoint/client each send, and the messages show the same timeline",
+    { timeout: 60_000 },
+    async () => {
+      const ids = {
+        nodemailer: await viaNodemailer(),
+        rawSmtp: await viaRawSmtp(),
+        waypointClient: await viaWaypointClient(),
+      };
+      expect(new Set(Object.values(ids)).size).toBe(3);
+      await startWorkers({ pollingIntervalSeconds: 0.5 });
+      const [nodemailerSend, rawSend, clientSend] = await Promise.all(Object.values(ids).map((id) => outcome(id)));
 
-    expect(nodemailerSend).toMatchObject({
-      codes: ["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_SENT_PROVIDER_EVENT"],
-      status: "SUCCEEDED",
-      subject: SUBJECT,
-      delivered: { count: 1, envelope: { from: "hello@example.com", to: ["ada@example.org", "bob@example.org"] }, subject: SUBJECT, text: TEXT },
-    });
-    expect(rawSend).toEqual(nodemailerSend);
-    expect(clientSend).toEqual(nodemailerSend);
-  });
+      expect(nodemailerSend).toMatchObject({
+        codes: ["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_SENT_PROVIDER_EVENT"],
+        status: "SUCCEEDED",
+        subject: SUBJECT,
+        delivered: {
+          count: 1,
+          envelope: { from: "hello@example.com", to: ["ada@example.org", "bob@example.org"] },
+          subject: SUBJECT,
+          text: TEXT,
+        },
+      });
+      expect(rawSend).toEqual(nodemailerSend);
+      expect(clientSend).toEqual(nodemailerSend);
+    },
+  );
 });

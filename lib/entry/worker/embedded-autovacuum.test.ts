@@ -11,10 +11,16 @@ describe("autovacuum's thresholds", () => {
     expect(dueWork([{ ...stats, modified: 1050 }])).toEqual([]);
     expect(dueWork([{ ...stats, modified: 1051 }])).toEqual([{ table: '"public"."t"', statement: "ANALYZE" }]);
     expect(dueWork([{ ...stats, dead: 2051 }])).toEqual([{ table: '"public"."t"', statement: "VACUUM" }]);
-    expect(dueWork([{ ...stats, inserted: 3001, modified: 3001 }])).toEqual([{ table: '"public"."t"', statement: "VACUUM (ANALYZE)" }]);
+    expect(dueWork([{ ...stats, inserted: 3001, modified: 3001 }])).toEqual([
+      { table: '"public"."t"', statement: "VACUUM (ANALYZE)" },
+    ]);
     // Never analyzed (reltuples -1): the thresholds of an empty table.
-    expect(dueWork([{ ...stats, reltuples: -1, modified: 51 }])).toEqual([{ table: '"public"."t"', statement: "ANALYZE" }]);
-    expect(dueWork([{ ...stats, schema: "pg boss", table: 'a"b', dead: 5000 }])).toEqual([{ table: '"pg boss"."a""b"', statement: "VACUUM" }]);
+    expect(dueWork([{ ...stats, reltuples: -1, modified: 51 }])).toEqual([
+      { table: '"public"."t"', statement: "ANALYZE" },
+    ]);
+    expect(dueWork([{ ...stats, schema: "pg boss", table: 'a"b', dead: 5000 }])).toEqual([
+      { table: '"pg boss"."a""b"', statement: "VACUUM" },
+    ]);
   });
 });
 
@@ -30,19 +36,26 @@ describe.skipIf(!!process.env.DATABASE_URL)("a pass on the embedded database", (
       select 'em_T' || lpad(g::text, 15, '0'), ${workspace.id}, 'API', false, 'SUCCEEDED', jsonb_build_array('u' || g || '@example.org'),
              array['u' || g || '@example.org'], 'hello@example.com', 'Hi', '<p>Hi</p>', 'Hi', now() - make_interval(secs => g), now()
       from generate_series(1, 5000) g`);
-    await handle.db.execute(sql`delete from email_messages where workspace_id = ${workspace.id} and id < 'em_T000000000001000'`);
+    await handle.db.execute(
+      sql`delete from email_messages where workspace_id = ${workspace.id} and id < 'em_T000000000001000'`,
+    );
     // The statistics reach pg_stat_user_tables when the backend flushes them (at most once a second).
     await handle.db.execute(sql`select pg_stat_force_next_flush()`);
     await handle.db.execute(sql`select 1`);
     const page = sql`explain select id from email_messages where workspace_id = ${workspace.id} order by created_at desc, id desc limit 51`;
-    const planText = async () => rowsOf<{ "QUERY PLAN": string }>(await handle.db.execute(page)).map((row) => row["QUERY PLAN"]).join("\n");
+    const planText = async () =>
+      rowsOf<{ "QUERY PLAN": string }>(await handle.db.execute(page))
+        .map((row) => row["QUERY PLAN"])
+        .join("\n");
     expect(await planText()).toMatch(/Sort/);
 
     const work = await runAutovacuumPass(handle);
 
     expect(work).toContainEqual({ table: '"public"."email_messages"', statement: "VACUUM (ANALYZE)" });
     const [analyzed] = rowsOf<{ reltuples: number; dead: number }>(
-      await handle.db.execute(sql`select c.reltuples::float8 as reltuples, s.n_dead_tup::float8 as dead from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.relname = 'email_messages'`),
+      await handle.db.execute(
+        sql`select c.reltuples::float8 as reltuples, s.n_dead_tup::float8 as dead from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.relname = 'email_messages'`,
+      ),
     );
     expect(analyzed.reltuples).toBeGreaterThanOrEqual(3999);
     expect(analyzed.dead).toBe(0);
@@ -50,7 +63,9 @@ describe.skipIf(!!process.env.DATABASE_URL)("a pass on the embedded database", (
     expect(plan).toMatch(/Index (Only )?Scan Backward using email_messages_workspace_created_idx/);
     expect(plan).not.toMatch(/Sort/);
     // Nothing is due right after a pass.
-    expect(await runAutovacuumPass(handle)).not.toContainEqual(expect.objectContaining({ table: '"public"."email_messages"' }));
+    expect(await runAutovacuumPass(handle)).not.toContainEqual(
+      expect.objectContaining({ table: '"public"."email_messages"' }),
+    );
   });
 
   it("runs passes on its timer until stopped", async () => {
@@ -61,7 +76,11 @@ describe.skipIf(!!process.env.DATABASE_URL)("a pass on the embedded database", (
     await handle.db.execute(sql`select pg_stat_force_next_flush()`);
     await handle.db.execute(sql`select 1`);
     const lastAnalyze = async () =>
-      rowsOf<{ at: Date | null }>(await handle.db.execute(sql`select last_analyze as at from pg_stat_user_tables where relname = 'autovacuum_probe'`))[0].at;
+      rowsOf<{ at: Date | null }>(
+        await handle.db.execute(
+          sql`select last_analyze as at from pg_stat_user_tables where relname = 'autovacuum_probe'`,
+        ),
+      )[0].at;
     expect(await lastAnalyze()).toBeNull();
 
     const autovacuum = startEmbeddedAutovacuum(handle, 20);

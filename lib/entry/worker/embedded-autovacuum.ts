@@ -45,7 +45,11 @@ export async function runAutovacuumPass(handle: DbHandle): Promise<AutovacuumWor
   for (const item of work) {
     const started = performance.now();
     await handle.db.execute(sql.raw(`${item.statement} ${item.table}`));
-    log.debug("embedded autovacuum", { statement: item.statement, table: item.table, ms: Math.round(performance.now() - started) });
+    log.debug("embedded autovacuum", {
+      statement: item.statement,
+      table: item.table,
+      ms: Math.round(performance.now() - started),
+    });
   }
   return work;
 }

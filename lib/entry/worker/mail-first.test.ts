@@ -15,10 +15,12 @@ function turnLog() {
   const started: number[] = [];
   return {
     started,
-    turn: (work: () => Promise<void> = async () => undefined) => async () => {
-      started.push(Date.now());
-      await work();
-    },
+    turn:
+      (work: () => Promise<void> = async () => undefined) =>
+      async () => {
+        started.push(Date.now());
+        await work();
+      },
   };
 }
 

@@ -8,7 +8,8 @@ import { startWorkers, stopWorkers } from "./worker";
 runStandalone({
   command: "npm run worker",
   noun: "worker",
-  embeddedHint: "Without it the data lives in an embedded database that only the server process may open, and the server runs the workers itself.",
+  embeddedHint:
+    "Without it the data lives in an embedded database that only the server process may open, and the server runs the workers itself.",
   healthPort: (config) => config.WORKER_HEALTH_PORT,
   start: async (config) => {
     getDeliveryProvider(); // a misconfigured provider stops here, not on every job

@@ -6,7 +6,15 @@ import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { errorFields, log } from "@/lib/foundation/log";
 import { runMaintenance } from "./maintenance";
 import { simulateOutcome } from "@/lib/delivery/providers/simulator/simulate-outcome";
-import { deliverMessageJobSchema, deliverWebhookJobSchema, parseJob, simulateOutcomeJobSchema, workflowStepJobSchema, type DeliverWebhookJob, type WorkflowStepJob } from "@/lib/records/queue/jobs";
+import {
+  deliverMessageJobSchema,
+  deliverWebhookJobSchema,
+  parseJob,
+  simulateOutcomeJobSchema,
+  workflowStepJobSchema,
+  type DeliverWebhookJob,
+  type WorkflowStepJob,
+} from "@/lib/records/queue/jobs";
 import { attemptDeliveries } from "@/lib/flows/webhooks/attempt-deliveries";
 import { startWebhookPump, stopWebhookPump } from "@/lib/flows/webhooks/webhook-pump";
 import { runWorkflowStep } from "@/lib/flows/workflows/run-workflow-step";
@@ -15,7 +23,10 @@ import { env } from "@/lib/foundation/env";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import { MailFirst } from "./mail-first";
 
-const running = processSingleton<{ workerIds?: Array<{ queue: string; id: string }>; mailFirst?: MailFirst }>("worker", () => ({}));
+const running = processSingleton<{ workerIds?: Array<{ queue: string; id: string }>; mailFirst?: MailFirst }>(
+  "worker",
+  () => ({}),
+);
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -29,19 +40,34 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   getDeliveryProvider();
   const boss = await getQueue();
   running.workerIds = [];
-  const mailFirst = (running.mailFirst = new MailFirst({ settleMs: MAIL_SETTLE_MS, maxWaitMs: env().WEBHOOK_MAIL_FIRST_SECONDS * 1000 }));
+  const mailFirst = (running.mailFirst = new MailFirst({
+    settleMs: MAIL_SETTLE_MS,
+    maxWaitMs: env().WEBHOOK_MAIL_FIRST_SECONDS * 1000,
+  }));
   const ids = [
-    await workBatches<DeliverMessageJob>(boss, QUEUES.deliverMessage, { ...options, batchSize: DELIVERY_BATCH_SIZE }, (jobs) =>
-      mailFirst.delivering(() => deliverJobs(jobs)),
+    await workBatches<DeliverMessageJob>(
+      boss,
+      QUEUES.deliverMessage,
+      { ...options, batchSize: DELIVERY_BATCH_SIZE },
+      (jobs) => mailFirst.delivering(() => deliverJobs(jobs)),
     ),
     await work<WorkflowStepJob>(boss, QUEUES.workflowStep, options, (job) =>
-      runWorkflowStep(parseJob(QUEUES.workflowStep, workflowStepJobSchema, job.data), { lastAttempt: job.retryCount >= job.retryLimit }),
+      runWorkflowStep(parseJob(QUEUES.workflowStep, workflowStepJobSchema, job.data), {
+        lastAttempt: job.retryCount >= job.retryLimit,
+      }),
     ),
     await work<object>(boss, QUEUES.maintenance, { ...options, concurrency: 1 }, () => runMaintenance()),
-    await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () => flagUnconfirmedDeliveries()),
-    await work<object>(boss, QUEUES.simulateOutcome, options, (job) => simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data))),
-    await workBatches<DeliverWebhookJob>(boss, QUEUES.deliverWebhook, { ...options, batchSize: WEBHOOK_BATCH_SIZE }, (jobs) =>
-      mailFirst.afterMail(() => deliverWebhookJobs(jobs)),
+    await work<object>(boss, QUEUES.unconfirmedDeliveries, { ...options, concurrency: 1 }, () =>
+      flagUnconfirmedDeliveries(),
+    ),
+    await work<object>(boss, QUEUES.simulateOutcome, options, (job) =>
+      simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data)),
+    ),
+    await workBatches<DeliverWebhookJob>(
+      boss,
+      QUEUES.deliverWebhook,
+      { ...options, batchSize: WEBHOOK_BATCH_SIZE },
+      (jobs) => mailFirst.afterMail(() => deliverWebhookJobs(jobs)),
     ),
   ];
   startWebhookPump({ runTurn: (turn) => mailFirst.afterMail(turn) });
@@ -55,11 +81,16 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
 /** A fetched batch of delivery jobs: each payload is checked on its own, so one unreadable job fails alone. */
 async function deliverJobs(jobs: JobWithMetadata<DeliverMessageJob>[]): Promise<Array<Error | null>> {
   const results: Array<Error | null> = jobs.map(() => null);
-  const readable: Array<{ index: number; job: DeliverMessageJob; context: { attempt: number; lastAttempt: boolean } }> = [];
+  const readable: Array<{ index: number; job: DeliverMessageJob; context: { attempt: number; lastAttempt: boolean } }> =
+    [];
   jobs.forEach((job, index) => {
     try {
       const data = parseJob(QUEUES.deliverMessage, deliverMessageJobSchema, job.data);
-      readable.push({ index, job: data, context: { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit } });
+      readable.push({
+        index,
+        job: data,
+        context: { attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit },
+      });
     } catch (error) {
       results[index] = error as Error;
     }
@@ -149,7 +180,13 @@ async function workBatches<T extends object>(
       return jobs.map((job, index): JobResult => {
         const error = errors[index];
         if (!error) return { id: job.id, status: "completed" };
-        log.warn("job failed; the queue retries it", { queue, jobId: job.id, ...messageOf(job.data), attempt: job.retryCount, ...errorFields(error) });
+        log.warn("job failed; the queue retries it", {
+          queue,
+          jobId: job.id,
+          ...messageOf(job.data),
+          attempt: job.retryCount,
+          ...errorFields(error),
+        });
         return { id: job.id, status: "failed", output: { message: error.message } };
       });
     },

@@ -23,7 +23,9 @@ export async function createAuthAdapter(): Promise<Adapter> {
   return {
     ...base,
     async createUser() {
-      throw new Error("Accounts are created by the first-run setup or by accepting an invitation, never by signing in.");
+      throw new Error(
+        "Accounts are created by the first-run setup or by accepting an invitation, never by signing in.",
+      );
     },
     getUser: async (id) => withoutSecrets(await base.getUser!(id)),
     getUserByEmail: async (email) => withoutSecrets(await base.getUserByEmail!(email)),

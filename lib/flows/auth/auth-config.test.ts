@@ -29,11 +29,19 @@ async function requestLink(email: string): Promise<{ redirect: string }> {
 
 async function systemMailTo(email: string) {
   const db = await getDb();
-  return db.select().from(emailMessages).where(and(eq(emailMessages.workspaceId, SYSTEM_WORKSPACE_ID), eq(emailMessages.toAddresses, [email])));
+  return db
+    .select()
+    .from(emailMessages)
+    .where(and(eq(emailMessages.workspaceId, SYSTEM_WORKSPACE_ID), eq(emailMessages.toAddresses, [email])));
 }
 
 async function tokensFor(email: string) {
-  const [row] = await (await getDb()).select({ value: count() }).from(verificationTokens).where(eq(verificationTokens.identifier, email));
+  const [row] = await (
+    await getDb()
+  )
+    .select({ value: count() })
+    .from(verificationTokens)
+    .where(eq(verificationTokens.identifier, email));
   return row.value;
 }
 

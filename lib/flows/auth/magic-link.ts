@@ -16,7 +16,8 @@ export async function isKnownUserEmail(email: string): Promise<boolean> {
   return Boolean(user);
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char]!);
 
 /** The sign-in link, sent as system mail (never through a tenant workspace, whose members could read it). */
 export async function sendSignInLink(input: { email: string; url: string; expires: Date }): Promise<string> {

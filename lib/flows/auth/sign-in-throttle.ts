@@ -32,6 +32,10 @@ export async function consumeSignInAttempt(kind: SignInKind, email: string, ip: 
     const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
     const minutes = Math.ceil(retryAfterSeconds / 60);
     const wait = minutes <= 1 ? "a minute" : `${minutes} minutes`;
-    return { allowed: false, retryAfterSeconds, message: `Too many sign-in attempts for this address. Try again in ${wait}.` };
+    return {
+      allowed: false,
+      retryAfterSeconds,
+      message: `Too many sign-in attempts for this address. Try again in ${wait}.`,
+    };
   }
 }

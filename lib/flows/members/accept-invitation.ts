@@ -33,7 +33,13 @@ function stateOf(row: InvitationRow | undefined, now = new Date()): InvitationSt
 
 /** What the /invite/<token> page shows; the token is looked up by its hash only. */
 export async function getInvitationByToken(token: string): Promise<InvitationView> {
-  const unknown: InvitationView = { state: "unknown", email: null, role: null, workspaceName: null, accountExists: false };
+  const unknown: InvitationView = {
+    state: "unknown",
+    email: null,
+    role: null,
+    workspaceName: null,
+    accountExists: false,
+  };
   if (!isInvitationToken(token)) return unknown;
   const db = await getDb();
   const [row] = await db
@@ -44,7 +50,13 @@ export async function getInvitationByToken(token: string): Promise<InvitationVie
     .where(eq(invitations.tokenHash, hashInvitationToken(token)));
   if (!row) return unknown;
   const { invitation } = row;
-  return { state: stateOf(invitation), email: invitation.email, role: invitation.role, workspaceName: row.workspaceName, accountExists: Boolean(row.userId) };
+  return {
+    state: stateOf(invitation),
+    email: invitation.email,
+    role: invitation.role,
+    workspaceName: row.workspaceName,
+    accountExists: Boolean(row.userId),
+  };
 }
 
 const REFUSALS: Record<Exclude<InvitationState, "pending">, string> = {
@@ -57,7 +69,11 @@ const REFUSALS: Record<Exclude<InvitationState, "pending">, string> = {
 /** The pending invitation, locked until the transaction ends (two clicks accept once). */
 async function lockPendingInvitation(tx: Tx, token: string): Promise<InvitationRow> {
   const [row] = isInvitationToken(token)
-    ? await tx.select().from(invitations).where(eq(invitations.tokenHash, hashInvitationToken(token))).for("update")
+    ? await tx
+        .select()
+        .from(invitations)
+        .where(eq(invitations.tokenHash, hashInvitationToken(token)))
+        .for("update")
     : [];
   const state = stateOf(row);
   if (state === "unknown") throw new AppError("NOT_FOUND", REFUSALS.unknown, { param: "token" });
@@ -103,9 +119,16 @@ export async function acceptInvitationAsNewUser(
     const invitation = await lockPendingInvitation(tx, token);
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, invitation.email));
     if (existing) {
-      throw new AppError("CONFLICT", `An account for ${invitation.email} exists already: sign in, then open the link again.`, { param: "token" });
+      throw new AppError(
+        "CONFLICT",
+        `An account for ${invitation.email} exists already: sign in, then open the link again.`,
+        { param: "token" },
+      );
     }
-    const user = await createUser({ email: invitation.email, password, name, workspaceId: invitation.workspaceId, role: invitation.role }, tx);
+    const user = await createUser(
+      { email: invitation.email, password, name, workspaceId: invitation.workspaceId, role: invitation.role },
+      tx,
+    );
     await tx.update(invitations).set({ acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
     await auditJoin(tx, invitation, user, null);
     return { email: user.email, workspaceId: invitation.workspaceId };
@@ -113,7 +136,12 @@ export async function acceptInvitationAsNewUser(
 }
 
 /** `member.join`: the invitee is the actor (they accepted); before is their earlier role, if any. */
-async function auditJoin(tx: Tx, invitation: { id: string; workspaceId: string; role: Role }, user: { id: string; email: string }, earlier: Role | null) {
+async function auditJoin(
+  tx: Tx,
+  invitation: { id: string; workspaceId: string; role: Role },
+  user: { id: string; email: string },
+  earlier: Role | null,
+) {
   if (earlier && hasRole(earlier, invitation.role)) return;
   await recordAudit(tx, {
     workspaceId: invitation.workspaceId,

@@ -11,7 +11,10 @@ import { changeMemberRoleSchema, type ChangeMemberRoleInput } from "./schemas";
 import { parseInput } from "@/lib/foundation/validation.shared";
 
 /** ADMIN+; only owners make or unmake owners, and the owner rows are locked so the last owner can never be demoted. */
-export async function changeMemberRole(actor: Actor, input: ChangeMemberRoleInput): Promise<{ userId: string; role: Role }> {
+export async function changeMemberRole(
+  actor: Actor,
+  input: ChangeMemberRoleInput,
+): Promise<{ userId: string; role: Role }> {
   assertActorRole(actor, "ADMIN", "change roles");
   const { userId, role } = parseInput(changeMemberRoleSchema, input);
   assertMayGrant(actor, role, "make owners");
@@ -21,7 +24,10 @@ export async function changeMemberRole(actor: Actor, input: ChangeMemberRoleInpu
     assertMayGrant(actor, current, "change an owner's role");
     if (current === "OWNER" && role !== "OWNER") await assertAnotherOwner(tx, actor.workspaceId, "demoted");
     if (current !== role) {
-      await tx.update(memberships).set({ role }).where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId)));
+      await tx
+        .update(memberships)
+        .set({ role })
+        .where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId)));
       await recordAudit(tx, {
         workspaceId: actor.workspaceId,
         actor: auditActorOf(actor),
@@ -53,6 +59,8 @@ export async function assertAnotherOwner(tx: Tx, workspaceId: string, verb: stri
     .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "OWNER")))
     .for("update");
   if (owners.length <= 1) {
-    throw new AppError("CONFLICT", `The last owner cannot be ${verb}: make someone else owner first.`, { param: "userId" });
+    throw new AppError("CONFLICT", `The last owner cannot be ${verb}: make someone else owner first.`, {
+      param: "userId",
+    });
   }
 }

@@ -3,7 +3,13 @@ import { ROLE_LABELS, type Role } from "@/lib/foundation/access/roles.shared";
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
 
-export function invitationMail(input: { workspaceName: string; role: Role; inviter: string; url: string; expiresAt: Date }) {
+export function invitationMail(input: {
+  workspaceName: string;
+  role: Role;
+  inviter: string;
+  url: string;
+  expiresAt: Date;
+}) {
   const role = ROLE_LABELS[input.role];
   const expires = input.expiresAt.toUTCString();
   const subject = `${input.inviter} invited you to ${input.workspaceName} on Postwerk`;

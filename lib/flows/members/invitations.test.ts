@@ -12,7 +12,15 @@ import { hashInvitationToken } from "./invitation-token";
 import { inviteMember } from "./invite-member";
 import { listPendingInvitations } from "./list-invitations";
 import { revokeInvitation } from "./revoke-invitation";
-import { addPerson, invitationRow, linkInMessage, membershipsOf, tokenOf, uniqueEmail, workspaceWithOwner } from "./test-helpers";
+import {
+  addPerson,
+  invitationRow,
+  linkInMessage,
+  membershipsOf,
+  tokenOf,
+  uniqueEmail,
+  workspaceWithOwner,
+} from "./test-helpers";
 
 describe("inviteMember", () => {
   it("stores only the token's SHA-256 and mails the link as system mail, never in the tenant workspace", async () => {
@@ -27,7 +35,13 @@ describe("inviteMember", () => {
     // The local provider delivers nowhere, so the inviter gets the link to hand over.
     expect(result.localLink).toBe(link);
     const row = await invitationRow(result.invitationId);
-    expect(row).toMatchObject({ workspaceId: workspace.id, email, role: "ADMIN", invitedByUserId: actor.userId, acceptedAt: null });
+    expect(row).toMatchObject({
+      workspaceId: workspace.id,
+      email,
+      role: "ADMIN",
+      invitedByUserId: actor.userId,
+      acceptedAt: null,
+    });
     expect(row.tokenHash).toBe(hashInvitationToken(tokenOf(link)));
     expect(row.tokenHash).not.toContain(tokenOf(link));
 
@@ -49,10 +63,18 @@ describe("inviteMember", () => {
     const { workspace } = await workspaceWithOwner();
     const { actor: member } = await addPerson(workspace.id, "MEMBER");
     const { actor: admin } = await addPerson(workspace.id, "ADMIN");
-    await expect(inviteMember(member, { email: uniqueEmail("x"), role: "MEMBER" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(inviteMember(admin, { email: uniqueEmail("x"), role: "OWNER" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(inviteMember(admin, { email: "not-an-email", role: "MEMBER" })).rejects.toMatchObject({ param: "email" });
-    await expect(inviteMember(admin, { email: uniqueEmail("x"), role: "BOSS" as never })).rejects.toMatchObject({ param: "role" });
+    await expect(inviteMember(member, { email: uniqueEmail("x"), role: "MEMBER" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(inviteMember(admin, { email: uniqueEmail("x"), role: "OWNER" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(inviteMember(admin, { email: "not-an-email", role: "MEMBER" })).rejects.toMatchObject({
+      param: "email",
+    });
+    await expect(inviteMember(admin, { email: uniqueEmail("x"), role: "BOSS" as never })).rejects.toMatchObject({
+      param: "role",
+    });
     expect(await listPendingInvitations(workspace.id)).toHaveLength(0);
     await inviteMember(admin, { email: uniqueEmail("ok"), role: "ADMIN" });
     expect(await listPendingInvitations(workspace.id)).toHaveLength(1);
@@ -60,7 +82,10 @@ describe("inviteMember", () => {
 
   it("refuses an existing member, and a second invitation replaces the pending one", async () => {
     const { workspace, actor, owner } = await workspaceWithOwner();
-    await expect(inviteMember(actor, { email: owner.email, role: "MEMBER" })).rejects.toMatchObject({ code: "CONFLICT", param: "email" });
+    await expect(inviteMember(actor, { email: owner.email, role: "MEMBER" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      param: "email",
+    });
     const email = uniqueEmail("twice");
     const first = await inviteMember(actor, { email, role: "MEMBER" });
     const second = await inviteMember(actor, { email, role: "ADMIN" });
@@ -77,7 +102,13 @@ describe("accepting an invitation", () => {
     const email = uniqueEmail("newbie");
     const { messageId } = await inviteMember(actor, { email, role: "MEMBER" });
     const token = tokenOf(await linkInMessage(messageId));
-    expect(await getInvitationByToken(token)).toMatchObject({ state: "pending", email, role: "MEMBER", workspaceName: workspace.name, accountExists: false });
+    expect(await getInvitationByToken(token)).toMatchObject({
+      state: "pending",
+      email,
+      role: "MEMBER",
+      workspaceName: workspace.name,
+      accountExists: false,
+    });
 
     await expect(acceptInvitationAsNewUser(token, { password: "short" })).rejects.toMatchObject({ param: "password" });
     const accepted = await acceptInvitationAsNewUser(token, { name: "Nina", password: "nina-password" });
@@ -87,7 +118,9 @@ describe("accepting an invitation", () => {
     expect(await listUserWorkspaces(user!.id)).toEqual([{ id: workspace.id, name: workspace.name, role: "MEMBER" }]);
 
     expect((await getInvitationByToken(token)).state).toBe("accepted");
-    await expect(acceptInvitationAsNewUser(token, { password: "another-password" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(acceptInvitationAsNewUser(token, { password: "another-password" })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
     await expect(acceptInvitation(token, user!.id)).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
@@ -99,34 +132,53 @@ describe("accepting an invitation", () => {
     const { messageId } = await inviteMember(actor, { email: invitee.email, role: "ADMIN" });
     const token = tokenOf(await linkInMessage(messageId));
     expect((await getInvitationByToken(token)).accountExists).toBe(true);
-    await expect(acceptInvitationAsNewUser(token, { password: "whatever-password" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(acceptInvitationAsNewUser(token, { password: "whatever-password" })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
 
     await expect(acceptInvitation(token, stranger.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect((await membershipsOf(teamA.id)).map((m) => m.userId)).not.toContain(stranger.id);
 
     expect(await acceptInvitation(token, invitee.id)).toEqual({ workspaceId: teamA.id });
     const roles = await listUserWorkspaces(invitee.id);
-    expect(roles).toEqual(expect.arrayContaining([{ id: teamA.id, name: teamA.name, role: "ADMIN" }, { id: teamB.id, name: teamB.name, role: "MEMBER" }]));
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        { id: teamA.id, name: teamA.name, role: "ADMIN" },
+        { id: teamB.id, name: teamB.name, role: "MEMBER" },
+      ]),
+    );
   });
 
   it("expired, revoked and unknown links are refused and change nothing", async () => {
     const { workspace, actor } = await workspaceWithOwner();
     const expired = await inviteMember(actor, { email: uniqueEmail("late"), role: "MEMBER" });
-    await (await getDb()).update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, expired.invitationId));
+    await (
+      await getDb()
+    )
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invitations.id, expired.invitationId));
     const expiredToken = tokenOf(await linkInMessage(expired.messageId));
     expect((await getInvitationByToken(expiredToken)).state).toBe("expired");
-    await expect(acceptInvitationAsNewUser(expiredToken, { password: "long-enough" })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("expired") });
+    await expect(acceptInvitationAsNewUser(expiredToken, { password: "long-enough" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("expired"),
+    });
 
     const revoked = await inviteMember(actor, { email: uniqueEmail("gone"), role: "MEMBER" });
     await revokeInvitation(actor, revoked.invitationId);
     const revokedToken = tokenOf(await linkInMessage(revoked.messageId));
     expect((await getInvitationByToken(revokedToken)).state).toBe("revoked");
-    await expect(acceptInvitationAsNewUser(revokedToken, { password: "long-enough" })).rejects.toMatchObject({ message: expect.stringContaining("revoked") });
+    await expect(acceptInvitationAsNewUser(revokedToken, { password: "long-enough" })).rejects.toMatchObject({
+      message: expect.stringContaining("revoked"),
+    });
 
     const unknown = "A".repeat(43);
     expect((await getInvitationByToken(unknown)).state).toBe("unknown");
     expect((await getInvitationByToken("../etc")).state).toBe("unknown");
-    await expect(acceptInvitationAsNewUser(unknown, { password: "long-enough" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(acceptInvitationAsNewUser(unknown, { password: "long-enough" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await membershipsOf(workspace.id)).toHaveLength(1);
   });
 });

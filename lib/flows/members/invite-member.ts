@@ -52,11 +52,31 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
       .update(invitations)
       .set({ revokedAt: new Date() })
       .where(and(pendingIn(actor.workspaceId), eq(invitations.email, email)));
-    await tx.insert(invitations).values({ id: invitationId, workspaceId: actor.workspaceId, email, role, tokenHash, invitedByUserId: actor.userId, expiresAt });
+    await tx.insert(invitations).values({
+      id: invitationId,
+      workspaceId: actor.workspaceId,
+      email,
+      role,
+      tokenHash,
+      invitedByUserId: actor.userId,
+      expiresAt,
+    });
     const target = { type: "invitation", id: invitationId };
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actor: auditActorOf(actor), action: "member.invite", target, after: { email, role, expiresAt } });
-    const [workspace] = await tx.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
-    const [inviter] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, actor.userId));
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actor: auditActorOf(actor),
+      action: "member.invite",
+      target,
+      after: { email, role, expiresAt },
+    });
+    const [workspace] = await tx
+      .select({ name: workspaces.name })
+      .from(workspaces)
+      .where(eq(workspaces.id, actor.workspaceId));
+    const [inviter] = await tx
+      .select({ name: users.name, email: users.email })
+      .from(users)
+      .where(eq(users.id, actor.userId));
     return { workspaceName: workspace.name, inviter: inviter?.name || inviter?.email || "A colleague" };
   });
 
@@ -70,7 +90,13 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
     await db.transaction(async (tx) => {
       await tx.delete(invitations).where(eq(invitations.id, invitationId));
       const target = { type: "invitation", id: invitationId };
-      await recordAudit(tx, { workspaceId: actor.workspaceId, actor: AUDIT_SYSTEM_ACTOR, action: "member.invitation_withdraw", target, before: { email, role } });
+      await recordAudit(tx, {
+        workspaceId: actor.workspaceId,
+        actor: AUDIT_SYSTEM_ACTOR,
+        action: "member.invitation_withdraw",
+        target,
+        before: { email, role },
+      });
     });
     throw error;
   }

@@ -16,7 +16,13 @@ export interface WorkspaceMember {
 export async function listMembers(workspaceId: string): Promise<WorkspaceMember[]> {
   const db = await getDb();
   return db
-    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, joinedAt: memberships.createdAt })
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.workspaceId, workspaceId))

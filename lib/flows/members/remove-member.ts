@@ -15,7 +15,15 @@ export async function removeMember(actor: Actor, userId: string): Promise<void> 
     const role = await lockMembership(tx, actor.workspaceId, userId);
     assertMayGrant(actor, role, "remove owners");
     if (role === "OWNER") await assertAnotherOwner(tx, actor.workspaceId, "removed");
-    await tx.delete(memberships).where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId)));
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actor: auditActorOf(actor), action: "member.remove", target: { type: "user", id: userId }, before: { role } });
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId)));
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actor: auditActorOf(actor),
+      action: "member.remove",
+      target: { type: "user", id: userId },
+      before: { role },
+    });
   });
 }

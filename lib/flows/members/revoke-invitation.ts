@@ -24,6 +24,12 @@ export async function revokeInvitation(actor: Actor, invitationId: string): Prom
     if (revoked.length === 0) throw notFound(`Invitation ${invitationId}`, "invitationId");
     const [{ email, role }] = revoked;
     const target = { type: "invitation", id: invitationId };
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actor: auditActorOf(actor), action: "member.invitation_revoke", target, before: { email, role } });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actor: auditActorOf(actor),
+      action: "member.invitation_revoke",
+      target,
+      before: { email, role },
+    });
   });
 }

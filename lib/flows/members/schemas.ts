@@ -4,11 +4,7 @@ import { ROLES } from "@/lib/foundation/access/roles.shared";
 
 /** Shared by the settings server actions and the use cases (docs/architecture.md#naming-and-size: one schema per input). */
 export const inviteMemberSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.email("Enter an email address.").max(254)),
+  email: z.string().trim().toLowerCase().pipe(z.email("Enter an email address.").max(254)),
   role: z.enum(ROLES, "Choose Owner, Admin or Member."),
 });
 export type InviteMemberInput = z.input<typeof inviteMemberSchema>;

@@ -11,13 +11,24 @@ export const uniqueEmail = (local: string) => `${local}-${randomBase62(8).toLowe
 
 export async function workspaceWithOwner() {
   const { workspace } = await createTestWorkspace({ name: `Team ${randomBase62(6)}` });
-  const owner = await createUser({ email: uniqueEmail("owner"), password: "owner-password", workspaceId: workspace.id, role: "OWNER", name: "Olga Owner" });
+  const owner = await createUser({
+    email: uniqueEmail("owner"),
+    password: "owner-password",
+    workspaceId: workspace.id,
+    role: "OWNER",
+    name: "Olga Owner",
+  });
   const actor: Actor = { userId: owner.id, workspaceId: workspace.id, role: "OWNER" };
   return { workspace, owner, actor };
 }
 
 export async function addPerson(workspaceId: string, role: Role) {
-  const user = await createUser({ email: uniqueEmail(role.toLowerCase()), password: "person-password", workspaceId, role });
+  const user = await createUser({
+    email: uniqueEmail(role.toLowerCase()),
+    password: "person-password",
+    workspaceId,
+    role,
+  });
   const actor: Actor = { userId: user.id, workspaceId, role };
   return { user, actor };
 }

@@ -79,7 +79,11 @@ describe("seedDemo", () => {
     await expect(seedDemo({ name, apiKey: seedKey })).rejects.toThrow();
     expect(await workspacesNamed(name)).toBe(0);
     const { db } = await getDbHandle();
-    const orphans = await db.select().from(domains).innerJoin(workspaces, eq(domains.workspaceId, workspaces.id)).where(eq(workspaces.name, name));
+    const orphans = await db
+      .select()
+      .from(domains)
+      .innerJoin(workspaces, eq(domains.workspaceId, workspaces.id))
+      .where(eq(workspaces.name, name));
     expect(orphans).toHaveLength(0);
   });
 

@@ -49,7 +49,12 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
       const [any] = await tx.select({ id: workspaces.id }).from(workspaces).limit(1);
       if (any) return { status: "skipped" };
     }
-    const [demo] = await tx.select().from(workspaces).where(eq(workspaces.name, name)).orderBy(workspaces.createdAt).limit(1);
+    const [demo] = await tx
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.name, name))
+      .orderBy(workspaces.createdAt)
+      .limit(1);
     if (demo) return { status: "exists", workspace: demo };
     return { status: "created", ...(await createDemo(tx, name, fixedKey)) };
   });
@@ -72,7 +77,10 @@ async function createDemo(tx: Tx, name: string, fixedKey: { username: string; pa
     },
     tx,
   );
-  const key = await createApiKey({ workspaceId: workspace.id, name: "Demo key", fixed: fixedKey, actor: AUDIT_SYSTEM_ACTOR }, tx);
+  const key = await createApiKey(
+    { workspaceId: workspace.id, name: "Demo key", fixed: fixedKey, actor: AUDIT_SYSTEM_ACTOR },
+    tx,
+  );
   return { workspace, domain, template, key };
 }
 
@@ -129,4 +137,3 @@ export function demoCurl(result: Extract<SeedDemoResult, { status: "created" }>,
     `  -d '${body}'`,
   ];
 }
-

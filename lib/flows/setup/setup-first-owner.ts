@@ -43,11 +43,19 @@ export async function setupFirstOwner(input: SetupFirstOwnerInput): Promise<Crea
       .where(sql`not exists (select 1 from ${memberships} where ${memberships.workspaceId} = ${workspaces.id})`);
     const workspace = await createWorkspace({ name: parsed.data.workspaceName }, tx);
     const owner = await createUser(
-      { email: parsed.data.email, password: parsed.data.password, name: parsed.data.name, workspaceId: workspace.id, role: "OWNER" },
+      {
+        email: parsed.data.email,
+        password: parsed.data.password,
+        name: parsed.data.name,
+        workspaceId: workspace.id,
+        role: "OWNER",
+      },
       tx,
     );
     if (orphans.length > 0) {
-      await tx.insert(memberships).values(orphans.map(({ id }) => ({ workspaceId: id, userId: owner.id, role: "OWNER" as const })));
+      await tx
+        .insert(memberships)
+        .values(orphans.map(({ id }) => ({ workspaceId: id, userId: owner.id, role: "OWNER" as const })));
     }
     return owner;
   });

@@ -36,8 +36,14 @@ async function attemptGroup(ids: string[], clock: Clock): Promise<void> {
   if (claimed.length === 0) return;
   const db = await getDb();
   const [endpoints, events] = await Promise.all([
-    db.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))])),
-    db.select().from(webhookEvents).where(inArray(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))])),
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(inArray(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))])),
+    db
+      .select()
+      .from(webhookEvents)
+      .where(inArray(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))])),
   ]);
   const payloads = await buildPayloads(db, events);
   const endpointById = new Map(endpoints.map((row) => [row.id, row]));
@@ -47,11 +53,21 @@ async function attemptGroup(ids: string[], clock: Clock): Promise<void> {
       const payload = payloads.get(delivery.eventId);
       if (!endpoint?.enabled || payload === undefined) {
         const error = !endpoint?.enabled ? "the endpoint is disabled" : "the event is no longer kept";
-        return { delivery, endpoint, at: clock.now(), response: { status: null, latencyMs: 0, body: null, error, ok: false }, final: true };
+        return {
+          delivery,
+          endpoint,
+          at: clock.now(),
+          response: { status: null, latencyMs: 0, body: null, error, ok: false },
+          final: true,
+        };
       }
       return withEndpointSlot(delivery.endpointId, async () => {
         const at = clock.now();
-        const response = await sendWebhookRequest(endpoint.url, signedHeaders(endpoint, delivery.eventId, payload, at), payload);
+        const response = await sendWebhookRequest(
+          endpoint.url,
+          signedHeaders(endpoint, delivery.eventId, payload, at),
+          payload,
+        );
         return { delivery, endpoint, at, response };
       });
     }),
@@ -85,7 +101,8 @@ async function withEndpointSlot<T>(endpointId: string, work: () => Promise<T>): 
   let slot = slots.get(endpointId);
   if (!slot) slots.set(endpointId, (slot = { active: 0, waiting: [] }));
   // A finishing request hands its slot straight to the next in line, so a newcomer cannot slip in between.
-  if (slot.active >= env().WEBHOOK_ENDPOINT_CONCURRENCY) await new Promise<void>((resolve) => slot!.waiting.push(resolve));
+  if (slot.active >= env().WEBHOOK_ENDPOINT_CONCURRENCY)
+    await new Promise<void>((resolve) => slot!.waiting.push(resolve));
   else slot.active++;
   try {
     return await work();

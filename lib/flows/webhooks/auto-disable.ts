@@ -10,7 +10,12 @@ import { sendSystemMail } from "@/lib/sending/send-system-mail";
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 
 /** Disables the endpoint after 5 days failing or WEBHOOK_DISABLE_AFTER_FAILURES exhausted deliveries in a row; returns why, if now. */
-export async function countEndpointFailure(tx: Tx, endpointId: string, now: Date, failedDeliveries: number): Promise<string | null> {
+export async function countEndpointFailure(
+  tx: Tx,
+  endpointId: string,
+  now: Date,
+  failedDeliveries: number,
+): Promise<string | null> {
   const e = webhookEndpoints;
   const [row] = await tx
     .update(e)

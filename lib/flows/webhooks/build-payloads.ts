@@ -13,17 +13,28 @@ export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export const TEST_EVENT_TYPE = "webhook.test";
 
 /** What serializeMessage reads: the row without its bodies, headers and attachments (never sent in a webhook). */
-const { bodyHtml: _html, bodyText: _text, headers: _headers, attachments: _attachments, ...MESSAGE_COLUMNS } = getTableColumns(emailMessages);
+const {
+  bodyHtml: _html,
+  bodyText: _text,
+  headers: _headers,
+  attachments: _attachments,
+  ...MESSAGE_COLUMNS
+} = getTableColumns(emailMessages);
 
 /**
  * Payloads (docs/webhooks.md#payload-version-1) built when sent or served: the message as GET shows it then (`null` once erased),
  * the event's log entry, and for workflow_run.* the run. Three queries for any number of events.
  */
-export async function buildPayloadObjects(db: Executor, events: WebhookEventRow[]): Promise<Map<string, Record<string, unknown>>> {
+export async function buildPayloadObjects(
+  db: Executor,
+  events: WebhookEventRow[],
+): Promise<Map<string, Record<string, unknown>>> {
   const messageIds = [...new Set(events.map((event) => event.emailMessageId).filter((id): id is string => !!id))];
   const logIds = [...new Set(events.map((event) => event.logId).filter((id): id is string => !!id))];
   const [messages, logs] = await Promise.all([
-    messageIds.length ? db.select(MESSAGE_COLUMNS).from(emailMessages).where(inArray(emailMessages.id, messageIds)) : [],
+    messageIds.length
+      ? db.select(MESSAGE_COLUMNS).from(emailMessages).where(inArray(emailMessages.id, messageIds))
+      : [],
     logIds.length ? db.select().from(emailMessageLogs).where(inArray(emailMessageLogs.id, logIds)) : [],
   ]);
   const messageById = new Map(messages.map((row) => [row.id, row]));
@@ -33,19 +44,25 @@ export async function buildPayloadObjects(db: Executor, events: WebhookEventRow[
   for (const event of events) {
     if (event.workflowRunId) {
       const run = runs.get(event.workflowRunId);
-      payloads.set(event.id, { id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: { workflowRun: run ? serializeWorkflowRun(run) : null } });
+      payloads.set(event.id, {
+        id: event.id,
+        type: event.type,
+        createdAt: event.createdAt.toISOString(),
+        data: { workflowRun: run ? serializeWorkflowRun(run) : null },
+      });
       continue;
     }
     const message = event.emailMessageId ? messageById.get(event.emailMessageId) : undefined;
     const log = event.logId ? logById.get(event.logId) : undefined;
     payloads.set(event.id, {
-        id: event.id,
-        type: event.type,
-        createdAt: event.createdAt.toISOString(),
-        data: {
-          message: message && message.workspaceId === event.workspaceId ? serializeMessage(message as EmailMessageRow) : null,
-          event: log ? { ...serializeEvent(log), bot: log.bot } : null,
-        },
+      id: event.id,
+      type: event.type,
+      createdAt: event.createdAt.toISOString(),
+      data: {
+        message:
+          message && message.workspaceId === event.workspaceId ? serializeMessage(message as EmailMessageRow) : null,
+        event: log ? { ...serializeEvent(log), bot: log.bot } : null,
+      },
     });
   }
   return payloads;

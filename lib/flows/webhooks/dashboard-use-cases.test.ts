@@ -24,12 +24,19 @@ afterAll(async () => {
   useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined });
 });
 
-const actor = userActor({ id: "usr_0000000000000001", email: "admin@example.org" }, { ip: "203.0.113.9", userAgent: "test" });
+const actor = userActor(
+  { id: "usr_0000000000000001", email: "admin@example.org" },
+  { ip: "203.0.113.9", userAgent: "test" },
+);
 
 describe("webhook endpoints in the dashboard", () => {
   it("audits create, update, rotate and delete with the user as actor, never the secret; an update that changes nothing writes no entry", async () => {
     const { workspace } = await createTestWorkspace();
-    const { endpoint, secret } = await createEndpoint(workspace.id, { url: receiver.url, description: "orders" }, actor);
+    const { endpoint, secret } = await createEndpoint(
+      workspace.id,
+      { url: receiver.url, description: "orders" },
+      actor,
+    );
     expect(endpoint.createdBy).toBe(actor.id);
     await updateEndpoint(workspace.id, endpoint.id, { description: "orders v2", eventTypes: ["email.bounced"] }, actor);
     await updateEndpoint(workspace.id, endpoint.id, { description: "orders v2" }, actor);
@@ -37,10 +44,30 @@ describe("webhook endpoints in the dashboard", () => {
     await deleteEndpoint(workspace.id, endpoint.id, actor);
 
     const db = await getDb();
-    const entries = await db.select().from(auditEvents).where(and(eq(auditEvents.workspaceId, workspace.id), eq(auditEvents.targetId, endpoint.id))).orderBy(asc(auditEvents.createdAt), asc(auditEvents.id));
-    expect(entries.map((entry) => entry.action)).toEqual(["webhook_endpoint.create", "webhook_endpoint.update", "webhook_endpoint.rotate_secret", "webhook_endpoint.delete"]);
-    for (const entry of entries) expect(entry).toMatchObject({ actorType: "USER", actorId: actor.id, actorLabel: "admin@example.org", ip: "203.0.113.9" });
-    expect(entries[0].after).toMatchObject({ url: receiver.url, description: "orders", eventTypes: null, enabled: true });
+    const entries = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.workspaceId, workspace.id), eq(auditEvents.targetId, endpoint.id)))
+      .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id));
+    expect(entries.map((entry) => entry.action)).toEqual([
+      "webhook_endpoint.create",
+      "webhook_endpoint.update",
+      "webhook_endpoint.rotate_secret",
+      "webhook_endpoint.delete",
+    ]);
+    for (const entry of entries)
+      expect(entry).toMatchObject({
+        actorType: "USER",
+        actorId: actor.id,
+        actorLabel: "admin@example.org",
+        ip: "203.0.113.9",
+      });
+    expect(entries[0].after).toMatchObject({
+      url: receiver.url,
+      description: "orders",
+      eventTypes: null,
+      enabled: true,
+    });
     expect(entries[1].before).toEqual({ description: "orders", eventTypes: null });
     expect(entries[1].after).toEqual({ description: "orders v2", eventTypes: ["email.bounced"] });
     expect(entries[3].after).toBeNull();
@@ -50,13 +77,26 @@ describe("webhook endpoints in the dashboard", () => {
   it("lists a message's deliveries to every endpoint of its workspace, and nothing of another workspace", async () => {
     const { workspace } = await createTestWorkspace();
     const other = await createTestWorkspace();
-    expect(await listMessageDeliveries(workspace.id, "em_0000000000000000")).toEqual({ hasEndpoints: false, deliveries: [] });
+    expect(await listMessageDeliveries(workspace.id, "em_0000000000000000")).toEqual({
+      hasEndpoints: false,
+      deliveries: [],
+    });
     const a = await createEndpoint(workspace.id, { url: receiver.url, description: "a" }, actor);
     const b = await createEndpoint(workspace.id, { url: `${receiver.url}/b`, eventTypes: ["email.delivered"] }, actor);
     const message = await insertTestMessage(workspace.id);
     const db = await getDb();
-    await recordEvent(db, { workspaceId: workspace.id, messageId: message, code: "EMAIL_MESSAGE_CREATED", message: "Created." });
-    await recordEvent(db, { workspaceId: workspace.id, messageId: message, code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", message: "Delivered." });
+    await recordEvent(db, {
+      workspaceId: workspace.id,
+      messageId: message,
+      code: "EMAIL_MESSAGE_CREATED",
+      message: "Created.",
+    });
+    await recordEvent(db, {
+      workspaceId: workspace.id,
+      messageId: message,
+      code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+      message: "Delivered.",
+    });
     await deliverDue(workspace.id, manualClock());
 
     const { hasEndpoints, deliveries } = await listMessageDeliveries(workspace.id, message);

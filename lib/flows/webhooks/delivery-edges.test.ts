@@ -21,7 +21,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.close();
-  useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined, WEBHOOK_ENDPOINT_CONCURRENCY: undefined });
+  useSettings({
+    WEBHOOKS_ALLOW_PRIVATE: undefined,
+    WEBHOOKS_ALLOW_HTTP: undefined,
+    WEBHOOK_ENDPOINT_CONCURRENCY: undefined,
+  });
 });
 
 describe("a webhook request", () => {
@@ -41,7 +45,11 @@ describe("a webhook request", () => {
     receiver.mode = "redirect";
     const before = receiver.received.length;
     const redirected = await send();
-    expect([redirected.ok, redirected.status, redirected.error]).toEqual([false, 302, "redirect to http://127.0.0.1:1/elsewhere not followed"]);
+    expect([redirected.ok, redirected.status, redirected.error]).toEqual([
+      false,
+      302,
+      "redirect to http://127.0.0.1:1/elsewhere not followed",
+    ]);
     expect(receiver.received.length).toBe(before + 1);
     receiver.mode = "ok";
   });
@@ -50,7 +58,12 @@ describe("a webhook request", () => {
     const { workspace } = await createTestWorkspace();
     await createEndpoint(workspace.id, { url: receiver.url.replace("127.0.0.1", "localhost") }, "key_test");
     const message = await insertTestMessage(workspace.id);
-    await recordEvent(await getDb(), { workspaceId: workspace.id, messageId: message, code: "EMAIL_MESSAGE_CREATED", message: "x" });
+    await recordEvent(await getDb(), {
+      workspaceId: workspace.id,
+      messageId: message,
+      code: "EMAIL_MESSAGE_CREATED",
+      message: "x",
+    });
     useSettings({ WEBHOOKS_ALLOW_PRIVATE: "false" });
     const before = receiver.received.length;
     try {
@@ -59,7 +72,12 @@ describe("a webhook request", () => {
       useSettings({ WEBHOOKS_ALLOW_PRIVATE: "true" });
     }
     expect(receiver.received.length).toBe(before);
-    const [attempt] = await (await getDb()).select().from(webhookAttempts).where(eq(webhookAttempts.workspaceId, workspace.id));
+    const [attempt] = await (
+      await getDb()
+    )
+      .select()
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.workspaceId, workspace.id));
     expect(attempt.status).toBeNull();
     expect(attempt.error).toMatch(/refused target: localhost resolves to .*loopback/);
   });
@@ -71,10 +89,18 @@ describe("ordering and concurrency", () => {
     try {
       const { workspace } = await createTestWorkspace();
       await createEndpoint(workspace.id, { url: receiver.url }, "key_test");
-      const codes: EventCode[] = ["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT", "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT"];
+      const codes: EventCode[] = [
+        "EMAIL_MESSAGE_CREATED",
+        "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+        "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+        "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT",
+        "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT",
+      ];
       const messages = await Promise.all(Array.from({ length: 8 }, () => insertTestMessage(workspace.id)));
       const db = await getDb();
-      for (const code of codes) for (const message of messages) await recordEvent(db, { workspaceId: workspace.id, messageId: message, code, message: code });
+      for (const code of codes)
+        for (const message of messages)
+          await recordEvent(db, { workspaceId: workspace.id, messageId: message, code, message: code });
       const clock = manualClock();
       await fanOutEverything(workspace.id, clock);
       receiver.received.length = 0;
@@ -83,19 +109,34 @@ describe("ordering and concurrency", () => {
       // Some first attempts fail, so later events of those messages must wait for the retries.
       let calls = 0;
       receiver.mode = () => (++calls % 7 === 0 ? "fail" : "ok");
-      const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspace.id));
+      const deliveries = await db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.workspaceId, workspace.id));
       // Every job at once, in a shuffled order, split over 4 "workers" running side by side, several rounds.
       for (let round = 0; round < 40; round++) {
-        const pending = deliveries.map((row) => ({ workspaceId: workspace.id, endpointId: row.endpointId, deliveryId: row.id })).sort(() => Math.random() - 0.5);
+        const pending = deliveries
+          .map((row) => ({ workspaceId: workspace.id, endpointId: row.endpointId, deliveryId: row.id }))
+          .sort(() => Math.random() - 0.5);
         const quarter = Math.ceil(pending.length / 4);
-        await Promise.all([0, 1, 2, 3].map((i) => attemptDeliveries(pending.slice(i * quarter, (i + 1) * quarter), clock)));
-        const open = await db.$count(webhookDeliveries, sql`${webhookDeliveries.workspaceId} = ${workspace.id} and ${webhookDeliveries.status} <> 'succeeded'`);
+        await Promise.all(
+          [0, 1, 2, 3].map((i) => attemptDeliveries(pending.slice(i * quarter, (i + 1) * quarter), clock)),
+        );
+        const open = await db.$count(
+          webhookDeliveries,
+          sql`${webhookDeliveries.workspaceId} = ${workspace.id} and ${webhookDeliveries.status} <> 'succeeded'`,
+        );
         if (open === 0) break;
         clock.advance(5 * 60_000);
       }
       receiver.delayMs = 0;
       receiver.mode = "ok";
-      expect(await db.$count(webhookDeliveries, sql`${webhookDeliveries.workspaceId} = ${workspace.id} and ${webhookDeliveries.status} = 'succeeded'`)).toBe(40);
+      expect(
+        await db.$count(
+          webhookDeliveries,
+          sql`${webhookDeliveries.workspaceId} = ${workspace.id} and ${webhookDeliveries.status} = 'succeeded'`,
+        ),
+      ).toBe(40);
       expect(receiver.maxInFlight).toBeLessThanOrEqual(3);
       expect(receiver.maxInFlight).toBeGreaterThan(1);
       const types = ["email.created", "email.sent", "email.delivered", "email.opened", "email.clicked"];
@@ -108,7 +149,8 @@ describe("ordering and concurrency", () => {
         const firsts = arrived.filter((type, index) => arrived.indexOf(type) === index);
         expect(firsts).toEqual(types);
         // No event was sent before an earlier one of the same message had succeeded.
-        for (let i = 1; i < arrived.length; i++) expect(types.indexOf(arrived[i])).toBeGreaterThanOrEqual(types.indexOf(arrived[i - 1]));
+        for (let i = 1; i < arrived.length; i++)
+          expect(types.indexOf(arrived[i])).toBeGreaterThanOrEqual(types.indexOf(arrived[i - 1]));
       }
     } finally {
       useSettings({ WEBHOOK_ENDPOINT_CONCURRENCY: undefined });
@@ -125,7 +167,8 @@ describe("jobs at fan-out", () => {
     const [first, second] = [await insertTestMessage(workspace.id), await insertTestMessage(workspace.id)];
     const db = await getDb();
     const clock = manualClock();
-    const record = (messageId: string, code: EventCode) => recordEvent(db, { workspaceId: workspace.id, messageId, code, message: code });
+    const record = (messageId: string, code: EventCode) =>
+      recordEvent(db, { workspaceId: workspace.id, messageId, code, message: code });
     await record(first, "EMAIL_MESSAGE_CREATED");
     await record(first, "EMAIL_MESSAGE_SENT_PROVIDER_EVENT");
     await record(second, "EMAIL_MESSAGE_SENT_PROVIDER_EVENT");
@@ -136,11 +179,18 @@ describe("jobs at fan-out", () => {
       return `${delivery.eventType}${delivery.emailMessageId === first ? "" : " (second)"}`;
     };
     const jobsOf = async () =>
-      rowsOf<{ id: string }>(await db.execute(sql`select data->>'deliveryId' as id from pgboss.job where name = 'deliver-webhook' and data->>'workspaceId' = ${workspace.id}`)).map((row) => label(row.id));
+      rowsOf<{ id: string }>(
+        await db.execute(
+          sql`select data->>'deliveryId' as id from pgboss.job where name = 'deliver-webhook' and data->>'workspaceId' = ${workspace.id}`,
+        ),
+      ).map((row) => label(row.id));
     // The first message's email.sent waits behind its email.created: no job yet. The second message's goes at once.
     expect((await jobsOf()).sort()).toEqual(["email.created", "email.sent (second)"]);
     const created = deliveries.find((delivery) => delivery.eventType === "email.created")!;
-    await attemptDeliveries([{ workspaceId: workspace.id, endpointId: created.endpointId, deliveryId: created.id }], clock);
+    await attemptDeliveries(
+      [{ workspaceId: workspace.id, endpointId: created.endpointId, deliveryId: created.id }],
+      clock,
+    );
     expect((await jobsOf()).sort()).toEqual(["email.created", "email.sent", "email.sent (second)"]);
   });
 });
@@ -154,15 +204,29 @@ describe("retention", () => {
     await recordEvent(db, { workspaceId: workspace.id, messageId: done, code: "EMAIL_MESSAGE_CREATED", message: "x" });
     await deliverDue(workspace.id, manualClock());
     receiver.mode = "fail";
-    await recordEvent(db, { workspaceId: workspace.id, messageId: waiting, code: "EMAIL_MESSAGE_CREATED", message: "x" });
+    await recordEvent(db, {
+      workspaceId: workspace.id,
+      messageId: waiting,
+      code: "EMAIL_MESSAGE_CREATED",
+      message: "x",
+    });
     await deliverDue(workspace.id, manualClock());
     receiver.mode = "ok";
-    const statuses = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspace.id));
+    const statuses = await db
+      .select({ status: webhookDeliveries.status })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.workspaceId, workspace.id));
     expect(statuses.map((row) => row.status).sort()).toEqual(["pending", "succeeded"]);
     await purgeWebhookLogs(new Date(Date.now() + 31 * 24 * 3600_000));
-    const left = await db.select({ status: webhookDeliveries.status, eventId: webhookDeliveries.eventId }).from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspace.id));
+    const left = await db
+      .select({ status: webhookDeliveries.status, eventId: webhookDeliveries.eventId })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.workspaceId, workspace.id));
     expect(left.map((row) => row.status)).toEqual(["pending"]);
-    const events = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.workspaceId, workspace.id));
+    const events = await db
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.workspaceId, workspace.id));
     expect(events.map((row) => row.id)).toEqual([left[0].eventId]);
     expect(await db.$count(webhookAttempts, inArray(webhookAttempts.workspaceId, [workspace.id]))).toBe(0);
   });

@@ -37,9 +37,15 @@ export async function fanOutWebhookEvents(limit = 1000, now = new Date()): Promi
         order by tx_id, seq limit ${limit}`),
     );
     if (events.length === 0) return 0;
-    await createDeliveries(tx, events.filter((event) => event.type !== TEST_EVENT_TYPE), now);
+    await createDeliveries(
+      tx,
+      events.filter((event) => event.type !== TEST_EVENT_TYPE),
+      now,
+    );
     const last = events[events.length - 1];
-    await tx.execute(sql`update webhook_dispatch_state set tx_id = ${Number(last.tx_id)}, seq = ${Number(last.seq)}, updated_at = now() where id = 1`);
+    await tx.execute(
+      sql`update webhook_dispatch_state set tx_id = ${Number(last.tx_id)}, seq = ${Number(last.seq)}, updated_at = now() where id = 1`,
+    );
     return events.length;
   });
 }
@@ -93,7 +99,12 @@ export async function insertDeliveries(tx: Tx, rows: Array<typeof webhookDeliver
 async function heldBehindEarlier(tx: Tx, rows: Array<typeof webhookDeliveries.$inferInsert>): Promise<Set<string>> {
   const chained = rows.filter((row) => row.emailMessageId);
   if (chained.length === 0) return new Set();
-  const input = chained.map((row) => ({ id: row.id, endpoint_id: row.endpointId, message_id: row.emailMessageId, seq: row.eventSeq }));
+  const input = chained.map((row) => ({
+    id: row.id,
+    endpoint_id: row.endpointId,
+    message_id: row.emailMessageId,
+    seq: row.eventSeq,
+  }));
   const held = rowsOf<{ id: string }>(
     await executePrepared(
       tx,

@@ -1,7 +1,13 @@
 import "server-only";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { webhookAttempts, webhookDeliveries, webhookEvents, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/db/schema";
+import {
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEvents,
+  WEBHOOK_DELIVERY_STATUSES,
+  type WebhookDeliveryStatus,
+} from "@/db/schema";
 import { invalidParameter, notFound } from "@/lib/foundation/errors";
 import { keysetPage } from "@/lib/foundation/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
@@ -30,12 +36,14 @@ export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQue
   }
   const eventType = params.get("eventType");
   if (eventType) {
-    if (!isWebhookEventType(eventType) && eventType !== "webhook.test") throw invalidParameter("eventType", "eventType must be a webhook event type.");
+    if (!isWebhookEventType(eventType) && eventType !== "webhook.test")
+      throw invalidParameter("eventType", "eventType must be a webhook event type.");
     query.eventType = eventType;
   }
   const messageId = params.get("emailMessageId");
   if (messageId) {
-    if (!/^em_[0-9A-Za-z]{16}$/.test(messageId)) throw invalidParameter("emailMessageId", "emailMessageId must be an email message id.");
+    if (!/^em_[0-9A-Za-z]{16}$/.test(messageId))
+      throw invalidParameter("emailMessageId", "emailMessageId must be an email message id.");
     query.emailMessageId = messageId;
   }
   return query;
@@ -48,7 +56,14 @@ export async function listDeliveries(workspaceId: string, endpointId: string, qu
   if (query.status) filters.push(eq(d.status, query.status));
   if (query.eventType) filters.push(eq(d.eventType, query.eventType));
   if (query.emailMessageId) filters.push(eq(d.emailMessageId, query.emailMessageId));
-  const keyset = { db: await getDb(), table: d, createdAt: d.createdAt, id: d.id, scope: eq(d.endpointId, endpointId), filters };
+  const keyset = {
+    db: await getDb(),
+    table: d,
+    createdAt: d.createdAt,
+    id: d.id,
+    scope: eq(d.endpointId, endpointId),
+    filters,
+  };
   return keysetPage<typeof d.$inferSelect>(keyset, query);
 }
 
@@ -58,10 +73,17 @@ export async function getDeliveryDetail(workspaceId: string, endpointId: string,
   const db = await getDb();
   const d = webhookDeliveries;
   const [delivery] = /^whdl_[0-9A-Za-z]{16}$/.test(deliveryId ?? "")
-    ? await db.select().from(d).where(and(eq(d.workspaceId, workspaceId), eq(d.endpointId, endpointId), eq(d.id, deliveryId)))
+    ? await db
+        .select()
+        .from(d)
+        .where(and(eq(d.workspaceId, workspaceId), eq(d.endpointId, endpointId), eq(d.id, deliveryId)))
     : [];
   if (!delivery) throw notFound("Webhook delivery", "deliveryId");
-  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id)).orderBy(asc(webhookAttempts.attempt));
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, delivery.id))
+    .orderBy(asc(webhookAttempts.attempt));
   const events = await db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId));
   const payload = (await buildPayloadObjects(db, events)).get(delivery.eventId) ?? null;
   return { ...serializeDelivery(delivery), attemptLog: attempts.map(serializeAttempt), payload };

@@ -25,14 +25,24 @@ export function parseFeedQuery(params: URLSearchParams): FeedQuery {
   let cursor = { txId: 0, seq: 0 };
   if (after !== null && after !== "") {
     const match = /^(\d{1,18})\.(\d{1,18})$/.exec(after);
-    if (!match) throw invalidParameter("after", "after must be a cursor from a previous page's meta.nextCursor (e.g. \"5021.88\").");
+    if (!match)
+      throw invalidParameter(
+        "after",
+        'after must be a cursor from a previous page\'s meta.nextCursor (e.g. "5021.88").',
+      );
     cursor = { txId: Number(match[1]), seq: Number(match[2]) };
   }
   const typesParam = params.get("types");
   const types = typesParam ? typesParam.split(",").map((type) => type.trim()) : null;
   const unknown = types?.find((type) => !isWebhookEventType(type));
-  if (unknown !== undefined) throw invalidParameter("types", `types has an unknown event type "${unknown.slice(0, 60)}".`);
-  return { after: cursor, types, limit: wholeNumber(params, "limit", 1, FEED_MAX_LIMIT, FEED_DEFAULT_LIMIT), waitMs: wholeNumber(params, "wait", 0, FEED_MAX_WAIT_SECONDS, 0) * 1000 };
+  if (unknown !== undefined)
+    throw invalidParameter("types", `types has an unknown event type "${unknown.slice(0, 60)}".`);
+  return {
+    after: cursor,
+    types,
+    limit: wholeNumber(params, "limit", 1, FEED_MAX_LIMIT, FEED_DEFAULT_LIMIT),
+    waitMs: wholeNumber(params, "wait", 0, FEED_MAX_WAIT_SECONDS, 0) * 1000,
+  };
 }
 
 function wholeNumber(params: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
@@ -65,8 +75,24 @@ export async function listEventFeed(workspaceId: string, query: FeedQuery, signa
 
 async function readPage(workspaceId: string, query: FeedQuery): Promise<EventRow[]> {
   const db = await getDb();
-  const typeFilter = query.types ? sql`and type in (${sql.join(query.types.map((type) => sql`${type}`), sql`, `)})` : sql``;
-  const rows = rowsOf<{ seq: string; id: string; workspace_id: string; tx_id: string; type: string; email_message_id: string | null; log_id: string | null; workflow_run_id: string | null; bot: boolean; created_ms: string | number }>(
+  const typeFilter = query.types
+    ? sql`and type in (${sql.join(
+        query.types.map((type) => sql`${type}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const rows = rowsOf<{
+    seq: string;
+    id: string;
+    workspace_id: string;
+    tx_id: string;
+    type: string;
+    email_message_id: string | null;
+    log_id: string | null;
+    workflow_run_id: string | null;
+    bot: boolean;
+    created_ms: string | number;
+  }>(
     await db.execute(sql`
       select seq, id, workspace_id, tx_id, type, email_message_id, log_id, workflow_run_id, bot, round(extract(epoch from created_at) * 1000)::bigint as created_ms from webhook_events
       where workspace_id = ${workspaceId} and (tx_id, seq) > (${query.after.txId}, ${query.after.seq})

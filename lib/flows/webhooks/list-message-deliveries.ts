@@ -8,7 +8,10 @@ import { serializeDelivery } from "./serialize";
 const MESSAGE_DELIVERIES_LIMIT = 200;
 
 /** A message's deliveries to every endpoint: one index read per endpoint, cheap however many deliveries exist. */
-export async function listMessageDeliveries(workspaceId: string, emailMessageId: string): Promise<{ hasEndpoints: boolean; deliveries: MessageDelivery[] }> {
+export async function listMessageDeliveries(
+  workspaceId: string,
+  emailMessageId: string,
+): Promise<{ hasEndpoints: boolean; deliveries: MessageDelivery[] }> {
   const db = await getDb();
   const endpoints = await db
     .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, description: webhookEndpoints.description })
@@ -19,11 +22,24 @@ export async function listMessageDeliveries(workspaceId: string, emailMessageId:
   const rows = await db
     .select()
     .from(d)
-    .where(and(inArray(d.endpointId, endpoints.map((endpoint) => endpoint.id)), eq(d.emailMessageId, emailMessageId)))
+    .where(
+      and(
+        inArray(
+          d.endpointId,
+          endpoints.map((endpoint) => endpoint.id),
+        ),
+        eq(d.emailMessageId, emailMessageId),
+      ),
+    )
     .orderBy(desc(d.eventSeq), desc(d.createdAt))
     .limit(MESSAGE_DELIVERIES_LIMIT);
   const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
-  return { hasEndpoints: true, deliveries: rows.map((row) => ({ ...serializeDelivery(row), endpoint: byId.get(row.endpointId)! })) };
+  return {
+    hasEndpoints: true,
+    deliveries: rows.map((row) => ({ ...serializeDelivery(row), endpoint: byId.get(row.endpointId)! })),
+  };
 }
 
-export type MessageDelivery = ReturnType<typeof serializeDelivery> & { endpoint: { id: string; url: string; description: string } };
+export type MessageDelivery = ReturnType<typeof serializeDelivery> & {
+  endpoint: { id: string; url: string; description: string };
+};

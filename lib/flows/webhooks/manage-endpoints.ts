@@ -20,7 +20,9 @@ export type ActorId = string | AuditActor;
 
 function auditActorOf(actor: ActorId): AuditActor {
   if (typeof actor !== "string") return actor;
-  return actor.startsWith("key_") ? { type: "API_KEY", id: actor, label: null } : { type: "SYSTEM", id: null, label: actor === "cli" ? "CLI" : actor };
+  return actor.startsWith("key_")
+    ? { type: "API_KEY", id: actor, label: null }
+    : { type: "SYSTEM", id: null, label: actor === "cli" ? "CLI" : actor };
 }
 
 function actorIdOf(actor: ActorId): string {
@@ -28,9 +30,22 @@ function actorIdOf(actor: ActorId): string {
 }
 
 /** The endpoint's audited fields (docs/audit.md#actions): never the secret. */
-const audited = (row: WebhookEndpointRow) => ({ url: row.url, description: row.description, eventTypes: row.eventTypes, enabled: row.enabled, disabledReason: row.disabledReason });
+const audited = (row: WebhookEndpointRow) => ({
+  url: row.url,
+  description: row.description,
+  eventTypes: row.eventTypes,
+  enabled: row.enabled,
+  disabledReason: row.disabledReason,
+});
 
-async function auditEndpoint(tx: Tx, actor: ActorId, action: string, row: WebhookEndpointRow, before: WebhookEndpointRow | null, after: WebhookEndpointRow | null) {
+async function auditEndpoint(
+  tx: Tx,
+  actor: ActorId,
+  action: string,
+  row: WebhookEndpointRow,
+  before: WebhookEndpointRow | null,
+  after: WebhookEndpointRow | null,
+) {
   await recordAudit(tx, {
     workspaceId: row.workspaceId,
     actor: auditActorOf(actor),
@@ -64,24 +79,28 @@ export async function createEndpoint(workspaceId: string, body: unknown, actor: 
   const db = await getDb();
   const existing = await db.$count(webhookEndpoints, eq(webhookEndpoints.workspaceId, workspaceId));
   if (existing >= MAX_ENDPOINTS_PER_WORKSPACE) {
-    throw new AppError("CONFLICT", `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`, { param: "url" });
+    throw new AppError(
+      "CONFLICT",
+      `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first.`,
+      { param: "url" },
+    );
   }
   const secret = newSigningSecret();
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
-    .insert(webhookEndpoints)
-    .values({
-      id: newId("webhookEndpoint"),
-      workspaceId,
-      url: input.url,
-      description: input.description ?? "",
-      eventTypes: input.eventTypes ?? null,
-      enabled: input.enabled ?? true,
-      secretEncrypted: sealSecret(secret),
-      createdBy: actorIdOf(actor),
-      updatedBy: actorIdOf(actor),
-    })
-    .returning();
+      .insert(webhookEndpoints)
+      .values({
+        id: newId("webhookEndpoint"),
+        workspaceId,
+        url: input.url,
+        description: input.description ?? "",
+        eventTypes: input.eventTypes ?? null,
+        enabled: input.enabled ?? true,
+        secretEncrypted: sealSecret(secret),
+        createdBy: actorIdOf(actor),
+        updatedBy: actorIdOf(actor),
+      })
+      .returning();
     await auditEndpoint(tx, actor, "webhook_endpoint.create", inserted, null, inserted);
     return inserted;
   });
@@ -89,7 +108,12 @@ export async function createEndpoint(workspaceId: string, body: unknown, actor: 
 }
 
 /** PATCH: the fields given; re-enabling clears the service's reason and its failure counters. */
-export async function updateEndpoint(workspaceId: string, id: string, body: unknown, actor: ActorId): Promise<WebhookEndpointRow> {
+export async function updateEndpoint(
+  workspaceId: string,
+  id: string,
+  body: unknown,
+  actor: ActorId,
+): Promise<WebhookEndpointRow> {
   const before = await getEndpointOrThrow(workspaceId, id);
   const parsed = updateEndpointSchema.safeParse(body ?? {});
   if (!parsed.success) throw zodToAppError(parsed.error);
@@ -112,7 +136,8 @@ export async function updateEndpoint(workspaceId: string, id: string, body: unkn
       .returning();
     if (!row) throw notFound("Webhook endpoint", "id");
     // An update that changes nothing writes no entry (docs/audit.md).
-    if (JSON.stringify(audited(before)) !== JSON.stringify(audited(row))) await auditEndpoint(tx, actor, "webhook_endpoint.update", row, before, row);
+    if (JSON.stringify(audited(before)) !== JSON.stringify(audited(row)))
+      await auditEndpoint(tx, actor, "webhook_endpoint.update", row, before, row);
     return row;
   });
 }
@@ -122,7 +147,9 @@ export async function deleteEndpoint(workspaceId: string, id: string, actor: Act
   const before = await getEndpointOrThrow(workspaceId, id);
   const db = await getDb();
   await db.transaction(async (tx) => {
-    await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
+    await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
     await auditEndpoint(tx, actor, "webhook_endpoint.delete", before, before, null);
   });
 }
@@ -134,19 +161,25 @@ export async function rotateEndpointSecret(workspaceId: string, id: string, acto
   const db = await getDb();
   const row = await db.transaction(async (tx) => {
     const [rotated] = await tx
-    .update(webhookEndpoints)
-    .set({
-      secretEncrypted: sealSecret(secret),
-      previousSecretEncrypted: current.secretEncrypted,
-      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
-      updatedAt: now,
-      updatedBy: actorIdOf(actor),
-    })
-    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)))
-    .returning();
+      .update(webhookEndpoints)
+      .set({
+        secretEncrypted: sealSecret(secret),
+        previousSecretEncrypted: current.secretEncrypted,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+        updatedAt: now,
+        updatedBy: actorIdOf(actor),
+      })
+      .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)))
+      .returning();
     if (!rotated) throw notFound("Webhook endpoint", "id");
     // Only the secret changed, which the log never holds: the entry says when and by whom.
-    await recordAudit(tx, { workspaceId, actor: auditActorOf(actor), action: "webhook_endpoint.rotate_secret", target: { type: "webhook_endpoint", id }, after: { previousSecretExpiresAt: rotated.previousSecretExpiresAt } });
+    await recordAudit(tx, {
+      workspaceId,
+      actor: auditActorOf(actor),
+      action: "webhook_endpoint.rotate_secret",
+      target: { type: "webhook_endpoint", id },
+      after: { previousSecretExpiresAt: rotated.previousSecretExpiresAt },
+    });
     return rotated;
   });
   return { endpoint: row, secret };
@@ -158,6 +191,13 @@ export function parseEndpointListQuery(params: URLSearchParams): KeysetPageQuery
 
 export async function listEndpoints(workspaceId: string, page: KeysetPageQuery) {
   const t = webhookEndpoints;
-  const query = { db: await getDb(), table: t, createdAt: t.createdAt, id: t.id, scope: eq(t.workspaceId, workspaceId), filters: [] };
+  const query = {
+    db: await getDb(),
+    table: t,
+    createdAt: t.createdAt,
+    id: t.id,
+    scope: eq(t.workspaceId, workspaceId),
+    filters: [],
+  };
   return keysetPage<WebhookEndpointRow>(query, page);
 }

@@ -8,7 +8,10 @@ import { env } from "@/lib/foundation/env";
 export async function purgeWebhookLogs(now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - env().WEBHOOK_LOG_RETENTION_DAYS * 24 * 3600_000);
   const db = await getDb();
-  const attempts = await db.delete(webhookAttempts).where(lt(webhookAttempts.createdAt, cutoff)).returning({ id: webhookAttempts.id });
+  const attempts = await db
+    .delete(webhookAttempts)
+    .where(lt(webhookAttempts.createdAt, cutoff))
+    .returning({ id: webhookAttempts.id });
   const deliveries = await db
     .delete(webhookDeliveries)
     .where(and(lt(webhookDeliveries.createdAt, cutoff), inArray(webhookDeliveries.status, ["succeeded", "failed"])))

@@ -30,7 +30,10 @@ export async function recordAttempts(outcomes: AttemptOutcome[], clock: Clock): 
   if (outcomes.length === 0) return;
   const rows = outcomes.map((outcome) => {
     const { delivery, endpoint, response, final } = outcome;
-    const retryAt = response.ok || final || !endpoint ? null : nextAttemptAt(delivery.attempts, { now: () => outcome.at, random: clock.random });
+    const retryAt =
+      response.ok || final || !endpoint
+        ? null
+        : nextAttemptAt(delivery.attempts, { now: () => outcome.at, random: clock.random });
     return { outcome, retryAt, status: response.ok ? "succeeded" : retryAt ? "pending" : "failed" };
   });
   const disabled = await queueTransaction(async (tx) => {
@@ -51,10 +54,19 @@ export async function recordAttempts(outcomes: AttemptOutcome[], clock: Clock): 
       })),
     );
     await updateDeliveries(tx, rows);
-    const jobOf = (delivery: ClaimedDelivery) => ({ workspaceId: delivery.workspaceId, endpointId: delivery.endpointId, deliveryId: delivery.id });
-    const retries = rows.filter((row) => row.retryAt).map((row) => ({ data: jobOf(row.outcome.delivery), startAfter: row.retryAt! }));
+    const jobOf = (delivery: ClaimedDelivery) => ({
+      workspaceId: delivery.workspaceId,
+      endpointId: delivery.endpointId,
+      deliveryId: delivery.id,
+    });
+    const retries = rows
+      .filter((row) => row.retryAt)
+      .map((row) => ({ data: jobOf(row.outcome.delivery), startAfter: row.retryAt! }));
     await enqueueWebhookDeliveries(tx, retries);
-    await enqueueNextInLine(tx, rows.filter((row) => !row.retryAt).map((row) => row.outcome.delivery));
+    await enqueueNextInLine(
+      tx,
+      rows.filter((row) => !row.retryAt).map((row) => row.outcome.delivery),
+    );
     return countEndpoints(tx, rows);
   });
   for (const [endpointId, reason] of disabled) await mailOwnersAboutDisabled(endpointId, reason);
@@ -82,7 +94,11 @@ async function updateDeliveries(tx: Tx, rows: Row[]): Promise<void> {
 async function enqueueNextInLine(tx: Tx, settled: ClaimedDelivery[]): Promise<void> {
   const chained = settled.filter((delivery) => delivery.emailMessageId);
   if (chained.length === 0) return;
-  const input = chained.map((delivery) => ({ endpoint_id: delivery.endpointId, message_id: delivery.emailMessageId, seq: delivery.eventSeq }));
+  const input = chained.map((delivery) => ({
+    endpoint_id: delivery.endpointId,
+    message_id: delivery.emailMessageId,
+    seq: delivery.eventSeq,
+  }));
   const next = rowsOf<{ id: string; workspace_id: string; endpoint_id: string; next_ms: string }>(
     await tx.execute(sql`
       select n.id, n.workspace_id, n.endpoint_id, round(extract(epoch from n.next_attempt_at) * 1000)::bigint as next_ms from json_to_recordset(${wellFormedJson(input)}::json) as i(endpoint_id text, message_id text, seq bigint)
@@ -93,7 +109,10 @@ async function enqueueNextInLine(tx: Tx, settled: ClaimedDelivery[]): Promise<vo
   const unique = new Map(next.map((row) => [row.id, row]));
   await enqueueWebhookDeliveries(
     tx,
-    [...unique.values()].map((row) => ({ data: { workspaceId: row.workspace_id, endpointId: row.endpoint_id, deliveryId: row.id }, startAfter: new Date(Number(row.next_ms)) })),
+    [...unique.values()].map((row) => ({
+      data: { workspaceId: row.workspace_id, endpointId: row.endpoint_id, deliveryId: row.id },
+      startAfter: new Date(Number(row.next_ms)),
+    })),
   );
 }
 

@@ -18,7 +18,8 @@ export async function replayEndpoint(workspaceId: string, endpointId: string, bo
   const parsed = replaySchema.safeParse(body ?? {});
   if (!parsed.success) throw zodToAppError(parsed.error);
   const endpoint = await getEndpointOrThrow(workspaceId, endpointId);
-  if (!endpoint.enabled) throw new AppError("CONFLICT", "The endpoint is disabled: enable it before replaying.", { param: "id" });
+  if (!endpoint.enabled)
+    throw new AppError("CONFLICT", "The endpoint is disabled: enable it before replaying.", { param: "id" });
   const { eventId } = parsed.data;
   const since = new Date(parsed.data.since ?? 0);
   // One named event is resent whatever became of it; a time range skips what already arrived unless mode is "all".
@@ -33,7 +34,8 @@ export async function replayEndpoint(workspaceId: string, endpointId: string, bo
           ${missedOnly ? sql`and not exists (select 1 from webhook_deliveries d where d.endpoint_id = ${endpoint.id} and d.event_id = e.id and d.status = 'succeeded')` : sql``}
         order by e.seq limit ${REPLAY_LIMIT + 1}`),
     );
-    if (eventId && events.length === 0) throw notFound(`Event ${eventId} (kept, of a type the endpoint receives)`, "eventId");
+    if (eventId && events.length === 0)
+      throw notFound(`Event ${eventId} (kept, of a type the endpoint receives)`, "eventId");
     const now = new Date();
     const chosen = events.slice(0, REPLAY_LIMIT);
     await insertDeliveries(

@@ -1,6 +1,14 @@
 // Delays after each failure (docs/webhooks.md#delivery): about 28 hours in all, as patient as Svix. After the eighth
 // failure the delivery fails and stays replayable.
-export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  10 * 3600_000,
+];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** ±10 %, so endpoints that failed together are not retried in one burst. */
 const JITTER = 0.1;

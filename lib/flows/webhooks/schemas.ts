@@ -29,10 +29,17 @@ export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;
 export const replaySchema = z
   .object({
     since: z.iso.datetime({ offset: true }).optional().describe("Replay the events recorded since this time."),
-    eventId: z.string().regex(/^evt_[0-9A-Za-z]{16}$/, "must be an event id (evt_…)").optional().describe("Resend this one event instead."),
+    eventId: z
+      .string()
+      .regex(/^evt_[0-9A-Za-z]{16}$/, "must be an event id (evt_…)")
+      .optional()
+      .describe("Resend this one event instead."),
     /** "missed" (default): events with no succeeded delivery to it; "all": every event since. */
     mode: z.enum(["missed", "all"]).optional(),
   })
-  .refine((body) => (body.since === undefined) !== (body.eventId === undefined), { path: ["since"], message: "give since or eventId (one of them)" });
+  .refine((body) => (body.since === undefined) !== (body.eventId === undefined), {
+    path: ["since"],
+    message: "give since or eventId (one of them)",
+  });
 
 export const endpointIdPattern = /^whep_[0-9A-Za-z]{16}$/;

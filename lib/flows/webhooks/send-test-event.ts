@@ -17,7 +17,17 @@ export async function sendTestEvent(workspaceId: string, endpointId: string) {
       .returning({ id: webhookEvents.id, seq: webhookEvents.seq });
     const deliveryId = newId("webhookDelivery", now);
     await insertDeliveries(tx, [
-      { id: deliveryId, workspaceId, endpointId: endpoint.id, eventId: event.id, eventSeq: event.seq, eventType: TEST_EVENT_TYPE, nextAttemptAt: now, createdAt: now, updatedAt: now },
+      {
+        id: deliveryId,
+        workspaceId,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        eventSeq: event.seq,
+        eventType: TEST_EVENT_TYPE,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
     ]);
     return { eventId: event.id, deliveryId };
   });

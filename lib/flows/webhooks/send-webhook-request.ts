@@ -15,7 +15,10 @@ export interface WebhookResponse {
   ok: boolean;
 }
 
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
 
 /** 10 s for the whole exchange, redirects are failures, and every resolved address is checked on the socket's own lookup. Never throws. */
 export async function sendWebhookRequest(
@@ -46,7 +49,12 @@ export async function sendWebhookRequest(
       method: "POST",
       agent: secure ? agents.https : agents.http,
       lookup: guardedLookup,
-      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(payload), "user-agent": "Postwerk-Webhooks/1" },
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(payload),
+        "user-agent": "Postwerk-Webhooks/1",
+      },
     });
     const timer = setTimeout(() => {
       request.destroy(new Error(`timed out after ${timeoutMs / 1000} s`));
@@ -58,7 +66,11 @@ export async function sendWebhookRequest(
         const body = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
         const status = response.statusCode ?? null;
         const redirect = status !== null && status >= 300 && status < 400;
-        finish({ status, body, error: redirect ? `redirect to ${response.headers.location ?? "(no location)"} not followed` : null });
+        finish({
+          status,
+          body,
+          error: redirect ? `redirect to ${response.headers.location ?? "(no location)"} not followed` : null,
+        });
       };
       response.on("data", (chunk: Buffer) => {
         if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);

@@ -37,7 +37,12 @@ export interface SigningKeys {
 }
 
 /** During a rotation the signature header carries one `v1,<base64>` per valid secret, so a receiver holding either verifies. */
-export function signedHeaders(keys: SigningKeys, webhookId: string, payload: string, now: Date): Record<string, string> {
+export function signedHeaders(
+  keys: SigningKeys,
+  webhookId: string,
+  payload: string,
+  now: Date,
+): Record<string, string> {
   const signers = [signerOf(keys.secretEncrypted)];
   if (keys.previousSecretEncrypted && keys.previousSecretExpiresAt && keys.previousSecretExpiresAt > now) {
     signers.push(signerOf(keys.previousSecretEncrypted));

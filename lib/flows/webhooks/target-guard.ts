@@ -12,10 +12,28 @@ METADATA.addAddress("fd00:ec2::254", "ipv6");
 /** Loopback, private, link-local, CGNAT, unspecified, multicast and reserved ranges (IPv4 and IPv6). */
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) PRIVATE.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96], ["2001:db8::", 32]] as const) {
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  PRIVATE.addSubnet(network, prefix, "ipv4");
+for (const [network, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+  ["2001:db8::", 32],
+] as const) {
   PRIVATE.addSubnet(network, prefix, "ipv6");
 }
 
@@ -40,7 +58,10 @@ export function parseTargetUrl(value: string, param = "url"): URL {
     throw invalidParameter(param, "url must be an absolute https:// URL.");
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && env().WEBHOOKS_ALLOW_HTTP)) {
-    throw invalidParameter(param, "url must use https:// (http:// only when the operator sets WEBHOOKS_ALLOW_HTTP=true).");
+    throw invalidParameter(
+      param,
+      "url must use https:// (http:// only when the operator sets WEBHOOKS_ALLOW_HTTP=true).",
+    );
   }
   if (url.username || url.password) throw invalidParameter(param, "url must not carry a user name or password.");
   const literal = url.hostname.replace(/^\[|\]$/g, "");
@@ -57,7 +78,9 @@ export async function checkTarget(value: string, param = "url"): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host)) return;
   const addresses = await new Promise<string[]>((resolve, reject) =>
-    dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found.map((entry) => entry.address)))),
+    dnsLookup(host, { all: true }, (error, found) =>
+      error ? reject(error) : resolve(found.map((entry) => entry.address)),
+    ),
   ).catch(() => {
     throw invalidParameter(param, `url's host ${host} does not resolve.`);
   });
@@ -73,7 +96,12 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, "", 0);
     for (const entry of addresses) {
       const refused = refusedAddress(entry.address);
-      if (refused) return callback(Object.assign(new Error(`refused target: ${hostname} resolves to ${refused}`), { code: "EREFUSEDTARGET" }), "", 0);
+      if (refused)
+        return callback(
+          Object.assign(new Error(`refused target: ${hostname} resolves to ${refused}`), { code: "EREFUSEDTARGET" }),
+          "",
+          0,
+        );
     }
     if (options.all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
     callback(null, addresses[0].address, addresses[0].family);

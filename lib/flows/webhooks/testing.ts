@@ -40,15 +40,30 @@ export async function deliverDue(workspaceId: string, clock: Clock): Promise<voi
   await fanOutEverything(workspaceId, clock);
   const d = webhookDeliveries;
   const attemptsMade = async () =>
-    Number((await db.select({ n: sql<string>`coalesce(sum(${d.attempts}), 0)` }).from(d).where(eq(d.workspaceId, workspaceId)))[0].n);
+    Number(
+      (
+        await db
+          .select({ n: sql<string>`coalesce(sum(${d.attempts}), 0)` })
+          .from(d)
+          .where(eq(d.workspaceId, workspaceId))
+      )[0].n,
+    );
   for (;;) {
     const due = await db
       .select({ id: d.id, endpointId: d.endpointId })
       .from(d)
-      .where(and(eq(d.workspaceId, workspaceId), sql`${d.status} = 'pending' and ${d.nextAttemptAt} <= ${clock.now().toISOString()}::timestamptz`));
+      .where(
+        and(
+          eq(d.workspaceId, workspaceId),
+          sql`${d.status} = 'pending' and ${d.nextAttemptAt} <= ${clock.now().toISOString()}::timestamptz`,
+        ),
+      );
     if (due.length === 0) return;
     const before = await attemptsMade();
-    await attemptDeliveries(due.map((row) => ({ workspaceId, endpointId: row.endpointId, deliveryId: row.id })), clock);
+    await attemptDeliveries(
+      due.map((row) => ({ workspaceId, endpointId: row.endpointId, deliveryId: row.id })),
+      clock,
+    );
     if ((await attemptsMade()) === before) return;
   }
 }

@@ -43,7 +43,12 @@ describe("the webhook kill window", () => {
     const db = await getDb();
     for (let i = 0; i < 10; i++) {
       const message = await insertTestMessage(workspace.id);
-      await recordEvent(db, { workspaceId: workspace.id, messageId: message, code: "EMAIL_MESSAGE_CREATED", message: "Created." });
+      await recordEvent(db, {
+        workspaceId: workspace.id,
+        messageId: message,
+        code: "EMAIL_MESSAGE_CREATED",
+        message: "Created.",
+      });
     }
     receiver.delayMs = 20;
     await deliverDue(workspace.id, manualClock());

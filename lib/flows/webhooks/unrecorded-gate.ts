@@ -16,7 +16,8 @@ export class WebhookUnrecordedGate {
   /** Runs `work` holding `slots` (at most `limit`) slots; waits while they are not free. */
   async run<T>(slots: number, work: () => Promise<T>): Promise<T> {
     if (slots > this.limit) throw new Error(`a group of ${slots} exceeds the gate's ${this.limit} slots`);
-    if (this.waiting.length > 0 || this.held + slots > this.limit) await new Promise<void>((resolve) => this.waiting.push({ slots, resolve }));
+    if (this.waiting.length > 0 || this.held + slots > this.limit)
+      await new Promise<void>((resolve) => this.waiting.push({ slots, resolve }));
     else this.held += slots;
     this.highest = Math.max(this.highest, this.held);
     try {

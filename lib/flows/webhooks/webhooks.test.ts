@@ -18,12 +18,20 @@ import { manualClock, deliverDue } from "./testing";
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  useSettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true", WEBHOOK_DISABLE_AFTER_FAILURES: undefined });
+  useSettings({
+    WEBHOOKS_ALLOW_PRIVATE: "true",
+    WEBHOOKS_ALLOW_HTTP: "true",
+    WEBHOOK_DISABLE_AFTER_FAILURES: undefined,
+  });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver.close();
-  useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined, WEBHOOK_DISABLE_AFTER_FAILURES: undefined });
+  useSettings({
+    WEBHOOKS_ALLOW_PRIVATE: undefined,
+    WEBHOOKS_ALLOW_HTTP: undefined,
+    WEBHOOK_DISABLE_AFTER_FAILURES: undefined,
+  });
 });
 afterEach(() => {
   receiver.received.length = 0;
@@ -33,17 +41,33 @@ afterEach(() => {
 
 async function setUp(options: { eventTypes?: string[] } = {}) {
   const { workspace } = await createTestWorkspace();
-  const { endpoint, secret } = await createEndpoint(workspace.id, { url: receiver.url, description: "test", eventTypes: options.eventTypes }, "key_test");
+  const { endpoint, secret } = await createEndpoint(
+    workspace.id,
+    { url: receiver.url, description: "test", eventTypes: options.eventTypes },
+    "key_test",
+  );
   return { workspaceId: workspace.id, endpoint, secret };
 }
 
-async function record(workspaceId: string, messageId: string, code: EventCode, extra: { bot?: boolean; at?: Date } = {}) {
+async function record(
+  workspaceId: string,
+  messageId: string,
+  code: EventCode,
+  extra: { bot?: boolean; at?: Date } = {},
+) {
   await recordEvent(await getDb(), { workspaceId, messageId, code, message: code, ...extra });
 }
 
 /** What the receiver got, each verified with the standardwebhooks library as a receiver would. */
 function verifiedPayloads(secret: string) {
-  return receiver.received.map((request) => new Webhook(secret).verify(request.body, request.headers) as { id: string; type: string; data: { message: { id: string } | null; event: { code: string; bot: boolean } | null } });
+  return receiver.received.map(
+    (request) =>
+      new Webhook(secret).verify(request.body, request.headers) as {
+        id: string;
+        type: string;
+        data: { message: { id: string } | null; event: { code: string; bot: boolean } | null };
+      },
+  );
 }
 
 describe("outbound webhooks", () => {
@@ -55,14 +79,28 @@ describe("outbound webhooks", () => {
     await record(workspaceId, live, "EMAIL_MESSAGE_CREATED", { at: new Date(t0) });
     await record(workspaceId, live, "EMAIL_MESSAGE_RENDERED", { at: new Date(t0) });
     await recordSentEvents(await getDb(), [
-      { workspaceId, messageId: live, referenceId: "ref-1", at: new Date(t0 + 1), message: "Sent.", providerEventId: "local:sent", details: {} },
+      {
+        workspaceId,
+        messageId: live,
+        referenceId: "ref-1",
+        at: new Date(t0 + 1),
+        message: "Sent.",
+        providerEventId: "local:sent",
+        details: {},
+      },
     ]);
     await record(workspaceId, live, "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", { at: new Date(t0 + 2) });
     await record(workspaceId, live, "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT", { at: new Date(t0 + 3), bot: true });
     await record(workspaceId, sandbox, "EMAIL_MESSAGE_CREATED");
     await record(workspaceId, sandbox, "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT");
 
-    const events = await (await getDb()).select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspaceId)).orderBy(asc(webhookEvents.seq));
+    const events = await (
+      await getDb()
+    )
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.workspaceId, workspaceId))
+      .orderBy(asc(webhookEvents.seq));
     expect(events.map((event) => [event.type, event.emailMessageId])).toEqual([
       ["email.created", live],
       ["email.sent", live],
@@ -72,7 +110,12 @@ describe("outbound webhooks", () => {
 
     await deliverDue(workspaceId, manualClock());
     const payloads = verifiedPayloads(secret);
-    expect(payloads.map((payload) => payload.type)).toEqual(["email.created", "email.sent", "email.delivered", "email.opened"]);
+    expect(payloads.map((payload) => payload.type)).toEqual([
+      "email.created",
+      "email.sent",
+      "email.delivered",
+      "email.opened",
+    ]);
     expect(payloads.map((payload) => payload.id)).toEqual(events.map((event) => event.id));
     expect(receiver.received.map((request) => request.headers["webhook-id"])).toEqual(events.map((event) => event.id));
     expect(payloads.every((payload) => payload.data.message?.id === live)).toBe(true);
@@ -80,8 +123,15 @@ describe("outbound webhooks", () => {
     expect(payloads[3].data.event?.bot).toBe(true);
     expect(payloads[0].data.event?.bot).toBe(false);
     // The message as GET shows it: the 2xx settled every delivery, each with one logged attempt.
-    const deliveries = await (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspaceId));
-    expect(deliveries.map((delivery) => [delivery.status, delivery.attempts, delivery.lastStatus])).toEqual(Array(4).fill(["succeeded", 1, 200]));
+    const deliveries = await (
+      await getDb()
+    )
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.workspaceId, workspaceId));
+    expect(deliveries.map((delivery) => [delivery.status, delivery.attempts, delivery.lastStatus])).toEqual(
+      Array(4).fill(["succeeded", 1, 200]),
+    );
   });
 
   it("sends only the types an endpoint subscribes to", async () => {
@@ -110,10 +160,18 @@ describe("outbound webhooks", () => {
       await deliverDue(workspaceId, clock);
     }
     const db = await getDb();
-    const [created, delivered] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id)).orderBy(asc(webhookDeliveries.eventSeq));
+    const [created, delivered] = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpoint.id))
+      .orderBy(asc(webhookDeliveries.eventSeq));
     expect(created.status).toBe("failed");
     expect(created.attempts).toBe(MAX_ATTEMPTS);
-    const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, created.id)).orderBy(asc(webhookAttempts.attempt));
+    const attempts = await db
+      .select()
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.deliveryId, created.id))
+      .orderBy(asc(webhookAttempts.attempt));
     let expected = start;
     expect(attempts.map((attempt) => attempt.createdAt.getTime() - start)).toEqual(
       [0, ...RETRY_DELAYS_MS].map((delay) => (expected += delay) - start),
@@ -180,18 +238,37 @@ describe("outbound webhooks", () => {
       await record(workspaceId, third, "EMAIL_MESSAGE_CREATED");
       await deliverDue(workspaceId, clock);
       expect(await db.$count(webhookDeliveries, eq(webhookDeliveries.endpointId, endpoint.id))).toBe(2);
-      await expect(replayEndpoint(workspaceId, endpoint.id, { since: new Date(0).toISOString() })).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(
+        replayEndpoint(workspaceId, endpoint.id, { since: new Date(0).toISOString() }),
+      ).rejects.toMatchObject({ code: "CONFLICT" });
 
       await updateEndpoint(workspaceId, endpoint.id, { enabled: true }, "key_test");
       receiver.mode = "ok";
       receiver.received.length = 0;
-      expect(await replayEndpoint(workspaceId, endpoint.id, { since: new Date(Date.now() - 3600_000).toISOString() })).toEqual({ replayed: 3, more: false });
+      expect(
+        await replayEndpoint(workspaceId, endpoint.id, { since: new Date(Date.now() - 3600_000).toISOString() }),
+      ).toEqual({ replayed: 3, more: false });
       await deliverDue(workspaceId, manualClock());
-      expect(verifiedPayloads(secret).map((payload) => payload.data.message?.id).sort()).toEqual([...messages, third].sort());
+      expect(
+        verifiedPayloads(secret)
+          .map((payload) => payload.data.message?.id)
+          .sort(),
+      ).toEqual([...messages, third].sort());
       // Nothing missed any more: a second replay has nothing to send.
-      expect(await replayEndpoint(workspaceId, endpoint.id, { since: new Date(0).toISOString() })).toEqual({ replayed: 0, more: false });
-      const [enabled] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpoint.id)));
-      expect([enabled.enabled, enabled.disabledReason, enabled.consecutiveFailures, enabled.failingSince]).toEqual([true, null, 0, null]);
+      expect(await replayEndpoint(workspaceId, endpoint.id, { since: new Date(0).toISOString() })).toEqual({
+        replayed: 0,
+        more: false,
+      });
+      const [enabled] = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.id, endpoint.id)));
+      expect([enabled.enabled, enabled.disabledReason, enabled.consecutiveFailures, enabled.failingSince]).toEqual([
+        true,
+        null,
+        0,
+        null,
+      ]);
     } finally {
       useSettings({ WEBHOOK_DISABLE_AFTER_FAILURES: undefined });
     }
@@ -199,8 +276,18 @@ describe("outbound webhooks", () => {
 
   it("disables an endpoint that failed every attempt for 5 days, and mails the workspace's owners (not its other members)", async () => {
     const { workspaceId, endpoint } = await setUp();
-    const owner = await createUser({ email: `owner-${endpoint.id.slice(-8).toLowerCase()}@example.org`, password: "owner-password", workspaceId, role: "OWNER" });
-    const member = await createUser({ email: `member-${endpoint.id.slice(-8).toLowerCase()}@example.org`, password: "member-password", workspaceId, role: "MEMBER" });
+    const owner = await createUser({
+      email: `owner-${endpoint.id.slice(-8).toLowerCase()}@example.org`,
+      password: "owner-password",
+      workspaceId,
+      role: "OWNER",
+    });
+    const member = await createUser({
+      email: `member-${endpoint.id.slice(-8).toLowerCase()}@example.org`,
+      password: "member-password",
+      workspaceId,
+      role: "MEMBER",
+    });
     receiver.mode = "fail";
     const clock = manualClock();
     for (let day = 0; day <= 5; day++) {
@@ -212,10 +299,17 @@ describe("outbound webhooks", () => {
     const [row] = await (await getDb()).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     expect(row.enabled).toBe(false);
     expect(row.disabledReason).toMatch(/failed for 5 days/);
-    const mails = await (await getDb())
+    const mails = await (
+      await getDb()
+    )
       .select({ to: emailMessages.toAddresses, subject: emailMessages.subject, text: emailMessages.bodyText })
       .from(emailMessages)
-      .where(and(eq(emailMessages.workspaceId, SYSTEM_WORKSPACE_ID), sql`${emailMessages.toAddresses} && array[${owner.email}, ${member.email}]::text[]`));
+      .where(
+        and(
+          eq(emailMessages.workspaceId, SYSTEM_WORKSPACE_ID),
+          sql`${emailMessages.toAddresses} && array[${owner.email}, ${member.email}]::text[]`,
+        ),
+      );
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to: [owner.email], subject: `Webhook endpoint disabled: ${receiver.url}` });
     expect(mails[0].text).toContain("failed for 5 days");

@@ -8,8 +8,7 @@ export function safeVariables(sources: string[]): string[] {
   for (const source of sources) {
     try {
       found.push(...templateVariables([source]));
-    } catch {
-    }
+    } catch {}
   }
   return [...new Set(found)];
 }
@@ -39,7 +38,9 @@ export function missingSampleVariables(paths: string[], sample: Record<string, u
 
 /** `user.email`, `items[0].name` → ["user", "email"], ["items", 0, "name"]. */
 function pathSegments(path: string): Array<string | number> {
-  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) => (match[2] !== undefined ? Number(match[2]) : match[1]));
+  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) =>
+    match[2] !== undefined ? Number(match[2]) : match[1],
+  );
 }
 
 /** Sample variables with every needed path; "test@example.org" where the name says email, so a test run can send. */
@@ -71,6 +72,7 @@ export function parseSampleVariables(text: string): { variables: Record<string, 
   } catch (error) {
     return { error: `Not valid JSON: ${(error as Error).message}` };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "The variables must be a JSON object, like {\"user\": {…}}." };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { error: 'The variables must be a JSON object, like {"user": {…}}.' };
   return { variables: value as Record<string, unknown> };
 }

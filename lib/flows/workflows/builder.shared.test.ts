@@ -1,7 +1,24 @@
 import { describe, expect, it } from "vitest";
 import type { WorkflowStep } from "@/db/schema";
-import { definitionFromDraft, describeParam, draftFromWorkflow, moveStep, newSendStep, splitWait, stepErrors, waitSeconds, waitUnitLabel, workflowErrors } from "./builder.shared";
-import { addressVariables, missingSampleVariables, parseSampleVariables, variablesSkeleton, workflowVariables } from "./builder-variables.shared";
+import {
+  definitionFromDraft,
+  describeParam,
+  draftFromWorkflow,
+  moveStep,
+  newSendStep,
+  splitWait,
+  stepErrors,
+  waitSeconds,
+  waitUnitLabel,
+  workflowErrors,
+} from "./builder.shared";
+import {
+  addressVariables,
+  missingSampleVariables,
+  parseSampleVariables,
+  variablesSkeleton,
+  workflowVariables,
+} from "./builder-variables.shared";
 import { workflowDefinitionIssues } from "./schemas";
 
 describe("waits", () => {
@@ -22,13 +39,32 @@ describe("draft ↔ definition", () => {
     const steps: WorkflowStep[] = [
       { type: "sendEmail", templateId: "tpl_a", to: "{{ user.email }}", cc: "boss@example.org", groupKey: "news" },
       { type: "wait", seconds: 3600 },
-      { type: "sendEmail", templateId: "tpl_b", to: "x@example.org", from: "A <a@example.com>", replyTo: "r@example.com", bcc: "b@example.org" },
+      {
+        type: "sendEmail",
+        templateId: "tpl_b",
+        to: "x@example.org",
+        from: "A <a@example.com>",
+        replyTo: "r@example.com",
+        bcc: "b@example.org",
+      },
     ];
     const draft = draftFromWorkflow({ name: "Onboarding", key: "k", enabled: false, steps });
     expect(draft.steps[1]).toEqual({ uid: "step-1", type: "wait", amount: "1", unit: "hours" });
     expect(definitionFromDraft(draft)).toEqual({ name: "Onboarding", key: "k", enabled: false, steps });
-    const bare = definitionFromDraft({ name: "N", key: "  ", enabled: true, steps: [newSendStep("u1", "tpl_a"), { uid: "u2", type: "wait", amount: "", unit: "days" }] });
-    expect(bare).toEqual({ name: "N", enabled: true, steps: [{ type: "sendEmail", templateId: "tpl_a", to: "" }, { type: "wait", seconds: null }] });
+    const bare = definitionFromDraft({
+      name: "N",
+      key: "  ",
+      enabled: true,
+      steps: [newSendStep("u1", "tpl_a"), { uid: "u2", type: "wait", amount: "", unit: "days" }],
+    });
+    expect(bare).toEqual({
+      name: "N",
+      enabled: true,
+      steps: [
+        { type: "sendEmail", templateId: "tpl_a", to: "" },
+        { type: "wait", seconds: null },
+      ],
+    });
   });
 
   it("moves a step up or down, and not past either end", () => {
@@ -43,11 +79,21 @@ describe("draft ↔ definition", () => {
 describe("variables", () => {
   it("collects address-field and template variables in order, ignoring Liquid that does not parse yet", () => {
     const first = { ...newSendStep("a", "tpl_a"), to: "{{ user.name }} <{{ user.email }}>", cc: "{{ broken" };
-    const second = { ...newSendStep("b", "tpl_b"), to: "{{ user.email }}", replyTo: "help+{{ ticket.id }}@example.com" };
+    const second = {
+      ...newSendStep("b", "tpl_b"),
+      to: "{{ user.email }}",
+      replyTo: "help+{{ ticket.id }}@example.com",
+    };
     expect(addressVariables(first)).toEqual(["user.name", "user.email"]);
     const ofTemplate: Record<string, string[]> = { tpl_a: ["name"], tpl_b: ["order.items", "name"] };
     const steps = [first, { uid: "w", type: "wait" as const, amount: "1", unit: "days" as const }, second];
-    expect(workflowVariables(steps, (id) => ofTemplate[id] ?? [])).toEqual(["user.name", "user.email", "name", "ticket.id", "order.items"]);
+    expect(workflowVariables(steps, (id) => ofTemplate[id] ?? [])).toEqual([
+      "user.name",
+      "user.email",
+      "name",
+      "ticket.id",
+      "order.items",
+    ]);
   });
 
   it("builds a sample skeleton with every path, email-like leaves filled in; reports what a sample lacks", () => {
@@ -81,10 +127,20 @@ describe("errors", () => {
     expect(stepErrors(issues, 2).cc).toMatch(/not valid Liquid/);
     expect(workflowErrors(issues)).toEqual({ name: "must not be empty" });
     expect(stepErrors([{ param: "steps[1]", message: "bad step" }], 1)).toEqual({ "": "bad step" });
-    expect(workflowErrors([{ message: "whole" }, { param: "steps", message: "no send" }])).toEqual({ "": "whole", steps: "no send" });
-    expect(issues.map((issue) => describeParam(issue.param))).toEqual(["Name", "Step 1, To", "Step 2, wait", "Step 3, Cc"]);
+    expect(workflowErrors([{ message: "whole" }, { param: "steps", message: "no send" }])).toEqual({
+      "": "whole",
+      steps: "no send",
+    });
+    expect(issues.map((issue) => describeParam(issue.param))).toEqual([
+      "Name",
+      "Step 1, To",
+      "Step 2, wait",
+      "Step 3, Cc",
+    ]);
     expect(describeParam(undefined)).toBe("Workflow");
-    expect(workflowDefinitionIssues({ name: "ok", steps: [{ type: "sendEmail", templateId: "t", to: "a@example.org" }] })).toEqual([]);
+    expect(
+      workflowDefinitionIssues({ name: "ok", steps: [{ type: "sendEmail", templateId: "t", to: "a@example.org" }] }),
+    ).toEqual([]);
   });
 });
 

@@ -9,7 +9,10 @@ export type WaitUnit = keyof typeof WAIT_UNITS;
 export const ADDRESS_FIELDS = ["to", "cc", "bcc", "from", "replyTo"] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
 
-export type SendStepDraft = { uid: string; type: "sendEmail"; templateId: string; groupKey: string } & Record<AddressField, string>;
+export type SendStepDraft = { uid: string; type: "sendEmail"; templateId: string; groupKey: string } & Record<
+  AddressField,
+  string
+>;
 export type WaitStepDraft = { uid: string; type: "wait"; amount: string; unit: WaitUnit };
 export type StepDraft = SendStepDraft | WaitStepDraft;
 
@@ -40,7 +43,8 @@ export interface FieldError {
 
 export type SaveWorkflowResult = { ok: true; updatedAt: string } | { ok: false; errors: FieldError[] };
 
-export type TestRunResult = { ok: true; runId: string; status: string; reason: string | null } | { ok: false; error: FieldError };
+export type TestRunResult =
+  { ok: true; runId: string; status: string; reason: string | null } | { ok: false; error: FieldError };
 
 const FIELD_LABELS: Record<string, string> = {
   templateId: "template",
@@ -93,7 +97,12 @@ export function newWaitStep(uid: string): WaitStepDraft {
   return { uid, type: "wait", amount: "1", unit: "days" };
 }
 
-export function draftFromWorkflow(workflow: { name: string; key: string | null; enabled: boolean; steps: WorkflowStep[] }): WorkflowDraft {
+export function draftFromWorkflow(workflow: {
+  name: string;
+  key: string | null;
+  enabled: boolean;
+  steps: WorkflowStep[];
+}): WorkflowDraft {
   const steps = workflow.steps.map((step, index): StepDraft => {
     const uid = `step-${index}`;
     if (step.type === "wait") return { uid, type: "wait", ...splitWait(step.seconds) };

@@ -16,7 +16,8 @@ export async function checkWorkflowDefinition(
   db: Executor,
   input: { workspaceId: string; definition: unknown; workflowId?: string },
 ): Promise<CheckedDefinition> {
-  if (!isPlainObject(input.definition)) throw new AppError("INVALID_JSON", "A workflow must be a JSON object with name and steps.");
+  if (!isPlainObject(input.definition))
+    throw new AppError("INVALID_JSON", "A workflow must be a JSON object with name and steps.");
   const parsed = workflowDefinitionSchema.safeParse(dropNulls(input.definition));
   if (!parsed.success) throw zodToAppError(parsed.error);
   const definition = parsed.data;
@@ -54,7 +55,8 @@ async function assertReferencesExist(db: Executor, workspaceId: string, steps: W
   const knownTemplates = new Set(foundTemplates.map((row) => row.id));
   const knownGroups = new Set(foundGroups.map((row) => row.key));
   for (const { step, index } of sends) {
-    if (!knownTemplates.has(step.templateId)) throw notFound(`Template ${step.templateId} (step ${index + 1})`, `steps[${index}].templateId`);
+    if (!knownTemplates.has(step.templateId))
+      throw notFound(`Template ${step.templateId} (step ${index + 1})`, `steps[${index}].templateId`);
     if (step.groupKey && !knownGroups.has(step.groupKey)) {
       throw notFound(`Unsubscribe group "${step.groupKey}" (step ${index + 1})`, `steps[${index}].groupKey`);
     }
@@ -63,7 +65,9 @@ async function assertReferencesExist(db: Executor, workspaceId: string, steps: W
 
 export function keyTaken(key: string, workflowId: string | null): AppError {
   const who = workflowId ? ` (${workflowId})` : "";
-  return new AppError("CONFLICT", `Another workflow${who} of this workspace already has the key "${key}".`, { param: "key" });
+  return new AppError("CONFLICT", `Another workflow${who} of this workspace already has the key "${key}".`, {
+    param: "key",
+  });
 }
 
 /** Two writes with the same key at once: the unique index decides, the loser gets the same 409. */

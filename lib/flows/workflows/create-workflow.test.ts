@@ -20,9 +20,21 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
 describe("createWorkflow", () => {
   it("stores name, key, enabled and the ordered steps; listWorkflows returns them oldest first", async () => {
     const ws = await createWorkflowWorkspace();
-    await (await getDb()).insert(unsubscribeGroups).values({ id: newId("group"), workspaceId: ws.workspace.id, key: "news", name: "News" });
+    await (
+      await getDb()
+    )
+      .insert(unsubscribeGroups)
+      .values({ id: newId("group"), workspaceId: ws.workspace.id, key: "news", name: "News" });
     const steps = [
-      { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}", cc: "ops@example.com", from: "Team <team@example.com>", replyTo: "{{ owner }}", groupKey: "news" },
+      {
+        type: "sendEmail",
+        templateId: ws.template.id,
+        to: "{{ user.email }}",
+        cc: "ops@example.com",
+        from: "Team <team@example.com>",
+        replyTo: "{{ owner }}",
+        groupKey: "news",
+      },
       { type: "wait", seconds: WAIT_MAX_SECONDS },
       { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" },
     ];
@@ -74,7 +86,11 @@ describe("createWorkflow", () => {
     const taken = await rejection(ws.createWorkflow({ key: "welcome", steps: [mine] }));
     expect(taken).toMatchObject({ code: "CONFLICT", param: "key" });
     // Another workspace may use the same key.
-    await expect(other.createWorkflow({ key: "welcome", steps: [{ ...mine, templateId: other.template.id }] })).resolves.toMatchObject({ key: "welcome" });
-    expect(await rejection(createWorkflow({ workspaceId: ws.workspace.id, definition: [] }))).toMatchObject({ code: "INVALID_JSON" });
+    await expect(
+      other.createWorkflow({ key: "welcome", steps: [{ ...mine, templateId: other.template.id }] }),
+    ).resolves.toMatchObject({ key: "welcome" });
+    expect(await rejection(createWorkflow({ workspaceId: ws.workspace.id, definition: [] }))).toMatchObject({
+      code: "INVALID_JSON",
+    });
   });
 });

@@ -8,7 +8,11 @@ import { auditWorkflow } from "./audit-workflow";
 import type { WorkflowRow } from "./create-workflow";
 
 /** Frees the key; its runs stay (workflow_id set null) and one in flight finishes from its own copy of the steps. */
-export async function deleteWorkflow(input: { workspaceId: string; workflowId: string; actor?: AuditActor }): Promise<WorkflowRow> {
+export async function deleteWorkflow(input: {
+  workspaceId: string;
+  workflowId: string;
+  actor?: AuditActor;
+}): Promise<WorkflowRow> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [deleted] = await tx

@@ -40,8 +40,17 @@ describe("durable waits (embedded database on disk)", () => {
     // First life: the wait step runs and schedules its successor 2 s ahead; then the server stops.
     let handle = await boot(dir);
     const ws = await createWorkflowWorkspace();
-    const workflow = await ws.createWorkflow({ steps: [{ type: "wait", seconds: 2 }, { type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" }] });
-    const { run } = await triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox: false, body: { workflowId: workflow.id, variables: { email: "ann@example.org" } } });
+    const workflow = await ws.createWorkflow({
+      steps: [
+        { type: "wait", seconds: 2 },
+        { type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" },
+      ],
+    });
+    const { run } = await triggerWorkflowRun({
+      workspaceId: ws.workspace.id,
+      sandbox: false,
+      body: { workflowId: workflow.id, variables: { email: "ann@example.org" } },
+    });
     await startWorkers();
     const read = () => getWorkflowRunOrThrow(ws.workspace.id, run.id);
     await until(read, (r) => r.nextStep === 1);

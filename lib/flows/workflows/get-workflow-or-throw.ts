@@ -6,7 +6,11 @@ import { notFound } from "@/lib/foundation/errors";
 import type { WorkflowRow } from "./create-workflow";
 
 /** One workflow. Tenant-scoped: an unknown id and another workspace's id give the same 404. */
-export async function getWorkflowOrThrow(workspaceId: string, workflowId: string, executor?: Executor): Promise<WorkflowRow> {
+export async function getWorkflowOrThrow(
+  workspaceId: string,
+  workflowId: string,
+  executor?: Executor,
+): Promise<WorkflowRow> {
   const db = executor ?? (await getDb());
   const [workflow] = await db
     .select()

@@ -8,7 +8,11 @@ export type WorkflowRunRow = typeof workflowRuns.$inferSelect;
 export type WorkflowRunView = WorkflowRunRow & { emailMessageIds: string[] };
 
 /** A run with its messages' ids in creation order; tenant-scoped (foreign id: 404). */
-export async function getWorkflowRunOrThrow(workspaceId: string, runId: string, executor?: Executor): Promise<WorkflowRunView> {
+export async function getWorkflowRunOrThrow(
+  workspaceId: string,
+  runId: string,
+  executor?: Executor,
+): Promise<WorkflowRunView> {
   const db = executor ?? (await getDb());
   const [run] = await db
     .select()

@@ -20,7 +20,10 @@ export interface BuilderChoices {
  * Templates with the variables each uses (computed here, so the browser gets paths, not sources) and groups. The
  * workflow's own templates are always included; one missing from the answer was deleted.
  */
-export async function listBuilderChoices(workspaceId: string, referencedTemplateIds: string[] = []): Promise<BuilderChoices> {
+export async function listBuilderChoices(
+  workspaceId: string,
+  referencedTemplateIds: string[] = [],
+): Promise<BuilderChoices> {
   const db = await getDb();
   const columns = {
     id: templates.id,
@@ -50,7 +53,13 @@ export async function listBuilderChoices(workspaceId: string, referencedTemplate
     templates: [...shown, ...extra].map((row) => ({
       id: row.id,
       name: row.name,
-      variables: safeVariables([row.subject, row.bodyHtml, row.bodyText ?? "", row.fromAddress ?? "", row.replyTo ?? ""]),
+      variables: safeVariables([
+        row.subject,
+        row.bodyHtml,
+        row.bodyText ?? "",
+        row.fromAddress ?? "",
+        row.replyTo ?? "",
+      ]),
     })),
     templatesTruncated: listed.length > TEMPLATE_CHOICES_LIMIT,
     groups: groups.map((group) => ({ key: group.key, name: group.name })),

@@ -27,7 +27,11 @@ describe("listDashboardWorkflows", () => {
     const ws = await createWorkflowWorkspace();
     const other = await createWorkflowWorkspace();
     const send = { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" };
-    const welcome = await ws.createWorkflow({ name: "Welcome", key: "welcome", steps: [send, { type: "wait", seconds: 60 }, send] });
+    const welcome = await ws.createWorkflow({
+      name: "Welcome",
+      key: "welcome",
+      steps: [send, { type: "wait", seconds: 60 }, send],
+    });
     const billing = await ws.createWorkflow({ name: "Billing", enabled: false, steps: [send] });
     const theirs = await other.createWorkflow({ name: "Another", steps: [{ ...send, templateId: other.template.id }] });
     const now = new Date();
@@ -40,8 +44,22 @@ describe("listDashboardWorkflows", () => {
 
     const list = await listDashboardWorkflows(ws.workspace.id, now);
     expect(list.map((workflow) => workflow.name)).toEqual(["Billing", "Welcome"]);
-    expect(list[0]).toMatchObject({ id: billing.id, key: null, enabled: false, stepCount: 1, recentRuns: 0, lastRunAt: null });
-    expect(list[1]).toMatchObject({ id: welcome.id, key: "welcome", enabled: true, stepCount: 3, recentRuns: 2, lastRunAt: newest });
+    expect(list[0]).toMatchObject({
+      id: billing.id,
+      key: null,
+      enabled: false,
+      stepCount: 1,
+      recentRuns: 0,
+      lastRunAt: null,
+    });
+    expect(list[1]).toMatchObject({
+      id: welcome.id,
+      key: "welcome",
+      enabled: true,
+      stepCount: 3,
+      recentRuns: 2,
+      lastRunAt: newest,
+    });
     expect(list[1].updatedAt).toEqual(welcome.updatedAt);
     expect(await listDashboardWorkflows(other.workspace.id, now)).toMatchObject([{ id: theirs.id, recentRuns: 1 }]);
   });

@@ -41,12 +41,22 @@ export async function listDashboardWorkflows(workspaceId: string, now = new Date
     db
       .select({ workflowId: workflowRuns.workflowId, total: count(), lastRunAt: max(workflowRuns.createdAt) })
       .from(workflowRuns)
-      .where(and(eq(workflowRuns.workspaceId, workspaceId), gte(workflowRuns.createdAt, since), isNotNull(workflowRuns.workflowId)))
+      .where(
+        and(
+          eq(workflowRuns.workspaceId, workspaceId),
+          gte(workflowRuns.createdAt, since),
+          isNotNull(workflowRuns.workflowId),
+        ),
+      )
       .groupBy(workflowRuns.workflowId),
   ]);
   const statsOf = new Map(stats.map((row) => [row.workflowId, row]));
   return rows.map((row) => {
     const stat = statsOf.get(row.id);
-    return { ...row, recentRuns: stat ? Number(stat.total) : 0, lastRunAt: stat?.lastRunAt ? new Date(stat.lastRunAt) : null };
+    return {
+      ...row,
+      recentRuns: stat ? Number(stat.total) : 0,
+      lastRunAt: stat?.lastRunAt ? new Date(stat.lastRunAt) : null,
+    };
   });
 }

@@ -20,7 +20,8 @@ async function setUp() {
       { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" },
     ],
   });
-  const trigger = (body: Record<string, unknown>) => triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox: true, body });
+  const trigger = (body: Record<string, unknown>) =>
+    triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox: true, body });
   return { ws, workflow, trigger };
 }
 
@@ -31,13 +32,24 @@ describe("listWorkflowRuns", () => {
     const running = await trigger({ workflowId: workflow.id, variables: { user: { email: "a@example.org" } } });
     const skipped = await trigger({ workflowKey: "not-there" });
     await other.trigger({ workflowKey: "not-there" });
-    await insertTestMessage(ws.workspace.id, { workflowRunId: running.run.id, source: "SANDBOX_WORKFLOW", sandbox: true });
+    await insertTestMessage(ws.workspace.id, {
+      workflowRunId: running.run.id,
+      source: "SANDBOX_WORKFLOW",
+      sandbox: true,
+    });
 
     const page = await listWorkflowRuns(ws.workspace.id, parseWorkflowRunListQuery(new URLSearchParams()));
     expect(page.items.map((run) => run.id)).toEqual([skipped.run.id, running.run.id]);
-    expect(page.items[0]).toMatchObject({ status: "SKIPPED", workflowKey: "not-there", workflowName: null, messageCount: 0 });
+    expect(page.items[0]).toMatchObject({
+      status: "SKIPPED",
+      workflowKey: "not-there",
+      workflowName: null,
+      messageCount: 0,
+    });
     expect(page.items[1]).toMatchObject({ status: "RUNNING", workflowName: "Onboarding", messageCount: 1 });
-    expect((await listWorkflowRuns(other.ws.workspace.id, parseWorkflowRunListQuery(new URLSearchParams()))).items).toHaveLength(1);
+    expect(
+      (await listWorkflowRuns(other.ws.workspace.id, parseWorkflowRunListQuery(new URLSearchParams()))).items,
+    ).toHaveLength(1);
   });
 });
 
@@ -46,11 +58,21 @@ describe("getWorkflowRunDetail", () => {
     const { ws, workflow, trigger } = await setUp();
     const { run } = await trigger({ workflowId: workflow.id, variables: { user: { email: "a@example.org" } } });
     const message = await insertTestMessage(ws.workspace.id, { workflowRunId: run.id, subject: "Hi Ada" });
-    await (await getDb()).update(workflowRuns).set({ status: "FAILED", nextStep: 2, reason: "Step 2 broke." }).where(eq(workflowRuns.id, run.id));
+    await (
+      await getDb()
+    )
+      .update(workflowRuns)
+      .set({ status: "FAILED", nextStep: 2, reason: "Step 2 broke." })
+      .where(eq(workflowRuns.id, run.id));
 
     const detail = await getWorkflowRunDetail(ws.workspace.id, run.id);
     expect(detail.workflowName).toBe("Onboarding");
-    expect(detail.run).toMatchObject({ id: run.id, status: "FAILED", reason: "Step 2 broke.", variables: { user: { email: "a@example.org" } } });
+    expect(detail.run).toMatchObject({
+      id: run.id,
+      status: "FAILED",
+      reason: "Step 2 broke.",
+      variables: { user: { email: "a@example.org" } },
+    });
     expect(detail.steps.map((step) => [step.kind, step.state])).toEqual([
       ["sendEmail", "done"],
       ["wait", "failed"],
@@ -69,7 +91,9 @@ describe("getWorkflowRunDetail", () => {
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe("NOT_FOUND");
     }
-    const skipped = await getWorkflowRunDetail((await setUp()).ws.workspace.id, run.id).catch((reason: unknown) => reason);
+    const skipped = await getWorkflowRunDetail((await setUp()).ws.workspace.id, run.id).catch(
+      (reason: unknown) => reason,
+    );
     expect((skipped as AppError).code).toBe("NOT_FOUND");
   });
 });

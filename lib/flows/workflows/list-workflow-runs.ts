@@ -20,7 +20,10 @@ export function parseWorkflowRunListQuery(params: URLSearchParams): WorkflowRunL
 export async function listWorkflowRuns(workspaceId: string, page: WorkflowRunListQuery) {
   const db = await getDb();
   const scope = eq(workflowRuns.workspaceId, workspaceId);
-  const result = await keysetPage<WorkflowRunRow>({ db, table: workflowRuns, createdAt: workflowRuns.createdAt, id: workflowRuns.id, scope, filters: [] }, page);
+  const result = await keysetPage<WorkflowRunRow>(
+    { db, table: workflowRuns, createdAt: workflowRuns.createdAt, id: workflowRuns.id, scope, filters: [] },
+    page,
+  );
   const runIds = result.items.map((run) => run.id);
   const workflowIds = [...new Set(result.items.flatMap((run) => (run.workflowId ? [run.workflowId] : [])))];
   const [names, counts] = await Promise.all([
@@ -40,8 +43,10 @@ export async function listWorkflowRuns(workspaceId: string, page: WorkflowRunLis
   ]);
   const nameOf = new Map(names.map((row) => [row.id, row.name]));
   const countOf = new Map(counts.map((row) => [row.runId, Number(row.total)]));
-  const items = result.items.map(
-    (run): WorkflowRunListItem => ({ ...run, workflowName: run.workflowId ? (nameOf.get(run.workflowId) ?? null) : null, messageCount: countOf.get(run.id) ?? 0 }),
-  );
+  const items = result.items.map((run): WorkflowRunListItem => ({
+    ...run,
+    workflowName: run.workflowId ? (nameOf.get(run.workflowId) ?? null) : null,
+    messageCount: countOf.get(run.id) ?? 0,
+  }));
   return { items, meta: result.meta };
 }

@@ -9,7 +9,11 @@ import type { WorkflowRow } from "./create-workflow";
 /** A workspace's workflows, oldest first (the operator CLI; later the dashboard list). */
 export async function listWorkflows(workspaceId: string, executor?: Executor): Promise<WorkflowRow[]> {
   const db = executor ?? (await getDb());
-  return db.select().from(workflows).where(eq(workflows.workspaceId, workspaceId)).orderBy(asc(workflows.createdAt), asc(workflows.id));
+  return db
+    .select()
+    .from(workflows)
+    .where(eq(workflows.workspaceId, workspaceId))
+    .orderBy(asc(workflows.createdAt), asc(workflows.id));
 }
 
 export const WORKFLOWS_PAGE_SIZE = 100;
@@ -22,6 +26,13 @@ export function parseWorkflowListQuery(params: URLSearchParams): KeysetPageQuery
 /** GET /v1/workflows: the workspace's workflows, newest first, keyset cursors like templates. */
 export async function listWorkflowPage(workspaceId: string, page: KeysetPageQuery) {
   const w = workflows;
-  const query = { db: await getDb(), table: w, createdAt: w.createdAt, id: w.id, scope: eq(w.workspaceId, workspaceId), filters: [] };
+  const query = {
+    db: await getDb(),
+    table: w,
+    createdAt: w.createdAt,
+    id: w.id,
+    scope: eq(w.workspaceId, workspaceId),
+    filters: [],
+  };
   return keysetPage<WorkflowRow>(query, page);
 }

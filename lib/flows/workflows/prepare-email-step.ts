@@ -43,19 +43,28 @@ export async function prepareEmailStep(db: Executor, run: StepRun, index: number
   try {
     fields = renderAddressFields(step, run.variables);
   } catch (error) {
-    if (error instanceof AppError) return { message: null, failure: { reason: `${label}: ${error.message}`, code: null } };
+    if (error instanceof AppError)
+      return { message: null, failure: { reason: `${label}: ${error.message}`, code: null } };
     throw error;
   }
   try {
     const workspace = await getWorkspaceOrThrow(db, run.workspaceId);
-    const command = parseSendDraft({ templateId: step.templateId, ...fields, groupKey: step.groupKey, variables: run.variables });
+    const command = parseSendDraft({
+      templateId: step.templateId,
+      ...fields,
+      groupKey: step.groupKey,
+      variables: run.variables,
+    });
     const source = run.sandbox ? "SANDBOX_WORKFLOW" : "WORKFLOW";
     return { message: await prepareMessage(db, command, { workspace, sandbox: run.sandbox, source }), failure: null };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const reason = `${label}: ${explain(error, step)}`;
     // An unsubscribe group deleted since the workflow was made is a bad parameter of this message.
-    const code = error.code === "NOT_FOUND" && error.param === "groupKey" ? "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR" : MESSAGE_ERRORS[error.code];
+    const code =
+      error.code === "NOT_FOUND" && error.param === "groupKey"
+        ? "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"
+        : MESSAGE_ERRORS[error.code];
     const message = code ? await buildFailedMessage(db, run, step, fields) : null;
     return { message, failure: { reason, code: message ? code! : null } };
   }
@@ -83,6 +92,7 @@ function explain(error: AppError, step: SendEmailStep): string {
   if (error.code === "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR") {
     return `to ${JSON.stringify(step.to)} rendered with the run's variables holds no address.`;
   }
-  if (error.code === "NOT_FOUND" && error.param === "templateId") return `${error.message} It was deleted after the workflow was made.`;
+  if (error.code === "NOT_FOUND" && error.param === "templateId")
+    return `${error.message} It was deleted after the workflow was made.`;
   return error.message;
 }

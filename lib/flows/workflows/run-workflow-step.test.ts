@@ -10,9 +10,18 @@ import { triggerWorkflowRun } from "./trigger-workflow-run";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
 /** The step handler called directly, as a worker would (no workers run in this file). */
-async function start(ws: Awaited<ReturnType<typeof createWorkflowWorkspace>>, steps: unknown[], variables: Record<string, unknown>, sandbox = false) {
+async function start(
+  ws: Awaited<ReturnType<typeof createWorkflowWorkspace>>,
+  steps: unknown[],
+  variables: Record<string, unknown>,
+  sandbox = false,
+) {
   const workflow = await ws.createWorkflow({ steps });
-  const { run } = await triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox, body: { workflowId: workflow.id, variables } });
+  const { run } = await triggerWorkflowRun({
+    workspaceId: ws.workspace.id,
+    sandbox,
+    body: { workflowId: workflow.id, variables },
+  });
   const step = (index: number) => runWorkflowStep({ workspaceId: ws.workspace.id, runId: run.id, step: index });
   const view = () => getWorkflowRunOrThrow(ws.workspace.id, run.id);
   return { run, step, view };
@@ -20,9 +29,19 @@ async function start(ws: Awaited<ReturnType<typeof createWorkflowWorkspace>>, st
 
 async function messagesOf(runId: string) {
   const db = await getDb();
-  const rows = await db.select().from(emailMessages).where(eq(emailMessages.workflowRunId, runId)).orderBy(emailMessages.createdAt);
+  const rows = await db
+    .select()
+    .from(emailMessages)
+    .where(eq(emailMessages.workflowRunId, runId))
+    .orderBy(emailMessages.createdAt);
   const events = await Promise.all(
-    rows.map((row) => db.select({ code: emailMessageLogs.code }).from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, row.id)).orderBy(emailMessageLogs.id)),
+    rows.map((row) =>
+      db
+        .select({ code: emailMessageLogs.code })
+        .from(emailMessageLogs)
+        .where(eq(emailMessageLogs.emailMessageId, row.id))
+        .orderBy(emailMessageLogs.id),
+    ),
   );
   return rows.map((row, index) => ({ ...row, codes: events[index].map((event) => event.code) }));
 }
@@ -32,7 +51,15 @@ describe("runWorkflowStep", () => {
     const ws = await createWorkflowWorkspace();
     const { run, step, view } = await start(
       ws,
-      [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.name }} <{{ user.email }}>", cc: "{{ manager }}", replyTo: "help+{{ user.id }}@example.com" }],
+      [
+        {
+          type: "sendEmail",
+          templateId: ws.template.id,
+          to: "{{ user.name }} <{{ user.email }}>",
+          cc: "{{ manager }}",
+          replyTo: "help+{{ user.id }}@example.com",
+        },
+      ],
       { user: { id: 7, name: "Ann Lee", email: "ann@example.org" }, manager: "" },
     );
     await step(0);
@@ -55,7 +82,10 @@ describe("runWorkflowStep", () => {
 
   it("a retried or duplicated step job does not send twice (sequential and concurrent)", async () => {
     const ws = await createWorkflowWorkspace();
-    const steps = [{ type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" }, { type: "sendEmail", templateId: ws.template.id, to: "b@example.org" }];
+    const steps = [
+      { type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" },
+      { type: "sendEmail", templateId: ws.template.id, to: "b@example.org" },
+    ];
     const { run, step, view } = await start(ws, steps, { email: "a@example.org" });
     await step(0);
     await step(0);
@@ -73,7 +103,10 @@ describe("runWorkflowStep", () => {
 
   it("wait schedules the next step as a delayed job and sends nothing", async () => {
     const ws = await createWorkflowWorkspace();
-    const steps = [{ type: "wait", seconds: 3600 }, { type: "sendEmail", templateId: ws.template.id, to: "a@example.org" }];
+    const steps = [
+      { type: "wait", seconds: 3600 },
+      { type: "sendEmail", templateId: ws.template.id, to: "a@example.org" },
+    ];
     const { run, step, view } = await start(ws, steps, {});
     const before = Date.now();
     await step(0);
@@ -87,16 +120,25 @@ describe("runWorkflowStep", () => {
 
   it("a rendered `to` that is empty: the message is FAILED with EMPTY_RECIPIENTS, the run FAILED, later steps not run", async () => {
     const ws = await createWorkflowWorkspace();
-    const steps = [{ type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" }, { type: "sendEmail", templateId: ws.template.id, to: "b@example.org" }];
+    const steps = [
+      { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" },
+      { type: "sendEmail", templateId: ws.template.id, to: "b@example.org" },
+    ];
     const { run, step, view } = await start(ws, steps, { user: { name: "No Email" } });
     await step(0);
     const [message] = await messagesOf(run.id);
     expect(message).toMatchObject({ source: "WORKFLOW", status: "FAILED", to: [], subject: "Hi No Email" });
     expect(message.erroredAt).toBeInstanceOf(Date);
-    expect(message.codes).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR"]);
+    expect(message.codes).toEqual([
+      "EMAIL_MESSAGE_CREATED",
+      "EMAIL_MESSAGE_RENDERED",
+      "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR",
+    ]);
     const failed = await view();
     expect(failed).toMatchObject({ status: "FAILED", completedAt: null, emailMessageIds: [message.id] });
-    expect(failed.reason).toBe(`Step 1 (sendEmail): to "{{ user.email }}" rendered with the run's variables holds no address.`);
+    expect(failed.reason).toBe(
+      `Step 1 (sendEmail): to "{{ user.email }}" rendered with the run's variables holds no address.`,
+    );
     expect((await stepJobsOf(run.id)).map((job) => job.step)).toEqual([0]);
     await step(1);
     expect(await messagesOf(run.id)).toHaveLength(1);
@@ -104,7 +146,11 @@ describe("runWorkflowStep", () => {
 
   it("a sender domain unverified since the workflow was made: message FAILED with INVALID_SENDER", async () => {
     const ws = await createWorkflowWorkspace();
-    const { run, step, view } = await start(ws, [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org" }], {});
+    const { run, step, view } = await start(
+      ws,
+      [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org" }],
+      {},
+    );
     await (await getDb()).update(domains).set({ status: "PENDING" }).where(eq(domains.workspaceId, ws.workspace.id));
     invalidateShortLivedCaches(); // changed behind the use cases' back: as another process would, seen within a second
     await step(0);
@@ -116,29 +162,51 @@ describe("runWorkflowStep", () => {
 
   it("a template deleted since the workflow was made: the run FAILED with the reason, no message", async () => {
     const ws = await createWorkflowWorkspace();
-    const { run, step, view } = await start(ws, [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org" }], {});
-    await (await getDb()).delete(templates).where(and(eq(templates.workspaceId, ws.workspace.id), eq(templates.id, ws.template.id)));
+    const { run, step, view } = await start(
+      ws,
+      [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org" }],
+      {},
+    );
+    await (
+      await getDb()
+    )
+      .delete(templates)
+      .where(and(eq(templates.workspaceId, ws.workspace.id), eq(templates.id, ws.template.id)));
     await step(0);
     expect(await messagesOf(run.id)).toHaveLength(0);
-    expect(await view()).toMatchObject({ status: "FAILED", reason: `Step 1 (sendEmail): Template ${ws.template.id} not found. It was deleted after the workflow was made.` });
+    expect(await view()).toMatchObject({
+      status: "FAILED",
+      reason: `Step 1 (sendEmail): Template ${ws.template.id} not found. It was deleted after the workflow was made.`,
+    });
   });
 
   it("an unsubscribe group deleted since the workflow was made: message FAILED with INVALID_PARAMETER", async () => {
     const ws = await createWorkflowWorkspace();
     const db = await getDb();
-    await db.insert(unsubscribeGroups).values({ id: newId("group"), workspaceId: ws.workspace.id, key: "news", name: "News" });
-    const { run, step, view } = await start(ws, [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org", groupKey: "news" }], {});
+    await db
+      .insert(unsubscribeGroups)
+      .values({ id: newId("group"), workspaceId: ws.workspace.id, key: "news", name: "News" });
+    const { run, step, view } = await start(
+      ws,
+      [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org", groupKey: "news" }],
+      {},
+    );
     await db.delete(unsubscribeGroups).where(eq(unsubscribeGroups.workspaceId, ws.workspace.id));
     await step(0);
     const [message] = await messagesOf(run.id);
     expect(message).toMatchObject({ status: "FAILED", groupId: null });
     expect(message.codes.at(-1)).toBe("EMAIL_MESSAGE_INVALID_PARAMETER_ERROR");
-    expect((await view()).reason).toBe('Step 1 (sendEmail): Unsubscribe group news not found.');
+    expect((await view()).reason).toBe("Step 1 (sendEmail): Unsubscribe group news not found.");
   });
 
   it("sandbox: the message is SANDBOX_WORKFLOW, SUCCEEDED at once, with no delivery job", async () => {
     const ws = await createWorkflowWorkspace({ testMode: true });
-    const { run, step, view } = await start(ws, [{ type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" }], { email: "stranger@example.org" }, true);
+    const { run, step, view } = await start(
+      ws,
+      [{ type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" }],
+      { email: "stranger@example.org" },
+      true,
+    );
     await step(0);
     const [message] = await messagesOf(run.id);
     expect(message).toMatchObject({ source: "SANDBOX_WORKFLOW", sandbox: true, status: "SUCCEEDED", sentAt: null });
@@ -147,10 +215,17 @@ describe("runWorkflowStep", () => {
 
   it("test mode (live): a recipient outside the workspace fails the message with INVALID_TEST_MODE_RECIPIENT", async () => {
     const ws = await createWorkflowWorkspace({ testMode: true });
-    const { run, step, view } = await start(ws, [{ type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" }], { email: "stranger@example.org" });
+    const { run, step, view } = await start(
+      ws,
+      [{ type: "sendEmail", templateId: ws.template.id, to: "{{ email }}" }],
+      { email: "stranger@example.org" },
+    );
     await step(0);
     const [message] = await messagesOf(run.id);
-    expect(message).toMatchObject({ status: "FAILED", codes: ["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR"] });
+    expect(message).toMatchObject({
+      status: "FAILED",
+      codes: ["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR"],
+    });
     expect((await view()).status).toBe("FAILED");
   });
 
@@ -159,7 +234,12 @@ describe("runWorkflowStep", () => {
     const send = { type: "sendEmail" as const, templateId: ws.template.id, to: "a@example.org" };
     const { run, view } = await start(ws, [send], {});
     // A corrupt stored wait (the schema allows at most 90 days) makes the database refuse the next job.
-    await (await getDb()).update(workflowRuns).set({ steps: [{ type: "wait", seconds: 1e300 }, send] }).where(eq(workflowRuns.id, run.id));
+    await (
+      await getDb()
+    )
+      .update(workflowRuns)
+      .set({ steps: [{ type: "wait", seconds: 1e300 }, send] })
+      .where(eq(workflowRuns.id, run.id));
     const job = { workspaceId: ws.workspace.id, runId: run.id, step: 0 };
     await expect(runWorkflowStep(job)).rejects.toThrow();
     expect(await view()).toMatchObject({ status: "RUNNING", nextStep: 0 });

@@ -29,13 +29,18 @@ export async function runWorkflowStep(job: WorkflowStepJob, context: WorkflowSte
   if (!run || run.status !== "RUNNING" || run.nextStep !== job.step || !run.steps[job.step]) return;
   try {
     const step = run.steps[job.step];
-    const outcome: StepOutcome = step.type === "wait" ? { message: null, failure: null } : await prepareEmailStep(db, run, job.step);
+    const outcome: StepOutcome =
+      step.type === "wait" ? { message: null, failure: null } : await prepareEmailStep(db, run, job.step);
     await commitStep(run, job.step, outcome);
   } catch (error) {
     if (!context.lastAttempt) throw error;
     // Out of retries: end the run rather than leave it RUNNING; the reason is public, so the error goes to the log only.
     const reason = `Step ${job.step + 1} (${run.steps[job.step].type}) could not run because of an internal error, even after retries.`;
-    log.error("workflow step failed for good", { runId: run.id, step: job.step, ...errorFields(error, { stack: true }) });
+    log.error("workflow step failed for good", {
+      runId: run.id,
+      step: job.step,
+      ...errorFields(error, { stack: true }),
+    });
     await commitStep(run, job.step, { message: null, failure: { reason, code: null } });
   }
 }
@@ -43,7 +48,11 @@ export async function runWorkflowStep(job: WorkflowStepJob, context: WorkflowSte
 /** Advances next_step by compare-and-set, then the step's writes, in one transaction: a retry never sends twice (false: already done). */
 async function commitStep(run: WorkflowRunRow, index: number, outcome: StepOutcome): Promise<boolean> {
   const step = run.steps[index];
-  const status: WorkflowRunStatus = outcome.failure ? "FAILED" : index === run.steps.length - 1 ? "COMPLETED" : "RUNNING";
+  const status: WorkflowRunStatus = outcome.failure
+    ? "FAILED"
+    : index === run.steps.length - 1
+      ? "COMPLETED"
+      : "RUNNING";
   const now = new Date();
   const done = await queueTransaction(async (tx) => {
     const [advanced] = await tx

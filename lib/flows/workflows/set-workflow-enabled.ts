@@ -8,7 +8,12 @@ import { auditWorkflow } from "./audit-workflow";
 import type { WorkflowRow } from "./create-workflow";
 
 /** While off, a trigger gives a SKIPPED run; started runs carry on. Audited only when the state changes. */
-export async function setWorkflowEnabled(input: { workspaceId: string; workflowId: string; enabled: unknown; actor?: AuditActor }): Promise<WorkflowRow> {
+export async function setWorkflowEnabled(input: {
+  workspaceId: string;
+  workflowId: string;
+  enabled: unknown;
+  actor?: AuditActor;
+}): Promise<WorkflowRow> {
   const enabled = input.enabled;
   if (typeof enabled !== "boolean") throw invalidParameter("enabled", "Invalid enabled: must be true or false.");
   const db = await getDb();
@@ -18,7 +23,12 @@ export async function setWorkflowEnabled(input: { workspaceId: string; workflowI
     if (!current) throw notFound(`Workflow ${input.workflowId}`, "id");
     if (current.enabled === enabled) return current;
     const [workflow] = await tx.update(workflows).set({ enabled, updatedAt: new Date() }).where(scope).returning();
-    await auditWorkflow(tx, { action: enabled ? "workflow.enable" : "workflow.disable", actor: input.actor, before: current, after: workflow });
+    await auditWorkflow(tx, {
+      action: enabled ? "workflow.enable" : "workflow.disable",
+      actor: input.actor,
+      before: current,
+      after: workflow,
+    });
     return workflow;
   });
 }

@@ -7,7 +7,8 @@ const steps: WorkflowStep[] = [
   { type: "wait", seconds: 3600 },
   { type: "sendEmail", templateId: "tpl_2", to: "{{ user.email }}" },
 ];
-const states = (status: "RUNNING" | "COMPLETED" | "FAILED" | "SKIPPED", nextStep: number) => stepStates({ status, nextStep, steps }).map((step) => step.state);
+const states = (status: "RUNNING" | "COMPLETED" | "FAILED" | "SKIPPED", nextStep: number) =>
+  stepStates({ status, nextStep, steps }).map((step) => step.state);
 
 describe("stepStates", () => {
   it("shows a running run's finished, current and later steps", () => {

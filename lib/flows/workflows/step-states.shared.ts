@@ -18,7 +18,12 @@ export function stepStates(run: { status: WorkflowRunStatus; nextStep: number; s
     index,
     kind: step.type,
     summary: summarize(step),
-    state: index === waitingAt ? "waiting" : index === waitingAt + 1 && waitingAt >= 0 ? "pending" : stateOf(run, step, index, failedAt),
+    state:
+      index === waitingAt
+        ? "waiting"
+        : index === waitingAt + 1 && waitingAt >= 0
+          ? "pending"
+          : stateOf(run, step, index, failedAt),
   }));
 }
 
@@ -33,7 +38,12 @@ function inWait(run: { status: WorkflowRunStatus; nextStep: number; steps: Workf
   return run.status === "RUNNING" && run.steps[run.nextStep - 1]?.type === "wait";
 }
 
-function stateOf(run: { status: WorkflowRunStatus; nextStep: number }, step: WorkflowStep, index: number, failedAt: number): StepState {
+function stateOf(
+  run: { status: WorkflowRunStatus; nextStep: number },
+  step: WorkflowStep,
+  index: number,
+  failedAt: number,
+): StepState {
   if (run.status === "COMPLETED") return "done";
   if (run.status === "FAILED") return index < failedAt ? "done" : index === failedAt ? "failed" : "not run";
   if (index < run.nextStep) return "done";

@@ -84,12 +84,22 @@ interface Target {
   reason: string | null;
 }
 
-async function resolveTarget(db: Executor, workspaceId: string, request: TriggerWorkflowRunBody, runDisabled: boolean): Promise<Target> {
+async function resolveTarget(
+  db: Executor,
+  workspaceId: string,
+  request: TriggerWorkflowRunBody,
+  runDisabled: boolean,
+): Promise<Target> {
   const byId = request.workflowId !== undefined;
   const [workflow] = await db
     .select()
     .from(workflows)
-    .where(and(eq(workflows.workspaceId, workspaceId), byId ? eq(workflows.id, request.workflowId!) : eq(workflows.key, request.workflowKey!)));
+    .where(
+      and(
+        eq(workflows.workspaceId, workspaceId),
+        byId ? eq(workflows.id, request.workflowId!) : eq(workflows.key, request.workflowKey!),
+      ),
+    );
   if (!workflow) {
     if (byId) throw notFound(`Workflow ${request.workflowId}`, "workflowId");
     const reason = `No workflow has the key "${request.workflowKey}" in this workspace yet; nothing was run.`;

@@ -24,14 +24,19 @@ async function setUp() {
   const ws = await createWorkflowWorkspace();
   const send = { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" };
   const workflow = await ws.createWorkflow({ name: "Onboarding", key: "signed-up", enabled: false, steps: [send] });
-  const update = (definition: unknown, workflowId = workflow.id) => updateWorkflow({ workspaceId: ws.workspace.id, workflowId, definition });
+  const update = (definition: unknown, workflowId = workflow.id) =>
+    updateWorkflow({ workspaceId: ws.workspace.id, workflowId, definition });
   return { ws, send, workflow, update };
 }
 
 describe("updateWorkflow", () => {
   it("replaces name, key and steps; keeps enabled when absent; an absent key removes it; the own key is no conflict", async () => {
     const { ws, send, workflow, update } = await setUp();
-    await (await getDb()).insert(unsubscribeGroups).values({ id: newId("group"), workspaceId: ws.workspace.id, key: "tips", name: "Tips" });
+    await (
+      await getDb()
+    )
+      .insert(unsubscribeGroups)
+      .values({ id: newId("group"), workspaceId: ws.workspace.id, key: "tips", name: "Tips" });
     const steps = [send, { type: "wait", seconds: 3600 }, { ...send, cc: "{{ manager }}", groupKey: "tips" }];
     const updated = await update({ name: "Welcome series", key: "signed-up", steps });
     expect(updated).toMatchObject({ id: workflow.id, name: "Welcome series", key: "signed-up", enabled: false, steps });
@@ -45,7 +50,11 @@ describe("updateWorkflow", () => {
   it("never changes a run in flight: the run keeps the steps it started with", async () => {
     const { ws, send, workflow, update } = await setUp();
     await update({ name: "Onboarding", enabled: true, steps: [send, { type: "wait", seconds: 60 }, send] });
-    const { run } = await triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox: false, body: { workflowId: workflow.id, variables: { user: { email: "a@example.org" } } } });
+    const { run } = await triggerWorkflowRun({
+      workspaceId: ws.workspace.id,
+      sandbox: false,
+      body: { workflowId: workflow.id, variables: { user: { email: "a@example.org" } } },
+    });
     await update({ name: "Onboarding", steps: [{ ...send, to: "other@example.org" }] });
     await runWorkflowStep({ workspaceId: ws.workspace.id, runId: run.id, step: 0 });
     const after = await getWorkflowRunOrThrow(ws.workspace.id, run.id);
@@ -64,7 +73,11 @@ describe("updateWorkflow", () => {
       [{ name: "", steps: [send] }, "name", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
       [{ name: "W", key: "a b", steps: [send] }, "key", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
       [{ name: "W", steps: [send, { ...send, to: "" }] }, "steps[1].to", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
-      [{ name: "W", steps: [{ type: "wait", seconds: 0 }, send] }, "steps[0].seconds", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
+      [
+        { name: "W", steps: [{ type: "wait", seconds: 0 }, send] },
+        "steps[0].seconds",
+        "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      ],
       [{ name: "W", steps: [{ ...send, templateId: other.template.id }] }, "steps[0].templateId", "NOT_FOUND"],
       [{ name: "W", steps: [{ ...send, groupKey: "nope" }] }, "steps[0].groupKey", "NOT_FOUND"],
       [{ name: "W", key: "taken", steps: [send] }, "key", "CONFLICT"],
@@ -81,14 +94,31 @@ describe("updateWorkflow", () => {
     const { ws, send, workflow } = await setUp();
     const other = await createWorkflowWorkspace();
     const foreign = await other.createWorkflow({ name: "Theirs", steps: [{ ...send, templateId: other.template.id }] });
-    const error = await rejection(updateWorkflow({ workspaceId: ws.workspace.id, workflowId: foreign.id, definition: { name: "Mine", steps: [send] } }));
+    const error = await rejection(
+      updateWorkflow({
+        workspaceId: ws.workspace.id,
+        workflowId: foreign.id,
+        definition: { name: "Mine", steps: [send] },
+      }),
+    );
     expect(error).toMatchObject({ code: "NOT_FOUND", param: "id" });
-    expect(await rejection(updateWorkflow({ workspaceId: ws.workspace.id, workflowId: "wf_0000000000000000", definition: { name: "X", steps: [send] } }))).toMatchObject({
+    expect(
+      await rejection(
+        updateWorkflow({
+          workspaceId: ws.workspace.id,
+          workflowId: "wf_0000000000000000",
+          definition: { name: "X", steps: [send] },
+        }),
+      ),
+    ).toMatchObject({
       code: "NOT_FOUND",
     });
     const [row] = await (await getDb()).select().from(workflows).where(eq(workflows.id, foreign.id));
     expect(row).toMatchObject({ name: "Theirs", workspaceId: other.workspace.id });
     expect((await getWorkflowOrThrow(ws.workspace.id, workflow.id)).name).toBe("Onboarding");
-    expect(await rejection(getWorkflowOrThrow(ws.workspace.id, foreign.id))).toMatchObject({ code: "NOT_FOUND", param: "id" });
+    expect(await rejection(getWorkflowOrThrow(ws.workspace.id, foreign.id))).toMatchObject({
+      code: "NOT_FOUND",
+      param: "id",
+    });
   });
 });

@@ -25,8 +25,15 @@ export async function updateWorkflow(input: UpdateWorkflowInput, executor?: Tx):
       .where(and(eq(workflows.workspaceId, input.workspaceId), eq(workflows.id, input.workflowId)))
       .for("update");
     if (!current) throw notFound(`Workflow ${input.workflowId}`, "id");
-    const given = typeof input.definition === "function" ? (input.definition as (row: WorkflowRow) => unknown)(current) : input.definition;
-    const definition = await checkWorkflowDefinition(tx, { workspaceId: input.workspaceId, workflowId: input.workflowId, definition: given });
+    const given =
+      typeof input.definition === "function"
+        ? (input.definition as (row: WorkflowRow) => unknown)(current)
+        : input.definition;
+    const definition = await checkWorkflowDefinition(tx, {
+      workspaceId: input.workspaceId,
+      workflowId: input.workflowId,
+      definition: given,
+    });
     try {
       const [workflow] = await tx
         .update(workflows)

@@ -15,7 +15,11 @@ afterEach(async () => {
   await stopQueue();
 });
 
-async function waitForRun(workspaceId: string, runId: string, done: (run: WorkflowRunView) => boolean): Promise<WorkflowRunView> {
+async function waitForRun(
+  workspaceId: string,
+  runId: string,
+  done: (run: WorkflowRunView) => boolean,
+): Promise<WorkflowRunView> {
   return waitFor(
     async () => {
       const run = await getWorkflowRunOrThrow(workspaceId, runId);
@@ -27,8 +31,15 @@ async function waitForRun(workspaceId: string, runId: string, done: (run: Workfl
 
 async function messages(ids: string[]) {
   const db = await getDb();
-  const rows = await db.select().from(emailMessages).where(inArray(emailMessages.id, ids)).orderBy(emailMessages.createdAt);
-  const inbox = await db.select({ id: localInbox.emailMessageId }).from(localInbox).where(inArray(localInbox.emailMessageId, ids));
+  const rows = await db
+    .select()
+    .from(emailMessages)
+    .where(inArray(emailMessages.id, ids))
+    .orderBy(emailMessages.createdAt);
+  const inbox = await db
+    .select({ id: localInbox.emailMessageId })
+    .from(localInbox)
+    .where(inArray(localInbox.emailMessageId, ids));
   return { rows, delivered: new Set(inbox.map((row) => row.id)) };
 }
 
@@ -37,7 +48,11 @@ const variables = { user: { name: "Ann", email: "ann@example.org" }, manager: { 
 async function setup(sandbox: boolean, steps: (templateId: string) => unknown[]) {
   const ws = await createWorkflowWorkspace();
   const workflow = await ws.createWorkflow({ key: "welcome", steps: steps(ws.template.id) });
-  const { run } = await triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox, body: { workflowId: workflow.id, variables } });
+  const { run } = await triggerWorkflowRun({
+    workspaceId: ws.workspace.id,
+    sandbox,
+    body: { workflowId: workflow.id, variables },
+  });
   return { ws, run };
 }
 
@@ -54,7 +69,10 @@ describe("workflow runs on real workers", () => {
     const done = await waitForRun(ws.workspace.id, run.id, (r) => r.status !== "RUNNING");
     expect(done).toMatchObject({ status: "COMPLETED", reason: null, nextStep: 3 });
     expect(done.emailMessageIds).toHaveLength(2);
-    await waitFor(async () => (await messages(done.emailMessageIds)).rows.every((row) => row.status === "SUCCEEDED"), { what: "delivery", every: 100 });
+    await waitFor(async () => (await messages(done.emailMessageIds)).rows.every((row) => row.status === "SUCCEEDED"), {
+      what: "delivery",
+      every: 100,
+    });
     const { rows, delivered } = await messages(done.emailMessageIds);
     expect(rows.map((row) => [row.source, row.to, row.cc, row.workflowRunId])).toEqual([
       ["WORKFLOW", ["Ann <ann@example.org>"], [], run.id],
@@ -91,15 +109,27 @@ describe("workflow runs on real workers", () => {
     await stopQueue();
     // While nothing runs, the due time passes; the step is still pending in the queue's table.
     const stepOne = async () => (await stepJobsOf(run.id)).find((job) => job.step === 1);
-    await waitFor(async () => (await stepOne())!.delaySeconds < 0, { what: "step 1's due time to pass while no worker runs", every: 100 });
-    expect(await getWorkflowRunOrThrow(ws.workspace.id, run.id)).toMatchObject({ status: "RUNNING", nextStep: 1, emailMessageIds: [] });
+    await waitFor(async () => (await stepOne())!.delaySeconds < 0, {
+      what: "step 1's due time to pass while no worker runs",
+      every: 100,
+    });
+    expect(await getWorkflowRunOrThrow(ws.workspace.id, run.id)).toMatchObject({
+      status: "RUNNING",
+      nextStep: 1,
+      emailMessageIds: [],
+    });
     expect(await stepOne()).toMatchObject({ state: "created" });
     await startWorkers();
     const done = await waitForRun(ws.workspace.id, run.id, (r) => r.status !== "RUNNING");
     expect(done).toMatchObject({ status: "COMPLETED" });
     const { rows } = await messages(done.emailMessageIds);
     expect(rows.map((row) => row.to)).toEqual([["ann@example.org"]]);
-    const all = await (await getDb()).select({ id: emailMessages.id }).from(emailMessages).where(eq(emailMessages.workflowRunId, run.id));
+    const all = await (
+      await getDb()
+    )
+      .select({ id: emailMessages.id })
+      .from(emailMessages)
+      .where(eq(emailMessages.workflowRunId, run.id));
     expect(all).toHaveLength(1);
   });
 });

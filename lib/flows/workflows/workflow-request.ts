@@ -9,7 +9,18 @@ export const updateWorkflowRequestSchema = workflowDefinitionSchema.partial().ex
 });
 
 export function workflowChanges(body: unknown): (current: WorkflowRow) => Record<string, unknown> {
-  if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object of the fields to change.");
-  const known = Object.fromEntries(Object.entries(body).filter(([field, value]) => field in updateWorkflowRequestSchema.shape && (value !== null || field === "key")));
-  return (current) => ({ name: current.name, ...(current.key === null ? {} : { key: current.key }), enabled: current.enabled, steps: current.steps, ...known });
+  if (!isPlainObject(body))
+    throw new AppError("INVALID_JSON", "The request body must be a JSON object of the fields to change.");
+  const known = Object.fromEntries(
+    Object.entries(body).filter(
+      ([field, value]) => field in updateWorkflowRequestSchema.shape && (value !== null || field === "key"),
+    ),
+  );
+  return (current) => ({
+    name: current.name,
+    ...(current.key === null ? {} : { key: current.key }),
+    enabled: current.enabled,
+    steps: current.steps,
+    ...known,
+  });
 }

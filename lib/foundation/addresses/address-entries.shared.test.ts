@@ -4,8 +4,12 @@ import { MAX_ENTRY_LENGTH } from "./recipients.shared";
 
 describe("readAddressEntry", () => {
   it("reads mailboxes with their comments, quoted local parts unquoted, and literals as written", () => {
-    expect(readAddressEntry("jane@example.com (Jane) (J\\)D)")).toEqual([{ kind: "mailbox", name: null, local: "jane", domain: "example.com", comments: ["Jane", "J)D"] }]);
-    expect(readAddressEntry('Name <"a b"@[127.0.0.1]>')).toEqual([{ kind: "mailbox", name: "Name", local: "a b", domain: "[127.0.0.1]", comments: [] }]);
+    expect(readAddressEntry("jane@example.com (Jane) (J\\)D)")).toEqual([
+      { kind: "mailbox", name: null, local: "jane", domain: "example.com", comments: ["Jane", "J)D"] },
+    ]);
+    expect(readAddressEntry('Name <"a b"@[127.0.0.1]>')).toEqual([
+      { kind: "mailbox", name: "Name", local: "a b", domain: "[127.0.0.1]", comments: [] },
+    ]);
   });
 
   it("reads groups, empty ones too", () => {
@@ -19,7 +23,9 @@ describe("readAddressEntry", () => {
         ],
       },
     ]);
-    expect(readAddressEntry("undisclosed-recipients:;")).toEqual([{ kind: "group", name: "undisclosed-recipients", members: [] }]);
+    expect(readAddressEntry("undisclosed-recipients:;")).toEqual([
+      { kind: "group", name: "undisclosed-recipients", members: [] },
+    ]);
   });
 
   it("names nobody for an entry that does not parse or is longer than the API stores", () => {

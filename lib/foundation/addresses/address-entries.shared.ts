@@ -25,18 +25,29 @@ export function readAddressEntry(entry: string): Array<EntryMailbox | EntryGroup
   const parsed = addressParser.parseAddressList({ input: entry, rfc6532: true, rejectTLD: false });
   if (!parsed) return [];
   return parsed.map((item) =>
-    item.type === "group" ? { kind: "group", name: item.name, members: item.addresses.map(mailboxOf) } : mailboxOf(item),
+    item.type === "group"
+      ? { kind: "group", name: item.name, members: item.addresses.map(mailboxOf) }
+      : mailboxOf(item),
   );
 }
 
 function mailboxOf(parsed: addressParser.ParsedMailbox): EntryMailbox {
-  return { kind: "mailbox", name: parsed.name, local: parsed.local, domain: parsed.domain, comments: parsed.parts.comments.flatMap(commentTexts) };
+  return {
+    kind: "mailbox",
+    name: parsed.name,
+    local: parsed.local,
+    domain: parsed.domain,
+    comments: parsed.parts.comments.flatMap(commentTexts),
+  };
 }
 
 /** The comments inside a CFWS node: the outermost `( … )` of each, without its parentheses and escapes. */
 function commentTexts(node: addressParser.ASTNode): string[] {
   if (node.name === "comment") {
-    const text = node.tokens.slice(1, -1).replace(/\\([\s\S])/g, "$1").trim();
+    const text = node.tokens
+      .slice(1, -1)
+      .replace(/\\([\s\S])/g, "$1")
+      .trim();
     return text ? [text] : [];
   }
   return (node.children ?? []).flatMap(commentTexts);

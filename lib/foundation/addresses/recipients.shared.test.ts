@@ -16,17 +16,26 @@ describe("parseSimpleMailbox", () => {
   // Mostly characters the shortcut takes, with a few of everything it must leave to the parser.
   const next = random(42);
   const pick = (chars: string) => chars[Math.floor(next() * chars.length)];
-  const word = (chars: string, max: number) => Array.from({ length: 1 + Math.floor(next() * max) }, () => pick(chars)).join("");
-  const odd = "é.\"(),:;<>@[]\\ ";
+  const word = (chars: string, max: number) =>
+    Array.from({ length: 1 + Math.floor(next() * max) }, () => pick(chars)).join("");
+  const odd = 'é."(),:;<>@[]\\ ';
   const atext = "aZ09!#$%&'*+/=?^_`{|}~-";
   const maybeOdd = (chars: string) => (next() < 0.15 ? chars + odd : chars);
-  const local = () => Array.from({ length: 1 + Math.floor(next() * 2) }, () => word(maybeOdd(atext), 4)).join(next() < 0.1 ? ".." : ".");
+  const local = () =>
+    Array.from({ length: 1 + Math.floor(next() * 2) }, () => word(maybeOdd(atext), 4)).join(next() < 0.1 ? ".." : ".");
   const domain = () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => word(maybeOdd("ab9-"), 4)).join(".");
   const name = () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => word(maybeOdd(atext), 5)).join(" ");
   const entry = () => {
     const address = `${local()}@${domain()}`;
     const form = next();
-    const raw = form < 0.35 ? address : form < 0.8 ? `${name()} <${address}>` : form < 0.9 ? `<${address}>` : `${name()}<${address}>`;
+    const raw =
+      form < 0.35
+        ? address
+        : form < 0.8
+          ? `${name()} <${address}>`
+          : form < 0.9
+            ? `<${address}>`
+            : `${name()}<${address}>`;
     return raw.replace(/\s+/g, " ").trim(); // as splitEntries hands them over
   };
 
@@ -43,7 +52,13 @@ describe("parseSimpleMailbox", () => {
   });
 
   it("leaves quoted names, comments, UTF-8 and dotless domains to the parser", () => {
-    for (const input of ['"Doe, Jane" <jane@example.com>', "jane@example.com (Jane)", "Jörg <jorg@example.com>", "J. Doe <j@example.com>", "root@localhost"]) {
+    for (const input of [
+      '"Doe, Jane" <jane@example.com>',
+      "jane@example.com (Jane)",
+      "Jörg <jorg@example.com>",
+      "J. Doe <j@example.com>",
+      "root@localhost",
+    ]) {
       expect(parseSimpleMailbox(input)).toBeNull();
     }
     expect(parseAddressList('"Doe, Jane" <jane@example.com>, Jörg <jorg@example.com>', "to")).toEqual([
@@ -60,7 +75,12 @@ describe("parseAddressList on adversarial input", () => {
     const parser = vi.spyOn(addressParser, "parseOneAddress");
     try {
       for (const input of ["a.".repeat(25_000), "(".repeat(2_000), `${"x".repeat(MAX_ENTRY_LENGTH)}@example.com`]) {
-        expect(() => parseAddressList(input, "cc")).toThrow(expect.objectContaining({ param: "cc", message: expect.stringMatching(/^cc holds .* longer than 510 characters/) }));
+        expect(() => parseAddressList(input, "cc")).toThrow(
+          expect.objectContaining({
+            param: "cc",
+            message: expect.stringMatching(/^cc holds .* longer than 510 characters/),
+          }),
+        );
       }
       expect(parser).not.toHaveBeenCalled();
       // The spy does see an entry that reaches the parser (a quoted name is not the shortcut's).

@@ -22,19 +22,32 @@ export interface Recipient {
 export const MAX_RECIPIENTS = 50;
 
 /** At most MAX_RECIPIENTS entries; more is refused before any is parsed, as parsing is what costs. */
-export function parseAddressList(input: string, param: string, code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"): Recipient[] {
+export function parseAddressList(
+  input: string,
+  param: string,
+  code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
+): Recipient[] {
   const entries = splitAddressList(input, param, code);
-  if (entries.length > MAX_RECIPIENTS) throw new AppError(code, `${param} holds more than ${MAX_RECIPIENTS} addresses.`, { param });
+  if (entries.length > MAX_RECIPIENTS)
+    throw new AppError(code, `${param} holds more than ${MAX_RECIPIENTS} addresses.`, { param });
   return parseAddressEntries(entries, param, code);
 }
 
 /** A list's entries unparsed, at most MAX_RECIPIENTS + 1, so a caller can tell "too many" before parsing any. */
-export function splitAddressList(input: string, param: string, code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"): string[] {
+export function splitAddressList(
+  input: string,
+  param: string,
+  code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
+): string[] {
   if (/[\r\n\0]/.test(input)) throw new AppError(code, `${param} must not contain line breaks.`, { param });
   return splitEntries(input, MAX_RECIPIENTS + 1);
 }
 
-export function parseAddressEntries(entries: string[], param: string, code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR"): Recipient[] {
+export function parseAddressEntries(
+  entries: string[],
+  param: string,
+  code: ErrorCode = "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
+): Recipient[] {
   return entries.map((entry) => parseRecipient(entry, param, code));
 }
 
@@ -54,7 +67,9 @@ function parseRecipient(entry: string, param: string, code: ErrorCode): Recipien
   }
   const parsed = readMailbox(entry);
   if (!parsed) {
-    throw new AppError(code, `${param} holds "${entry}", which is not an email address or "Name <address>".`, { param });
+    throw new AppError(code, `${param} holds "${entry}", which is not an email address or "Name <address>".`, {
+      param,
+    });
   }
   const { address, domain } = parsed;
   if (address.length > MAX_ADDRESS_LENGTH || !/^[^\s@]+\.[^\s@.]{2,}$/.test(domain)) {

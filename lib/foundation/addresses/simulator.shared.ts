@@ -4,10 +4,22 @@ import { bareAddress } from "./sender-address.shared";
 /** The outcome simulator's domain (docs/delivery.md#the-outcome-simulator): `.test` is reserved (RFC 2606), so no real mailbox exists there. */
 export const SIMULATOR_DOMAIN = "simulator.postwerk.test";
 
-export const SIMULATED_OUTCOMES = ["delivered", "bounced", "soft-bounced", "complained", "delayed", "opened", "clicked"] as const;
+export const SIMULATED_OUTCOMES = [
+  "delivered",
+  "bounced",
+  "soft-bounced",
+  "complained",
+  "delayed",
+  "opened",
+  "clicked",
+] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
-const entry = (outcome: SimulatedOutcome, produces: string) => ({ outcome, address: `${outcome}@${SIMULATOR_DOMAIN}`, produces });
+const entry = (outcome: SimulatedOutcome, produces: string) => ({
+  outcome,
+  address: `${outcome}@${SIMULATOR_DOMAIN}`,
+  produces,
+});
 
 /** What each address produces after SENT, in words (the dashboard's panel and docs/delivery.md). */
 export const SIMULATOR_ADDRESSES: ReadonlyArray<{ outcome: SimulatedOutcome; address: string; produces: string }> = [

@@ -16,7 +16,8 @@ describe("the return-path token", () => {
     expect(verifyBounceLocalPart(local.toUpperCase())).toBe(id);
     expect(bounceAddress(id, "Bounces.Example.com")).toBe(`${local}@bounces.example.com`);
     // Two ids differing only in case (base62) get distinct tokens.
-    const twin = id.slice(0, -1) + (id.at(-1) === id.at(-1)!.toLowerCase() ? id.at(-1)!.toUpperCase() : id.at(-1)!.toLowerCase());
+    const twin =
+      id.slice(0, -1) + (id.at(-1) === id.at(-1)!.toLowerCase() ? id.at(-1)!.toUpperCase() : id.at(-1)!.toLowerCase());
     if (twin !== id) expect(bounceLocalPart(twin)).not.toBe(local);
   });
 
@@ -26,7 +27,16 @@ describe("the return-path token", () => {
     const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === "a" ? "b" : "a") + text.slice(at + 1);
     expect(verifyBounceLocalPart(flip(local, local.length - 1))).toBeNull();
     expect(verifyBounceLocalPart(flip(local, 5))).toBeNull();
-    for (const other of ["", "b-", "fbl", "postmaster", `${local}x`, local.slice(0, -1), local.replace("b-", "c-"), `${local.slice(0, -1)}1`]) {
+    for (const other of [
+      "",
+      "b-",
+      "fbl",
+      "postmaster",
+      `${local}x`,
+      local.slice(0, -1),
+      local.replace("b-", "c-"),
+      `${local.slice(0, -1)}1`,
+    ]) {
       expect(verifyBounceLocalPart(other)).toBeNull();
     }
     useSettings({ AUTH_SECRET: "another-secret-of-at-least-32-characters!" });

@@ -39,7 +39,10 @@ export async function listActivity(workspaceId: string, query: ActivityListQuery
   if (filters.errorsOnly) conditions.push(gte(activityLogs.status, 400));
   const db = await getDb();
   const scope = eq(activityLogs.workspaceId, workspaceId);
-  const result = await keysetPage<ActivityRow>({ db, table: activityLogs, createdAt: activityLogs.createdAt, id: activityLogs.id, scope, filters: conditions }, page);
+  const result = await keysetPage<ActivityRow>(
+    { db, table: activityLogs, createdAt: activityLogs.createdAt, id: activityLogs.id, scope, filters: conditions },
+    page,
+  );
   const keyIds = [...new Set(result.items.flatMap((row) => (row.apiKeyId ? [row.apiKeyId] : [])))];
   const keys = keyIds.length
     ? await db
@@ -48,12 +51,18 @@ export async function listActivity(workspaceId: string, query: ActivityListQuery
         .where(and(eq(apiKeys.workspaceId, workspaceId), inArray(apiKeys.id, keyIds)))
     : [];
   const nameOf = new Map(keys.map((key) => [key.id, key.name]));
-  const items = result.items.map((row): ActivityListItem => ({ ...row, apiKeyName: row.apiKeyId ? (nameOf.get(row.apiKeyId) ?? null) : null }));
+  const items = result.items.map((row): ActivityListItem => ({
+    ...row,
+    apiKeyName: row.apiKeyId ? (nameOf.get(row.apiKeyId) ?? null) : null,
+  }));
   return { items, meta: result.meta, filters };
 }
 
 function parseActivityFilters(params: URLSearchParams): ActivityFilters {
-  return { sandboxOnly: parseFlag(queryParam(params, "sandbox"), "sandbox"), errorsOnly: parseFlag(queryParam(params, "errors"), "errors") };
+  return {
+    sandboxOnly: parseFlag(queryParam(params, "sandbox"), "sandbox"),
+    errorsOnly: parseFlag(queryParam(params, "errors"), "errors"),
+  };
 }
 
 function parseFlag(value: string | null, param: string): boolean {

@@ -18,7 +18,9 @@ export async function purgeOldActivity(options: { now?: Date } = {}): Promise<{ 
   for (;;) {
     const deleted = await db
       .delete(activityLogs)
-      .where(sql`${activityLogs.id} in (select ${activityLogs.id} from ${activityLogs} where ${lt(activityLogs.createdAt, cutoff)} limit 5000)`)
+      .where(
+        sql`${activityLogs.id} in (select ${activityLogs.id} from ${activityLogs} where ${lt(activityLogs.createdAt, cutoff)} limit 5000)`,
+      )
       .returning({ id: activityLogs.id });
     purged += deleted.length;
     if (deleted.length < 5000) break;

@@ -29,7 +29,12 @@ describe("recordActivity", () => {
     const [row] = await (await getDb()).select().from(activityLogs).where(eq(activityLogs.workspaceId, workspace.id));
     expect(row.requestBody).toEqual({
       attachments: [{ name: "a.bin", contentBlob: "[base64, 12345 bytes]" }],
-      emailMessages: [{ bodyHtml: `${"x".repeat(2000)}… [500 more characters]`, attachments: [{ name: "b", contentBlob: "[base64, 2 bytes]" }] }],
+      emailMessages: [
+        {
+          bodyHtml: `${"x".repeat(2000)}… [500 more characters]`,
+          attachments: [{ name: "b", contentBlob: "[base64, 2 bytes]" }],
+        },
+      ],
     });
     expect(row.responseBody).toEqual({ data: { contentBlob: 5 } });
   });

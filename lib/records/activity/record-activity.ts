@@ -82,10 +82,16 @@ async function write(rows: ActivityRow[]): Promise<void> {
       await insertJsonRows(db, activityLogs, rows);
       return;
     } catch (error) {
-      if (rows.length > 1) log.warn("activity log batch write failed; writing its entries one by one", { entries: rows.length, ...errorFields(error) });
+      if (rows.length > 1)
+        log.warn("activity log batch write failed; writing its entries one by one", {
+          entries: rows.length,
+          ...errorFields(error),
+        });
     }
     for (const row of rows) {
-      await insertJsonRows(db, activityLogs, [row]).catch((error: unknown) => log.warn("activity log entry dropped", { ...describeRow(row), ...errorFields(error) }));
+      await insertJsonRows(db, activityLogs, [row]).catch((error: unknown) =>
+        log.warn("activity log entry dropped", { ...describeRow(row), ...errorFields(error) }),
+      );
     }
   } catch (error) {
     log.warn("activity log write failed", { entries: rows.length, ...errorFields(error) });
@@ -94,5 +100,12 @@ async function write(rows: ActivityRow[]): Promise<void> {
 
 /** Enough to find the request the lost entry was for; the path shortened and made printable. */
 function describeRow(row: ActivityRow) {
-  return { activityId: row.id, workspaceId: row.workspaceId, apiKeyId: row.apiKeyId, method: row.method, path: storableLine(row.path).slice(0, 200), resourceId: row.resourceId };
+  return {
+    activityId: row.id,
+    workspaceId: row.workspaceId,
+    apiKeyId: row.apiKeyId,
+    method: row.method,
+    path: storableLine(row.path).slice(0, 200),
+    resourceId: row.resourceId,
+  };
 }

@@ -54,7 +54,9 @@ function loggedString(value: string, key: string, budget: { left: number }): str
   if (budget.left <= 0) return "[omitted]";
   // Sliced before it is cleaned: a cut through a surrogate pair leaves a lone half, which is cleaned.
   const shortened =
-    value.length > MAX_LOGGED_STRING ? `${value.slice(0, MAX_LOGGED_STRING)}… [${value.length - MAX_LOGGED_STRING} more characters]` : value;
+    value.length > MAX_LOGGED_STRING
+      ? `${value.slice(0, MAX_LOGGED_STRING)}… [${value.length - MAX_LOGGED_STRING} more characters]`
+      : value;
   budget.left -= shortened.length;
   return storableText(shortened);
 }

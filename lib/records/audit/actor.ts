@@ -18,11 +18,17 @@ export const AUDIT_CLI_ACTOR: AuditActor = { type: "SYSTEM", id: null, label: "C
 /** Postwerk itself: the automatic pause, the seed, a job. */
 export const AUDIT_SYSTEM_ACTOR: AuditActor = { type: "SYSTEM", id: null, label: "Postwerk" };
 
-export function userActor(user: { id: string; email: string }, client: { ip?: string | null; userAgent?: string | null } = {}): AuditActor {
+export function userActor(
+  user: { id: string; email: string },
+  client: { ip?: string | null; userAgent?: string | null } = {},
+): AuditActor {
   return { type: "USER", id: user.id, label: user.email, ...client };
 }
 
-export function apiKeyActor(key: { apiKeyId: string; name: string }, client: { ip?: string | null; userAgent?: string | null } = {}): AuditActor {
+export function apiKeyActor(
+  key: { apiKeyId: string; name: string },
+  client: { ip?: string | null; userAgent?: string | null } = {},
+): AuditActor {
   return { type: "API_KEY", id: key.apiKeyId, label: key.name, ...client };
 }
 

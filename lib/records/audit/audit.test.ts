@@ -19,11 +19,20 @@ import { AUDIT_SYSTEM_ACTOR, userActor } from "./actor";
 import { purgeOldAuditEvents } from "./purge-old-audit-events";
 import { changedFields, recordAudit } from "./record-audit";
 
-const ada = userActor({ id: "user_0000000000000001", email: "ada@example.com" }, { ip: "198.51.100.4", userAgent: "Safari" });
+const ada = userActor(
+  { id: "user_0000000000000001", email: "ada@example.com" },
+  { ip: "198.51.100.4", userAgent: "Safari" },
+);
 
 /** The workspace's entries after the fixture's own (its key and domain, by the system). */
 async function entries(workspaceId: string) {
-  const rows = await (await getDb()).select().from(auditEvents).where(eq(auditEvents.workspaceId, workspaceId)).orderBy(auditEvents.createdAt, auditEvents.id);
+  const rows = await (
+    await getDb()
+  )
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.workspaceId, workspaceId))
+    .orderBy(auditEvents.createdAt, auditEvents.id);
   return rows.filter((row) => row.actorType !== "SYSTEM" || !["api_key.create", "domain.add"].includes(row.action));
 }
 
@@ -45,7 +54,10 @@ describe("recordAudit", () => {
 
   it("keeps only the changed fields, never a secret-looking one, dates as ISO strings", () => {
     const at = new Date("2026-01-02T03:04:05.678Z");
-    const result = changedFields({ name: "a", strict: true, secretHash: "x", at: null }, { name: "b", strict: true, secretHash: "y", password: "p", at });
+    const result = changedFields(
+      { name: "a", strict: true, secretHash: "x", at: null },
+      { name: "b", strict: true, secretHash: "y", password: "p", at },
+    );
     expect(result).toEqual({ before: { name: "a", at: null }, after: { name: "b", at: "2026-01-02T03:04:05.678Z" } });
     expect(changedFields(null, { token: "t", email: "e" })).toEqual({ before: null, after: { email: "e" } });
   });
@@ -57,15 +69,27 @@ describe("changes are audited in their transaction", () => {
     await pauseSending({ workspaceId: ws.workspace.id, reason: "Checking a list", actor: ada });
     await pauseSending({ workspaceId: ws.workspace.id, actor: ada });
     await resumeSending({ workspaceId: ws.workspace.id, actor: ada });
-    await pauseSending({ workspaceId: ws.workspace.id, reason: "Bounce rate 9%", automatic: true, actor: AUDIT_SYSTEM_ACTOR });
+    await pauseSending({
+      workspaceId: ws.workspace.id,
+      reason: "Bounce rate 9%",
+      automatic: true,
+      actor: AUDIT_SYSTEM_ACTOR,
+    });
     const rows = await entries(ws.workspace.id);
     expect(rows.map((row) => [row.action, row.actorType, row.actorLabel])).toEqual([
       ["workspace.pause", "USER", "ada@example.com"],
       ["workspace.resume", "USER", "ada@example.com"],
       ["workspace.pause", "SYSTEM", "Postwerk"],
     ]);
-    expect(rows[0]).toMatchObject({ ip: "198.51.100.4", userAgent: "Safari", after: { sendingPaused: true, pausedReason: "Checking a list", pausedAutomatically: false } });
-    expect(rows[1]).toMatchObject({ before: { sendingPaused: true, pausedReason: "Checking a list" }, after: { sendingPaused: false, pausedReason: null } });
+    expect(rows[0]).toMatchObject({
+      ip: "198.51.100.4",
+      userAgent: "Safari",
+      after: { sendingPaused: true, pausedReason: "Checking a list", pausedAutomatically: false },
+    });
+    expect(rows[1]).toMatchObject({
+      before: { sendingPaused: true, pausedReason: "Checking a list" },
+      after: { sendingPaused: false, pausedReason: null },
+    });
     expect(rows[2].after).toMatchObject({ pausedAutomatically: true });
   });
 
@@ -74,18 +98,34 @@ describe("changes are audited in their transaction", () => {
     const actor = { userId: ada.id!, workspaceId: ws.workspace.id, role: "OWNER" as const, audit: ada };
     await updateWorkspaceSettings(actor, { name: "Renamed", testMode: false });
     await updateWorkspaceSettings(actor, { name: "Renamed" });
-    await expect(updateWorkspaceSettings({ ...actor, role: "MEMBER" }, { name: "Nope" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(updateWorkspaceSettings({ ...actor, role: "MEMBER" }, { name: "Nope" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     const rows = await entries(ws.workspace.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ action: "workspace.update", before: { name: "Test workspace" }, after: { name: "Renamed" } });
+    expect(rows[0]).toMatchObject({
+      action: "workspace.update",
+      before: { name: "Test workspace" },
+      after: { name: "Renamed" },
+    });
   });
 
   it("domains and suppressions: added and removed with their actor; a refused change writes nothing", async () => {
     const ws = await createTestWorkspace();
     const domain = await addDomain({ workspaceId: ws.workspace.id, name: "Mail.Example.org", actor: ada });
-    await expect(addDomain({ workspaceId: ws.workspace.id, name: "mail.example.org", actor: ada })).rejects.toMatchObject({ param: "name" });
-    await addSuppression({ workspaceId: ws.workspace.id, email: "Bob@example.org", reason: "MANUAL", detail: "asked", actor: ada });
-    await expect(removeSuppressionOrThrow(ws.workspace.id, "nobody@example.org", ada)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      addDomain({ workspaceId: ws.workspace.id, name: "mail.example.org", actor: ada }),
+    ).rejects.toMatchObject({ param: "name" });
+    await addSuppression({
+      workspaceId: ws.workspace.id,
+      email: "Bob@example.org",
+      reason: "MANUAL",
+      detail: "asked",
+      actor: ada,
+    });
+    await expect(removeSuppressionOrThrow(ws.workspace.id, "nobody@example.org", ada)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await removeSuppressionOrThrow(ws.workspace.id, "bob@example.org", ada);
     // The provider-event path names no actor: its bounce is on the message's timeline, not here.
     await addSuppression({ workspaceId: ws.workspace.id, email: "carol@example.org", reason: "HARD_BOUNCE" });
@@ -103,10 +143,34 @@ describe("changes are audited in their transaction", () => {
   it("templates: a save keeps short fields and names the long ones; a stale save and a refused delete write nothing", async () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate({ actor: ada });
-    const content = { name: "Welcome 2", subject: template.subject, bodyHtml: "<p>New body</p>", fromAddress: template.fromAddress, kind: "code" as const };
-    await updateTemplate({ workspaceId: ws.workspace.id, templateId: template.id, content, userId: null, baseVersion: 1, actor: ada });
-    await expect(updateTemplate({ workspaceId: ws.workspace.id, templateId: template.id, content, userId: null, baseVersion: 1, actor: ada })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(deleteTemplate({ workspaceId: ws.workspace.id, templateId: "tpl_0000000000000000", actor: ada })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const content = {
+      name: "Welcome 2",
+      subject: template.subject,
+      bodyHtml: "<p>New body</p>",
+      fromAddress: template.fromAddress,
+      kind: "code" as const,
+    };
+    await updateTemplate({
+      workspaceId: ws.workspace.id,
+      templateId: template.id,
+      content,
+      userId: null,
+      baseVersion: 1,
+      actor: ada,
+    });
+    await expect(
+      updateTemplate({
+        workspaceId: ws.workspace.id,
+        templateId: template.id,
+        content,
+        userId: null,
+        baseVersion: 1,
+        actor: ada,
+      }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      deleteTemplate({ workspaceId: ws.workspace.id, templateId: "tpl_0000000000000000", actor: ada }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     await deleteTemplate({ workspaceId: ws.workspace.id, templateId: template.id, actor: ada });
     const rows = await entries(ws.workspace.id);
     expect(rows.map((row) => row.action)).toEqual(["template.create", "template.update", "template.delete"]);
@@ -117,8 +181,18 @@ describe("changes are audited in their transaction", () => {
 
   it("members: a role change and a removal; refusing to remove the last owner writes nothing", async () => {
     const ws = await createTestWorkspace();
-    const owner = await createUser({ email: `owner-${randomBase62(6)}@example.com`, password: "a-long-password", workspaceId: ws.workspace.id, role: "OWNER" });
-    const member = await createUser({ email: `m-${randomBase62(6)}@example.com`, password: "a-long-password", workspaceId: ws.workspace.id, role: "MEMBER" });
+    const owner = await createUser({
+      email: `owner-${randomBase62(6)}@example.com`,
+      password: "a-long-password",
+      workspaceId: ws.workspace.id,
+      role: "OWNER",
+    });
+    const member = await createUser({
+      email: `m-${randomBase62(6)}@example.com`,
+      password: "a-long-password",
+      workspaceId: ws.workspace.id,
+      role: "MEMBER",
+    });
     const actor = { userId: owner.id, workspaceId: ws.workspace.id, role: "OWNER" as const };
     await changeMemberRole(actor, { userId: member.id, role: "ADMIN" });
     await expect(removeMember(actor, owner.id)).rejects.toMatchObject({ code: "CONFLICT" });
@@ -135,9 +209,26 @@ describe("retention", () => {
   it("purges entries older than AUDIT_RETENTION_DAYS (365 by default) and keeps the rest", async () => {
     const ws = await createTestWorkspace();
     const db = await getDb();
-    await db.transaction((tx) => recordAudit(tx, { workspaceId: ws.workspace.id, actor: ada, action: "test.old", target: { type: "test", id: null } }));
-    await db.update(auditEvents).set({ createdAt: new Date(Date.now() - 366 * 86_400_000) }).where(eq(auditEvents.action, "test.old"));
-    await db.transaction((tx) => recordAudit(tx, { workspaceId: ws.workspace.id, actor: ada, action: "test.recent", target: { type: "test", id: null } }));
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        workspaceId: ws.workspace.id,
+        actor: ada,
+        action: "test.old",
+        target: { type: "test", id: null },
+      }),
+    );
+    await db
+      .update(auditEvents)
+      .set({ createdAt: new Date(Date.now() - 366 * 86_400_000) })
+      .where(eq(auditEvents.action, "test.old"));
+    await db.transaction((tx) =>
+      recordAudit(tx, {
+        workspaceId: ws.workspace.id,
+        actor: ada,
+        action: "test.recent",
+        target: { type: "test", id: null },
+      }),
+    );
     const { purged } = await purgeOldAuditEvents();
     expect(purged).toBeGreaterThanOrEqual(1);
     expect((await entries(ws.workspace.id)).map((row) => row.action)).toEqual(["test.recent"]);

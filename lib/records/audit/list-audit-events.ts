@@ -35,7 +35,8 @@ export function parseAuditListQuery(params: URLSearchParams): AuditListQuery {
   }
   const actorType = queryParam(params, "actorType");
   if (actorType) {
-    if (!AUDIT_ACTOR_TYPES.includes(actorType as AuditActorType)) throw invalidParameter("actorType", `actorType must be one of ${AUDIT_ACTOR_TYPES.join(", ")}.`);
+    if (!AUDIT_ACTOR_TYPES.includes(actorType as AuditActorType))
+      throw invalidParameter("actorType", `actorType must be one of ${AUDIT_ACTOR_TYPES.join(", ")}.`);
     filters.actorType = actorType as AuditActorType;
   }
   return { ...page, filters };
@@ -55,7 +56,14 @@ export async function listAuditEvents(workspaceId: string, query: AuditListQuery
   if (createdAt.gte) filters.push(gte(a.createdAt, createdAt.gte));
   if (createdAt.lt) filters.push(lt(a.createdAt, createdAt.lt));
   if (createdAt.lte) filters.push(lte(a.createdAt, createdAt.lte));
-  const keyset = { db: await getDb(), table: a, createdAt: a.createdAt, id: a.id, scope: eq(a.workspaceId, workspaceId), filters };
+  const keyset = {
+    db: await getDb(),
+    table: a,
+    createdAt: a.createdAt,
+    id: a.id,
+    scope: eq(a.workspaceId, workspaceId),
+    filters,
+  };
   return keysetPage<AuditEventRow>(keyset, query);
 }
 

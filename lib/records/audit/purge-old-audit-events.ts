@@ -18,7 +18,9 @@ export async function purgeOldAuditEvents(options: { now?: Date } = {}): Promise
   for (;;) {
     const deleted = await db
       .delete(auditEvents)
-      .where(sql`${auditEvents.id} in (select ${auditEvents.id} from ${auditEvents} where ${lt(auditEvents.createdAt, cutoff)} limit 5000)`)
+      .where(
+        sql`${auditEvents.id} in (select ${auditEvents.id} from ${auditEvents} where ${lt(auditEvents.createdAt, cutoff)} limit 5000)`,
+      )
       .returning({ id: auditEvents.id });
     purged += deleted.length;
     if (deleted.length < 5000) break;

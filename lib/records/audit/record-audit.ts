@@ -45,15 +45,24 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
 /** Both sides without secrets; when both exist, only the fields whose values differ. */
 export function changedFields(before: Record<string, unknown> | null, after: Record<string, unknown> | null) {
   const clean = (side: Record<string, unknown> | null) =>
-    side ? Object.fromEntries(Object.entries(side).filter(([key]) => !SECRET_FIELD.test(key)).map(([key, value]) => [key, plain(value)])) : null;
+    side
+      ? Object.fromEntries(
+          Object.entries(side)
+            .filter(([key]) => !SECRET_FIELD.test(key))
+            .map(([key, value]) => [key, plain(value)]),
+        )
+      : null;
   const b = clean(before);
   const a = clean(after);
   if (!b || !a) return { before: b, after: a };
-  const changed = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((key) => JSON.stringify(b[key]) !== JSON.stringify(a[key]));
+  const changed = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter(
+    (key) => JSON.stringify(b[key]) !== JSON.stringify(a[key]),
+  );
   return { before: pick(b, changed), after: pick(a, changed) };
 }
 
-const pick = (side: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((key) => key in side).map((key) => [key, side[key]]));
+const pick = (side: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(keys.filter((key) => key in side).map((key) => [key, side[key]]));
 
 /** Dates as ISO strings, so before and after compare as the stored JSON will. */
 const plain = (value: unknown) => (value instanceof Date ? value.toISOString() : value);

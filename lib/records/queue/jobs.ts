@@ -45,5 +45,7 @@ export function parseJob<T>(queue: string, schema: z.ZodType<T>, data: unknown):
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new Error(`A ${queue} job has an unreadable payload (${issue.path.join(".") || "data"}: ${issue.message}); it was written by another version?`);
+  throw new Error(
+    `A ${queue} job has an unreadable payload (${issue.path.join(".") || "data"}: ${issue.message}); it was written by another version?`,
+  );
 }

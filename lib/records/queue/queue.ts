@@ -54,9 +54,25 @@ export function queueOptions(): Record<string, Omit<Queue, "name">> {
     [QUEUES.unconfirmedDeliveries]: { retryLimit: 0, expireInSeconds: 600, deleteAfterSeconds: 3600 },
     // The delivery row holds the state and the schedule; pg-boss's retries only cover a worker that
     // died mid-job (its heartbeat stops) or a failure to record, and the sweep in lib/flows/webhooks covers the rest.
-    [QUEUES.deliverWebhook]: { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 120, heartbeatSeconds: 30, expireInSeconds: 120, deleteAfterSeconds: 24 * 3600 },
+    [QUEUES.deliverWebhook]: {
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 120,
+      heartbeatSeconds: 30,
+      expireInSeconds: 120,
+      deleteAfterSeconds: 24 * 3600,
+    },
     // Each report is idempotent by its providerEventId: a retry records only what is missing.
-    [QUEUES.simulateOutcome]: { notify: true, retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60, deleteAfterSeconds: 24 * 3600 },
+    [QUEUES.simulateOutcome]: {
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 2,
+      retryBackoff: true,
+      expireInSeconds: 60,
+      deleteAfterSeconds: 24 * 3600,
+    },
   };
 }
 
@@ -168,7 +184,11 @@ export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch:
   }
   const { before, after, touch } = await captured;
   // `shape` names the captured text: a caller that compiles its statement once keys it by this.
-  return { ctes: sql`${sql.raw(before)}${jobs}${sql.raw(after)}`, touch: sql.raw(touch), shape: `${before}$1${after}${touch}` };
+  return {
+    ctes: sql`${sql.raw(before)}${jobs}${sql.raw(after)}`,
+    touch: sql.raw(touch),
+    shape: `${before}$1${after}${touch}`,
+  };
 }
 
 const capturedDeliveryInserts = new WeakMap<PgBoss, Promise<CapturedJobInsert>>();
@@ -187,7 +207,10 @@ function preparedQueueDb(tx: Tx) {
  * The simulator's report jobs, in the transaction that records the message's SENT (the claim's): they
  * exist if and only if the hand-off does. The queue must already be started (see queueTransaction).
  */
-export async function enqueueSimulatedOutcomes(tx: Executor, jobs: Array<{ data: SimulateOutcomeJob; startAfter: Date }>): Promise<void> {
+export async function enqueueSimulatedOutcomes(
+  tx: Executor,
+  jobs: Array<{ data: SimulateOutcomeJob; startAfter: Date }>,
+): Promise<void> {
   if (jobs.length === 0) return;
   const boss = await getQueue();
   await boss.insert(QUEUES.simulateOutcome, jobs, { db: fromDrizzle(tx, sql) });
@@ -204,8 +227,15 @@ export async function queueTransaction<T>(work: (tx: Tx) => Promise<T>): Promise
 }
 
 /** Webhook delivery jobs, inside the caller's transaction (fan-out, retries, the next event of a message). */
-export async function enqueueWebhookDeliveries(tx: Tx, jobs: Array<{ data: DeliverWebhookJob; startAfter?: Date }>): Promise<void> {
+export async function enqueueWebhookDeliveries(
+  tx: Tx,
+  jobs: Array<{ data: DeliverWebhookJob; startAfter?: Date }>,
+): Promise<void> {
   if (jobs.length === 0) return;
   const boss = await getQueue();
-  await boss.insert(QUEUES.deliverWebhook, jobs.map(({ data, startAfter }) => (startAfter ? { data, startAfter } : { data })), { db: fromDrizzle(tx, sql) });
+  await boss.insert(
+    QUEUES.deliverWebhook,
+    jobs.map(({ data, startAfter }) => (startAfter ? { data, startAfter } : { data })),
+    { db: fromDrizzle(tx, sql) },
+  );
 }

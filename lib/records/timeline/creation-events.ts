@@ -17,8 +17,23 @@ export interface CreationEvent {
   at: Date;
 }
 
-const LOG_KEYS: Array<keyof typeof emailMessageLogs.$inferInsert> = ["id", "workspaceId", "emailMessageId", "code", "message", "createdAt", "updatedAt"];
-const OUTBOX_KEYS: Array<keyof typeof webhookEvents.$inferInsert> = ["id", "workspaceId", "type", "emailMessageId", "logId", "createdAt"];
+const LOG_KEYS: Array<keyof typeof emailMessageLogs.$inferInsert> = [
+  "id",
+  "workspaceId",
+  "emailMessageId",
+  "code",
+  "message",
+  "createdAt",
+  "updatedAt",
+];
+const OUTBOX_KEYS: Array<keyof typeof webhookEvents.$inferInsert> = [
+  "id",
+  "workspaceId",
+  "type",
+  "emailMessageId",
+  "logId",
+  "createdAt",
+];
 
 /**
  * The rows of creationEventsCtes, as its two JSON parameters: each event's timeline row, and the
@@ -37,9 +52,23 @@ export function creationEventsJson(events: CreationEvent[]): { logs: string; out
   }));
   const outbox = logs.flatMap((log, index) => {
     const type = events[index]!.sandbox ? undefined : EFFECTS[log.code].webhook;
-    return type ? [{ id: newId("webhookEvent", log.createdAt), workspaceId: log.workspaceId, type, emailMessageId: log.emailMessageId, logId: log.id, createdAt: log.createdAt }] : [];
+    return type
+      ? [
+          {
+            id: newId("webhookEvent", log.createdAt),
+            workspaceId: log.workspaceId,
+            type,
+            emailMessageId: log.emailMessageId,
+            logId: log.id,
+            createdAt: log.createdAt,
+          },
+        ]
+      : [];
   });
-  return { logs: jsonRecords(emailMessageLogs, LOG_KEYS, logs), outbox: jsonRecords(webhookEvents, OUTBOX_KEYS, outbox) };
+  return {
+    logs: jsonRecords(emailMessageLogs, LOG_KEYS, logs),
+    outbox: jsonRecords(webhookEvents, OUTBOX_KEYS, outbox),
+  };
 }
 
 /**
@@ -70,12 +99,22 @@ type NewRow = Parameters<typeof applyEffect>[0] & { id: string; workspaceId: str
  * heldStatusSql inside the statement, and withHeldEffects on the returned rows after it.
  */
 export function withCreationEffects(rows: NewRow[], events: CreationEvent[]): void {
-  applyTo(rows, events.filter((event) => event.message !== null));
+  applyTo(
+    rows,
+    events.filter((event) => event.message !== null),
+  );
 }
 
 /** The held events' effect on the rows of the workspaces the statement found paused. */
-export function withHeldEffects(rows: NewRow[], events: CreationEvent[], paused: { has(workspaceId: string): boolean }): void {
-  applyTo(rows, events.filter((event) => event.message === null && paused.has(event.workspaceId)));
+export function withHeldEffects(
+  rows: NewRow[],
+  events: CreationEvent[],
+  paused: { has(workspaceId: string): boolean },
+): void {
+  applyTo(
+    rows,
+    events.filter((event) => event.message === null && paused.has(event.workspaceId)),
+  );
 }
 
 function applyTo(rows: NewRow[], events: CreationEvent[]): void {

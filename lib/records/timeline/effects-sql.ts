@@ -23,7 +23,11 @@ export function statusChange(target: MessageStatus | undefined, status: SQL = sq
  * What one event does to its message's columns, keyed by column key, its time as SQL. Bots stay on the
  * timeline but move no timestamp; `settles` (nothing left to send) moves the status as success does.
  */
-export function effectChanges(code: EventCode, at: SQL, options: { bot?: boolean; settles?: boolean } = {}): Partial<Record<TimestampKey | "status", SQL>> {
+export function effectChanges(
+  code: EventCode,
+  at: SQL,
+  options: { bot?: boolean; settles?: boolean } = {},
+): Partial<Record<TimestampKey | "status", SQL>> {
   const effect = EFFECTS[code];
   const changes: Partial<Record<TimestampKey | "status", SQL>> = {};
   // LEAST/GREATEST ignore NULL in PostgreSQL, so the first event fills an empty column.
@@ -36,7 +40,11 @@ export function effectChanges(code: EventCode, at: SQL, options: { bot?: boolean
 
 /** effectChanges as `, column = value` assignments, for an UPDATE written as SQL. */
 export function effectAssignments(code: EventCode, at: SQL): SQL {
-  return sql.join(Object.entries(effectChanges(code, at)).map(([key, value]) => sql`, ${sql.identifier(m[key as TimestampKey].name)} = ${value}`));
+  return sql.join(
+    Object.entries(effectChanges(code, at)).map(
+      ([key, value]) => sql`, ${sql.identifier(m[key as TimestampKey].name)} = ${value}`,
+    ),
+  );
 }
 
 /**
@@ -61,13 +69,21 @@ export function combinedEffects(codes: Set<EventCode>): { aggregates: SQL; assig
     }
     if (effect.status) byMove.set(effect.status, [...(byMove.get(effect.status) ?? []), code]);
   }
-  const listOf = (list: EventCode[]) => sql.join(list.map((code) => sql`${code}`), sql`, `);
+  const listOf = (list: EventCode[]) =>
+    sql.join(
+      list.map((code) => sql`${code}`),
+      sql`, `,
+    );
   let index = 0;
   for (const { key, kind, codes: columnCodes } of byColumn.values()) {
     const alias = sql.identifier(`c${index++}`);
     // LEAST/GREATEST ignore the NULL of "no such event".
-    aggregates.push(sql`, ${sql.raw(kind === "first" ? "min" : "max")}(at) filter (where not bot and code in (${listOf(columnCodes)})) as ${alias}`);
-    assignments.push(sql`, ${sql.identifier(m[key].name)} = ${sql.raw(kind === "first" ? "least" : "greatest")}(${m[key]}, effects.${alias})`);
+    aggregates.push(
+      sql`, ${sql.raw(kind === "first" ? "min" : "max")}(at) filter (where not bot and code in (${listOf(columnCodes)})) as ${alias}`,
+    );
+    assignments.push(
+      sql`, ${sql.identifier(m[key].name)} = ${sql.raw(kind === "first" ? "least" : "greatest")}(${m[key]}, effects.${alias})`,
+    );
   }
   const moves = COMBINABLE_MOVES.filter((target) => byMove.has(target));
   if (moves.length) {

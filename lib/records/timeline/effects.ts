@@ -34,7 +34,11 @@ export const EFFECTS: Readonly<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_OPEN_PROVIDER_EVENT: { first: "firstOpenedAt", last: "lastOpenedAt", webhook: "email.opened" },
   EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT: { first: "firstClickedAt", last: "lastClickedAt", webhook: "email.clicked" },
   EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT: { first: "firstBouncedAt", last: "lastBouncedAt", webhook: "email.bounced" },
-  EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT: { first: "firstComplainedAt", last: "lastComplainedAt", webhook: "email.complained" },
+  EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT: {
+    first: "firstComplainedAt",
+    last: "lastComplainedAt",
+    webhook: "email.complained",
+  },
   EMAIL_MESSAGE_CONTACT_UNSUBSCRIBED: { last: "lastUnsubscribedAt", webhook: "email.unsubscribed" },
   EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR: ERROR,
   EMAIL_MESSAGE_INVALID_PARAMETER_ERROR: ERROR,

@@ -67,5 +67,11 @@ export async function emitWorkflowRunEvent(
   at = new Date(),
 ): Promise<void> {
   if (run.sandbox) return;
-  await db.insert(webhookEvents).values({ id: newId("webhookEvent", at), workspaceId: run.workspaceId, type, workflowRunId: run.id, createdAt: at });
+  await db.insert(webhookEvents).values({
+    id: newId("webhookEvent", at),
+    workspaceId: run.workspaceId,
+    type,
+    workflowRunId: run.id,
+    createdAt: at,
+  });
 }

@@ -38,7 +38,11 @@ export const EVENT_LABELS: Record<EventCode, EventLabel> = {
   EMAIL_MESSAGE_INVALID_PARAMETER_ERROR: { label: "Failed — invalid parameter", category: "problem", icon: "✗" },
   EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR: { label: "Failed — invalid recipients", category: "problem", icon: "✗" },
   EMAIL_MESSAGE_INVALID_SENDER_ERROR: { label: "Failed — invalid sender", category: "problem", icon: "✗" },
-  EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR: { label: "Failed — not a test-mode recipient", category: "problem", icon: "✗" },
+  EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR: {
+    label: "Failed — not a test-mode recipient",
+    category: "problem",
+    icon: "✗",
+  },
   EMAIL_MESSAGE_SUPPRESSED: { label: "Suppressed", category: "problem", icon: "⊘" },
   EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT: { label: "Delayed", category: "problem", icon: "◷" },
   EMAIL_MESSAGE_DELIVERY_UNCONFIRMED: { label: "Delivery unconfirmed", category: "problem", icon: "?" },
@@ -53,14 +57,21 @@ export const EVENT_LABELS: Record<EventCode, EventLabel> = {
 
 /** A code this build does not know (a newer row read by an older build) still gets a readable label. */
 function fallbackLabel(code: string): EventLabel {
-  const words = code.replace(/^EMAIL_MESSAGE_/, "").replace(/_PROVIDER_EVENT$|_ERROR$/, "").toLowerCase().replace(/_/g, " ");
+  const words = code
+    .replace(/^EMAIL_MESSAGE_/, "")
+    .replace(/_PROVIDER_EVENT$|_ERROR$/, "")
+    .toLowerCase()
+    .replace(/_/g, " ");
   return { label: words.charAt(0).toUpperCase() + words.slice(1), category: "neutral", icon: "•" };
 }
 
 /** Bounce diagnostics worth a word in the label; the full sentence is still shown beneath it. */
 const BOUNCE_REASONS: [RegExp, string][] = [
   [/mailbox (is )?full|quota|insufficient storage|552/i, "mailbox full"],
-  [/user unknown|no such (user|mailbox)|does not exist|unknown (user|recipient)|recipient rejected|550 5\.1\.1/i, "unknown address"],
+  [
+    /user unknown|no such (user|mailbox)|does not exist|unknown (user|recipient)|recipient rejected|550 5\.1\.1/i,
+    "unknown address",
+  ],
   [/spam|blocked|blacklist|blocklist|policy/i, "blocked"],
   [/\((transient|temporary)\)|soft bounce/i, "temporary"],
 ];

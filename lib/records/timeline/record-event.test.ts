@@ -5,7 +5,8 @@ import { emailMessageLogs, emailMessages } from "@/db/schema/index";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { recordEvent } from "./record-event";
 
-const insertMessage = (workspaceId: string) => insertTestMessage(workspaceId, { to: ["a@example.com"], from: "hello@example.com", subject: "s" });
+const insertMessage = (workspaceId: string) =>
+  insertTestMessage(workspaceId, { to: ["a@example.com"], from: "hello@example.com", subject: "s" });
 
 describe("recordEvent", () => {
   it("moves timestamps order-tolerantly and never moves status backwards", async () => {

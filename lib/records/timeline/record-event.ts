@@ -55,10 +55,20 @@ export async function recordEvent(db: Executor, input: RecordEventInput): Promis
     .returning({ id: emailMessageLogs.id });
   if (!inserted) return false;
   await emitWebhookEvents(db, [
-    { logId: inserted.id, messageId: input.messageId, workspaceId: input.workspaceId, code: input.code, bot: input.bot, at },
+    {
+      logId: inserted.id,
+      messageId: input.messageId,
+      workspaceId: input.workspaceId,
+      code: input.code,
+      bot: input.bot,
+      at,
+    },
   ]);
 
-  const effects = effectChanges(input.code, sql`${at.toISOString()}::timestamptz`, { bot: input.bot, settles: input.settles });
+  const effects = effectChanges(input.code, sql`${at.toISOString()}::timestamptz`, {
+    bot: input.bot,
+    settles: input.settles,
+  });
   const changes = { updatedAt: new Date(), ...effects };
   await db.update(m).set(changes).where(eq(m.id, input.messageId));
   return true;
@@ -85,7 +95,16 @@ export async function recordEventForMessages(
     updatedAt: at,
   }));
   await db.insert(emailMessageLogs).values(rows);
-  await emitWebhookEvents(db, rows.map((row) => ({ logId: row.id, messageId: row.emailMessageId, workspaceId: row.workspaceId, code: input.code, at })));
+  await emitWebhookEvents(
+    db,
+    rows.map((row) => ({
+      logId: row.id,
+      messageId: row.emailMessageId,
+      workspaceId: row.workspaceId,
+      code: input.code,
+      at,
+    })),
+  );
   const changes = effectChanges(input.code, sql`${at.toISOString()}::timestamptz`);
   if (Object.keys(changes).length === 0) return;
   await db
@@ -103,8 +122,17 @@ export async function redactRenderedEvents(db: Executor, workspaceId: string, me
   const logs = emailMessageLogs;
   await db
     .update(logs)
-    .set({ message: "Content rendered (erased since: subject and bodies are no longer stored).", updatedAt: new Date() })
-    .where(and(eq(logs.workspaceId, workspaceId), inArray(logs.emailMessageId, messageIds), eq(logs.code, "EMAIL_MESSAGE_RENDERED")));
+    .set({
+      message: "Content rendered (erased since: subject and bodies are no longer stored).",
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(logs.workspaceId, workspaceId),
+        inArray(logs.emailMessageId, messageIds),
+        eq(logs.code, "EMAIL_MESSAGE_RENDERED"),
+      ),
+    );
 }
 
 const SENT = "EMAIL_MESSAGE_SENT_PROVIDER_EVENT" satisfies EventCode;
@@ -159,7 +187,10 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
       update ${m} set ${name(m.referenceId)} = input.reference_id${effectAssignments(SENT, sql`input.at`)},
         ${name(m.updatedAt)} = ${new Date().toISOString()}::timestamptz
       from input
-      where ${inArray(m.id, rows.map((row) => row.id))} and ${m.id} = input.id and ${m.workspaceId} = input.workspace_id and ${stillPending} and ${m.sentAt} is null
+      where ${inArray(
+        m.id,
+        rows.map((row) => row.id),
+      )} and ${m.id} = input.id and ${m.workspaceId} = input.workspace_id and ${stillPending} and ${m.sentAt} is null
       returning ${m.id}, ${m.sandbox}
     ), sent as (
       insert into ${logs} (${name(logs.id)}, ${name(logs.workspaceId)}, ${name(logs.emailMessageId)}, ${name(logs.code)},
@@ -169,14 +200,20 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
       from input join claimed on claimed.id = input.id
       on conflict do nothing
       returning ${name(logs.emailMessageId)} as message_id
-    )${webhook ? sql`, webhook as (
+    )${
+      webhook
+        ? sql`, webhook as (
       -- SENT's outbox/feed row (as emit-webhook-events.ts writes it), in the same statement; sandbox messages send none.
       insert into ${e} (${name(e.id)}, ${name(e.workspaceId)}, ${name(e.type)}, ${name(e.emailMessageId)}, ${name(e.logId)}, ${name(e.bot)}, ${name(e.createdAt)})
       select input.webhook_event_id, input.workspace_id, ${webhook}, input.id, input.event_id, false, input.at
       from input join sent on sent.message_id = input.id join claimed on claimed.id = input.id
       where not claimed.sandbox
-    )` : sql``}
+    )`
+        : sql``
+    }
     select id from claimed`);
-  const claimed = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
+  const claimed = (
+    Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows
+  ) as Array<{ id: string }>;
   return new Set(claimed.map((row) => row.id));
 }

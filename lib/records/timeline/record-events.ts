@@ -31,7 +31,8 @@ export function isSetRecordable(input: RecordEventInput): boolean {
 export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Promise<boolean[]> {
   if (inputs.length === 0) return [];
   const rows = inputs.map((input) => {
-    if (!isSetRecordable(input)) throw new Error(`recordEvents cannot record ${input.code}${input.settles ? " (settles)" : ""}: use recordEvent`);
+    if (!isSetRecordable(input))
+      throw new Error(`recordEvents cannot record ${input.code}${input.settles ? " (settles)" : ""}: use recordEvent`);
     const at = input.at ?? new Date();
     return {
       event_id: newId("event", at),
@@ -71,14 +72,23 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
       from effects where ${inArray(m.id, [...new Set(rows.map((row) => row.message_id))])} and ${m.id} = effects.message_id
     )
     select id from inserted`);
-  const recorded = (Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows) as Array<{ id: string }>;
+  const recorded = (
+    Array.isArray(result) ? result : (result as unknown as { rows: Array<{ id: string }> }).rows
+  ) as Array<{ id: string }>;
   const ids = new Set(recorded.map((row) => row.id));
   const isNew = rows.map((row) => ids.has(row.event_id));
   await emitWebhookEvents(
     db,
     rows
       .filter((_, index) => isNew[index])
-      .map((row) => ({ logId: row.event_id, messageId: row.message_id, workspaceId: row.workspace_id, code: row.code, bot: row.bot, at: new Date(row.at) })),
+      .map((row) => ({
+        logId: row.event_id,
+        messageId: row.message_id,
+        workspaceId: row.workspace_id,
+        code: row.code,
+        bot: row.bot,
+        at: new Date(row.at),
+      })),
   );
   return isNew;
 }

@@ -53,7 +53,11 @@ export async function signInToAccept(_previous: InviteFormState, form: FormData)
       const throttle = await consumeSignInAttempt("password", email, await clientIp());
       if (!throttle.allowed) throw new AppError("RATE_LIMITED", throttle.message);
       try {
-        await signIn("password", { email, password: String(form.get("password") ?? ""), redirectTo: `/invite/${encodeURIComponent(token)}` });
+        await signIn("password", {
+          email,
+          password: String(form.get("password") ?? ""),
+          redirectTo: `/invite/${encodeURIComponent(token)}`,
+        });
       } catch (error) {
         if (error instanceof AuthError) throw new AppError("UNAUTHORIZED", "Wrong password.");
         throw error;

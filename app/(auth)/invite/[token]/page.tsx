@@ -12,10 +12,22 @@ import { acceptAsNewUser, acceptAsSignedInUser, signInToAccept, signOutToAccept 
 export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
 
 const CLOSED: Record<Exclude<InvitationState, "pending">, { title: string; text: string }> = {
-  unknown: { title: "Invitation not found", text: "This invitation link is not valid. Check that you copied all of it, or ask for a new invitation." },
-  expired: { title: "Invitation expired", text: "Invitations are valid for 7 days. Ask an admin of the workspace to invite you again." },
-  revoked: { title: "Invitation revoked", text: "An admin revoked this invitation. Ask them for a new one if you should have access." },
-  accepted: { title: "Invitation already used", text: "This invitation was accepted already. Sign in to open the workspace." },
+  unknown: {
+    title: "Invitation not found",
+    text: "This invitation link is not valid. Check that you copied all of it, or ask for a new invitation.",
+  },
+  expired: {
+    title: "Invitation expired",
+    text: "Invitations are valid for 7 days. Ask an admin of the workspace to invite you again.",
+  },
+  revoked: {
+    title: "Invitation revoked",
+    text: "An admin revoked this invitation. Ask them for a new one if you should have access.",
+  },
+  accepted: {
+    title: "Invitation already used",
+    text: "This invitation was accepted already. Sign in to open the workspace.",
+  },
 };
 
 // /invite/<token>: the emailed link. Signed in with the invited address → join; new address → choose a password.
@@ -34,7 +46,11 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       </Panel>
     );
   }
-  const { email, workspaceName, role } = invitation as { email: string; workspaceName: string; role: keyof typeof ROLE_LABELS };
+  const { email, workspaceName, role } = invitation as {
+    email: string;
+    workspaceName: string;
+    role: keyof typeof ROLE_LABELS;
+  };
   const intro = (
     <p className="text-sm text-slate-600">
       You are invited to <strong className="text-slate-900">{workspaceName}</strong> as {ROLE_LABELS[role]}, at {email}.
@@ -45,7 +61,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     return (
       <Panel title="Join a workspace">
         {intro}
-        <p className="text-sm text-slate-600">You are signed in as {current.user.email}. Sign out, then open the link again to accept as {email}.</p>
+        <p className="text-sm text-slate-600">
+          You are signed in as {current.user.email}. Sign out, then open the link again to accept as {email}.
+        </p>
         <form action={signOutToAccept}>
           <input type="hidden" name="token" value={token} />
           <Button type="submit" variant="secondary" className="w-full">

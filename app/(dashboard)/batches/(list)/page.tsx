@@ -16,14 +16,20 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
   return (
     <KeysetListPage
       basePath="/batches"
-      header={<PageHeader title="Batches" description="Batch sends (POST /v1/batches), newest first, with their messages by status." />}
+      header={
+        <PageHeader
+          title="Batches"
+          description="Batch sends (POST /v1/batches), newest first, with their messages by status."
+        />
+      }
       searchParams={searchParams}
       load={(params) => listBatches(workspace.id, parseBatchListQuery(params))}
       empty={{
         title: "No batches yet",
         body: (
           <>
-            Send up to 1,000 messages in one request with <code className="font-mono">POST /v1/batches</code> (or the sandbox twin); each batch shows up here.
+            Send up to 1,000 messages in one request with <code className="font-mono">POST /v1/batches</code> (or the
+            sandbox twin); each batch shows up here.
           </>
         ),
       }}

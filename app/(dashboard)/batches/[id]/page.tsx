@@ -4,7 +4,13 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { OffsetPager } from "@/components/batches/offset-pager";
 import { StatusCounts } from "@/components/batches/status-counts";
-import { InvalidLink, isInvalidParameter, isNotFound, toUrlParams, type SearchParams } from "@/components/insights/page-params";
+import {
+  InvalidLink,
+  isInvalidParameter,
+  isNotFound,
+  toUrlParams,
+  type SearchParams,
+} from "@/components/insights/page-params";
 import { MessageTable } from "@/components/messages/message-table";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -39,7 +45,13 @@ export default async function BatchPage({ params, searchParams }: Props) {
     if (!isInvalidParameter(error)) throw error;
     page = error;
   }
-  const templateNames = page instanceof Error ? new Map<string, string>() : await listTemplateNames(workspace.id, page.items.map((item) => item.templateId));
+  const templateNames =
+    page instanceof Error
+      ? new Map<string, string>()
+      : await listTemplateNames(
+          workspace.id,
+          page.items.map((item) => item.templateId),
+        );
 
   return (
     <div className="space-y-6">
@@ -47,8 +59,12 @@ export default async function BatchPage({ params, searchParams }: Props) {
         <Link href="/batches" className="text-sm text-indigo-600 hover:underline">
           ← All batches
         </Link>
-        <div className="mt-2 flex flex-wrap items-center gap-2">{batch.sandbox ? <Badge tone="warning">sandbox</Badge> : <Badge tone="info">live</Badge>}</div>
-        <h1 className="mt-2 text-xl font-semibold tracking-tight">Batch of {batch.count.toLocaleString("en")} {batch.count === 1 ? "message" : "messages"}</h1>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          {batch.sandbox ? <Badge tone="warning">sandbox</Badge> : <Badge tone="info">live</Badge>}
+        </div>
+        <h1 className="mt-2 text-xl font-semibold tracking-tight">
+          Batch of {batch.count.toLocaleString("en")} {batch.count === 1 ? "message" : "messages"}
+        </h1>
         <p className="mt-1 font-mono text-xs break-all text-slate-500">{batch.id}</p>
       </div>
       <Card title="Summary" id="summary">
@@ -56,7 +72,14 @@ export default async function BatchPage({ params, searchParams }: Props) {
           items={[
             { term: "createdAt", value: <Timestamp value={batch.createdAt} milliseconds /> },
             { term: "count", value: batch.count.toLocaleString("en") },
-            { term: "by status", value: <span data-testid="batch-counts"><StatusCounts counts={counts} /></span> },
+            {
+              term: "by status",
+              value: (
+                <span data-testid="batch-counts">
+                  <StatusCounts counts={counts} />
+                </span>
+              ),
+            },
           ]}
         />
       </Card>
@@ -65,7 +88,15 @@ export default async function BatchPage({ params, searchParams }: Props) {
           <InvalidLink error={page} firstPageHref={`/batches/${batch.id}`} />
         ) : (
           <>
-            {page.items.length > 0 ? <MessageTable rows={page.items} templateNames={templateNames} label="Messages of the batch, in request order" /> : <p className="text-sm text-slate-600">No messages on this page.</p>}
+            {page.items.length > 0 ? (
+              <MessageTable
+                rows={page.items}
+                templateNames={templateNames}
+                label="Messages of the batch, in request order"
+              />
+            ) : (
+              <p className="text-sm text-slate-600">No messages on this page.</p>
+            )}
             <OffsetPager
               offset={page.meta.offset}
               limit={page.meta.limit}

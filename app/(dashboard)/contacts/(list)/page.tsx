@@ -26,12 +26,23 @@ export default async function ContactsPage({ searchParams }: Props) {
   const page = await searchContacts(workspace.id, { query: q, after: one(params.after), before: one(params.before) });
   return (
     <div>
-      <PageHeader title="Contacts" description="Every recipient of the workspace's messages becomes a contact; a display name sets its name." />
+      <PageHeader
+        title="Contacts"
+        description="Every recipient of the workspace's messages becomes a contact; a display name sets its name."
+      />
       <ContactsTabs current="/contacts" />
-      <SearchForm action="/contacts" name="q" label="Search contacts" defaultValue={q} placeholder="Address or name starts with…" />
+      <SearchForm
+        action="/contacts"
+        name="q"
+        label="Search contacts"
+        defaultValue={q}
+        placeholder="Address or name starts with…"
+      />
       {page.items.length === 0 ? (
         <EmptyState title={q ? `No contact starts with “${q}”` : "No contacts yet"}>
-          {q ? "Search matches the start of the address, or of the name." : "Contacts appear when messages are sent to them."}
+          {q
+            ? "Search matches the start of the address, or of the name."
+            : "Contacts appear when messages are sent to them."}
         </EmptyState>
       ) : (
         <Table label="Contacts">

@@ -31,7 +31,10 @@ export default async function ContactPage({ params }: Props) {
   const detail = await getContactDetail(workspace.id, id);
   if (!detail) notFound();
   const { contact, messages, groups, suppression } = detail;
-  const templateNames = await listTemplateNames(workspace.id, messages.map((message) => message.templateId));
+  const templateNames = await listTemplateNames(
+    workspace.id,
+    messages.map((message) => message.templateId),
+  );
   const canManage = hasRole(role, "ADMIN");
   return (
     <div className="space-y-6">
@@ -74,10 +77,18 @@ export default async function ContactPage({ params }: Props) {
           )}
         </Card>
       </div>
-      <Card title="Unsubscribe groups" id="groups" description="Messages sent with a group the contact left are suppressed for this contact.">
+      <Card
+        title="Unsubscribe groups"
+        id="groups"
+        description="Messages sent with a group the contact left are suppressed for this contact."
+      >
         {groups.length === 0 ? (
           <p className="text-sm text-slate-600">
-            The workspace has no unsubscribe groups. <Link href="/groups" className="text-indigo-600 hover:underline">Create one</Link>.
+            The workspace has no unsubscribe groups.{" "}
+            <Link href="/groups" className="text-indigo-600 hover:underline">
+              Create one
+            </Link>
+            .
           </p>
         ) : (
           <Table label="Unsubscribe state per group">
@@ -111,10 +122,15 @@ export default async function ContactPage({ params }: Props) {
         <h2 id="messages-title" className="text-sm font-semibold text-slate-900">
           Messages to {contact.email}
           <span className="ml-2 font-normal text-slate-500">
-            {messages.length === CONTACT_MESSAGES_MAX ? `the latest ${CONTACT_MESSAGES_MAX}` : `${messages.length}`}, newest first
+            {messages.length === CONTACT_MESSAGES_MAX ? `the latest ${CONTACT_MESSAGES_MAX}` : `${messages.length}`},
+            newest first
           </span>
         </h2>
-        {messages.length === 0 ? <EmptyState title="No messages to this address">Only messages with the address in To are listed.</EmptyState> : <MessageTable rows={messages} templateNames={templateNames} label="Messages to this contact, newest first" />}
+        {messages.length === 0 ? (
+          <EmptyState title="No messages to this address">Only messages with the address in To are listed.</EmptyState>
+        ) : (
+          <MessageTable rows={messages} templateNames={templateNames} label="Messages to this contact, newest first" />
+        )}
       </section>
     </div>
   );

@@ -30,10 +30,17 @@ export default async function SuppressionsPage({ searchParams }: Props) {
   const canManage = hasRole(role, "ADMIN");
   const params = await searchParams;
   const q = one(params.q)?.slice(0, 320) ?? "";
-  const page = await listSuppressionsPage(workspace.id, { prefix: q, after: one(params.after), before: one(params.before) });
+  const page = await listSuppressionsPage(workspace.id, {
+    prefix: q,
+    after: one(params.after),
+    before: one(params.before),
+  });
   return (
     <div>
-      <PageHeader title="Suppression list" description="Live messages to these addresses are not sent (recorded as suppressed). Sandbox sends are not affected." />
+      <PageHeader
+        title="Suppression list"
+        description="Live messages to these addresses are not sent (recorded as suppressed). Sandbox sends are not affected."
+      />
       <ContactsTabs current="/contacts/suppressions" />
       {canManage ? (
         <div className="mb-4">
@@ -42,9 +49,17 @@ export default async function SuppressionsPage({ searchParams }: Props) {
           </Card>
         </div>
       ) : null}
-      <SearchForm action="/contacts/suppressions" name="q" label="Search the suppression list" defaultValue={q} placeholder="Address starts with…" />
+      <SearchForm
+        action="/contacts/suppressions"
+        name="q"
+        label="Search the suppression list"
+        defaultValue={q}
+        placeholder="Address starts with…"
+      />
       {page.items.length === 0 ? (
-        <EmptyState title={q ? `No suppressed address starts with “${q}”` : "Nothing is suppressed"}>Hard bounces and complaints put addresses here automatically.</EmptyState>
+        <EmptyState title={q ? `No suppressed address starts with “${q}”` : "Nothing is suppressed"}>
+          Hard bounces and complaints put addresses here automatically.
+        </EmptyState>
       ) : (
         <Table label="Suppressed addresses">
           <THead>
@@ -86,7 +101,9 @@ export default async function SuppressionsPage({ searchParams }: Props) {
         </Table>
       )}
       <AlphaPager
-        previousHref={page.previousBefore ? hrefWith("/contacts/suppressions", { q, before: page.previousBefore }) : null}
+        previousHref={
+          page.previousBefore ? hrefWith("/contacts/suppressions", { q, before: page.previousBefore }) : null
+        }
         nextHref={page.nextAfter ? hrefWith("/contacts/suppressions", { q, after: page.nextAfter }) : null}
       />
     </div>

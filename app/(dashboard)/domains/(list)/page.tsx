@@ -23,14 +23,19 @@ export default async function DomainsPage() {
   const domains = await listDomains(workspace.id);
   return (
     <div className="space-y-6">
-      <PageHeader title="Domains" description="Messages may only be sent from verified domains. Publish a domain's SPF and DKIM records, then verify it." />
+      <PageHeader
+        title="Domains"
+        description="Messages may only be sent from verified domains. Publish a domain's SPF and DKIM records, then verify it."
+      />
       {canManage ? (
         <Card title="Add a domain" id="add-domain">
           <AddDomainForm action={addDomainAction} />
         </Card>
       ) : null}
       {domains.length === 0 ? (
-        <EmptyState title="No domains yet">{canManage ? "Add the domain you send from above." : "An admin adds the domains this workspace sends from."}</EmptyState>
+        <EmptyState title="No domains yet">
+          {canManage ? "Add the domain you send from above." : "An admin adds the domains this workspace sends from."}
+        </EmptyState>
       ) : (
         <Table label="Domains">
           <THead>
@@ -50,8 +55,16 @@ export default async function DomainsPage() {
                 <Td>
                   <DomainStatusBadge status={domain.status} />
                 </Td>
-                <Td className="whitespace-nowrap">{domain.lastCheckedAt ? <Timestamp value={domain.lastCheckedAt} /> : <span className="text-slate-400">never</span>}</Td>
-                <Td className="min-w-48 text-slate-600">{domain.lastCheckError ?? (domain.lastCheckedAt ? "All records found" : "—")}</Td>
+                <Td className="whitespace-nowrap">
+                  {domain.lastCheckedAt ? (
+                    <Timestamp value={domain.lastCheckedAt} />
+                  ) : (
+                    <span className="text-slate-400">never</span>
+                  )}
+                </Td>
+                <Td className="min-w-48 text-slate-600">
+                  {domain.lastCheckError ?? (domain.lastCheckedAt ? "All records found" : "—")}
+                </Td>
               </tr>
             ))}
           </TBody>

@@ -34,14 +34,21 @@ export default async function DomainPage({ params }: Props) {
       <Link href="/domains" className="text-sm text-indigo-600 hover:underline">
         ← All domains
       </Link>
-      <PageHeader title={domain.name} description={<span className="font-mono text-xs">{domain.id}</span>} actions={<DomainStatusBadge status={domain.status} />} />
+      <PageHeader
+        title={domain.name}
+        description={<span className="font-mono text-xs">{domain.id}</span>}
+        actions={<DomainStatusBadge status={domain.status} />}
+      />
       <Card title="Status" id="status">
         <DescriptionList
           items={[
             { term: "status", value: <DomainStatusBadge status={domain.status} /> },
             { term: "verifiedAt", value: <Timestamp value={domain.verifiedAt} /> },
             { term: "lastCheckedAt", value: <Timestamp value={domain.lastCheckedAt} /> },
-            { term: "lastCheckError", value: <span data-testid="last-check-error">{domain.lastCheckError ?? "—"}</span> },
+            {
+              term: "lastCheckError",
+              value: <span data-testid="last-check-error">{domain.lastCheckError ?? "—"}</span>,
+            },
           ]}
         />
       </Card>
@@ -51,7 +58,11 @@ export default async function DomainPage({ params }: Props) {
         description="Publish these TXT records at your DNS provider. SPF and DKIM are required to verify; DMARC (p=none to start) is recommended."
       >
         <div className="space-y-4">
-          <DomainRecords domainId={domain.id} records={records} verifyAction={hasRole(role, "ADMIN") ? verifyDomainAction : undefined} />
+          <DomainRecords
+            domainId={domain.id}
+            records={records}
+            verifyAction={hasRole(role, "ADMIN") ? verifyDomainAction : undefined}
+          />
           {spf ? <SpfMergeNote domain={domain.name} ours={spf.value} /> : null}
         </div>
       </Card>

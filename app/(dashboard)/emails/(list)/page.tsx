@@ -26,11 +26,21 @@ export default async function EmailsPage({ searchParams }: Props) {
   const { workspace } = await requireDashboard();
   const search = toSearchParams(await searchParams);
   const parsed = parseEmailListSearch(search);
-  const [result, templates] = await Promise.all([parsed.ok ? listDashboardMessages(workspace.id, parsed.query) : parsed, listTemplateChoices(workspace.id)]);
+  const [result, templates] = await Promise.all([
+    parsed.ok ? listDashboardMessages(workspace.id, parsed.query) : parsed,
+    listTemplateChoices(workspace.id),
+  ]);
 
   // Names for this page's rows, not the select's newest 100: an older template is still shown by name.
-  const templateNames = result.ok ? await listTemplateNames(workspace.id, result.page.rows.map((row) => row.templateId)) : new Map<string, string>();
-  const values = Object.fromEntries([...EMAIL_FILTER_PARAMS, "limit"].map((name) => [name, search.get(name) ?? ""])) as unknown as EmailFilterValues;
+  const templateNames = result.ok
+    ? await listTemplateNames(
+        workspace.id,
+        result.page.rows.map((row) => row.templateId),
+      )
+    : new Map<string, string>();
+  const values = Object.fromEntries(
+    [...EMAIL_FILTER_PARAMS, "limit"].map((name) => [name, search.get(name) ?? ""]),
+  ) as unknown as EmailFilterValues;
   const filterLink = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
   const filtered = EMAIL_FILTER_PARAMS.some((name) => values[name] !== "");
   const firstPage = !search.get("cursor.after") && !search.get("cursor.before");
@@ -38,7 +48,10 @@ export default async function EmailsPage({ searchParams }: Props) {
 
   return (
     <div>
-      <PageHeader title="Emails" description="Every message of this workspace, newest first. Filters and pages are in the URL: share it." />
+      <PageHeader
+        title="Emails"
+        description="Every message of this workspace, newest first. Filters and pages are in the URL: share it."
+      />
       <EmailFilters values={values} templates={templates} error={fieldError} />
       {!result.ok ? (
         <FormMessage tone="error">
@@ -51,9 +64,16 @@ export default async function EmailsPage({ searchParams }: Props) {
         </FormMessage>
       ) : (
         <>
-          {firstPage ? <NewMessagesNotice query={new URLSearchParams(filterLink).toString()} newestId={result.page.rows[0]?.id ?? null} /> : null}
+          {firstPage ? (
+            <NewMessagesNotice
+              query={new URLSearchParams(filterLink).toString()}
+              newestId={result.page.rows[0]?.id ?? null}
+            />
+          ) : null}
           {result.page.rows.length === 0 ? (
-            <EmptyState title={filtered ? "No emails match these filters" : firstPage ? "No emails yet" : "No more emails"}>
+            <EmptyState
+              title={filtered ? "No emails match these filters" : firstPage ? "No emails yet" : "No more emails"}
+            >
               {filtered
                 ? "Try a wider date range or clear a filter."
                 : "Messages sent through the API, batches and workflows of this workspace appear here, with their delivery timeline."}
@@ -63,8 +83,16 @@ export default async function EmailsPage({ searchParams }: Props) {
           )}
           <Pager
             summary={`${result.page.rows.length} on this page`}
-            previousHref={result.page.newerCursor ? hrefWith("/emails", { ...filterLink, "cursor.before": result.page.newerCursor }) : null}
-            nextHref={result.page.olderCursor ? hrefWith("/emails", { ...filterLink, "cursor.after": result.page.olderCursor }) : null}
+            previousHref={
+              result.page.newerCursor
+                ? hrefWith("/emails", { ...filterLink, "cursor.before": result.page.newerCursor })
+                : null
+            }
+            nextHref={
+              result.page.olderCursor
+                ? hrefWith("/emails", { ...filterLink, "cursor.after": result.page.olderCursor })
+                : null
+            }
           />
         </>
       )}

@@ -8,7 +8,9 @@ import { cancelMessage } from "@/lib/domain/messages/cancel-message";
 import { rescheduleMessage } from "@/lib/domain/messages/reschedule-message";
 import { resendMessage } from "@/lib/sending/resend-message";
 
-const resendFormSchema = z.object({ messageId: z.string().regex(/^em_[0-9A-Za-z]{16}$/, "must be a message id (em_…)") });
+const resendFormSchema = z.object({
+  messageId: z.string().regex(/^em_[0-9A-Za-z]{16}$/, "must be a message id (em_…)"),
+});
 
 /**
  * The message page's "Resend" (docs/dashboard/emails.md#resend). MEMBER, not ADMIN: members already
@@ -63,7 +65,12 @@ export async function cancelMessageAction(_previous: FormState, form: FormData):
     input: values,
     values,
     run: async ({ messageId }, { workspace, user, role }) => {
-      await cancelMessage({ workspaceId: workspace.id, messageId, by: `by ${user.email} in the dashboard`, actor: { userId: user.id, workspaceId: workspace.id, role } });
+      await cancelMessage({
+        workspaceId: workspace.id,
+        messageId,
+        by: `by ${user.email} in the dashboard`,
+        actor: { userId: user.id, workspaceId: workspace.id, role },
+      });
       return { message: "Cancelled: this message will not be sent." };
     },
   });

@@ -6,7 +6,14 @@ import type { ReactNode } from "react";
 import { HtmlPreview } from "@/components/messages/html-preview";
 import { DeveloperDetails } from "@/components/messages/developer-details";
 import { EventBadge } from "@/components/messages/event-badge";
-import { dataItems, developerItems, envelopeItems, formatBytes, json, timestampItems } from "@/components/messages/message-fields";
+import {
+  dataItems,
+  developerItems,
+  envelopeItems,
+  formatBytes,
+  json,
+  timestampItems,
+} from "@/components/messages/message-fields";
 import { MessageTimeline } from "@/components/messages/message-timeline";
 import { ResendButton } from "@/components/messages/resend-button";
 import { SimulatorNote } from "@/components/messages/simulator-addresses";
@@ -39,7 +46,11 @@ export default async function EmailPage({ params }: Props) {
   await connection();
   const { id } = await params;
   const { workspace, role } = await requireDashboard();
-  const [detail, inbox, webhooks] = await Promise.all([getMessageDetail(workspace.id, id), getInboxMessage(workspace.id, id), listMessageDeliveries(workspace.id, id)]);
+  const [detail, inbox, webhooks] = await Promise.all([
+    getMessageDetail(workspace.id, id),
+    getInboxMessage(workspace.id, id),
+    listMessageDeliveries(workspace.id, id),
+  ]);
   if (!detail) notFound();
   const { message, events, eventCount } = detail;
   const gone = contentGone(message);
@@ -56,7 +67,9 @@ export default async function EmailPage({ params }: Props) {
           <Badge>{message.source}</Badge>
           {message.sandbox ? <Badge tone="warning">sandbox</Badge> : null}
         </div>
-        <h1 className="mt-2 text-xl font-semibold tracking-tight break-words text-slate-900">{message.subject || (gone ? "(content erased)" : "(no subject)")}</h1>
+        <h1 className="mt-2 text-xl font-semibold tracking-tight break-words text-slate-900">
+          {message.subject || (gone ? "(content erased)" : "(no subject)")}
+        </h1>
         <div className="mt-1 flex flex-wrap items-center gap-2">
           <p className="font-mono text-xs break-all text-slate-500">{message.id}</p>
           <CopyButton value={message.id} label="Copy the message id" />
@@ -70,7 +83,11 @@ export default async function EmailPage({ params }: Props) {
           </p>
         ) : null}
         {message.scheduledAt && waiting(message) && hasRole(role, "ADMIN") ? (
-          <ScheduleControls cancelAction={cancelMessageAction} rescheduleAction={rescheduleMessageAction} messageId={message.id} />
+          <ScheduleControls
+            cancelAction={cancelMessageAction}
+            rescheduleAction={rescheduleMessageAction}
+            messageId={message.id}
+          />
         ) : null}
         {gone ? null : (
           <div className="mt-3">
@@ -78,7 +95,10 @@ export default async function EmailPage({ params }: Props) {
           </div>
         )}
         {latest ? (
-          <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700" data-testid="latest-event">
+          <p
+            className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700"
+            data-testid="latest-event"
+          >
             <span className="text-slate-500">Latest:</span>
             <EventBadge code={latest.code} message={latest.message} />
             <span className="text-slate-500">
@@ -90,11 +110,22 @@ export default async function EmailPage({ params }: Props) {
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Message" id="fields">
-          <DescriptionList terms="words" items={envelopeItems(message, gone && !message.subject ? <Gone text={gone} /> : message.subject || "—")} />
+          <DescriptionList
+            terms="words"
+            items={envelopeItems(message, gone && !message.subject ? <Gone text={gone} /> : message.subject || "—")}
+          />
         </Card>
         {/* On phones the timeline comes first: it is what people open this page for. */}
         <div className="order-first min-w-0 lg:order-none">
-          <Card title="Timeline" id="timeline" description={eventCount > events.length ? `Newest ${events.length} of ${eventCount} events` : `${eventCount} events, newest first`}>
+          <Card
+            title="Timeline"
+            id="timeline"
+            description={
+              eventCount > events.length
+                ? `Newest ${events.length} of ${eventCount} events`
+                : `${eventCount} events, newest first`
+            }
+          >
             <MessageTimeline events={events} />
           </Card>
         </div>
@@ -103,19 +134,28 @@ export default async function EmailPage({ params }: Props) {
       <MessageDeliveries deliveries={webhooks.deliveries} hasEndpoints={webhooks.hasEndpoints} />
 
       <Card title="Preview" id="html" description="Rendered in a sandbox: no scripts, no access to this page.">
-        {message.bodyHtml ? <HtmlPreview html={message.bodyHtml} title="HTML body of the message" /> : <Gone text={gone ?? "This message has no HTML part."} />}
+        {message.bodyHtml ? (
+          <HtmlPreview html={message.bodyHtml} title="HTML body of the message" />
+        ) : (
+          <Gone text={gone ?? "This message has no HTML part."} />
+        )}
       </Card>
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Text" id="text">
           {message.bodyText ? (
-            <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-800">{message.bodyText}</pre>
+            <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-800">
+              {message.bodyText}
+            </pre>
           ) : (
             <Gone text={gone ?? "This message has no text part."} />
           )}
         </Card>
         <Card title="Variables, metadata, attachments" id="data">
-          <DescriptionList terms="words" items={dataItems(message, gone ? <Gone text={gone} /> : json(message.variables))} />
+          <DescriptionList
+            terms="words"
+            items={dataItems(message, gone ? <Gone text={gone} /> : json(message.variables))}
+          />
         </Card>
       </div>
 
@@ -132,7 +172,9 @@ export default async function EmailPage({ params }: Props) {
         >
           {inbox.mime ? (
             <details>
-              <summary className="cursor-pointer text-sm font-medium text-slate-800">Show the raw message ({formatBytes(inbox.mime.length)})</summary>
+              <summary className="cursor-pointer text-sm font-medium text-slate-800">
+                Show the raw message ({formatBytes(inbox.mime.length)})
+              </summary>
               <div className="mt-3">
                 <CodeBlock label="Raw MIME of the message">{inbox.mime}</CodeBlock>
               </div>
@@ -143,7 +185,11 @@ export default async function EmailPage({ params }: Props) {
         </Card>
       ) : null}
 
-      <Card title="Timestamps" id="timestamps" description="In your time zone (UTC on hover); a dash means it has not happened.">
+      <Card
+        title="Timestamps"
+        id="timestamps"
+        description="In your time zone (UTC on hover); a dash means it has not happened."
+      >
         <DescriptionList terms="words" items={timestampItems(message)} />
       </Card>
 
@@ -180,12 +226,18 @@ function ResendLinks({ message }: { message: MessageDetail }) {
 
 /** Still waiting for delivery: what Cancel and Reschedule need (the use cases re-check under the row lock). */
 function waiting(message: MessageDetail): boolean {
-  return !message.sandbox && (message.status === "PENDING" || message.status === "PAUSED") && !message.handedOverAt && !message.sentAt;
+  return (
+    !message.sandbox &&
+    (message.status === "PENDING" || message.status === "PAUSED") &&
+    !message.handedOverAt &&
+    !message.sentAt
+  );
 }
 
 /** Why a content pane is empty: erased by an admin, or purged by retention after N days. */
 function contentGone(message: MessageDetail): string | null {
-  if (message.status === "DELETED") return "Content erased: the bodies and variables of this message were deleted; its metadata and timeline stay.";
+  if (message.status === "DELETED")
+    return "Content erased: the bodies and variables of this message were deleted; its metadata and timeline stay.";
   if (message.contentPurgedAt) {
     const days = env().RETENTION_DAYS;
     return `Content purged after ${plural(days, "day")} (on ${message.contentPurgedAt.toISOString().slice(0, 10)}), as the retention setting says; metadata and timeline stay.`;
@@ -195,7 +247,10 @@ function contentGone(message: MessageDetail): string | null {
 
 function Gone({ text }: { text: ReactNode }) {
   return (
-    <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset" data-testid="content-gone">
+    <p
+      className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset"
+      data-testid="content-gone"
+    >
       {text}
     </p>
   );

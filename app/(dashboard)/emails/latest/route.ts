@@ -11,5 +11,11 @@ export async function GET(request: Request) {
   const { workspace } = await requireDashboard();
   const params = new URL(request.url).searchParams;
   const filters = parseEmailListSearch(params, { pages: false });
-  return jsonResponse(ok(filters.ok ? await countNewerMessages(workspace.id, filters.query, params.get("newest") || null) : { count: 0, more: false }));
+  return jsonResponse(
+    ok(
+      filters.ok
+        ? await countNewerMessages(workspace.id, filters.query, params.get("newest") || null)
+        : { count: 0, more: false },
+    ),
+  );
 }

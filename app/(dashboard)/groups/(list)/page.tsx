@@ -14,7 +14,10 @@ import { createGroupAction } from "../actions";
 
 export const metadata: Metadata = { title: "Unsubscribe groups" };
 
-const formatCount = (count: number) => (count > GROUP_MESSAGE_COUNT_CAP ? `${GROUP_MESSAGE_COUNT_CAP.toLocaleString("en-US")}+` : count.toLocaleString("en-US"));
+const formatCount = (count: number) =>
+  count > GROUP_MESSAGE_COUNT_CAP
+    ? `${GROUP_MESSAGE_COUNT_CAP.toLocaleString("en-US")}+`
+    : count.toLocaleString("en-US");
 
 // Kinds of mail a recipient can leave one by one (newsletter, product updates); transactional mail has none.
 export default async function GroupsPage() {
@@ -34,7 +37,9 @@ export default async function GroupsPage() {
         </Card>
       ) : null}
       {groups.length === 0 ? (
-        <EmptyState title="No unsubscribe groups yet">Send with groupKey or groupId to give recipients a way out of one kind of mail.</EmptyState>
+        <EmptyState title="No unsubscribe groups yet">
+          Send with groupKey or groupId to give recipients a way out of one kind of mail.
+        </EmptyState>
       ) : (
         <Table label="Unsubscribe groups">
           <THead>

@@ -44,7 +44,11 @@ export default async function GroupPage({ params }: Props) {
       </Card>
       {hasRole(role, "ADMIN") ? (
         <Card title="Edit" id="edit-group">
-          <GroupForm action={updateGroupAction} group={{ id: group.id, key: group.key, name: group.name }} keyLocked={group.keyLocked} />
+          <GroupForm
+            action={updateGroupAction}
+            group={{ id: group.id, key: group.key, name: group.name }}
+            keyLocked={group.keyLocked}
+          />
         </Card>
       ) : null}
     </div>

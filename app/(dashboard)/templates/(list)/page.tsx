@@ -26,10 +26,24 @@ export default async function TemplatesPage({ searchParams }: Props) {
   const { workspace } = await requireDashboard();
   const params = await searchParams;
   const q = one(params.q)?.slice(0, 200) ?? "";
-  const header = <PageHeader title="Templates" description="Liquid email templates: edit them here, send them by id from the API and from workflows." actions={<LinkButton href="/templates/new" variant="primary">New template</LinkButton>} />;
+  const header = (
+    <PageHeader
+      title="Templates"
+      description="Liquid email templates: edit them here, send them by id from the API and from workflows."
+      actions={
+        <LinkButton href="/templates/new" variant="primary">
+          New template
+        </LinkButton>
+      }
+    />
+  );
   let page;
   try {
-    page = await listDashboardTemplates(workspace.id, { query: q, after: one(params.after), before: one(params.before) });
+    page = await listDashboardTemplates(workspace.id, {
+      query: q,
+      after: one(params.after),
+      before: one(params.before),
+    });
   } catch (error) {
     if (!isInvalidParameter(error)) throw error;
     return (
@@ -42,13 +56,29 @@ export default async function TemplatesPage({ searchParams }: Props) {
   return (
     <div>
       {header}
-      <SearchForm action="/templates" name="q" label="Search templates" defaultValue={q} placeholder="Name or subject contains…" />
+      <SearchForm
+        action="/templates"
+        name="q"
+        label="Search templates"
+        defaultValue={q}
+        placeholder="Name or subject contains…"
+      />
       {page.items.length === 0 && !page.previousBefore ? (
         q ? (
-          <EmptyState title={`No template matches “${q}”`}>The search looks for the text anywhere in the name or the subject, ignoring case.</EmptyState>
+          <EmptyState title={`No template matches “${q}”`}>
+            The search looks for the text anywhere in the name or the subject, ignoring case.
+          </EmptyState>
         ) : (
-          <EmptyState title="No templates yet" action={<LinkButton href="/templates/new" variant="primary">New template</LinkButton>}>
-            Start from a blank template, in code or in visual blocks, or from a starter: welcome, magic link, password reset, receipt, shipping update.
+          <EmptyState
+            title="No templates yet"
+            action={
+              <LinkButton href="/templates/new" variant="primary">
+                New template
+              </LinkButton>
+            }
+          >
+            Start from a blank template, in code or in visual blocks, or from a starter: welcome, magic link, password
+            reset, receipt, shipping update.
           </EmptyState>
         )
       ) : (
@@ -80,7 +110,10 @@ function TemplateTable({ templates }: { templates: DashboardTemplate[] }) {
         {templates.map((template) => (
           <tr key={template.id} data-testid="template-row" data-template-id={template.id}>
             <Td className="max-w-xs">
-              <Link href={`/templates/${template.id}`} className="font-medium break-words text-indigo-600 hover:underline">
+              <Link
+                href={`/templates/${template.id}`}
+                className="font-medium break-words text-indigo-600 hover:underline"
+              >
                 {template.name}
               </Link>
               <p className="mt-0.5 truncate font-mono text-xs text-slate-500" title={template.subject}>
@@ -88,10 +121,16 @@ function TemplateTable({ templates }: { templates: DashboardTemplate[] }) {
               </p>
             </Td>
             <Td>
-              <Badge tone={template.kind === "blocks" ? "info" : "neutral"}>{template.kind === "blocks" ? "Blocks" : "Code"}</Badge>
+              <Badge tone={template.kind === "blocks" ? "info" : "neutral"}>
+                {template.kind === "blocks" ? "Blocks" : "Code"}
+              </Badge>
             </Td>
             <Td className="whitespace-nowrap">
-              <Link href={`/templates/${template.id}/versions`} className="text-indigo-600 hover:underline" aria-label={`Version ${template.version} of ${template.name}: history`}>
+              <Link
+                href={`/templates/${template.id}/versions`}
+                className="text-indigo-600 hover:underline"
+                aria-label={`Version ${template.version} of ${template.name}: history`}
+              >
                 v{template.version}
               </Link>
             </Td>
@@ -102,10 +141,19 @@ function TemplateTable({ templates }: { templates: DashboardTemplate[] }) {
               </p>
             </Td>
             <Td className="whitespace-nowrap" data-testid="template-used-by">
-              {template.usedByWorkflows === 0 ? <span className="text-slate-400">no workflows</span> : `${template.usedByWorkflows} ${template.usedByWorkflows === 1 ? "workflow" : "workflows"}`}
+              {template.usedByWorkflows === 0 ? (
+                <span className="text-slate-400">no workflows</span>
+              ) : (
+                `${template.usedByWorkflows} ${template.usedByWorkflows === 1 ? "workflow" : "workflows"}`
+              )}
             </Td>
             <Td className="text-right">
-              <TemplateRowActions templateId={template.id} name={template.name} duplicateAction={duplicateTemplateAction} deleteAction={deleteTemplateAction} />
+              <TemplateRowActions
+                templateId={template.id}
+                name={template.name}
+                duplicateAction={duplicateTemplateAction}
+                deleteAction={deleteTemplateAction}
+              />
             </Td>
           </tr>
         ))}

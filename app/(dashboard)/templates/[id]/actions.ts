@@ -23,7 +23,14 @@ export async function saveTemplateAction(input: unknown): Promise<ActionResult<{
     input,
     run: async ({ templateId, baseVersion, content }, { workspace, user }) => {
       // updateTemplate validates the content itself and names the field at fault.
-      const template = await updateTemplate({ workspaceId: workspace.id, templateId, content: content as TemplateContentInput, userId: user.id, baseVersion, actor: await dashboardActor(user) });
+      const template = await updateTemplate({
+        workspaceId: workspace.id,
+        templateId,
+        content: content as TemplateContentInput,
+        userId: user.id,
+        baseVersion,
+        actor: await dashboardActor(user),
+      });
       revalidatePath(`/templates/${templateId}`);
       revalidatePath("/templates");
       return { version: template.version, savedAt: template.updatedAt.toISOString() };
@@ -36,7 +43,13 @@ export async function saveScenarioAction(input: unknown): Promise<ActionResult<{
     schema: templateRef.extend({ name: z.unknown(), variables: z.unknown() }),
     input,
     run: async ({ templateId, name, variables }, { workspace, user }) => {
-      const scenario = await saveTemplateScenario({ workspaceId: workspace.id, templateId, name, variables, actor: await dashboardActor(user) });
+      const scenario = await saveTemplateScenario({
+        workspaceId: workspace.id,
+        templateId,
+        name,
+        variables,
+        actor: await dashboardActor(user),
+      });
       return { scenario: { id: scenario.id, name: scenario.name, variables: scenario.variables } };
     },
   });

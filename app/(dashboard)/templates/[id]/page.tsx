@@ -21,7 +21,12 @@ type Props = { params: Promise<{ id: string }> };
 
 export const metadata: Metadata = { title: "Edit template" };
 
-const actions: EditorActions = { save: saveTemplateAction, saveScenario: saveScenarioAction, deleteScenario: deleteScenarioAction, sendTest: sendTemplateTestAction };
+const actions: EditorActions = {
+  save: saveTemplateAction,
+  saveScenario: saveScenarioAction,
+  deleteScenario: deleteScenarioAction,
+  sendTest: sendTemplateTestAction,
+};
 
 // The template editor (any member). Another workspace's id is a 404; no loading.tsx wraps this page,
 // since a loading boundary would answer 200 before the lookup could 404.
@@ -32,7 +37,10 @@ export default async function TemplatePage({ params }: Props) {
   const loaded = await findTemplate(workspace.id, id);
   if (!loaded) notFound();
   const { template, updatedBy } = loaded;
-  const [scenarios, defaultSender] = await Promise.all([listTemplateScenarios(workspace.id, template.id), defaultSenderFor(workspace.id)]);
+  const [scenarios, defaultSender] = await Promise.all([
+    listTemplateScenarios(workspace.id, template.id),
+    defaultSenderFor(workspace.id),
+  ]);
   return (
     <div className="space-y-2">
       <Link href="/templates" className="text-sm text-indigo-600 hover:underline">
@@ -42,13 +50,17 @@ export default async function TemplatePage({ params }: Props) {
         title={template.name}
         description={
           <span data-testid="template-version">
-            version {template.version} · saved <Timestamp value={template.updatedAt} /> by {updatedBy ? (updatedBy.name ?? updatedBy.email) : "the API or CLI"}
+            version {template.version} · saved <Timestamp value={template.updatedAt} /> by{" "}
+            {updatedBy ? (updatedBy.name ?? updatedBy.email) : "the API or CLI"}
           </span>
         }
         actions={
           <>
             {template.kind === "blocks" ? <Badge tone="info">blocks</Badge> : null}
-            <Link href={`/templates/${template.id}/versions`} className="text-sm font-medium text-indigo-600 hover:underline">
+            <Link
+              href={`/templates/${template.id}/versions`}
+              className="text-sm font-medium text-indigo-600 hover:underline"
+            >
               History
             </Link>
           </>
@@ -68,7 +80,11 @@ export default async function TemplatePage({ params }: Props) {
           strict: template.strict,
           blocks: (template.blocks as BlocksDocument | null) ?? null,
         }}
-        scenarios={scenarios.map((scenario) => ({ id: scenario.id, name: scenario.name, variables: scenario.variables }))}
+        scenarios={scenarios.map((scenario) => ({
+          id: scenario.id,
+          name: scenario.name,
+          variables: scenario.variables,
+        }))}
         skeleton={skeletonOf(template)}
         userEmail={user.email}
         defaultSender={defaultSender}
@@ -88,9 +104,23 @@ async function findTemplate(workspaceId: string, id: string) {
 }
 
 /** Sample data to start from: the variables the template reads, empty (none when it does not parse). */
-function skeletonOf(template: { subject: string; bodyHtml: string; bodyText: string | null; fromAddress: string | null; replyTo: string | null }) {
+function skeletonOf(template: {
+  subject: string;
+  bodyHtml: string;
+  bodyText: string | null;
+  fromAddress: string | null;
+  replyTo: string | null;
+}) {
   try {
-    return sampleDataSkeleton(templateVariables([template.subject, template.bodyHtml, template.bodyText, template.fromAddress, template.replyTo]));
+    return sampleDataSkeleton(
+      templateVariables([
+        template.subject,
+        template.bodyHtml,
+        template.bodyText,
+        template.fromAddress,
+        template.replyTo,
+      ]),
+    );
   } catch {
     return {};
   }

@@ -22,14 +22,20 @@ export default async function NewTemplatePage() {
     description: starter.description,
     previewHtml: renderTemplate(starter, starter.variables).bodyHtml,
   }));
-  const blankCodeHtml = renderTemplate({ subject: BLANK_SUBJECT, bodyHtml: BLANK_CODE_BODY_HTML, bodyText: null }, {}).bodyHtml;
+  const blankCodeHtml = renderTemplate(
+    { subject: BLANK_SUBJECT, bodyHtml: BLANK_CODE_BODY_HTML, bodyText: null },
+    {},
+  ).bodyHtml;
   return (
     <div>
       <Link href="/templates" className="text-sm text-indigo-600 hover:underline">
         ← All templates
       </Link>
       <div className="mt-4">
-        <PageHeader title="New template" description="Start blank or from a starter; each starter comes with sample data to preview it with." />
+        <PageHeader
+          title="New template"
+          description="Start blank or from a starter; each starter comes with sample data to preview it with."
+        />
       </div>
       <NewTemplateForm starters={starters} blankCodeHtml={blankCodeHtml} action={createTemplateAction} />
     </div>

@@ -16,15 +16,18 @@ export default async function WorkflowRunsPage({ searchParams }: { searchParams:
   return (
     <KeysetListPage
       basePath="/workflow-runs"
-      header={<PageHeader title="Workflow runs" description="Runs triggered with POST /v1/workflow_runs, newest first." />}
+      header={
+        <PageHeader title="Workflow runs" description="Runs triggered with POST /v1/workflow_runs, newest first." />
+      }
       searchParams={searchParams}
       load={(params) => listWorkflowRuns(workspace.id, parseWorkflowRunListQuery(params))}
       empty={{
         title: "No workflow runs yet",
         body: (
           <>
-            Trigger a workflow with <code className="font-mono">POST /v1/workflow_runs</code> and its <code className="font-mono">workflowKey</code> or{" "}
-            <code className="font-mono">workflowId</code>; each run shows up here with its steps and messages.
+            Trigger a workflow with <code className="font-mono">POST /v1/workflow_runs</code> and its{" "}
+            <code className="font-mono">workflowKey</code> or <code className="font-mono">workflowId</code>; each run
+            shows up here with its steps and messages.
           </>
         ),
       }}

@@ -34,7 +34,10 @@ export default async function WorkflowRunPage({ params }: Props) {
     throw error;
   });
   const { run, workflowName, steps, stepsDone, messages } = detail;
-  const templateNames = await listTemplateNames(workspace.id, messages.map((message) => message.templateId));
+  const templateNames = await listTemplateNames(
+    workspace.id,
+    messages.map((message) => message.templateId),
+  );
 
   return (
     <div className="space-y-6">
@@ -46,7 +49,9 @@ export default async function WorkflowRunPage({ params }: Props) {
           <RunStatusBadge status={run.status} />
           {run.sandbox ? <Badge tone="warning">sandbox</Badge> : <Badge tone="info">live</Badge>}
         </div>
-        <h1 className="mt-2 text-xl font-semibold tracking-tight break-words">{workflowName ?? run.workflowKey ?? "Workflow run"}</h1>
+        <h1 className="mt-2 text-xl font-semibold tracking-tight break-words">
+          {workflowName ?? run.workflowKey ?? "Workflow run"}
+        </h1>
         <p className="mt-1 font-mono text-xs break-all text-slate-500">{run.id}</p>
       </div>
       {run.reason ? (
@@ -77,10 +82,18 @@ export default async function WorkflowRunPage({ params }: Props) {
         </Card>
       </div>
       <Card title="Steps" id="steps" description="Copied from the workflow when the run started.">
-        {steps.length > 0 ? <RunSteps steps={steps} /> : <p className="text-sm text-slate-600">This run has no steps: it never started.</p>}
+        {steps.length > 0 ? (
+          <RunSteps steps={steps} />
+        ) : (
+          <p className="text-sm text-slate-600">This run has no steps: it never started.</p>
+        )}
       </Card>
       <Card title="Messages" id="messages" description="Sent by this run, oldest first.">
-        {messages.length > 0 ? <MessageTable rows={messages} templateNames={templateNames} label="Messages of the run, oldest first" /> : <p className="text-sm text-slate-600">This run has sent no messages.</p>}
+        {messages.length > 0 ? (
+          <MessageTable rows={messages} templateNames={templateNames} label="Messages of the run, oldest first" />
+        ) : (
+          <p className="text-sm text-slate-600">This run has sent no messages.</p>
+        )}
       </Card>
     </div>
   );

@@ -29,13 +29,20 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
           </LinkButton>
         }
       />
-      {deleted ? <FormMessage tone="success">{`Deleted the workflow “${deleted}”. Its runs are kept in Workflow runs.`}</FormMessage> : null}
+      {deleted ? (
+        <FormMessage tone="success">{`Deleted the workflow “${deleted}”. Its runs are kept in Workflow runs.`}</FormMessage>
+      ) : null}
       {workflows.length === 0 ? (
         <EmptyState title="No workflows yet" action={<LinkButton href="/workflows/new">New workflow</LinkButton>}>
           Build one from your templates: send an email, wait, send another. Your code then starts it with its key.
         </EmptyState>
       ) : (
-        <WorkflowTable workflows={workflows} recentDays={RECENT_RUN_DAYS} setEnabled={setWorkflowEnabledAction} remove={deleteWorkflowAction} />
+        <WorkflowTable
+          workflows={workflows}
+          recentDays={RECENT_RUN_DAYS}
+          setEnabled={setWorkflowEnabledAction}
+          remove={deleteWorkflowAction}
+        />
       )}
     </div>
   );

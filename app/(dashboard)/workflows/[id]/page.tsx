@@ -44,7 +44,8 @@ export default async function WorkflowPage({ params, searchParams }: Props) {
         }
         description={
           <>
-            <span className="font-mono text-xs">{workflow.id}</span> · updated <Timestamp value={workflow.updatedAt} /> ·{" "}
+            <span className="font-mono text-xs">{workflow.id}</span> · updated <Timestamp value={workflow.updatedAt} />{" "}
+            ·{" "}
             <Link href="/workflow-runs" className="text-indigo-600 hover:underline">
               Workflow runs
             </Link>
@@ -58,11 +59,20 @@ export default async function WorkflowPage({ params, searchParams }: Props) {
         groups={choices.groups}
         save={saveWorkflowAction}
         testRun={testRunWorkflowAction}
-        notice={query.created ? "Created. Trigger it with its key, or try it with a sandbox test run in the Test run panel." : undefined}
+        notice={
+          query.created
+            ? "Created. Trigger it with its key, or try it with a sandbox test run in the Test run panel."
+            : undefined
+        }
       />
       <div className="pt-4">
         <Card title="Delete" id="delete-workflow" description="Runs are kept; runs already started finish their steps.">
-          <WorkflowRowActions workflow={workflow} setEnabled={setWorkflowEnabledAction} remove={deleteWorkflowAction} showToggle={false} />
+          <WorkflowRowActions
+            workflow={workflow}
+            setEnabled={setWorkflowEnabledAction}
+            remove={deleteWorkflowAction}
+            showToggle={false}
+          />
         </Card>
       </div>
     </div>

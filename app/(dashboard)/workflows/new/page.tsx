@@ -22,7 +22,14 @@ export default async function NewWorkflowPage() {
         ← All workflows
       </Link>
       <PageHeader title="New workflow" description="Send emails from your templates, with waits in between." />
-      <WorkflowBuilder workflowId={null} initial={initial} templates={choices.templates} groups={choices.groups} save={saveWorkflowAction} testRun={testRunWorkflowAction} />
+      <WorkflowBuilder
+        workflowId={null}
+        initial={initial}
+        templates={choices.templates}
+        groups={choices.groups}
+        save={saveWorkflowAction}
+        testRun={testRunWorkflowAction}
+      />
     </div>
   );
 }

@@ -8,4 +8,3 @@ export const { POST } = signedPostRoute({
   bodyName: "A Resend event",
   ingest: (body, headers) => ingestResendEvent({ body, headers }),
 });
-

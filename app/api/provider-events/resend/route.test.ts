@@ -36,11 +36,26 @@ interface Delivery {
 }
 
 /** Posts one event to the real route, signed the way Resend (Svix) signs it. */
-function deliver({ type, emailId, at, data = {}, svixId = `msg_${randomUUID()}`, signedAt = new Date(), secret = SECRET }: Delivery) {
+function deliver({
+  type,
+  emailId,
+  at,
+  data = {},
+  svixId = `msg_${randomUUID()}`,
+  signedAt = new Date(),
+  secret = SECRET,
+}: Delivery) {
   const rawBody = JSON.stringify({
     type,
     created_at: at.toISOString(),
-    data: { created_at: at.toISOString(), email_id: emailId, from: "hello@example.com", to: ["ada@example.org"], subject: "Hello", ...data },
+    data: {
+      created_at: at.toISOString(),
+      email_id: emailId,
+      from: "hello@example.com",
+      to: ["ada@example.org"],
+      subject: "Hello",
+      ...data,
+    },
   });
   const headers = {
     "content-type": "application/json",
@@ -91,7 +106,12 @@ describe("POST /api/provider-events/resend", () => {
     const open = { ipAddress: "203.0.113.7", userAgent: "Mozilla/5.0" };
     expect((await deliver({ type: "email.opened", emailId, at: t3 })).status).toBe(200);
     expect((await deliver({ type: "email.opened", emailId, at: t1, data: { open } })).status).toBe(200);
-    const click = { link: "https://example.com/start", ipAddress: "203.0.113.7", userAgent: "Mozilla/5.0", timestamp: t2.toISOString() };
+    const click = {
+      link: "https://example.com/start",
+      ipAddress: "203.0.113.7",
+      userAgent: "Mozilla/5.0",
+      timestamp: t2.toISOString(),
+    };
     expect((await deliver({ type: "email.clicked", emailId, at: t2, data: { click } })).status).toBe(200);
     const { message, events } = await state(id);
     expect(message.firstOpenedAt?.toISOString()).toBe(t1.toISOString());
@@ -118,14 +138,22 @@ describe("POST /api/provider-events/resend", () => {
   it("delivered arriving after clicked keeps SUCCEEDED and both times right", async () => {
     const { id, emailId } = await sentMessage();
     const [deliveredAt, clickedAt] = [minutesAgo(5), minutesAgo(1)];
-    await deliver({ type: "email.clicked", emailId, at: clickedAt, data: { click: { link: "https://example.com/a" } } });
+    await deliver({
+      type: "email.clicked",
+      emailId,
+      at: clickedAt,
+      data: { click: { link: "https://example.com/a" } },
+    });
     await deliver({ type: "email.delivered", emailId, at: deliveredAt });
     const { message, events } = await state(id);
     expect(message.status).toBe("SUCCEEDED");
     expect(message.deliveredAt?.toISOString()).toBe(deliveredAt.toISOString());
     expect(message.firstClickedAt?.toISOString()).toBe(clickedAt.toISOString());
     // The timeline reads in event time, not arrival order.
-    expect(events.map((event) => event.code)).toEqual(["EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT"]);
+    expect(events.map((event) => event.code)).toEqual([
+      "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+      "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT",
+    ]);
   });
 
   it("records bounces with the diagnostic, delays and complaints", async () => {
@@ -163,13 +191,23 @@ describe("POST /api/provider-events/resend", () => {
       return emailId;
     };
     const soft = await message({ to: ["soft@example.org"] });
-    await deliver({ type: "email.bounced", emailId: soft, at: minutesAgo(1), data: { bounce: { type: "Transient", message: "Mailbox full" } } });
+    await deliver({
+      type: "email.bounced",
+      emailId: soft,
+      at: minutesAgo(1),
+      data: { bounce: { type: "Transient", message: "Mailbox full" } },
+    });
     const several = await message({ to: ["a@example.org"], cc: ["b@example.org"] });
     await deliver({ type: "email.complained", emailId: several, at: minutesAgo(1) });
     expect(await listed()).toEqual([]);
 
     const hard = await message({ to: ["Hard <Hard@Example.org>"] });
-    await deliver({ type: "email.bounced", emailId: hard, at: minutesAgo(1), data: { bounce: { type: "Permanent", message: "550 No such user" } } });
+    await deliver({
+      type: "email.bounced",
+      emailId: hard,
+      at: minutesAgo(1),
+      data: { bounce: { type: "Permanent", message: "550 No such user" } },
+    });
     const complained = await message({ to: ["spam@example.org"] });
     await deliver({ type: "email.complained", emailId: complained, at: minutesAgo(1) });
     expect((await listed()).map((row) => [row.email, row.reason])).toEqual([
@@ -195,7 +233,12 @@ describe("POST /api/provider-events/resend", () => {
 
   it("rejects a forged, a stale and an unsigned delivery with 401 JSON", async () => {
     const { id, emailId } = await sentMessage();
-    const forged = await deliver({ type: "email.delivered", emailId, at: new Date(), secret: `whsec_${randomBytes(24).toString("base64")}` });
+    const forged = await deliver({
+      type: "email.delivered",
+      emailId,
+      at: new Date(),
+      secret: `whsec_${randomBytes(24).toString("base64")}`,
+    });
     const stale = await deliver({ type: "email.delivered", emailId, at: minutesAgo(6), signedAt: minutesAgo(6) });
     const unsigned = await callRoute(POST, "/api/provider-events/resend", {
       method: "POST",

@@ -8,4 +8,3 @@ export const { POST } = signedPostRoute({
   bodyName: "An SNS message",
   ingest: (body) => ingestSesNotification(body),
 });
-

@@ -9,7 +9,12 @@ import { useSettings } from "@/lib/testing/settings";
 import { POST } from "./handlers";
 
 /** What /api/provider-events/ses refuses: forged, altered, replayed, foreign topics and certificates. Nothing is recorded. */
-const SETTINGS = ["SES_SNS_TOPIC_ARNS", "SNS_TEST_TRUSTED_ORIGIN", "NODE_ENV", "POSTWERK_ALLOW_INSECURE_TEST_SETTINGS"] as const;
+const SETTINGS = [
+  "SES_SNS_TOPIC_ARNS",
+  "SNS_TEST_TRUSTED_ORIGIN",
+  "NODE_ENV",
+  "POSTWERK_ALLOW_INSECURE_TEST_SETTINGS",
+] as const;
 const saved = Object.fromEntries(SETTINGS.map((name) => [name, process.env[name]]));
 const OTHER_TOPIC = "arn:aws:sns:us-east-1:210987654321:someone-else";
 let sns: FakeSns;
@@ -28,12 +33,22 @@ afterAll(async () => {
   await sns.close();
 });
 
-const post = (body: unknown) => callRoute(POST, "/api/provider-events/ses", { method: "POST", rawBody: typeof body === "string" ? body : JSON.stringify(body) });
+const post = (body: unknown) =>
+  callRoute(POST, "/api/provider-events/ses", {
+    method: "POST",
+    rawBody: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 async function delivery() {
   const sesMessageId = `0102${randomUUID().replaceAll("-", "")}-000000`;
-  const id = await insertTestMessage(workspaceId, { referenceId: sesMessageId, status: "SUCCEEDED", sentAt: new Date() });
-  const message = sesEvent("Delivery", sesMessageId, { delivery: { timestamp: new Date().toISOString(), recipients: ["ada@example.org"] } });
+  const id = await insertTestMessage(workspaceId, {
+    referenceId: sesMessageId,
+    status: "SUCCEEDED",
+    sentAt: new Date(),
+  });
+  const message = sesEvent("Delivery", sesMessageId, {
+    delivery: { timestamp: new Date().toISOString(), recipients: ["ada@example.org"] },
+  });
   return { id, message };
 }
 
@@ -42,7 +57,12 @@ describe("POST /api/provider-events/ses refuses", () => {
     const { id, message } = await delivery();
     const forged = sns.notification(message, { certificateUrl: sns.otherCertificateUrl });
     const altered = { ...sns.notification(message), Message: message.replace("ada@example.org", "eve@example.org") };
-    const retyped = { ...sns.notification(message), Type: "SubscriptionConfirmation", Token: "t", SubscribeURL: `${sns.origin}/?Action=ConfirmSubscription&Token=t` };
+    const retyped = {
+      ...sns.notification(message),
+      Type: "SubscriptionConfirmation",
+      Token: "t",
+      SubscribeURL: `${sns.origin}/?Action=ConfirmSubscription&Token=t`,
+    };
     const downgraded = { ...sns.notification(message, { version: "2" }), SignatureVersion: "1" };
     const replayed = sns.notification(message, { timestamp: new Date(Date.now() - 66 * 60_000) });
     const future = sns.notification(message, { timestamp: new Date(Date.now() + 10 * 60_000) });
@@ -142,7 +162,9 @@ describe("SNS subscriptions", () => {
 
   it("never visits a SubscribeURL outside SNS", async () => {
     const before = sns.confirmations.length;
-    const response = await post(sns.subscriptionConfirmation({ subscribeUrl: "http://169.254.169.254/latest/meta-data/" }));
+    const response = await post(
+      sns.subscriptionConfirmation({ subscribeUrl: "http://169.254.169.254/latest/meta-data/" }),
+    );
     expect(response.status).toBe(401);
     expect(response.json.error.param).toBe("SubscribeURL");
     expect(sns.confirmations).toHaveLength(before);
@@ -161,7 +183,10 @@ describe("the trust of SNS URLs", () => {
       useSettings({ POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: "true" });
       expect(env().SNS_TEST_TRUSTED_ORIGIN).toBe(sns.origin);
     } finally {
-      useSettings({ NODE_ENV: saved.NODE_ENV, POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: saved.POSTWERK_ALLOW_INSECURE_TEST_SETTINGS });
+      useSettings({
+        NODE_ENV: saved.NODE_ENV,
+        POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: saved.POSTWERK_ALLOW_INSECURE_TEST_SETTINGS,
+      });
       resetEnvForTests();
     }
   });

@@ -10,7 +10,9 @@ export async function POST(_request: Request, { params }: Context): Promise<Resp
   const { token } = await params;
   try {
     const target = await unsubscribeContact(token, "ONE_CLICK");
-    return jsonResponse(ok({ unsubscribed: true, email: target.email, group: { key: target.group.key, name: target.group.name } }));
+    return jsonResponse(
+      ok({ unsubscribed: true, email: target.email, group: { key: target.group.key, name: target.group.name } }),
+    );
   } catch (error) {
     return jsonResponse(errorReply(error));
   }
@@ -19,5 +21,8 @@ export async function POST(_request: Request, { params }: Context): Promise<Resp
 // GET /api/unsubscribe/<token> – a person who opens the header's URL gets the confirm page; GET changes nothing
 export async function GET(_request: Request, { params }: Context): Promise<Response> {
   const { token } = await params;
-  return new Response(null, { status: 303, headers: { location: `/u/${encodeURIComponent(token)}`, "cache-control": "no-store" } });
+  return new Response(null, {
+    status: 303,
+    headers: { location: `/u/${encodeURIComponent(token)}`, "cache-control": "no-store" },
+  });
 }

@@ -4,7 +4,11 @@ import { receiveUpload } from "@/lib/domain/attachments/receive-upload";
 import { serializeAttachment } from "@/lib/domain/attachments/serialize";
 
 // The signed URL is the only credential, so any origin may use it (a browser uploading directly).
-const CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "PUT", "access-control-allow-headers": "content-type" };
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "PUT",
+  "access-control-allow-headers": "content-type",
+};
 
 // PUT /api/uploads/:id?expires&credential&signature – the raw bytes of an attachment (≤ 40 MB)
 export async function PUT(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
@@ -20,7 +24,8 @@ export async function PUT(request: Request, { params }: { params: Promise<{ id: 
   } catch (error) {
     const reply = errorReply(error);
     // A signature, not HTTP Basic, authorises this URL: a Basic challenge would make browsers prompt.
-    const challenge: Record<string, string> = reply.status === 401 ? { "www-authenticate": 'Signature realm="upload"' } : {};
+    const challenge: Record<string, string> =
+      reply.status === 401 ? { "www-authenticate": 'Signature realm="upload"' } : {};
     return jsonResponse({ ...reply, headers: { ...reply.headers, ...challenge, ...CORS } });
   }
 }

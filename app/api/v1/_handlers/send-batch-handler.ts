@@ -7,7 +7,12 @@ import { serializeBatch } from "@/lib/domain/batches/serialize";
 /** Shared by POST /v1/batches, /v1/sandbox/batches and the older /v1/(sandbox/)email_messages_batch. */
 export function sendBatchHandler({ sandbox }: { sandbox: boolean }) {
   return withApiKey({ scope: "emails:send", body: "json", maxBytes: 10 * MB, sandbox }, async ({ principal, body }) => {
-    const { batch, emailMessageIds, replayed } = await sendBatch({ workspaceId: principal.workspaceId, sandbox, body, allowedSenders: principal.allowedSenders });
+    const { batch, emailMessageIds, replayed } = await sendBatch({
+      workspaceId: principal.workspaceId,
+      sandbox,
+      body,
+      allowedSenders: principal.allowedSenders,
+    });
     const data = serializeBatch(batch, emailMessageIds);
     return replayed ? ok(data, { "idempotent-replayed": "true" }) : created(data);
   });

@@ -6,7 +6,14 @@ import { serializeMessage } from "@/lib/domain/messages/serialize";
 /** Shared by POST /v1/email_messages and /v1/sandbox/email_messages. */
 export function sendEmailHandler({ sandbox }: { sandbox: boolean }) {
   return withApiKey({ scope: "emails:send", body: "json", sandbox }, async ({ principal, body }) => {
-    const { message, replayed } = await sendMessage({ workspaceId: principal.workspaceId, sandbox, body, allowedSenders: principal.allowedSenders });
-    return replayed ? ok(serializeMessage(message), { "idempotent-replayed": "true" }) : created(serializeMessage(message));
+    const { message, replayed } = await sendMessage({
+      workspaceId: principal.workspaceId,
+      sandbox,
+      body,
+      allowedSenders: principal.allowedSenders,
+    });
+    return replayed
+      ? ok(serializeMessage(message), { "idempotent-replayed": "true" })
+      : created(serializeMessage(message));
   });
 }

@@ -7,6 +7,8 @@ import { triggerWorkflowRun } from "@/lib/flows/workflows/trigger-workflow-run";
 export function triggerWorkflowHandler({ sandbox }: { sandbox: boolean }) {
   return withApiKey({ scope: "emails:send", body: "json", sandbox }, async ({ principal, body }) => {
     const { run, replayed } = await triggerWorkflowRun({ workspaceId: principal.workspaceId, sandbox, body });
-    return replayed ? ok(serializeWorkflowRun(run), { "idempotent-replayed": "true" }) : created(serializeWorkflowRun(run));
+    return replayed
+      ? ok(serializeWorkflowRun(run), { "idempotent-replayed": "true" })
+      : created(serializeWorkflowRun(run));
   });
 }

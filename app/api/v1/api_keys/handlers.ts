@@ -14,8 +14,16 @@ export const GET = withApiKey({ scope: "keys:write", body: "none" }, async ({ pr
 });
 
 // POST /v1/api_keys – a new key; the answer carries its secret, shown this once. Never more than the calling key may do.
-export const POST = withApiKey({ scope: "keys:write", body: "json", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
-  const grant = parseInput(apiKeyGrantSchema, body);
-  const key = await createApiKeyAsKey({ workspaceId: principal.workspaceId, creatorKeyId: principal.apiKeyId, grant, actor: apiActor(principal, request) });
-  return created(serializeCreatedApiKey(key));
-});
+export const POST = withApiKey(
+  { scope: "keys:write", body: "json", maxBytes: 16 * 1024 },
+  async ({ principal, request, body }) => {
+    const grant = parseInput(apiKeyGrantSchema, body);
+    const key = await createApiKeyAsKey({
+      workspaceId: principal.workspaceId,
+      creatorKeyId: principal.apiKeyId,
+      grant,
+      actor: apiActor(principal, request),
+    });
+    return created(serializeCreatedApiKey(key));
+  },
+);

@@ -20,7 +20,14 @@ describe("POST /v1/attachments", () => {
     const after = Date.now();
     expect(res.status).toBe(201);
     const data = res.json.data;
-    expect(data).toMatchObject({ type: "Attachment", status: "PENDING", name: null, contentType: null, size: null, uploadedAt: null });
+    expect(data).toMatchObject({
+      type: "Attachment",
+      status: "PENDING",
+      name: null,
+      contentType: null,
+      size: null,
+      uploadedAt: null,
+    });
     expect(data.id).toMatch(/^attachment_[0-9A-Za-z]{16}$/);
     expect(data.createdAt).toMatch(ISO);
     expect(data.updatedAt).toMatch(ISO);
@@ -34,10 +41,17 @@ describe("POST /v1/attachments", () => {
     expect(url.searchParams.get("expires")).toBe(String(expiresAt / 1000));
     expect(url.searchParams.get("credential")).toBe(ws.key.id);
     expect(url.searchParams.get("signature")).toMatch(/^[0-9a-f]{64}$/);
-    expect(verifyUploadGrant(data.id, url.searchParams)).toMatchObject({ attachmentId: data.id, credential: ws.key.id });
+    expect(verifyUploadGrant(data.id, url.searchParams)).toMatchObject({
+      attachmentId: data.id,
+      credential: ws.key.id,
+    });
 
     const [row] = await (await getDb()).select().from(attachments).where(eq(attachments.id, data.id));
-    expect(row).toMatchObject({ workspaceId: ws.workspace.id, status: "PENDING", storageKey: `attachments/${ws.workspace.id}/${data.id}` });
+    expect(row).toMatchObject({
+      workspaceId: ws.workspace.id,
+      status: "PENDING",
+      storageKey: `attachments/${ws.workspace.id}/${data.id}`,
+    });
   });
 
   it("keeps the declared name, content type and size; an empty body and an empty object are fine", async () => {
@@ -50,7 +64,10 @@ describe("POST /v1/attachments", () => {
     expect(declared.json.data).toMatchObject({ name: "invoice.pdf", contentType: "application/pdf", size: 1234 });
     const empty = await callRoute(POST, "/api/v1/attachments", { authorization: ws.authorization, body: {} });
     expect(empty.status).toBe(201);
-    const nulls = await callRoute(POST, "/api/v1/attachments", { authorization: ws.authorization, body: { name: null } });
+    const nulls = await callRoute(POST, "/api/v1/attachments", {
+      authorization: ws.authorization,
+      body: { name: null },
+    });
     expect(nulls.status).toBe(201);
   });
 
@@ -59,7 +76,13 @@ describe("POST /v1/attachments", () => {
     ["size not a number", { size: "12" }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "size"],
     ["negative size", { size: -1 }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "size"],
     ["name of the wrong type", { name: 5 }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "name"],
-    ["contentType not a MIME type", { contentType: "pdf" }, 400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", "contentType"],
+    [
+      "contentType not a MIME type",
+      { contentType: "pdf" },
+      400,
+      "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      "contentType",
+    ],
     ["body not an object", [1], 400, "INVALID_JSON", undefined],
   ];
 

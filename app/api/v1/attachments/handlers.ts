@@ -4,7 +4,14 @@ import { createAttachment } from "@/lib/domain/attachments/create-attachment";
 import { serializeAttachment } from "@/lib/domain/attachments/serialize";
 
 // POST /v1/attachments – an attachment id and the signed URL its bytes are PUT to (valid 1 hour)
-export const POST = withApiKey({ scope: "emails:send", body: "optional", maxBytes: 64 * 1024 }, async ({ principal, body }) => {
-  const { attachment, uploadUrl } = await createAttachment({ workspaceId: principal.workspaceId, credential: principal.apiKeyId, body });
-  return created(serializeAttachment(attachment, uploadUrl));
-});
+export const POST = withApiKey(
+  { scope: "emails:send", body: "optional", maxBytes: 64 * 1024 },
+  async ({ principal, body }) => {
+    const { attachment, uploadUrl } = await createAttachment({
+      workspaceId: principal.workspaceId,
+      credential: principal.apiKeyId,
+      body,
+    });
+    return created(serializeAttachment(attachment, uploadUrl));
+  },
+);

@@ -25,8 +25,14 @@ async function rowsOf(workspaceId: string) {
 }
 
 async function deliveryJobs(workspaceId: string): Promise<number> {
-  const result = await (await getDb()).execute(sql`select count(*)::int as n from pgboss.job where name = 'deliver-message' and data->>'workspaceId' = ${workspaceId}`);
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{ n: number }>;
+  const result = await (
+    await getDb()
+  ).execute(
+    sql`select count(*)::int as n from pgboss.job where name = 'deliver-message' and data->>'workspaceId' = ${workspaceId}`,
+  );
+  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as Array<{
+    n: number;
+  }>;
   return rows[0].n;
 }
 
@@ -34,12 +40,26 @@ describe("POST /v1/batches", () => {
   it("201 with the Batch: ids in request order, source BATCH, CREATED + RENDERED, contacts and jobs", async () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate();
-    const body = { emailMessages: [raw(0), { templateId: template.id, to: "ann@example.org", variables: { name: "Ann" } }, raw(2, { metadata: { n: 2 } })] };
+    const body = {
+      emailMessages: [
+        raw(0),
+        { templateId: template.id, to: "ann@example.org", variables: { name: "Ann" } },
+        raw(2, { metadata: { n: 2 } }),
+      ],
+    };
     const res = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body });
     expect(res.status).toBe(201);
     const batch = res.json.data;
     expect(batch).toMatchObject({ type: "Batch", sandbox: false, count: 3 });
-    expect(Object.keys(batch).sort()).toEqual(["count", "createdAt", "emailMessageIds", "id", "sandbox", "type", "updatedAt"]);
+    expect(Object.keys(batch).sort()).toEqual([
+      "count",
+      "createdAt",
+      "emailMessageIds",
+      "id",
+      "sandbox",
+      "type",
+      "updatedAt",
+    ]);
     expect(batch.id).toMatch(/^batch_[0-9A-Za-z]{16}$/);
     expect(batch.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(batch.emailMessageIds).toHaveLength(3);
@@ -47,13 +67,24 @@ describe("POST /v1/batches", () => {
     const { messages, events } = await rowsOf(ws.workspace.id);
     const byId = new Map(messages.map((m) => [m.id, m]));
     batch.emailMessageIds.forEach((id: string, index: number) => {
-      expect(byId.get(id)).toMatchObject({ batchId: batch.id, batchIndex: index, source: "BATCH", status: "PENDING", sandbox: false });
+      expect(byId.get(id)).toMatchObject({
+        batchId: batch.id,
+        batchIndex: index,
+        source: "BATCH",
+        status: "PENDING",
+        sandbox: false,
+      });
     });
     expect(byId.get(batch.emailMessageIds[0])!.subject).toBe("Receipt 0");
     expect(byId.get(batch.emailMessageIds[1])).toMatchObject({ subject: "Welcome, Ann", templateId: template.id });
     expect(byId.get(batch.emailMessageIds[2])!.metadata).toEqual({ n: 2 });
     for (const id of batch.emailMessageIds) {
-      expect(events.filter((e) => e.emailMessageId === id).map((e) => e.code).sort()).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED"]);
+      expect(
+        events
+          .filter((e) => e.emailMessageId === id)
+          .map((e) => e.code)
+          .sort(),
+      ).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED"]);
     }
     const people = await (await getDb()).select().from(contacts).where(eq(contacts.workspaceId, ws.workspace.id));
     expect(people.map((c) => c.email).sort()).toEqual(["ann@example.org", "u0@example.org", "u2@example.org"]);
@@ -62,7 +93,10 @@ describe("POST /v1/batches", () => {
 
   it("sandbox: source SANDBOX_BATCH, SUCCEEDED at once, no contacts, no jobs, test mode does not apply", async () => {
     const ws = await createTestWorkspace({ testMode: true });
-    const res = await callRoute(sandboxPost, "/api/v1/sandbox/batches", { authorization: ws.authorization, body: { emailMessages: [raw(0), raw(1)] } });
+    const res = await callRoute(sandboxPost, "/api/v1/sandbox/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw(0), raw(1)] },
+    });
     expect(res.status).toBe(201);
     expect(res.json.data).toMatchObject({ sandbox: true, count: 2 });
     const { messages, events } = await rowsOf(ws.workspace.id);
@@ -71,7 +105,9 @@ describe("POST /v1/batches", () => {
       ["SANDBOX_BATCH", "SUCCEEDED", true],
     ]);
     expect(events).toHaveLength(4);
-    expect(await (await getDb()).select().from(contacts).where(eq(contacts.workspaceId, ws.workspace.id))).toHaveLength(0);
+    expect(await (await getDb()).select().from(contacts).where(eq(contacts.workspaceId, ws.workspace.id))).toHaveLength(
+      0,
+    );
     expect(await deliveryJobs(ws.workspace.id)).toBe(0);
   });
 
@@ -80,22 +116,35 @@ describe("POST /v1/batches", () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate();
     const elements = Array.from({ length: 1000 }, (_, i) =>
-      i % 2 ? raw(i) : { templateId: template.id, to: `u${i}@example.org`, variables: { name: `User ${i}` }, metaId: `m-${i}` },
+      i % 2
+        ? raw(i)
+        : { templateId: template.id, to: `u${i}@example.org`, variables: { name: `User ${i}` }, metaId: `m-${i}` },
     );
-    const res = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body: { emailMessages: elements } });
+    const res = await callRoute(POST, "/api/v1/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: elements },
+    });
     expect(res.status).toBe(201);
     expect(res.json.data.emailMessageIds).toHaveLength(1000);
     expect(new Set(res.json.data.emailMessageIds).size).toBe(1000);
-    const [{ n }] = await (await getDb())
+    const [{ n }] = await (
+      await getDb()
+    )
       .select({ n: sql<number>`count(*)::int` })
       .from(emailMessages)
       .where(and(eq(emailMessages.workspaceId, ws.workspace.id), eq(emailMessages.batchId, res.json.data.id)));
     expect(n).toBe(1000);
 
     for (const size of [1001, 0]) {
-      const refused = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body: { emailMessages: Array.from({ length: size }, (_, i) => raw(i)) } });
+      const refused = await callRoute(POST, "/api/v1/batches", {
+        authorization: ws.authorization,
+        body: { emailMessages: Array.from({ length: size }, (_, i) => raw(i)) },
+      });
       expect(refused.status).toBe(400);
-      expect(refused.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "emailMessages" });
+      expect(refused.json.error).toMatchObject({
+        code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+        param: "emailMessages",
+      });
     }
     expect((await rowsOf(ws.workspace.id)).batches).toHaveLength(1);
   });
@@ -106,27 +155,73 @@ describe("POST /v1/batches", () => {
       const res = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body });
       expect([res.status, res.json.error.param]).toEqual([400, "emailMessages"]);
     }
-    const notJson = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, rawBody: "[", headers: { "content-type": "application/json" } });
+    const notJson = await callRoute(POST, "/api/v1/batches", {
+      authorization: ws.authorization,
+      rawBody: "[",
+      headers: { "content-type": "application/json" },
+    });
     expect([notJson.status, notJson.json.error.code]).toEqual([400, "INVALID_JSON"]);
     const big = "x".repeat(1024 * 1024);
-    const huge = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body: { emailMessages: Array.from({ length: 11 }, (_, i) => raw(i, { bodyHtml: big })) } });
+    const huge = await callRoute(POST, "/api/v1/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: Array.from({ length: 11 }, (_, i) => raw(i, { bodyHtml: big })) },
+    });
     expect([huge.status, huge.json.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
     expect((await rowsOf(ws.workspace.id)).messages).toHaveLength(0);
   });
 
   it("all or nothing: details name every bad index, with full param paths, and nothing is written", async () => {
     const ws = await createTestWorkspace();
-    const elements = [raw(0), raw(1, { to: "nope" }), raw(2), raw(3, { from: "x@unverified.org" }), "not an object", raw(5, { templateId: "tpl_0000000000000000" }), raw(6, { headers: { "X-Evil": "1" } })];
-    const res = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body: { emailMessages: elements } });
+    const elements = [
+      raw(0),
+      raw(1, { to: "nope" }),
+      raw(2),
+      raw(3, { from: "x@unverified.org" }),
+      "not an object",
+      raw(5, { templateId: "tpl_0000000000000000" }),
+      raw(6, { headers: { "X-Evil": "1" } }),
+    ];
+    const res = await callRoute(POST, "/api/v1/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: elements },
+    });
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "emailMessages[1].to" });
+    expect(res.json.error).toMatchObject({
+      code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      param: "emailMessages[1].to",
+    });
     expect(res.json.error.message).toMatch(/5 of 7 messages/);
     expect(res.json.error.details).toEqual([
-      { index: 1, param: "emailMessages[1].to", code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", message: expect.any(String) },
-      { index: 3, param: "emailMessages[3].from", code: "EMAIL_MESSAGE_INVALID_SENDER_ERROR", message: expect.any(String) },
-      { index: 4, param: "emailMessages[4]", code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", message: expect.any(String) },
-      { index: 5, param: "emailMessages[5].bodyHtml", code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", message: expect.any(String) },
-      { index: 6, param: "emailMessages[6].headers.X-Evil", code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", message: expect.any(String) },
+      {
+        index: 1,
+        param: "emailMessages[1].to",
+        code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR",
+        message: expect.any(String),
+      },
+      {
+        index: 3,
+        param: "emailMessages[3].from",
+        code: "EMAIL_MESSAGE_INVALID_SENDER_ERROR",
+        message: expect.any(String),
+      },
+      {
+        index: 4,
+        param: "emailMessages[4]",
+        code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+        message: expect.any(String),
+      },
+      {
+        index: 5,
+        param: "emailMessages[5].bodyHtml",
+        code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+        message: expect.any(String),
+      },
+      {
+        index: 6,
+        param: "emailMessages[6].headers.X-Evil",
+        code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+        message: expect.any(String),
+      },
     ]);
     const rows = await rowsOf(ws.workspace.id);
     expect([rows.messages.length, rows.batches.length, rows.events.length]).toEqual([0, 0, 0]);
@@ -136,14 +231,23 @@ describe("POST /v1/batches", () => {
   it("failures that share one code answer with that code's status (404 template, 422 test mode)", async () => {
     const ws = await createTestWorkspace({ testMode: true });
     const missing = { templateId: "tpl_0000000000000000", to: "a@example.org" };
-    const notFound = await callRoute(sandboxPost, "/api/v1/sandbox/batches", { authorization: ws.authorization, body: { emailMessages: [raw(0), missing, missing] } });
+    const notFound = await callRoute(sandboxPost, "/api/v1/sandbox/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw(0), missing, missing] },
+    });
     expect(notFound.status).toBe(404);
     expect(notFound.json.error).toMatchObject({ code: "NOT_FOUND", param: "emailMessages[1].templateId" });
     expect(notFound.json.error.details.map((d: { index: number }) => d.index)).toEqual([1, 2]);
-    const testMode = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body: { emailMessages: [raw(0), raw(1)] } });
+    const testMode = await callRoute(POST, "/api/v1/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw(0), raw(1)] },
+    });
     expect(testMode.status).toBe(422);
     expect(testMode.json.error.code).toBe("EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR");
-    expect(testMode.json.error.details.map((d: { param: string }) => d.param)).toEqual(["emailMessages[0].to", "emailMessages[1].to"]);
+    expect(testMode.json.error.details.map((d: { param: string }) => d.param)).toEqual([
+      "emailMessages[0].to",
+      "emailMessages[1].to",
+    ]);
     expect((await rowsOf(ws.workspace.id)).messages).toHaveLength(0);
   });
 
@@ -151,7 +255,11 @@ describe("POST /v1/batches", () => {
     const ws = await createTestWorkspace();
     for (const authorization of [null, `Basic ${Buffer.from(`${ws.key.id}:wrong`).toString("base64")}`]) {
       const res = await callRoute(POST, "/api/v1/batches", { authorization, body: { emailMessages: [raw(0)] } });
-      expect([res.status, res.json.error.code, res.headers.get("www-authenticate")]).toEqual([401, "UNAUTHORIZED", 'Basic realm="api"']);
+      expect([res.status, res.json.error.code, res.headers.get("www-authenticate")]).toEqual([
+        401,
+        "UNAUTHORIZED",
+        'Basic realm="api"',
+      ]);
     }
     for (const method of ["GET", "DELETE"]) {
       const res = await callApi("/api/v1/batches", { authorization: ws.authorization, method });
@@ -162,9 +270,20 @@ describe("POST /v1/batches", () => {
 
   it("the older paths /v1/email_messages_batch and /v1/sandbox/email_messages_batch work the same", async () => {
     const ws = await createTestWorkspace();
-    const live = await callRoute(POST, "/api/v1/email_messages_batch", { authorization: ws.authorization, body: { emailMessages: [raw(0)] } });
-    const sandbox = await callRoute(sandboxPost, "/api/v1/sandbox/email_messages_batch", { authorization: ws.authorization, body: { emailMessages: [raw(1)] } });
-    expect([live.status, live.json.data.sandbox, sandbox.status, sandbox.json.data.sandbox]).toEqual([201, false, 201, true]);
+    const live = await callRoute(POST, "/api/v1/email_messages_batch", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw(0)] },
+    });
+    const sandbox = await callRoute(sandboxPost, "/api/v1/sandbox/email_messages_batch", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw(1)] },
+    });
+    expect([live.status, live.json.data.sandbox, sandbox.status, sandbox.json.data.sandbox]).toEqual([
+      201,
+      false,
+      201,
+      true,
+    ]);
     const { messages } = await rowsOf(ws.workspace.id);
     expect(messages.map((m) => m.source).sort()).toEqual(["BATCH", "SANDBOX_BATCH"]);
   });
@@ -173,13 +292,25 @@ describe("POST /v1/batches", () => {
 describe("POST /v1/batches – metaId idempotency per element", () => {
   it("an element matching an earlier one (metaId + body) is not created again: its position holds the earlier id", async () => {
     const ws = await createTestWorkspace();
-    const first = await callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body: { emailMessages: [raw(0, { metaId: "a" }), raw(1, { metaId: "b" })] } });
+    const first = await callRoute(POST, "/api/v1/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw(0, { metaId: "a" }), raw(1, { metaId: "b" })] },
+    });
     expect(first.status).toBe(201);
     const [a, b] = first.json.data.emailMessageIds;
     // b's body changed: a new message; a repeated in the same batch: one message for both positions.
     const second = await callRoute(POST, "/api/v1/batches", {
       authorization: ws.authorization,
-      body: { emailMessages: [raw(2), { metaId: "a", ...raw(0) }, raw(1, { metaId: "b", subject: "Changed" }), raw(0, { metaId: "a" }), raw(9, { metaId: "c" }), raw(9, { metaId: "c" })] },
+      body: {
+        emailMessages: [
+          raw(2),
+          { metaId: "a", ...raw(0) },
+          raw(1, { metaId: "b", subject: "Changed" }),
+          raw(0, { metaId: "a" }),
+          raw(9, { metaId: "c" }),
+          raw(9, { metaId: "c" }),
+        ],
+      },
     });
     expect(second.status).toBe(201);
     const ids: string[] = second.json.data.emailMessageIds;
@@ -192,9 +323,16 @@ describe("POST /v1/batches – metaId idempotency per element", () => {
     const { messages } = await rowsOf(ws.workspace.id);
     expect(messages).toHaveLength(5);
     const own = messages.filter((m) => m.batchId === second.json.data.id).sort((x, y) => x.batchIndex! - y.batchIndex!);
-    expect(own.map((m) => [m.id, m.batchIndex])).toEqual([[ids[0], 0], [ids[2], 2], [ids[4], 4]]);
+    expect(own.map((m) => [m.id, m.batchIndex])).toEqual([
+      [ids[0], 0],
+      [ids[2], 2],
+      [ids[4], 4],
+    ]);
     // The same element in the sandbox is another environment: a new message.
-    const sandbox = await callRoute(sandboxPost, "/api/v1/sandbox/batches", { authorization: ws.authorization, body: { emailMessages: [raw(0, { metaId: "a" })] } });
+    const sandbox = await callRoute(sandboxPost, "/api/v1/sandbox/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw(0, { metaId: "a" })] },
+    });
     expect(sandbox.json.data.emailMessageIds[0]).not.toBe(a);
   });
 
@@ -224,13 +362,20 @@ describe("POST /v1/batches – metaId idempotency per element", () => {
   it("two identical batches at the same moment create one batch and one message per element", async () => {
     const ws = await createTestWorkspace();
     const body = { emailMessages: [raw(0, { metaId: "p" }), raw(1, { metaId: "q" })] };
-    const results = await Promise.all(Array.from({ length: 3 }, () => callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body })));
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => callRoute(POST, "/api/v1/batches", { authorization: ws.authorization, body })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 201]);
     expect(new Set(results.map((r) => r.json.data.id)).size).toBe(1);
     const rows = await rowsOf(ws.workspace.id);
     expect([rows.batches.length, rows.messages.length]).toEqual([1, 2]);
     const ids = results[0].json.data.emailMessageIds;
-    const created = await (await getDb()).select({ id: emailMessages.id }).from(emailMessages).where(inArray(emailMessages.id, ids));
+    const created = await (
+      await getDb()
+    )
+      .select({ id: emailMessages.id })
+      .from(emailMessages)
+      .where(inArray(emailMessages.id, ids));
     expect(created).toHaveLength(2);
   });
 });

@@ -25,7 +25,11 @@ describe("/v1/contacts", () => {
     const news = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "news", name: "News" });
     const alerts = await createUnsubscribeGroup({ workspaceId: ws.workspace.id, key: "alerts", name: "Alerts" });
     const emails = (answer: { json: { data: Array<{ email: string }> } }) => answer.json.data.map((row) => row.email);
-    expect(emails(await callRoute(list, "/api/v1/contacts", auth))).toEqual(["ada@example.org", "bob@example.org", "carol@example.net"]);
+    expect(emails(await callRoute(list, "/api/v1/contacts", auth))).toEqual([
+      "ada@example.org",
+      "bob@example.org",
+      "carol@example.net",
+    ]);
     expect(emails(await callRoute(list, "/api/v1/contacts?query=lov", auth))).toEqual([]);
     expect(emails(await callRoute(list, "/api/v1/contacts?query=Ada", auth))).toEqual(["ada@example.org"]);
     expect(emails(await callRoute(list, "/api/v1/contacts?query=carol%40", auth))).toEqual(["carol@example.net"]);
@@ -33,19 +37,45 @@ describe("/v1/contacts", () => {
     expect(page.json.meta).toEqual({ limit: 2, nextAfter: "bob@example.org", previousBefore: null });
 
     const ada = page.json.data[0];
-    const messageId = await insertTestMessage(ws.workspace.id, { to: ["Ada <ada@example.org>"], toAddresses: ["ada@example.org"] });
+    const messageId = await insertTestMessage(ws.workspace.id, {
+      to: ["Ada <ada@example.org>"],
+      toAddresses: ["ada@example.org"],
+    });
     const params = { id: ada.id };
     const detail = await callRoute(getOne, `/api/v1/contacts/${ada.id}`, { ...auth, params });
-    expect(detail.json.data).toMatchObject({ type: "Contact", email: "ada@example.org", name: "Ada Lovelace", suppression: null });
+    expect(detail.json.data).toMatchObject({
+      type: "Contact",
+      email: "ada@example.org",
+      name: "Ada Lovelace",
+      suppression: null,
+    });
     expect(detail.json.data.messages.map((m: { id: string }) => m.id)).toEqual([messageId]);
-    expect(detail.json.data.groups.map((g: { key: string; unsubscribed: boolean }) => [g.key, g.unsubscribed])).toEqual([["alerts", false], ["news", false]]);
+    expect(detail.json.data.groups.map((g: { key: string; unsubscribed: boolean }) => [g.key, g.unsubscribed])).toEqual(
+      [
+        ["alerts", false],
+        ["news", false],
+      ],
+    );
 
-    const set = await callRoute(setUnsubscribes, "/x", { ...auth, params, method: "PUT", body: { groupIds: [news.id, news.id] } });
+    const set = await callRoute(setUnsubscribes, "/x", {
+      ...auth,
+      params,
+      method: "PUT",
+      body: { groupIds: [news.id, news.id] },
+    });
     expect(set.status).toBe(200);
-    expect(set.json.data.groups.map((g: { key: string; unsubscribed: boolean }) => [g.key, g.unsubscribed])).toEqual([["alerts", false], ["news", true]]);
+    expect(set.json.data.groups.map((g: { key: string; unsubscribed: boolean }) => [g.key, g.unsubscribed])).toEqual([
+      ["alerts", false],
+      ["news", true],
+    ]);
     // The same set again changes nothing and audits nothing.
     await callRoute(setUnsubscribes, "/x", { ...auth, params, method: "PUT", body: { groupIds: [news.id] } });
-    const cleared = await callRoute(setUnsubscribes, "/x", { ...auth, params, method: "PUT", body: { groupIds: [alerts.id] } });
+    const cleared = await callRoute(setUnsubscribes, "/x", {
+      ...auth,
+      params,
+      method: "PUT",
+      body: { groupIds: [alerts.id] },
+    });
     expect(cleared.json.data.groups.map((g: { unsubscribed: boolean }) => g.unsubscribed)).toEqual([true, false]);
     const entries = await apiAuditEntries(ws.workspace.id);
     expect(entries.map((e) => [e.action, e.targetId, e.before, e.after])).toEqual([
@@ -64,19 +94,57 @@ describe("/v1/contacts", () => {
     const [theirs] = (await callRoute(list, "/api/v1/contacts", { authorization: other.authorization })).json.data;
     const theirGroup = await createUnsubscribeGroup({ workspaceId: other.workspace.id, key: "news", name: "News" });
     const params = { id: mine.id };
-    for (const [body, param] of [[{}, "groupIds"], [{ groupIds: "news" }, "groupIds"], [{ groupIds: [theirGroup.id] }, "groupIds[0]"], [{ groupIds: [42] }, "groupIds"]] as const) {
-      await expectRefusal(ws.workspace.id, setUnsubscribes, "/x", { ...auth, params, method: "PUT", body }, { status: 400, param });
+    for (const [body, param] of [
+      [{}, "groupIds"],
+      [{ groupIds: "news" }, "groupIds"],
+      [{ groupIds: [theirGroup.id] }, "groupIds[0]"],
+      [{ groupIds: [42] }, "groupIds"],
+    ] as const) {
+      await expectRefusal(
+        ws.workspace.id,
+        setUnsubscribes,
+        "/x",
+        { ...auth, params, method: "PUT", body },
+        { status: 400, param },
+      );
     }
-    for (const [query, param] of [["limit=500", "limit"], ["after=a&before=b", "before"]]) {
+    for (const [query, param] of [
+      ["limit=500", "limit"],
+      ["after=a&before=b", "before"],
+    ]) {
       const answer = await callRoute(list, `/api/v1/contacts?${query}`, auth);
       expect([answer.status, answer.json.error.param], query).toEqual([400, param]);
     }
     const foreign = { id: theirs.id };
-    await expectRefusal(ws.workspace.id, getOne, "/x", { ...auth, params: foreign, method: "GET" }, { status: 404, param: "id", code: "NOT_FOUND" });
-    await expectRefusal(ws.workspace.id, setUnsubscribes, "/x", { ...auth, params: foreign, method: "PUT", body: { groupIds: [] } }, { status: 404, param: "id" });
-    const sendOnly = { authorization: await scopedAuthorization(ws.workspace.id, ["emails:send", "suppressions:write"]) };
-    for (const [handler, method, body] of [[list, "GET"], [getOne, "GET"], [setUnsubscribes, "PUT", { groupIds: [] }]] as const) {
-      const answer = await expectRefusal(ws.workspace.id, handler, "/x", { ...sendOnly, params, method, body }, { status: 403, code: "FORBIDDEN" });
+    await expectRefusal(
+      ws.workspace.id,
+      getOne,
+      "/x",
+      { ...auth, params: foreign, method: "GET" },
+      { status: 404, param: "id", code: "NOT_FOUND" },
+    );
+    await expectRefusal(
+      ws.workspace.id,
+      setUnsubscribes,
+      "/x",
+      { ...auth, params: foreign, method: "PUT", body: { groupIds: [] } },
+      { status: 404, param: "id" },
+    );
+    const sendOnly = {
+      authorization: await scopedAuthorization(ws.workspace.id, ["emails:send", "suppressions:write"]),
+    };
+    for (const [handler, method, body] of [
+      [list, "GET"],
+      [getOne, "GET"],
+      [setUnsubscribes, "PUT", { groupIds: [] }],
+    ] as const) {
+      const answer = await expectRefusal(
+        ws.workspace.id,
+        handler,
+        "/x",
+        { ...sendOnly, params, method, body },
+        { status: 403, code: "FORBIDDEN" },
+      );
       expect(answer.json.error.message).toContain("contacts:write");
     }
   });

@@ -7,5 +7,8 @@ import { searchContacts } from "@/lib/domain/contacts/search-contacts";
 export const GET = withApiKey({ scope: "contacts:write", body: "none" }, async ({ principal, url }) => {
   const query = parseContactListQuery(url.searchParams);
   const page = await searchContacts(principal.workspaceId, query);
-  return list({ limit: query.limit, nextAfter: page.nextAfter, previousBefore: page.previousBefore }, page.items.map(serializeContact));
+  return list(
+    { limit: query.limit, nextAfter: page.nextAfter, previousBefore: page.previousBefore },
+    page.items.map(serializeContact),
+  );
 });

@@ -16,9 +16,17 @@ export const GET = withApiKey({ scope: "domains:write", body: "none" }, async ({
 });
 
 // POST /v1/domains – add a domain; the answer carries the DNS records to publish
-export const POST = withApiKey({ scope: "domains:write", body: "json", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
-  const { name } = parseInput(addDomainApiSchema, body);
-  // DOMAIN_VERIFICATION=off: nothing to look up, so the domain counts as verified at once (as in the dashboard).
-  const domain = await addDomain({ workspaceId: principal.workspaceId, name, verified: env().DOMAIN_VERIFICATION === "off", actor: apiActor(principal, request) });
-  return created(serializeDomain(describeDomain(domain)));
-});
+export const POST = withApiKey(
+  { scope: "domains:write", body: "json", maxBytes: 16 * 1024 },
+  async ({ principal, request, body }) => {
+    const { name } = parseInput(addDomainApiSchema, body);
+    // DOMAIN_VERIFICATION=off: nothing to look up, so the domain counts as verified at once (as in the dashboard).
+    const domain = await addDomain({
+      workspaceId: principal.workspaceId,
+      name,
+      verified: env().DOMAIN_VERIFICATION === "off",
+      actor: apiActor(principal, request),
+    });
+    return created(serializeDomain(describeDomain(domain)));
+  },
+);

@@ -41,38 +41,60 @@ beforeAll(async () => {
 
 describe("hostile address fields through POST /v1/email_messages", () => {
   it("counts the parser's runs (the control: a quoted name reaches it)", async () => {
-    const { result, parses } = await parsed(() => callRoute(POST, "/api/v1/email_messages", { authorization, body: { ...raw, to: '"Doe, Jane" <jane@example.org>' } }));
+    const { result, parses } = await parsed(() =>
+      callRoute(POST, "/api/v1/email_messages", {
+        authorization,
+        body: { ...raw, to: '"Doe, Jane" <jane@example.org>' },
+      }),
+    );
     expect(result.status).toBe(201);
     expect(parses).toBeGreaterThan(0);
   });
 
-  it.each(Object.entries(HOSTILE))("refuses one long %s entry in to, cc or bcc with a 400 naming the field", async (_name, entry) => {
-    for (const field of ["to", "cc", "bcc"]) {
-      const body = { ...raw, to: "ok@example.org", [field]: entry };
-      const { result, parses } = await parsed(() => callRoute(POST, "/api/v1/email_messages", { authorization, body }));
-      expect(result.status).toBe(400);
-      expect(result.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", param: field });
-      expect(parses).toBe(0);
-    }
-  });
+  it.each(Object.entries(HOSTILE))(
+    "refuses one long %s entry in to, cc or bcc with a 400 naming the field",
+    async (_name, entry) => {
+      for (const field of ["to", "cc", "bcc"]) {
+        const body = { ...raw, to: "ok@example.org", [field]: entry };
+        const { result, parses } = await parsed(() =>
+          callRoute(POST, "/api/v1/email_messages", { authorization, body }),
+        );
+        expect(result.status).toBe(400);
+        expect(result.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", param: field });
+        expect(parses).toBe(0);
+      }
+    },
+  );
 
   it("refuses many short entries by their count, before parsing any", async () => {
     const cases: Array<[string, Record<string, string>, string]> = [
       // 10,000 entries is over the field's 50,000 characters; 574 is just under it.
       ["10,000 entries", { to: list(`${"a.".repeat(40)}@x.org`, 10_000) }, "to"],
-      ["574 entries", { to: Array(574).fill(`${"a.".repeat(40)}@x.org`).join(",") }, "to"],
+      [
+        "574 entries",
+        {
+          to: Array(574)
+            .fill(`${"a.".repeat(40)}@x.org`)
+            .join(","),
+        },
+        "to",
+      ],
       ["50 slow + 1", { to: list(SLOW_VALID, 50), cc: "one@example.org" }, "cc"],
       ["3 x 90 slow", { to: list(SLOW_VALID, 90), cc: list(SLOW_VALID, 90), bcc: list(SLOW_VALID, 90) }, "to"],
     ];
     for (const [name, fields, param] of cases) {
-      const { result, parses } = await parsed(() => callRoute(POST, "/api/v1/email_messages", { authorization, body: { ...raw, ...fields } }));
+      const { result, parses } = await parsed(() =>
+        callRoute(POST, "/api/v1/email_messages", { authorization, body: { ...raw, ...fields } }),
+      );
       expect({ name, status: result.status, param: result.json.error.param }).toEqual({ name, status: 400, param });
       expect(parses).toBe(0);
     }
   });
 
   it("refuses 50,000 commas as an empty list", async () => {
-    const { result, parses } = await parsed(() => callRoute(POST, "/api/v1/email_messages", { authorization, body: { ...raw, to: ",".repeat(50_000) } }));
+    const { result, parses } = await parsed(() =>
+      callRoute(POST, "/api/v1/email_messages", { authorization, body: { ...raw, to: ",".repeat(50_000) } }),
+    );
     expect(result.json.error).toMatchObject({ code: "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", param: "to" });
     expect(parses).toBe(0);
   });
@@ -82,9 +104,13 @@ describe("hostile address fields through POST /v1/batches", () => {
   it("refuses four elements with long entries (a 250 KB body), naming each", async () => {
     const elements = [HOSTILE.dots, HOSTILE.quotes, HOSTILE.comments, HOSTILE.quotes].map((to) => ({ ...raw, to }));
     expect(JSON.stringify({ emailMessages: elements }).length).toBeGreaterThan(240_000);
-    const { result, parses } = await parsed(() => callRoute(batchPost, "/api/v1/batches", { authorization, body: { emailMessages: elements } }));
+    const { result, parses } = await parsed(() =>
+      callRoute(batchPost, "/api/v1/batches", { authorization, body: { emailMessages: elements } }),
+    );
     expect(result.status).toBe(400);
-    expect(result.json.error.details.map((detail: { param: string }) => detail.param)).toEqual([0, 1, 2, 3].map((i) => `emailMessages[${i}].to`));
+    expect(result.json.error.details.map((detail: { param: string }) => detail.param)).toEqual(
+      [0, 1, 2, 3].map((i) => `emailMessages[${i}].to`),
+    );
     expect(parses).toBe(0);
   });
 });

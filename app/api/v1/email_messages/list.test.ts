@@ -31,14 +31,17 @@ async function seed(workspaceId: string) {
   }));
   await (await getDb()).insert(emailMessages).values(rows);
   // Newest first: created_at desc, then id desc.
-  return [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+  return [...rows]
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+    .map((r) => r.id);
 }
 
 describe("GET /v1/email_messages", () => {
   it("pages newest first with cursors in both directions", async () => {
     const ws = await createTestWorkspace();
     const expected = await seed(ws.workspace.id);
-    const get = (query: string) => callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization });
+    const get = (query: string) =>
+      callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization });
 
     const first = await get("limit=3");
     expect(first.status).toBe(200);
@@ -66,8 +69,12 @@ describe("GET /v1/email_messages", () => {
     const ws = await createTestWorkspace();
     const expected = await seed(ws.workspace.id);
     const ids = async (query: string) =>
-      (await callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization })).json.data.map((m: { id: string }) => m.id);
-    expect(await ids("createdAt.gte=2026-01-01T00:00:02.000Z&createdAt.lt=2026-01-01T00:00:03.000Z")).toEqual(expected.slice(2, 5));
+      (await callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization })).json.data.map(
+        (m: { id: string }) => m.id,
+      );
+    expect(await ids("createdAt.gte=2026-01-01T00:00:02.000Z&createdAt.lt=2026-01-01T00:00:03.000Z")).toEqual(
+      expected.slice(2, 5),
+    );
     expect(await ids("createdAt.gt=2026-01-01T00:00:03.000Z")).toEqual([expected[0]]);
     expect(await ids("status=FAILED")).toEqual([expected[0]]);
     expect((await ids("source=SANDBOX_API")).length).toBe(3);
@@ -79,7 +86,8 @@ describe("GET /v1/email_messages", () => {
     const ws = await createTestWorkspace();
     const other = await createTestWorkspace();
     const theirs = await seed(other.workspace.id);
-    const get = (query: string) => callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization });
+    const get = (query: string) =>
+      callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization });
     for (const [query, param] of [
       ["limit=100", "limit"],
       ["status=SENT", "status"],
@@ -117,7 +125,13 @@ describe("GET /v1/email_messages", () => {
       createdAt: new Date(at.getTime() + offset),
       updatedAt: at,
     });
-    const rows = [row("Your RECEIPT for order 1042", 0), row("Receipts: 100% done", 1), row("Welcome", 2), row("a_b", 3), row("axb", 4)];
+    const rows = [
+      row("Your RECEIPT for order 1042", 0),
+      row("Receipts: 100% done", 1),
+      row("Welcome", 2),
+      row("a_b", 3),
+      row("axb", 4),
+    ];
     await db.insert(emailMessages).values(rows);
     const subjects = async (query: string) => {
       const page = await callRoute(GET, `/api/v1/email_messages?${query}`, { authorization: ws.authorization });
@@ -138,7 +152,12 @@ describe("GET /v1/email_messages", () => {
     const res = await callRoute(GET, "/api/v1/email_messages?limit=3", { authorization: ws.authorization });
     expect(res.status).toBe(200);
     await flushActivityLog();
-    const [entry] = await (await getDb()).select().from(activityLogs).where(eq(activityLogs.workspaceId, ws.workspace.id));
+    const [entry] = await (
+      await getDb()
+    )
+      .select()
+      .from(activityLogs)
+      .where(eq(activityLogs.workspaceId, ws.workspace.id));
     expect(entry).toMatchObject({ method: "GET", path: "/api/v1/email_messages", status: 200 });
     expect(entry.responseBody).toEqual({ meta: res.json.meta, data: ids.slice(0, 3).map((id) => ({ id })) });
   });

@@ -16,7 +16,12 @@ import { POST } from "./handlers";
 
 /** Issue #18, scheduled sends over the API, with an injected clock: no test waits for time to pass. */
 const NOW = new Date("2030-03-01T08:00:00.000Z");
-const raw = { from: "Acme <hello@example.com>", to: "ada@example.org", subject: "Reminder", bodyHtml: "<p>Tomorrow at 9</p>" };
+const raw = {
+  from: "Acme <hello@example.com>",
+  to: "ada@example.org",
+  subject: "Reminder",
+  bodyHtml: "<p>Tomorrow at 9</p>",
+};
 
 afterEach(() => {
   setClock(null);
@@ -25,7 +30,11 @@ afterEach(() => {
 
 async function codes(messageId: string): Promise<string[]> {
   const db = await getDb();
-  const rows = await db.select({ code: emailMessageLogs.code }).from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, messageId)).orderBy(emailMessageLogs.createdAt, emailMessageLogs.id);
+  const rows = await db
+    .select({ code: emailMessageLogs.code })
+    .from(emailMessageLogs)
+    .where(eq(emailMessageLogs.emailMessageId, messageId))
+    .orderBy(emailMessageLogs.createdAt, emailMessageLogs.id);
   return rows.map((row) => row.code);
 }
 
@@ -35,12 +44,18 @@ async function jobsOf(messageId: string) {
   const rows = await db.execute(
     sql`select start_after, data, state from pgboss.job where name = ${QUEUES.deliverMessage} and data->>'messageId' = ${messageId} order by created_on`,
   );
-  return (Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows) as Array<{ start_after: Date | string; data: { scheduledAt?: string }; state: string }>;
+  return (Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows) as Array<{
+    start_after: Date | string;
+    data: { scheduledAt?: string };
+    state: string;
+  }>;
 }
 
 async function messageCount(workspaceId: string): Promise<number> {
   const db = await getDb();
-  return (await db.select({ id: emailMessages.id }).from(emailMessages).where(eq(emailMessages.workspaceId, workspaceId))).length;
+  return (
+    await db.select({ id: emailMessages.id }).from(emailMessages).where(eq(emailMessages.workspaceId, workspaceId))
+  ).length;
 }
 
 describe("scheduledAt on sends", () => {
@@ -58,7 +73,10 @@ describe("scheduledAt on sends", () => {
       ["2030-03-08T08:00:01Z", /at most 7 days/],
     ];
     for (const [scheduledAt, message] of cases) {
-      const res = await callRoute(POST, "/api/v1/email_messages", { authorization: ws.authorization, body: { ...raw, scheduledAt } });
+      const res = await callRoute(POST, "/api/v1/email_messages", {
+        authorization: ws.authorization,
+        body: { ...raw, scheduledAt },
+      });
       expect(res.status, String(scheduledAt)).toBe(400);
       expect(res.json.error.param).toBe("scheduledAt");
       if (typeof scheduledAt === "string") expect(res.json.error.message).toMatch(message);
@@ -69,7 +87,10 @@ describe("scheduledAt on sends", () => {
     });
     expect(element.status).toBe(400);
     expect(element.json.error.param).toBe("emailMessages[1].scheduledAt");
-    const whole = await callRoute(sendBatch, "/api/v1/batches", { authorization: ws.authorization, body: { emailMessages: [raw], scheduledAt: "soon" } });
+    const whole = await callRoute(sendBatch, "/api/v1/batches", {
+      authorization: ws.authorization,
+      body: { emailMessages: [raw], scheduledAt: "soon" },
+    });
     expect(whole.status).toBe(400);
     expect(whole.json.error.param).toBe("scheduledAt");
     expect(await messageCount(ws.workspace.id)).toBe(0);
@@ -78,10 +99,17 @@ describe("scheduledAt on sends", () => {
   it("accepts a scheduled send: PENDING with scheduledAt, a SCHEDULED event, and a job the queue holds until then", async () => {
     setClock(() => NOW);
     const ws = await createTestWorkspace();
-    const res = await callRoute(POST, "/api/v1/email_messages", { authorization: ws.authorization, body: { ...raw, scheduledAt: "2030-03-02T09:00:00+01:00" } });
+    const res = await callRoute(POST, "/api/v1/email_messages", {
+      authorization: ws.authorization,
+      body: { ...raw, scheduledAt: "2030-03-02T09:00:00+01:00" },
+    });
     expect(res.status).toBe(201);
     expect(res.json.data).toMatchObject({ status: "PENDING", scheduledAt: "2030-03-02T08:00:00.000Z", sentAt: null });
-    expect(await codes(res.json.data.id)).toEqual(["EMAIL_MESSAGE_CREATED", "EMAIL_MESSAGE_RENDERED", "EMAIL_MESSAGE_SCHEDULED"]);
+    expect(await codes(res.json.data.id)).toEqual([
+      "EMAIL_MESSAGE_CREATED",
+      "EMAIL_MESSAGE_RENDERED",
+      "EMAIL_MESSAGE_SCHEDULED",
+    ]);
     const [job] = await jobsOf(res.json.data.id);
     expect(new Date(job.start_after).toISOString()).toBe("2030-03-02T08:00:00.000Z");
     expect(job.data.scheduledAt).toBe("2030-03-02T08:00:00.000Z");
@@ -90,8 +118,13 @@ describe("scheduledAt on sends", () => {
     // the queue is shared with the run's other test files.)
     expect(job.state).toBe("created");
     const db = await getDb();
-    const due = await db.execute(sql`select count(*)::int as n from pgboss.job where name = ${QUEUES.deliverMessage} and data->>'messageId' = ${res.json.data.id} and start_after <= now()`);
-    expect(((Array.isArray(due) ? due : (due as unknown as { rows: Array<{ n: number }> }).rows) as Array<{ n: number }>)[0].n).toBe(0);
+    const due = await db.execute(
+      sql`select count(*)::int as n from pgboss.job where name = ${QUEUES.deliverMessage} and data->>'messageId' = ${res.json.data.id} and start_after <= now()`,
+    );
+    expect(
+      ((Array.isArray(due) ? due : (due as unknown as { rows: Array<{ n: number }> }).rows) as Array<{ n: number }>)[0]
+        .n,
+    ).toBe(0);
   });
 
   it("takes the batch's scheduledAt for every element without its own; sandbox sends record it and never deliver", async () => {
@@ -99,21 +132,34 @@ describe("scheduledAt on sends", () => {
     const ws = await createTestWorkspace();
     const res = await callRoute(sendBatch, "/api/v1/batches", {
       authorization: ws.authorization,
-      body: { scheduledAt: "2030-03-05T10:00:00Z", emailMessages: [raw, { ...raw, scheduledAt: "2030-03-04T10:00:00Z" }, raw] },
+      body: {
+        scheduledAt: "2030-03-05T10:00:00Z",
+        emailMessages: [raw, { ...raw, scheduledAt: "2030-03-04T10:00:00Z" }, raw],
+      },
     });
     expect(res.status).toBe(201);
     const db = await getDb();
-    const rows = await db.select({ scheduledAt: emailMessages.scheduledAt, index: emailMessages.batchIndex }).from(emailMessages).where(eq(emailMessages.batchId, res.json.data.id));
+    const rows = await db
+      .select({ scheduledAt: emailMessages.scheduledAt, index: emailMessages.batchIndex })
+      .from(emailMessages)
+      .where(eq(emailMessages.batchId, res.json.data.id));
     expect(rows.sort((a, b) => a.index! - b.index!).map((row) => row.scheduledAt?.toISOString())).toEqual([
       "2030-03-05T10:00:00.000Z",
       "2030-03-04T10:00:00.000Z",
       "2030-03-05T10:00:00.000Z",
     ]);
-    const sandbox = await callRoute(sandboxPost, "/api/v1/sandbox/email_messages", { authorization: ws.authorization, body: { ...raw, scheduledAt: "2030-03-02T08:00:00Z" } });
+    const sandbox = await callRoute(sandboxPost, "/api/v1/sandbox/email_messages", {
+      authorization: ws.authorization,
+      body: { ...raw, scheduledAt: "2030-03-02T08:00:00Z" },
+    });
     expect(sandbox.json.data).toMatchObject({ status: "SUCCEEDED", scheduledAt: "2030-03-02T08:00:00.000Z" });
     expect(await codes(sandbox.json.data.id)).toContain("EMAIL_MESSAGE_SCHEDULED");
     expect(await jobsOf(sandbox.json.data.id)).toEqual([]);
-    const refused = await callRoute(cancel, `/api/v1/email_messages/${sandbox.json.data.id}/cancel`, { authorization: ws.authorization, method: "POST", params: { id: sandbox.json.data.id } });
+    const refused = await callRoute(cancel, `/api/v1/email_messages/${sandbox.json.data.id}/cancel`, {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id: sandbox.json.data.id },
+    });
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toMatch(/sandbox/);
   });
@@ -121,7 +167,10 @@ describe("scheduledAt on sends", () => {
 
 describe("cancel and reschedule", () => {
   async function scheduled(ws: Awaited<ReturnType<typeof createTestWorkspace>>, scheduledAt = "2030-03-02T08:00:00Z") {
-    const res = await callRoute(POST, "/api/v1/email_messages", { authorization: ws.authorization, body: { ...raw, scheduledAt } });
+    const res = await callRoute(POST, "/api/v1/email_messages", {
+      authorization: ws.authorization,
+      body: { ...raw, scheduledAt },
+    });
     return res.json.data.id as string;
   }
 
@@ -129,15 +178,25 @@ describe("cancel and reschedule", () => {
     setClock(() => NOW);
     const ws = await createTestWorkspace();
     const id = await scheduled(ws);
-    const res = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, { authorization: ws.authorization, method: "POST", params: { id } });
+    const res = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ id, status: "CANCELLED", scheduledAt: "2030-03-02T08:00:00.000Z" });
     expect((await codes(id)).at(-1)).toBe("EMAIL_MESSAGE_CANCELLED");
     // Webhook subscribers (and GET /v1/events) hear of both.
     const db = await getDb();
-    const types = (await db.select({ type: webhookEvents.type }).from(webhookEvents).where(eq(webhookEvents.emailMessageId, id))).map((row) => row.type);
+    const types = (
+      await db.select({ type: webhookEvents.type }).from(webhookEvents).where(eq(webhookEvents.emailMessageId, id))
+    ).map((row) => row.type);
     expect(types).toEqual(expect.arrayContaining(["email.created", "email.scheduled", "email.cancelled"]));
-    const again = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, { authorization: ws.authorization, method: "POST", params: { id } });
+    const again = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id },
+    });
     expect(again.status).toBe(409);
     expect(again.json.error).toMatchObject({ code: "CONFLICT", param: "id" });
     expect(again.json.error.message).toMatch(/CANCELLED/);
@@ -150,7 +209,11 @@ describe("cancel and reschedule", () => {
     expect(notScheduled.status).toBe(409);
     expect(notScheduled.json.error.message).toMatch(/not scheduled/);
     const other = await createTestWorkspace();
-    const foreign = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, { authorization: other.authorization, method: "POST", params: { id } });
+    const foreign = await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, {
+      authorization: other.authorization,
+      method: "POST",
+      params: { id },
+    });
     expect(foreign.status).toBe(404);
   });
 
@@ -158,12 +221,23 @@ describe("cancel and reschedule", () => {
     setClock(() => NOW);
     const ws = await createTestWorkspace();
     const id = await scheduled(ws);
-    const patch = (body: unknown) => callRoute(PATCH, `/api/v1/email_messages/${id}`, { authorization: ws.authorization, method: "PATCH", body, params: { id } });
+    const patch = (body: unknown) =>
+      callRoute(PATCH, `/api/v1/email_messages/${id}`, {
+        authorization: ws.authorization,
+        method: "PATCH",
+        body,
+        params: { id },
+      });
     const moved = await patch({ scheduledAt: "2030-03-03T07:30:00-01:00" });
     expect(moved.status).toBe(200);
     expect(moved.json.data).toMatchObject({ status: "PENDING", scheduledAt: "2030-03-03T08:30:00.000Z" });
     const db = await getDb();
-    const [event] = await db.select().from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, id)).orderBy(sql`${emailMessageLogs.createdAt} desc`).limit(1);
+    const [event] = await db
+      .select()
+      .from(emailMessageLogs)
+      .where(eq(emailMessageLogs.emailMessageId, id))
+      .orderBy(sql`${emailMessageLogs.createdAt} desc`)
+      .limit(1);
     expect(event).toMatchObject({ code: "EMAIL_MESSAGE_SCHEDULED" });
     expect(event.message).toMatch(/from 2030-03-02T08:00:00.000Z to 2030-03-03T08:30:00.000Z/);
     const jobs = await jobsOf(id);
@@ -177,7 +251,11 @@ describe("cancel and reschedule", () => {
     expect(past.status).toBe(400);
     expect(past.json.error.param).toBe("scheduledAt");
     expect((await patch({})).json.error.param).toBe("scheduledAt");
-    await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, { authorization: ws.authorization, method: "POST", params: { id } });
+    await callRoute(cancel, `/api/v1/email_messages/${id}/cancel`, {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id },
+    });
     const late = await patch({ scheduledAt: "2030-03-04T08:00:00Z" });
     expect(late.status).toBe(409);
     expect(late.json.error.message).toMatch(/CANCELLED/);
@@ -186,18 +264,44 @@ describe("cancel and reschedule", () => {
   it("cancels a batch's waiting messages and lists the others with their state", async () => {
     setClock(() => NOW);
     const ws = await createTestWorkspace();
-    const batch = await callRoute(sendBatch, "/api/v1/batches", { authorization: ws.authorization, body: { scheduledAt: "2030-03-02T08:00:00Z", emailMessages: [raw, raw, raw] } });
+    const batch = await callRoute(sendBatch, "/api/v1/batches", {
+      authorization: ws.authorization,
+      body: { scheduledAt: "2030-03-02T08:00:00Z", emailMessages: [raw, raw, raw] },
+    });
     const batchId = batch.json.data.id as string;
     const db = await getDb();
-    const ids = (await db.select({ id: emailMessages.id, index: emailMessages.batchIndex }).from(emailMessages).where(eq(emailMessages.batchId, batchId)))
+    const ids = (
+      await db
+        .select({ id: emailMessages.id, index: emailMessages.batchIndex })
+        .from(emailMessages)
+        .where(eq(emailMessages.batchId, batchId))
+    )
       .sort((a, b) => a.index! - b.index!)
       .map((row) => row.id);
-    await callRoute(cancel, `/api/v1/email_messages/${ids[1]}/cancel`, { authorization: ws.authorization, method: "POST", params: { id: ids[1] } });
-    const res = await callRoute(cancelBatch, `/api/v1/batches/${batchId}/cancel`, { authorization: ws.authorization, method: "POST", params: { id: batchId } });
+    await callRoute(cancel, `/api/v1/email_messages/${ids[1]}/cancel`, {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id: ids[1] },
+    });
+    const res = await callRoute(cancelBatch, `/api/v1/batches/${batchId}/cancel`, {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id: batchId },
+    });
     expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ type: "BatchCancellation", batchId, cancelledEmailMessageIds: [ids[0], ids[2]] });
-    expect(res.json.data.notCancelled).toEqual([{ id: ids[1], status: "CANCELLED", reason: expect.stringMatching(/CANCELLED/) }]);
-    const unknown = await callRoute(cancelBatch, "/api/v1/batches/batch_0000000000000000/cancel", { authorization: ws.authorization, method: "POST", params: { id: "batch_0000000000000000" } });
+    expect(res.json.data).toMatchObject({
+      type: "BatchCancellation",
+      batchId,
+      cancelledEmailMessageIds: [ids[0], ids[2]],
+    });
+    expect(res.json.data.notCancelled).toEqual([
+      { id: ids[1], status: "CANCELLED", reason: expect.stringMatching(/CANCELLED/) },
+    ]);
+    const unknown = await callRoute(cancelBatch, "/api/v1/batches/batch_0000000000000000/cancel", {
+      authorization: ws.authorization,
+      method: "POST",
+      params: { id: "batch_0000000000000000" },
+    });
     expect(unknown.status).toBe(404);
   });
 });

@@ -62,11 +62,28 @@ describe("GET /v1/events", () => {
     const bounces = await callRoute(feed, "/api/v1/events?types=email.bounced,email.clicked", auth);
     expect(bounces.json.data.map((event: { type: string }) => event.type)).toEqual(["email.bounced", "email.clicked"]);
     const first = bounces.json.data[0];
-    expect(first).toMatchObject({ id: expect.stringMatching(/^evt_/), createdAt: expect.any(String), data: { message: { id: b, type: "EmailMessage" }, event: { type: "EmailMessageLog", code: "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", bot: false } } });
+    expect(first).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      createdAt: expect.any(String),
+      data: {
+        message: { id: b, type: "EmailMessage" },
+        event: { type: "EmailMessageLog", code: "EMAIL_MESSAGE_BOUNCE_PROVIDER_EVENT", bot: false },
+      },
+    });
 
-    for (const [query, param] of [["after=abc", "after"], ["limit=0", "limit"], ["limit=1001", "limit"], ["wait=31", "wait"], ["types=email.nope", "types"]]) {
+    for (const [query, param] of [
+      ["after=abc", "after"],
+      ["limit=0", "limit"],
+      ["limit=1001", "limit"],
+      ["wait=31", "wait"],
+      ["types=email.nope", "types"],
+    ]) {
       const answer = await callRoute(feed, `/api/v1/events?${query}`, auth);
-      expect([answer.status, answer.json.error.code, answer.json.error.param], query).toEqual([400, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param]);
+      expect([answer.status, answer.json.error.code, answer.json.error.param], query).toEqual([
+        400,
+        "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+        param,
+      ]);
     }
     expect((await callRoute(feed, "/api/v1/events", { authorization: null })).status).toBe(401);
   });
@@ -78,12 +95,17 @@ describe("GET /v1/events", () => {
     const { json } = await callRoute(feed, "/api/v1/events", auth);
     let answered = false;
     // The longest wait (30 s): the awaited answer below, within 20 s, can only come from the event.
-    const waiting = callRoute(feed, `/api/v1/events?wait=30&after=${json.meta.nextCursor}`, auth).finally(() => (answered = true));
+    const waiting = callRoute(feed, `/api/v1/events?wait=30&after=${json.meta.nextCursor}`, auth).finally(
+      () => (answered = true),
+    );
     // Time for the request's first, empty read, so that it is waiting when the event is recorded.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(answered, "an empty page is not answered before the wait").toBe(false);
     await record(ws.workspace.id, message, "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT");
-    await waitFor(() => answered, { what: "the waiting request to answer after the event was recorded", timeout: 20_000 });
+    await waitFor(() => answered, {
+      what: "the waiting request to answer after the event was recorded",
+      timeout: 20_000,
+    });
     const answer = await waiting;
     expect(answer.json.data.map((event: { type: string }) => event.type)).toEqual(["email.delivered"]);
     // Nothing to wait for: an empty page after the configured wait (a lower bound: no machine is too slow for it), not an error.
@@ -93,34 +115,42 @@ describe("GET /v1/events", () => {
     expect(Date.now() - idle).toBeGreaterThanOrEqual(900);
   });
 
-  it.skipIf(!serverUrl)("never hands out a cursor past an event whose transaction commits later (PostgreSQL: concurrent transactions)", async () => {
-    const ws = await createTestWorkspace();
-    const auth = { authorization: ws.authorization };
-    const [early, late] = [await insertTestMessage(ws.workspace.id), await insertTestMessage(ws.workspace.id)];
-    const db = await getDb();
-    let commit!: () => void;
-    let recorded!: () => void;
-    const inside = new Promise<void>((resolve) => (recorded = resolve));
-    const open = db.transaction(async (tx) => {
-      await recordEvent(tx, { workspaceId: ws.workspace.id, messageId: early, code: "EMAIL_MESSAGE_CREATED", message: "early" });
-      recorded();
-      await new Promise<void>((resolve) => (commit = resolve));
-    });
-    await inside;
-    await record(ws.workspace.id, late, "EMAIL_MESSAGE_CREATED");
-    // The later transaction committed first, but the feed holds it back while the earlier one is open.
-    const before = await callRoute(feed, "/api/v1/events", auth);
-    expect(before.json.data).toEqual([]);
-    commit();
-    await open;
-    // Tests running alongside on the same server may hold older transactions open for a moment: wait them out.
-    const seen: string[] = [];
-    let cursor = before.json.meta.nextCursor;
-    for (let round = 0; round < 10 && seen.length < 2; round++) {
-      const after = await callRoute(feed, `/api/v1/events?wait=5&after=${cursor}`, auth);
-      seen.push(...after.json.data.map((event: { data: { message: { id: string } } }) => event.data.message.id));
-      cursor = after.json.meta.nextCursor;
-    }
-    expect(seen).toEqual([early, late]);
-  });
+  it.skipIf(!serverUrl)(
+    "never hands out a cursor past an event whose transaction commits later (PostgreSQL: concurrent transactions)",
+    async () => {
+      const ws = await createTestWorkspace();
+      const auth = { authorization: ws.authorization };
+      const [early, late] = [await insertTestMessage(ws.workspace.id), await insertTestMessage(ws.workspace.id)];
+      const db = await getDb();
+      let commit!: () => void;
+      let recorded!: () => void;
+      const inside = new Promise<void>((resolve) => (recorded = resolve));
+      const open = db.transaction(async (tx) => {
+        await recordEvent(tx, {
+          workspaceId: ws.workspace.id,
+          messageId: early,
+          code: "EMAIL_MESSAGE_CREATED",
+          message: "early",
+        });
+        recorded();
+        await new Promise<void>((resolve) => (commit = resolve));
+      });
+      await inside;
+      await record(ws.workspace.id, late, "EMAIL_MESSAGE_CREATED");
+      // The later transaction committed first, but the feed holds it back while the earlier one is open.
+      const before = await callRoute(feed, "/api/v1/events", auth);
+      expect(before.json.data).toEqual([]);
+      commit();
+      await open;
+      // Tests running alongside on the same server may hold older transactions open for a moment: wait them out.
+      const seen: string[] = [];
+      let cursor = before.json.meta.nextCursor;
+      for (let round = 0; round < 10 && seen.length < 2; round++) {
+        const after = await callRoute(feed, `/api/v1/events?wait=5&after=${cursor}`, auth);
+        seen.push(...after.json.data.map((event: { data: { message: { id: string } } }) => event.data.message.id));
+        cursor = after.json.meta.nextCursor;
+      }
+      expect(seen).toEqual([early, late]);
+    },
+  );
 });

@@ -20,7 +20,11 @@ function servedOperations(): string[] {
 
 function documentedOperations(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
   return Object.entries(doc.paths)
-    .flatMap(([p, item]) => Object.keys(item).filter((k) => METHODS.includes(k.toUpperCase() as never)).map((k) => `${k.toUpperCase()} ${p}`))
+    .flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((k) => METHODS.includes(k.toUpperCase() as never))
+        .map((k) => `${k.toUpperCase()} ${p}`),
+    )
     .sort();
 }
 
@@ -42,7 +46,10 @@ function resolvePointer(doc: unknown, ref: string): unknown {
     .slice(2)
     .split("/")
     .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), doc);
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined),
+      doc,
+    );
 }
 
 describe("GET /v1/openapi.json", () => {
@@ -70,18 +77,34 @@ describe("GET /v1/openapi.json", () => {
     const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
     expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     expect(doc.servers[0].url).toBe("/api");
-    expect(doc.components.securitySchemes.basicAuth).toEqual(expect.objectContaining({ type: "http", scheme: "basic" }));
-    for (const name of ["EmailMessage", "EmailMessageLog", "Batch", "WorkflowRun", "Attachment", "RenderedTemplate", "Template", "Error"]) {
+    expect(doc.components.securitySchemes.basicAuth).toEqual(
+      expect.objectContaining({ type: "http", scheme: "basic" }),
+    );
+    for (const name of [
+      "EmailMessage",
+      "EmailMessageLog",
+      "Batch",
+      "WorkflowRun",
+      "Attachment",
+      "RenderedTemplate",
+      "Template",
+      "Error",
+    ]) {
       expect(doc.components.schemas[name], name).toMatchObject({ type: "object" });
     }
     const ids = new Set<string>();
-    for (const [p, item] of Object.entries<Record<string, { operationId: string; responses: object; parameters?: { name: string; in: string }[] }>>(doc.paths)) {
+    for (const [p, item] of Object.entries<
+      Record<string, { operationId: string; responses: object; parameters?: { name: string; in: string }[] }>
+    >(doc.paths)) {
       for (const op of Object.values(item)) {
         expect(ids.has(op.operationId), op.operationId).toBe(false);
         ids.add(op.operationId);
         expect(Object.keys(op.responses).length).toBeGreaterThan(0);
         for (const [, name] of p.matchAll(/\{(\w+)\}/g)) {
-          expect(op.parameters?.some((param) => param.in === "path" && param.name === name), `${p} ${name}`).toBe(true);
+          expect(
+            op.parameters?.some((param) => param.in === "path" && param.name === name),
+            `${p} ${name}`,
+          ).toBe(true);
         }
       }
     }
@@ -93,12 +116,18 @@ describe("GET /v1/openapi.json", () => {
   it("names the errors of each endpoint: 429 everywhere behind auth, 413/415 on JSON bodies, dotted list params", async () => {
     const doc = (await callRoute(GET, "/api/v1/openapi.json")).json;
     const send = doc.paths["/v1/email_messages"].post;
-    expect(Object.keys(send.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "401", "404", "413", "415", "422", "429", "503"]));
-    expect(send.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/SendEmailRequest" });
+    expect(Object.keys(send.responses)).toEqual(
+      expect.arrayContaining(["200", "201", "400", "401", "404", "413", "415", "422", "429", "503"]),
+    );
+    expect(send.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/SendEmailRequest",
+    });
     expect(doc.components.responses.RateLimited.headers).toHaveProperty("Retry-After");
     expect(send.responses["201"].headers).toHaveProperty("RateLimit-Remaining");
     const list = doc.paths["/v1/email_messages"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["limit", "cursor.after", "cursor.before", "createdAt.gte"]));
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(["limit", "cursor.after", "cursor.before", "createdAt.gte"]),
+    );
     expect(doc.paths["/v1/openapi.json"].get.security).toEqual([]);
     // Generated from the handler's zod schema: its limits show up.
     expect(doc.components.schemas.SendEmailRequest.properties.attachments).toMatchObject({ maxItems: 100 });
@@ -109,22 +138,34 @@ describe("GET /v1/openapi.json", () => {
     // Two keys with one scope each: every call is made with the one that lacks the operation's scope, so it is refused naming it.
     const ws = await createTestWorkspace();
     const keyWith = async (scope: ApiScope) => {
-      const key = await createApiKey({ workspaceId: ws.workspace.id, name: `only ${scope}`, scopes: [scope], actor: AUDIT_SYSTEM_ACTOR });
+      const key = await createApiKey({
+        workspaceId: ws.workspace.id,
+        name: `only ${scope}`,
+        scopes: [scope],
+        actor: AUDIT_SYSTEM_ACTOR,
+      });
       return basicAuthHeader(key.id, key.password);
     };
     const [keysOnly, sendOnly] = [await keyWith("keys:write"), await keyWith("emails:send")];
     let checked = 0;
     for (const openApiPath of new Set(API_ROUTES.map(([pattern]) => `/v1${pattern.replace(/:(\w+)/g, "{$1}")}`))) {
-      for (const [method, op] of Object.entries<{ security: Array<Record<string, string[]>>; "x-scope"?: string }>(doc.paths[openApiPath] ?? {})) {
+      for (const [method, op] of Object.entries<{ security: Array<Record<string, string[]>>; "x-scope"?: string }>(
+        doc.paths[openApiPath] ?? {},
+      )) {
         if (openApiPath === "/v1/openapi.json") {
           expect(op.security).toEqual([]);
           continue;
         }
         const scope = op["x-scope"];
         expect(scope, `${method} ${openApiPath}`).toMatch(/^([a-z]+:(send|read|write)|full)$/);
-        expect(op.security).toEqual(scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [scope] }, { basicAuth: ["full"] }]);
+        expect(op.security).toEqual(
+          scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [scope] }, { basicAuth: ["full"] }],
+        );
         const authorization = scope === "keys:write" ? sendOnly : keysOnly;
-        const answer = await callApi(openApiPath.replace("{id}", "x"), { method: method.toUpperCase(), headers: { authorization } });
+        const answer = await callApi(openApiPath.replace("{id}", "x"), {
+          method: method.toUpperCase(),
+          headers: { authorization },
+        });
         expect(answer.status, `${method} ${openApiPath}`).toBe(403);
         expect(answer.json.error.code).toBe("FORBIDDEN");
         expect(answer.json.error.message, `${method} ${openApiPath}`).toContain(`lacks the ${scope} scope`);

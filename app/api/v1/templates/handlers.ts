@@ -13,8 +13,15 @@ export const GET = withApiKey({ scope: "templates:read", body: "none" }, async (
 });
 
 // POST /v1/templates – a new template as version 1 (the CLI's `template create`)
-export const POST = withApiKey({ scope: "templates:write", body: "json", maxBytes: 2 * 1024 * 1024 }, async ({ principal, request, body }) => {
-  const content = parseNewTemplate(body);
-  const template = await createTemplate({ ...content, workspaceId: principal.workspaceId, actor: apiActor(principal, request) });
-  return { ...created(serializeRawTemplate(template)), headers: { etag: templateEtag(template) } };
-});
+export const POST = withApiKey(
+  { scope: "templates:write", body: "json", maxBytes: 2 * 1024 * 1024 },
+  async ({ principal, request, body }) => {
+    const content = parseNewTemplate(body);
+    const template = await createTemplate({
+      ...content,
+      workspaceId: principal.workspaceId,
+      actor: apiActor(principal, request),
+    });
+    return { ...created(serializeRawTemplate(template)), headers: { etag: templateEtag(template) } };
+  },
+);

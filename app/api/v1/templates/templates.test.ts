@@ -14,7 +14,11 @@ describe("templates API", () => {
       bodyHtml: '<p>{{ total | currency: "EUR", "de-DE" }} – <a href="https://example.com/o">order</a></p>',
     });
     const params = { id: template.id };
-    const rendered = await callRoute(render, `/api/v1/templates/${template.id}/render`, { authorization: ws.authorization, params, body: { variables: { name: "Ann", total: 12.5 } } });
+    const rendered = await callRoute(render, `/api/v1/templates/${template.id}/render`, {
+      authorization: ws.authorization,
+      params,
+      body: { variables: { name: "Ann", total: 12.5 } },
+    });
     expect(rendered.status).toBe(200);
     expect(rendered.json.data).toMatchObject({
       type: "RenderedTemplate",
@@ -23,10 +27,22 @@ describe("templates API", () => {
       bodyText: "12,50\u00a0€ – order [https://example.com/o]",
     });
 
-    const source = await callRoute(raw, `/api/v1/templates/${template.id}/raw`, { authorization: ws.authorization, params });
-    expect(source.json.data).toMatchObject({ id: template.id, type: "Template", rawSubject: "Hi {{ name }}", rawBodyText: null });
+    const source = await callRoute(raw, `/api/v1/templates/${template.id}/raw`, {
+      authorization: ws.authorization,
+      params,
+    });
+    expect(source.json.data).toMatchObject({
+      id: template.id,
+      type: "Template",
+      rawSubject: "Hi {{ name }}",
+      rawBodyText: null,
+    });
 
-    const html = await callRoute(preview, `/api/v1/templates/${template.id}/preview`, { authorization: ws.authorization, params, body: { name: "Bo", total: 1 } });
+    const html = await callRoute(preview, `/api/v1/templates/${template.id}/preview`, {
+      authorization: ws.authorization,
+      params,
+      body: { name: "Bo", total: 1 },
+    });
     expect(html.status).toBe(200);
     expect(html.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(html.text).toContain("1,00");
@@ -42,18 +58,33 @@ describe("templates API", () => {
     expect((await call(render, strict.id, { variables: {} }, null)).status).toBe(401);
     const missing = await call(render, foreign.id, { variables: {} });
     expect([missing.status, missing.json.error.code, missing.json.error.param]).toEqual([404, "NOT_FOUND", "id"]);
-    expect((await callRoute(raw, `/api/v1/templates/${foreign.id}/raw`, { authorization: ws.authorization, params: { id: foreign.id } })).status).toBe(404);
+    expect(
+      (
+        await callRoute(raw, `/api/v1/templates/${foreign.id}/raw`, {
+          authorization: ws.authorization,
+          params: { id: foreign.id },
+        })
+      ).status,
+    ).toBe(404);
     const badVariables = await call(render, strict.id, { variables: [1, 2] });
     expect([badVariables.status, badVariables.json.error.param]).toEqual([400, "variables"]);
     const strictMiss = await call(render, strict.id, { variables: {} });
-    expect([strictMiss.status, strictMiss.json.error.code, strictMiss.json.error.param]).toEqual([422, "TEMPLATE_RENDER_ERROR", "subject"]);
+    expect([strictMiss.status, strictMiss.json.error.code, strictMiss.json.error.param]).toEqual([
+      422,
+      "TEMPLATE_RENDER_ERROR",
+      "subject",
+    ]);
     const previewMiss = await call(preview, strict.id, {});
     expect(previewMiss.status).toBe(422);
   });
 
   it("gives unsubscribeUrl a stand-in link when rendering without a recipient, even in strict mode", async () => {
     const ws = await createTestWorkspace();
-    const template = await ws.createTemplate({ strict: true, subject: "News", bodyHtml: '<a href="{{ unsubscribeUrl }}">Unsubscribe</a>' });
+    const template = await ws.createTemplate({
+      strict: true,
+      subject: "News",
+      bodyHtml: '<a href="{{ unsubscribeUrl }}">Unsubscribe</a>',
+    });
     const rendered = await callRoute(render, `/api/v1/templates/${template.id}/render`, {
       authorization: ws.authorization,
       params: { id: template.id },
@@ -105,10 +136,14 @@ describe("GET /v1/templates", () => {
     expect(page.json.data.map((t: { id: string }) => t.id)).toEqual([second.id]);
     expect(page.json.data[0]).toMatchObject({ type: "Template", rawSubject: "Welcome, {{ name }}" });
     expect(page.json.meta).toEqual({ limit: 1, count: 1, "cursor.after": second.id, "cursor.before": null });
-    const next = await callRoute(list, `/api/v1/templates?limit=1&cursor.after=${second.id}`, { authorization: ws.authorization });
+    const next = await callRoute(list, `/api/v1/templates?limit=1&cursor.after=${second.id}`, {
+      authorization: ws.authorization,
+    });
     expect(next.json.data.map((t: { id: string }) => t.id)).toEqual([first.id]);
     expect(next.json.meta["cursor.after"]).toBeNull();
-    expect((await callRoute(list, "/api/v1/templates?limit=101", { authorization: ws.authorization })).json.error.param).toBe("limit");
+    expect(
+      (await callRoute(list, "/api/v1/templates?limit=101", { authorization: ws.authorization })).json.error.param,
+    ).toBe("limit");
     expect((await callRoute(list, "/api/v1/templates", {})).status).toBe(401);
   });
 });

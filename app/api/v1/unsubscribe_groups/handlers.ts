@@ -13,8 +13,15 @@ export const GET = withApiKey({ scope: "contacts:write", body: "none" }, async (
 });
 
 // POST /v1/unsubscribe_groups – a group sends name by groupId or groupKey
-export const POST = withApiKey({ scope: "contacts:write", body: "json", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
-  const input = parseInput(createGroupApiSchema, body);
-  const group = await createUnsubscribeGroup({ workspaceId: principal.workspaceId, ...input, actor: apiActor(principal, request) });
-  return created(serializeGroup(newGroupSummary(group)));
-});
+export const POST = withApiKey(
+  { scope: "contacts:write", body: "json", maxBytes: 16 * 1024 },
+  async ({ principal, request, body }) => {
+    const input = parseInput(createGroupApiSchema, body);
+    const group = await createUnsubscribeGroup({
+      workspaceId: principal.workspaceId,
+      ...input,
+      actor: apiActor(principal, request),
+    });
+    return created(serializeGroup(newGroupSummary(group)));
+  },
+);

@@ -11,7 +11,10 @@ export const GET = withApiKey({ scope: "webhooks:write", body: "none" }, async (
 });
 
 // POST /v1/webhook_endpoints – a new endpoint; the answer carries its signing secret, shown this once
-export const POST = withApiKey({ scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, body }) => {
-  const { endpoint, secret } = await createEndpoint(principal.workspaceId, body, apiKeyActor(principal));
-  return created({ ...serializeEndpoint(endpoint), secret });
-});
+export const POST = withApiKey(
+  { scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 },
+  async ({ principal, body }) => {
+    const { endpoint, secret } = await createEndpoint(principal.workspaceId, body, apiKeyActor(principal));
+    return created({ ...serializeEndpoint(endpoint), secret });
+  },
+);

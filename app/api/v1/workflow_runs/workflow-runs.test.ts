@@ -54,7 +54,14 @@ describe("POST /v1/workflow_runs", () => {
     const ws = await setup();
     const res = await ws.trigger({ workflowKey: "user.signed_up", metaId: "order-7" });
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ workflowId: ws.workflow.id, workflowKey: "user.signed_up", status: "RUNNING", variables: {}, metaId: "order-7", sandbox: false });
+    expect(res.json.data).toMatchObject({
+      workflowId: ws.workflow.id,
+      workflowKey: "user.signed_up",
+      status: "RUNNING",
+      variables: {},
+      metaId: "order-7",
+      sandbox: false,
+    });
     const sandbox = await ws.trigger({ workflowKey: "user.signed_up" }, sandboxPost);
     expect(sandbox.status).toBe(201);
     expect(sandbox.json.data).toMatchObject({ workflowId: ws.workflow.id, sandbox: true, status: "RUNNING" });
@@ -64,14 +71,24 @@ describe("POST /v1/workflow_runs", () => {
     const ws = await setup();
     const res = await ws.trigger({ workflowKey: "not.there.yet", variables: { a: 1 } });
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ workflowId: null, workflowKey: "not.there.yet", status: "SKIPPED", variables: { a: 1 } });
+    expect(res.json.data).toMatchObject({
+      workflowId: null,
+      workflowKey: "not.there.yet",
+      status: "SKIPPED",
+      variables: { a: 1 },
+    });
     expect(res.json.data.reason).toMatch(/No workflow has the key "not.there.yet"/);
     expect(await stepJobsOf(res.json.data.id)).toEqual([]);
   });
 
   it("a disabled workflow, by key or by id: 201 SKIPPED with a reason", async () => {
     const ws = await setup();
-    const disabled = await ws.createWorkflow({ name: "Paused", key: "paused", enabled: false, steps: [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org" }] });
+    const disabled = await ws.createWorkflow({
+      name: "Paused",
+      key: "paused",
+      enabled: false,
+      steps: [{ type: "sendEmail", templateId: ws.template.id, to: "a@example.org" }],
+    });
     for (const body of [{ workflowKey: "paused" }, { workflowId: disabled.id }]) {
       const res = await ws.trigger(body);
       expect(res.status).toBe(201);
@@ -86,7 +103,11 @@ describe("POST /v1/workflow_runs", () => {
     const cases: Array<[unknown, string, string]> = [
       [{}, "workflowId", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
       [{ workflowId: null, variables: {} }, "workflowId", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
-      [{ workflowId: ws.workflow.id, workflowKey: "user.signed_up" }, "workflowKey", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
+      [
+        { workflowId: ws.workflow.id, workflowKey: "user.signed_up" },
+        "workflowKey",
+        "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      ],
       [{ workflowId: 42 }, "workflowId", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
       [{ workflowKey: "user.signed_up", variables: [1] }, "variables", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
       [{ workflowKey: "user.signed_up", metaId: "" }, "metaId", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR"],
@@ -96,7 +117,11 @@ describe("POST /v1/workflow_runs", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json.error).toMatchObject({ code, param });
     }
-    const notObject = await callRoute(POST, "/api/v1/workflow_runs", { authorization: ws.authorization, rawBody: "[1]", headers: { "content-type": "application/json" } });
+    const notObject = await callRoute(POST, "/api/v1/workflow_runs", {
+      authorization: ws.authorization,
+      rawBody: "[1]",
+      headers: { "content-type": "application/json" },
+    });
     expect(notObject.status).toBe(400);
     expect(await runsOf(ws.workspace.id)).toHaveLength(0);
   });
@@ -118,7 +143,11 @@ describe("POST /v1/workflow_runs", () => {
     const ws = await setup();
     const body = { workflowKey: "user.signed_up", metaId: "signup-1", variables: { user: { email: "a@example.org" } } };
     const first = await ws.trigger(body);
-    const again = await ws.trigger({ variables: { user: { email: "a@example.org" } }, metaId: "signup-1", workflowKey: "user.signed_up" });
+    const again = await ws.trigger({
+      variables: { user: { email: "a@example.org" } },
+      metaId: "signup-1",
+      workflowKey: "user.signed_up",
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -162,8 +191,14 @@ describe("POST /v1/workflow_runs", () => {
 
   it("answers 401 without valid credentials, live and sandbox", async () => {
     const ws = await setup();
-    for (const [handler, path] of [[POST, "/api/v1/workflow_runs"], [sandboxPost, "/api/v1/sandbox/workflow_runs"]] as const) {
-      const res = await callRoute(handler, path, { authorization: "Basic bm9wZTpub3Bl", body: { workflowKey: "user.signed_up" } });
+    for (const [handler, path] of [
+      [POST, "/api/v1/workflow_runs"],
+      [sandboxPost, "/api/v1/sandbox/workflow_runs"],
+    ] as const) {
+      const res = await callRoute(handler, path, {
+        authorization: "Basic bm9wZTpub3Bl",
+        body: { workflowKey: "user.signed_up" },
+      });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe('Basic realm="api"');
     }
@@ -182,11 +217,15 @@ describe("GET /v1/workflow_runs/:id", () => {
     const ws = await setup();
     const other = await setup();
     const created = (await ws.trigger({ workflowKey: "user.signed_up", variables: { n: 1 } })).json.data;
-    const get = (id: string, authorization: string | null = ws.authorization) => callRoute(getRun, `/api/v1/workflow_runs/${id}`, { authorization, params: { id } });
+    const get = (id: string, authorization: string | null = ws.authorization) =>
+      callRoute(getRun, `/api/v1/workflow_runs/${id}`, { authorization, params: { id } });
     const res = await get(created.id);
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual(created);
-    for (const [id, authorization] of [[created.id, other.authorization], ["wfr_0000000000000000", ws.authorization]]) {
+    for (const [id, authorization] of [
+      [created.id, other.authorization],
+      ["wfr_0000000000000000", ws.authorization],
+    ]) {
       const missing = await get(id, authorization);
       expect(missing.status).toBe(404);
       expect(missing.json.error).toMatchObject({ code: "NOT_FOUND", param: "id" });

@@ -12,6 +12,16 @@ export const GET = withApiKey({ scope: "workflows:write", body: "none" }, async 
 });
 
 // POST /v1/workflows – a workflow from its definition, with the builder's checks (the CLI's `workflow create`)
-export const POST = withApiKey({ scope: "workflows:write", body: "json", maxBytes: 1024 * 1024 }, async ({ principal, request, body }) =>
-  created(serializeWorkflow(await createWorkflow({ workspaceId: principal.workspaceId, definition: body, actor: apiActor(principal, request) }))),
+export const POST = withApiKey(
+  { scope: "workflows:write", body: "json", maxBytes: 1024 * 1024 },
+  async ({ principal, request, body }) =>
+    created(
+      serializeWorkflow(
+        await createWorkflow({
+          workspaceId: principal.workspaceId,
+          definition: body,
+          actor: apiActor(principal, request),
+        }),
+      ),
+    ),
 );

@@ -14,18 +14,29 @@ import * as all from "./handlers";
 const ACTIONS = ["workflow.create", "workflow.update", "workflow.enable", "workflow.disable", "workflow.delete"];
 const rowOf = async (id: string) => (await (await getDb()).select().from(workflows).where(eq(workflows.id, id)))[0];
 
-const create = (authorization: string, body: unknown) => callRoute(all.POST, "/api/v1/workflows", { authorization, body });
+const create = (authorization: string, body: unknown) =>
+  callRoute(all.POST, "/api/v1/workflows", { authorization, body });
 const list = (authorization: string, query = "") => callRoute(all.GET, `/api/v1/workflows${query}`, { authorization });
-const get = (authorization: string, id: string) => callRoute(one.GET, `/api/v1/workflows/${id}`, { authorization, params: { id } });
-const patch = (authorization: string, id: string, body: unknown) => callRoute(one.PATCH, `/api/v1/workflows/${id}`, { method: "PATCH", authorization, params: { id }, body });
-const remove = (authorization: string, id: string) => callRoute(one.DELETE, `/api/v1/workflows/${id}`, { method: "DELETE", authorization, params: { id } });
+const get = (authorization: string, id: string) =>
+  callRoute(one.GET, `/api/v1/workflows/${id}`, { authorization, params: { id } });
+const patch = (authorization: string, id: string, body: unknown) =>
+  callRoute(one.PATCH, `/api/v1/workflows/${id}`, { method: "PATCH", authorization, params: { id }, body });
+const remove = (authorization: string, id: string) =>
+  callRoute(one.DELETE, `/api/v1/workflows/${id}`, { method: "DELETE", authorization, params: { id } });
 const toggle = (route: typeof enable, authorization: string, id: string) =>
-  callRoute(route.POST, `/api/v1/workflows/${id}/${route === enable ? "enable" : "disable"}`, { method: "POST", authorization });
+  callRoute(route.POST, `/api/v1/workflows/${id}/${route === enable ? "enable" : "disable"}`, {
+    method: "POST",
+    authorization,
+  });
 
 async function setUp() {
   const ws = await createWorkflowWorkspace();
   const send = { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}" };
-  return { ws, send, definition: { name: "Onboarding", key: "user.signed_up", steps: [send, { type: "wait", seconds: 3600 }, send] } };
+  return {
+    ws,
+    send,
+    definition: { name: "Onboarding", key: "user.signed_up", steps: [send, { type: "wait", seconds: 3600 }, send] },
+  };
 }
 
 describe("/v1/workflows", () => {
@@ -33,16 +44,32 @@ describe("/v1/workflows", () => {
     const { ws, send, definition } = await setUp();
     const created = await create(ws.authorization, definition);
     expect(created.status).toBe(201);
-    expect(created.json.data).toMatchObject({ type: "Workflow", name: "Onboarding", key: "user.signed_up", enabled: true, steps: definition.steps });
+    expect(created.json.data).toMatchObject({
+      type: "Workflow",
+      name: "Onboarding",
+      key: "user.signed_up",
+      enabled: true,
+      steps: definition.steps,
+    });
     const id = created.json.data.id;
     const second = (await create(ws.authorization, { name: "Receipt", steps: [send] })).json.data;
     const page = await list(ws.authorization, "?limit=1");
-    expect([page.json.data.map((w: { id: string }) => w.id), page.json.meta["cursor.after"]]).toEqual([[second.id], second.id]);
-    expect((await list(ws.authorization, `?limit=1&cursor.after=${second.id}`)).json.data.map((w: { id: string }) => w.id)).toEqual([id]);
+    expect([page.json.data.map((w: { id: string }) => w.id), page.json.meta["cursor.after"]]).toEqual([
+      [second.id],
+      second.id,
+    ]);
+    expect(
+      (await list(ws.authorization, `?limit=1&cursor.after=${second.id}`)).json.data.map((w: { id: string }) => w.id),
+    ).toEqual([id]);
     expect((await get(ws.authorization, id)).json.data.steps).toHaveLength(3);
 
     const renamed = await patch(ws.authorization, id, { name: "Welcome", enabled: null });
-    expect(renamed.json.data).toMatchObject({ name: "Welcome", key: "user.signed_up", enabled: true, steps: definition.steps });
+    expect(renamed.json.data).toMatchObject({
+      name: "Welcome",
+      key: "user.signed_up",
+      enabled: true,
+      steps: definition.steps,
+    });
     const shorter = await patch(ws.authorization, id, { steps: [send], key: null });
     expect([shorter.status, shorter.json.data.key, shorter.json.data.steps]).toEqual([200, null, [send]]);
     expect((await toggle(disable, ws.authorization, id)).json.data.enabled).toBe(false);
@@ -54,10 +81,20 @@ describe("/v1/workflows", () => {
 
     const trail = (await auditTrail(ws.workspace.id, ACTIONS)).filter((entry) => entry.targetId === id);
     expect(trail.map((entry) => [entry.action, entry.actorType, entry.actorId])).toEqual(
-      ["workflow.create", "workflow.update", "workflow.update", "workflow.disable", "workflow.enable", "workflow.delete"].map((action) => [action, "API_KEY", ws.key.id]),
+      [
+        "workflow.create",
+        "workflow.update",
+        "workflow.update",
+        "workflow.disable",
+        "workflow.enable",
+        "workflow.delete",
+      ].map((action) => [action, "API_KEY", ws.key.id]),
     );
     expect(trail[1]).toMatchObject({ before: { name: "Onboarding" }, after: { name: "Welcome" } });
-    expect(trail[2]).toMatchObject({ before: { key: "user.signed_up", stepCount: 3 }, after: { key: null, stepCount: 1, changed: ["steps"] } });
+    expect(trail[2]).toMatchObject({
+      before: { key: "user.signed_up", stepCount: 3 },
+      after: { key: null, stepCount: 1, changed: ["steps"] },
+    });
     expect(trail[5]).toMatchObject({ before: { name: "Welcome" }, after: null });
   });
 
@@ -86,7 +123,12 @@ describe("/v1/workflows", () => {
     const taken = await create(ws.authorization, { ...definition, name: "Copy" });
     expect([taken.status, taken.json.error.code, taken.json.error.param]).toEqual([409, "CONFLICT", "key"]);
     const mine = (await create(ws.authorization, { name: "Other", key: "other", steps: [send] })).json.data;
-    for (const [body, status, param] of [[{ key: "user.signed_up" }, 409, "key"], [{ steps: [{ type: "wait", seconds: 5 }] }, 400, "steps"], [{ name: "" }, 400, "name"], [[1], 400, undefined]] as const) {
+    for (const [body, status, param] of [
+      [{ key: "user.signed_up" }, 409, "key"],
+      [{ steps: [{ type: "wait", seconds: 5 }] }, 400, "steps"],
+      [{ name: "" }, 400, "name"],
+      [[1], 400, undefined],
+    ] as const) {
       const res = await patch(ws.authorization, mine.id, body);
       expect([res.status, res.json.error?.param], JSON.stringify(body)).toEqual([status, param]);
     }
@@ -127,7 +169,11 @@ describe("/v1/workflows", () => {
         await toggle(enable, key, workflow.id),
         await remove(key, workflow.id),
       ]) {
-        expect([res.status, res.json.error.code, res.json.error.message]).toEqual([403, "FORBIDDEN", expect.stringContaining("workflows:write")]);
+        expect([res.status, res.json.error.code, res.json.error.message]).toEqual([
+          403,
+          "FORBIDDEN",
+          expect.stringContaining("workflows:write"),
+        ]);
       }
     }
     const writer = await scopedAuthorization(ws.workspace.id, ["workflows:write"]);

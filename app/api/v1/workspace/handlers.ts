@@ -13,9 +13,12 @@ export const GET = withApiKey({ scope: "workspace:write", body: "none" }, async 
 });
 
 // PATCH /v1/workspace – any of name, testMode, trackingEnabled (only what changed is audited)
-export const PATCH = withApiKey({ scope: "workspace:write", body: "json", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
-  // The use case parses the body itself (the dashboard's schema): a bad field is a 400 naming it.
-  await updateWorkspaceSettings(apiAdminActor(principal, request), body as UpdateWorkspaceSettingsInput);
-  const { settings, sending } = await readWorkspace(principal.workspaceId);
-  return ok(serializeWorkspace(settings, sending));
-});
+export const PATCH = withApiKey(
+  { scope: "workspace:write", body: "json", maxBytes: 16 * 1024 },
+  async ({ principal, request, body }) => {
+    // The use case parses the body itself (the dashboard's schema): a bad field is a 400 naming it.
+    await updateWorkspaceSettings(apiAdminActor(principal, request), body as UpdateWorkspaceSettingsInput);
+    const { settings, sending } = await readWorkspace(principal.workspaceId);
+    return ok(serializeWorkspace(settings, sending));
+  },
+);

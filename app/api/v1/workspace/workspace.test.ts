@@ -24,11 +24,18 @@ describe("/v1/workspace", () => {
       system: false,
       sending: { paused: false, reason: null, pausedAt: null, automatic: false, pausedMessages: 0 },
     });
-    const changed = await callRoute(update, "/api/v1/workspace", { ...auth, method: "PATCH", body: { name: " Acme EU ", trackingEnabled: true, testMode: false } });
+    const changed = await callRoute(update, "/api/v1/workspace", {
+      ...auth,
+      method: "PATCH",
+      body: { name: " Acme EU ", trackingEnabled: true, testMode: false },
+    });
     expect(changed.json.data).toMatchObject({ name: "Acme EU", trackingEnabled: true, testMode: false });
     const paused = await callRoute(pause, "/api/v1/workspace/pause", { ...auth, body: { reason: "Migrating DNS" } });
     expect(paused.json.data.sending).toMatchObject({ paused: true, reason: "Migrating DNS", automatic: false });
-    expect((await callRoute(sendMessage, "/api/v1/email_messages", { authorization: ws.authorization, body: raw })).json.data.status).toBe("PAUSED");
+    expect(
+      (await callRoute(sendMessage, "/api/v1/email_messages", { authorization: ws.authorization, body: raw })).json.data
+        .status,
+    ).toBe("PAUSED");
     expect((await callRoute(read, "/api/v1/workspace", auth)).json.data.sending.pausedMessages).toBe(1);
     const resumed = await callRoute(resume, "/api/v1/workspace/resume", { ...auth, method: "POST" });
     expect(resumed.json.data).toMatchObject({ resumed: 1, sending: { paused: false, pausedMessages: 0 } });
@@ -47,16 +54,49 @@ describe("/v1/workspace", () => {
       [{ testMode: "yes" }, "testMode"],
       [{ trackingEnabled: 1 }, "trackingEnabled"],
     ];
-    for (const [body, param] of cases) await expectRefusal(ws.workspace.id, update, "/api/v1/workspace", { ...auth, method: "PATCH", body }, { status: 400, param });
-    await expectRefusal(ws.workspace.id, pause, "/api/v1/workspace/pause", { ...auth, body: { reason: 42 } }, { status: 400, param: "reason" });
+    for (const [body, param] of cases)
+      await expectRefusal(
+        ws.workspace.id,
+        update,
+        "/api/v1/workspace",
+        { ...auth, method: "PATCH", body },
+        { status: 400, param },
+      );
+    await expectRefusal(
+      ws.workspace.id,
+      pause,
+      "/api/v1/workspace/pause",
+      { ...auth, body: { reason: 42 } },
+      { status: 400, param: "reason" },
+    );
     await ensureSystemWorkspace();
     const systemAuth = { authorization: await scopedAuthorization(SYSTEM_WORKSPACE_ID, ["workspace:write"]) };
-    await expectRefusal(SYSTEM_WORKSPACE_ID, update, "/api/v1/workspace", { ...systemAuth, method: "PATCH", body: { testMode: true } }, { status: 400, param: "testMode" });
+    await expectRefusal(
+      SYSTEM_WORKSPACE_ID,
+      update,
+      "/api/v1/workspace",
+      { ...systemAuth, method: "PATCH", body: { testMode: true } },
+      { status: 400, param: "testMode" },
+    );
     const sendOnly = { authorization: await scopedAuthorization(ws.workspace.id, ["emails:send", "keys:write"]) };
-    for (const [handler, method, body] of [[read, "GET"], [update, "PATCH", { name: "Hijacked" }], [pause, "POST", {}], [resume, "POST"]] as const) {
-      const answer = await expectRefusal(ws.workspace.id, handler, "/api/v1/workspace", { ...sendOnly, method, body }, { status: 403, code: "FORBIDDEN" });
+    for (const [handler, method, body] of [
+      [read, "GET"],
+      [update, "PATCH", { name: "Hijacked" }],
+      [pause, "POST", {}],
+      [resume, "POST"],
+    ] as const) {
+      const answer = await expectRefusal(
+        ws.workspace.id,
+        handler,
+        "/api/v1/workspace",
+        { ...sendOnly, method, body },
+        { status: 403, code: "FORBIDDEN" },
+      );
       expect(answer.json.error.message).toContain("workspace:write");
     }
-    expect((await callRoute(read, "/api/v1/workspace", auth)).json.data).toMatchObject({ name: "Acme", sending: { paused: false } });
+    expect((await callRoute(read, "/api/v1/workspace", auth)).json.data).toMatchObject({
+      name: "Acme",
+      sending: { paused: false },
+    });
   });
 });

@@ -20,10 +20,16 @@ export async function HEAD(_request: Request, { params }: Context): Promise<Resp
 
 function redirect(url: string): Response {
   // no-store: every follow must reach us; no-referrer: the link's site does not learn the token.
-  return new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  return new Response(null, {
+    status: 302,
+    headers: { location: url, "cache-control": "no-store", "referrer-policy": "no-referrer" },
+  });
 }
 
 function invalidLink(): Response {
   const html = `<!doctype html><meta charset="utf-8"><title>Link not valid</title><h1>This link is not valid</h1><p>It may be incomplete: copy the whole link from the email.</p>`;
-  return new Response(html, { status: 404, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(html, {
+    status: 404,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
 }

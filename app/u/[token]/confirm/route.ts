@@ -13,10 +13,16 @@ export async function POST(_request: Request, { params }: Context): Promise<Resp
     throw error;
   }
   // 303: the browser follows with a GET, so a reload does not post again.
-  return new Response(null, { status: 303, headers: { location: `/u/${encodeURIComponent(token)}`, "cache-control": "no-store" } });
+  return new Response(null, {
+    status: 303,
+    headers: { location: `/u/${encodeURIComponent(token)}`, "cache-control": "no-store" },
+  });
 }
 
 function notFoundPage(): Response {
   const html = `<!doctype html><meta charset="utf-8"><title>Not found</title><h1>This unsubscribe link is not valid</h1><p>It may be incomplete: copy the whole link from the email.</p>`;
-  return new Response(html, { status: 404, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(html, {
+    status: 404,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
 }

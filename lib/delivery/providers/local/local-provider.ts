@@ -30,6 +30,13 @@ export async function storeInLocalInbox(db: Executor, mail: OutboundMail, at: Da
   const { envelope, raw } = mimeOf(mail);
   await db
     .insert(localInbox)
-    .values({ emailMessageId: mail.messageId, workspaceId: mail.workspaceId, envelopeFrom: envelope.from, envelopeTo: envelope.to, mime: raw, createdAt: at })
+    .values({
+      emailMessageId: mail.messageId,
+      workspaceId: mail.workspaceId,
+      envelopeFrom: envelope.from,
+      envelopeTo: envelope.to,
+      mime: raw,
+      createdAt: at,
+    })
     .onConflictDoNothing({ target: localInbox.emailMessageId });
 }

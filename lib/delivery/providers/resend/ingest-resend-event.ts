@@ -14,8 +14,7 @@ export interface ResendDelivery {
 }
 
 export type IngestResult =
-  | { outcome: "recorded" | "duplicate"; messageId: string }
-  | { outcome: "ignored"; reason: string };
+  { outcome: "recorded" | "duplicate"; messageId: string } | { outcome: "ignored"; reason: string };
 
 /**
  * How long an event for an email id we do not know is answered 409 (so Resend retries it) rather than
@@ -41,7 +40,11 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
   }
   const eventId = verifySignature(secret, delivery);
   const parsed = resendEventSchema.safeParse(parseJson(delivery.body));
-  if (!parsed.success) throw invalidParameter(parsed.error.issues[0].path.join("."), "Not a Resend event: " + parsed.error.issues[0].message);
+  if (!parsed.success)
+    throw invalidParameter(
+      parsed.error.issues[0].path.join("."),
+      "Not a Resend event: " + parsed.error.issues[0].message,
+    );
   const event = parsed.data;
   const at = parseResendTime(event.created_at);
   if (!at) throw invalidParameter("created_at", `Unreadable event time "${event.created_at}".`);
@@ -86,10 +89,17 @@ function verifySignature(secret: string, { body, headers }: ResendDelivery): str
   const timestamp = header("timestamp");
   const signature = header("signature");
   if (!id || !timestamp || !signature) {
-    throw new AppError("UNAUTHORIZED", "Missing webhook signature: svix-id, svix-timestamp and svix-signature are required.");
+    throw new AppError(
+      "UNAUTHORIZED",
+      "Missing webhook signature: svix-id, svix-timestamp and svix-signature are required.",
+    );
   }
   try {
-    new Webhook(secret).verify(body, { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signature }, { jsonParse: false });
+    new Webhook(secret).verify(
+      body,
+      { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signature },
+      { jsonParse: false },
+    );
     return id;
   } catch (error) {
     if (error instanceof WebhookVerificationError) {

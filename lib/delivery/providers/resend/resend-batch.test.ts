@@ -35,7 +35,14 @@ async function insertMessages(count: number, options: { withAttachment?: number 
     bodyText: `Hi ${index}`,
     attachments:
       options.withAttachment === index
-        ? [{ name: "a.txt", contentType: "text/plain", size: 5, contentBase64: Buffer.from("hello").toString("base64") }]
+        ? [
+            {
+              name: "a.txt",
+              contentType: "text/plain",
+              size: 5,
+              contentBase64: Buffer.from("hello").toString("base64"),
+            },
+          ]
         : [],
   }));
   await (await getDb()).insert(emailMessages).values(rows);
@@ -79,7 +86,11 @@ describe("Resend batch sends", () => {
     expect(single.idempotencyKey).toBe(jobs[1].messageId);
     expect(single.body.attachments).toHaveLength(1);
     expect(calls.find((call) => call.path === "/emails/batch")!.batch).toHaveLength(2);
-    expect((await stored(jobs.map((job) => job.messageId))).map((message) => message.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
+    expect((await stored(jobs.map((job) => job.messageId))).map((message) => message.status)).toEqual([
+      "SUCCEEDED",
+      "SUCCEEDED",
+      "SUCCEEDED",
+    ]);
   });
 
   it("a 429 retries every job of the batch; the retry of the same set sends once", async () => {
@@ -90,9 +101,14 @@ describe("Resend batch sends", () => {
       "Resend asked to try again later: Too many requests. (HTTP 429, rate_limit_exceeded)",
       "Resend asked to try again later: Too many requests. (HTTP 429, rate_limit_exceeded)",
     ]);
-    expect((await stored(jobs.map((job) => job.messageId))).map((message) => message.status)).toEqual(["PENDING", "PENDING"]);
+    expect((await stored(jobs.map((job) => job.messageId))).map((message) => message.status)).toEqual([
+      "PENDING",
+      "PENDING",
+    ]);
     expect(await deliver(jobs, 1)).toEqual([null, null]);
-    expect((await stored(jobs.map((job) => job.messageId))).every((message) => message.status === "SUCCEEDED")).toBe(true);
+    expect((await stored(jobs.map((job) => job.messageId))).every((message) => message.status === "SUCCEEDED")).toBe(
+      true,
+    );
   });
 
   it("a lost answer (500 after Resend created the batch) is retried into the same emails, not new ones", async () => {
@@ -139,7 +155,9 @@ describe("Resend batch sends", () => {
     expect(await deliver([others[0], lone, others[1]], 1)).toEqual([null, null, null]);
     expect(fake.emails.size).toBe(before + 3);
     const calls = fake.calls.slice(firstCalls);
-    expect(calls.filter((call) => call.idempotencyKey === lone.messageId).map((call) => `${call.path} ${call.status}`)).toEqual(["/emails 500", "/emails 200"]);
+    expect(
+      calls.filter((call) => call.idempotencyKey === lone.messageId).map((call) => `${call.path} ${call.status}`),
+    ).toEqual(["/emails 500", "/emails 200"]);
     expect(calls.find((call) => call.path === "/emails/batch")!.batch).toHaveLength(2);
   });
 
@@ -159,7 +177,12 @@ describe("Resend batch sends", () => {
     const messages = await stored(jobs.map((job) => job.messageId));
     expect(messages.map((message) => message.status).sort()).toEqual(["FAILED", "SUCCEEDED", "SUCCEEDED"]);
     const failed = messages.find((message) => message.status === "FAILED")!;
-    const events = await (await getDb()).select().from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, failed.id));
+    const events = await (
+      await getDb()
+    )
+      .select()
+      .from(emailMessageLogs)
+      .where(eq(emailMessageLogs.emailMessageId, failed.id));
     expect(events.find((event) => event.code === "EMAIL_MESSAGE_PROVIDER_ERROR")?.message).toBe(
       "Resend rejected the message: Invalid `to` field. (HTTP 422, validation_error)",
     );

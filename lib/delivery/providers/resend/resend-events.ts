@@ -9,8 +9,12 @@ export const resendEventSchema = z.object({
     .object({
       email_id: z.string().min(1).optional(),
       to: z.array(z.string()).optional(),
-      bounce: z.object({ message: z.string().optional(), type: z.string().optional(), subType: z.string().optional() }).optional(),
-      click: z.object({ link: z.string().optional(), ipAddress: z.string().optional(), userAgent: z.string().optional() }).optional(),
+      bounce: z
+        .object({ message: z.string().optional(), type: z.string().optional(), subType: z.string().optional() })
+        .optional(),
+      click: z
+        .object({ link: z.string().optional(), ipAddress: z.string().optional(), userAgent: z.string().optional() })
+        .optional(),
       open: z.object({ ipAddress: z.string().optional(), userAgent: z.string().optional() }).optional(),
       failed: z.object({ reason: z.string().optional() }).optional(),
       suppressed: z.object({ message: z.string().optional(), type: z.string().optional() }).optional(),
@@ -40,9 +44,17 @@ export function mapResendEvent(event: ResendEvent, at: Date): MappedEvent | null
   const base = { provider: "resend", type: event.type, emailId: data.email_id };
   switch (event.type) {
     case "email.sent":
-      return { code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", message: `Resend sent the message at ${when}.`, details: base };
+      return {
+        code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+        message: `Resend sent the message at ${when}.`,
+        details: base,
+      };
     case "email.delivered":
-      return { code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", message: `Delivered to ${to} at ${when}.`, details: base };
+      return {
+        code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+        message: `Delivered to ${to} at ${when}.`,
+        details: base,
+      };
     case "email.delivery_delayed":
       return {
         code: "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT",
@@ -68,7 +80,11 @@ export function mapResendEvent(event: ResendEvent, at: Date): MappedEvent | null
       };
     case "email.opened": {
       const { ipAddress, userAgent } = data.open ?? {};
-      return { code: "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT", message: `Opened at ${when}${client(ipAddress, userAgent)}.`, details: { ...base, ipAddress, userAgent } };
+      return {
+        code: "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT",
+        message: `Opened at ${when}${client(ipAddress, userAgent)}.`,
+        details: { ...base, ipAddress, userAgent },
+      };
     }
     case "email.clicked": {
       const { link, ipAddress, userAgent } = data.click ?? {};

@@ -29,7 +29,11 @@ export async function rememberHandoffs(db: Executor, handoffs: ResendHandoff[]):
 export async function handoffsOf(db: Executor, messageIds: string[]): Promise<ResendHandoff[]> {
   if (messageIds.length === 0) return [];
   return db
-    .select({ idempotencyKey: resendHandoffs.idempotencyKey, messageIds: resendHandoffs.messageIds, emails: resendHandoffs.emails })
+    .select({
+      idempotencyKey: resendHandoffs.idempotencyKey,
+      messageIds: resendHandoffs.messageIds,
+      emails: resendHandoffs.emails,
+    })
     .from(resendHandoffs)
     .where(arrayOverlaps(resendHandoffs.messageIds, messageIds));
 }

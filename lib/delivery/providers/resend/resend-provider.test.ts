@@ -59,7 +59,9 @@ async function acceptMessage(): Promise<string> {
       bodyHtml: "<p>Hi Ada</p>",
       bodyText: "Hi Ada",
       headers: { References: "<thread-1@example.com>" },
-      attachments: [{ name: "a.txt", contentType: "text/plain", size: 5, contentBase64: Buffer.from("hello").toString("base64") }],
+      attachments: [
+        { name: "a.txt", contentType: "text/plain", size: 5, contentBase64: Buffer.from("hello").toString("base64") },
+      ],
     });
     await enqueueDelivery(tx, { workspaceId: workspace.id, messageId: id });
   });
@@ -75,7 +77,11 @@ async function settled(id: string) {
     },
     { what: `message ${id} to leave PENDING`, timeout: 45_000, every: 100 },
   );
-  const events = await db.select().from(emailMessageLogs).where(eq(emailMessageLogs.emailMessageId, id)).orderBy(asc(emailMessageLogs.createdAt));
+  const events = await db
+    .select()
+    .from(emailMessageLogs)
+    .where(eq(emailMessageLogs.emailMessageId, id))
+    .orderBy(asc(emailMessageLogs.createdAt));
   return { message, events };
 }
 
@@ -100,7 +106,9 @@ describe("the resend provider", () => {
       html: "<p>Hi Ada</p>",
       text: "Hi Ada",
       headers: { References: "<thread-1@example.com>" },
-      attachments: [{ filename: "a.txt", content_type: "text/plain", content: Buffer.from("hello").toString("base64") }],
+      attachments: [
+        { filename: "a.txt", content_type: "text/plain", content: Buffer.from("hello").toString("base64") },
+      ],
     });
     expect(events.map((event) => event.code)).toEqual(["EMAIL_MESSAGE_SENT_PROVIDER_EVENT"]);
     expect(events[0].message).toBe("Sent through Resend.");

@@ -60,13 +60,20 @@ type SendOne = (mail: OutboundMail) => Promise<ProviderResult>;
  * that order. 429, 5xx and network failures retry every message of the call; a validation error
  * (400/422) of the batch falls back to single sends, so one bad message fails alone.
  */
-async function sendResendBatches(client: Resend, db: Executor, mails: OutboundMail[], sendOne: SendOne): Promise<ProviderResult[]> {
+async function sendResendBatches(
+  client: Resend,
+  db: Executor,
+  mails: OutboundMail[],
+  sendOne: SendOne,
+): Promise<ProviderResult[]> {
   const results: ProviderResult[] = new Array(mails.length);
   const indexOf = new Map(mails.map((mail, index) => [mail.messageId, index]));
   const requests: Array<{ handoff: ResendHandoff; indexes: number[] }> = [];
   const handedOver = new Set<number>();
   for (const handoff of await handoffsOf(db, [...indexOf.keys()])) {
-    const indexes = handoff.messageIds.map((id) => indexOf.get(id)).filter((index): index is number => index !== undefined && !handedOver.has(index));
+    const indexes = handoff.messageIds
+      .map((id) => indexOf.get(id))
+      .filter((index): index is number => index !== undefined && !handedOver.has(index));
     indexes.forEach((index) => handedOver.add(index));
     if (indexes.length) requests.push({ handoff, indexes });
   }
@@ -75,13 +82,25 @@ async function sendResendBatches(client: Resend, db: Executor, mails: OutboundMa
   const batched = batchable.length > 1 ? batchable : [];
   batched.sort((a, b) => (mails[a].messageId < mails[b].messageId ? -1 : 1));
   const newRequests = fresh.filter((index) => !batched.includes(index)).map((index) => [index]);
-  for (let start = 0; start < batched.length; start += RESEND_BATCH_LIMIT) newRequests.push(batched.slice(start, start + RESEND_BATCH_LIMIT));
-  const created = newRequests.map((indexes) => ({ handoff: handoffFor(indexes.map((index) => mails[index])), indexes }));
+  for (let start = 0; start < batched.length; start += RESEND_BATCH_LIMIT)
+    newRequests.push(batched.slice(start, start + RESEND_BATCH_LIMIT));
+  const created = newRequests.map((indexes) => ({
+    handoff: handoffFor(indexes.map((index) => mails[index])),
+    indexes,
+  }));
   // Committed before any of them is sent: a worker killed during a call leaves its request to replay.
-  await rememberHandoffs(db, created.map((request) => request.handoff));
+  await rememberHandoffs(
+    db,
+    created.map((request) => request.handoff),
+  );
   await Promise.all(
     [...requests, ...created].map(async ({ handoff, indexes }) => {
-      const answers = await sendHandoff(client, handoff, indexes.map((index) => mails[index]), sendOne);
+      const answers = await sendHandoff(
+        client,
+        handoff,
+        indexes.map((index) => mails[index]),
+        sendOne,
+      );
       indexes.forEach((index, position) => (results[index] = answers[position]));
     }),
   );
@@ -91,28 +110,46 @@ async function sendResendBatches(client: Resend, db: Executor, mails: OutboundMa
 function handoffFor(mails: OutboundMail[]): ResendHandoff {
   const messageIds = mails.map((mail) => mail.messageId);
   if (mails.length === 1) return { idempotencyKey: messageIds[0], messageIds, emails: null };
-  return { idempotencyKey: batchIdempotencyKey(messageIds), messageIds, emails: mails.map(batchPayload) as unknown as Array<Record<string, unknown>> };
+  return {
+    idempotencyKey: batchIdempotencyKey(messageIds),
+    messageIds,
+    emails: mails.map(batchPayload) as unknown as Array<Record<string, unknown>>,
+  };
 }
 
 /** The request of a handoff (again, on a replay), answered for `mails`: those of its messages in hand. */
-async function sendHandoff(client: Resend, handoff: ResendHandoff, mails: OutboundMail[], sendOne: SendOne): Promise<ProviderResult[]> {
+async function sendHandoff(
+  client: Resend,
+  handoff: ResendHandoff,
+  mails: OutboundMail[],
+  sendOne: SendOne,
+): Promise<ProviderResult[]> {
   if (!handoff.emails) return Promise.all(mails.map(sendOne));
-  const { data, error } = await client.batch.send(handoff.emails as unknown as CreateBatchEmailOptions[], { idempotencyKey: handoff.idempotencyKey });
+  const { data, error } = await client.batch.send(handoff.emails as unknown as CreateBatchEmailOptions[], {
+    idempotencyKey: handoff.idempotencyKey,
+  });
   const ids = data?.data;
   if (ids && ids.length === handoff.messageIds.length) {
-    return mails.map((mail) => ({ outcome: "accepted", referenceId: ids[handoff.messageIds.indexOf(mail.messageId)].id }));
+    return mails.map((mail) => ({
+      outcome: "accepted",
+      referenceId: ids[handoff.messageIds.indexOf(mail.messageId)].id,
+    }));
   }
   const status = typeof error?.statusCode === "number" ? error.statusCode : null;
   // Strict validation rejects the whole batch and creates nothing: sending singly is safe.
   if (status === 400 || status === 422) return Promise.all(mails.map(sendOne));
   // An answer with the wrong number of ids is retried: the same key then replays Resend's first answer.
-  const result: ProviderResult = ids ? { outcome: "retry", diagnostic: `Resend answered ${ids.length} ids for ${handoff.messageIds.length} emails.` } : resultOfError(error);
+  const result: ProviderResult = ids
+    ? { outcome: "retry", diagnostic: `Resend answered ${ids.length} ids for ${handoff.messageIds.length} emails.` }
+    : resultOfError(error);
   return mails.map(() => result);
 }
 
 /** `batch-` and the SHA-256 of the sorted message ids: the same set of messages, the same key. */
 export function batchIdempotencyKey(messageIds: string[]): string {
-  return `batch-${createHash("sha256").update([...messageIds].sort().join(",")).digest("hex")}`;
+  return `batch-${createHash("sha256")
+    .update([...messageIds].sort().join(","))
+    .digest("hex")}`;
 }
 
 function batchPayload(mail: OutboundMail): CreateBatchEmailOptions {
@@ -120,7 +157,6 @@ function batchPayload(mail: OutboundMail): CreateBatchEmailOptions {
   delete payload.attachments;
   return payload as CreateBatchEmailOptions;
 }
-
 
 /** The Resend request for one message. Text is always our own (Resend derives none for HTML-only mail). */
 export function resendPayload({ fields }: OutboundMail): CreateEmailOptions {

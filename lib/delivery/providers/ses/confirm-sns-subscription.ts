@@ -16,7 +16,9 @@ const CONFIRM_TIMEOUT_MS = 10_000;
 export async function confirmSnsSubscription(message: SnsMessage): Promise<void> {
   const url = message.SubscribeURL ?? "";
   if (!isSnsUrl(url)) {
-    throw new AppError("UNAUTHORIZED", "SubscribeURL is not an SNS URL (https://sns.<region>.amazonaws.com/…).", { param: "SubscribeURL" });
+    throw new AppError("UNAUTHORIZED", "SubscribeURL is not an SNS URL (https://sns.<region>.amazonaws.com/…).", {
+      param: "SubscribeURL",
+    });
   }
   let status: number;
   try {
@@ -29,7 +31,10 @@ export async function confirmSnsSubscription(message: SnsMessage): Promise<void>
   }
   if (status !== 200) {
     log.warn("SNS refused the subscription confirmation", { topicArn: message.TopicArn, status });
-    throw new AppError("SERVICE_UNAVAILABLE", `SNS answered HTTP ${status} to the subscription confirmation; retry later.`);
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      `SNS answered HTTP ${status} to the subscription confirmation; retry later.`,
+    );
   }
   log.info("SNS subscription confirmed", { topicArn: message.TopicArn });
 }

@@ -39,8 +39,13 @@ export async function ingestSesNotification(body: string): Promise<SesIngestResu
   }
   const message = parseSnsMessage(body);
   if (!topics.includes(message.TopicArn)) {
-    log.warn("SNS message from a topic not in SES_SNS_TOPIC_ARNS refused", { topicArn: message.TopicArn, type: message.Type });
-    throw new AppError("FORBIDDEN", `Topic ${message.TopicArn} is not one of SES_SNS_TOPIC_ARNS.`, { param: "TopicArn" });
+    log.warn("SNS message from a topic not in SES_SNS_TOPIC_ARNS refused", {
+      topicArn: message.TopicArn,
+      type: message.Type,
+    });
+    throw new AppError("FORBIDDEN", `Topic ${message.TopicArn} is not one of SES_SNS_TOPIC_ARNS.`, {
+      param: "TopicArn",
+    });
   }
   await verifySnsMessage(message);
   switch (message.Type) {
@@ -80,7 +85,11 @@ async function ingestNotification(notification: SnsMessage): Promise<SesIngestRe
   return ignored(type, `No message has SES message id ${sesMessageId}.`);
 }
 
-function record(ref: { referenceId: string } | { messageId: string }, event: MappedSesEvent, notification: SnsMessage): Promise<ProviderEventResult> {
+function record(
+  ref: { referenceId: string } | { messageId: string },
+  event: MappedSesEvent,
+  notification: SnsMessage,
+): Promise<ProviderEventResult> {
   return recordProviderEvent(ref, {
     source: "ses",
     type: event.type,

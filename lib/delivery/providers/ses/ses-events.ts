@@ -66,9 +66,17 @@ export const sesEventSchema = z
       })
       .loose()
       .optional(),
-    open: z.object({ timestamp: z.string().optional(), ipAddress: z.string().optional(), userAgent: z.string().optional() }).loose().optional(),
+    open: z
+      .object({ timestamp: z.string().optional(), ipAddress: z.string().optional(), userAgent: z.string().optional() })
+      .loose()
+      .optional(),
     click: z
-      .object({ timestamp: z.string().optional(), ipAddress: z.string().optional(), userAgent: z.string().optional(), link: z.string().optional() })
+      .object({
+        timestamp: z.string().optional(),
+        ipAddress: z.string().optional(),
+        userAgent: z.string().optional(),
+        link: z.string().optional(),
+      })
       .loose()
       .optional(),
     failure: z.object({ errorMessage: z.string().optional(), templateName: z.string().optional() }).loose().optional(),
@@ -118,7 +126,11 @@ function eventTime(type: string, event: SesEvent): string | undefined {
 function mapByType(type: string, event: SesEvent, when: string, base: Record<string, unknown>): Mapped | null {
   switch (type) {
     case "Send":
-      return { code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", message: `SES accepted the message at ${when}.`, details: base };
+      return {
+        code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+        message: `SES accepted the message at ${when}.`,
+        details: base,
+      };
     case "Delivery":
       return event.delivery ? mapDelivery(event.delivery, when, base) : null;
     case "Bounce":
@@ -127,13 +139,21 @@ function mapByType(type: string, event: SesEvent, when: string, base: Record<str
       return event.complaint ? mapComplaint(event.complaint, when, base) : null;
     case "Reject": {
       const reason = event.reject?.reason ?? "no reason given";
-      return { code: "EMAIL_MESSAGE_PROVIDER_ERROR", message: `SES rejected the message: ${reason}.`, details: { ...base, reason } };
+      return {
+        code: "EMAIL_MESSAGE_PROVIDER_ERROR",
+        message: `SES rejected the message: ${reason}.`,
+        details: { ...base, reason },
+      };
     }
     case "DeliveryDelay":
       return event.deliveryDelay ? mapDelay(event.deliveryDelay, when, base) : null;
     case "Open": {
       const { ipAddress, userAgent } = event.open ?? {};
-      return { code: "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT", message: `Opened at ${when}${client(ipAddress, userAgent)}.`, details: { ...base, ipAddress, userAgent } };
+      return {
+        code: "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT",
+        message: `Opened at ${when}${client(ipAddress, userAgent)}.`,
+        details: { ...base, ipAddress, userAgent },
+      };
     }
     case "Click": {
       const { ipAddress, userAgent, link } = event.click ?? {};

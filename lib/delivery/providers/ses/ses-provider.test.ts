@@ -64,15 +64,26 @@ describe("the ses provider", () => {
     const { message } = await sendMessage({
       workspaceId: workspace.id,
       sandbox: false,
-      body: { from: "Acme <hello@example.com>", to: "Ada <ada@example.org>", bcc: "bcc@example.org", subject: "Your receipt", bodyHtml: "<p>Hi Ada</p>", bodyText: "Hi Ada" },
+      body: {
+        from: "Acme <hello@example.com>",
+        to: "Ada <ada@example.org>",
+        bcc: "bcc@example.org",
+        subject: "Your receipt",
+        bodyHtml: "<p>Hi Ada</p>",
+        bodyText: "Hi Ada",
+      },
     });
-    await waitFor(async () => (await readMessageState(message.id)).message.status === "SUCCEEDED", { what: `message ${message.id} to be SUCCEEDED` });
+    await waitFor(async () => (await readMessageState(message.id)).message.status === "SUCCEEDED", {
+      what: `message ${message.id} to be SUCCEEDED`,
+    });
     await stopWorkers();
 
     const calls = callsFor(message.id);
     expect(calls).toHaveLength(1);
     const [call] = calls;
-    expect(call.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\/\d{8}\/eu-west-1\/ses\/aws4_request, /);
+    expect(call.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\/\d{8}\/eu-west-1\/ses\/aws4_request, /,
+    );
     expect(call.configurationSet).toBe("postwerk-events");
     expect(call.destination).toEqual(["ada@example.org", "bcc@example.org"]);
     expect(call.tags).toEqual([{ Name: MESSAGE_ID_TAG, Value: message.id }]);
@@ -85,7 +96,8 @@ describe("the ses provider", () => {
     expect(call.delivered).not.toContain(`<${message.id}@example.com>`);
     const dkim = await dkimVerify(Buffer.from(call.delivered!), {
       resolver: async (name: string, type: string) => {
-        if (type === "TXT" && name === "postwerk._domainkey.example.com") return [[dkimTxtRecord(domain.dkimPublicKey)]];
+        if (type === "TXT" && name === "postwerk._domainkey.example.com")
+          return [[dkimTxtRecord(domain.dkimPublicKey)]];
         throw Object.assign(new Error(`no ${type} record for ${name}`), { code: "ENOTFOUND" });
       },
     });
@@ -93,13 +105,22 @@ describe("the ses provider", () => {
 
     const { message: row, events } = await readMessageState(message.id);
     expect(row.referenceId).toBe(call.messageId);
-    expect(events.filter((event) => event.code === "EMAIL_MESSAGE_SENT_PROVIDER_EVENT").map((event) => event.message)).toEqual(["Sent through Amazon SES."]);
+    expect(
+      events.filter((event) => event.code === "EMAIL_MESSAGE_SENT_PROVIDER_EVENT").map((event) => event.message),
+    ).toEqual(["Sent through Amazon SES."]);
     expect(row.deliveredAt).toBeNull();
 
     // SES then reports the delivery through SNS: the timeline shows DELIVERED.
     const at = new Date();
-    const notification = sns.notification(sesEvent("Delivery", call.messageId!, { delivery: { timestamp: at.toISOString(), recipients: ["ada@example.org"] } }));
-    const response = await callRoute(snsRoute, "/api/provider-events/ses", { method: "POST", rawBody: JSON.stringify(notification) });
+    const notification = sns.notification(
+      sesEvent("Delivery", call.messageId!, {
+        delivery: { timestamp: at.toISOString(), recipients: ["ada@example.org"] },
+      }),
+    );
+    const response = await callRoute(snsRoute, "/api/provider-events/ses", {
+      method: "POST",
+      rawBody: JSON.stringify(notification),
+    });
     expect(response.json.data).toEqual({ outcome: "recorded", messageId: message.id });
     expect((await readMessageState(message.id)).message.deliveredAt?.toISOString()).toBe(at.toISOString());
   });
@@ -109,7 +130,9 @@ describe("the ses provider", () => {
     const messageId = await insertTestMessage(workspace.id, { from: "Acme <hello@example.com>" });
     const job = { workspaceId: workspace.id, messageId };
     ses.failNext(429, "TooManyRequestsException", "Maximum sending rate exceeded.");
-    await expect(deliverMessage(job, { attempt: 0 })).rejects.toThrow("Maximum sending rate exceeded. (HTTP 429, TooManyRequestsException)");
+    await expect(deliverMessage(job, { attempt: 0 })).rejects.toThrow(
+      "Maximum sending rate exceeded. (HTTP 429, TooManyRequestsException)",
+    );
     ses.failNext(500, "InternalFailure", "We encountered an internal error.");
     await expect(deliverMessage(job, { attempt: 1 })).rejects.toThrow(/HTTP 500/);
     expect((await readMessageState(messageId)).message.status).toBe("PENDING");
@@ -124,7 +147,11 @@ describe("the ses provider", () => {
   it("a MessageRejected fails the message with SES's reason on the timeline", async () => {
     const { workspace } = await createTestWorkspace();
     const messageId = await insertTestMessage(workspace.id, { from: "Acme <hello@example.com>" });
-    ses.failNext(400, "MessageRejected", "Email address is not verified. The following identities failed the check in region EU-WEST-1: hello@example.com");
+    ses.failNext(
+      400,
+      "MessageRejected",
+      "Email address is not verified. The following identities failed the check in region EU-WEST-1: hello@example.com",
+    );
     await deliverMessage({ workspaceId: workspace.id, messageId }, { attempt: 0 });
     const { message, events } = await readMessageState(messageId);
     expect(message.status).toBe("FAILED");
@@ -134,13 +161,31 @@ describe("the ses provider", () => {
   });
 
   it("no answer at all is a retry; an answer without a region stops the workers at start", async () => {
-    const fields: MailFields = { from: "hello@example.com", to: ["ada@example.org"], cc: [], bcc: [], replyTo: null, subject: "Hi", html: "<p>Hi</p>", text: "Hi", references: null, attachments: [] };
+    const fields: MailFields = {
+      from: "hello@example.com",
+      to: ["ada@example.org"],
+      cc: [],
+      bcc: [],
+      replyTo: null,
+      subject: "Hi",
+      html: "<p>Hi</p>",
+      text: "Hi",
+      references: null,
+      attachments: [],
+    };
     const { workspace } = await createTestWorkspace();
     const provider = sesProvider({ region: "eu-west-1", endpoint: "http://127.0.0.1:9" });
     const mail = { workspaceId: workspace.id, messageId: "em_x", fields, mime: await buildMime("em_x", fields) };
     expect((await provider.send(mail, { db: await getDb(), attempt: 0 })).outcome).toBe("retry");
-    expect(sesFailure(Object.assign(new Error("Rate exceeded"), { name: "ThrottlingException", $metadata: { httpStatusCode: 400 } })).outcome).toBe("retry");
-    expect(sesFailure(Object.assign(new Error("bad"), { name: "BadRequestException", $metadata: { httpStatusCode: 400 } })).outcome).toBe("failed");
+    expect(
+      sesFailure(
+        Object.assign(new Error("Rate exceeded"), { name: "ThrottlingException", $metadata: { httpStatusCode: 400 } }),
+      ).outcome,
+    ).toBe("retry");
+    expect(
+      sesFailure(Object.assign(new Error("bad"), { name: "BadRequestException", $metadata: { httpStatusCode: 400 } }))
+        .outcome,
+    ).toBe("failed");
     try {
       useSettings({ AWS_REGION: undefined });
       expect(() => getDeliveryProvider()).toThrow("DELIVERY_PROVIDER=ses needs AWS_REGION");

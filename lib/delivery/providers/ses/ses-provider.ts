@@ -63,7 +63,11 @@ function createSesProvider(settings: SesSettings): DeliveryProvider {
     async send(mail, { db }): Promise<ProviderResult> {
       const domain = sendingDomain(mail.fields.from);
       const dkim = mail.dkim ?? (await getDkimSigningKey(db, mail.workspaceId, domain));
-      if (!dkim) return { outcome: "failed", diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.` };
+      if (!dkim)
+        return {
+          outcome: "failed",
+          diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.`,
+        };
       const raw = await dkimSign(mimeOf(mail).raw, dkim, { unsignedFields: SES_REWRITTEN_FIELDS });
       try {
         const answer = await client.send(sendEmailCommand(mail, raw, settings));

@@ -45,7 +45,11 @@ const cache = new Map<string, Promise<X509Certificate>>();
  */
 export async function snsSigningKey(certificateUrl: string): Promise<KeyObject> {
   if (!certificateUrl.endsWith(".pem") || !isSnsUrl(certificateUrl)) {
-    throw new AppError("UNAUTHORIZED", "SigningCertURL is not an SNS certificate (https://sns.<region>.amazonaws.com/….pem).", { param: "SigningCertURL" });
+    throw new AppError(
+      "UNAUTHORIZED",
+      "SigningCertURL is not an SNS certificate (https://sns.<region>.amazonaws.com/….pem).",
+      { param: "SigningCertURL" },
+    );
   }
   let pending = cache.get(certificateUrl);
   if (!pending) {
@@ -63,7 +67,9 @@ export async function snsSigningKey(certificateUrl: string): Promise<KeyObject> 
   const now = Date.now();
   if (now > Date.parse(certificate.validTo) || now < Date.parse(certificate.validFrom)) {
     cache.delete(certificateUrl);
-    throw new AppError("UNAUTHORIZED", "The SNS signing certificate is not valid at this time.", { param: "SigningCertURL" });
+    throw new AppError("UNAUTHORIZED", "The SNS signing certificate is not valid at this time.", {
+      param: "SigningCertURL",
+    });
   }
   return certificate.publicKey;
 }
@@ -74,7 +80,9 @@ async function fetchCertificate(url: string): Promise<X509Certificate> {
     const response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
     if (response.status !== 200) {
       await response.body?.cancel();
-      throw new AppError("UNAUTHORIZED", `SigningCertURL answered HTTP ${response.status}, not a certificate.`, { param: "SigningCertURL" });
+      throw new AppError("UNAUTHORIZED", `SigningCertURL answered HTTP ${response.status}, not a certificate.`, {
+        param: "SigningCertURL",
+      });
     }
     pem = await readCapped(response);
   } catch (error) {
@@ -85,7 +93,9 @@ async function fetchCertificate(url: string): Promise<X509Certificate> {
   try {
     return new X509Certificate(pem);
   } catch {
-    throw new AppError("UNAUTHORIZED", "SigningCertURL does not hold an X.509 certificate.", { param: "SigningCertURL" });
+    throw new AppError("UNAUTHORIZED", "SigningCertURL does not hold an X.509 certificate.", {
+      param: "SigningCertURL",
+    });
   }
 }
 
@@ -100,7 +110,11 @@ async function readCapped(response: Response): Promise<string> {
     size += value.byteLength;
     if (size > MAX_CERTIFICATE_BYTES) {
       await reader.cancel();
-      throw new AppError("UNAUTHORIZED", `SigningCertURL answered more than ${MAX_CERTIFICATE_BYTES / 1024} KB: not a certificate.`, { param: "SigningCertURL" });
+      throw new AppError(
+        "UNAUTHORIZED",
+        `SigningCertURL answered more than ${MAX_CERTIFICATE_BYTES / 1024} KB: not a certificate.`,
+        { param: "SigningCertURL" },
+      );
     }
     chunks.push(value);
   }

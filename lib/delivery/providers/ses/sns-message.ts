@@ -60,7 +60,10 @@ export function parseSnsMessage(body: string): SnsMessage {
   const fields = json && typeof json === "object" ? (json as Record<string, unknown>) : {};
   if (typeof fields.Signature !== "string" || typeof fields.SigningCertURL !== "string") {
     // Raw message delivery sends the bare SES event, unsigned: refused like any unsigned body.
-    throw new AppError("UNAUTHORIZED", "Not a signed SNS message: Signature and SigningCertURL are required (turn raw message delivery off).");
+    throw new AppError(
+      "UNAUTHORIZED",
+      "Not a signed SNS message: Signature and SigningCertURL are required (turn raw message delivery off).",
+    );
   }
   const parsed = snsMessageSchema.safeParse(json);
   if (!parsed.success) {
@@ -81,12 +84,19 @@ export function parseSnsMessage(body: string): SnsMessage {
  */
 export async function verifySnsMessage(message: SnsMessage, now = Date.now()): Promise<void> {
   const signedAt = Date.parse(message.Timestamp);
-  if (Number.isNaN(signedAt)) throw new AppError("UNAUTHORIZED", "The SNS Timestamp is unreadable.", { param: "Timestamp" });
+  if (Number.isNaN(signedAt))
+    throw new AppError("UNAUTHORIZED", "The SNS Timestamp is unreadable.", { param: "Timestamp" });
   if (now - signedAt > SNS_MAX_AGE_MS) {
-    throw new AppError("UNAUTHORIZED", `The SNS message is too old (signed ${message.Timestamp}): refused as a replay.`, { param: "Timestamp" });
+    throw new AppError(
+      "UNAUTHORIZED",
+      `The SNS message is too old (signed ${message.Timestamp}): refused as a replay.`,
+      { param: "Timestamp" },
+    );
   }
   if (signedAt - now > MAX_SKEW_MS) {
-    throw new AppError("UNAUTHORIZED", `The SNS message is signed in the future (${message.Timestamp}).`, { param: "Timestamp" });
+    throw new AppError("UNAUTHORIZED", `The SNS message is signed in the future (${message.Timestamp}).`, {
+      param: "Timestamp",
+    });
   }
   const key = await snsSigningKey(message.SigningCertURL);
   const algorithm = message.SignatureVersion === "1" ? "sha1" : "sha256";

@@ -24,7 +24,10 @@ export async function simulateOutcome(job: SimulateOutcomeJob): Promise<void> {
   }
   const link = steps.some(({ step }) => step === "clicked") ? await messageLink(job.messageId) : null;
   for (const { address, step } of steps) {
-    const result = await recordProviderEvent({ messageId: job.messageId }, simulatedEvent({ messageId: job.messageId, address, step, at: new Date(), link }));
+    const result = await recordProviderEvent(
+      { messageId: job.messageId },
+      simulatedEvent({ messageId: job.messageId, address, step, at: new Date(), link }),
+    );
     // Purged meanwhile: nothing left to report on.
     if (result.outcome === "unknown-message") return;
   }
@@ -33,6 +36,9 @@ export async function simulateOutcome(job: SimulateOutcomeJob): Promise<void> {
 /** The message's first link, read from the HTML as accepted (before tracking rewrote it). */
 async function messageLink(messageId: string): Promise<string | null> {
   const db = await getDb();
-  const [row] = await db.select({ html: emailMessages.bodyHtml }).from(emailMessages).where(eq(emailMessages.id, messageId));
+  const [row] = await db
+    .select({ html: emailMessages.bodyHtml })
+    .from(emailMessages)
+    .where(eq(emailMessages.id, messageId));
   return firstLinkOf(row?.html ?? null);
 }

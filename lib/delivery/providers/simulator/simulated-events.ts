@@ -40,14 +40,31 @@ const HARD_BOUNCE = "550 5.1.1 The email account that you tried to reach does no
 const SOFT_BOUNCE = "452 4.2.2 Mailbox full: the recipient's mailbox is over its quota (simulated)";
 
 /** One step as the provider event a real provider would report, mapped to the timeline's words. */
-export function simulatedEvent(input: { messageId: string; address: string; step: SimulatedOutcome; at: Date; link: string | null }): ProviderEvent {
+export function simulatedEvent(input: {
+  messageId: string;
+  address: string;
+  step: SimulatedOutcome;
+  at: Date;
+  link: string | null;
+}): ProviderEvent {
   const { messageId, address, step, at, link } = input;
   const when = at.toISOString();
-  const base = { source: "simulator" as const, type: step, at, providerEventId: `simulator:${messageId}:${step}:${address.toLowerCase()}`, recipients: [address] };
+  const base = {
+    source: "simulator" as const,
+    type: step,
+    at,
+    providerEventId: `simulator:${messageId}:${step}:${address.toLowerCase()}`,
+    recipients: [address],
+  };
   const details = { simulated: true, recipient: address };
   switch (step) {
     case "delivered":
-      return { ...base, code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT", message: `Delivered to ${address} at ${when} (simulated).`, details };
+      return {
+        ...base,
+        code: "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT",
+        message: `Delivered to ${address} at ${when} (simulated).`,
+        details,
+      };
     case "bounced":
       return {
         ...base,
@@ -79,7 +96,12 @@ export function simulatedEvent(input: { messageId: string; address: string; step
         details: { ...details, diagnostic: "421 4.4.2 Connection timed out (simulated)" },
       };
     case "opened":
-      return { ...base, code: "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT", message: `Opened at ${when} with ${SIMULATOR_CLIENT}.`, details: { ...details, userAgent: SIMULATOR_CLIENT } };
+      return {
+        ...base,
+        code: "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT",
+        message: `Opened at ${when} with ${SIMULATOR_CLIENT}.`,
+        details: { ...details, userAgent: SIMULATOR_CLIENT },
+      };
     case "clicked":
       return {
         ...base,

@@ -36,6 +36,9 @@ export const simulatorProvider: DeliveryProvider = {
 };
 
 /** The provider a message goes to: the simulator when it names a simulator address, else the configured one. */
-export function providerFor(message: { to: string[]; cc: string[] | null; bcc: string[] | null }, configured: DeliveryProvider): DeliveryProvider {
+export function providerFor(
+  message: { to: string[]; cc: string[] | null; bcc: string[] | null },
+  configured: DeliveryProvider,
+): DeliveryProvider {
   return hasSimulatorRecipient(message.to, message.cc, message.bcc) ? simulatorProvider : configured;
 }

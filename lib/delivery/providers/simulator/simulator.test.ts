@@ -31,7 +31,11 @@ const run = Date.now().toString(36);
 const HTML = '<p>Hi, <a href="https://example.com/orders/42?ref=mail&amp;x=1">see your order</a></p>';
 
 async function send(workspaceId: string, to: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const { message } = await sendMessage({ workspaceId, sandbox: false, body: { from: "hello@example.com", to, subject: "Simulated", bodyHtml: HTML, ...extra } });
+  const { message } = await sendMessage({
+    workspaceId,
+    sandbox: false,
+    body: { from: "hello@example.com", to, subject: "Simulated", bodyHtml: HTML, ...extra },
+  });
   return message.id;
 }
 
@@ -49,7 +53,10 @@ async function codesUntil(messageId: string, last: string, count = 1): Promise<s
 
 async function suppressedAddresses(workspaceId: string): Promise<Array<{ email: string; reason: string }>> {
   const db = await getDb();
-  const rows = await db.select({ email: suppressions.email, reason: suppressions.reason }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId));
+  const rows = await db
+    .select({ email: suppressions.email, reason: suppressions.reason })
+    .from(suppressions)
+    .where(eq(suppressions.workspaceId, workspaceId));
   return rows.sort((a, b) => a.email.localeCompare(b.email));
 }
 
@@ -72,15 +79,35 @@ describe("the outcome simulator", () => {
     expect(await codesUntil(ids.delivered, DELIVERED)).toEqual([SENT, DELIVERED]);
     expect(await codesUntil(ids.bounced, BOUNCE)).toEqual([SENT, BOUNCE]);
     expect(await codesUntil(ids.soft, BOUNCE)).toEqual([SENT, BOUNCE]);
-    expect(await codesUntil(ids.complained, "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT")).toEqual([SENT, DELIVERED, "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT"]);
-    expect(await codesUntil(ids.delayed, DELIVERED)).toEqual([SENT, "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT", DELIVERED]);
-    expect(await codesUntil(ids.opened, "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT")).toEqual([SENT, DELIVERED, "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT"]);
-    expect(await codesUntil(ids.clicked, "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT")).toEqual([SENT, DELIVERED, "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT"]);
+    expect(await codesUntil(ids.complained, "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT")).toEqual([
+      SENT,
+      DELIVERED,
+      "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT",
+    ]);
+    expect(await codesUntil(ids.delayed, DELIVERED)).toEqual([
+      SENT,
+      "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT",
+      DELIVERED,
+    ]);
+    expect(await codesUntil(ids.opened, "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT")).toEqual([
+      SENT,
+      DELIVERED,
+      "EMAIL_MESSAGE_OPEN_PROVIDER_EVENT",
+    ]);
+    expect(await codesUntil(ids.clicked, "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT")).toEqual([
+      SENT,
+      DELIVERED,
+      "EMAIL_MESSAGE_CLICKED_PROVIDER_EVENT",
+    ]);
 
     const bounced = await readMessageState(ids.bounced);
     expect(bounced.events[2].message).toMatch(/^Sent through the outcome simulator\.$/);
     expect(bounced.events[3].message).toContain(`Bounced (Permanent, General) for ${at("bounced")}`);
-    expect(bounced.events[3].details).toMatchObject({ provider: "simulator", simulated: true, bounceType: "Permanent" });
+    expect(bounced.events[3].details).toMatchObject({
+      provider: "simulator",
+      simulated: true,
+      bounceType: "Permanent",
+    });
     expect(bounced.message.firstBouncedAt?.getTime()).toBe(bounced.events[3].createdAt.getTime());
     expect(bounced.message.deliveredAt).toBeNull();
     expect(bounced.inbox).toHaveLength(1);
@@ -114,14 +141,26 @@ describe("the outcome simulator", () => {
     const id = await send(workspace.id, address);
     await codesUntil(id, "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT");
     await stopWorkers();
-    for (const round of [0, 1]) await simulateOutcome({ workspaceId: workspace.id, messageId: id, recipients: [address], round });
-    await Promise.all([0, 1].map((round) => simulateOutcome({ workspaceId: workspace.id, messageId: id, recipients: [address], round })));
+    for (const round of [0, 1])
+      await simulateOutcome({ workspaceId: workspace.id, messageId: id, recipients: [address], round });
+    await Promise.all(
+      [0, 1].map((round) =>
+        simulateOutcome({ workspaceId: workspace.id, messageId: id, recipients: [address], round }),
+      ),
+    );
     // A later round run alone (its earlier round lost or late) records the earlier steps first, in order.
     const late = `delayed+late${run}@simulator.postwerk.test`;
     const lateId = await send(workspace.id, late);
     await simulateOutcome({ workspaceId: workspace.id, messageId: lateId, recipients: [late], round: 1 });
-    expect((await readMessageState(lateId)).codes.slice(2)).toEqual(["EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT", DELIVERED]);
-    expect((await readMessageState(id)).codes.slice(2)).toEqual([SENT, DELIVERED, "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT"]);
+    expect((await readMessageState(lateId)).codes.slice(2)).toEqual([
+      "EMAIL_MESSAGE_DELIVERY_DELAYED_PROVIDER_EVENT",
+      DELIVERED,
+    ]);
+    expect((await readMessageState(id)).codes.slice(2)).toEqual([
+      SENT,
+      DELIVERED,
+      "EMAIL_MESSAGE_COMPLAINT_PROVIDER_EVENT",
+    ]);
     expect(await suppressedAddresses(workspace.id)).toEqual([{ email: address, reason: "COMPLAINT" }]);
   }, 30_000);
 
@@ -130,10 +169,16 @@ describe("the outcome simulator", () => {
     try {
       const { workspace } = await createTestWorkspace();
       await startWorkers({ pollingIntervalSeconds: 0.5 });
-      const ids = [await send(workspace.id, `bounced+pause1${run}@simulator.postwerk.test`), await send(workspace.id, `bounced+pause2${run}@simulator.postwerk.test`)];
+      const ids = [
+        await send(workspace.id, `bounced+pause1${run}@simulator.postwerk.test`),
+        await send(workspace.id, `bounced+pause2${run}@simulator.postwerk.test`),
+      ];
       for (const id of ids) await codesUntil(id, BOUNCE);
       const db = await getDb();
-      const [row] = await db.select({ paused: workspaces.sendingPaused, reason: workspaces.pausedReason }).from(workspaces).where(eq(workspaces.id, workspace.id));
+      const [row] = await db
+        .select({ paused: workspaces.sendingPaused, reason: workspaces.pausedReason })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspace.id));
       expect(row.paused).toBe(true);
       expect(row.reason).toMatch(/bounce/i);
     } finally {
@@ -147,7 +192,9 @@ describe("the outcome simulator", () => {
       useSettings({ DELIVERY_PROVIDER: "smtp", SMTP_URL: sink.url });
       const { workspace } = await createTestWorkspace();
       await startWorkers({ pollingIntervalSeconds: 0.5 });
-      const simulated = await send(workspace.id, `bounced+relay${run}@simulator.postwerk.test`, { bcc: `delivered@SIMULATOR.postwerk.test` });
+      const simulated = await send(workspace.id, `bounced+relay${run}@simulator.postwerk.test`, {
+        bcc: `delivered@SIMULATOR.postwerk.test`,
+      });
       const real = await send(workspace.id, "ada@example.org");
       await sink.waitForMessages(1);
       // Round 0 reports each recipient in envelope order: the bounce of `to`, then the delivery of `bcc`.
@@ -156,7 +203,11 @@ describe("the outcome simulator", () => {
       expect((await readMessageState(real)).events[2].details).toMatchObject({ provider: "smtp" });
       // The relay saw the real message and nothing else.
       expect(sink.messages.map((message) => message.envelope.to)).toEqual([["ada@example.org"]]);
-      expect(sink.messages.some((message) => message.raw.toString("latin1").toLowerCase().includes("simulator.postwerk.test"))).toBe(false);
+      expect(
+        sink.messages.some((message) =>
+          message.raw.toString("latin1").toLowerCase().includes("simulator.postwerk.test"),
+        ),
+      ).toBe(false);
     } finally {
       await stopWorkers();
       await sink.close();
@@ -165,7 +216,11 @@ describe("the outcome simulator", () => {
 
   it("refuses an unknown local part and a mix with real recipients at accept, naming the field", async () => {
     const { workspace } = await createTestWorkspace();
-    const refusal = (to: string, extra: Record<string, unknown> = {}) => send(workspace.id, to, extra).then(() => null, (error: unknown) => error);
+    const refusal = (to: string, extra: Record<string, unknown> = {}) =>
+      send(workspace.id, to, extra).then(
+        () => null,
+        (error: unknown) => error,
+      );
     const unknown = await refusal("ada@example.org", { cc: ["x@example.org", "bounce@simulator.postwerk.test"] });
     expect(unknown).toBeInstanceOf(AppError);
     expect(unknown).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR", param: "cc[1]" });
@@ -179,6 +234,8 @@ describe("the outcome simulator", () => {
   it("lets a workspace in test mode send to the simulator", async () => {
     const { workspace } = await createTestWorkspace({ testMode: true });
     await expect(send(workspace.id, "delivered+testmode@simulator.postwerk.test")).resolves.toMatch(/^em_/);
-    await expect(send(workspace.id, "ada@example.org")).rejects.toMatchObject({ code: "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR" });
+    await expect(send(workspace.id, "ada@example.org")).rejects.toMatchObject({
+      code: "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR",
+    });
   });
 });

@@ -75,7 +75,8 @@ async function startRelay(options: { auth?: boolean; refuse?: (raw: string) => b
     connections: () => sessions.size,
     mostOpen: () => mostOpen,
     dropClients: () => {
-      for (const connection of (server as unknown as { connections: Set<{ close(): void }> }).connections) connection.close();
+      for (const connection of (server as unknown as { connections: Set<{ close(): void }> }).connections)
+        connection.close();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -94,7 +95,9 @@ interface ScriptedRelay {
  * A raw ESMTP relay on loopback (PIPELINING) whose answers a test may override per session and
  * command verb ("END" is the end of a message's data): undefined gives the normal answer, "" none.
  */
-async function scriptedRelay(answer: (session: number, verb: string, socket: net.Socket) => string | undefined): Promise<ScriptedRelay> {
+async function scriptedRelay(
+  answer: (session: number, verb: string, socket: net.Socket) => string | undefined,
+): Promise<ScriptedRelay> {
   let sessions = 0;
   const messages: string[] = [];
   const server = net.createServer((socket) => {
@@ -109,7 +112,11 @@ async function scriptedRelay(answer: (session: number, verb: string, socket: net
     socket.on("error", () => {});
     socket.on("data", (chunk) => {
       buffered += chunk.toString("latin1");
-      for (let end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n"); end >= 0; end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n")) {
+      for (
+        let end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n");
+        end >= 0;
+        end = buffered.indexOf(data ? "\r\n.\r\n" : "\r\n")
+      ) {
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + (data ? 5 : 2));
         if (data) {
@@ -140,7 +147,8 @@ function poolFor(url: string, poolSize = 3): SmtpPool {
   return pool;
 }
 
-const message = (n: number) => `Message-ID: <m${n}@example.com>\r\nFrom: a@example.com\r\nTo: b@example.org\r\nSubject: ${n}\r\n\r\nBody ${n}\r\n.leading dot\r\n`;
+const message = (n: number) =>
+  `Message-ID: <m${n}@example.com>\r\nFrom: a@example.com\r\nTo: b@example.org\r\nSubject: ${n}\r\n\r\nBody ${n}\r\n.leading dot\r\n`;
 const envelope = { from: "a@example.com", to: ["b@example.org"] };
 
 describe("SmtpPool", () => {

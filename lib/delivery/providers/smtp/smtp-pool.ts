@@ -125,7 +125,10 @@ export class SmtpPool {
       return waiter.resolve(connection);
     }
     // Before the socket timeout would end it less politely.
-    connection.idleTimer = setTimeout(() => this.discard(connection, true), Math.min(IDLE_MS, this.settings.timeoutMs / 2));
+    connection.idleTimer = setTimeout(
+      () => this.discard(connection, true),
+      Math.min(IDLE_MS, this.settings.timeoutMs / 2),
+    );
     connection.idleTimer.unref();
     this.idle.push(connection);
   }
@@ -183,14 +186,23 @@ export class SmtpPool {
       smtp.connect((error) => {
         if (error) return fail(error);
         if (!auth?.user || !smtp.allowsAuth) return ready();
-        smtp.login({ user: auth.user, pass: auth.pass, method: options.authMethod as string | undefined }, (loginError) => (loginError ? fail(loginError) : ready()));
+        smtp.login(
+          { user: auth.user, pass: auth.pass, method: options.authMethod as string | undefined },
+          (loginError) => (loginError ? fail(loginError) : ready()),
+        );
       });
     });
   }
 }
 
-function sendOver(smtp: SMTPConnection, envelope: SmtpEnvelope, raw: string | Buffer): Promise<SMTPConnection.SentMessageInfo> {
-  return new Promise((resolve, reject) => smtp.send(envelope, raw, (error, info) => (error ? reject(error) : resolve(info))));
+function sendOver(
+  smtp: SMTPConnection,
+  envelope: SmtpEnvelope,
+  raw: string | Buffer,
+): Promise<SMTPConnection.SentMessageInfo> {
+  return new Promise((resolve, reject) =>
+    smtp.send(envelope, raw, (error, info) => (error ? reject(error) : resolve(info))),
+  );
 }
 
 /** The relay turned this message down (4xx, 5xx) but the session is fine (nodemailer's pool reuses it too). */

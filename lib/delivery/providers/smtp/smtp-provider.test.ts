@@ -59,16 +59,27 @@ describe("the smtp provider", () => {
         bodyHtml: "<p>Hi Ada</p>",
         bodyText: "Hi Ada",
         headers: { references: "<thread-1@example.com>" },
-        attachments: [{ name: "receipt.txt", contentType: "text/plain", contentBlob: Buffer.from("Total: 42 EUR").toString("base64") }],
+        attachments: [
+          {
+            name: "receipt.txt",
+            contentType: "text/plain",
+            contentBlob: Buffer.from("Total: 42 EUR").toString("base64"),
+          },
+        ],
       },
     });
     const header = `<${message.id}@example.com>`;
-    await waitFor(async () => (await state(message.id)).message.status === "SUCCEEDED", { what: `message ${message.id} to be SUCCEEDED` });
+    await waitFor(async () => (await state(message.id)).message.status === "SUCCEEDED", {
+      what: `message ${message.id} to be SUCCEEDED`,
+    });
     await stopWorkers();
 
     expect(received(header)).toHaveLength(1);
     const [mail] = received(header);
-    expect(mail.envelope).toEqual({ from: "hello@example.com", to: ["ada@example.org", "cc@example.org", "bcc@example.org"] });
+    expect(mail.envelope).toEqual({
+      from: "hello@example.com",
+      to: ["ada@example.org", "cc@example.org", "bcc@example.org"],
+    });
     const parsed = await simpleParser(mail.raw);
     expect(parsed.messageId).toBe(header);
     expect(parsed.from?.value).toEqual([{ name: "Acme", address: "hello@example.com" }]);
@@ -110,7 +121,11 @@ describe("the smtp provider", () => {
       });
     const ours = await verify(domain.dkimPublicKey);
     expect(ours.results).toHaveLength(1);
-    expect(ours.results[0]).toMatchObject({ signingDomain: "example.com", selector: "postwerk", status: { result: "pass" } });
+    expect(ours.results[0]).toMatchObject({
+      signingDomain: "example.com",
+      selector: "postwerk",
+      status: { result: "pass" },
+    });
     const theirs = await verify(other.domain.dkimPublicKey);
     expect(theirs.results[0].status.result).not.toBe("pass");
   });
@@ -138,7 +153,9 @@ describe("the smtp provider", () => {
     const { workspace } = await createTestWorkspace();
     const messageId = await insertTestMessage(workspace.id);
     const header = `<${messageId}@example.com>`;
-    sink.respond((mail) => (mail.messageId === header && mail.attempt <= 2 ? { code: 421, message: "4.3.2 Try again later" } : undefined));
+    sink.respond((mail) =>
+      mail.messageId === header && mail.attempt <= 2 ? { code: 421, message: "4.3.2 Try again later" } : undefined,
+    );
     const job = { workspaceId: workspace.id, messageId };
 
     for (const attempt of [0, 1]) {
@@ -189,7 +206,9 @@ describe("the smtp provider", () => {
     try {
       const { workspace } = await createTestWorkspace();
       const messageId = await insertTestMessage(workspace.id);
-      await expect(deliverMessage({ workspaceId: workspace.id, messageId }, { attempt: 0 })).rejects.toThrow(/ECONNREFUSED|ECONNECTION|ESOCKET/);
+      await expect(deliverMessage({ workspaceId: workspace.id, messageId }, { attempt: 0 })).rejects.toThrow(
+        /ECONNREFUSED|ECONNECTION|ESOCKET/,
+      );
       expect((await state(messageId)).message.status).toBe("PENDING");
     } finally {
       useSettings({ SMTP_URL: sink.url });
@@ -211,14 +230,23 @@ describe("smtp configuration and error mapping", () => {
   });
 
   it("maps SMTP answers: 5xx permanent (503 aside), 4xx and connection trouble transient", () => {
-    const reply = (responseCode: number, response: string) => Object.assign(new Error("x"), { code: "EMESSAGE", responseCode, response });
-    expect(smtpFailure(reply(550, "550 5.1.1 mailbox unavailable"))).toEqual({ outcome: "failed", diagnostic: "550 5.1.1 mailbox unavailable" });
-    expect(smtpFailure(reply(452, "452 4.2.2 mailbox full"))).toEqual({ outcome: "retry", diagnostic: "452 4.2.2 mailbox full" });
+    const reply = (responseCode: number, response: string) =>
+      Object.assign(new Error("x"), { code: "EMESSAGE", responseCode, response });
+    expect(smtpFailure(reply(550, "550 5.1.1 mailbox unavailable"))).toEqual({
+      outcome: "failed",
+      diagnostic: "550 5.1.1 mailbox unavailable",
+    });
+    expect(smtpFailure(reply(452, "452 4.2.2 mailbox full"))).toEqual({
+      outcome: "retry",
+      diagnostic: "452 4.2.2 mailbox full",
+    });
     expect(smtpFailure(reply(503, "503 bad sequence"))).toMatchObject({ outcome: "retry" });
     expect(smtpFailure(Object.assign(new Error("Greeting never received"), { code: "ETIMEDOUT" }))).toEqual({
       outcome: "retry",
       diagnostic: "Greeting never received (ETIMEDOUT)",
     });
-    expect(smtpFailure(Object.assign(new Error("Invalid recipient"), { code: "EENVELOPE" }))).toMatchObject({ outcome: "failed" });
+    expect(smtpFailure(Object.assign(new Error("Invalid recipient"), { code: "EENVELOPE" }))).toMatchObject({
+      outcome: "failed",
+    });
   });
 });

@@ -32,7 +32,11 @@ export function getSmtpProvider(): DeliveryProvider {
       const domain = sendingDomain(mail.fields.from);
       const dkim = mail.dkim ?? (await getDkimSigningKey(db, mail.workspaceId, domain));
       // deliverMessage checked the domain just before; only its removal in between gets here.
-      if (!dkim) return { outcome: "failed", diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.` };
+      if (!dkim)
+        return {
+          outcome: "failed",
+          diagnostic: `The sender domain ${domain} is no longer a domain of this workspace.`,
+        };
       try {
         // Signed here (dkim-sign.ts), off the event loop, rather than by nodemailer's `dkim` streams.
         const raw = await dkimSign(mimeOf(mail).raw, dkim);

@@ -14,7 +14,8 @@ export function createLocalStorage(options: { dataDir: string; appUrl: string })
   const root = path.resolve(options.dataDir);
   const fileOf = (key: string) => {
     const file = path.resolve(root, key);
-    if (!file.startsWith(root + path.sep) || !key.startsWith("attachments/")) throw new Error(`Not an attachment key: ${key}`);
+    if (!file.startsWith(root + path.sep) || !key.startsWith("attachments/"))
+      throw new Error(`Not an attachment key: ${key}`);
     return file;
   };
   return {
@@ -64,7 +65,10 @@ async function stage(file: string, body: ReadableStream<Uint8Array> | null, maxB
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `An uploaded attachment may be at most ${Math.round(maxBytes / 1024 / 1024)} MB; nothing was stored.`);
+  return new AppError(
+    "PAYLOAD_TOO_LARGE",
+    `An uploaded attachment may be at most ${Math.round(maxBytes / 1024 / 1024)} MB; nothing was stored.`,
+  );
 }
 
 function ifMissing<T>(fallback: T) {

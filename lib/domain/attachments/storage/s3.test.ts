@@ -47,11 +47,13 @@ withStorageEnv(() => ({
   S3_FORCE_PATH_STYLE: "true",
 }));
 
-const driver = () => createS3Storage({ bucket: BUCKET, region: "eu-central-1", endpoint, forcePathStyle: true, credentials });
+const driver = () =>
+  createS3Storage({ bucket: BUCKET, region: "eu-central-1", endpoint, forcePathStyle: true, credentials });
 
 /** AWS Signature Version 4, query-string form, written from AWS's documentation. */
 function sigV4Valid(url: URL, secretAccessKey: string, method = "PUT"): boolean {
-  const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encode = (value: string) =>
+    encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const query = [...url.searchParams.entries()]
     .filter(([name]) => name !== "X-Amz-Signature")
     .map(([name, value]) => `${encode(name)}=${encode(value)}`)
@@ -61,16 +63,31 @@ function sigV4Valid(url: URL, secretAccessKey: string, method = "PUT"): boolean 
   const canonical = [method, url.pathname, query, `host:${url.host}\n`, signedHeaders, "UNSIGNED-PAYLOAD"].join("\n");
   const [, date, region, service] = url.searchParams.get("X-Amz-Credential")!.split("/");
   const scope = `${date}/${region}/${service}/aws4_request`;
-  const toSign = ["AWS4-HMAC-SHA256", url.searchParams.get("X-Amz-Date"), scope, createHash("sha256").update(canonical).digest("hex")].join("\n");
+  const toSign = [
+    "AWS4-HMAC-SHA256",
+    url.searchParams.get("X-Amz-Date"),
+    scope,
+    createHash("sha256").update(canonical).digest("hex"),
+  ].join("\n");
   const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-  const key = [date, region, service, "aws4_request"].reduce<Buffer | string>((k, part) => hmac(k, part), `AWS4${secretAccessKey}`);
+  const key = [date, region, service, "aws4_request"].reduce<Buffer | string>(
+    (k, part) => hmac(k, part),
+    `AWS4${secretAccessKey}`,
+  );
   return signedHeaders === "host" && hmac(key, toSign).toString("hex") === url.searchParams.get("X-Amz-Signature");
 }
 
 describe("S3 driver", () => {
   it("presigns a PUT valid 3600 s, signed with SigV4 for the bucket's region, with no checksum of an empty body", async () => {
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + 3600_000);
-    const url = new URL(await driver().uploadUrl({ attachmentId: "attachment_x", key: "attachments/ws_a/attachment_x", expiresAt, credential: "key_x" }));
+    const url = new URL(
+      await driver().uploadUrl({
+        attachmentId: "attachment_x",
+        key: "attachments/ws_a/attachment_x",
+        expiresAt,
+        credential: "key_x",
+      }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe(`${endpoint}/${BUCKET}/attachments/ws_a/attachment_x`);
     const q = url.searchParams;
     expect(q.get("X-Amz-Algorithm")).toBe("AWS4-HMAC-SHA256");
@@ -91,7 +108,12 @@ describe("S3 driver", () => {
     const storage = driver();
     const key = "attachments/ws_b/attachment_1";
     const bytes = randomBytes(70_000);
-    const url = await storage.uploadUrl({ attachmentId: "attachment_1", key, expiresAt: new Date(Date.now() + 3600_000), credential: "key_x" });
+    const url = await storage.uploadUrl({
+      attachmentId: "attachment_1",
+      key,
+      expiresAt: new Date(Date.now() + 3600_000),
+      credential: "key_x",
+    });
     const put = await fetch(url, { method: "PUT", body: bytes, headers: { "content-type": "image/png" } });
     expect(put.status).toBe(200);
     expect(await storage.stat(key)).toMatchObject({ size: 70_000, contentType: "image/png" });
@@ -101,7 +123,12 @@ describe("S3 driver", () => {
     expect(await storage.stat(key)).toBeNull();
     expect(await storage.read(key)).toBeNull();
 
-    const expired = await storage.uploadUrl({ attachmentId: "attachment_2", key: "attachments/ws_b/attachment_2", expiresAt: new Date(Date.now() - 1000), credential: "key_x" });
+    const expired = await storage.uploadUrl({
+      attachmentId: "attachment_2",
+      key: "attachments/ws_b/attachment_2",
+      expiresAt: new Date(Date.now() - 1000),
+      credential: "key_x",
+    });
     const refused = await fetch(expired, { method: "PUT", body: "late" });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toMatch(/expired/);
@@ -112,7 +139,11 @@ describe("S3 driver", () => {
 describe("attachments with STORAGE_DRIVER=s3", () => {
   it("create → PUT to the store → send (recorded UPLOADED on first use) → delivery reads the object → purge deletes it", async () => {
     const ws = await createTestWorkspace();
-    const { attachment, uploadUrl } = await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: { name: "photo.png" } });
+    const { attachment, uploadUrl } = await createAttachment({
+      workspaceId: ws.workspace.id,
+      credential: ws.key.id,
+      body: { name: "photo.png" },
+    });
     expect(uploadUrl.startsWith(`${endpoint}/${BUCKET}/attachments/${ws.workspace.id}/${attachment.id}?`)).toBe(true);
     const body = {
       from: "hello@example.com",
@@ -122,10 +153,16 @@ describe("attachments with STORAGE_DRIVER=s3", () => {
       attachments: [{ name: "photo.png", contentType: "image/png", attachmentId: attachment.id }],
     };
     const send = () => sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body });
-    await expect(send()).rejects.toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "attachments[0].attachmentId", message: expect.stringMatching(/not been uploaded/) });
+    await expect(send()).rejects.toMatchObject({
+      code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      param: "attachments[0].attachmentId",
+      message: expect.stringMatching(/not been uploaded/),
+    });
 
     const bytes = randomBytes(5000);
-    expect((await fetch(uploadUrl, { method: "PUT", body: bytes, headers: { "content-type": "image/png" } })).status).toBe(200);
+    expect(
+      (await fetch(uploadUrl, { method: "PUT", body: bytes, headers: { "content-type": "image/png" } })).status,
+    ).toBe(200);
     const { message } = await send();
     const db = await getDb();
     const [row] = await db.select().from(attachments).where(eq(attachments.id, attachment.id));
@@ -138,10 +175,15 @@ describe("attachments with STORAGE_DRIVER=s3", () => {
     expect(inbox.mime.replace(/\r\n/g, "")).toContain(encoded);
 
     // This service's own upload route does not take bytes for an S3-backed deployment.
-    const local = new URL(`http://localhost:3000/api/uploads/${attachment.id}?${uploadQuery({ attachmentId: attachment.id, expires: Math.floor(Date.now() / 1000) + 60, credential: ws.key.id })}`);
+    const local = new URL(
+      `http://localhost:3000/api/uploads/${attachment.id}?${uploadQuery({ attachmentId: attachment.id, expires: Math.floor(Date.now() / 1000) + 60, credential: ws.key.id })}`,
+    );
     await expect(uploadTo(local.toString(), Buffer.from("x"))).rejects.toMatchObject({ code: "NOT_FOUND" });
 
-    await db.update(attachments).set({ uploadedAt: new Date(Date.now() - 31 * 24 * 3600_000) }).where(eq(attachments.id, attachment.id));
+    await db
+      .update(attachments)
+      .set({ uploadedAt: new Date(Date.now() - 31 * 24 * 3600_000) })
+      .where(eq(attachments.id, attachment.id));
     expect(await purgeExpiredAttachments()).toEqual({ purged: 1 });
     expect(await driver().stat(row.storageKey)).toBeNull();
   });

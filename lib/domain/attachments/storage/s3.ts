@@ -1,5 +1,11 @@
 import "server-only";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { UPLOAD_URL_TTL_SECONDS } from "../schemas";
 import type { AttachmentStorage } from "./types";
@@ -30,12 +36,19 @@ export function createS3Storage(config: S3StorageConfig): AttachmentStorage {
     driver: "s3",
     async uploadUrl({ key, expiresAt }) {
       const signingDate = new Date(expiresAt.getTime() - UPLOAD_URL_TTL_SECONDS * 1000);
-      return getSignedUrl(client, new PutObjectCommand({ Bucket, Key: key }), { expiresIn: UPLOAD_URL_TTL_SECONDS, signingDate });
+      return getSignedUrl(client, new PutObjectCommand({ Bucket, Key: key }), {
+        expiresIn: UPLOAD_URL_TTL_SECONDS,
+        signingDate,
+      });
     },
     async stat(key) {
       try {
         const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
-        return { size: head.ContentLength ?? 0, contentType: head.ContentType ?? null, modifiedAt: head.LastModified ?? new Date() };
+        return {
+          size: head.ContentLength ?? 0,
+          contentType: head.ContentType ?? null,
+          modifiedAt: head.LastModified ?? new Date(),
+        };
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;

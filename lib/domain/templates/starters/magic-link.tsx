@@ -7,7 +7,11 @@ function MagicLinkEmail() {
       <Heading as="h1" style={styles.heading}>
         Sign in with one click
       </Heading>
-      <Text style={styles.text}>{"Use the button below to sign in to {{ company.name }} as {{ user.email }}. The link works once and expires in {{ expiresInMinutes }} minutes."}</Text>
+      <Text style={styles.text}>
+        {
+          "Use the button below to sign in to {{ company.name }} as {{ user.email }}. The link works once and expires in {{ expiresInMinutes }} minutes."
+        }
+      </Text>
       <Section style={{ margin: "8px 0 24px" }}>
         <Button href="{{ magicLinkUrl }}" style={styles.button}>
           Sign in
@@ -19,7 +23,9 @@ function MagicLinkEmail() {
           {"{{ magicLinkUrl }}"}
         </Link>
       </Text>
-      <Text style={styles.muted}>If you did not ask to sign in, you can ignore this email: nobody can sign in without the link.</Text>
+      <Text style={styles.muted}>
+        If you did not ask to sign in, you can ignore this email: nobody can sign in without the link.
+      </Text>
     </StarterLayout>
   );
 }
@@ -29,6 +35,11 @@ export const magicLink: StarterSource = {
   name: "Magic link",
   description: "A one-time sign-in link with its expiry, and the link as text for copying.",
   subject: "Your sign-in link for {{ company.name }}",
-  variables: { user: { email: "ada@example.org" }, magicLinkUrl: "https://app.example.com/auth/verify?token=sample-token", expiresInMinutes: 15, company: sampleCompany },
+  variables: {
+    user: { email: "ada@example.org" },
+    magicLinkUrl: "https://app.example.com/auth/verify?token=sample-token",
+    expiresInMinutes: 15,
+    company: sampleCompany,
+  },
   Email: MagicLinkEmail,
 };

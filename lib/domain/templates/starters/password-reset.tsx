@@ -7,13 +7,19 @@ function PasswordResetEmail() {
       <Heading as="h1" style={styles.heading}>
         Reset your password
       </Heading>
-      <Text style={styles.text}>{"Hi {{ user.name }}, someone (hopefully you) asked to reset the password of your {{ company.name }} account."}</Text>
+      <Text style={styles.text}>
+        {"Hi {{ user.name }}, someone (hopefully you) asked to reset the password of your {{ company.name }} account."}
+      </Text>
       <Section style={{ margin: "8px 0 24px" }}>
         <Button href="{{ resetUrl }}" style={styles.button}>
           Choose a new password
         </Button>
       </Section>
-      <Text style={styles.muted}>{"The link expires in {{ expiresInMinutes }} minutes. The request came from {{ request.ip }} ({{ request.location }})."}</Text>
+      <Text style={styles.muted}>
+        {
+          "The link expires in {{ expiresInMinutes }} minutes. The request came from {{ request.ip }} ({{ request.location }})."
+        }
+      </Text>
       <Text style={styles.muted}>If it was not you, ignore this email: your password stays as it is.</Text>
     </StarterLayout>
   );

@@ -15,7 +15,9 @@ function ReceiptEmail() {
         {"{% for item in items %}"}
         <Row style={{ borderBottom: "1px solid #e2e8f0" }}>
           <Column style={{ ...cell, padding: "8px 0" }}>{"{{ item.name }} × {{ item.quantity }}"}</Column>
-          <Column style={{ ...amount, padding: "8px 0" }}>{"{{ item.price | times: item.quantity | currency }}"}</Column>
+          <Column style={{ ...amount, padding: "8px 0" }}>
+            {"{{ item.price | times: item.quantity | currency }}"}
+          </Column>
         </Row>
         {"{% endfor %}"}
       </Section>
@@ -32,7 +34,11 @@ function ReceiptEmail() {
         <Column style={{ ...cell, fontWeight: 600 }}>Total</Column>
         <Column style={{ ...amount, fontWeight: 600 }}>{"{{ order.total | currency }}"}</Column>
       </Row>
-      <Text style={{ ...styles.muted, marginTop: "24px" }}>{"{{ items | size }} {{ items | size | pluralize: \"item\", \"items\" }}, paid with {{ order.paymentMethod }}. Keep this email for your records."}</Text>
+      <Text style={{ ...styles.muted, marginTop: "24px" }}>
+        {
+          '{{ items | size }} {{ items | size | pluralize: "item", "items" }}, paid with {{ order.paymentMethod }}. Keep this email for your records.'
+        }
+      </Text>
     </StarterLayout>
   );
 }
@@ -44,7 +50,14 @@ export const receipt: StarterSource = {
   subject: "Your {{ company.name }} receipt for order {{ order.number }}",
   variables: {
     user: { name: "Ada Lovelace" },
-    order: { number: "A-1042", date: "March 3, 2026", subtotal: 53, tax: 4.24, total: 57.24, paymentMethod: "Visa ending in 4242" },
+    order: {
+      number: "A-1042",
+      date: "March 3, 2026",
+      subtotal: 53,
+      tax: 4.24,
+      total: 57.24,
+      paymentMethod: "Visa ending in 4242",
+    },
     items: [
       { name: "Notebook, dotted", quantity: 2, price: 12.5 },
       { name: "Fountain pen", quantity: 1, price: 24 },

@@ -7,7 +7,11 @@ function ShippingUpdateEmail() {
       <Heading as="h1" style={styles.heading}>
         {"Your order is on its way, {{ user.name }}"}
       </Heading>
-      <Text style={styles.text}>{"Order {{ order.number }} left our warehouse with {{ shipment.carrier }}. It should arrive by {{ shipment.estimatedDelivery }}."}</Text>
+      <Text style={styles.text}>
+        {
+          "Order {{ order.number }} left our warehouse with {{ shipment.carrier }}. It should arrive by {{ shipment.estimatedDelivery }}."
+        }
+      </Text>
       <Section style={{ margin: "8px 0 16px" }}>
         <Row>
           <Column style={{ ...styles.muted, margin: 0 }}>Tracking number</Column>
@@ -37,7 +41,12 @@ export const shippingUpdate: StarterSource = {
   variables: {
     user: { name: "Ada Lovelace" },
     order: { number: "A-1042" },
-    shipment: { carrier: "DHL", trackingNumber: "JD014600006281230704", trackingUrl: "https://track.example.com/JD014600006281230704", estimatedDelivery: "Thursday, March 5" },
+    shipment: {
+      carrier: "DHL",
+      trackingNumber: "JD014600006281230704",
+      trackingUrl: "https://track.example.com/JD014600006281230704",
+      estimatedDelivery: "Thursday, March 5",
+    },
     items: [
       { name: "Notebook, dotted", quantity: 2 },
       { name: "Fountain pen", quantity: 1 },

@@ -10,25 +10,37 @@ describe("react-email starters", () => {
   it("are committed exactly as `npm run build:starters` renders them (they cannot drift)", async () => {
     const committed = readFileSync(path.join(process.cwd(), GENERATED_MODULE_PATH), "utf8");
     expect(committed).toBe(generatedModuleSource(await renderStarters()));
-    expect(STARTERS.map((starter) => starter.key)).toEqual(["welcome", "magic-link", "password-reset", "receipt", "shipping-update"]);
+    expect(STARTERS.map((starter) => starter.key)).toEqual([
+      "welcome",
+      "magic-link",
+      "password-reset",
+      "receipt",
+      "shipping-update",
+    ]);
     expect(new Set(STARTER_SOURCES.map((source) => source.key)).size).toBe(STARTER_SOURCES.length);
   });
 
-  it.each(STARTERS.map((starter) => [starter.key, starter] as const))("%s is indented for the code editor, every Liquid tag on one line", (_key, starter) => {
-    const lines = starter.bodyHtml.split("\n");
-    expect(lines.length).toBeGreaterThan(30);
-    expect(lines.filter((line) => line.startsWith("    <")).length).toBeGreaterThan(0);
-    expect(starter.bodyHtml.match(/\{\{[^}]*\n|\{%[^%]*\n/g)).toBeNull();
-  });
+  it.each(STARTERS.map((starter) => [starter.key, starter] as const))(
+    "%s is indented for the code editor, every Liquid tag on one line",
+    (_key, starter) => {
+      const lines = starter.bodyHtml.split("\n");
+      expect(lines.length).toBeGreaterThan(30);
+      expect(lines.filter((line) => line.startsWith("    <")).length).toBeGreaterThan(0);
+      expect(starter.bodyHtml.match(/\{\{[^}]*\n|\{%[^%]*\n/g)).toBeNull();
+    },
+  );
 
-  it.each(STARTERS.map((starter) => [starter.key, starter] as const))("%s renders with its sample data in strict mode", (_key, starter) => {
-    expect(missingVariables([starter.subject, starter.bodyHtml], starter.variables)).toEqual([]);
-    const rendered = renderTemplate(starter, starter.variables, { strict: true });
-    expect(rendered.subject).not.toMatch(/\{\{|\{%/);
-    expect(rendered.bodyHtml).not.toMatch(/\{\{|\{%|&quot;/);
-    expect(rendered.bodyText).toContain("Acme");
-    expect(rendered.bodyHtml).toContain("1 Market Street, Springfield");
-  });
+  it.each(STARTERS.map((starter) => [starter.key, starter] as const))(
+    "%s renders with its sample data in strict mode",
+    (_key, starter) => {
+      expect(missingVariables([starter.subject, starter.bodyHtml], starter.variables)).toEqual([]);
+      const rendered = renderTemplate(starter, starter.variables, { strict: true });
+      expect(rendered.subject).not.toMatch(/\{\{|\{%/);
+      expect(rendered.bodyHtml).not.toMatch(/\{\{|\{%|&quot;/);
+      expect(rendered.bodyText).toContain("Acme");
+      expect(rendered.bodyHtml).toContain("1 Market Street, Springfield");
+    },
+  );
 
   it("expands the receipt's line-item loop, one row per item, with currency amounts", () => {
     const starter = STARTERS.find((candidate) => candidate.key === "receipt")!;

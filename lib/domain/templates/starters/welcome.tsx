@@ -7,8 +7,12 @@ function WelcomeEmail() {
       <Heading as="h1" style={styles.heading}>
         {"Welcome, {{ user.name }}!"}
       </Heading>
-      <Text style={styles.text}>{"Thanks for joining {{ company.name }}. Your account for {{ user.email }} is ready."}</Text>
-      <Text style={styles.text}>Three things to try first: set up your profile, invite your team, and send your first message.</Text>
+      <Text style={styles.text}>
+        {"Thanks for joining {{ company.name }}. Your account for {{ user.email }} is ready."}
+      </Text>
+      <Text style={styles.text}>
+        Three things to try first: set up your profile, invite your team, and send your first message.
+      </Text>
       <Section style={{ margin: "8px 0 24px" }}>
         <Button href="{{ actionUrl }}" style={styles.button}>
           Get started
@@ -24,6 +28,10 @@ export const welcome: StarterSource = {
   name: "Welcome",
   description: "Greets a new user by name and links to the first step.",
   subject: "Welcome to {{ company.name }}, {{ user.name }}!",
-  variables: { user: { name: "Ada Lovelace", email: "ada@example.org" }, actionUrl: "https://app.example.com/start", company: sampleCompany },
+  variables: {
+    user: { name: "Ada Lovelace", email: "ada@example.org" },
+    actionUrl: "https://app.example.com/start",
+    company: sampleCompany,
+  },
   Email: WelcomeEmail,
 };

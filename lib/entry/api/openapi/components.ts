@@ -34,9 +34,21 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["RenderTemplateRequest", requests.renderTemplateSchema, "Variables to render the template with."],
   ["PreviewVariables", requests.previewVariablesSchema, "The template's variables, as the whole body."],
   ["ResendEmailRequest", requests.resendEmailSchema, "Optional: a metaId for the new message (idempotency key)."],
-  ["RescheduleEmailRequest", requests.rescheduleEmailSchema, "Body of PATCH /v1/email_messages/{id}: the new scheduledAt, nothing else."],
-  ["BatchCancellation", resources.batchCancellationResource, "What POST /v1/batches/{id}/cancel cancelled, and why the rest was left."],
-  ["WebhookEndpoint", webhooks.webhookEndpointResource, "Where the workspace's events are POSTed, signed (Standard Webhooks)."],
+  [
+    "RescheduleEmailRequest",
+    requests.rescheduleEmailSchema,
+    "Body of PATCH /v1/email_messages/{id}: the new scheduledAt, nothing else.",
+  ],
+  [
+    "BatchCancellation",
+    resources.batchCancellationResource,
+    "What POST /v1/batches/{id}/cancel cancelled, and why the rest was left.",
+  ],
+  [
+    "WebhookEndpoint",
+    webhooks.webhookEndpointResource,
+    "Where the workspace's events are POSTed, signed (Standard Webhooks).",
+  ],
   ["WebhookDelivery", webhooks.webhookDeliveryResource, "One event to one endpoint: its state and last attempt."],
   ["WebhookDeliveryDetail", webhooks.webhookDeliveryDetail, "A delivery with its attempt log and payload."],
   ["WebhookEvent", webhooks.webhookEventPayload, "The payload of a webhook and of the event feed."],
@@ -52,15 +64,39 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["TemplateScenario", templates.templateScenarioResource, "Named sample data to preview a template with."],
   ["CountMeta", templates.countMeta, "A whole list: how many items."],
   ["TemplateValidation", templates.templateValidationResource, "What POST /v1/templates/validate found."],
-  ["CreateTemplateRequest", requests.createTemplateRequestSchema, "A template's content; kind blocks needs blocks (with a root block) and the bodyHtml compiled from it."],
-  ["UpdateTemplateRequest", requests.updateTemplateRequestSchema, "Any subset of the content (null: unchanged; an empty bodyText, fromAddress or replyTo clears it), and the version it was made from."],
-  ["ValidateTemplateRequest", requests.previewDraftSchema, "A draft and the variables to render it with; other fields are ignored."],
+  [
+    "CreateTemplateRequest",
+    requests.createTemplateRequestSchema,
+    "A template's content; kind blocks needs blocks (with a root block) and the bodyHtml compiled from it.",
+  ],
+  [
+    "UpdateTemplateRequest",
+    requests.updateTemplateRequestSchema,
+    "Any subset of the content (null: unchanged; an empty bodyText, fromAddress or replyTo clears it), and the version it was made from.",
+  ],
+  [
+    "ValidateTemplateRequest",
+    requests.previewDraftSchema,
+    "A draft and the variables to render it with; other fields are ignored.",
+  ],
   ["TemplateScenarioRequest", requests.templateScenarioSchema, "A scenario's name and sample data."],
   ["UpdateTemplateScenarioRequest", requests.updateTemplateScenarioSchema, "A new name, new variables, or both."],
   ["Workflow", workflows.workflowResource, "Steps that send templates and wait, triggered by POST /v1/workflow_runs."],
-  ["CreateWorkflowRequest", requests.workflowDefinitionSchema, "A workflow's definition: name, key?, enabled? (default true), steps (at least one sendEmail; not ending with a wait)."],
-  ["UpdateWorkflowRequest", requests.updateWorkflowRequestSchema, "Any of the definition's fields; key null removes the key, any other null leaves the field as it is."],
-  ["ReplayWebhookEndpointRequest", requests.replaySchema, "mode missed (default): events that never reached the endpoint; all: every one."],
+  [
+    "CreateWorkflowRequest",
+    requests.workflowDefinitionSchema,
+    "A workflow's definition: name, key?, enabled? (default true), steps (at least one sendEmail; not ending with a wait).",
+  ],
+  [
+    "UpdateWorkflowRequest",
+    requests.updateWorkflowRequestSchema,
+    "Any of the definition's fields; key null removes the key, any other null leaves the field as it is.",
+  ],
+  [
+    "ReplayWebhookEndpointRequest",
+    requests.replaySchema,
+    "mode missed (default): events that never reached the endpoint; all: every one.",
+  ],
   ...managementSchemas(),
 ];
 
@@ -75,7 +111,11 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
     ["EmailPageMeta", management.emailPageMeta, "Alphabetical pagination by address."],
     ["AddDomainRequest", requests.addDomainApiSchema, "Body of POST /v1/domains."],
     ["AddSuppressionRequest", requests.addSuppressionApiSchema, "Body of POST /v1/suppressions."],
-    ["RemoveSuppressionRequest", requests.removeSuppressionApiSchema, "Optional body of DELETE /v1/suppressions/{email}."],
+    [
+      "RemoveSuppressionRequest",
+      requests.removeSuppressionApiSchema,
+      "Optional body of DELETE /v1/suppressions/{email}.",
+    ],
     ["ApiKey", management.apiKeyResource, "An API key: what it may do, never its secret."],
     ["CreatedApiKey", management.createdApiKeyResource, "A key just created, with its secret (shown once)."],
     ["Workspace", management.workspaceResource, "The key's workspace: settings and sending state."],
@@ -85,7 +125,11 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
     ["PauseSendingRequest", requests.pauseSendingApiSchema, "Optional body of POST /v1/workspace/pause."],
     ["Contact", management.contactResource, "A recipient the workspace has sent to."],
     ["ContactDetail", management.contactDetailResource, "A contact with its groups, newest messages and suppression."],
-    ["UnsubscribeGroup", management.unsubscribeGroupResource, "A group recipients unsubscribe from; sends name it by groupId or groupKey."],
+    [
+      "UnsubscribeGroup",
+      management.unsubscribeGroupResource,
+      "A group recipients unsubscribe from; sends name it by groupId or groupKey.",
+    ],
     ["SetContactUnsubscribesRequest", requests.setUnsubscribesApiSchema, "Body of PUT /v1/contacts/{id}/unsubscribes."],
     ["CreateUnsubscribeGroupRequest", requests.createGroupApiSchema, "Body of POST /v1/unsubscribe_groups."],
     ["UpdateUnsubscribeGroupRequest", requests.updateGroupApiSchema, "Body of PATCH /v1/unsubscribe_groups/{id}."],
@@ -161,10 +205,17 @@ export const ERROR_RESPONSES = {
     "FORBIDDEN: the API key lacks the operation's scope (the message names it), or its IP allow list does not hold the caller's address.",
   ),
   "404": errorResponse("NotFound", "NOT_FOUND: unknown id, or an id of another workspace; `param` names it."),
-  "405": errorResponse("MethodNotAllowed", "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.", {
-    Allow: header("Allow"),
-  }),
-  "409": errorResponse("Conflict", "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; a template save made from a stale version, or a delete while workflows send it; a workflow key another workflow has; cancelling or rescheduling a message already handed over, sent, failed or cancelled)."),
+  "405": errorResponse(
+    "MethodNotAllowed",
+    "METHOD_NOT_ALLOWED: any method a path does not list; Allow names those it accepts.",
+    {
+      Allow: header("Allow"),
+    },
+  ),
+  "409": errorResponse(
+    "Conflict",
+    "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; a template save made from a stale version, or a delete while workflows send it; a workflow key another workflow has; cancelling or rescheduling a message already handed over, sent, failed or cancelled).",
+  ),
   "413": errorResponse(
     "PayloadTooLarge",
     "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",
@@ -186,7 +237,9 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-export const errorResponseRef = (status: ErrorStatus) => ({ $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` });
+export const errorResponseRef = (status: ErrorStatus) => ({
+  $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}`,
+});
 
 export function responseComponents(): Record<string, JsonObject> {
   return Object.fromEntries(Object.values(ERROR_RESPONSES).map(([name, response]) => [name, response]));

@@ -47,19 +47,46 @@ export function openApiDocument(): JsonObject {
       { name: "Batches" },
       { name: "Workflow runs" },
       { name: "Templates" },
-      { name: "Workflows", description: "Every operation, reads included, needs workflows:write (docs/api.md#workflows)." },
+      {
+        name: "Workflows",
+        description: "Every operation, reads included, needs workflows:write (docs/api.md#workflows).",
+      },
       { name: "Attachments" },
       { name: "Audit log" },
-      { name: "Sandbox", description: "The sending operations' twins: validated, rendered and stored, never delivered." },
-      { name: "Webhooks", description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md)." },
+      {
+        name: "Sandbox",
+        description: "The sending operations' twins: validated, rendered and stored, never delivered.",
+      },
+      {
+        name: "Webhooks",
+        description: "Beyond the published API: signed webhooks and the pullable event feed (docs/webhooks.md).",
+      },
       { name: "Domains", description: "Management (docs/api.md#management): reads and changes need domains:write." },
       { name: "Suppressions", description: "Management: reads and changes need suppressions:write." },
-      { name: "Contacts", description: "Management: contacts and unsubscribe groups; reads and changes need contacts:write." },
-      { name: "API keys", description: "Management: reads and changes need keys:write; a key never creates a key that can do more than itself." },
+      {
+        name: "Contacts",
+        description: "Management: contacts and unsubscribe groups; reads and changes need contacts:write.",
+      },
+      {
+        name: "API keys",
+        description:
+          "Management: reads and changes need keys:write; a key never creates a key that can do more than itself.",
+      },
       { name: "Workspace", description: "Management: reads and changes need workspace:write." },
       { name: "Meta" },
     ],
-    paths: { ...messagePaths, ...templatePaths, ...sendPaths, ...workflowPaths, ...webhookPaths, ...domainPaths, ...suppressionPaths, ...contactPaths, ...keyPaths, ...workspacePaths },
+    paths: {
+      ...messagePaths,
+      ...templatePaths,
+      ...sendPaths,
+      ...workflowPaths,
+      ...webhookPaths,
+      ...domainPaths,
+      ...suppressionPaths,
+      ...contactPaths,
+      ...keyPaths,
+      ...workspacePaths,
+    },
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic", description: "API key username (key_…) and password." },

@@ -37,7 +37,11 @@ const listOf = (meta: string, item: string) => ({
 });
 
 function successResponse(success: Success, isPublic: boolean): JsonObject {
-  const schema = success.list ? listOf(success.list.meta, success.list.item) : success.data ? dataOf(success.data) : undefined;
+  const schema = success.list
+    ? listOf(success.list.meta, success.list.item)
+    : success.data
+      ? dataOf(success.data)
+      : undefined;
   return {
     description: success.description,
     headers: { ...(isPublic ? {} : rateLimitHeaders), ...success.headers },
@@ -50,7 +54,9 @@ export function operation(spec: OperationSpec): JsonObject {
   const responses: JsonObject = {};
   for (const success of spec.success) responses[success.status] = successResponse(success, spec.public ?? false);
   if (!spec.public && !spec.scope) throw new Error(`OpenAPI operation ${spec.operationId} names no scope.`);
-  const errors: ErrorStatus[] = spec.public ? (spec.errors ?? []) : [...(spec.errors ?? []), "401", "403", "429", "503"];
+  const errors: ErrorStatus[] = spec.public
+    ? (spec.errors ?? [])
+    : [...(spec.errors ?? []), "401", "403", "429", "503"];
   for (const status of [...new Set(errors)].sort()) responses[status] = errorResponseRef(status);
   return {
     operationId: spec.operationId,
@@ -59,11 +65,20 @@ export function operation(spec: OperationSpec): JsonObject {
     tags: [spec.tag],
     ...(spec.deprecated ? { deprecated: true } : {}),
     // Alternatives: the operation's own scope, or `full`.
-    security: spec.public ? [] : spec.scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [spec.scope] }, { basicAuth: ["full"] }],
+    security: spec.public
+      ? []
+      : spec.scope === "full"
+        ? [{ basicAuth: ["full"] }]
+        : [{ basicAuth: [spec.scope] }, { basicAuth: ["full"] }],
     ...(spec.scope ? { "x-scope": spec.scope } : {}),
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
     ...(spec.body
-      ? { requestBody: { required: !spec.body.optional, content: { "application/json": { schema: ref(spec.body.schema) } } } }
+      ? {
+          requestBody: {
+            required: !spec.body.optional,
+            content: { "application/json": { schema: ref(spec.body.schema) } },
+          },
+        }
       : {}),
     responses,
   };
@@ -93,6 +108,7 @@ export const SEND_ERRORS: ErrorStatus[] = [...JSON_BODY_ERRORS, "404", "422"];
 
 export const replayed: Success = {
   status: "200",
-  description: "An identical earlier request (same metaId and body, within 24 hours) answered again; nothing new was created.",
+  description:
+    "An identical earlier request (same metaId and body, within 24 hours) answered again; nothing new was created.",
   headers: { "Idempotent-Replayed": { $ref: "#/components/headers/Idempotent-Replayed" } },
 };

@@ -12,12 +12,25 @@ const suppressions = "Suppressions";
 
 export const domainPaths: Record<string, JsonObject> = {
   "/v1/domains": {
-    get: operation({ operationId: "listDomains", scope: "domains:write", summary: "List the workspace's sending domains by name", tag: domains, success: [{ status: "200", description: "Every domain (a handful: no paging).", list: { meta: "CountMeta", item: "DomainSummary" } }] }),
+    get: operation({
+      operationId: "listDomains",
+      scope: "domains:write",
+      summary: "List the workspace's sending domains by name",
+      tag: domains,
+      success: [
+        {
+          status: "200",
+          description: "Every domain (a handful: no paging).",
+          list: { meta: "CountMeta", item: "DomainSummary" },
+        },
+      ],
+    }),
     post: operation({
       operationId: "addDomain",
       scope: "domains:write",
       summary: "Add a sending domain; the answer carries the DNS records to publish",
-      description: "A 2048-bit DKIM key is made for the domain (its private key never leaves the database). The domain is PENDING until POST /v1/domains/{id}/verify finds SPF and DKIM (verified at once when the operator set DOMAIN_VERIFICATION=off).",
+      description:
+        "A 2048-bit DKIM key is made for the domain (its private key never leaves the database). The domain is PENDING until POST /v1/domains/{id}/verify finds SPF and DKIM (verified at once when the operator set DOMAIN_VERIFICATION=off).",
       tag: domains,
       body: { schema: "AddDomainRequest" },
       success: [{ status: "201", description: "The domain with its records.", data: "Domain" }],
@@ -25,15 +38,32 @@ export const domainPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/domains/{id}": {
-    get: operation({ operationId: "getDomain", scope: "domains:write", summary: "Retrieve a domain with its records and each one's state as of the last check", tag: domains, parameters: [domainId], success: [{ status: "200", description: "The domain.", data: "Domain" }], errors: ["404"] }),
-    delete: operation({ operationId: "deleteDomain", scope: "domains:write", summary: "Delete a domain and its DKIM key; sends from it are refused from then on", tag: domains, parameters: [domainId], success: [{ status: "200", description: "Deleted.", data: "Deleted" }], errors: ["404"] }),
+    get: operation({
+      operationId: "getDomain",
+      scope: "domains:write",
+      summary: "Retrieve a domain with its records and each one's state as of the last check",
+      tag: domains,
+      parameters: [domainId],
+      success: [{ status: "200", description: "The domain.", data: "Domain" }],
+      errors: ["404"],
+    }),
+    delete: operation({
+      operationId: "deleteDomain",
+      scope: "domains:write",
+      summary: "Delete a domain and its DKIM key; sends from it are refused from then on",
+      tag: domains,
+      parameters: [domainId],
+      success: [{ status: "200", description: "Deleted.", data: "Deleted" }],
+      errors: ["404"],
+    }),
   },
   "/v1/domains/{id}/verify": {
     post: operation({
       operationId: "verifyDomain",
       scope: "domains:write",
       summary: "Look the domain's records up now (the dashboard's check) and store the outcome",
-      description: "VERIFIED when SPF and DKIM are found; a missing or wrong record makes it FAILED; a failed lookup (timeout) changes nothing. Each record carries the outcome and what was found.",
+      description:
+        "VERIFIED when SPF and DKIM are found; a missing or wrong record makes it FAILED; a failed lookup (timeout) changes nothing. Each record carries the outcome and what was found.",
       tag: domains,
       parameters: [domainId],
       success: [{ status: "200", description: "The domain after the check.", data: "Domain" }],
@@ -51,7 +81,11 @@ export const suppressionPaths: Record<string, JsonObject> = {
       tag: suppressions,
       parameters: [
         queryParam("reason", { type: "string", enum: [...SUPPRESSION_REASONS] }, "Only entries with this reason."),
-        queryParam("since", { type: "string", format: "date-time" }, "Only entries added (or added again) at or after this time."),
+        queryParam(
+          "since",
+          { type: "string", format: "date-time" },
+          "Only entries added (or added again) at or after this time.",
+        ),
         queryParam("prefix", { type: "string" }, "Only addresses starting with this (any case)."),
         queryParam("limit", { type: "integer", minimum: 1, maximum: 200, default: 200 }, "Entries per page."),
         queryParam("after", { type: "string" }, "meta.nextAfter: the next page."),
@@ -76,9 +110,18 @@ export const suppressionPaths: Record<string, JsonObject> = {
       operationId: "removeSuppression",
       scope: "suppressions:write",
       summary: "Take an address off the list (a hard bounce is reactivated); a complaint needs force and a reason",
-      description: "The answer is the removed entry: when it was added and from which message. Removing a complaint without force is a 409 naming `force`; the audit log keeps who removed it and why.",
+      description:
+        "The answer is the removed entry: when it was added and from which message. Removing a complaint without force is a 409 naming `force`; the audit log keeps who removed it and why.",
       tag: suppressions,
-      parameters: [{ name: "email", in: "path", required: true, description: "The address (the @ may be written %40).", schema: { type: "string" } }],
+      parameters: [
+        {
+          name: "email",
+          in: "path",
+          required: true,
+          description: "The address (the @ may be written %40).",
+          schema: { type: "string" },
+        },
+      ],
       body: { schema: "RemoveSuppressionRequest", optional: true },
       success: [{ status: "200", description: "The removed entry.", data: "RemovedSuppression" }],
       errors: [...JSON_BODY_ERRORS, "404", "409"],
@@ -91,12 +134,19 @@ const workspace = "Workspace";
 
 export const keyPaths: Record<string, JsonObject> = {
   "/v1/api_keys": {
-    get: operation({ operationId: "listApiKeys", scope: "keys:write", summary: "List the workspace's API keys, newest first (revoked ones included; never a secret)", tag: keys, success: [{ status: "200", description: "Every key.", list: { meta: "CountMeta", item: "ApiKey" } }] }),
+    get: operation({
+      operationId: "listApiKeys",
+      scope: "keys:write",
+      summary: "List the workspace's API keys, newest first (revoked ones included; never a secret)",
+      tag: keys,
+      success: [{ status: "200", description: "Every key.", list: { meta: "CountMeta", item: "ApiKey" } }],
+    }),
     post: operation({
       operationId: "createApiKey",
       scope: "keys:write",
       summary: "Create an API key; the answer carries its secret, shown once",
-      description: "Scopes default to full. A key creates only keys that can do no more than itself: scopes it holds, and its own allowed senders, IP ranges and expiry as bounds (403 naming the field). A full key without restrictions creates anything.",
+      description:
+        "Scopes default to full. A key creates only keys that can do no more than itself: scopes it holds, and its own allowed senders, IP ranges and expiry as bounds (403 naming the field). A full key without restrictions creates anything.",
       tag: keys,
       body: { schema: "CreateApiKeyRequest" },
       success: [{ status: "201", description: "The key, with `secret`.", data: "CreatedApiKey" }],
@@ -104,18 +154,33 @@ export const keyPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/api_keys/{id}": {
-    delete: operation({ operationId: "revokeApiKey", scope: "keys:write", summary: "Revoke an API key: 401 from its next request on", tag: keys, parameters: [pathId("API key", "key_")], success: [{ status: "200", description: "The revoked key.", data: "ApiKey" }], errors: ["404"] }),
+    delete: operation({
+      operationId: "revokeApiKey",
+      scope: "keys:write",
+      summary: "Revoke an API key: 401 from its next request on",
+      tag: keys,
+      parameters: [pathId("API key", "key_")],
+      success: [{ status: "200", description: "The revoked key.", data: "ApiKey" }],
+      errors: ["404"],
+    }),
   },
 };
 
 export const workspacePaths: Record<string, JsonObject> = {
   "/v1/workspace": {
-    get: operation({ operationId: "getWorkspace", scope: "workspace:write", summary: "The key's workspace: settings and sending state", tag: workspace, success: [{ status: "200", description: "The workspace.", data: "Workspace" }] }),
+    get: operation({
+      operationId: "getWorkspace",
+      scope: "workspace:write",
+      summary: "The key's workspace: settings and sending state",
+      tag: workspace,
+      success: [{ status: "200", description: "The workspace.", data: "Workspace" }],
+    }),
     patch: operation({
       operationId: "updateWorkspace",
       scope: "workspace:write",
       summary: "Change name, test mode or tracking",
-      description: "Any subset of the fields. The system mail workspace refuses test mode and tracking (400 naming the field). Only the fields that changed are audited.",
+      description:
+        "Any subset of the fields. The system mail workspace refuses test mode and tracking (400 naming the field). Only the fields that changed are audited.",
       tag: workspace,
       body: { schema: "UpdateWorkspaceRequest" },
       success: [{ status: "200", description: "The workspace.", data: "Workspace" }],
@@ -135,7 +200,15 @@ export const workspacePaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/workspace/resume": {
-    post: operation({ operationId: "resumeSending", scope: "workspace:write", summary: "Resume sending: paused messages go on to delivery, oldest first", tag: workspace, success: [{ status: "200", description: "The workspace and how many messages were released.", data: "ResumedWorkspace" }] }),
+    post: operation({
+      operationId: "resumeSending",
+      scope: "workspace:write",
+      summary: "Resume sending: paused messages go on to delivery, oldest first",
+      tag: workspace,
+      success: [
+        { status: "200", description: "The workspace and how many messages were released.", data: "ResumedWorkspace" },
+      ],
+    }),
   },
 };
 
@@ -155,13 +228,28 @@ export const contactPaths: Record<string, JsonObject> = {
       scope: "contacts:write",
       summary: "List or search contacts alphabetically by address",
       tag: contacts,
-      parameters: [queryParam("query", { type: "string" }, "With @: an address prefix; without: the start of the address or the name."), ...emailPages],
+      parameters: [
+        queryParam(
+          "query",
+          { type: "string" },
+          "With @: an address prefix; without: the start of the address or the name.",
+        ),
+        ...emailPages,
+      ],
       success: [{ status: "200", description: "One page.", list: { meta: "EmailPageMeta", item: "Contact" } }],
       errors: ["400"],
     }),
   },
   "/v1/contacts/{id}": {
-    get: operation({ operationId: "getContact", scope: "contacts:write", summary: "Retrieve a contact with its groups, newest messages and suppression", tag: contacts, parameters: [contactId], success: [{ status: "200", description: "The contact.", data: "ContactDetail" }], errors: ["404"] }),
+    get: operation({
+      operationId: "getContact",
+      scope: "contacts:write",
+      summary: "Retrieve a contact with its groups, newest messages and suppression",
+      tag: contacts,
+      parameters: [contactId],
+      success: [{ status: "200", description: "The contact.", data: "ContactDetail" }],
+      errors: ["404"],
+    }),
   },
   "/v1/contacts/{id}/unsubscribes": {
     put: operation({
@@ -176,12 +264,51 @@ export const contactPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/unsubscribe_groups": {
-    get: operation({ operationId: "listUnsubscribeGroups", scope: "contacts:write", summary: "List unsubscribe groups by name, with their counts", tag: contacts, success: [{ status: "200", description: "Every group.", list: { meta: "CountMeta", item: "UnsubscribeGroup" } }] }),
-    post: operation({ operationId: "createUnsubscribeGroup", scope: "contacts:write", summary: "Create an unsubscribe group (its key unique in the workspace)", tag: contacts, body: { schema: "CreateUnsubscribeGroupRequest" }, success: [{ status: "201", description: "The group.", data: "UnsubscribeGroup" }], errors: JSON_BODY_ERRORS }),
+    get: operation({
+      operationId: "listUnsubscribeGroups",
+      scope: "contacts:write",
+      summary: "List unsubscribe groups by name, with their counts",
+      tag: contacts,
+      success: [{ status: "200", description: "Every group.", list: { meta: "CountMeta", item: "UnsubscribeGroup" } }],
+    }),
+    post: operation({
+      operationId: "createUnsubscribeGroup",
+      scope: "contacts:write",
+      summary: "Create an unsubscribe group (its key unique in the workspace)",
+      tag: contacts,
+      body: { schema: "CreateUnsubscribeGroupRequest" },
+      success: [{ status: "201", description: "The group.", data: "UnsubscribeGroup" }],
+      errors: JSON_BODY_ERRORS,
+    }),
   },
   "/v1/unsubscribe_groups/{id}": {
-    get: operation({ operationId: "getUnsubscribeGroup", scope: "contacts:write", summary: "Retrieve a group with its counts and keyLocked", tag: contacts, parameters: [groupId], success: [{ status: "200", description: "The group.", data: "UnsubscribeGroup" }], errors: ["404"] }),
-    patch: operation({ operationId: "updateUnsubscribeGroup", scope: "contacts:write", summary: "Rename a group; its key changes only while nothing uses it", tag: contacts, parameters: [groupId], body: { schema: "UpdateUnsubscribeGroupRequest" }, success: [{ status: "200", description: "The group.", data: "UnsubscribeGroup" }], errors: [...JSON_BODY_ERRORS, "404"] }),
-    delete: operation({ operationId: "deleteUnsubscribeGroup", scope: "contacts:write", summary: "Delete a group with its unsubscribes (409 while a workflow sends with it)", tag: contacts, parameters: [groupId], success: [{ status: "200", description: "Deleted.", data: "Deleted" }], errors: ["404", "409"] }),
+    get: operation({
+      operationId: "getUnsubscribeGroup",
+      scope: "contacts:write",
+      summary: "Retrieve a group with its counts and keyLocked",
+      tag: contacts,
+      parameters: [groupId],
+      success: [{ status: "200", description: "The group.", data: "UnsubscribeGroup" }],
+      errors: ["404"],
+    }),
+    patch: operation({
+      operationId: "updateUnsubscribeGroup",
+      scope: "contacts:write",
+      summary: "Rename a group; its key changes only while nothing uses it",
+      tag: contacts,
+      parameters: [groupId],
+      body: { schema: "UpdateUnsubscribeGroupRequest" },
+      success: [{ status: "200", description: "The group.", data: "UnsubscribeGroup" }],
+      errors: [...JSON_BODY_ERRORS, "404"],
+    }),
+    delete: operation({
+      operationId: "deleteUnsubscribeGroup",
+      scope: "contacts:write",
+      summary: "Delete a group with its unsubscribes (409 while a workflow sends with it)",
+      tag: contacts,
+      parameters: [groupId],
+      success: [{ status: "200", description: "Deleted.", data: "Deleted" }],
+      errors: ["404", "409"],
+    }),
   },
 };

@@ -1,12 +1,26 @@
 import { MESSAGE_SOURCES, MESSAGE_STATUSES } from "@/db/schema";
 import type { JsonObject } from "./components";
-import { operation, pathId, queryParam, replayed, SEND_ERRORS, JSON_BODY_ERRORS, type OperationSpec } from "./operation";
+import {
+  operation,
+  pathId,
+  queryParam,
+  replayed,
+  SEND_ERRORS,
+  JSON_BODY_ERRORS,
+  type OperationSpec,
+} from "./operation";
 
-const messageCreated = { status: "201", description: "Accepted: validated, rendered and stored; delivery follows from the queue.", data: "EmailMessage" } as const;
+const messageCreated = {
+  status: "201",
+  description: "Accepted: validated, rendered and stored; delivery follows from the queue.",
+  data: "EmailMessage",
+} as const;
 
 const send = (sandbox: boolean): OperationSpec => ({
   operationId: sandbox ? "sendSandboxEmailMessage" : "sendEmailMessage",
-  summary: sandbox ? "Send a test email (validated, rendered and stored; never delivered)" : "Send an email, with a template or raw content",
+  summary: sandbox
+    ? "Send a test email (validated, rendered and stored; never delivered)"
+    : "Send an email, with a template or raw content",
   description: sandbox
     ? "Same validation, rendering and stored message as the live endpoint (source SANDBOX_API, status SUCCEEDED once rendered); nothing reaches a provider and test mode does not apply."
     : "Exactly one form: templateId (+ variables), or raw bodyHtml + subject (+ bodyText) with from. Every problem is reported in the request; delivery happens after the answer.",
@@ -22,10 +36,22 @@ const text = { type: "string", minLength: 1, maxLength: 255 };
 
 const listParameters: JsonObject[] = [
   queryParam("limit", { type: "integer", minimum: 1, maximum: 50, default: 50 }, "Messages per page."),
-  queryParam("cursor.after", { type: "string" }, "A message id: the page after it (older). Also accepted as cursor[after]."),
-  queryParam("cursor.before", { type: "string" }, "A message id: the page before it (newer), still newest first. Also cursor[before]."),
+  queryParam(
+    "cursor.after",
+    { type: "string" },
+    "A message id: the page after it (older). Also accepted as cursor[after].",
+  ),
+  queryParam(
+    "cursor.before",
+    { type: "string" },
+    "A message id: the page before it (newer), still newest first. Also cursor[before].",
+  ),
   ...(["gt", "gte", "lt", "lte"] as const).map((op) =>
-    queryParam(`createdAt.${op}`, dateTime, `createdAt ${{ gt: ">", gte: "≥", lt: "<", lte: "≤" }[op]} this ISO 8601 date-time. Also createdAt[${op}].`),
+    queryParam(
+      `createdAt.${op}`,
+      dateTime,
+      `createdAt ${{ gt: ">", gte: "≥", lt: "<", lte: "≤" }[op]} this ISO 8601 date-time. Also createdAt[${op}].`,
+    ),
   ),
   queryParam("status", { type: "string", enum: [...MESSAGE_STATUSES] }, "Only messages with this status."),
   queryParam("source", { type: "string", enum: [...MESSAGE_SOURCES] }, "Only messages created this way."),
@@ -50,11 +76,18 @@ export const messagePaths: Record<string, JsonObject> = {
     get: operation({
       operationId: "listEmailMessages",
       summary: "List messages, newest first",
-      description: "Keyset pagination: createdAt descending, then id descending. An unknown cursor id is a 400. Filters combine.",
+      description:
+        "Keyset pagination: createdAt descending, then id descending. An unknown cursor id is a 400. Filters combine.",
       tag: "Email messages",
       scope: "emails:read",
       parameters: listParameters,
-      success: [{ status: "200", description: "One page of messages.", list: { meta: "MessageListMeta", item: "EmailMessage" } }],
+      success: [
+        {
+          status: "200",
+          description: "One page of messages.",
+          list: { meta: "MessageListMeta", item: "EmailMessage" },
+        },
+      ],
       errors: ["400"],
     }),
     post: operation(send(false)),
@@ -117,9 +150,15 @@ export const messagePaths: Record<string, JsonObject> = {
       scope: "emails:read",
       parameters: [
         pathId("message", "em_"),
-        queryParam("page", { type: "integer", minimum: 1, default: 1 }, "1-based; 50 events a page. A page past the end is empty."),
+        queryParam(
+          "page",
+          { type: "integer", minimum: 1, default: 1 },
+          "1-based; 50 events a page. A page past the end is empty.",
+        ),
       ],
-      success: [{ status: "200", description: "One page of events.", list: { meta: "EventListMeta", item: "EmailMessageLog" } }],
+      success: [
+        { status: "200", description: "One page of events.", list: { meta: "EventListMeta", item: "EmailMessageLog" } },
+      ],
       errors: ["400", "404"],
     }),
   },
@@ -128,7 +167,8 @@ export const messagePaths: Record<string, JsonObject> = {
     post: operation({
       operationId: "renderTemplate",
       summary: "Render a template with variables",
-      description: "Through the same renderer as a send: subject, HTML and text (derived from the HTML when the template has none).",
+      description:
+        "Through the same renderer as a send: subject, HTML and text (derived from the HTML when the template has none).",
       tag: "Templates",
       scope: "templates:read",
       parameters: [pathId("template", "tpl_")],
@@ -163,7 +203,12 @@ export const messagePaths: Record<string, JsonObject> = {
           status: "200",
           description: "The rendered HTML.",
           content: { "text/html": { schema: { type: "string" } } },
-          headers: { "X-Postwerk-Note": { description: "Present when body.variables was rendered as the variables.", schema: { type: "string" } } },
+          headers: {
+            "X-Postwerk-Note": {
+              description: "Present when body.variables was rendered as the variables.",
+              schema: { type: "string" },
+            },
+          },
         },
       ],
       errors: [...JSON_BODY_ERRORS, "404", "422"],

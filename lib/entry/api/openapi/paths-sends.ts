@@ -1,5 +1,13 @@
 import type { JsonObject } from "./components";
-import { JSON_BODY_ERRORS, operation, pathId, queryParam, replayed, SEND_ERRORS, type OperationSpec } from "./operation";
+import {
+  JSON_BODY_ERRORS,
+  operation,
+  pathId,
+  queryParam,
+  replayed,
+  SEND_ERRORS,
+  type OperationSpec,
+} from "./operation";
 
 const batch = (sandbox: boolean, older = false): OperationSpec => ({
   operationId: `${sandbox ? "sendSandboxBatch" : "sendBatch"}${older ? "Legacy" : ""}`,
@@ -24,7 +32,9 @@ const batch = (sandbox: boolean, older = false): OperationSpec => ({
 
 const workflowRun = (sandbox: boolean): OperationSpec => ({
   operationId: sandbox ? "triggerSandboxWorkflowRun" : "triggerWorkflowRun",
-  summary: sandbox ? "Start a test workflow run (its emails are stored, never delivered)" : "Start a workflow run by id or key",
+  summary: sandbox
+    ? "Start a test workflow run (its emails are stored, never delivered)"
+    : "Start a workflow run by id or key",
   description:
     "Exactly one of workflowId and workflowKey. An unknown workflowId is a 404; a key that matches no enabled workflow gives a SKIPPED run.",
   tag: sandbox ? "Sandbox" : "Workflow runs",
@@ -63,9 +73,19 @@ export const sendPaths: Record<string, JsonObject> = {
       scope: "emails:read",
       parameters: [
         pathId("batch", "batch_"),
-        queryParam("offset", { type: "integer", minimum: 0, default: 0 }, "Position in the batch to start from; past the end is an empty page."),
+        queryParam(
+          "offset",
+          { type: "integer", minimum: 0, default: 0 },
+          "Position in the batch to start from; past the end is an empty page.",
+        ),
       ],
-      success: [{ status: "200", description: "One page of the batch's messages.", list: { meta: "BatchMessagesMeta", item: "EmailMessage" } }],
+      success: [
+        {
+          status: "200",
+          description: "One page of the batch's messages.",
+          list: { meta: "BatchMessagesMeta", item: "EmailMessage" },
+        },
+      ],
       errors: ["400", "404"],
     }),
   },
@@ -108,14 +128,22 @@ export const sendPaths: Record<string, JsonObject> = {
         queryParam("limit", { type: "integer", minimum: 1, maximum: 100, default: 100 }, "Entries per page."),
         queryParam("cursor.after", { type: "string" }, "An audit event id: the page after it (older)."),
         queryParam("cursor.before", { type: "string" }, "An audit event id: the page before it (newer)."),
-        ...(["gt", "gte", "lt", "lte"] as const).map((op) => queryParam(`createdAt.${op}`, { type: "string", format: "date-time" }, `createdAt ${op} this date-time.`)),
+        ...(["gt", "gte", "lt", "lte"] as const).map((op) =>
+          queryParam(`createdAt.${op}`, { type: "string", format: "date-time" }, `createdAt ${op} this date-time.`),
+        ),
         queryParam("actorType", { type: "string", enum: ["USER", "API_KEY", "SYSTEM"] }, "Only this kind of actor."),
         queryParam("actorId", { type: "string" }, "Only this user or API key."),
         queryParam("action", { type: "string" }, "Only this action, e.g. api_key.revoke."),
-        queryParam("targetType", { type: "string" }, "Only targets of this type (api_key, domain, template, suppression, workspace, user, invitation)."),
+        queryParam(
+          "targetType",
+          { type: "string" },
+          "Only targets of this type (api_key, domain, template, suppression, workspace, user, invitation).",
+        ),
         queryParam("targetId", { type: "string" }, "Only this target."),
       ],
-      success: [{ status: "200", description: "One page of the log.", list: { meta: "MessageListMeta", item: "AuditEvent" } }],
+      success: [
+        { status: "200", description: "One page of the log.", list: { meta: "MessageListMeta", item: "AuditEvent" } },
+      ],
       errors: ["400"],
     }),
   },
@@ -146,7 +174,9 @@ function cancelBatch(operationId: string): OperationSpec {
       "Each message still PENDING or PAUSED and not handed over ends CANCELLED; the others are listed with their state. Always 200 for a known batch, so a retry is harmless.",
     tag: "Batches",
     parameters: [pathId("batch", "batch_")],
-    success: [{ status: "200", description: "What was cancelled, and why the rest was left.", data: "BatchCancellation" }],
+    success: [
+      { status: "200", description: "What was cancelled, and why the rest was left.", data: "BatchCancellation" },
+    ],
     errors: ["404"],
   };
 }

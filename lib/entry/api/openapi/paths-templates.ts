@@ -3,17 +3,35 @@ import { JSON_BODY_ERRORS, operation, pathId, queryParam } from "./operation";
 
 const tag = "Templates";
 const templateId = pathId("template", "tpl_");
-const versionParam: JsonObject = { name: "version", in: "path", required: true, description: "A version number (1, 2, …).", schema: { type: "integer", minimum: 1 } };
-const scenarioId: JsonObject = { name: "scenarioId", in: "path", required: true, description: "The scenario id (tpls_…).", schema: { type: "string" } };
+const versionParam: JsonObject = {
+  name: "version",
+  in: "path",
+  required: true,
+  description: "A version number (1, 2, …).",
+  schema: { type: "integer", minimum: 1 },
+};
+const scenarioId: JsonObject = {
+  name: "scenarioId",
+  in: "path",
+  required: true,
+  description: "The scenario id (tpls_…).",
+  schema: { type: "string" },
+};
 const ifMatch: JsonObject = {
   name: "If-Match",
   in: "header",
   required: false,
-  description: 'The version the change was made from, as GET answered it in ETag ("3"); another save since → 409 CONFLICT.',
+  description:
+    'The version the change was made from, as GET answered it in ETag ("3"); another save since → 409 CONFLICT.',
   schema: { type: "string" },
 };
 const etag = { ETag: { description: 'The template\'s version ("3"), for If-Match.', schema: { type: "string" } } };
-const template = (status: "200" | "201", description: string) => ({ status, description, data: "Template", headers: etag });
+const template = (status: "200" | "201", description: string) => ({
+  status,
+  description,
+  data: "Template",
+  headers: etag,
+});
 
 /** /v1/templates and below: read with templates:read, change with templates:write (docs/api.md#templates). */
 export const templatePaths: Record<string, JsonObject> = {
@@ -29,13 +47,16 @@ export const templatePaths: Record<string, JsonObject> = {
         queryParam("cursor.after", { type: "string" }, "A template id: the page after it (older)."),
         queryParam("cursor.before", { type: "string" }, "A template id: the page before it (newer)."),
       ],
-      success: [{ status: "200", description: "One page of templates.", list: { meta: "MessageListMeta", item: "Template" } }],
+      success: [
+        { status: "200", description: "One page of templates.", list: { meta: "MessageListMeta", item: "Template" } },
+      ],
       errors: ["400"],
     }),
     post: operation({
       operationId: "createTemplate",
       summary: "Create a template (version 1)",
-      description: "Liquid that does not parse is refused with 422 TEMPLATE_RENDER_ERROR naming the field, line and column. A blocks template sends its block document in `blocks` and the Liquid HTML compiled from it in `bodyHtml`.",
+      description:
+        "Liquid that does not parse is refused with 422 TEMPLATE_RENDER_ERROR naming the field, line and column. A blocks template sends its block document in `blocks` and the Liquid HTML compiled from it in `bodyHtml`.",
       tag,
       scope: "templates:write",
       body: { schema: "CreateTemplateRequest" },
@@ -56,11 +77,20 @@ export const templatePaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/templates/{id}": {
-    get: operation({ operationId: "getTemplate", summary: "Retrieve a template", tag, scope: "templates:read", parameters: [templateId], success: [template("200", "The template.")], errors: ["404"] }),
+    get: operation({
+      operationId: "getTemplate",
+      summary: "Retrieve a template",
+      tag,
+      scope: "templates:read",
+      parameters: [templateId],
+      success: [template("200", "The template.")],
+      errors: ["404"],
+    }),
     patch: operation({
       operationId: "updateTemplate",
       summary: "Change any fields of a template, saved as its next version",
-      description: "Optimistic concurrency: send the version you read as `version` or If-Match; a save made since answers 409 CONFLICT and changes nothing. Without either, the last write wins.",
+      description:
+        "Optimistic concurrency: send the version you read as `version` or If-Match; a save made since answers 409 CONFLICT and changes nothing. Without either, the last write wins.",
       tag,
       scope: "templates:write",
       parameters: [templateId, ifMatch],
@@ -86,18 +116,33 @@ export const templatePaths: Record<string, JsonObject> = {
       tag,
       scope: "templates:read",
       parameters: [templateId],
-      success: [{ status: "200", description: "Every version.", list: { meta: "TemplateVersionListMeta", item: "TemplateVersionSummary" } }],
+      success: [
+        {
+          status: "200",
+          description: "Every version.",
+          list: { meta: "TemplateVersionListMeta", item: "TemplateVersionSummary" },
+        },
+      ],
       errors: ["404"],
     }),
   },
   "/v1/templates/{id}/versions/{version}": {
-    get: operation({ operationId: "getTemplateVersion", summary: "Retrieve one version with its content", tag, scope: "templates:read", parameters: [templateId, versionParam], success: [{ status: "200", description: "The version.", data: "TemplateVersion" }], errors: ["404"] }),
+    get: operation({
+      operationId: "getTemplateVersion",
+      summary: "Retrieve one version with its content",
+      tag,
+      scope: "templates:read",
+      parameters: [templateId, versionParam],
+      success: [{ status: "200", description: "The version.", data: "TemplateVersion" }],
+      errors: ["404"],
+    }),
   },
   "/v1/templates/{id}/versions/{version}/restore": {
     post: operation({
       operationId: "restoreTemplateVersion",
       summary: "Make a version's content current again, as a new version",
-      description: "Nothing is lost: the versions in between stay. With If-Match, refused (409) when the template was saved since.",
+      description:
+        "Nothing is lost: the versions in between stay. With If-Match, refused (409) when the template was saved since.",
       tag,
       scope: "templates:write",
       parameters: [templateId, versionParam, ifMatch],
@@ -112,7 +157,9 @@ export const templatePaths: Record<string, JsonObject> = {
       tag,
       scope: "templates:read",
       parameters: [templateId],
-      success: [{ status: "200", description: "Every scenario.", list: { meta: "CountMeta", item: "TemplateScenario" } }],
+      success: [
+        { status: "200", description: "Every scenario.", list: { meta: "CountMeta", item: "TemplateScenario" } },
+      ],
       errors: ["404"],
     }),
     post: operation({
@@ -128,7 +175,15 @@ export const templatePaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/templates/{id}/scenarios/{scenarioId}": {
-    get: operation({ operationId: "getTemplateScenario", summary: "Retrieve a scenario", tag, scope: "templates:read", parameters: [templateId, scenarioId], success: [{ status: "200", description: "The scenario.", data: "TemplateScenario" }], errors: ["404"] }),
+    get: operation({
+      operationId: "getTemplateScenario",
+      summary: "Retrieve a scenario",
+      tag,
+      scope: "templates:read",
+      parameters: [templateId, scenarioId],
+      success: [{ status: "200", description: "The scenario.", data: "TemplateScenario" }],
+      errors: ["404"],
+    }),
     patch: operation({
       operationId: "updateTemplateScenario",
       summary: "Rename a scenario or replace its variables",
@@ -140,6 +195,14 @@ export const templatePaths: Record<string, JsonObject> = {
       success: [{ status: "200", description: "The scenario.", data: "TemplateScenario" }],
       errors: [...JSON_BODY_ERRORS, "404", "409"],
     }),
-    delete: operation({ operationId: "deleteTemplateScenario", summary: "Delete a scenario", tag, scope: "templates:write", parameters: [templateId, scenarioId], success: [{ status: "200", description: "Deleted.", data: "Deleted" }], errors: ["404"] }),
+    delete: operation({
+      operationId: "deleteTemplateScenario",
+      summary: "Delete a scenario",
+      tag,
+      scope: "templates:write",
+      parameters: [templateId, scenarioId],
+      success: [{ status: "200", description: "Deleted.", data: "Deleted" }],
+      errors: ["404"],
+    }),
   },
 };

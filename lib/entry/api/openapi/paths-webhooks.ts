@@ -19,14 +19,21 @@ export const webhookPaths: Record<string, JsonObject> = {
       summary: "List webhook endpoints, newest first",
       tag,
       parameters: keyset("Endpoints"),
-      success: [{ status: "200", description: "One page of endpoints.", list: { meta: "MessageListMeta", item: "WebhookEndpoint" } }],
+      success: [
+        {
+          status: "200",
+          description: "One page of endpoints.",
+          list: { meta: "MessageListMeta", item: "WebhookEndpoint" },
+        },
+      ],
       errors: ["400"],
     }),
     post: operation({
       operationId: "createWebhookEndpoint",
       scope: "webhooks:write",
       summary: "Create a webhook endpoint; the answer carries its signing secret, shown once",
-      description: "The URL is checked (https; no private, loopback or metadata address unless the operator allows it) and resolved. At most 50 per workspace (409).",
+      description:
+        "The URL is checked (https; no private, loopback or metadata address unless the operator allows it) and resolved. At most 50 per workspace (409).",
       tag,
       body: { schema: "CreateWebhookEndpointRequest" },
       success: [{ status: "201", description: "The endpoint, with `secret`.", data: "WebhookEndpoint" }],
@@ -34,7 +41,15 @@ export const webhookPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/webhook_endpoints/{id}": {
-    get: operation({ operationId: "getWebhookEndpoint", scope: "webhooks:write", summary: "Retrieve a webhook endpoint", tag, parameters: [endpointId], success: [{ status: "200", description: "The endpoint.", data: "WebhookEndpoint" }], errors: ["404"] }),
+    get: operation({
+      operationId: "getWebhookEndpoint",
+      scope: "webhooks:write",
+      summary: "Retrieve a webhook endpoint",
+      tag,
+      parameters: [endpointId],
+      success: [{ status: "200", description: "The endpoint.", data: "WebhookEndpoint" }],
+      errors: ["404"],
+    }),
     patch: operation({
       operationId: "updateWebhookEndpoint",
       scope: "webhooks:write",
@@ -45,7 +60,15 @@ export const webhookPaths: Record<string, JsonObject> = {
       success: [{ status: "200", description: "The endpoint.", data: "WebhookEndpoint" }],
       errors: [...JSON_BODY_ERRORS, "404"],
     }),
-    delete: operation({ operationId: "deleteWebhookEndpoint", scope: "webhooks:write", summary: "Delete a webhook endpoint with its deliveries", tag, parameters: [endpointId], success: [{ status: "200", description: "Deleted.", data: "Deleted" }], errors: ["404"] }),
+    delete: operation({
+      operationId: "deleteWebhookEndpoint",
+      scope: "webhooks:write",
+      summary: "Delete a webhook endpoint with its deliveries",
+      tag,
+      parameters: [endpointId],
+      success: [{ status: "200", description: "Deleted.", data: "Deleted" }],
+      errors: ["404"],
+    }),
   },
   "/v1/webhook_endpoints/{id}/rotate_secret": {
     post: operation({
@@ -59,7 +82,15 @@ export const webhookPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/webhook_endpoints/{id}/test": {
-    post: operation({ operationId: "testWebhookEndpoint", scope: "webhooks:write", summary: "Queue a signed webhook.test event to this endpoint alone", tag, parameters: [endpointId], success: [{ status: "200", description: "The test event and its delivery.", data: "WebhookTestResult" }], errors: [...JSON_BODY_ERRORS, "404"] }),
+    post: operation({
+      operationId: "testWebhookEndpoint",
+      scope: "webhooks:write",
+      summary: "Queue a signed webhook.test event to this endpoint alone",
+      tag,
+      parameters: [endpointId],
+      success: [{ status: "200", description: "The test event and its delivery.", data: "WebhookTestResult" }],
+      errors: [...JSON_BODY_ERRORS, "404"],
+    }),
   },
   "/v1/webhook_endpoints/{id}/replay": {
     post: operation({
@@ -83,11 +114,21 @@ export const webhookPaths: Record<string, JsonObject> = {
       parameters: [
         endpointId,
         ...keyset("Deliveries"),
-        queryParam("status", { type: "string", enum: [...WEBHOOK_DELIVERY_STATUSES] }, "Only deliveries in this state."),
+        queryParam(
+          "status",
+          { type: "string", enum: [...WEBHOOK_DELIVERY_STATUSES] },
+          "Only deliveries in this state.",
+        ),
         queryParam("eventType", { type: "string" }, "Only this event type."),
         queryParam("emailMessageId", { type: "string" }, "Only this message's."),
       ],
-      success: [{ status: "200", description: "One page of deliveries.", list: { meta: "MessageListMeta", item: "WebhookDelivery" } }],
+      success: [
+        {
+          status: "200",
+          description: "One page of deliveries.",
+          list: { meta: "MessageListMeta", item: "WebhookDelivery" },
+        },
+      ],
       errors: ["400", "404"],
     }),
   },
@@ -95,9 +136,19 @@ export const webhookPaths: Record<string, JsonObject> = {
     get: operation({
       operationId: "getWebhookDelivery",
       scope: "webhooks:write",
-      summary: "Retrieve a delivery with every attempt (status, latency, first 4 KB of the answer, error) and its payload",
+      summary:
+        "Retrieve a delivery with every attempt (status, latency, first 4 KB of the answer, error) and its payload",
       tag,
-      parameters: [endpointId, { name: "deliveryId", in: "path", required: true, description: "The delivery id (whdl_…).", schema: { type: "string" } }],
+      parameters: [
+        endpointId,
+        {
+          name: "deliveryId",
+          in: "path",
+          required: true,
+          description: "The delivery id (whdl_…).",
+          schema: { type: "string" },
+        },
+      ],
       success: [{ status: "200", description: "The delivery.", data: "WebhookDeliveryDetail" }],
       errors: ["404"],
     }),
@@ -107,15 +158,22 @@ export const webhookPaths: Record<string, JsonObject> = {
       operationId: "listEvents",
       scope: "emails:read",
       summary: "The workspace's event feed: the webhook payloads in recorded order after a cursor",
-      description: "Store meta.nextCursor after processing a page and pass it as after= next time: each event is processed once. With wait, an empty page waits up to that many seconds for the next event.",
+      description:
+        "Store meta.nextCursor after processing a page and pass it as after= next time: each event is processed once. With wait, an empty page waits up to that many seconds for the next event.",
       tag,
       parameters: [
         queryParam("after", { type: "string" }, "A meta.nextCursor; absent: from the oldest event kept."),
         queryParam("types", { type: "string" }, "Comma-separated event types."),
         queryParam("limit", { type: "integer", minimum: 1, maximum: 1000, default: 100 }, "Events per page."),
-        queryParam("wait", { type: "integer", minimum: 0, maximum: 30, default: 0 }, "Long-poll: seconds to wait for an event when there is none."),
+        queryParam(
+          "wait",
+          { type: "integer", minimum: 0, maximum: 30, default: 0 },
+          "Long-poll: seconds to wait for an event when there is none.",
+        ),
       ],
-      success: [{ status: "200", description: "One page of events.", list: { meta: "EventFeedMeta", item: "WebhookEvent" } }],
+      success: [
+        { status: "200", description: "One page of events.", list: { meta: "EventFeedMeta", item: "WebhookEvent" } },
+      ],
       errors: ["400"],
     }),
   },

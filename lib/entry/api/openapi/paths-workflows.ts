@@ -32,13 +32,16 @@ export const workflowPaths: Record<string, JsonObject> = {
         queryParam("cursor.after", { type: "string" }, "A workflow id: the page after it (older)."),
         queryParam("cursor.before", { type: "string" }, "A workflow id: the page before it (newer)."),
       ],
-      success: [{ status: "200", description: "One page of workflows.", list: { meta: "MessageListMeta", item: "Workflow" } }],
+      success: [
+        { status: "200", description: "One page of workflows.", list: { meta: "MessageListMeta", item: "Workflow" } },
+      ],
       errors: ["400"],
     }),
     post: operation({
       operationId: "createWorkflow",
       summary: "Create a workflow, with the builder's checks",
-      description: "The shape (the field at fault named, e.g. steps[1].seconds), each step's template and unsubscribe group in the workspace (404 naming steps[i].templateId), a free key (409 naming key).",
+      description:
+        "The shape (the field at fault named, e.g. steps[1].seconds), each step's template and unsubscribe group in the workspace (404 naming steps[i].templateId), a free key (409 naming key).",
       tag,
       scope: "workflows:write",
       body: { schema: "CreateWorkflowRequest" },
@@ -47,11 +50,20 @@ export const workflowPaths: Record<string, JsonObject> = {
     }),
   },
   "/v1/workflows/{id}": {
-    get: operation({ operationId: "getWorkflow", summary: "Retrieve a workflow", tag, scope: "workflows:write", parameters: [workflowId], success: [workflow], errors: ["404"] }),
+    get: operation({
+      operationId: "getWorkflow",
+      summary: "Retrieve a workflow",
+      tag,
+      scope: "workflows:write",
+      parameters: [workflowId],
+      success: [workflow],
+      errors: ["404"],
+    }),
     patch: operation({
       operationId: "updateWorkflow",
       summary: "Change a workflow: the fields sent over its definition, checked as on creation",
-      description: "Runs already started keep their own copy of the steps; the change applies to runs triggered after it.",
+      description:
+        "Runs already started keep their own copy of the steps; the change applies to runs triggered after it.",
       tag,
       scope: "workflows:write",
       parameters: [workflowId],

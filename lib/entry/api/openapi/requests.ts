@@ -21,21 +21,52 @@ import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
 export { createGroupApiSchema, setUnsubscribesApiSchema, updateGroupApiSchema };
-export { addDomainApiSchema, addSuppressionApiSchema, pauseSendingApiSchema, removeSuppressionApiSchema, updateWorkspaceSettingsSchema };
-export { createTemplateRequestSchema, previewDraftSchema, templateScenarioSchema, updateTemplateRequestSchema, updateWorkflowRequestSchema, workflowDefinitionSchema };
-export { attachmentInputSchema, createAttachmentSchema, createEndpointSchema, replaySchema, resendEmailSchema, sendEmailSchema, triggerWorkflowRunSchema, updateEndpointSchema };
+export {
+  addDomainApiSchema,
+  addSuppressionApiSchema,
+  pauseSendingApiSchema,
+  removeSuppressionApiSchema,
+  updateWorkspaceSettingsSchema,
+};
+export {
+  createTemplateRequestSchema,
+  previewDraftSchema,
+  templateScenarioSchema,
+  updateTemplateRequestSchema,
+  updateWorkflowRequestSchema,
+  workflowDefinitionSchema,
+};
+export {
+  attachmentInputSchema,
+  createAttachmentSchema,
+  createEndpointSchema,
+  replaySchema,
+  resendEmailSchema,
+  sendEmailSchema,
+  triggerWorkflowRunSchema,
+  updateEndpointSchema,
+};
 
 export const sendBatchSchema = z.object({
   emailMessages: z
     .array(sendEmailSchema)
     .min(1)
     .max(BATCH_MAX_MESSAGES)
-    .describe("Send bodies, each with the shape of POST /v1/email_messages. All-or-nothing: one bad element rejects the batch."),
-  scheduledAt: sendEmailSchema.shape.scheduledAt.describe("The time of every element that does not name its own scheduledAt (same rules)."),
+    .describe(
+      "Send bodies, each with the shape of POST /v1/email_messages. All-or-nothing: one bad element rejects the batch.",
+    ),
+  scheduledAt: sendEmailSchema.shape.scheduledAt.describe(
+    "The time of every element that does not name its own scheduledAt (same rules).",
+  ),
 });
 
 export const rescheduleEmailSchema = z.object({
-  scheduledAt: z.string().max(64).describe("The new time: ISO 8601 with an offset, in the future, at most SCHEDULE_MAX_DAYS (30) ahead. The only field PATCH accepts."),
+  scheduledAt: z
+    .string()
+    .max(64)
+    .describe(
+      "The new time: ISO 8601 with an offset, in the future, at most SCHEDULE_MAX_DAYS (30) ahead. The only field PATCH accepts.",
+    ),
 });
 
 export const renderTemplateSchema = z.object({
@@ -48,9 +79,22 @@ export const previewVariablesSchema = z
 
 /** POST /v1/api_keys: the handler's schema, with expiresAt as the string a caller sends (the handler coerces it to a date). */
 export const apiKeyGrantSchema = parsedApiKeyGrant.extend({
-  scopes: parsedApiKeyGrant.shape.scopes.describe("Default [\"full\"]. A key that is not full may grant only scopes it has."),
-  allowedSenders: parsedApiKeyGrant.shape.allowedSenders.describe("Exact addresses or domains the key may send from; empty or absent: any verified sender."),
-  allowedIps: parsedApiKeyGrant.shape.allowedIps.describe("Addresses or CIDR ranges the key may be used from; empty or absent: anywhere."),
-  expiresAt: z.string().datetime({ offset: true }).nullable().optional().describe("When the key stops working (ISO 8601, in the future)."),
+  scopes: parsedApiKeyGrant.shape.scopes.describe(
+    'Default ["full"]. A key that is not full may grant only scopes it has.',
+  ),
+  allowedSenders: parsedApiKeyGrant.shape.allowedSenders.describe(
+    "Exact addresses or domains the key may send from; empty or absent: any verified sender.",
+  ),
+  allowedIps: parsedApiKeyGrant.shape.allowedIps.describe(
+    "Addresses or CIDR ranges the key may be used from; empty or absent: anywhere.",
+  ),
+  expiresAt: z
+    .string()
+    .datetime({ offset: true })
+    .nullable()
+    .optional()
+    .describe("When the key stops working (ISO 8601, in the future)."),
 });
-export const updateTemplateScenarioSchema = templateScenarioSchema.partial().describe("Either or both; absent keeps the current value.");
+export const updateTemplateScenarioSchema = templateScenarioSchema
+  .partial()
+  .describe("Either or both; absent keeps the current value.");

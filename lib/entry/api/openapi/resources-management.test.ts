@@ -30,7 +30,8 @@ describe("OpenAPI management resources match their serializers", () => {
     useSettings({ BOUNCE_DOMAIN: "bounces.example.com" });
     conforms(management.domainResource, serializeDomain(describeDomain(ws.domain)));
     useSettings({ BOUNCE_DOMAIN: undefined });
-    for (const domain of await listDomains(ws.workspace.id)) conforms(management.domainSummaryResource, serializeDomainSummary(domain));
+    for (const domain of await listDomains(ws.workspace.id))
+      conforms(management.domainSummaryResource, serializeDomainSummary(domain));
     const row = await addSuppression({ workspaceId: ws.workspace.id, email: "ann@example.org", reason: "MANUAL" });
     conforms(management.suppressionResource, serializeSuppression(row));
     conforms(management.removedSuppression, { ...serializeSuppression(row), deleted: true });

@@ -9,10 +9,15 @@ export const domainSummaryResource = z.object({
   id: id("dom_"),
   type: z.literal("Domain"),
   name: z.string(),
-  status: z.enum(["PENDING", "VERIFIED", "FAILED"]).describe("VERIFIED once SPF and DKIM are found; only a VERIFIED domain may send."),
+  status: z
+    .enum(["PENDING", "VERIFIED", "FAILED"])
+    .describe("VERIFIED once SPF and DKIM are found; only a VERIFIED domain may send."),
   verifiedAt: timestamp.nullable(),
   lastCheckedAt: timestamp.nullable().describe("When the DNS was last checked; null before the first check."),
-  lastCheckError: z.string().nullable().describe("Every record the last check did not find, e.g. \"DKIM missing; DMARC missing (recommended)\"."),
+  lastCheckError: z
+    .string()
+    .nullable()
+    .describe('Every record the last check did not find, e.g. "DKIM missing; DMARC missing (recommended)".'),
   createdAt: timestamp,
 });
 
@@ -22,7 +27,9 @@ export const domainRecordResource = z.object({
   host: z.string().describe("The full name to publish the record at."),
   value: z.string().describe("SPF: merge into an existing v=spf1 record rather than publish a second one."),
   required: z.boolean().describe("SPF and DKIM are required to verify; DMARC is recommended."),
-  state: z.enum(["found", "missing", "wrong value", "lookup failed", "unchecked"]).describe("As of the last check (the answer of POST …/verify: the check just made)."),
+  state: z
+    .enum(["found", "missing", "wrong value", "lookup failed", "unchecked"])
+    .describe("As of the last check (the answer of POST …/verify: the check just made)."),
   detail: z.string().nullable().describe("What the check just made found, or why the lookup failed; null in reads."),
 });
 
@@ -31,7 +38,9 @@ export const domainResource = domainSummaryResource.extend({
   returnPath: z
     .object({ host: z.string(), type: z.literal("MX"), note: z.string() })
     .nullable()
-    .describe("The deployment's bounce domain (BOUNCE_DOMAIN), where bounces and complaints return; null when not set."),
+    .describe(
+      "The deployment's bounce domain (BOUNCE_DOMAIN), where bounces and complaints return; null when not set.",
+    ),
 });
 
 export const suppressionResource = z.object({
@@ -52,7 +61,10 @@ export const countMeta = z.object({ count: z.int() });
 export const emailPageMeta = z.object({
   limit: z.int(),
   nextAfter: z.string().nullable().describe("An address: pass as after= for the next page; null at the end."),
-  previousBefore: z.string().nullable().describe("An address: pass as before= for the previous page; null at the start."),
+  previousBefore: z
+    .string()
+    .nullable()
+    .describe("An address: pass as before= for the previous page; null at the start."),
 });
 
 export const apiKeyResource = z.object({
@@ -61,7 +73,9 @@ export const apiKeyResource = z.object({
   name: z.string(),
   secretHint: z.string().describe("The secret's first 4 characters, to tell keys apart."),
   scopes: z.array(z.string()).describe("Fixed at creation (docs/api.md#scopes)."),
-  allowedSenders: z.array(z.string()).describe("Exact addresses or domains a send may use as from; empty: any verified sender."),
+  allowedSenders: z
+    .array(z.string())
+    .describe("Exact addresses or domains a send may use as from; empty: any verified sender."),
   allowedIps: z.array(z.string()).describe("CIDR ranges the key may be used from; empty: anywhere."),
   expiresAt: timestamp.nullable(),
   createdAt: timestamp,
@@ -72,7 +86,6 @@ export const apiKeyResource = z.object({
 export const createdApiKeyResource = apiKeyResource.extend({
   secret: z.string().describe("The key's password: shown in this answer only, never again (only its hash is stored)."),
 });
-
 
 export const workspaceResource = z.object({
   id: id("ws_"),
@@ -90,7 +103,9 @@ export const workspaceResource = z.object({
   }),
 });
 
-export const resumedWorkspace = workspaceResource.extend({ resumed: z.int().describe("Messages released to delivery.") });
+export const resumedWorkspace = workspaceResource.extend({
+  resumed: z.int().describe("Messages released to delivery."),
+});
 
 export const contactResource = z.object({
   id: id("contact_"),
@@ -102,11 +117,37 @@ export const contactResource = z.object({
 
 export const contactDetailResource = contactResource.extend({
   updatedAt: timestamp,
-  groups: z.array(z.object({ id: z.string(), key: z.string(), name: z.string(), unsubscribed: z.boolean(), unsubscribedAt: timestamp.nullable() })).describe("Every group of the workspace."),
+  groups: z
+    .array(
+      z.object({
+        id: z.string(),
+        key: z.string(),
+        name: z.string(),
+        unsubscribed: z.boolean(),
+        unsubscribedAt: timestamp.nullable(),
+      }),
+    )
+    .describe("Every group of the workspace."),
   messages: z
-    .array(z.object({ id: z.string(), status: z.string(), sandbox: z.boolean(), subject: z.string().nullable(), templateId: z.string().nullable(), createdAt: timestamp }))
+    .array(
+      z.object({
+        id: z.string(),
+        status: z.string(),
+        sandbox: z.boolean(),
+        subject: z.string().nullable(),
+        templateId: z.string().nullable(),
+        createdAt: timestamp,
+      }),
+    )
     .describe("The 50 newest messages addressed to the contact (To), newest first."),
-  suppression: z.object({ reason: z.enum(SUPPRESSION_REASONS), detail: z.string().nullable(), emailMessageId: z.string().nullable(), createdAt: timestamp }).nullable(),
+  suppression: z
+    .object({
+      reason: z.enum(SUPPRESSION_REASONS),
+      detail: z.string().nullable(),
+      emailMessageId: z.string().nullable(),
+      createdAt: timestamp,
+    })
+    .nullable(),
 });
 
 export const unsubscribeGroupResource = z.object({
@@ -118,5 +159,10 @@ export const unsubscribeGroupResource = z.object({
   updatedAt: timestamp,
   unsubscribedCount: z.int().describe("Contacts who left the group."),
   messageCount: z.int().describe("Messages sent with it, counted up to 10,001 (more: 10,001)."),
-  keyLocked: z.boolean().optional().describe("One group's answer: true once a message, unsubscribe or workflow step uses it (the key can no longer change)."),
+  keyLocked: z
+    .boolean()
+    .optional()
+    .describe(
+      "One group's answer: true once a message, unsubscribe or workflow step uses it (the key can no longer change).",
+    ),
 });

@@ -12,7 +12,10 @@ export const templateVersionSummary = z.object({
   name: z.string().describe("The template's name in that version."),
   createdAt: timestamp.describe("When it was saved."),
   restoredFromVersion: z.int().nullable().describe("The version this one restored, if it was a restore."),
-  author: z.object({ name: z.string().nullable(), email: z.string() }).nullable().describe("The dashboard user who saved it; null for the API, the CLI, or a removed user."),
+  author: z
+    .object({ name: z.string().nullable(), email: z.string() })
+    .nullable()
+    .describe("The dashboard user who saved it; null for the API, the CLI, or a removed user."),
 });
 
 export const templateVersionResource = templateVersionSummary.omit({ author: true }).extend({
@@ -51,9 +54,17 @@ export const templateValidationResource = z.object({
   type: z.literal("TemplateValidation"),
   valid: z.boolean().describe("No field has a problem."),
   problems: z.array(problem).describe("Every field's Liquid error (not only the first), with its line and column."),
-  missingVariables: z.array(z.string()).describe("Variables the draft reads that the given variables lack (a strict template would refuse them)."),
+  missingVariables: z
+    .array(z.string())
+    .describe("Variables the draft reads that the given variables lack (a strict template would refuse them)."),
   rendered: z
-    .object({ subject: z.string(), bodyHtml: z.string(), bodyText: z.string(), fromAddress: z.string().nullable(), replyTo: z.string().nullable() })
+    .object({
+      subject: z.string(),
+      bodyHtml: z.string(),
+      bodyText: z.string(),
+      fromAddress: z.string().nullable(),
+      replyTo: z.string().nullable(),
+    })
     .nullable()
     .describe("The draft rendered with the variables, as a send would; null when there are problems."),
 });

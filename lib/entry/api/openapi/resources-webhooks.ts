@@ -14,13 +14,24 @@ export const webhookEndpointResource = z.object({
   updatedAt: timestamp,
   url: z.string().describe("Where events are POSTed: https (http only when the operator allows it)."),
   description: z.string(),
-  eventTypes: z.array(z.enum(WEBHOOK_EVENT_TYPES)).nullable().describe("The types it receives; null: every type, including future ones."),
+  eventTypes: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES))
+    .nullable()
+    .describe("The types it receives; null: every type, including future ones."),
   enabled: z.boolean(),
-  disabledReason: z.string().nullable().describe("Why the service disabled it (failing 5 days, or too many failed deliveries in a row)."),
-  previousSecretExpiresAt: timestamp.nullable().describe("After a rotation: until when the previous secret still signs (alongside the new one)."),
+  disabledReason: z
+    .string()
+    .nullable()
+    .describe("Why the service disabled it (failing 5 days, or too many failed deliveries in a row)."),
+  previousSecretExpiresAt: timestamp
+    .nullable()
+    .describe("After a rotation: until when the previous secret still signs (alongside the new one)."),
   createdBy: z.string().nullable().describe("The API key (key_…) or user (user_…) that created it."),
   updatedBy: z.string().nullable(),
-  secret: z.string().optional().describe("The signing secret (whsec_…): only in the answers of create and rotate_secret, never again."),
+  secret: z
+    .string()
+    .optional()
+    .describe("The signing secret (whsec_…): only in the answers of create and rotate_secret, never again."),
 });
 
 export const webhookDeliveryResource = z.object({
@@ -43,18 +54,36 @@ export const webhookDeliveryResource = z.object({
 
 export const webhookEventPayload = z.object({
   id: id("evt_"),
-  type: z.string().describe(`One of ${WEBHOOK_EVENT_TYPES.join(", ")} (webhook.test for test events, never in the feed).`),
+  type: z
+    .string()
+    .describe(`One of ${WEBHOOK_EVENT_TYPES.join(", ")} (webhook.test for test events, never in the feed).`),
   createdAt: timestamp.describe("When the timeline event happened."),
   data: z.object({
-    message: emailMessageResource.nullable().optional().describe("email.*: the message as GET /v1/email_messages/{id} returns it when sent or served; null if erased since."),
-    event: emailMessageLogResource.extend({ bot: z.boolean().describe("Scanner or prefetch traffic (opens, clicks).") }).nullable().optional().describe("email.*: the timeline event."),
-    workflowRun: workflowRunResource.nullable().optional().describe("workflow_run.*: the run as GET /v1/workflow_runs/{id} returns it."),
+    message: emailMessageResource
+      .nullable()
+      .optional()
+      .describe(
+        "email.*: the message as GET /v1/email_messages/{id} returns it when sent or served; null if erased since.",
+      ),
+    event: emailMessageLogResource
+      .extend({ bot: z.boolean().describe("Scanner or prefetch traffic (opens, clicks).") })
+      .nullable()
+      .optional()
+      .describe("email.*: the timeline event."),
+    workflowRun: workflowRunResource
+      .nullable()
+      .optional()
+      .describe("workflow_run.*: the run as GET /v1/workflow_runs/{id} returns it."),
   }),
 });
 
 export const eventFeedMeta = z.object({
   limit: z.int(),
-  nextCursor: z.string().describe("Pass as after= for the next page; the same cursor when nothing new. Store it after processing the page."),
+  nextCursor: z
+    .string()
+    .describe(
+      "Pass as after= for the next page; the same cursor when nothing new. Store it after processing the page.",
+    ),
   hasMore: z.boolean().describe("The page was full: ask again at once."),
 });
 
@@ -75,10 +104,17 @@ export const webhookAttemptResource = z.object({
   status: z.int().nullable().describe("The HTTP status; null when no answer came."),
   latencyMs: z.int(),
   responseBody: z.string().nullable().describe("The first 4 KB of the answer's body."),
-  error: z.string().nullable().describe("Timeout, connection closed or refused, redirect not followed, refused target."),
+  error: z
+    .string()
+    .nullable()
+    .describe("Timeout, connection closed or refused, redirect not followed, refused target."),
 });
 
 export const webhookDeliveryDetail = webhookDeliveryResource.extend({
-  attemptLog: z.array(webhookAttemptResource).describe("Every attempt, oldest first (kept WEBHOOK_LOG_RETENTION_DAYS)."),
-  payload: webhookEventPayload.nullable().describe("The body it sends, built now as the next attempt would; null once the event is purged."),
+  attemptLog: z
+    .array(webhookAttemptResource)
+    .describe("Every attempt, oldest first (kept WEBHOOK_LOG_RETENTION_DAYS)."),
+  payload: webhookEventPayload
+    .nullable()
+    .describe("The body it sends, built now as the next attempt would; null once the event is purged."),
 });

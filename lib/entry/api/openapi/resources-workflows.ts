@@ -23,5 +23,7 @@ export const workflowResource = z.object({
   name: z.string(),
   key: z.string().nullable().describe("What POST /v1/workflow_runs may trigger it by; unique in the workspace."),
   enabled: z.boolean().describe("While false, a run triggered is SKIPPED with a reason."),
-  steps: z.array(z.discriminatedUnion("type", [sendEmailStep, waitStep])).describe("In order; runs already started keep their own copy."),
+  steps: z
+    .array(z.discriminatedUnion("type", [sendEmailStep, waitStep]))
+    .describe("In order; runs already started keep their own copy."),
 });

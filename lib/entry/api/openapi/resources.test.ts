@@ -31,7 +31,12 @@ import { getTemplateVersionOrThrow } from "@/lib/domain/templates/get-template-v
 import { listTemplateVersions } from "@/lib/domain/templates/list-template-versions";
 import { previewDraft } from "@/lib/domain/templates/preview-draft";
 import { saveTemplateScenario } from "@/lib/domain/templates/save-template-scenario";
-import { serializeScenario, serializeTemplateVersion, serializeTemplateVersionSummary, serializeValidation } from "@/lib/domain/templates/serialize";
+import {
+  serializeScenario,
+  serializeTemplateVersion,
+  serializeTemplateVersionSummary,
+  serializeValidation,
+} from "@/lib/domain/templates/serialize";
 import { getDb } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { useSettings } from "@/lib/testing/settings";
@@ -51,36 +56,61 @@ const raw = { from: "Acme <hello@example.com>", to: "Ann <ann@example.org>", sub
 describe("OpenAPI resources match what the serializers build", () => {
   it("EmailMessage, EmailMessageLog, RenderedTemplate, Template", async () => {
     const ws = await createTestWorkspace();
-    const { message } = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw, metaId: "order-1", metadata: { n: 1 } } });
+    const { message } = await sendMessage({
+      workspaceId: ws.workspace.id,
+      sandbox: false,
+      body: { ...raw, metaId: "order-1", metadata: { n: 1 } },
+    });
     conforms(resources.emailMessageResource, serializeMessage(message));
     const { events } = await listMessageEvents(ws.workspace.id, message.id, null);
     for (const event of events) conforms(resources.emailMessageLogResource, serializeEvent(event));
 
     const template = await ws.createTemplate({ bodyText: "Hello {{ name }}" });
-    conforms(resources.renderedTemplateResource, serializeRendered(await renderTemplateById(ws.workspace.id, template.id, { name: "Ann" })));
+    conforms(
+      resources.renderedTemplateResource,
+      serializeRendered(await renderTemplateById(ws.workspace.id, template.id, { name: "Ann" })),
+    );
     conforms(resources.templateResource, serializeRawTemplate(await getTemplateOrThrow(ws.workspace.id, template.id)));
   });
 
   it("Batch (created, and with counts), and the list metas", async () => {
     const ws = await createTestWorkspace();
-    const { batch, emailMessageIds } = await sendBatch({ workspaceId: ws.workspace.id, sandbox: true, body: { emailMessages: [raw, raw] } });
+    const { batch, emailMessageIds } = await sendBatch({
+      workspaceId: ws.workspace.id,
+      sandbox: true,
+      body: { emailMessages: [raw, raw] },
+    });
     conforms(resources.batchResource, serializeBatch(batch, emailMessageIds));
     const detail = serializeBatchDetail(await getBatchDetail(ws.workspace.id, batch.id));
     conforms(resources.batchResource, detail);
     expect(resources.batchResource.parse(detail).counts).toMatchObject({ SUCCEEDED: 2 });
-    conforms(resources.batchMessagesMeta, (await listBatchMessages(ws.workspace.id, batch.id, parseBatchMessageListQuery(new URLSearchParams()))).meta);
-    conforms(resources.messageListMeta, (await listMessages(ws.workspace.id, parseMessageListQuery(new URLSearchParams("limit=1")))).meta);
+    conforms(
+      resources.batchMessagesMeta,
+      (await listBatchMessages(ws.workspace.id, batch.id, parseBatchMessageListQuery(new URLSearchParams()))).meta,
+    );
+    conforms(
+      resources.messageListMeta,
+      (await listMessages(ws.workspace.id, parseMessageListQuery(new URLSearchParams("limit=1")))).meta,
+    );
   });
 
   it("WorkflowRun (a skipped one: no workflow has the key)", async () => {
     const ws = await createTestWorkspace();
-    const { run } = await triggerWorkflowRun({ workspaceId: ws.workspace.id, sandbox: true, body: { workflowKey: "not-yet", variables: { a: 1 } } });
+    const { run } = await triggerWorkflowRun({
+      workspaceId: ws.workspace.id,
+      sandbox: true,
+      body: { workflowKey: "not-yet", variables: { a: 1 } },
+    });
     conforms(resources.workflowRunResource, serializeWorkflowRun(run));
   });
 
   it("Attachment", async () => {
     const ws = await createTestWorkspace();
-    const { attachment, uploadUrl } = await createAttachment({ workspaceId: ws.workspace.id, credential: ws.key.id, body: { name: "a.pdf" } });
+    const { attachment, uploadUrl } = await createAttachment({
+      workspaceId: ws.workspace.id,
+      credential: ws.key.id,
+      body: { name: "a.pdf" },
+    });
     conforms(resources.attachmentResource, serializeAttachment(attachment, uploadUrl));
   });
 
@@ -92,9 +122,22 @@ describe("OpenAPI resources match what the serializers build", () => {
   });
 
   it("the Error envelope, with param and details", () => {
-    conforms(resources.errorEnvelope, errorReply(new AppError("NOT_FOUND", "Template not found.", { param: "templateId" })).body);
-    const details = [{ index: 1, param: "emailMessages[1].to", code: "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR" as const, message: "to is empty." }];
-    conforms(resources.errorEnvelope, errorReply(new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "Bad batch.", { details })).body);
+    conforms(
+      resources.errorEnvelope,
+      errorReply(new AppError("NOT_FOUND", "Template not found.", { param: "templateId" })).body,
+    );
+    const details = [
+      {
+        index: 1,
+        param: "emailMessages[1].to",
+        code: "EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR" as const,
+        message: "to is empty.",
+      },
+    ];
+    conforms(
+      resources.errorEnvelope,
+      errorReply(new AppError("EMAIL_MESSAGE_EMPTY_RECIPIENTS_ERROR", "Bad batch.", { details })).body,
+    );
   });
 });
 
@@ -111,7 +154,12 @@ describe("OpenAPI webhook resources match their serializers", () => {
     for (const event of feed.events) conforms(webhooks.webhookEventPayload, event);
     conforms(webhooks.eventFeedMeta, { limit: 100, nextCursor: feed.nextCursor, hasMore: feed.hasMore });
     await sendTestEvent(ws.workspace.id, endpoint.id);
-    const [delivery] = await (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
+    const [delivery] = await (
+      await getDb()
+    )
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
     conforms(webhooks.webhookDeliveryResource, serializeDelivery(delivery));
     await attemptDeliveries([{ workspaceId: ws.workspace.id, endpointId: endpoint.id, deliveryId: delivery.id }]);
     const detail = await getDeliveryDetail(ws.workspace.id, endpoint.id, delivery.id);
@@ -126,18 +174,46 @@ describe("OpenAPI template management resources match their serializers", () => 
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate();
     const { versions } = await listTemplateVersions(ws.workspace.id, template.id);
-    for (const version of versions) conforms(templateResources.templateVersionSummary, serializeTemplateVersionSummary(template.id, version));
-    conforms(templateResources.templateVersionResource, serializeTemplateVersion(await getTemplateVersionOrThrow(ws.workspace.id, template.id, 1)));
-    conforms(templateResources.templateScenarioResource, serializeScenario(await saveTemplateScenario({ workspaceId: ws.workspace.id, templateId: template.id, name: "A", variables: { a: 1 } })));
-    conforms(templateResources.templateValidationResource, serializeValidation(previewDraft({ subject: "Hi", bodyHtml: "<p>{{ a }}</p>", fromAddress: "x@example.com" })));
-    conforms(templateResources.templateValidationResource, serializeValidation(previewDraft({ subject: "{% if %}", bodyHtml: "<p>{{ a </p>" })));
+    for (const version of versions)
+      conforms(templateResources.templateVersionSummary, serializeTemplateVersionSummary(template.id, version));
+    conforms(
+      templateResources.templateVersionResource,
+      serializeTemplateVersion(await getTemplateVersionOrThrow(ws.workspace.id, template.id, 1)),
+    );
+    conforms(
+      templateResources.templateScenarioResource,
+      serializeScenario(
+        await saveTemplateScenario({
+          workspaceId: ws.workspace.id,
+          templateId: template.id,
+          name: "A",
+          variables: { a: 1 },
+        }),
+      ),
+    );
+    conforms(
+      templateResources.templateValidationResource,
+      serializeValidation(previewDraft({ subject: "Hi", bodyHtml: "<p>{{ a }}</p>", fromAddress: "x@example.com" })),
+    );
+    conforms(
+      templateResources.templateValidationResource,
+      serializeValidation(previewDraft({ subject: "{% if %}", bodyHtml: "<p>{{ a </p>" })),
+    );
   });
 });
 
 describe("OpenAPI Workflow matches serializeWorkflow", () => {
   it("a workflow with a key, a send with every field, and a wait", async () => {
     const ws = await createWorkflowWorkspace();
-    const send = { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}", cc: "a@example.org", bcc: "b@example.org", from: "Acme <hello@example.com>", replyTo: "r@example.org" };
+    const send = {
+      type: "sendEmail",
+      templateId: ws.template.id,
+      to: "{{ user.email }}",
+      cc: "a@example.org",
+      bcc: "b@example.org",
+      from: "Acme <hello@example.com>",
+      replyTo: "r@example.org",
+    };
     const workflow = await ws.createWorkflow({ key: "signed-up", steps: [send, { type: "wait", seconds: 60 }, send] });
     conforms(workflowResources.workflowResource, serializeWorkflow(workflow));
   });

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ATTACHMENT_STATUSES, MESSAGE_SOURCES, MESSAGE_STATUSES, TEMPLATE_KINDS, WORKFLOW_RUN_STATUSES } from "@/db/schema";
+import {
+  ATTACHMENT_STATUSES,
+  MESSAGE_SOURCES,
+  MESSAGE_STATUSES,
+  TEMPLATE_KINDS,
+  WORKFLOW_RUN_STATUSES,
+} from "@/db/schema";
 import { ERROR_CODES } from "@/lib/foundation/errors";
 import { EVENT_CODES } from "@/lib/records/timeline/event-codes.shared";
 
@@ -23,7 +29,9 @@ export const emailMessageResource = z.object({
   source: z.enum(MESSAGE_SOURCES).describe("How the message was created; fixed at creation."),
   status: z
     .enum(MESSAGE_STATUSES)
-    .describe("A scheduled message is PENDING (or PAUSED) with scheduledAt set until it is sent; CANCELLED (beyond the published enum) once cancelled before its hand-off."),
+    .describe(
+      "A scheduled message is PENDING (or PAUSED) with scheduledAt set until it is sent; CANCELLED (beyond the published enum) once cancelled before its hand-off.",
+    ),
   processedAt: happenedAt("When the message was validated and rendered"),
   serviceTemplateId: z.string().nullable().describe("The template id, when sent with a template."),
   variables: z.record(z.string(), z.unknown()).describe("Template variables as given (empty once DELETED)."),
@@ -51,8 +59,14 @@ export const emailMessageResource = z.object({
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   batchId: z.string().nullable().describe("The batch it was sent in (beyond the published API)."),
   workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond the published API)."),
-  resentFromId: z.string().nullable().describe("The message this one is a resend of (POST /v1/email_messages/{id}/resend; beyond the published API)."),
-  scheduledAt: z.iso.datetime({ offset: true }).nullable().describe("When delivery may start, as requested or rescheduled; null: at once (beyond the published API)."),
+  resentFromId: z
+    .string()
+    .nullable()
+    .describe("The message this one is a resend of (POST /v1/email_messages/{id}/resend; beyond the published API)."),
+  scheduledAt: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .describe("When delivery may start, as requested or rescheduled; null: at once (beyond the published API)."),
 });
 
 export const batchCancellationResource = z.object({
@@ -61,7 +75,9 @@ export const batchCancellationResource = z.object({
   cancelledEmailMessageIds: z.array(z.string()).describe("The messages this call cancelled, in batch order."),
   notCancelled: z
     .array(z.object({ id: z.string(), status: z.enum(MESSAGE_STATUSES), reason: z.string() }))
-    .describe("The batch's other messages, each with its state: already sent or handed over, failed, cancelled before, or sandbox."),
+    .describe(
+      "The batch's other messages, each with its state: already sent or handed over, failed, cancelled before, or sandbox.",
+    ),
 });
 
 export const emailMessageLogResource = z.object({
@@ -82,12 +98,22 @@ export const templateResource = z.object({
   ...base("Template", "tpl_"),
   rawSubject: z.string(),
   rawBodyHtml: z.string(),
-  rawBodyText: z.string().nullable().describe("Beyond the published API; null when the text part is derived from the HTML."),
+  rawBodyText: z
+    .string()
+    .nullable()
+    .describe("Beyond the published API; null when the text part is derived from the HTML."),
   // Beyond the published API: what the management endpoints read and write (docs/api.md#templates).
   name: z.string(),
   version: z.int().describe("The current version; every save adds one. GET answers it as the ETag, for If-Match."),
-  kind: z.enum(TEMPLATE_KINDS).describe("code: Liquid HTML; blocks: an EmailBuilder.js document, its compiled Liquid HTML in rawBodyHtml."),
-  blocks: z.record(z.string(), z.unknown()).nullable().describe("The block document (a map of block id → block, with a root EmailLayout) of a blocks template; null for code."),
+  kind: z
+    .enum(TEMPLATE_KINDS)
+    .describe("code: Liquid HTML; blocks: an EmailBuilder.js document, its compiled Liquid HTML in rawBodyHtml."),
+  blocks: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      "The block document (a map of block id → block, with a root EmailLayout) of a blocks template; null for code.",
+    ),
   fromAddress: z.string().nullable().describe("The default sender (Liquid allowed) when a send gives no from."),
   replyTo: z.string().nullable(),
   strict: z.boolean().describe("A variable missing from the data is a TEMPLATE_RENDER_ERROR instead of empty."),
@@ -105,7 +131,9 @@ export const batchResource = z.object({
   counts: z
     .record(z.enum(MESSAGE_STATUSES), z.int())
     .optional()
-    .describe("Messages by status: answered by GET /v1/batches/{id} (beyond the published API), not by the create call."),
+    .describe(
+      "Messages by status: answered by GET /v1/batches/{id} (beyond the published API), not by the create call.",
+    ),
 });
 
 export const workflowRunResource = z.object({
@@ -148,7 +176,10 @@ export const messageListMeta = z.object({
   limit: z.int(),
   count: z.int().describe("Items on this page."),
   "cursor.after": z.string().nullable().describe("Pass as cursor.after for the next (older) page; null at the end."),
-  "cursor.before": z.string().nullable().describe("Pass as cursor.before for the previous (newer) page; null at the start."),
+  "cursor.before": z
+    .string()
+    .nullable()
+    .describe("Pass as cursor.before for the previous (newer) page; null at the start."),
 });
 
 export const eventListMeta = z.object({
@@ -169,12 +200,23 @@ export const auditEventResource = z.object({
   actor: z.object({
     type: z.enum(["USER", "API_KEY", "SYSTEM"]),
     id: z.string().nullable().describe("The user (user_…) or API key (key_…); null for the system."),
-    label: z.string().nullable().describe("The user's email or the key's name at the time; CLI or Postwerk for the system."),
+    label: z
+      .string()
+      .nullable()
+      .describe("The user's email or the key's name at the time; CLI or Postwerk for the system."),
   }),
-  action: z.string().describe("`<resource>.<verb>`, e.g. api_key.create, domain.verify, workspace.pause (docs/audit.md)."),
+  action: z
+    .string()
+    .describe("`<resource>.<verb>`, e.g. api_key.create, domain.verify, workspace.pause (docs/audit.md)."),
   target: z.object({ type: z.string(), id: z.string().nullable() }),
-  before: z.record(z.string(), z.unknown()).nullable().describe("The changed fields before; null for a creation. Never secrets."),
-  after: z.record(z.string(), z.unknown()).nullable().describe("The changed fields after; null for a deletion. Never secrets."),
+  before: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe("The changed fields before; null for a creation. Never secrets."),
+  after: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe("The changed fields after; null for a deletion. Never secrets."),
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
   createdAt: timestamp,

@@ -13,11 +13,20 @@ export const domainCommands: Record<string, CliCommand> = {
     summary: "Add a sending domain; --verified marks it verified without a DNS check (local use).",
     database: "migrated",
     async run(args, context) {
-      const values = parseFlags(args, { workspace: { type: "string" }, name: { type: "string" }, verified: { type: "boolean" } });
+      const values = parseFlags(args, {
+        workspace: { type: "string" },
+        name: { type: "string" },
+        verified: { type: "boolean" },
+      });
       const workspaceRef = requiredString(values, "workspace");
       const name = requiredString(values, "name");
       const workspace = await findWorkspaceOrThrow(workspaceRef);
-      const domain = await addDomain({ workspaceId: workspace.id, name, verified: flag(values, "verified"), actor: AUDIT_CLI_ACTOR });
+      const domain = await addDomain({
+        workspaceId: workspace.id,
+        name,
+        verified: flag(values, "verified"),
+        actor: AUDIT_CLI_ACTOR,
+      });
       emit(
         context,
         {
@@ -46,7 +55,11 @@ export const domainCommands: Record<string, CliCommand> = {
       if (ref === undefined || ref.startsWith("-")) throw new UsageError("Name the domain to verify (its id or name).");
       const values = parseFlags(rest, { workspace: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
-      const { domain, checks } = await verifyDomain(workspace.id, (await findDomainOrThrow(workspace.id, ref)).id, AUDIT_CLI_ACTOR);
+      const { domain, checks } = await verifyDomain(
+        workspace.id,
+        (await findDomainOrThrow(workspace.id, ref)).id,
+        AUDIT_CLI_ACTOR,
+      );
       emit(
         context,
         {
@@ -62,7 +75,8 @@ export const domainCommands: Record<string, CliCommand> = {
           `${domain.name} (${domain.id}): ${domain.status}.`,
           ...(checks.length === 0 ? ["DOMAIN_VERIFICATION=off: marked verified without a DNS lookup."] : []),
           ...checks.map(
-            (check) => `  ${check.kind.padEnd(5)} ${check.outcome}${check.required ? "" : " (recommended)"}  ${check.host}${check.detail ? `  ${check.detail}` : ""}`,
+            (check) =>
+              `  ${check.kind.padEnd(5)} ${check.outcome}${check.required ? "" : " (recommended)"}  ${check.host}${check.detail ? `  ${check.detail}` : ""}`,
           ),
         ],
       );

@@ -16,7 +16,8 @@ const list = (values: FlagValues, name: string) =>
 
 function scopesOf(values: FlagValues): ApiScope[] {
   return list(values, "scopes").map((scope) => {
-    if (!isApiScope(scope)) throw invalidParameter("scopes", `Unknown scope "${scope}": one of ${API_SCOPES.join(", ")}.`);
+    if (!isApiScope(scope))
+      throw invalidParameter("scopes", `Unknown scope "${scope}": one of ${API_SCOPES.join(", ")}.`);
     return scope;
   });
 }
@@ -54,7 +55,8 @@ export const keyCommands: Record<string, CliCommand> = {
   "key create": {
     usage:
       "key create --workspace ID|NAME --name NAME [--scopes full|emails:send,emails:read,…] [--allowed-senders ADDRESS|DOMAIN,…] [--allowed-ips CIDR,…] [--expires-at ISO-DATE] [--json]",
-    summary: "Create an API key (scopes and restrictions fixed for its life); its username and password are printed once.",
+    summary:
+      "Create an API key (scopes and restrictions fixed for its life); its username and password are printed once.",
     database: "migrated",
     async run(args, context) {
       const values = parseFlags(args, {
@@ -110,7 +112,10 @@ export const keyCommands: Record<string, CliCommand> = {
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
       const keys = await listApiKeys(workspace.id);
       const lines = keys.length
-        ? keys.map((key) => `${key.id}\t${key.name}\t${key.scopes.join(",")}\t${restrictionsLine(key)}\t${key.revokedAt ? "revoked" : "active"}`)
+        ? keys.map(
+            (key) =>
+              `${key.id}\t${key.name}\t${key.scopes.join(",")}\t${restrictionsLine(key)}\t${key.revokedAt ? "revoked" : "active"}`,
+          )
         : [`No API keys in "${workspace.name}".`];
       emit(context, keys.map(serialize), lines);
     },

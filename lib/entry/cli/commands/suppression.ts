@@ -25,7 +25,10 @@ export const suppressionCommands: Record<string, CliCommand> = {
       const values = parseFlags(args, { workspace: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
       const rows = await listSuppressions(workspace.id);
-      const lines = rows.length === 0 ? [`No suppressed addresses in "${workspace.name}".`] : rows.map((row) => `${row.email}\t${row.reason}\t${row.createdAt.toISOString()}`);
+      const lines =
+        rows.length === 0
+          ? [`No suppressed addresses in "${workspace.name}".`]
+          : rows.map((row) => `${row.email}\t${row.reason}\t${row.createdAt.toISOString()}`);
       emit(context, rows.map(serialize), lines);
     },
   },
@@ -34,10 +37,21 @@ export const suppressionCommands: Record<string, CliCommand> = {
     summary: "Suppress an address: later live sends of the workspace skip it.",
     database: "migrated",
     async run(args, context) {
-      const values = parseFlags(args, { workspace: { type: "string" }, email: { type: "string" }, reason: { type: "string" } });
+      const values = parseFlags(args, {
+        workspace: { type: "string" },
+        email: { type: "string" },
+        reason: { type: "string" },
+      });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
-      const reason = (optionalString(values, "reason") ?? "MANUAL").toUpperCase() as (typeof SUPPRESSION_REASONS)[number];
-      const row = await addSuppression({ workspaceId: workspace.id, email: requiredString(values, "email"), reason, actor: AUDIT_CLI_ACTOR });
+      const reason = (
+        optionalString(values, "reason") ?? "MANUAL"
+      ).toUpperCase() as (typeof SUPPRESSION_REASONS)[number];
+      const row = await addSuppression({
+        workspaceId: workspace.id,
+        email: requiredString(values, "email"),
+        reason,
+        actor: AUDIT_CLI_ACTOR,
+      });
       emit(context, serialize(row), [`Suppressed ${row.email} (${row.reason}) in "${workspace.name}".`]);
     },
   },

@@ -6,7 +6,8 @@ import { emit, optionalString, parseFlags, requiredString, UsageError, type CliC
 
 export const userCommands: Record<string, CliCommand> = {
   "user create": {
-    usage: "user create --email EMAIL --password PASSWORD --workspace ID|NAME [--role OWNER|ADMIN|MEMBER] [--name NAME] [--json]",
+    usage:
+      "user create --email EMAIL --password PASSWORD --workspace ID|NAME [--role OWNER|ADMIN|MEMBER] [--name NAME] [--json]",
     summary: "Create a dashboard user with a password, as a member of a workspace (role MEMBER by default).",
     database: "migrated",
     async run(args, context) {
@@ -22,7 +23,13 @@ export const userCommands: Record<string, CliCommand> = {
       const workspaceRef = requiredString(values, "workspace");
       const role = parseRole(optionalString(values, "role"));
       const workspace = await findWorkspaceOrThrow(workspaceRef);
-      const user = await createUser({ email, password, workspaceId: workspace.id, role, name: optionalString(values, "name") });
+      const user = await createUser({
+        email,
+        password,
+        workspaceId: workspace.id,
+        role,
+        name: optionalString(values, "name"),
+      });
       emit(context, { ...user, workspaceName: workspace.name, createdAt: user.createdAt.toISOString() }, [
         `Created user ${user.email} (${user.id}), ${user.role} of "${workspace.name}" (${workspace.id}).`,
         "They can sign in to the dashboard with this email and password.",

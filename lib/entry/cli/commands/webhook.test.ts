@@ -17,13 +17,29 @@ describe("webhook commands", () => {
   it("create (secret printed once), list, rotate, delete; bad input exits 1 naming the field", async () => {
     const ws = await createTestWorkspace();
     const workspace = ["--workspace", ws.workspace.id];
-    const created = await cli(["webhook", "create", ...workspace, "--url", "http://127.0.0.1:9/hooks", "--events", "email.bounced,email.complained", "--json"]);
+    const created = await cli([
+      "webhook",
+      "create",
+      ...workspace,
+      "--url",
+      "http://127.0.0.1:9/hooks",
+      "--events",
+      "email.bounced,email.complained",
+      "--json",
+    ]);
     expect(created.code).toBe(0);
     const endpoint = JSON.parse(created.stdout);
-    expect(endpoint).toMatchObject({ url: "http://127.0.0.1:9/hooks", eventTypes: ["email.bounced", "email.complained"], createdBy: "cli", secret: expect.stringMatching(/^whsec_/) });
+    expect(endpoint).toMatchObject({
+      url: "http://127.0.0.1:9/hooks",
+      eventTypes: ["email.bounced", "email.complained"],
+      createdBy: "cli",
+      secret: expect.stringMatching(/^whsec_/),
+    });
 
     const listed = await cli(["webhook", "list", ...workspace]);
-    expect(listed.stdout).toContain(`${endpoint.id}  enabled   http://127.0.0.1:9/hooks  email.bounced,email.complained`);
+    expect(listed.stdout).toContain(
+      `${endpoint.id}  enabled   http://127.0.0.1:9/hooks  email.bounced,email.complained`,
+    );
     expect(listed.stdout).not.toContain("whsec_");
 
     const rotated = await cli(["webhook", "rotate", ...workspace, "--id", endpoint.id]);

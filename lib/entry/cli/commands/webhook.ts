@@ -1,6 +1,11 @@
 import "server-only";
 import { findWorkspaceOrThrow } from "@/lib/domain/workspaces/find-workspace-or-throw";
-import { createEndpoint, deleteEndpoint, listEndpoints, rotateEndpointSecret } from "@/lib/flows/webhooks/manage-endpoints";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+} from "@/lib/flows/webhooks/manage-endpoints";
 import { serializeEndpoint } from "@/lib/flows/webhooks/serialize";
 import { emit, optionalString, parseFlags, requiredString, type CliCommand } from "../io";
 
@@ -16,20 +21,39 @@ export const webhookCommands: Record<string, CliCommand> = {
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
       const { items } = await listEndpoints(workspace.id, { limit: 100, cursor: null });
       const endpoints = items.map(serializeEndpoint);
-      emit(context, endpoints, endpoints.length
-        ? endpoints.map((e) => `${e.id}  ${e.enabled ? "enabled " : "DISABLED"}  ${e.url}  ${e.eventTypes?.join(",") ?? "all events"}${e.disabledReason ? `  (${e.disabledReason})` : ""}`)
-        : [`"${workspace.name}" has no webhook endpoint.`]);
+      emit(
+        context,
+        endpoints,
+        endpoints.length
+          ? endpoints.map(
+              (e) =>
+                `${e.id}  ${e.enabled ? "enabled " : "DISABLED"}  ${e.url}  ${e.eventTypes?.join(",") ?? "all events"}${e.disabledReason ? `  (${e.disabledReason})` : ""}`,
+            )
+          : [`"${workspace.name}" has no webhook endpoint.`],
+      );
     },
   },
   "webhook create": {
-    usage: "webhook create --workspace ID|NAME --url URL [--description TEXT] [--events email.bounced,email.complained] [--json]",
+    usage:
+      "webhook create --workspace ID|NAME --url URL [--description TEXT] [--events email.bounced,email.complained] [--json]",
     summary: "Create a webhook endpoint; its signing secret is printed once.",
     database: "migrated",
     async run(args, context) {
-      const values = parseFlags(args, { workspace: { type: "string" }, url: { type: "string" }, description: { type: "string" }, events: { type: "string" } });
+      const values = parseFlags(args, {
+        workspace: { type: "string" },
+        url: { type: "string" },
+        description: { type: "string" },
+        events: { type: "string" },
+      });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
-      const events = optionalString(values, "events")?.split(",").map((type) => type.trim());
-      const { endpoint, secret } = await createEndpoint(workspace.id, { url: requiredString(values, "url"), description: optionalString(values, "description"), eventTypes: events }, CLI_ACTOR);
+      const events = optionalString(values, "events")
+        ?.split(",")
+        .map((type) => type.trim());
+      const { endpoint, secret } = await createEndpoint(
+        workspace.id,
+        { url: requiredString(values, "url"), description: optionalString(values, "description"), eventTypes: events },
+        CLI_ACTOR,
+      );
       emit(context, { ...serializeEndpoint(endpoint), secret }, [
         `Created webhook endpoint ${endpoint.id} for ${endpoint.url} in "${workspace.name}".`,
         `  signing secret: ${secret}`,

@@ -38,14 +38,35 @@ describe("workflow create", () => {
         { type: "sendEmail", templateId: ws.template.id, to: "{{ user.email }}", bcc: "audit@example.com" },
       ],
     };
-    const result = await cli(["workflow", "create", "--workspace", ws.workspace.id, "--file", file("onboarding.json", definition), "--json"]);
+    const result = await cli([
+      "workflow",
+      "create",
+      "--workspace",
+      ws.workspace.id,
+      "--file",
+      file("onboarding.json", definition),
+      "--json",
+    ]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
     const printed = result.json();
-    expect(printed).toMatchObject({ type: "Workflow", name: "Onboarding", key: "user.signed_up", enabled: true, steps: definition.steps });
+    expect(printed).toMatchObject({
+      type: "Workflow",
+      name: "Onboarding",
+      key: "user.signed_up",
+      enabled: true,
+      steps: definition.steps,
+    });
     expect(printed.id).toMatch(/^wf_[0-9A-Za-z]{16}$/);
     expect((await listWorkflows(ws.workspace.id)).map((w) => w.id)).toEqual([printed.id]);
 
-    const human = await cli(["workflow", "create", "--workspace", ws.workspace.name, "--file", file("plain.json", { ...definition, key: undefined, enabled: false })]);
+    const human = await cli([
+      "workflow",
+      "create",
+      "--workspace",
+      ws.workspace.name,
+      "--file",
+      file("plain.json", { ...definition, key: undefined, enabled: false }),
+    ]);
     expect(human.code).toBe(0);
     expect(human.stdout).toBe(
       [
@@ -65,8 +86,16 @@ describe("workflow create", () => {
     const send = { type: "sendEmail", templateId: ws.template.id, to: "a@example.org" };
     const cases: Array<[string, unknown, string]> = [
       ["bad-json.json", "{ name: ", "is not valid JSON"],
-      ["bad-wait.json", { name: "W", steps: [{ type: "wait", seconds: 0 }, send] }, "Invalid steps[0].seconds: must be at least 1 second."],
-      ["bad-template.json", { name: "W", steps: [{ ...send, templateId: "tpl_0000000000000000" }] }, "Template tpl_0000000000000000 (step 1) not found."],
+      [
+        "bad-wait.json",
+        { name: "W", steps: [{ type: "wait", seconds: 0 }, send] },
+        "Invalid steps[0].seconds: must be at least 1 second.",
+      ],
+      [
+        "bad-template.json",
+        { name: "W", steps: [{ ...send, templateId: "tpl_0000000000000000" }] },
+        "Template tpl_0000000000000000 (step 1) not found.",
+      ],
     ];
     for (const [name, content, message] of cases) {
       const target = file(name, content);
@@ -76,17 +105,37 @@ describe("workflow create", () => {
       expect(result.stderr).toContain(`Error: ${target}`);
       expect(result.stderr).toContain(message);
     }
-    const json = await cli(["workflow", "create", "--workspace", ws.workspace.id, "--file", file("bad-key.json", { name: "W", key: "a b", steps: [send] }), "--json"]);
+    const json = await cli([
+      "workflow",
+      "create",
+      "--workspace",
+      ws.workspace.id,
+      "--file",
+      file("bad-key.json", { name: "W", key: "a b", steps: [send] }),
+      "--json",
+    ]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stderr).error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "key" });
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR",
+      param: "key",
+    });
     expect(await listWorkflows(ws.workspace.id)).toEqual([]);
   });
 
   it("misuse: a missing file or flag is exit 2 with the usage line", async () => {
     const ws = await createWorkflowWorkspace();
-    const missing = await cli(["workflow", "create", "--workspace", ws.workspace.id, "--file", path.join(tmp, "nope.json")]);
+    const missing = await cli([
+      "workflow",
+      "create",
+      "--workspace",
+      ws.workspace.id,
+      "--file",
+      path.join(tmp, "nope.json"),
+    ]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/Cannot read --file .*nope\.json: no such file\.\nUsage: npm run cli -- workflow create --workspace ID\|NAME --file FILE \[--json\]/);
+    expect(missing.stderr).toMatch(
+      /Cannot read --file .*nope\.json: no such file\.\nUsage: npm run cli -- workflow create --workspace ID\|NAME --file FILE \[--json\]/,
+    );
     expect((await cli(["workflow", "create", "--file", "x.json"])).code).toBe(2);
   });
 });

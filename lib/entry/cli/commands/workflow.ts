@@ -21,11 +21,14 @@ export const workflowCommands: Record<string, CliCommand> = {
       const file = requiredString(values, "file");
       const definition = readJsonFile(file);
       const workspace = await findWorkspaceOrThrow(workspaceRef);
-      const workflow = await createWorkflow({ workspaceId: workspace.id, definition, actor: AUDIT_CLI_ACTOR }).catch((error: unknown) => {
-        // Name the file, so "Invalid steps[1].seconds" points somewhere.
-        if (error instanceof AppError) throw new AppError(error.code, `${file}: ${error.message}`, { param: error.param });
-        throw error;
-      });
+      const workflow = await createWorkflow({ workspaceId: workspace.id, definition, actor: AUDIT_CLI_ACTOR }).catch(
+        (error: unknown) => {
+          // Name the file, so "Invalid steps[1].seconds" points somewhere.
+          if (error instanceof AppError)
+            throw new AppError(error.code, `${file}: ${error.message}`, { param: error.param });
+          throw error;
+        },
+      );
       emit(context, serializeWorkflow(workflow), [
         `Created workflow "${workflow.name}" (${workflow.id}) in "${workspace.name}" (${workspace.id}).`,
         ...describeWorkflow(workflow),
@@ -40,8 +43,10 @@ export const workflowCommands: Record<string, CliCommand> = {
       const values = parseFlags(args, { workspace: { type: "string" } });
       const workspace = await findWorkspaceOrThrow(requiredString(values, "workspace"));
       const workflows = await listWorkflows(workspace.id);
-      const lines = workflows.length === 0 ? [`"${workspace.name}" has no workflows yet (npm run cli -- workflow create).`] : [];
-      for (const workflow of workflows) lines.push(`${workflow.id}  "${workflow.name}"`, ...describeWorkflow(workflow).map((line) => `  ${line}`));
+      const lines =
+        workflows.length === 0 ? [`"${workspace.name}" has no workflows yet (npm run cli -- workflow create).`] : [];
+      for (const workflow of workflows)
+        lines.push(`${workflow.id}  "${workflow.name}"`, ...describeWorkflow(workflow).map((line) => `  ${line}`));
       emit(context, workflows.map(serializeWorkflow), lines);
     },
   },
@@ -51,13 +56,21 @@ function describeWorkflow(workflow: WorkflowRow): string[] {
   const key = workflow.key ? `key "${workflow.key}"` : "no key (trigger it by id)";
   const lines = [`${key}, ${workflow.enabled ? "enabled" : "disabled"}, ${plural(workflow.steps.length, "step")}:`];
   workflow.steps.forEach((step, index) => {
-    lines.push(step.type === "wait" ? `  ${index + 1}. wait ${formatSeconds(step.seconds)}` : `  ${index + 1}. sendEmail ${step.templateId} to ${step.to}`);
+    lines.push(
+      step.type === "wait"
+        ? `  ${index + 1}. wait ${formatSeconds(step.seconds)}`
+        : `  ${index + 1}. sendEmail ${step.templateId} to ${step.to}`,
+    );
   });
   return lines;
 }
 
 function formatSeconds(seconds: number): string {
-  for (const [unit, size] of [["day", 86_400], ["hour", 3600], ["minute", 60]] as const) {
+  for (const [unit, size] of [
+    ["day", 86_400],
+    ["hour", 3600],
+    ["minute", 60],
+  ] as const) {
     if (seconds % size === 0) return plural(seconds / size, unit);
   }
   return plural(seconds, "second");

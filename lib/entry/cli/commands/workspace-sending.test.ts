@@ -21,7 +21,12 @@ describe("workspace pause / resume / discard-paused", () => {
     const { workspace } = await createTestWorkspace();
     const paused = await cli(["workspace", "pause", workspace.id, "--reason", "List cleanup", "--json"]);
     expect(paused.code).toBe(0);
-    expect(paused.json()).toMatchObject({ id: workspace.id, sendingPaused: true, pausedReason: "List cleanup", pausedAutomatically: false });
+    expect(paused.json()).toMatchObject({
+      id: workspace.id,
+      sendingPaused: true,
+      pausedReason: "List cleanup",
+      pausedAutomatically: false,
+    });
     const again = await cli(["workspace", "pause", workspace.name]);
     expect(again).toMatchObject({ code: 0 });
     expect(again.stdout).toMatch(/already paused \(since .+\): List cleanup$/);
@@ -32,7 +37,9 @@ describe("workspace pause / resume / discard-paused", () => {
     expect(resumed.code).toBe(0);
     expect(resumed.json()).toMatchObject({ sendingPaused: false, pausedReason: null, resumed: 1 });
     expect((await readMessageState(message.id)).message.status).toBe("PENDING");
-    expect((await cli(["workspace", "resume", workspace.id])).stdout).toBe(`Resumed sending of "${workspace.name}" (${workspace.id}): 0 held messages queued for delivery.`);
+    expect((await cli(["workspace", "resume", workspace.id])).stdout).toBe(
+      `Resumed sending of "${workspace.name}" (${workspace.id}): 0 held messages queued for delivery.`,
+    );
   });
 
   it("discard-paused erases the held messages", async () => {
@@ -60,7 +67,18 @@ describe("workspace pause / resume / discard-paused", () => {
 describe("workspace set", () => {
   it("changes tracking, test mode and name", async () => {
     const { workspace } = await createTestWorkspace();
-    const result = await cli(["workspace", "set", workspace.id, "--tracking", "off", "--test-mode", "on", "--name", "Renamed", "--json"]);
+    const result = await cli([
+      "workspace",
+      "set",
+      workspace.id,
+      "--tracking",
+      "off",
+      "--test-mode",
+      "on",
+      "--name",
+      "Renamed",
+      "--json",
+    ]);
     expect(result.code).toBe(0);
     expect(result.json()).toMatchObject({ id: workspace.id, name: "Renamed", trackingEnabled: false, testMode: true });
     const [row] = await (await getDb()).select().from(workspaces).where(eq(workspaces.id, workspace.id));
@@ -101,7 +119,11 @@ describe("message cancel", () => {
   it("cancels a scheduled message; a second cancel is refused naming the state", async () => {
     const ws = await createTestWorkspace();
     const scheduledAt = new Date(Date.now() + 3600_000).toISOString();
-    const { message } = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw, scheduledAt } });
+    const { message } = await sendMessage({
+      workspaceId: ws.workspace.id,
+      sandbox: false,
+      body: { ...raw, scheduledAt },
+    });
     const result = await cli(["message", "cancel", message.id, "--workspace", ws.workspace.id, "--json"]);
     expect(result.code).toBe(0);
     expect(result.json()).toEqual({ id: message.id, workspaceId: ws.workspace.id, status: "CANCELLED", scheduledAt });

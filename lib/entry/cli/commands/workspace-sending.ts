@@ -35,8 +35,13 @@ export const workspaceSendingCommands: Record<string, CliCommand> = {
       await pauseSending({ workspaceId: before.id, reason: optionalString(flags, "reason"), actor: AUDIT_CLI_ACTOR });
       const after = await findWorkspaceOrThrow(before.id);
       const lines = before.sendingPaused
-        ? [`Sending of "${after.name}" was already paused (since ${after.pausedAt?.toISOString()}): ${after.pausedReason}`]
-        : [`Paused sending of "${after.name}" (${after.id}): ${after.pausedReason}`, `Live messages now wait as PAUSED. Resume: npm run cli -- workspace resume ${shellQuote(after.id)}`];
+        ? [
+            `Sending of "${after.name}" was already paused (since ${after.pausedAt?.toISOString()}): ${after.pausedReason}`,
+          ]
+        : [
+            `Paused sending of "${after.name}" (${after.id}): ${after.pausedReason}`,
+            `Live messages now wait as PAUSED. Resume: npm run cli -- workspace resume ${shellQuote(after.id)}`,
+          ];
       emit(context, serializeWorkspaceState(after), lines);
     },
   },
@@ -56,7 +61,8 @@ export const workspaceSendingCommands: Record<string, CliCommand> = {
   },
   "workspace discard-paused": {
     usage: "workspace discard-paused ID|NAME [--json]",
-    summary: "Erase every PAUSED message of the workspace (status DELETED, content removed, never sent). Sending stays paused.",
+    summary:
+      "Erase every PAUSED message of the workspace (status DELETED, content removed, never sent). Sending stays paused.",
     database: "migrated",
     async run(args, context) {
       const { value } = leadingArgument(args, WORKSPACE, {});

@@ -2,7 +2,18 @@ import "server-only";
 import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
 import { findWorkspaceOrThrow } from "@/lib/domain/workspaces/find-workspace-or-throw";
 import { updateWorkspaceSettings } from "@/lib/domain/workspaces/update-workspace-settings";
-import { emit, flag, leadingArgument, onOff, optionalString, parseFlags, requiredString, shellQuote, UsageError, type CliCommand } from "../io";
+import {
+  emit,
+  flag,
+  leadingArgument,
+  onOff,
+  optionalString,
+  parseFlags,
+  requiredString,
+  shellQuote,
+  UsageError,
+  type CliCommand,
+} from "../io";
 import { serializeWorkspaceState, workspaceSendingCommands } from "./workspace-sending";
 
 export const workspaceCommands: Record<string, CliCommand> = {
@@ -12,10 +23,18 @@ export const workspaceCommands: Record<string, CliCommand> = {
     database: "migrated",
     async run(args, context) {
       const values = parseFlags(args, { name: { type: "string" }, "no-test-mode": { type: "boolean" } });
-      const workspace = await createWorkspace({ name: requiredString(values, "name"), testMode: !flag(values, "no-test-mode") });
+      const workspace = await createWorkspace({
+        name: requiredString(values, "name"),
+        testMode: !flag(values, "no-test-mode"),
+      });
       emit(
         context,
-        { id: workspace.id, name: workspace.name, testMode: workspace.testMode, createdAt: workspace.createdAt.toISOString() },
+        {
+          id: workspace.id,
+          name: workspace.name,
+          testMode: workspace.testMode,
+          createdAt: workspace.createdAt.toISOString(),
+        },
         [
           `Created workspace "${workspace.name}" (${workspace.id}).`,
           workspace.testMode
@@ -36,7 +55,11 @@ export const workspaceCommands: Record<string, CliCommand> = {
         tracking: { type: "string" },
         "test-mode": { type: "string" },
       });
-      const changes = { name: optionalString(flags, "name"), trackingEnabled: onOff(flags, "tracking"), testMode: onOff(flags, "test-mode") };
+      const changes = {
+        name: optionalString(flags, "name"),
+        trackingEnabled: onOff(flags, "tracking"),
+        testMode: onOff(flags, "test-mode"),
+      };
       if (Object.values(changes).every((change) => change === undefined)) {
         throw new UsageError("Nothing to change: give --name, --tracking or --test-mode.");
       }

@@ -39,9 +39,19 @@ export default async function TemplateVersionsPage({ params, searchParams }: Pro
   if (!selected) notFound();
   const isCurrent = selected.version === template.version;
   const against = query.against === "previous" || isCurrent ? "previous" : "current";
-  const { version: content, scenarioName, preview } = await previewTemplateVersion(workspace.id, template.id, selected.version);
-  const predecessor = selected.version > 1 ? await getTemplateVersionOrThrow(workspace.id, template.id, selected.version - 1) : null;
-  const diff = against === "current" ? diffVersionContent(content, template) : predecessor ? diffVersionContent(predecessor, content) : null;
+  const {
+    version: content,
+    scenarioName,
+    preview,
+  } = await previewTemplateVersion(workspace.id, template.id, selected.version);
+  const predecessor =
+    selected.version > 1 ? await getTemplateVersionOrThrow(workspace.id, template.id, selected.version - 1) : null;
+  const diff =
+    against === "current"
+      ? diffVersionContent(content, template)
+      : predecessor
+        ? diffVersionContent(predecessor, content)
+        : null;
   const base = `/templates/${template.id}/versions`;
   return (
     <div className="space-y-6">
@@ -53,7 +63,10 @@ export default async function TemplateVersionsPage({ params, searchParams }: Pro
           Open in the editor
         </Link>
       </div>
-      <PageHeader title={<span className="break-words">Versions of {template.name}</span>} description={`Every save is a version; the current one is v${template.version}. Restoring saves an old version's content as a new one.`} />
+      <PageHeader
+        title={<span className="break-words">Versions of {template.name}</span>}
+        description={`Every save is a version; the current one is v${template.version}. Restoring saves an old version's content as a new one.`}
+      />
       <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
         <VersionList versions={versions} current={template.version} selected={selected.version} base={base} />
         <div className="min-w-0 space-y-6">
@@ -61,11 +74,30 @@ export default async function TemplateVersionsPage({ params, searchParams }: Pro
             id="selected-version"
             title={`Version ${selected.version}${isCurrent ? " (current)" : ""}`}
             description={<VersionMeta version={selected} />}
-            actions={<RestoreVersionForm templateId={template.id} version={selected.version} currentVersion={template.version} action={restoreVersionAction} />}
+            actions={
+              <RestoreVersionForm
+                templateId={template.id}
+                version={selected.version}
+                currentVersion={template.version}
+                action={restoreVersionAction}
+              />
+            }
           >
             <nav aria-label="Compare with" className="mb-4 flex flex-wrap gap-2 text-sm">
-              {!isCurrent ? <CompareLink href={hrefWith(base, { version: selected.version, against: "current" })} active={against === "current"} label={`Compared with the current version (v${template.version})`} /> : null}
-              {predecessor ? <CompareLink href={hrefWith(base, { version: selected.version, against: "previous" })} active={against === "previous"} label={`Compared with the previous version (v${predecessor.version})`} /> : null}
+              {!isCurrent ? (
+                <CompareLink
+                  href={hrefWith(base, { version: selected.version, against: "current" })}
+                  active={against === "current"}
+                  label={`Compared with the current version (v${template.version})`}
+                />
+              ) : null}
+              {predecessor ? (
+                <CompareLink
+                  href={hrefWith(base, { version: selected.version, against: "previous" })}
+                  active={against === "previous"}
+                  label={`Compared with the previous version (v${predecessor.version})`}
+                />
+              ) : null}
             </nav>
             {diff ? (
               <VersionDiffView
@@ -74,14 +106,27 @@ export default async function TemplateVersionsPage({ params, searchParams }: Pro
                 toLabel={against === "current" ? `v${template.version} (current)` : `v${selected.version}`}
               />
             ) : (
-              <p className="text-sm text-slate-600">Version 1 is where this template started: there is nothing earlier to compare it with.</p>
+              <p className="text-sm text-slate-600">
+                Version 1 is where this template started: there is nothing earlier to compare it with.
+              </p>
             )}
           </Card>
-          <Card id="version-preview" title={`Preview of v${selected.version}`} description={scenarioName ? `Rendered with the scenario “${scenarioName}”.` : "The template has no scenarios: rendered without sample data."}>
+          <Card
+            id="version-preview"
+            title={`Preview of v${selected.version}`}
+            description={
+              scenarioName
+                ? `Rendered with the scenario “${scenarioName}”.`
+                : "The template has no scenarios: rendered without sample data."
+            }
+          >
             {preview.rendered ? (
               <div className="space-y-3">
                 <p className="text-sm">
-                  <span className="text-slate-500">Subject:</span> <span className="font-medium text-slate-900" data-testid="version-preview-subject">{preview.rendered.subject}</span>
+                  <span className="text-slate-500">Subject:</span>{" "}
+                  <span className="font-medium text-slate-900" data-testid="version-preview-subject">
+                    {preview.rendered.subject}
+                  </span>
                 </p>
                 <HtmlPreview html={preview.rendered.bodyHtml} title={`Preview of version ${selected.version}`} />
               </div>
@@ -105,13 +150,24 @@ export default async function TemplateVersionsPage({ params, searchParams }: Pro
 function VersionMeta({ version }: { version: TemplateVersionSummary }) {
   return (
     <>
-      Saved <Timestamp value={version.createdAt} /> by {version.author ? (version.author.name ?? version.author.email) : "API/CLI"}
+      Saved <Timestamp value={version.createdAt} /> by{" "}
+      {version.author ? (version.author.name ?? version.author.email) : "API/CLI"}
       {version.restoredFromVersion ? ` · restored from v${version.restoredFromVersion}` : ""}
     </>
   );
 }
 
-function VersionList({ versions, current, selected, base }: { versions: TemplateVersionSummary[]; current: number; selected: number; base: string }) {
+function VersionList({
+  versions,
+  current,
+  selected,
+  base,
+}: {
+  versions: TemplateVersionSummary[];
+  current: number;
+  selected: number;
+  base: string;
+}) {
   return (
     <nav aria-label="Versions, newest first">
       <ol className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -125,12 +181,16 @@ function VersionList({ versions, current, selected, base }: { versions: Template
               <span className="flex items-center gap-2">
                 <span className="font-semibold text-slate-900">v{version.version}</span>
                 {version.version === current ? <Badge tone="success">Current</Badge> : null}
-                {version.restoredFromVersion ? <Badge tone="info">restored from v{version.restoredFromVersion}</Badge> : null}
+                {version.restoredFromVersion ? (
+                  <Badge tone="info">restored from v{version.restoredFromVersion}</Badge>
+                ) : null}
               </span>
               <span className="mt-0.5 block text-xs text-slate-500">
                 <Timestamp value={version.createdAt} />
               </span>
-              <span className="block truncate text-xs text-slate-500">{version.author ? (version.author.name ?? version.author.email) : "API/CLI"}</span>
+              <span className="block truncate text-xs text-slate-500">
+                {version.author ? (version.author.name ?? version.author.email) : "API/CLI"}
+              </span>
             </Link>
           </li>
         ))}

@@ -12,7 +12,10 @@ export const GET = withApiKey<{ id: string }>({ scope: "domains:write", body: "n
 );
 
 // DELETE /v1/domains/:id – sends from it are refused from then on
-export const DELETE = withApiKey<{ id: string }>({ scope: "domains:write", body: "none" }, async ({ principal, request, params }) => {
-  const removed = await deleteDomainOrThrow(principal.workspaceId, params.id, apiActor(principal, request));
-  return ok({ id: removed.id, deleted: true });
-});
+export const DELETE = withApiKey<{ id: string }>(
+  { scope: "domains:write", body: "none" },
+  async ({ principal, request, params }) => {
+    const removed = await deleteDomainOrThrow(principal.workspaceId, params.id, apiActor(principal, request));
+    return ok({ id: removed.id, deleted: true });
+  },
+);

@@ -27,13 +27,26 @@ describe("GET /v1/email_messages/:id", () => {
     });
     await (await getDb()).update(emailMessages).set({ processedAt: sentAt }).where(eq(emailMessages.id, id));
 
-    const answer = await callRoute(GET, `/api/v1/email_messages/${id}`, { authorization: ws.authorization, params: { id } });
+    const answer = await callRoute(GET, `/api/v1/email_messages/${id}`, {
+      authorization: ws.authorization,
+      params: { id },
+    });
     expect(answer.status).toBe(200);
-    expect(answer.json.data).toEqual(JSON.parse(JSON.stringify(serializeMessage(await getMessageOrThrow(ws.workspace.id, id)))));
-    expect(answer.json.data).toMatchObject({ id, sentAt: "2026-11-27T09:30:01.007Z", deliveredAt: "2026-11-27T09:30:02.507Z", variables: { name: "Ada", items: [1, 2] } });
+    expect(answer.json.data).toEqual(
+      JSON.parse(JSON.stringify(serializeMessage(await getMessageOrThrow(ws.workspace.id, id)))),
+    );
+    expect(answer.json.data).toMatchObject({
+      id,
+      sentAt: "2026-11-27T09:30:01.007Z",
+      deliveredAt: "2026-11-27T09:30:02.507Z",
+      variables: { name: "Ada", items: [1, 2] },
+    });
     expect(Object.keys(answer.json.data)).not.toContain("bodyHtml");
 
-    const theirs = await callRoute(GET, `/api/v1/email_messages/${id}`, { authorization: other.authorization, params: { id } });
+    const theirs = await callRoute(GET, `/api/v1/email_messages/${id}`, {
+      authorization: other.authorization,
+      params: { id },
+    });
     expect(theirs.status).toBe(404);
     expect(theirs.json.error).toMatchObject({ code: "NOT_FOUND", param: "id" });
   });

@@ -10,10 +10,17 @@ export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "non
 );
 
 // PATCH /v1/email_messages/:id – { scheduledAt } only: moves a message still waiting to a new time; 409 once handed over
-export const PATCH = withApiKey<{ id: string }>({ scope: "emails:send", body: "json" }, async ({ principal, params, body }) =>
-  ok(
-    serializeMessage(
-      await rescheduleMessage({ workspaceId: principal.workspaceId, messageId: params.id, scheduledAt: scheduledAtOfPatch(body), by: `through the API (key ${principal.apiKeyId})` }),
+export const PATCH = withApiKey<{ id: string }>(
+  { scope: "emails:send", body: "json" },
+  async ({ principal, params, body }) =>
+    ok(
+      serializeMessage(
+        await rescheduleMessage({
+          workspaceId: principal.workspaceId,
+          messageId: params.id,
+          scheduledAt: scheduledAtOfPatch(body),
+          by: `through the API (key ${principal.apiKeyId})`,
+        }),
+      ),
     ),
-  ),
 );

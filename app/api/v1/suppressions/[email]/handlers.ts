@@ -6,11 +6,19 @@ import { removeSuppressionOrThrow } from "@/lib/domain/suppressions/remove-suppr
 import { parseInput } from "@/lib/foundation/validation.shared";
 
 // DELETE /v1/suppressions/:email – later sends go to the address again; a complaint needs { force: true, reason }
-export const DELETE = withApiKey<{ email: string }>({ scope: "suppressions:write", body: "optional", maxBytes: 16 * 1024 }, async ({ principal, request, params, body }) => {
-  const { force, reason } = parseInput(removeSuppressionApiSchema, body ?? {});
-  const removed = await removeSuppressionOrThrow(principal.workspaceId, decodeParam(params.email), apiActor(principal, request), { force, why: reason });
-  return ok({ ...serializeSuppression(removed), deleted: true });
-});
+export const DELETE = withApiKey<{ email: string }>(
+  { scope: "suppressions:write", body: "optional", maxBytes: 16 * 1024 },
+  async ({ principal, request, params, body }) => {
+    const { force, reason } = parseInput(removeSuppressionApiSchema, body ?? {});
+    const removed = await removeSuppressionOrThrow(
+      principal.workspaceId,
+      decodeParam(params.email),
+      apiActor(principal, request),
+      { force, why: reason },
+    );
+    return ok({ ...serializeSuppression(removed), deleted: true });
+  },
+);
 
 /** `ann%40example.org` as well as `ann@example.org` (a client may encode the @ or not). */
 function decodeParam(value: string): string {

@@ -16,22 +16,32 @@ export const GET = withApiKey<Params>({ scope: "templates:read", body: "none" },
 });
 
 // PATCH /v1/templates/:id – any fields, saved as the next version; a stale `version`/If-Match is 409
-export const PATCH = withApiKey<Params>({ scope: "templates:write", body: "json", maxBytes: 2 * 1024 * 1024 }, async ({ principal, request, params, body }) => {
-  const changes = parseTemplateChanges(body, request.headers.get("if-match"));
-  const template = await updateTemplate({
-    workspaceId: principal.workspaceId,
-    templateId: params.id,
-    content: changes.content,
-    baseVersion: changes.baseVersion,
-    baseVersionParam: "version",
-    userId: null,
-    actor: apiActor(principal, request),
-  });
-  return ok(serializeRawTemplate(template), { etag: templateEtag(template) });
-});
+export const PATCH = withApiKey<Params>(
+  { scope: "templates:write", body: "json", maxBytes: 2 * 1024 * 1024 },
+  async ({ principal, request, params, body }) => {
+    const changes = parseTemplateChanges(body, request.headers.get("if-match"));
+    const template = await updateTemplate({
+      workspaceId: principal.workspaceId,
+      templateId: params.id,
+      content: changes.content,
+      baseVersion: changes.baseVersion,
+      baseVersionParam: "version",
+      userId: null,
+      actor: apiActor(principal, request),
+    });
+    return ok(serializeRawTemplate(template), { etag: templateEtag(template) });
+  },
+);
 
 // DELETE /v1/templates/:id – with its versions and scenarios; 409 naming the workflows that send it
-export const DELETE = withApiKey<Params>({ scope: "templates:write", body: "none" }, async ({ principal, request, params }) => {
-  await deleteTemplate({ workspaceId: principal.workspaceId, templateId: params.id, actor: apiActor(principal, request) });
-  return ok({ id: params.id, deleted: true });
-});
+export const DELETE = withApiKey<Params>(
+  { scope: "templates:write", body: "none" },
+  async ({ principal, request, params }) => {
+    await deleteTemplate({
+      workspaceId: principal.workspaceId,
+      templateId: params.id,
+      actor: apiActor(principal, request),
+    });
+    return ok({ id: params.id, deleted: true });
+  },
+);

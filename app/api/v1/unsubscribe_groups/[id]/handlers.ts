@@ -15,17 +15,26 @@ async function readGroup(workspaceId: string, id: string) {
 }
 
 // GET /v1/unsubscribe_groups/:id – with its counts and whether its key may still change
-export const GET = withApiKey<{ id: string }>({ scope: "contacts:write", body: "none" }, async ({ principal, params }) => ok(await readGroup(principal.workspaceId, params.id)));
+export const GET = withApiKey<{ id: string }>(
+  { scope: "contacts:write", body: "none" },
+  async ({ principal, params }) => ok(await readGroup(principal.workspaceId, params.id)),
+);
 
 // PATCH /v1/unsubscribe_groups/:id – rename; the key changes only while nothing uses the group
-export const PATCH = withApiKey<{ id: string }>({ scope: "contacts:write", body: "json", maxBytes: 16 * 1024 }, async ({ principal, request, params, body }) => {
-  const input = parseInput(updateGroupApiSchema, body);
-  await updateUnsubscribeGroupOrThrow(principal.workspaceId, params.id, input, apiActor(principal, request));
-  return ok(await readGroup(principal.workspaceId, params.id));
-});
+export const PATCH = withApiKey<{ id: string }>(
+  { scope: "contacts:write", body: "json", maxBytes: 16 * 1024 },
+  async ({ principal, request, params, body }) => {
+    const input = parseInput(updateGroupApiSchema, body);
+    await updateUnsubscribeGroupOrThrow(principal.workspaceId, params.id, input, apiActor(principal, request));
+    return ok(await readGroup(principal.workspaceId, params.id));
+  },
+);
 
 // DELETE /v1/unsubscribe_groups/:id – with its unsubscribes; 409 while a workflow sends with it
-export const DELETE = withApiKey<{ id: string }>({ scope: "contacts:write", body: "none" }, async ({ principal, request, params }) => {
-  const group = await deleteUnsubscribeGroupOrThrow(principal.workspaceId, params.id, apiActor(principal, request));
-  return ok({ id: group.id, deleted: true });
-});
+export const DELETE = withApiKey<{ id: string }>(
+  { scope: "contacts:write", body: "none" },
+  async ({ principal, request, params }) => {
+    const group = await deleteUnsubscribeGroupOrThrow(principal.workspaceId, params.id, apiActor(principal, request));
+    return ok({ id: group.id, deleted: true });
+  },
+);

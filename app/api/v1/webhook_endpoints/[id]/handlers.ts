@@ -5,17 +5,23 @@ import { deleteEndpoint, getEndpointOrThrow, updateEndpoint } from "@/lib/flows/
 import { serializeEndpoint } from "@/lib/flows/webhooks/serialize";
 
 // GET /v1/webhook_endpoints/:id
-export const GET = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "none" }, async ({ principal, params }) =>
-  ok(serializeEndpoint(await getEndpointOrThrow(principal.workspaceId, params.id))),
+export const GET = withApiKey<{ id: string }>(
+  { scope: "webhooks:write", body: "none" },
+  async ({ principal, params }) => ok(serializeEndpoint(await getEndpointOrThrow(principal.workspaceId, params.id))),
 );
 
 // PATCH /v1/webhook_endpoints/:id – url, description, eventTypes, enabled (enabling clears the service's reason)
-export const PATCH = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, params, body }) =>
-  ok(serializeEndpoint(await updateEndpoint(principal.workspaceId, params.id, body, apiKeyActor(principal)))),
+export const PATCH = withApiKey<{ id: string }>(
+  { scope: "webhooks:write", body: "json", maxBytes: 64 * 1024 },
+  async ({ principal, params, body }) =>
+    ok(serializeEndpoint(await updateEndpoint(principal.workspaceId, params.id, body, apiKeyActor(principal)))),
 );
 
 // DELETE /v1/webhook_endpoints/:id – with its deliveries and attempt log
-export const DELETE = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "none" }, async ({ principal, params }) => {
-  await deleteEndpoint(principal.workspaceId, params.id, apiKeyActor(principal));
-  return ok({ id: params.id, deleted: true });
-});
+export const DELETE = withApiKey<{ id: string }>(
+  { scope: "webhooks:write", body: "none" },
+  async ({ principal, params }) => {
+    await deleteEndpoint(principal.workspaceId, params.id, apiKeyActor(principal));
+    return ok({ id: params.id, deleted: true });
+  },
+);

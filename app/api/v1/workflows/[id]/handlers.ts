@@ -15,13 +15,32 @@ export const GET = withApiKey<Params>({ scope: "workflows:write", body: "none" }
 );
 
 // PATCH /v1/workflows/:id – name, key (null removes it), enabled, steps over the current definition, checked as the builder's save
-export const PATCH = withApiKey<Params>({ scope: "workflows:write", body: "json", maxBytes: 1024 * 1024 }, async ({ principal, request, params, body }) => {
-  const definition = workflowChanges(body);
-  return ok(serializeWorkflow(await updateWorkflow({ workspaceId: principal.workspaceId, workflowId: params.id, definition, actor: apiActor(principal, request) })));
-});
+export const PATCH = withApiKey<Params>(
+  { scope: "workflows:write", body: "json", maxBytes: 1024 * 1024 },
+  async ({ principal, request, params, body }) => {
+    const definition = workflowChanges(body);
+    return ok(
+      serializeWorkflow(
+        await updateWorkflow({
+          workspaceId: principal.workspaceId,
+          workflowId: params.id,
+          definition,
+          actor: apiActor(principal, request),
+        }),
+      ),
+    );
+  },
+);
 
 // DELETE /v1/workflows/:id – its runs are kept (their workflowId becomes null)
-export const DELETE = withApiKey<Params>({ scope: "workflows:write", body: "none" }, async ({ principal, request, params }) => {
-  await deleteWorkflow({ workspaceId: principal.workspaceId, workflowId: params.id, actor: apiActor(principal, request) });
-  return ok({ id: params.id, deleted: true });
-});
+export const DELETE = withApiKey<Params>(
+  { scope: "workflows:write", body: "none" },
+  async ({ principal, request, params }) => {
+    await deleteWorkflow({
+      workspaceId: principal.workspaceId,
+      workflowId: params.id,
+      actor: apiActor(principal, request),
+    });
+    return ok({ id: params.id, deleted: true });
+  },
+);

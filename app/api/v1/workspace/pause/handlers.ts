@@ -7,9 +7,16 @@ import { pauseSendingApiSchema, serializeWorkspace } from "@/lib/domain/workspac
 import { readWorkspace } from "@/lib/domain/workspaces/read-workspace";
 
 // POST /v1/workspace/pause – live sends wait as PAUSED until resumed (idempotent: the first reason stays)
-export const POST = withApiKey({ scope: "workspace:write", body: "optional", maxBytes: 16 * 1024 }, async ({ principal, request, body }) => {
-  const { reason } = parseInput(pauseSendingApiSchema, body ?? {});
-  await pauseSending({ workspaceId: principal.workspaceId, reason: reason ?? undefined, actor: apiActor(principal, request) });
-  const { settings, sending } = await readWorkspace(principal.workspaceId);
-  return ok(serializeWorkspace(settings, sending));
-});
+export const POST = withApiKey(
+  { scope: "workspace:write", body: "optional", maxBytes: 16 * 1024 },
+  async ({ principal, request, body }) => {
+    const { reason } = parseInput(pauseSendingApiSchema, body ?? {});
+    await pauseSending({
+      workspaceId: principal.workspaceId,
+      reason: reason ?? undefined,
+      actor: apiActor(principal, request),
+    });
+    const { settings, sending } = await readWorkspace(principal.workspaceId);
+    return ok(serializeWorkspace(settings, sending));
+  },
+);

@@ -28,7 +28,9 @@ export default async function WebhookDeliveryPage({ params }: Props) {
   await connection();
   const { id, deliveryId } = await params;
   const { workspace, role } = await requireDashboard();
-  const delivery = await getDeliveryDetail(workspace.id, id, deliveryId).catch((error) => (isNotFound(error) ? null : Promise.reject(error)));
+  const delivery = await getDeliveryDetail(workspace.id, id, deliveryId).catch((error) =>
+    isNotFound(error) ? null : Promise.reject(error),
+  );
   if (!delivery) notFound();
   return (
     <div className="space-y-6">
@@ -56,7 +58,10 @@ export default async function WebhookDeliveryPage({ params }: Props) {
             {
               term: "Message",
               value: delivery.emailMessageId ? (
-                <Link href={`/emails/${delivery.emailMessageId}`} className="font-mono text-xs text-indigo-600 hover:underline">
+                <Link
+                  href={`/emails/${delivery.emailMessageId}`}
+                  className="font-mono text-xs text-indigo-600 hover:underline"
+                >
                   {delivery.emailMessageId}
                 </Link>
               ) : (
@@ -64,7 +69,16 @@ export default async function WebhookDeliveryPage({ params }: Props) {
               ),
             },
             { term: "Attempts", value: String(delivery.attempts) },
-            { term: "Last response", value: <LastResponse lastStatus={delivery.lastStatus} lastLatencyMs={delivery.lastLatencyMs} lastError={delivery.lastError} /> },
+            {
+              term: "Last response",
+              value: (
+                <LastResponse
+                  lastStatus={delivery.lastStatus}
+                  lastLatencyMs={delivery.lastLatencyMs}
+                  lastError={delivery.lastError}
+                />
+              ),
+            },
             { term: "Created", value: at(delivery.createdAt) },
             { term: "Next attempt", value: at(delivery.nextAttemptAt) },
           ]}
@@ -93,7 +107,11 @@ export default async function WebhookDeliveryPage({ params }: Props) {
                   <Td className="tabular-nums">{attempt.latencyMs === null ? "—" : `${attempt.latencyMs} ms`}</Td>
                   <Td className="text-xs">
                     {attempt.error ? <p className="max-w-xl break-words text-red-700">{attempt.error}</p> : null}
-                    {attempt.responseBody ? <pre className="max-h-40 max-w-xl overflow-auto font-mono break-all whitespace-pre-wrap text-slate-700">{attempt.responseBody}</pre> : null}
+                    {attempt.responseBody ? (
+                      <pre className="max-h-40 max-w-xl overflow-auto font-mono break-all whitespace-pre-wrap text-slate-700">
+                        {attempt.responseBody}
+                      </pre>
+                    ) : null}
                   </Td>
                 </tr>
               ))}
@@ -101,8 +119,16 @@ export default async function WebhookDeliveryPage({ params }: Props) {
           </Table>
         )}
       </Card>
-      <Card title="Payload" id="payload" description="The JSON body, as the next attempt (or a resend) sends it; signed with the webhook-id, webhook-timestamp and webhook-signature headers.">
-        {delivery.payload ? <CodeBlock label="Webhook payload">{JSON.stringify(delivery.payload, null, 2)}</CodeBlock> : <p className="text-sm text-slate-600">The event is no longer kept (WEBHOOK_LOG_RETENTION_DAYS).</p>}
+      <Card
+        title="Payload"
+        id="payload"
+        description="The JSON body, as the next attempt (or a resend) sends it; signed with the webhook-id, webhook-timestamp and webhook-signature headers."
+      >
+        {delivery.payload ? (
+          <CodeBlock label="Webhook payload">{JSON.stringify(delivery.payload, null, 2)}</CodeBlock>
+        ) : (
+          <p className="text-sm text-slate-600">The event is no longer kept (WEBHOOK_LOG_RETENTION_DAYS).</p>
+        )}
       </Card>
     </div>
   );

@@ -4,7 +4,14 @@ import { listBatchMessages, parseBatchMessageListQuery } from "@/lib/domain/batc
 import { serializeMessage } from "@/lib/domain/messages/serialize";
 
 // GET /v1/batches/:id/email_messages – the batch's messages in request order, 100 a page from offset
-export const GET = withApiKey<{ id: string }>({ scope: "emails:read", body: "none" }, async ({ principal, params, url }) => {
-  const { items, meta } = await listBatchMessages(principal.workspaceId, params.id, parseBatchMessageListQuery(url.searchParams));
-  return list(meta, items.map(serializeMessage));
-});
+export const GET = withApiKey<{ id: string }>(
+  { scope: "emails:read", body: "none" },
+  async ({ principal, params, url }) => {
+    const { items, meta } = await listBatchMessages(
+      principal.workspaceId,
+      params.id,
+      parseBatchMessageListQuery(url.searchParams),
+    );
+    return list(meta, items.map(serializeMessage));
+  },
+);

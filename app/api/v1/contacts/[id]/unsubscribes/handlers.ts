@@ -8,10 +8,13 @@ import { notFound } from "@/lib/foundation/errors";
 import { parseInput } from "@/lib/foundation/validation.shared";
 
 // PUT /v1/contacts/:id/unsubscribes – exactly these groups; [] subscribes the contact to every group again
-export const PUT = withApiKey<{ id: string }>({ scope: "contacts:write", body: "json", maxBytes: 64 * 1024 }, async ({ principal, request, params, body }) => {
-  const { groupIds } = parseInput(setUnsubscribesApiSchema, body);
-  await setContactUnsubscribes(principal.workspaceId, params.id, groupIds, apiActor(principal, request));
-  const detail = await getContactDetail(principal.workspaceId, params.id);
-  if (!detail) throw notFound(`Contact ${params.id}`, "id");
-  return ok(serializeContactDetail(detail));
-});
+export const PUT = withApiKey<{ id: string }>(
+  { scope: "contacts:write", body: "json", maxBytes: 64 * 1024 },
+  async ({ principal, request, params, body }) => {
+    const { groupIds } = parseInput(setUnsubscribesApiSchema, body);
+    await setContactUnsubscribes(principal.workspaceId, params.id, groupIds, apiActor(principal, request));
+    const detail = await getContactDetail(principal.workspaceId, params.id);
+    if (!detail) throw notFound(`Contact ${params.id}`, "id");
+    return ok(serializeContactDetail(detail));
+  },
+);

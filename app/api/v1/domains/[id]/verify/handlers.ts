@@ -6,7 +6,10 @@ import { serializeDomain } from "@/lib/domain/domains/serialize";
 import { verifyDomain } from "@/lib/domain/domains/verify-domain";
 
 // POST /v1/domains/:id/verify – the dashboard's DNS check: looks the records up now and stores the outcome
-export const POST = withApiKey<{ id: string }>({ scope: "domains:write", body: "none" }, async ({ principal, request, params }) => {
-  const { domain, checks } = await verifyDomain(principal.workspaceId, params.id, apiActor(principal, request));
-  return ok(serializeDomain(describeDomain(domain, checks)));
-});
+export const POST = withApiKey<{ id: string }>(
+  { scope: "domains:write", body: "none" },
+  async ({ principal, request, params }) => {
+    const { domain, checks } = await verifyDomain(principal.workspaceId, params.id, apiActor(principal, request));
+    return ok(serializeDomain(describeDomain(domain, checks)));
+  },
+);

@@ -6,8 +6,19 @@ import { resendMessage } from "@/lib/sending/resend-message";
 import { dropNulls, parseInput } from "@/lib/foundation/validation.shared";
 
 // POST /v1/email_messages/:id/resend – a new live message with the same content, linked to the original
-export const POST = withApiKey<{ id: string }>({ scope: "emails:send", body: "optional" }, async ({ principal, params, body }) => {
-  const { metaId } = parseInput(resendEmailSchema, dropNulls(body ?? {}));
-  const { message, replayed } = await resendMessage({ workspaceId: principal.workspaceId, messageId: params.id, sandbox: false, metaId, allowedSenders: principal.allowedSenders });
-  return replayed ? ok(serializeMessage(message), { "idempotent-replayed": "true" }) : created(serializeMessage(message));
-});
+export const POST = withApiKey<{ id: string }>(
+  { scope: "emails:send", body: "optional" },
+  async ({ principal, params, body }) => {
+    const { metaId } = parseInput(resendEmailSchema, dropNulls(body ?? {}));
+    const { message, replayed } = await resendMessage({
+      workspaceId: principal.workspaceId,
+      messageId: params.id,
+      sandbox: false,
+      metaId,
+      allowedSenders: principal.allowedSenders,
+    });
+    return replayed
+      ? ok(serializeMessage(message), { "idempotent-replayed": "true" })
+      : created(serializeMessage(message));
+  },
+);

@@ -36,14 +36,30 @@ describe("POST /v1/email_messages/:id/resend", () => {
     expect(answer.status).toBe(201);
     const copy = answer.json.data;
     expect(copy.id).not.toBe(original.id);
-    expect(copy).toMatchObject({ resentFromId: original.id, status: "PENDING", source: "API", to: original.to, cc: original.cc, from: original.from, subject: "Your receipt", metadata: { order: 7 }, metaId: "order-7" });
+    expect(copy).toMatchObject({
+      resentFromId: original.id,
+      status: "PENDING",
+      source: "API",
+      to: original.to,
+      cc: original.cc,
+      from: original.from,
+      subject: "Your receipt",
+      metadata: { order: 7 },
+      metaId: "order-7",
+    });
     const detail = await getMessageDetail(ws.workspace.id, original.id);
     expect(detail!.message.resentAs).toEqual([copy.id]);
     const copyDetail = await getMessageDetail(ws.workspace.id, copy.id);
     expect([copyDetail!.message.resentFromId, copyDetail!.message.bodyHtml]).toEqual([original.id, "<p>Thanks</p>"]);
     await flushActivityLog();
-    const activity = await listActivity(ws.workspace.id, { limit: 10, cursor: null, filters: { sandboxOnly: false, errorsOnly: false } });
-    expect(activity.items.some((entry) => entry.path.endsWith(`/${original.id}/resend`) && entry.resourceId === copy.id)).toBe(true);
+    const activity = await listActivity(ws.workspace.id, {
+      limit: 10,
+      cursor: null,
+      filters: { sandboxOnly: false, errorsOnly: false },
+    });
+    expect(
+      activity.items.some((entry) => entry.path.endsWith(`/${original.id}/resend`) && entry.resourceId === copy.id),
+    ).toBe(true);
   });
 
   it("replays with the same metaId, and a new metaId is a new message", async () => {
@@ -61,7 +77,11 @@ describe("POST /v1/email_messages/:id/resend", () => {
     const { ws, original, call } = await setup();
     expect((await call(original.id, undefined, null)).status).toBe(401);
     const other = await createTestWorkspace();
-    const foreign = await callRoute(resend, `/api/v1/email_messages/${original.id}/resend`, { method: "POST", authorization: other.authorization, params: { id: original.id } });
+    const foreign = await callRoute(resend, `/api/v1/email_messages/${original.id}/resend`, {
+      method: "POST",
+      authorization: other.authorization,
+      params: { id: original.id },
+    });
     expect([foreign.status, foreign.json.error.param]).toEqual([404, "id"]);
     const bad = await call(original.id, { metaId: 7 });
     expect([bad.status, bad.json.error.param]).toEqual([400, "metaId"]);
@@ -74,7 +94,11 @@ describe("POST /v1/email_messages/:id/resend", () => {
     expect([live.status, live.json.error.code]).toEqual([409, "CONFLICT"]);
     // The dashboard resends in the original's environment: a sandbox copy.
     const copy = await resendMessage({ workspaceId: sandbox.ws.workspace.id, messageId: sandbox.original.id });
-    expect([copy.message.sandbox, copy.message.status, copy.message.resentFromId]).toEqual([true, "SUCCEEDED", sandbox.original.id]);
+    expect([copy.message.sandbox, copy.message.status, copy.message.resentFromId]).toEqual([
+      true,
+      "SUCCEEDED",
+      sandbox.original.id,
+    ]);
   });
 
   it("applies test mode to a live resend, as to any send", async () => {
@@ -85,6 +109,10 @@ describe("POST /v1/email_messages/:id/resend", () => {
     await (await getDb()).update(workspaces).set({ testMode: true }).where(eq(workspaces.id, ws.workspace.id));
     (await import("@/lib/foundation/short-lived-cache")).invalidateShortLivedCaches(); // changed behind the use cases' back
     const refused = await call(original.id);
-    expect([refused.status, refused.json.error.code, refused.json.error.param]).toEqual([422, "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR", "to"]);
+    expect([refused.status, refused.json.error.code, refused.json.error.param]).toEqual([
+      422,
+      "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR",
+      "to",
+    ]);
   });
 });

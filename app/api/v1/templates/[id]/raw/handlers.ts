@@ -4,6 +4,8 @@ import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw
 import { serializeRawTemplate } from "@/lib/domain/templates/serialize";
 
 // GET /v1/templates/:id/raw – the Liquid source, unexpanded
-export const GET = withApiKey<{ id: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) =>
-  ok(serializeRawTemplate(await getTemplateOrThrow(principal.workspaceId, params.id, undefined, "id"))),
+export const GET = withApiKey<{ id: string }>(
+  { scope: "templates:read", body: "none" },
+  async ({ principal, params }) =>
+    ok(serializeRawTemplate(await getTemplateOrThrow(principal.workspaceId, params.id, undefined, "id"))),
 );

@@ -4,7 +4,10 @@ import { renderTemplateById } from "@/lib/domain/templates/render-template-by-id
 import { serializeRendered } from "@/lib/domain/templates/serialize";
 
 // POST /v1/templates/:id/render – { variables } → the processed subject, HTML and text
-export const POST = withApiKey<{ id: string }>({ scope: "templates:read", body: "optional" }, async ({ principal, params, body }) => {
-  const variables = body === undefined ? undefined : (body as { variables?: unknown } | null)?.variables;
-  return ok(serializeRendered(await renderTemplateById(principal.workspaceId, params.id, variables)));
-});
+export const POST = withApiKey<{ id: string }>(
+  { scope: "templates:read", body: "optional" },
+  async ({ principal, params, body }) => {
+    const variables = body === undefined ? undefined : (body as { variables?: unknown } | null)?.variables;
+    return ok(serializeRendered(await renderTemplateById(principal.workspaceId, params.id, variables)));
+  },
+);

@@ -8,20 +8,26 @@ import { serializeScenario } from "@/lib/domain/templates/serialize";
 const field = (body: unknown, name: string) => (body as Record<string, unknown>)?.[name];
 
 // GET /v1/templates/:id/scenarios – the template's sample-data sets, by name
-export const GET = withApiKey<{ id: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) => {
-  const scenarios = await listTemplateScenarios(principal.workspaceId, params.id);
-  return list({ count: scenarios.length }, scenarios.map(serializeScenario));
-});
+export const GET = withApiKey<{ id: string }>(
+  { scope: "templates:read", body: "none" },
+  async ({ principal, params }) => {
+    const scenarios = await listTemplateScenarios(principal.workspaceId, params.id);
+    return list({ count: scenarios.length }, scenarios.map(serializeScenario));
+  },
+);
 
 // POST /v1/templates/:id/scenarios – { name, variables }: created, or its variables replaced when the
 // template has a scenario of that name (the editor's save)
-export const POST = withApiKey<{ id: string }>({ scope: "templates:write", body: "json", maxBytes: 512 * 1024 }, async ({ principal, request, params, body }) => {
-  const scenario = await saveTemplateScenario({
-    workspaceId: principal.workspaceId,
-    templateId: params.id,
-    name: field(body, "name"),
-    variables: field(body, "variables"),
-    actor: apiActor(principal, request),
-  });
-  return ok(serializeScenario(scenario));
-});
+export const POST = withApiKey<{ id: string }>(
+  { scope: "templates:write", body: "json", maxBytes: 512 * 1024 },
+  async ({ principal, request, params, body }) => {
+    const scenario = await saveTemplateScenario({
+      workspaceId: principal.workspaceId,
+      templateId: params.id,
+      name: field(body, "name"),
+      variables: field(body, "variables"),
+      actor: apiActor(principal, request),
+    });
+    return ok(serializeScenario(scenario));
+  },
+);

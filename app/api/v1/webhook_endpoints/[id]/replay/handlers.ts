@@ -3,6 +3,7 @@ import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { replayEndpoint } from "@/lib/flows/webhooks/replay";
 
 // POST /v1/webhook_endpoints/:id/replay {since, mode?} – send again what the endpoint missed (or everything) since a time
-export const POST = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "json", maxBytes: 1024 }, async ({ principal, params, body }) =>
-  ok(await replayEndpoint(principal.workspaceId, params.id, body)),
+export const POST = withApiKey<{ id: string }>(
+  { scope: "webhooks:write", body: "json", maxBytes: 1024 },
+  async ({ principal, params, body }) => ok(await replayEndpoint(principal.workspaceId, params.id, body)),
 );

@@ -5,7 +5,10 @@ import { rotateEndpointSecret } from "@/lib/flows/webhooks/manage-endpoints";
 import { serializeEndpoint } from "@/lib/flows/webhooks/serialize";
 
 // POST /v1/webhook_endpoints/:id/rotate_secret – a new secret (shown once); the old one signs alongside for 24 hours
-export const POST = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "optional", maxBytes: 1024 }, async ({ principal, params }) => {
-  const { endpoint, secret } = await rotateEndpointSecret(principal.workspaceId, params.id, apiKeyActor(principal));
-  return ok({ ...serializeEndpoint(endpoint), secret });
-});
+export const POST = withApiKey<{ id: string }>(
+  { scope: "webhooks:write", body: "optional", maxBytes: 1024 },
+  async ({ principal, params }) => {
+    const { endpoint, secret } = await rotateEndpointSecret(principal.workspaceId, params.id, apiKeyActor(principal));
+    return ok({ ...serializeEndpoint(endpoint), secret });
+  },
+);

@@ -3,6 +3,7 @@ import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { sendTestEvent } from "@/lib/flows/webhooks/send-test-event";
 
 // POST /v1/webhook_endpoints/:id/test – queue a signed `webhook.test` event to this endpoint alone
-export const POST = withApiKey<{ id: string }>({ scope: "webhooks:write", body: "optional", maxBytes: 1024 }, async ({ principal, params }) =>
-  ok(await sendTestEvent(principal.workspaceId, params.id)),
+export const POST = withApiKey<{ id: string }>(
+  { scope: "webhooks:write", body: "optional", maxBytes: 1024 },
+  async ({ principal, params }) => ok(await sendTestEvent(principal.workspaceId, params.id)),
 );

@@ -5,6 +5,17 @@ import { serializeWorkflow } from "@/lib/flows/workflows/serialize";
 import { setWorkflowEnabled } from "@/lib/flows/workflows/set-workflow-enabled";
 
 // POST /v1/workflows/:id/disable – no body; already disabled: answered as it is, nothing audited
-export const POST = withApiKey<{ id: string }>({ scope: "workflows:write", body: "none" }, async ({ principal, request, params }) =>
-  ok(serializeWorkflow(await setWorkflowEnabled({ workspaceId: principal.workspaceId, workflowId: params.id, enabled: false, actor: apiActor(principal, request) }))),
+export const POST = withApiKey<{ id: string }>(
+  { scope: "workflows:write", body: "none" },
+  async ({ principal, request, params }) =>
+    ok(
+      serializeWorkflow(
+        await setWorkflowEnabled({
+          workspaceId: principal.workspaceId,
+          workflowId: params.id,
+          enabled: false,
+          actor: apiActor(principal, request),
+        }),
+      ),
+    ),
 );

@@ -15,20 +15,31 @@ export const GET = withApiKey<Params>({ scope: "templates:read", body: "none" },
 );
 
 // PATCH /v1/templates/:id/scenarios/:scenarioId – rename it, or replace its variables
-export const PATCH = withApiKey<Params>({ scope: "templates:write", body: "json", maxBytes: 512 * 1024 }, async ({ principal, request, params, body }) => {
-  const scenario = await updateTemplateScenario({
-    workspaceId: principal.workspaceId,
-    templateId: params.id,
-    scenarioId: params.scenarioId,
-    name: field(body, "name"),
-    variables: field(body, "variables"),
-    actor: apiActor(principal, request),
-  });
-  return ok(serializeScenario(scenario));
-});
+export const PATCH = withApiKey<Params>(
+  { scope: "templates:write", body: "json", maxBytes: 512 * 1024 },
+  async ({ principal, request, params, body }) => {
+    const scenario = await updateTemplateScenario({
+      workspaceId: principal.workspaceId,
+      templateId: params.id,
+      scenarioId: params.scenarioId,
+      name: field(body, "name"),
+      variables: field(body, "variables"),
+      actor: apiActor(principal, request),
+    });
+    return ok(serializeScenario(scenario));
+  },
+);
 
 // DELETE /v1/templates/:id/scenarios/:scenarioId
-export const DELETE = withApiKey<Params>({ scope: "templates:write", body: "none" }, async ({ principal, request, params }) => {
-  await deleteTemplateScenario({ workspaceId: principal.workspaceId, templateId: params.id, scenarioId: params.scenarioId, actor: apiActor(principal, request) });
-  return ok({ id: params.scenarioId, deleted: true });
-});
+export const DELETE = withApiKey<Params>(
+  { scope: "templates:write", body: "none" },
+  async ({ principal, request, params }) => {
+    await deleteTemplateScenario({
+      workspaceId: principal.workspaceId,
+      templateId: params.id,
+      scenarioId: params.scenarioId,
+      actor: apiActor(principal, request),
+    });
+    return ok({ id: params.scenarioId, deleted: true });
+  },
+);

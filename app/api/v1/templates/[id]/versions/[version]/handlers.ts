@@ -5,6 +5,12 @@ import { serializeTemplateVersion } from "@/lib/domain/templates/serialize";
 import { versionNumber } from "@/lib/domain/templates/template-request";
 
 // GET /v1/templates/:id/versions/:version – one saved version with its content
-export const GET = withApiKey<{ id: string; version: string }>({ scope: "templates:read", body: "none" }, async ({ principal, params }) =>
-  ok(serializeTemplateVersion(await getTemplateVersionOrThrow(principal.workspaceId, params.id, versionNumber(params.version)))),
+export const GET = withApiKey<{ id: string; version: string }>(
+  { scope: "templates:read", body: "none" },
+  async ({ principal, params }) =>
+    ok(
+      serializeTemplateVersion(
+        await getTemplateVersionOrThrow(principal.workspaceId, params.id, versionNumber(params.version)),
+      ),
+    ),
 );
