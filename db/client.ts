@@ -12,24 +12,16 @@ import * as schema from "./schema";
 import { drizzleClient } from "./pglite-client";
 import { carryDrizzleParsers } from "@/internals/pglite";
 
-/**
- * The query-builder surface both drivers share. PGlite's drizzle database is structurally the same
- * for every query this app writes; typing both as one keeps use cases driver-agnostic.
- */
+/** The query-builder surface both drivers share, typed as one so use cases stay driver-agnostic. */
 export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-/** Anything a use case can run queries on: the database or an open transaction. */
 export type Executor = Db | Tx;
 
 export interface DbHandle {
   db: Db;
   driver: "pglite" | "postgres";
-  /**
-   * Set for the embedded driver: pg-boss runs on the same single connection (through
-   * `pgBossPglite`, which parses the types the instance leaves raw for Drizzle as PGlite would).
-   */
+  /** Embedded driver only: pg-boss runs on the same single connection (`pgBossPglite`). */
   pglite?: PGlite;
-  /** Set for the server driver. */
   connectionString?: string;
   close(): Promise<void>;
 }
@@ -55,7 +47,6 @@ export async function getDb(): Promise<Db> {
   return (await getDbHandle()).db;
 }
 
-/** Installs an already-open database as the process database (tests, CLI). */
 export function installDbHandle(handle: DbHandle): void {
   current.handle = Promise.resolve(handle);
 }
@@ -68,9 +59,7 @@ export async function closeDb(): Promise<void> {
 
 export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DbHandle> {
   if (!dataDir.startsWith("memory://")) fs.mkdirSync(dataDir, { recursive: true });
-  // pg_trgm backs the subject search's index (docs/dashboard/emails.md#searching-by-subject). PGlite
-  // ships it as a separate bundle that must be loaded at every open, before a migration or a data
-  // directory that uses it; PostgreSQL has it in contrib and the migration creates it.
+  // PGlite ships pg_trgm (the subject search's index) as a bundle loaded at every open, before any migration.
   const pglite = await PGlite.create({ dataDir, loadDataDir, extensions: { pg_trgm } });
   return pgliteHandle(pglite);
 }
@@ -81,12 +70,7 @@ export function pgliteHandle(pglite: PGlite): DbHandle {
   return { db, driver: "pglite", pglite, close: () => pglite.close() };
 }
 
-/**
- * Seconds before a closed pool connection reconnects. postgres.js's default grows as 3^n/100 with
- * the number of connections that failed, counted across the pool: after a restart closed ten at once,
- * each waited 10–20 s before trying again, long after the database was back. Capped at half a second,
- * the pool answers within a second of the database's return (db/pool-recovery.test.ts).
- */
+// Capped: postgres.js's default grows with the whole pool's failures, long past a restart (db/pool-recovery.test.ts).
 function reconnectDelaySeconds(retries: number): number {
   return Math.min(0.05 * retries, 0.5) * (0.5 + Math.random() / 2);
 }

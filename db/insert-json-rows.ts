@@ -5,16 +5,7 @@ import type { Executor } from "@/db/client";
 import { wellFormedJson } from "@/db/well-formed-json";
 import { executePrepared } from "./execute-prepared";
 
-/**
- * A multi-row INSERT with the rows as ONE JSON parameter (json_populate_recordset), for the set-based
- * writes of a 1,000-message batch: Drizzle's `.values(rows)` builds one parameter per cell (45,000 for
- * a batch of messages), and building that statement cost more CPU than everything else of acceptance.
- * The columns are those of the first row (every row has the same keys); omitted columns take their
- * defaults. Values are what Drizzle would send: Dates as ISO strings, jsonb values as JSON, text[]
- * as JSON arrays (PostgreSQL converts a JSON array to the array type of the column).
- * `onConflict` is appended as it is (`on conflict (…) do update set …`). The text depends only on the
- * table, the columns and `onConflict`, so it runs as a prepared statement (execute-prepared.ts).
- */
+/** A multi-row INSERT, the rows one JSON parameter (not one per cell); columns are the first row's keys. */
 export async function insertJsonRows<T extends PgTable>(
   db: Executor,
   table: T,
@@ -41,13 +32,7 @@ export function jsonRecords<T extends PgTable>(
   return wellFormedJson(records);
 }
 
-/**
- * insertJsonRows' statement, for a caller that runs it as one part of a larger statement (a CTE of
- * lib/sending/accept-statement.ts). `rowsJson` is the parameter: jsonRecords' text, or a placeholder
- * for a statement compiled once. The columns are named, not read off the rows, so the text stays the
- * same for an empty list. `computed` replaces a column's value by an expression over the row's
- * columns (by their SQL names), e.g. a status that depends on another CTE; `where` keeps only some rows.
- */
+// insertJsonRows' statement inside a larger one: `computed` replaces a column by an SQL expression, `where` filters.
 export function jsonRowsInsert<T extends PgTable>(
   table: T,
   keys: Array<keyof T["$inferInsert"] & string>,

@@ -11,10 +11,7 @@ const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 /** Any fixed number: serialises migrations when several processes boot against one server. */
 const MIGRATION_LOCK = 7_245_001;
 
-/**
- * The one migration entry point (boot, CLI, tests). Applies the committed drizzle-kit migrations;
- * the queue's own schema is installed by lib/records/queue/queue.ts (`installQueue`).
- */
+/** The one migration entry point (boot, CLI, tests); the queue's own schema is installed by `installQueue`. */
 export async function migrateDatabase(handle: DbHandle): Promise<void> {
   if (handle.driver === "pglite") {
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -38,11 +35,7 @@ async function withSessionLock(handle: DbHandle, work: () => Promise<void>): Pro
 
 let committed: number[] | undefined;
 
-/**
- * The committed migrations the database has not applied (their journal times), for the readiness
- * check: drizzle applies every migration newer than the last one recorded, so that is the test here.
- * The files are read once per process: they do not change while it runs.
- */
+/** Committed migrations newer than the last applied (drizzle's own test), for the readiness check. */
 export async function pendingMigrations(handle: DbHandle): Promise<number[]> {
   committed ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((migration) => migration.folderMillis);
   const rows = (await handle.db.execute(

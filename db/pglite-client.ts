@@ -1,19 +1,10 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { asStandaloneQuery, namedStatementRunner, withoutParsers, type RunNamed } from "@/internals/pglite";
 
-/**
- * The key under which Drizzle's client (and each transaction's) carries its RunNamed. From the global
- * registry: Next.js bundles this module into more than one chunk (the instrumentation that opens the
- * database, the routes that run statements on it), and each copy must find the other's.
- */
+/** A global symbol: Next.js bundles this module into several chunks, and each copy must find the other's key. */
 export const RUN_NAMED = Symbol.for("postwerk.pglite.runNamed");
 
-/**
- * The client Drizzle is given for the embedded database: the instance's query and transaction (the
- * two methods drizzle-orm/pglite calls) without Drizzle's per-query parsers (`carryDrizzleParsers`),
- * and, for the statements the hot path runs through executeCompiled, named prepared statements
- * (internals/pglite.ts): PostgreSQL then plans them as it does a prepared statement on the server.
- */
+/** Drizzle's PGlite client: no per-query parsers, and executeCompiled's statements run as named prepared ones. */
 export function drizzleClient(pglite: PGlite): PGlite {
   const runNamed = namedStatementRunner(pglite);
   // Outside a transaction, as PGlite's own query: wait for any open transaction, then write to disk.
@@ -35,13 +26,7 @@ export function drizzleClient(pglite: PGlite): PGlite {
   return client as unknown as PGlite;
 }
 
-/**
- * Lets the event loop take its turn before a transaction or a standalone statement. PGlite runs each
- * statement synchronously and resolves its promise at once, so a worker's chain of transactions ran
- * as one unbroken run of microtasks: no socket was read meanwhile, and API requests waited behind a
- * delivery batch. setImmediate runs after the poll phase: the requests that arrived meanwhile are
- * read and take their place in the database's queue.
- */
+// PGlite resolves each statement at once: setImmediate lets requests that arrived meanwhile queue for the database.
 function turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,11 +1,7 @@
 import "server-only";
 import type { Executor } from "./client";
 
-/**
- * Prepared Drizzle queries for the hot path (authentication, the lookups of every send): building a
- * query costs more CPU than running it (~0.35 ms against ~0.1 ms here). One per database object, so
- * a test that installs another database gets its own; inside a transaction callers build normally.
- */
+// Hot-path queries cost more to build than to run; one set per database object, built normally inside a transaction.
 const cache = new WeakMap<object, Map<string, unknown>>();
 
 export function preparedFor<T>(db: Executor, name: string, build: () => T): T {

@@ -1,10 +1,5 @@
-/**
- * Whether an error means "the database cannot be reached right now" rather than "this statement is
- * wrong": the API answers the first 503 with Retry-After, and delivery keeps an outcome it could not
- * record and records it when the database is back instead of failing the job (which would send again).
- */
+// "The database cannot be reached right now": the API answers 503, delivery keeps the outcome to record later.
 
-/** Socket-level failures (Node, postgres.js) that mean the database cannot be reached right now. */
 const CONNECTION_ERRORS = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -19,11 +14,7 @@ const CONNECTION_ERRORS = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
-/**
- * PostgreSQL SQLSTATEs that say "not now" rather than "wrong request": class 08 (connection exception),
- * 53300/53400 (too many connections, configuration limit), 57P01–57P03 (admin or crash shutdown,
- * cannot connect now). Answered 503 with Retry-After: the client's retry is the fix.
- */
+// SQLSTATEs that say "not now" (connection, too many connections, shutdown): the client's retry is the fix.
 function isUnavailableState(code: string): boolean {
   return (
     code.startsWith("08") ||

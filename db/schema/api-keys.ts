@@ -13,9 +13,8 @@ export const apiKeys = pgTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     secretHash: text("secret_hash").notNull(),
-    /** First characters of the secret, to tell keys apart in the dashboard. */
     secretHint: text("secret_hint").notNull(),
-    /** What the key may do (lib/domain/api-keys/scopes.shared.ts); fixed at creation. Keys made before scopes existed are `full`. */
+    /** What the key may do (lib/domain/api-keys/scopes.shared.ts); fixed at creation. */
     scopes: text("scopes")
       .array()
       .notNull()
@@ -30,7 +29,6 @@ export const apiKeys = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    /** After this instant the key is refused (401). */
     expiresAt: ts("expires_at"),
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),

@@ -17,7 +17,6 @@ export const attachments = pgTable(
     /** Declared size when given at creation; the real size once uploaded. */
     size: integer("size"),
     status: text("status", { enum: ATTACHMENT_STATUSES }).notNull().default("PENDING"),
-    /** Where the storage driver keeps the bytes (a path under DATA_DIR, or an object key). */
     storageKey: text("storage_key").notNull(),
     uploadExpiresAt: ts("upload_expires_at").notNull(),
     uploadedAt: ts("uploaded_at"),

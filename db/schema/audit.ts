@@ -4,12 +4,7 @@ import { workspaces } from "./workspaces";
 
 export type AuditActorType = "USER" | "API_KEY" | "SYSTEM";
 
-/**
- * The audit log (docs/audit.md): who changed what in a workspace, written by lib/records/audit/record-audit.ts in
- * the transaction of the change itself. Append-only: nothing updates a row; the maintenance job deletes
- * rows older than AUDIT_RETENTION_DAYS. Actor ids are kept as text, not foreign keys, so the record
- * outlives a deleted user or key.
- */
+/** Append-only audit log (docs/audit.md); actor ids are text, not foreign keys, to outlive a deleted user or key. */
 export const auditEvents = pgTable(
   "audit_events",
   {

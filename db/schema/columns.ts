@@ -8,7 +8,6 @@ export const ts = (name: string) => timestamp(name, { withTimezone: true, precis
 export const createdAt = () => ts("created_at").notNull().defaultNow();
 export const updatedAt = () => ts("updated_at").notNull().defaultNow();
 
-/** Drizzle's jsonb, writing JSON that PostgreSQL accepts whatever strings it holds (../well-formed-json.ts). */
 class WellFormedJsonb<T extends ColumnBaseConfig<"json", "PgJsonb">> extends PgJsonb<T> {
   override mapToDriverValue(value: T["data"]): string {
     return wellFormedJson(value);
@@ -22,11 +21,7 @@ class WellFormedJsonbBuilder<T extends ColumnBuilderBaseConfig<"json", "PgJsonb"
   }
 }
 
-/**
- * Every jsonb column of the schema: the same column type for Drizzle and drizzle-kit (so no
- * migration changes), but a lone surrogate in a value (a request's `variables`) is stored as U+FFFD
- * instead of failing the insert with a 500.
- */
+/** Every jsonb column: a lone surrogate in a value is stored as U+FFFD instead of failing the insert. */
 export function jsonb<TName extends string>(name: TName): PgJsonbBuilderInitial<TName> {
   return new WellFormedJsonbBuilder(name);
 }

@@ -1,15 +1,7 @@
 import { boolean, date, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { workspaces } from "./workspaces";
 
-/**
- * The Overview's per-day counts (docs/dashboard/insights.md#how-the-overview-stays-flat): for each
- * workspace, UTC creation day and live/sandbox, how many messages were accepted and how many of them
- * have been sent, delivered, opened, … — the cohort counts getOverview used to compute from
- * email_messages. Kept by database triggers on email_messages in the transaction of each insert and
- * update, so they are exact at every commit. `shard` is the writing backend's pid: a backend runs one
- * transaction at a time, so concurrent transactions never update the same row (no hot row); the
- * reader sums the shards. Maintenance folds the shards of past days into shard 0.
- */
+/** Per-day cohort counts kept by triggers; `shard` (the writer's pid) keeps concurrent writers off one row. */
 export const overviewDayCounts = pgTable(
   "overview_day_counts",
   {

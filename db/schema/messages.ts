@@ -92,13 +92,9 @@ export const emailMessages = pgTable(
     deliveryUnconfirmedAt: ts("delivery_unconfirmed_at"),
     /** Bodies, variables and stored MIME removed (retention or erase); metadata and events stay. */
     contentPurgedAt: ts("content_purged_at"),
-    /** The message this one is a resend of (lib/sending/resend-message.ts); null for any other send. */
     /** When delivery may start (docs/api.md#decided-scheduled-sends); null: at once. */
     scheduledAt: ts("scheduled_at"),
-    /**
-     * Set by delivery, with a conditional update, just before a network provider gets the message: from
-     * then on it can no longer be cancelled or rescheduled (lib/domain/messages/cancel-message.ts).
-     */
+    /** Set just before a network provider gets the message: from then on it cannot be cancelled or rescheduled. */
     handedOverAt: ts("handed_over_at"),
     resentFromId: text("resent_from_id").references((): AnyPgColumn => emailMessages.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -120,42 +116,29 @@ export const emailMessages = pgTable(
     index("email_messages_reference_idx")
       .on(t.referenceId)
       .where(sql`${t.referenceId} <> ''`),
-    // The Emails page's "Scheduled" filter, soonest first.
     index("email_messages_scheduled_idx")
       .on(t.workspaceId, t.scheduledAt)
       .where(sql`${t.scheduledAt} is not null`),
     index("email_messages_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
-    // The unconfirmed-delivery check reads only sent, unconfirmed, undelivered messages.
     index("email_messages_unconfirmed_idx")
       .on(t.sentAt)
       .where(sql`${t.sentAt} is not null and ${t.deliveredAt} is null and ${t.deliveryUnconfirmedAt} is null`),
-    // Retention walks messages whose content is still stored, oldest first.
     index("email_messages_retention_idx")
       .on(t.createdAt)
       .where(sql`${t.contentPurgedAt} is null`),
-    // Subject search (ILIKE '%…%'): trigrams, so any substring of 3+ characters is index-backed
-    // (docs/dashboard/emails.md#searching-by-subject). The migration creates pg_trgm first.
+    // Trigrams back ILIKE '%…%' subject search (docs/dashboard/emails.md#searching-by-subject).
     index("email_messages_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")),
-    // "Resent as …" on the original's page.
     index("email_messages_resent_from_idx")
       .on(t.resentFromId)
       .where(sql`${t.resentFromId} is not null`),
   ],
 );
 
-/**
- * Each message's bare `to` addresses, one row each, in the order the recipient filter pages in: the
- * Emails page's and GET /v1/email_messages' `to` filter and a contact's messages walk this primary
- * key newest first and stop at the page (an index-backed keyset), where a GIN index on
- * email_messages.to_addresses found every message to the address and sorted them. Written by a
- * statement trigger on email_messages' inserts (the migration; to_addresses never changes after).
- */
+/** Each message's bare `to` addresses, one row each: the `to` filter pages this primary key as a keyset. */
 export const emailMessageRecipients = pgTable(
   "email_message_recipients",
   {
-    // No foreign key: the rows follow their message, inserted by one statement trigger and deleted by
-    // another (migrations 0009 and 0012), so a workspace's deletion clears them through its messages.
-    // A key would be one more key-share lock of the workspace row per accepted message.
+    // No foreign key: triggers keep the rows with their message; a key would lock the workspace row per message.
     workspaceId: text("workspace_id").notNull(),
     address: text("address").notNull(),
     createdAt: createdAt(),
@@ -168,9 +151,7 @@ export const emailMessageLogs = pgTable(
   "email_message_logs",
   {
     id: text("id").primaryKey(),
-    // No foreign key of its own: the message's covers it (a log row cannot outlive its message, and
-    // a workspace's deletion cascades through its messages). Each one was a key-share lock of the
-    // workspace row per event on the accept path (docs/benchmarks.md#fewer-foreign-keys-on-the-accept-path).
+    // The message's foreign key covers it (docs/benchmarks.md#fewer-foreign-keys-on-the-accept-path).
     workspaceId: text("workspace_id").notNull(),
     emailMessageId: text("email_message_id")
       .notNull()
@@ -193,10 +174,7 @@ export const emailMessageLogs = pgTable(
   ],
 );
 
-/**
- * metaId idempotency (docs/api.md#decided-idempotency): one row per workspace, endpoint scope, metaId and body hash.
- * The primary key makes two identical concurrent requests create one resource.
- */
+/** metaId idempotency (docs/api.md#decided-idempotency): two identical concurrent requests create one resource. */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
@@ -212,22 +190,13 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.scope, t.metaId, t.requestHash] })],
 );
 
-/**
- * A request handed to Resend, committed before it is sent (lib/delivery/providers/resend/resend-handoffs.ts):
- * its Idempotency-Key, the messages it carries (in the order of its emails) and, for a batch, its exact
- * body. A message named here is only ever sent again as this same request, so a worker killed before
- * recording Resend's answer gets that answer back on the retry, never a second email. Purged after
- * 24 hours, how long Resend keeps a key.
- */
+/** A request to Resend, committed before it is sent and only ever replayed as is: a retry never sends twice. */
 export const resendHandoffs = pgTable(
   "resend_handoffs",
   {
     idempotencyKey: text("idempotency_key").primaryKey(),
     messageIds: text("message_ids").array().notNull(),
-    /**
-     * POST /emails/batch: the emails as sent. json, not jsonb: the text is kept as written, key order
-     * included, so the replay is the same body. Null for POST /emails (one message, rebuilt from its row).
-     */
+    /** POST /emails/batch's body; json, not jsonb, so the replay keeps its key order. Null for POST /emails. */
     emails: json("emails").$type<Array<Record<string, unknown>>>(),
     createdAt: createdAt(),
   },

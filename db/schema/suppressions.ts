@@ -5,7 +5,7 @@ import { workspaces } from "./workspaces";
 
 export const SUPPRESSION_REASONS = ["HARD_BOUNCE", "COMPLAINT", "MANUAL"] as const;
 
-/** The workspace's suppression list: later live sends to these addresses are suppressed (docs/api.md#decided-unsubscribe-groups-suppression-contacts). */
+/** Later live sends to these addresses are suppressed (docs/api.md#decided-unsubscribe-groups-suppression-contacts). */
 export const suppressions = pgTable(
   "suppressions",
   {
@@ -16,7 +16,6 @@ export const suppressions = pgTable(
     /** Lower-cased address. */
     email: text("email").notNull(),
     reason: text("reason", { enum: SUPPRESSION_REASONS }).notNull(),
-    /** The message whose bounce or complaint put the address here. */
     emailMessageId: text("email_message_id"),
     detail: text("detail"),
     createdAt: createdAt(),

@@ -5,11 +5,7 @@ import { users, workspaces } from "./workspaces";
 export const TEMPLATE_KINDS = ["code", "blocks"] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
-/**
- * A template's editable content. `code` templates are edited as Liquid HTML; `blocks` templates keep an
- * EmailBuilder.js document in `blocks` and `bodyHtml` holds the Liquid HTML compiled from it at save
- * time, so every template is sent through the one renderer from `bodyHtml` (docs/architecture.md#rules-that-carry-weight, rule 2).
- */
+/** `bodyHtml` always holds the Liquid HTML that is sent, compiled at save time for `blocks` templates. */
 export const templates = pgTable(
   "templates",
   {
@@ -27,9 +23,7 @@ export const templates = pgTable(
     /** Strict: a variable missing from the data is a TEMPLATE_RENDER_ERROR instead of "". */
     strict: boolean("strict").notNull().default(false),
     kind: text("kind", { enum: TEMPLATE_KINDS }).notNull().default("code"),
-    /** The EmailBuilder.js document of a `blocks` template; null for `code`. */
     blocks: jsonb("blocks").$type<Record<string, unknown>>(),
-    /** The number of the current version (template_versions.version). */
     version: integer("version").notNull().default(1),
     /** Who saved the current version; null when the CLI or API did, or the user was removed. */
     updatedByUserId: text("updated_by_user_id").references(() => users.id, { onDelete: "set null" }),
@@ -60,7 +54,6 @@ export const templateVersions = pgTable(
     strict: boolean("strict").notNull(),
     kind: text("kind", { enum: TEMPLATE_KINDS }).notNull(),
     blocks: jsonb("blocks").$type<Record<string, unknown>>(),
-    /** Set when this version was made by restoring an earlier one. */
     restoredFromVersion: integer("restored_from_version"),
     createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),

@@ -3,11 +3,7 @@ import { bigint, bigserial, boolean, index, integer, pgTable, text } from "drizz
 import { createdAt, ts, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
-/**
- * Where a workspace wants its events POSTed (docs/webhooks.md). The signing secret is stored encrypted
- * (lib/foundation/crypto/secret-box.ts); during a rotation the previous one stays valid until its expiry and
- * deliveries are signed with both.
- */
+/** Where a workspace wants its events POSTed (docs/webhooks.md); during a secret rotation, deliveries carry both. */
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
@@ -20,7 +16,7 @@ export const webhookEndpoints = pgTable(
     /** The event types it wants; null: every type, including ones added later. */
     eventTypes: text("event_types").array(),
     enabled: boolean("enabled").notNull().default(true),
-    /** Why the service disabled it (failing for days, or too many failed deliveries in a row); null when a person did. */
+    /** Why the service disabled it (failing for days, or too many failures in a row); null when a person did. */
     disabledReason: text("disabled_reason"),
     secretEncrypted: text("secret_encrypted").notNull(),
     previousSecretEncrypted: text("previous_secret_encrypted"),
@@ -37,13 +33,7 @@ export const webhookEndpoints = pgTable(
   (t) => [index("webhook_endpoints_workspace_idx").on(t.workspaceId, t.createdAt, t.id)],
 );
 
-/**
- * The outbox and the pullable feed in one table: one row per recorded timeline event that maps to a
- * webhook type, written by lib/records/timeline in the transaction that records the event. It holds ids, not
- * the payload: the payload is built when it is sent or served. `txId` (the writing transaction's id)
- * and `seq` order the feed: a reader only takes rows of transactions older than every running one
- * (pg_snapshot_xmin), so a cursor never skips an event that commits late.
- */
+/** Outbox and feed; readers take only rows older than every running transaction, so a late commit is not skipped. */
 export const webhookEvents = pgTable(
   "webhook_events",
   {
@@ -57,9 +47,7 @@ export const webhookEvents = pgTable(
       .default(sql`(pg_current_xact_id()::text)::bigint`),
     type: text("type").notNull(),
     emailMessageId: text("email_message_id"),
-    /** The EmailMessageLog (email_message_logs.id) the event carries. */
     logId: text("log_id"),
-    /** The workflow run of a workflow_run.* event. */
     workflowRunId: text("workflow_run_id"),
     bot: boolean("bot").notNull().default(false),
     createdAt: createdAt(),
@@ -128,7 +116,6 @@ export const webhookAttempts = pgTable(
     /** HTTP status; null when no answer came (timeout, refused, closed, blocked target). */
     status: integer("status"),
     latencyMs: integer("latency_ms").notNull(),
-    /** The first 4 KB of the response body. */
     responseBody: text("response_body"),
     error: text("error"),
     createdAt: createdAt(),

@@ -55,13 +55,11 @@ export const workflowRuns = pgTable(
     workflowKey: text("workflow_key"),
     sandbox: boolean("sandbox").notNull(),
     status: text("status", { enum: WORKFLOW_RUN_STATUSES }).notNull(),
-    /** Why a run was skipped or failed, in a sentence. */
     reason: text("reason"),
     variables: jsonb("variables").$type<Record<string, unknown>>().notNull().default({}),
     metaId: text("meta_id"),
     /** Steps are copied at trigger time: editing a workflow never changes a run in flight. */
     steps: jsonb("steps").$type<WorkflowStep[]>().notNull().default([]),
-    /** Index of the next step to run. */
     nextStep: integer("next_step").notNull().default(0),
     completedAt: ts("completed_at"),
     createdAt: createdAt(),
@@ -69,7 +67,6 @@ export const workflowRuns = pgTable(
   },
   (t) => [
     index("workflow_runs_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
-    // A workflow's runs (builder list figures) and the set-null when a workflow is deleted.
     index("workflow_runs_workflow_created_idx").on(t.workflowId, t.createdAt),
   ],
 );

@@ -10,12 +10,8 @@ export const workspaces = pgTable("workspaces", {
   sendingPaused: boolean("sending_paused").notNull().default(false),
   pausedReason: text("paused_reason"),
   pausedAt: ts("paused_at"),
-  /** Paused by the bounce/complaint guard rather than by an admin. */
   pausedAutomatically: boolean("paused_automatically").notNull().default(false),
-  /**
-   * When sending last resumed: the automatic-pause guard counts only bounces and complaints after it,
-   * so the ones that caused a pause cannot pause the workspace again right after a resume.
-   */
+  /** The automatic-pause guard counts only bounces and complaints after this, so a resume is not re-paused. */
   resumedAt: ts("resumed_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -51,7 +47,6 @@ export const memberships = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("memberships_user_idx").on(t.userId)],
 );
 
-/** Auth.js adapter tables: OAuth accounts, database sessions, magic-link tokens. */
 export const accounts = pgTable(
   "accounts",
   {
