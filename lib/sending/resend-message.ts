@@ -28,7 +28,7 @@ export interface ResendInput {
 }
 
 /**
- * "Resend" (POST /v1/email_messages/:id/resend and the message page; docs/api.md#resending-a-message):
+ * "Resend" (POST /v1/email_messages/:id/resend and the message page; docs/api.md#post-v1email_messagesidresend):
  * a new message with the original's stored content (addresses, subject, bodies, headers, attachment
  * references, variables, metadata, group and template id), linked by `resentFromId`, accepted through
  * the one accept path, so pausing, suppression (at delivery), test mode and idempotency apply as for any

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { decryptSecret, encryptSecret } from "@/lib/foundation/crypto/secret-box";
 
 const PURPOSE = "webhook-endpoint-secret";
-/** How long a rotated-out secret still signs (docs/webhooks.md#rotating-the-secret). */
+/** How long a rotated-out secret still signs (docs/webhooks.md#signing-and-verifying). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
