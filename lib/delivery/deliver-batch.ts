@@ -1,13 +1,6 @@
 /**
- * Delivers a batch of jobs in the order of pipeline/'s numbered files:
- *   1 load     the messages still to deliver, their workspace's state and their provider
- *   2 hold     a paused workspace's messages move to PAUSED instead
- *   3 check    suppressed recipients filtered out, sender domains checked
- *   4 build    the mail a provider gets, or why nothing is sent
- *     claim    network mails handed over together (claims.ts: a cancel or reschedule since 1 wins)
- *   5 send     each mail to its provider
- *   6 record   each answer as soon as it is in (a transactional provider: in the claim's transaction)
- *   7 results  each job's result for the queue: done, or an error to retry
+ * Delivery in the order of pipeline/'s numbered files: 1 load, 2 hold (paused workspaces), 3 check (suppressions,
+ * senders), 4 build, then claim (a cancel or reschedule since 1 wins), 5 send, 6 record, 7 job results.
  * No step imports a later step or this file; the row claims they share are in pipeline/claims.ts.
  */
 import "server-only";
@@ -25,12 +18,7 @@ import { claim, handOver } from "./pipeline/claims";
 
 export type { DeliverContext, DeliveryItem } from "./pipeline/1-load-batch";
 
-/**
- * The delivery job for a batch of jobs (docs/api.md#decided-sending), with set-based reads: one query for
- * the messages and their workspaces' state, one for suppressions, one for sender domains. Returns one
- * entry per item, in order: null when its job is done, or the Error that has the queue retry it (a
- * transient provider failure before the last attempt, or an unexpected error of that message).
- */
+/** One entry per item, in order: null when its job is done, or the Error the queue retries it with. */
 export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Error | null>> {
   const db = await getDb();
   const runs = await loadBatch(db, items);
@@ -89,11 +77,7 @@ async function withoutHeld(db: Db, runs: Run[], outcomes: Map<string, Error | nu
   return active;
 }
 
-/**
- * Claim or hand over, send and record, for each message on its own: SMTP sends run concurrently over
- * the pool, and a message's SENT is committed right after its 250, so a crash loses at most the
- * messages in flight, never a batch's worth (docs/delivery.md "Crash safety").
- */
+/** Each message on its own: its SENT commits right after its answer, so a crash loses only the mails in flight. */
 async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, Promise<Settled>>> {
   const results = new Map<string, Promise<Settled>>();
   const inTransaction = inTurns(TRANSACTIONS_AT_ONCE);
@@ -103,8 +87,7 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
   }
   const network = mails.filter((entry) => !entry.provider.transactional);
   if (network.length === 0) return results;
-  // A message cancelled or rescheduled since it was loaded is not sent. Retries and a second worker are
-  // still harmless (the message id is the idempotency key such a provider gets; recording re-checks).
+  // Cancelled or rescheduled since loading: not sent. Retries stay harmless (the message id is the idempotency key).
   const unsent = await handOver(
     db,
     network.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })),
@@ -119,8 +102,7 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
       });
       continue;
     }
-    // Each in a slot of the process's unrecorded gate (unrecorded-gate.ts) from before the hand-off
-    // until its outcome is committed: what a SIGKILL can send twice is bounded.
+    // An unrecorded-gate slot until the outcome commits bounds what a SIGKILL can send twice.
     for (const entry of group) {
       results.set(
         entry.mail.messageId,

@@ -9,22 +9,14 @@ import type { DeliveryProvider } from "./provider";
 import { getDeliveryProvider } from "./registry";
 
 const CHUNK = 500;
-/**
- * How far back past the threshold a run looks. Each run (every 5 minutes) flags what crossed the
- * threshold since the last; this bounds the scan of the rows that never leave the partial index
- * (bounced or failed after sending) and still covers a worker that was down for days.
- */
+// Bounds the scan of rows that never leave the partial index, yet covers a worker down for days.
 const LOOKBACK_MS = 7 * 24 * 3600 * 1000;
 /** One flag per message: recordEvent keeps a providerEventId once. */
 export const UNCONFIRMED_EVENT_ID = "postwerk:delivery-unconfirmed";
 
 /**
- * The scheduled check (every 5 minutes, lib/entry/worker/worker.ts): a live message the provider accepted more
- * than DELIVERY_UNCONFIRMED_AFTER_MINUTES ago with no delivery, bounce, complaint or error since gets
- * EMAIL_MESSAGE_DELIVERY_UNCONFIRMED (sets deliveryUnconfirmedAt) instead of staying silent. Only for
- * a provider that reports delivery (confirmsDelivery: Resend), and only messages that provider sent
- * (their SENT event's providerEventId), so a switch of DELIVERY_PROVIDER flags nothing old. Reads the
- * partial index email_messages_unconfirmed_idx. 0 minutes turns the check off.
+ * EMAIL_MESSAGE_DELIVERY_UNCONFIRMED for live messages sent DELIVERY_UNCONFIRMED_AFTER_MINUTES ago with no news
+ * since. Only messages the current provider sent, so a switch of DELIVERY_PROVIDER flags nothing old.
  */
 export async function flagUnconfirmedDeliveries(
   options: { provider?: DeliveryProvider; now?: Date } = {},

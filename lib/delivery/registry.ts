@@ -6,10 +6,7 @@ import { resendProvider } from "./providers/resend/resend-provider";
 import { getSesProvider } from "./providers/ses/ses-provider";
 import { getSmtpProvider } from "./providers/smtp/smtp-provider";
 
-/**
- * The delivery provider chosen by DELIVERY_PROVIDER (docs/architecture.md#rules-that-carry-weight, rule 6). Called when workers
- * start, so a misconfiguration stops the process with a plain message instead of failing each job.
- */
+/** Called when workers start, so a misconfiguration stops the process with a plain message, not failed jobs. */
 export function getDeliveryProvider(): DeliveryProvider {
   const name = env().DELIVERY_PROVIDER;
   switch (name) {
@@ -25,10 +22,8 @@ export function getDeliveryProvider(): DeliveryProvider {
       return resendProvider({ apiKey: RESEND_API_KEY, baseUrl: RESEND_BASE_URL });
     }
     case "smtp":
-      // Throws a plain message when SMTP_URL is missing or not smtp(s)://.
       return getSmtpProvider();
     case "ses":
-      // Throws a plain message when AWS_REGION is missing.
       return getSesProvider();
   }
 }

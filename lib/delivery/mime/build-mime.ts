@@ -38,13 +38,7 @@ export interface BuiltMime {
   messageIdHeader: string;
 }
 
-/**
- * Builds the real MIME message in one synchronous pass: Message-ID `<{messageId}@{sending domain}>`,
- * From, To, Cc, Reply-To, References, Subject, Date, List-Unsubscribe (group mail), text and HTML as
- * alternatives, inline `cid` parts related to the HTML, attachments. It writes what nodemailer's
- * MailComposer wrote (same structure, header encodings and address rules; the tests compare the two
- * parsed) at a fraction of its cost, with every line break CRLF.
- */
+/** The MIME in one synchronous pass, as nodemailer's MailComposer wrote it (the tests compare both parsed). */
 export async function buildMime(messageId: string, fields: MailFields, date: Date = new Date()): Promise<BuiltMime> {
   const header = messageIdHeader(messageId, fields.from);
   const from = addressList([fields.from]);
@@ -87,10 +81,7 @@ function addField(headers: string[], key: string, value: string): void {
   if (value.trim()) headers.push(headerField(key, value));
 }
 
-/**
- * Space-separated `<msg-id>`s: whitespace inside each `<…>` removed, brackets added where missing
- * (MimeNode's rule). Nothing for an empty value.
- */
+/** Space-separated `<msg-id>`s, inner whitespace removed and missing brackets added (MimeNode's rule). */
 function references(value: string): string {
   const cleaned = value
     .replace(/\r?\n|\r/g, " ")
@@ -112,11 +103,7 @@ function references(value: string): string {
     .join(" ");
 }
 
-/**
- * MailComposer's tree: text and HTML as multipart/alternative; attachments with a `cid` (when there
- * is HTML) in a multipart/related with the HTML; the others after the body in a multipart/mixed. A
- * single part is the body itself. Boundaries: a random base per message plus the part's number.
- */
+/** MailComposer's tree: text/HTML alternatives, `cid` parts related to the HTML, other attachments mixed after. */
 function messageBody(fields: MailFields): Part {
   const base = randomUUID().replaceAll("-", "").slice(0, 16);
   let multiparts = 0;

@@ -6,7 +6,6 @@ import { domains } from "@/db/schema/index";
 import { decryptSecret } from "@/lib/foundation/crypto/secret-box";
 import { DKIM_KEY_PURPOSE } from "@/lib/domain/domains/add-domain";
 
-/** What nodemailer's `dkim` option takes for one signature. */
 export interface DkimSigningKey {
   domainName: string;
   keySelector: string;
@@ -14,19 +13,11 @@ export interface DkimSigningKey {
   privateKey: KeyObject;
 }
 
-/**
- * Decrypted keys are kept for a few minutes per workspace and domain: decrypting is cheap, but the
- * lookup is one query per message otherwise. A domain removed and added again (a new key pair) signs
- * with its old key for at most this long; receivers then see a failing signature, not a lost message.
- */
+// Saves a query per message; a domain re-added with a new key pair signs with the old one for at most this long.
 const CACHE_TTL_MS = 5 * 60_000;
 const cache = new Map<string, { key: DkimSigningKey; expiresAt: number }>();
 
-/**
- * Decrypted and parsed keys by their sealed form, for callers that read the domain row themselves (the
- * batch delivery path reads every domain of a batch in one query). Keyed by the ciphertext, so a new
- * key pair is never signed with the old key; the TTL only bounds how long removed keys stay in memory.
- */
+// Keyed by the ciphertext, so a new key pair is never signed with the old key; the TTL bounds memory.
 const unsealed = new Map<string, { key: KeyObject; expiresAt: number }>();
 
 export function dkimSigningKeyFromRow(domainName: string, row: { selector: string; sealed: string }): DkimSigningKey {
@@ -41,11 +32,7 @@ export function dkimSigningKeyFromRow(domainName: string, row: { selector: strin
   return { domainName: domainName.toLowerCase(), keySelector: row.selector, privateKey: hit.key };
 }
 
-/**
- * The DKIM key of the sending domain within the message's workspace (the domain row named exactly
- * like the sender's domain, as assertSenderDomainVerified requires), or null when the workspace has no
- * such domain.
- */
+/** The key of the workspace's domain named exactly as the sender's, or null when it has none. */
 export async function getDkimSigningKey(
   db: Executor,
   workspaceId: string,
@@ -66,7 +53,7 @@ export async function getDkimSigningKey(
   return key;
 }
 
-/** Drops every cached key (tests; a future "rotate DKIM key" use case). */
+/** Drops every cached key (tests). */
 export function forgetDkimKeys(): void {
   cache.clear();
   unsealed.clear();

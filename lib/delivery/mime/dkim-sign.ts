@@ -14,18 +14,13 @@ const SIGNED_FIELDS = (
   .split(":");
 
 export interface DkimSignOptions {
-  /**
-   * Fields left out of the signature because the next hop rewrites them: Amazon SES replaces Message-ID
-   * and Date (its "manual DKIM signing" guidance says not to sign them), which would break the signature.
-   */
+  /** Fields the next hop rewrites (SES: Message-ID and Date), which would break the signature. */
   unsignedFields?: string[];
 }
 
 /**
- * The message with a DKIM-Signature prepended (rsa-sha256, relaxed/relaxed), the signature nodemailer's
- * `dkim` option would add, computed on the whole message at once instead of through its streams, and
- * with the RSA operation on libuv's thread pool (crypto.sign with a callback) so the event loop keeps
- * sending and recording meanwhile. Headers and body are hashed as the UTF-8 bytes the relay receives.
+ * The DKIM-Signature nodemailer's `dkim` option would add (rsa-sha256, relaxed/relaxed), the RSA operation on
+ * libuv's thread pool so the event loop keeps sending meanwhile.
  */
 export async function dkimSign(raw: string, key: DkimSigningKey, options: DkimSignOptions = {}): Promise<string> {
   const split = raw.indexOf("\r\n\r\n");

@@ -17,9 +17,7 @@ export interface AddressList {
   addresses: string[];
 }
 
-// The rules below are MimeNode's (nodemailer/lib/mime-node), so headers and envelopes read as they did
-// when MailComposer built them: RFC 5321 atext plus the non-ASCII that SMTPUTF8 allows; a dot-atom or
-// a quoted-string local part goes out as it is, anything else is quoted.
+// MimeNode's rules (nodemailer/lib/mime-node), so headers and envelopes read as MailComposer built them.
 const ATEXT = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~\\x80-\\uFFFF]";
 const DOT_ATOM = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*$`);
 const QUOTED_STRING = /^"(?:[^"\\]|\\[\s\S])*"$/;
@@ -40,14 +38,8 @@ export function addressList(entries: readonly string[]): AddressList {
 }
 
 /**
- * One stored entry as MailComposer read it, by the code base's one address parser (lib/foundation/addresses):
- * the two shapes nearly every entry has, `addr` and `Plain Name <addr>`, through its shortcut, anything
- * else through email-addresses, shaped as nodemailer's addressparser shaped it so headers and envelopes
- * stay what MailComposer built (build-mime-parity.test.ts compares the two on every shape): a comment
- * names a mailbox that has no display name (`jane@example.com (Jane)` goes out as
- * `Jane <jane@example.com>`), a local part that is no dot-atom is quoted again (`"a b"@example.com`
- * keeps its quotes), groups keep their members (`undisclosed-recipients:;` included). An entry that
- * does not parse names nobody (the API accepts only entries that parse).
+ * One stored entry shaped as nodemailer's addressparser shaped it, so headers and envelopes stay what MailComposer
+ * built (build-mime-parity.test.ts). An entry that does not parse names nobody.
  */
 export function parseEntry(entry: string): readonly Address[] {
   const simple = parseSimpleMailbox(entry);
@@ -62,10 +54,7 @@ export function parseEntry(entry: string): readonly Address[] {
   return parsed;
 }
 
-/**
- * Entries the full parser read, remembered: it costs some 20–50 µs an entry (several times
- * addressparser's), and a batch repeats its sender (`Zoë's Shop <shop@…>` is no shortcut entry).
- */
+// The full parser is slow next to the shortcut, and a batch repeats its sender.
 const REMEMBERED = 1000;
 const remembered = new Map<string, readonly Address[]>();
 
@@ -92,9 +81,8 @@ function formatAddress(parsed: Address, addresses: string[]): string {
 }
 
 /**
- * Control characters and stray angle brackets removed; the domain an A-label (a U-label when the
- * local part is non-ASCII and the address needs SMTPUTF8 anyway); a domain literal split off at its
- * own `@`, so `a@[x@evil.com]` does not reach evil.com.
+ * Controls and stray angle brackets removed, the domain an A-label (U-label when SMTPUTF8 is needed anyway);
+ * a domain literal splits at its own `@`, so `a@[x@evil.com]` does not reach evil.com.
  */
 export function normalizeAddress(raw: string): string {
   const address = raw.replace(/[\x00-\x1F\x7F<>]+/g, " ").trim();

@@ -26,10 +26,7 @@ export function serializePart(part: Part): string {
   return `${[headerField("Content-Type", part.contentType), ...part.headers].join("\r\n")}\r\n\r\n${part.body}`;
 }
 
-/**
- * A multipart of the children, in order: each after a `--boundary` line, the closing delimiter
- * CRLF-terminated. The boundary is quoted (it starts with `-`), never found in encoded content.
- */
+/** The boundary is quoted (it starts with `-`) and never occurs in encoded content. */
 export function multipart(subtype: string, boundary: string, children: Part[]): Part {
   let body = "";
   for (let i = 0; i < children.length; i++)
@@ -43,11 +40,7 @@ export function crlf(text: string): string {
   return /\r(?!\n)|(?<!\r)\n/.test(text) ? text.replace(/\r\n|\r|\n/g, "\r\n") : text;
 }
 
-/**
- * A UTF-8 text part (`plain` or `html`): 7bit when it is printable ASCII in lines of at most 76
- * characters; otherwise quoted-printable (76-character lines, soft breaks) when the text is mostly
- * Latin letters, base64 when it is not. An empty text has no body and no encoding.
- */
+/** 7bit when printable ASCII in lines of ≤76; else quoted-printable for mostly Latin text, base64 otherwise. */
 export function textPart(subtype: "plain" | "html", text: string): Part {
   if (!text) return { contentType: `text/${subtype}`, headers: [], body: "" };
   const contentType = `text/${subtype}; charset=utf-8`;
@@ -64,7 +57,6 @@ function hasLongLines(text: string): boolean {
   return text.length > 128 * 1024 || /^.{77,}/m.test(text);
 }
 
-/** Base64 in lines of 76 characters. */
 export function base64Lines(content: Buffer): string {
   const encoded = content.toString("base64");
   if (encoded.length <= 76) return encoded;
@@ -74,12 +66,8 @@ export function base64Lines(content: Buffer): string {
 }
 
 /**
- * An attachment part as MailComposer made it: base64 with `Content-Disposition: attachment`, or
- * `inline` for an image referenced by `cid`; the file name as `name=` (an encoded-word where
- * non-ASCII) and `filename=` (RFC 2231 when non-ASCII or long). A message/* part cannot be encoded
- * (RFC 2046 5.2.1), so it goes inline as 7bit or 8bit text (base64 application/octet-stream when its
- * bytes are not UTF-8). A multipart/* type would need a
- * boundary and parts of its own: such bytes are labelled application/octet-stream instead.
+ * An attachment part as MailComposer made it. A message/* part cannot be encoded (RFC 2046 5.2.1), so it goes
+ * inline as text; a multipart/* type would need parts of its own, so it goes as application/octet-stream.
  */
 export function attachmentPart(attachment: MimeAttachment, index: number): Part {
   let type = attachment.contentType || detectMimeType(attachment.filename || "bin");
@@ -117,7 +105,6 @@ function attachmentContentType(type: string, filename: string | undefined): stri
   return `${buildHeaderValue(structured)}; name=${name}`;
 }
 
-/** `<cid>` without inner angle brackets, line breaks or control characters. */
 function contentId(cid: string): string {
   return `<${cid
     .replace(/[<>]/g, "")

@@ -1,9 +1,6 @@
 import { encodeWord, encodeWords, foldLines } from "@/internals/nodemailer";
 
-/**
- * The RFC 2047 encoding for a text: Q when it has more Latin letters than non-ASCII or control
- * characters (mostly readable as it is), B otherwise. MimeNode's rule, so words encode as before.
- */
+/** RFC 2047 Q when Latin letters outnumber the rest, else B: MimeNode's rule. */
 export function wordEncoding(value: string): "Q" | "B" {
   let nonLatin = 0;
   let latin = 0;
@@ -15,11 +12,7 @@ export function wordEncoding(value: string): "Q" | "B" {
   return nonLatin < latin ? "Q" : "B";
 }
 
-/**
- * An unstructured header value (Subject, List-Unsubscribe): line breaks become spaces; a value with
- * non-ASCII text, a quote or an encoded-word look-alike is encoded whole (some clients drop the
- * spaces around a partly encoded value), with control characters forced into encoded-words.
- */
+/** Encoded whole when needed: some clients drop the spaces around a partly encoded value. */
 export function unstructuredValue(raw: string): string {
   const value = raw.replace(/\r?\n|\r/g, " ");
   return /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(value)

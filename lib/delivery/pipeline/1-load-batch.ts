@@ -13,12 +13,9 @@ export interface DeliverContext {
   attempt: number;
   /** The queue gives up after this attempt: a transient provider failure is then recorded as FAILED. */
   lastAttempt?: boolean;
-  /** Overrides the configured provider (tests; later perhaps a per-workspace choice). */
+  /** Overrides the configured provider (tests). */
   provider?: DeliveryProvider;
-  /**
-   * Tests only: runs once the batch's messages are loaded and before any is handed over, the window
-   * in which a cancel or reschedule races a worker that already holds the job.
-   */
+  /** Tests only: runs between loading and hand-over, where a cancel or reschedule races the worker. */
   afterLoad?: () => Promise<void>;
 }
 
@@ -28,10 +25,7 @@ export interface DeliveryItem {
 }
 
 const m = emailMessages;
-/**
- * The columns delivery reads: only these, not the whole row. The rest (variables, metadata, twenty
- * timestamps) would be fetched, parsed and collected again for every message of every batch.
- */
+// Not the whole row: the rest would be fetched and parsed again for every message of every batch.
 const deliveryColumns = {
   id: m.id,
   workspaceId: m.workspaceId,
@@ -48,7 +42,7 @@ const deliveryColumns = {
   bodyText: m.bodyText,
   headers: m.headers,
   attachments: m.attachments,
-  // The acceptance time: the start of the accept → sent latency (postwerk_delivery_accept_to_sent_seconds).
+  // The start of postwerk_delivery_accept_to_sent_seconds.
   createdAt: m.createdAt,
   // Matched against the job's own time: a job made before a reschedule does nothing.
   scheduledAt: m.scheduledAt,
@@ -63,16 +57,12 @@ export interface Deliverable {
   trackingEnabled: boolean;
 }
 
-/** A message to deliver, with its job's context and the provider it goes to. */
 export interface Run extends Deliverable {
   context: DeliverContext;
   provider: DeliveryProvider;
 }
 
-/**
- * Step 1: the batch's messages still to deliver, each with its job's context and its provider. A
- * message named by two jobs of the batch (a retry and a resume) is delivered once for both.
- */
+/** Step 1. A message named by two jobs of the batch (a retry and a resume) is delivered once for both. */
 export async function loadBatch(db: Executor, items: DeliveryItem[]): Promise<Run[]> {
   const deliverable = await loadDeliverableMessages(
     db,
@@ -94,10 +84,8 @@ export async function loadBatch(db: Executor, items: DeliveryItem[]): Promise<Ru
 }
 
 /**
- * The batch's messages that are still to deliver, by id, in one query (with their workspace's sending
- * state and tracking flag): live, PENDING, unsent, in the workspace their job names (a job naming
- * another workspace is ignored, as an unknown id is), and due by the job's time: a job whose
- * `scheduledAt` is not the message's (made before a reschedule) is ignored too, the newer job delivers.
+ * Live, PENDING, unsent, in the workspace their job names, and due at the job's own time: a job made before a
+ * reschedule is ignored, the newer job delivers.
  */
 async function loadDeliverableMessages(db: Executor, jobs: DeliverMessageJob[]): Promise<Map<string, Deliverable>> {
   const ids = [...new Set(jobs.map((job) => job.messageId))];

@@ -7,11 +7,8 @@ import { heldSentence, lockPausedWorkspaces } from "@/lib/domain/workspaces/send
 import { claim } from "./claims";
 
 /**
- * Step 2, before anything is sent: when the message's workspace is paused, a PENDING message (its
- * job queued before the pause) moves to PAUSED instead of being sent, and the job ends; resumeSending
- * enqueues a new one. Returns true when the message is held. The common case (not
- * paused) costs one primary-key read; the hold itself re-checks under the workspace lock, so a resume
- * running at the same moment either sees the message PAUSED or this finds the workspace resumed.
+ * Step 2: true when the message moved to PAUSED (resumeSending enqueues a new job). Re-checked under the workspace
+ * lock, so a concurrent resume either sees the message PAUSED or this finds the workspace resumed.
  */
 export async function holdIfPaused(db: Db, message: { id: string; workspaceId: string }): Promise<boolean> {
   const [workspace] = await db

@@ -7,18 +7,10 @@ import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import { dkimSigningKeyFromRow, type DkimSigningKey } from "../mime/dkim-keys";
 import type { Message } from "./1-load-batch";
 
-/**
- * A message's sender as delivery sees it: whether it may send, and with which DKIM key. `signingKey`
- * decrypts the domain's DKIM key on first call: only providers that sign MIME ask for it.
- */
+/** `signingKey` decrypts the DKIM key on first call: only providers that sign MIME ask for it. */
 export type SenderCheck = { ok: true; signingKey: () => DkimSigningKey | undefined } | { ok: false; reason: string };
 
-/**
- * Step 3, beside the suppression filter: the sender check of every message (docs/api.md#decided-errors:
- * a domain unverified between acceptance and delivery fails the message), with one query for all the
- * batch's (workspace, domain) pairs. The DKIM key comes with the row; it is decrypted and parsed once
- * per key (mime/dkim-keys.ts), not per message, and only when the provider signs MIME itself.
- */
+/** Step 3: a domain unverified since acceptance fails the message (docs/api.md#decided-errors). */
 export async function checkSenders(db: Executor, messages: Message[]): Promise<Map<string, SenderCheck>> {
   const wanted = new Map<string, { workspaceId: string; domain: string }>();
   const domainOf = new Map<string, string | null>();

@@ -12,7 +12,6 @@ import type { DeliveryProvider, OutboundMail } from "../provider";
 import type { Deliverable, Run } from "./1-load-batch";
 import type { SenderCheck } from "./3-check-senders";
 
-/** A message to hand over (the mail a provider gets), and how its job is to be treated. */
 export interface MailToSend {
   mail: OutboundMail;
   provider: DeliveryProvider;
@@ -28,14 +27,9 @@ export interface MailToSend {
 /** Why a message ends without a send (recorded by step 6): nobody left to send to, or a failure. */
 export type NothingToSend = { suppressedAll: SuppressedRecipient[] } | { failure: EventCode; sentence: string };
 
-/** What step 4 makes of a message: the mail to send, or why nothing is sent. */
 export type MailOrNothing = { send: MailToSend } | NothingToSend;
 
-/**
- * Step 4: the mail to hand over, or why the message ends without a send: every recipient suppressed
- * (docs/api.md#decided-unsubscribe-groups-suppression-contacts), a sender domain no longer verified
- * (docs/api.md#decided-errors), or uploaded attachments purged while the message waited.
- */
+/** Step 4: the mail, or why none: every recipient suppressed, the sender unverified, or attachments purged. */
 export async function buildMail(
   db: Executor,
   run: Run,
@@ -66,20 +60,13 @@ export async function buildMail(
   return { send };
 }
 
-/** The mail, or why it cannot be built (attachments purged while the message waited). */
 type OutboundMailOrReason = { ok: true; mail: OutboundMail } | { ok: false; reason: string };
 
-/**
- * The message as the provider gets it: recipients left after suppression, attachments read from
- * storage (only when it has any; bytes purged while the message waited make it `ok: false`), the HTML
- * with tracking applied (a delivery-time rewrite: the stored bodyHtml stays as rendered), and the MIME
- * when the provider needs it.
- */
+// Tracking is applied here, at delivery: the stored bodyHtml stays as rendered.
 async function buildOutboundMail(
   db: Executor,
   { message, trackingEnabled }: Deliverable,
   recipients: FilteredRecipients,
-  /** Null when the provider reads only the structured fields: no MIME is built then. */
   signing: { dkim: DkimSigningKey | undefined } | null,
 ): Promise<OutboundMailOrReason> {
   let attachments: MimeAttachment[] = [];

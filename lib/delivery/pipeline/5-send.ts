@@ -10,20 +10,14 @@ export interface Answer {
   startedAt: Date;
 }
 
-/**
- * Step 5: one mail through its provider. `db` is the claim's transaction for a transactional provider
- * (its send only writes there), the database otherwise.
- */
+/** Step 5: `db` is the claim's transaction for a transactional provider, the database otherwise. */
 export async function send(entry: MailToSend, db: Executor): Promise<Answer> {
   const startedAt = new Date();
   const result = await countHandoff(entry, entry.provider.send(entry.mail, { db, attempt: entry.attempt }));
   return { result, startedAt };
 }
 
-/**
- * Step 5 for a provider with sendMany (Resend's batch endpoint): the group's mails in one call, one
- * answer per mail, in order, each to be recorded as soon as it is in.
- */
+/** Step 5 for a provider with sendMany: one call, one answer per mail in order, each recorded as it comes. */
 export function sendMany(db: Executor, group: MailToSend[]): Array<Promise<Answer>> {
   const startedAt = new Date();
   const attempt = Math.min(...group.map((entry) => entry.attempt));
@@ -61,16 +55,9 @@ export function byProvider(entries: MailToSend[]): MailToSend[][] {
   return [...groups.values()];
 }
 
-/**
- * A batch's transactional sends (the local inbox, the simulator) run a few at a time, not all at
- * once: on the embedded database every transaction waits its turn for the one connection, in order,
- * and a hundred queued at once put each API request's statements behind all of them. A few at a time
- * keep the connection as busy and the queue ahead of a request short (with the event loop's turn
- * before each transaction, db/pglite-client.ts, what ended the send timeouts under load).
- */
+// On PGlite every transaction queues for the one connection: a few at a time keep API requests' wait short.
 export const TRANSACTIONS_AT_ONCE = 4;
 
-/** Runs the tasks given to it at most `limit` at a time, in the order given. */
 export function inTurns(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let running = 0;
   const waiting: Array<() => void> = [];

@@ -9,11 +9,7 @@ export function isPlainAcceptance({ result, suppressed }: DeliveryOutcome): bool
   return result.outcome === "accepted" && !result.delivered && suppressed.length === 0;
 }
 
-/**
- * Plain acceptances (isPlainAcceptance) recorded in ONE statement, committed on its own, by the
- * timeline's recordSentEvents. Returns the ids claimed; a message missing from it had been recorded by
- * another run (nothing changed for it).
- */
+/** Plain acceptances in one statement; returns the ids claimed (a missing one was recorded by another run). */
 export async function recordAcceptedSends(db: Executor, outcomes: DeliveryOutcome[]): Promise<Set<string>> {
   return recordSentEvents(
     db,
@@ -34,8 +30,7 @@ export async function recordAcceptedSends(db: Executor, outcomes: DeliveryOutcom
   );
 }
 
-/** A process's group commit of plain acceptances (lib/foundation/group-commit.ts): resolves true once the message's
- * record is committed, false if another run had recorded it. */
+/** Resolves true once the message's record is committed, false if another run had recorded it. */
 export function acceptedSendCommitter(db: Executor): GroupCommitter<DeliveryOutcome, boolean> {
   return new GroupCommitter(async (outcomes) => {
     const claimed = await recordAcceptedSends(db, outcomes);
@@ -43,5 +38,4 @@ export function acceptedSendCommitter(db: Executor): GroupCommitter<DeliveryOutc
   });
 }
 
-/** The process's committer for a database (docs/delivery.md "Crash safety"). */
 export const acceptedSendRecorder = committerPerDatabase(acceptedSendCommitter);

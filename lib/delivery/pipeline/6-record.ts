@@ -26,11 +26,7 @@ export interface DeliveryOutcome {
   suppressed: SuppressedRecipient[];
 }
 
-/**
- * Step 6 for a network send, as soon as its answer is in: a plain acceptance through the group
- * recorder (one statement for the answers that arrive together, 6-record-accepted.ts), anything else
- * in a transaction of its own (claim, re-checked under the row lock, and events).
- */
+/** Step 6 for a network send: a plain acceptance through the group recorder, anything else in its own transaction. */
 export async function recordAnswer(db: Db, entry: MailToSend, answer: Answer): Promise<ProviderResult> {
   const outcome = deliveryOutcome(entry, answer);
   // The provider has answered: from here a failure must not make the queue send the message again.
@@ -82,11 +78,7 @@ function deliveryOutcome(entry: MailToSend, { result, startedAt }: Answer): Deli
   };
 }
 
-/**
- * Records a provider's answer in the caller's transaction, if the message is still unsent; returns
- * false when another run recorded it meanwhile. An accepted send claims the row with the update that
- * stores its referenceId.
- */
+/** False when another run recorded the message meanwhile; an accepted send claims it by storing its referenceId. */
 async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcome): Promise<boolean> {
   const { message, result } = outcome;
   const claimed =
@@ -98,10 +90,7 @@ async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcome): Pro
   return true;
 }
 
-/**
- * SUPPRESSED (some recipients), then SENT and DELIVERED, or the failure; nothing for a retry to come.
- * The message is claimed and, when accepted, its referenceId stored (claimAndRecordResult, storeReferenceId).
- */
+/** SUPPRESSED (some recipients), then SENT and DELIVERED, or the failure; nothing for a retry to come. */
 async function recordResult(tx: Executor, outcome: DeliveryOutcome): Promise<void> {
   const { message, provider, result, startedAt, suppressed, lastAttempt } = outcome;
   const who = capitalizedDescription(provider);

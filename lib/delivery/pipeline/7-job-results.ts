@@ -30,11 +30,7 @@ export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/**
- * The batch's "messages handed to provider" info lines: one per provider and outcome, naming every
- * message, instead of a line per message (each a JSON line and a write to stdout).
- * A message's id still finds its line; its timeline has the details.
- */
+/** One "messages handed to provider" line per provider and outcome, not one per message. */
 export class HandedOverLog {
   private readonly groups = new Map<string, { provider: string; outcome: string; messageIds: string[] }>();
 

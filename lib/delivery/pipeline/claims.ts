@@ -4,12 +4,10 @@ import type { Executor } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { stillPending } from "@/lib/records/timeline/still-pending";
 
-// The checks that a message is still to deliver and is this run's: the row lock a recording or a
-// transactional send takes (claim), and the mark a network send takes before anything leaves (handOver).
+// A message is still to deliver and this run's: the row lock of claim, the mark of handOver before anything leaves.
 
 const m = emailMessages;
 
-/** What a claim needs to know about the message. */
 export interface ClaimedMessage {
   id: string;
   workspaceId: string;
@@ -39,10 +37,7 @@ export async function claim(db: Executor, message: ClaimedMessage): Promise<bool
   return rows.length === 1;
 }
 
-/**
- * The claim of an accepted send, made by the update that stores its referenceId: one round trip, as
- * the UPDATE takes the same row lock as SELECT … FOR UPDATE. False when the message is no longer unsent.
- */
+/** The claim as the update that stores the referenceId: one round trip, the same row lock as FOR UPDATE. */
 export async function claimStoringReferenceId(
   tx: Executor,
   message: ClaimedMessage,
@@ -53,12 +48,8 @@ export async function claimStoringReferenceId(
 }
 
 /**
- * The batch's last step before anything leaves; returns the ids still to send. Scheduled messages
- * are marked handed over in one conditional update: only one still PENDING, unsent and at the time
- * its job names is marked. A cancel or reschedule (lib/domain/messages/cancel-message.ts) updates the same row under
- * its lock only while `handed_over_at` is null: whichever commits first wins, so a cancelled message
- * never reaches the provider even when a worker already holds its job, and a message being handed
- * over can no longer be cancelled. A retry finds its own mark and goes on.
+ * Returns the ids still to send. Scheduled messages are marked handed over by a conditional update; a cancel or
+ * reschedule needs `handed_over_at` null, so whichever commits first wins. A retry finds its own mark.
  */
 export async function handOver(
   db: Executor,
@@ -70,7 +61,6 @@ export async function handOver(
   return new Set([...marked, ...unsent]);
 }
 
-/** The conditional update for scheduled messages, each matched against its own time in one jsonb parameter. */
 async function markScheduled(
   db: Executor,
   messages: Array<{ id: string; scheduledAt: Date | null }>,
@@ -97,10 +87,7 @@ async function markScheduled(
   return rows.map((row) => row.id);
 }
 
-/**
- * Immediate messages cannot be cancelled (only scheduled ones can), so they need no mark and no row
- * write: a read that drops those another run finished meanwhile, as before scheduled sends existed.
- */
+// Immediate messages cannot be cancelled, so they need no mark: a read drops those another run finished.
 async function stillUnsent(db: Executor, messageIds: string[]): Promise<string[]> {
   if (messageIds.length === 0) return [];
   const rows = await db

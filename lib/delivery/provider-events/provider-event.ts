@@ -1,6 +1,5 @@
 import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 
-/** Who reported the event: a provider's webhook, the bounce listener, or the simulator. */
 export type EventSource = "resend" | "ses" | "inbound" | "simulator";
 
 /** One provider report, already mapped to the timeline's words by its adapter. */
@@ -11,7 +10,6 @@ export interface ProviderEvent {
   code: EventCode;
   /** The human sentence of docs/api.md#decided-events (bounce diagnostic, delivery time, client…). */
   message: string;
-  /** When it happened, by the provider's clock. */
   at: Date;
   /** Unique per report: the same report twice records one event. */
   providerEventId: string;

@@ -15,13 +15,8 @@ const GUARDED_CODES = new Set<EventCode>([
 ]);
 
 /**
- * The one ingestion path for what providers report after the hand-off (docs/delivery.md#provider-events):
- * finds the message (in any workspace: provider events are service-wide), records the event through
- * the timeline at the provider's time (idempotent by providerEventId, order-tolerant by its effects),
- * lists a hard-bounced or complaining recipient on the workspace's suppression list in the same
- * transaction, then runs the automatic pause check. Reports arriving together are committed together
- * (provider-event-recorder.ts); each call still resolves only once its own report is committed.
- * Adapters verify and map; they never write.
+ * The one ingestion path for provider reports (docs/delivery.md#provider-events); adapters verify and map, never
+ * write. Resolves once its own report is committed, then runs the automatic pause check.
  */
 export async function recordProviderEvent(ref: MessageRef, event: ProviderEvent): Promise<ProviderEventResult> {
   const result = await providerEventRecorder(await getDb()).submit({ ref, event });
@@ -38,10 +33,8 @@ interface GuardState {
 const guards = new Map<string, GuardState>();
 
 /**
- * The automatic pause check after a bounce or complaint, coalesced per workspace: while a check runs,
- * the reports recorded meanwhile share ONE check that starts after it (a burst of 100 bounces costs two
- * checks, not 100 scans of the last 1,000 messages), and each caller still waits for a check that began
- * after its report was committed, so none is missed. The event is recorded: a failed check is only logged.
+ * Coalesced per workspace: reports recorded while a check runs share one check after it, and each caller waits
+ * for a check begun after its commit. A failed check is only logged.
  */
 function guardSending(workspaceId: string): Promise<void> {
   let state = guards.get(workspaceId);

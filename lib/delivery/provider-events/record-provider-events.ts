@@ -18,7 +18,6 @@ export interface ProviderEventEntry {
   event: ProviderEvent;
 }
 
-/** The message a report names, with what the suppression rule reads. */
 interface FoundMessage {
   id: string;
   workspaceId: string;
@@ -29,12 +28,8 @@ interface FoundMessage {
 }
 
 /**
- * Records a group of provider reports in ONE transaction, set-based (docs/delivery.md#provider-events):
- * one query finds their messages (in any workspace: provider events are service-wide), one statement
- * records the events through the timeline's recordEvents (idempotent by providerEventId, order-tolerant
- * by its effects), one lists the hard-bounced or complaining recipients of the new events on their
- * workspaces' suppression lists. A few statements per group instead of five per report. Results in
- * the entries' order; the automatic pause check and the metrics are the caller's, after the commit.
+ * A group of provider reports in one transaction, set-based (docs/delivery.md#provider-events); results in the
+ * entries' order. The automatic pause check and the metrics are the caller's, after the commit.
  */
 export async function recordProviderEvents(db: Db, entries: ProviderEventEntry[]): Promise<RecordedReport[]> {
   const found = await findMessages(
@@ -131,10 +126,8 @@ function suppressionsOf(message: FoundMessage, event: ProviderEvent): AddSuppres
 }
 
 /**
- * The addresses a hard bounce or complaint lists. A report that names its recipients lists those of
- * them the message was really sent to (a forged or mistaken address never lands on the list); one that
- * names none (Resend reports per email) lists the message's only recipient, and nothing when it had
- * several: the event stays on the timeline.
+ * Only recipients the message was really sent to, so a forged address never lands on the list; a report naming
+ * none lists the message's only recipient, nothing when it had several.
  */
 function suppressedAddresses(message: FoundMessage, event: ProviderEvent): string[] {
   const sentTo = new Map<string, string>();

@@ -3,12 +3,7 @@ import type { Executor } from "@/db/client";
 import { localInbox } from "@/db/schema/index";
 import { mimeOf, type DeliveryProvider, type OutboundMail } from "@/lib/delivery/provider";
 
-/**
- * The built-in default provider: "delivers" by storing the exact MIME in the local_inbox table, so a
- * new install shows a full timeline (sent, then delivered) without any outside service. It only
- * writes through the claim's transaction, so the inbox row and the events commit together; the
- * primary key on email_message_id makes a re-run a no-op.
- */
+/** The default provider: stores the exact MIME in local_inbox, so a new install shows a full timeline. */
 export const localProvider: DeliveryProvider = {
   name: "local",
   description: "the local inbox provider",

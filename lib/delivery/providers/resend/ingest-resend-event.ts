@@ -17,20 +17,14 @@ export type IngestResult =
   { outcome: "recorded" | "duplicate"; messageId: string } | { outcome: "ignored"; reason: string };
 
 /**
- * How long an event for an email id we do not know is answered 409 (so Resend retries it) rather than
- * dropped. The id is normally stored milliseconds after Resend answers the send call, but a webhook
- * can overtake that commit; a worker that died in between retries the send within minutes (the
- * Idempotency-Key brings back the same id). Resend retries after 5 s, 5 min, 30 min, 2 h…: past an
- * hour the email is someone else's (another application on the same Resend account), and answering
- * 2xx keeps Resend from disabling the endpoint for failing.
+ * An unknown email id is answered 409 (Resend retries) for this long: a webhook can overtake the send's commit.
+ * Past it the email is another application's, and a 2xx keeps Resend from disabling the endpoint.
  */
 export const UNKNOWN_EMAIL_RETRY_WINDOW_MS = 60 * 60 * 1000;
 
 /**
- * POST /api/provider-events/resend: verifies the Svix (Standard Webhooks) signature with
- * RESEND_WEBHOOK_SECRET (forged, replayed beyond 5 minutes or unsigned → UNAUTHORIZED), finds the
- * message by reference_id = data.email_id in any workspace (the webhook is service-wide) and records
- * the event through recordProviderEvent at the event's own time. Idempotent: the svix-id is the providerEventId.
+ * POST /api/provider-events/resend: a bad Svix signature or one older than 5 minutes → UNAUTHORIZED; the message
+ * is found by data.email_id in any workspace. Idempotent: the svix-id is the providerEventId.
  */
 export async function ingestResendEvent(delivery: ResendDelivery): Promise<IngestResult> {
   const secret = env().RESEND_WEBHOOK_SECRET;
@@ -81,7 +75,7 @@ function ignored(type: string, reason: string): IngestResult {
   return { outcome: "ignored", reason };
 }
 
-/** Checks the signature and its timestamp (±5 minutes); returns the event id (svix-id). */
+/** Returns the event id (svix-id). */
 function verifySignature(secret: string, { body, headers }: ResendDelivery): string {
   // Resend sends svix-*; the Standard Webhooks names are the same values.
   const header = (name: string) => headers.get(`svix-${name}`) ?? headers.get(`webhook-${name}`);

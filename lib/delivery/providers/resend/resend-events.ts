@@ -23,7 +23,6 @@ export const resendEventSchema = z.object({
 });
 export type ResendEvent = z.infer<typeof resendEventSchema>;
 
-/** A Resend event reshaped for recordEvent: the code, a human sentence and the details. */
 export interface MappedEvent {
   code: EventCode;
   message: string;
@@ -32,11 +31,7 @@ export interface MappedEvent {
   suppress?: "HARD_BOUNCE" | "COMPLAINT";
 }
 
-/**
- * Maps one Resend email event (docs/api.md#decided-events: human sentences with the delivery time, the
- * bounce diagnostic, the opener's IP and user agent, the clicked link). Null for event types that do
- * not concern a message's timeline (email.scheduled, email.received, contact.*, domain.*, …).
- */
+/** Human sentences (docs/api.md#decided-events); null for event types of no message's timeline. */
 export function mapResendEvent(event: ResendEvent, at: Date): MappedEvent | null {
   const { data } = event;
   const when = at.toISOString();
@@ -121,10 +116,7 @@ function client(ipAddress: string | undefined, userAgent: string | undefined): s
   return parts.length ? ` ${parts.join(" ")}` : "";
 }
 
-/**
- * The event's own time. Resend sends ISO 8601 (`2024-02-22T23:41:12.126Z`); PostgreSQL-style
- * `2024-02-22 23:41:12.126+00` is accepted too. Null when unreadable.
- */
+/** ISO 8601, or PostgreSQL-style `2024-02-22 23:41:12.126+00`; null when unreadable. */
 export function parseResendTime(value: string): Date | null {
   let text = value.trim().replace(" ", "T");
   if (/[+-]\d\d$/.test(text)) text += ":00";

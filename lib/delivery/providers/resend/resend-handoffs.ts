@@ -4,12 +4,8 @@ import type { Executor } from "@/db/client";
 import { resendHandoffs } from "@/db/schema";
 
 /**
- * A request to Resend as committed before it is sent (docs/delivery.md "Crash safety"): Resend
- * deduplicates by Idempotency-Key per request, and a batch's key covers exactly its set of emails. A
- * worker killed after the call and before recording the answer leaves its messages PENDING; their
- * retries come in other fetches, so a new batch would carry another set, another key, and Resend would
- * create the emails again. Instead a message named by a handoff is only ever sent again as that same
- * request (same key, same body), which Resend answers with the first emails' ids.
+ * A request committed before it is sent: retries come in other batches (another set, another key), so a message
+ * named here is only sent again as this same request, which Resend answers with the first emails' ids.
  */
 export interface ResendHandoff {
   idempotencyKey: string;
@@ -25,7 +21,6 @@ export async function rememberHandoffs(db: Executor, handoffs: ResendHandoff[]):
   await db.insert(resendHandoffs).values(handoffs).onConflictDoNothing();
 }
 
-/** The requests that carried any of these messages before. */
 export async function handoffsOf(db: Executor, messageIds: string[]): Promise<ResendHandoff[]> {
   if (messageIds.length === 0) return [];
   return db

@@ -12,11 +12,8 @@ export interface ResendSettings {
 }
 
 /**
- * Sends through Resend's HTTP API (POST /emails) with the structured fields: Resend builds the MIME
- * itself. The message id is the Idempotency-Key, so a retried job (a 429, a lost answer, a worker that
- * died after the call) never sends twice: Resend answers a repeated key with the first email's id.
- * Several messages held by a worker at once go through POST /emails/batch (sendMany, below); every
- * request is committed as a handoff before it is sent, so a retry repeats it exactly (resend-handoffs.ts).
+ * Resend's HTTP API with the structured fields. The message id is the Idempotency-Key and every request is
+ * committed as a handoff before it is sent, so a retried job never sends twice (resend-handoffs.ts).
  */
 export function resendProvider(settings: ResendSettings): DeliveryProvider {
   // The registry asks once per job: keep one client while the settings stay the same.
@@ -52,13 +49,8 @@ const RESEND_BATCH_LIMIT = 100;
 type SendOne = (mail: OutboundMail) => Promise<ProviderResult>;
 
 /**
- * Messages to Resend, one result per mail in order. A message an earlier run handed over (a handoff
- * committed before its call, resend-handoffs.ts) goes again only as that same request. The others go
- * through POST /emails/batch, up to 100 per call, except messages with attachments (the batch endpoint
- * does not take them) and a lone message, which go singly with their id as the key. A batch's
- * Idempotency-Key is derived from the sorted set of its message ids (batchIdempotencyKey), its emails in
- * that order. 429, 5xx and network failures retry every message of the call; a validation error
- * (400/422) of the batch falls back to single sends, so one bad message fails alone.
+ * One result per mail, in order. A message already handed over goes again only as that same request; the others
+ * go by batch, singly when alone or with attachments (the batch endpoint takes none).
  */
 async function sendResendBatches(
   client: Resend,
@@ -188,12 +180,7 @@ export function resendPayload({ fields }: OutboundMail): CreateEmailOptions {
   };
 }
 
-/**
- * Resend's error answer → retry or failed. No status code means the request never got an answer
- * (network failure, which the SDK returns rather than throws): retry, as for 429 and 5xx. A 409
- * `concurrent_idempotent_requests` (the same key still in flight) is retried too; any other 4xx is a
- * permanent rejection whose message goes on the timeline.
- */
+/** No status (a network failure), 429, 5xx and a 409 for a key still in flight are retried; other 4xx are final. */
 export function resultOfError(error: ErrorResponse | null): ProviderResult {
   if (!error) return { outcome: "retry", diagnostic: "Resend answered without an email id." };
   const status = typeof error.statusCode === "number" ? error.statusCode : null;

@@ -7,11 +7,8 @@ import type { SnsMessage } from "./sns-message";
 const CONFIRM_TIMEOUT_MS = 10_000;
 
 /**
- * Confirms a verified SubscriptionConfirmation of an allowed topic by visiting its SubscribeURL, which
- * must itself be SNS's (https://sns.<region>.amazonaws.com/?Action=ConfirmSubscription…): the URL is
- * in the signed fields, but it is checked anyway so this endpoint can never be made to fetch anything
- * else. SNS answering anything but 200, or not at all → SERVICE_UNAVAILABLE, so SNS sends the
- * confirmation again.
+ * The SubscribeURL is signed but checked anyway, so this endpoint never fetches anything else. Anything but a 200
+ * → SERVICE_UNAVAILABLE, so SNS sends the confirmation again.
  */
 export async function confirmSnsSubscription(message: SnsMessage): Promise<void> {
   const url = message.SubscribeURL ?? "";

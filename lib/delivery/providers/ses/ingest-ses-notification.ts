@@ -14,22 +14,14 @@ export type SesIngestResult =
   | { outcome: "confirmed"; topicArn: string }
   | { outcome: "ignored"; reason: string };
 
-/**
- * How long an event for an SES message id we do not know is answered 503 (SNS retries 5xx answers
- * only, never 4xx) rather than dropped: the id is stored right after SES answers the send call, but a
- * notification can overtake that commit. Past an hour the message is not ours (another application
- * on the same topic), and answering 2xx stops SNS's retries.
- */
+/** An unknown SES id is answered 503 (SNS retries only 5xx) for this long: a notification can overtake the commit. */
 export const UNKNOWN_MESSAGE_RETRY_WINDOW_MS = 60 * 60 * 1000;
 
 const OUR_MESSAGE_ID = /^em_[0-9A-Za-z]{16}$/;
 
 /**
- * POST /api/provider-events/ses (docs/delivery.md#ses-1): an SNS HTTP(S) delivery. The topic must be
- * one of SES_SNS_TOPIC_ARNS (else FORBIDDEN, before anything is fetched), the signature must verify
- * against SNS's certificate and the Timestamp be within the replay window (else UNAUTHORIZED). A
- * SubscriptionConfirmation is confirmed; a Notification carrying an SES event is mapped and recorded
- * through recordProviderEvent, idempotently by the SNS MessageId. Nothing is recorded on a refusal.
+ * POST /api/provider-events/ses (docs/delivery.md#ses-1): a topic not in SES_SNS_TOPIC_ARNS → FORBIDDEN before
+ * anything is fetched; a bad signature or an old Timestamp → UNAUTHORIZED. Idempotent by the SNS MessageId.
  */
 export async function ingestSesNotification(body: string): Promise<SesIngestResult> {
   const topics = env().SES_SNS_TOPIC_ARNS ?? [];

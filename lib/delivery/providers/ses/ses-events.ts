@@ -8,11 +8,7 @@ const recipientSchema = z.object({
   diagnosticCode: z.string().optional(),
 });
 
-/**
- * The parts of an SES event the timeline uses, in both shapes SES publishes to SNS: event publishing
- * through a configuration set (`eventType`) and the older identity notifications (`notificationType`).
- * Other fields are ignored, not rejected.
- */
+/** Both shapes SES publishes: configuration-set events (`eventType`) and notifications (`notificationType`). */
 export const sesEventSchema = z
   .object({
     eventType: z.string().optional(),
@@ -84,7 +80,6 @@ export const sesEventSchema = z
   .loose();
 export type SesEvent = z.infer<typeof sesEventSchema>;
 
-/** An SES event reshaped for recordProviderEvent. */
 export interface MappedSesEvent {
   type: string;
   code: EventCode;
@@ -96,10 +91,7 @@ export interface MappedSesEvent {
   recipients?: string[];
 }
 
-/**
- * Maps one SES event (docs/delivery.md#ses-1 has the table). Null for events that do not concern a
- * message's timeline (Subscription, Received, SES's test notification) or whose time is unreadable.
- */
+/** docs/delivery.md#ses-1 has the table. Null for events of no message's timeline or with an unreadable time. */
 export function mapSesEvent(event: SesEvent): MappedSesEvent | null {
   const type = event.eventType ?? event.notificationType ?? "";
   const at = readTime(eventTime(type, event) ?? event.mail.timestamp);
@@ -110,7 +102,6 @@ export function mapSesEvent(event: SesEvent): MappedSesEvent | null {
 
 type Mapped = Omit<MappedSesEvent, "at" | "type">;
 
-/** The time of the event itself; Send, Reject and Rendering Failure have none but the send's. */
 function eventTime(type: string, event: SesEvent): string | undefined {
   const own: Record<string, string | undefined> = {
     Delivery: event.delivery?.timestamp,

@@ -22,18 +22,8 @@ const SES_REWRITTEN_FIELDS = ["Message-ID", "Date"];
 export const MESSAGE_ID_TAG = "postwerk-message-id";
 
 /**
- * The `ses` provider (docs/delivery.md#ses): hands the MIME built once by build-mime.ts, DKIM-signed
- * with the sending domain's own key as for SMTP (except Message-ID and Date, which SES rewrites), to
- * SES v2 `SendEmail` with `Content.Raw`, so tracking, List-Unsubscribe and our DKIM signature stay
- * ours. The envelope recipients (Bcc included) go in `Destination`; the From header names the sender.
- * `referenceId` is SES's MessageId, which every SNS notification about the message carries.
- *
- * The SDK's own retries are off (maxAttempts 1): a throttled or failed call goes back to the queue,
- * so DELIVERY_MAX_ATTEMPTS and the backoff of docs/delivery.md#retries count every hand-off.
- * SES has no idempotency key: a retry after an answer lost past acceptance sends a second copy,
- * the window SMTP has too (docs/delivery.md#crash-safety); the message id tag still names it.
- * The SDK's HTTP agent keeps up to 50 connections per process; a worker's batch is sent concurrently
- * over them (one call per message: SES has no batch call for raw mail).
+ * The `ses` provider (docs/delivery.md#ses): our DKIM-signed MIME as `Content.Raw`, so tracking and signature stay
+ * ours. The SDK's retries are off so DELIVERY_MAX_ATTEMPTS counts every hand-off; SES has no idempotency key.
  */
 export function sesProvider(settings: SesSettings): DeliveryProvider {
   const key = JSON.stringify(settings);
@@ -108,12 +98,7 @@ const TRANSIENT_NAMES = new Set([
   "TimeoutError",
 ]);
 
-/**
- * An SES answer decides like an SMTP reply: throttling (429, TooManyRequests, Throttling), the sending
- * quota, a paused account, 5xx and no answer at all (connection refused, reset, timeout) are retried;
- * every other 4xx (MessageRejected, MailFromDomainNotVerified, BadRequest, invalid credentials) is a
- * permanent rejection whose reason goes on the timeline.
- */
+/** Throttling, the quota, a paused account, 5xx and no answer are retried; any other 4xx is a permanent rejection. */
 export function sesFailure(error: unknown): ProviderResult {
   const err = (error instanceof Error ? error : new Error(String(error))) as AwsError;
   const status = err.$metadata?.httpStatusCode;

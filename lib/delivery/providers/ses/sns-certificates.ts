@@ -4,25 +4,16 @@ import { env } from "@/lib/foundation/env";
 import { AppError } from "@/lib/foundation/errors";
 import { errorFields, log } from "@/lib/foundation/log";
 
-/**
- * SNS's own hosts: `sns.<region>.amazonaws.com` (and `.amazonaws.com.cn` in China). Only these,
- * over HTTPS on the default port, may serve a signing certificate or a SubscribeURL: a forger can
- * name any URL in a message, and HTTPS to an AWS host is what makes the certificate AWS's.
- */
+// A forger can name any URL in a message: only HTTPS to an AWS host makes the certificate AWS's.
 const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
 
 /** Certificates are about 2 KB; a far larger answer is not one. */
 const MAX_CERTIFICATE_BYTES = 16 * 1024;
 const FETCH_TIMEOUT_MS = 5_000;
-/** AWS signs with a handful of certificates at a time (per region, rotated rarely). */
 const MAX_CACHED = 64;
 const REFUSAL_KEPT_MS = 60_000;
 
-/**
- * True for a URL SNS itself serves: https, an sns.<region>.amazonaws.com host, default port, no
- * credentials. SNS_TEST_TRUSTED_ORIGIN (honored only in tests or with
- * POSTWERK_ALLOW_INSECURE_TEST_SETTINGS, lib/foundation/env.ts) adds one origin, for a local certificate server.
- */
+/** A URL SNS itself serves; SNS_TEST_TRUSTED_ORIGIN (tests only, lib/foundation/env.ts) adds one origin. */
 export function isSnsUrl(value: string): boolean {
   let url: URL;
   try {
@@ -38,10 +29,8 @@ export function isSnsUrl(value: string): boolean {
 const cache = new Map<string, Promise<X509Certificate>>();
 
 /**
- * The public key of the certificate at SigningCertURL, fetched once per URL (with a timeout and a size
- * cap) and kept in memory; a failed fetch is kept a minute at most (below). An untrusted URL, an answer that is not a
- * certificate, or an expired certificate → UNAUTHORIZED; no answer at all → SERVICE_UNAVAILABLE
- * (SNS retries 5xx answers).
+ * The SigningCertURL certificate's key, fetched once per URL. An untrusted URL, a non-certificate or an expired
+ * one → UNAUTHORIZED; no answer → SERVICE_UNAVAILABLE (SNS retries 5xx).
  */
 export async function snsSigningKey(certificateUrl: string): Promise<KeyObject> {
   if (!certificateUrl.endsWith(".pem") || !isSnsUrl(certificateUrl)) {
@@ -56,8 +45,7 @@ export async function snsSigningKey(certificateUrl: string): Promise<KeyObject> 
     pending = fetchCertificate(certificateUrl);
     cache.set(certificateUrl, pending);
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-    // No answer is forgotten at once (the next message tries again); a refusal (404, not a
-    // certificate) is kept a minute, so forged URLs on SNS's host cannot make us fetch per request.
+    // A refusal is kept a minute, so forged URLs on SNS's host cannot make us fetch per request.
     pending.catch((error: unknown) => {
       const keepMs = error instanceof AppError && error.code === "UNAUTHORIZED" ? REFUSAL_KEPT_MS : 0;
       setTimeout(() => cache.get(certificateUrl) === pending && cache.delete(certificateUrl), keepMs).unref();
@@ -121,7 +109,6 @@ async function readCapped(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Tests start each case from an empty cache. */
 export function clearSnsCertificateCacheForTests(): void {
   cache.clear();
 }

@@ -22,12 +22,7 @@ export const snsMessageSchema = z
   .loose();
 export type SnsMessage = z.infer<typeof snsMessageSchema>;
 
-/**
- * How old a message may be. SNS signs the Timestamp of the publication and retries a delivery with
- * the same one, for at most 3,600 s (its hard limit for HTTP/S delivery policies), so a genuine
- * message is never older than an hour plus the last attempt's transit: past 65 minutes it is a replay.
- * Within the window a replay records nothing new either (the SNS MessageId is the providerEventId).
- */
+/** SNS retries with the same signed Timestamp for at most an hour: anything older is a replay. */
 export const SNS_MAX_AGE_MS = 65 * 60 * 1000;
 /** Clock skew tolerated for a Timestamp in the future. */
 const MAX_SKEW_MS = 5 * 60 * 1000;
@@ -39,7 +34,6 @@ const SIGNED_FIELDS = {
   UnsubscribeConfirmation: ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"],
 } as const;
 
-/** The string SNS signs: each field's name and value on their own lines. */
 export function snsCanonicalString(message: SnsMessage): string {
   let text = "";
   for (const field of SIGNED_FIELDS[message.Type]) {
@@ -49,7 +43,7 @@ export function snsCanonicalString(message: SnsMessage): string {
   return text;
 }
 
-/** Parses the body as an SNS envelope: not JSON → INVALID_JSON; unsigned → UNAUTHORIZED; malformed → 400 naming the field. */
+/** Not JSON → INVALID_JSON; unsigned → UNAUTHORIZED; malformed → 400 naming the field. */
 export function parseSnsMessage(body: string): SnsMessage {
   let json: unknown;
   try {
@@ -77,11 +71,7 @@ export function parseSnsMessage(body: string): SnsMessage {
   return message;
 }
 
-/**
- * Refuses (UNAUTHORIZED) a message whose Timestamp is outside the window, whose certificate URL is
- * not SNS's, or whose signature (version 1: SHA1withRSA, 2: SHA256withRSA) does not verify over its
- * canonical string with that certificate's key.
- */
+/** UNAUTHORIZED for a Timestamp outside the window, a certificate not SNS's, or a signature that does not verify. */
 export async function verifySnsMessage(message: SnsMessage, now = Date.now()): Promise<void> {
   const signedAt = Date.parse(message.Timestamp);
   if (Number.isNaN(signedAt))

@@ -7,12 +7,8 @@ import { recordProviderEvent } from "@/lib/delivery/provider-events/record-provi
 import { firstLinkOf, simulatedEvent, stepOf } from "./simulated-events";
 
 /**
- * One round of the simulator's reports for a message (the simulate-outcome job): each envelope
- * recipient's step of that round, through recordProviderEvent like any provider's report (timeline,
- * timestamps, suppression, automatic pause). Idempotent: a report's providerEventId names the message,
- * step and recipient, so a job run twice, or retried after a partial run, records each report once.
- * A later round records the earlier rounds' steps first (duplicates, normally): if its job runs before
- * or beside an earlier one (workers down past both due times), "delayed" still reads before "delivered".
+ * One round of reports, idempotent by providerEventId. A later round records the earlier rounds' steps first, so
+ * "delayed" still reads before "delivered" when jobs run out of order.
  */
 export async function simulateOutcome(job: SimulateOutcomeJob): Promise<void> {
   const steps = [];

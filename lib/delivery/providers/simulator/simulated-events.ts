@@ -1,11 +1,7 @@
 import { simulatedOutcomeOf, type SimulatedOutcome } from "@/lib/foundation/addresses/simulator.shared";
 import type { ProviderEvent } from "@/lib/delivery/provider-events/record-provider-event";
 
-/**
- * What each simulator address reports after SENT, round by round (docs/delivery.md#the-outcome-simulator):
- * round 0 about a second after the hand-off, round 1 about two seconds later. Each step is named like
- * the outcome that ends with it.
- */
+/** What each simulator address reports after SENT, round by round (docs/delivery.md#the-outcome-simulator). */
 const ROUNDS: Record<SimulatedOutcome, SimulatedOutcome[]> = {
   delivered: ["delivered"],
   bounced: ["bounced"],
@@ -16,21 +12,15 @@ const ROUNDS: Record<SimulatedOutcome, SimulatedOutcome[]> = {
   clicked: ["delivered", "clicked"],
 };
 
-/** Seconds after the hand-off at which each round's job becomes due. */
 export const ROUND_DELAYS_SECONDS = [1, 3] as const;
 
-/**
- * The step an envelope recipient reports in a round, or null. A recipient outside the simulator's
- * domain (the API refuses such a mix; system mail or a message accepted earlier may still hold one)
- * and an unknown local part are simply delivered: nothing of a simulated message leaves the service.
- */
+/** A recipient outside the simulator's domain or unknown is simply delivered: nothing simulated leaves the service. */
 export function stepOf(address: string, round: number): SimulatedOutcome | null {
   const outcome = simulatedOutcomeOf(address);
   const rounds = ROUNDS[outcome && outcome !== "unknown" ? outcome : "delivered"];
   return rounds[round] ?? null;
 }
 
-/** How many rounds a set of recipients needs (1 or 2). */
 export function roundsFor(addresses: string[]): number {
   return addresses.some((address) => stepOf(address, 1) !== null) ? 2 : 1;
 }

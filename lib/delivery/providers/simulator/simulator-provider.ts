@@ -6,12 +6,8 @@ import { storeInLocalInbox } from "../local/local-provider";
 import { ROUND_DELAYS_SECONDS, roundsFor } from "./simulated-events";
 
 /**
- * The outcome simulator (docs/delivery.md#the-outcome-simulator). A message to `…@simulator.postwerk.test`
- * is handed here whatever DELIVERY_PROVIDER says, so no relay ever sees the domain. Like the local
- * provider it only writes through the claim's transaction: the local inbox copy, and the report jobs
- * (one per round, due a second or so later) in the same transaction as the SENT the pipeline records
- * next. A crash before the commit loses nothing (the delivery job runs again); after it, the reports
- * are in the queue. It does not say "delivered" itself: the reports do.
+ * The outcome simulator (docs/delivery.md#the-outcome-simulator), whatever DELIVERY_PROVIDER says, so no relay sees
+ * the domain. Its report jobs commit with the SENT; it does not say "delivered" itself, the reports do.
  */
 export const simulatorProvider: DeliveryProvider = {
   name: "simulator",

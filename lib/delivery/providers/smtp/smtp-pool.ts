@@ -31,10 +31,8 @@ interface Waiter {
 }
 
 /**
- * Up to `poolSize` SMTP connections (nodemailer's SMTPConnection: TLS, STARTTLS, AUTH and PIPELINING),
- * each carrying one message at a time, handed the finished MIME as it is. Why not nodemailer's own
- * pool: its Mailer re-composes a raw message through MailComposer and streams, three times the CPU per
- * message of a direct SMTPConnection.send (docs/benchmarks.md), and delivery is CPU-bound.
+ * Up to `poolSize` SMTPConnections, each handed the finished MIME as it is: nodemailer's own pool re-composes it
+ * (docs/benchmarks.md#delivery-throughput-round-4-2026-11-22-issue-4s-target).
  */
 export class SmtpPool {
   private readonly idle: Connection[] = [];
@@ -57,8 +55,7 @@ export class SmtpPool {
         // A copy each time: nodemailer keeps the envelope it is given and writes its state onto it.
         const info = await sendOver(connection.smtp, { from: envelope.from, to: [...envelope.to] }, raw);
         connection.sending = false;
-        // On the next turn of the event loop, as nodemailer's own pool does: the connection is still
-        // finishing this message's data stream when its 250 arrives.
+        // Next turn, as nodemailer's pool does: the data stream is still finishing when the 250 arrives.
         setImmediate(() => this.handOver(connection));
         return info;
       } catch (error) {
@@ -66,11 +63,9 @@ export class SmtpPool {
         const err = error as SMTPConnection.SMTPError;
         if (refusedMessage(err) && !connection.gone) this.resetAndRelease(connection);
         else this.discard(connection);
-        // A reused connection the relay dropped while it sat idle: once more on a fresh one. Had the
-        // message itself gone out before the drop, the queue's retry would send it again all the same.
+        // A reused connection the relay dropped while it sat idle: once more on a fresh one.
         if (reused && attempt === 0 && droppedConnection(err)) continue;
-        // Replies out of step with the pipelined commands (seen rarely under load against smtp-server:
-        // a 354 where a RCPT reply was due): the message was not taken; once more on a fresh session.
+        // Replies out of step with the pipelined commands: the message was not taken; once more, fresh.
         if (attempt === 0 && outOfStep(err)) continue;
         throw error;
       }
@@ -174,9 +169,8 @@ export class SmtpPool {
         settled = true;
         resolve(connection);
       };
-      // Once open, a lost connection is retired at once, unless a message is on the wire: its send
-      // callback hears of it. (During an RSET, or between two messages, nobody else would: nodemailer
-      // drops the pending RSET callback when the socket closes.)
+      // A lost connection is retired at once unless a message is on the wire (its callback hears of it);
+      // nodemailer drops a pending RSET's callback when the socket closes.
       const lost = () => {
         if (!settled) return fail(new Error("The SMTP server closed the connection before it was ready."));
         if (!connection.sending) this.discard(connection);

@@ -9,17 +9,12 @@ import { bounceAddress } from "@/lib/foundation/crypto/bounce-token";
 import { mimeOf, type DeliveryProvider, type OutboundMail, type ProviderResult } from "@/lib/delivery/provider";
 import { SmtpPool, type SmtpEnvelope, type SmtpPoolSettings } from "./smtp-pool";
 
-/**
- * One pooled transporter per process (docs/development.md#traps, trap 6: a connection per message costs the server's
- * greeting delay each time). Rebuilt only when the settings change (tests); closed by closeSmtpTransport.
- */
+// One pool per process: a connection per message costs the greeting delay each time (docs/development.md#traps, 6).
 const shared = processSingleton<{ transport?: { settings: string; pool: SmtpPool } }>("smtp.transport", () => ({}));
 
 /**
- * The `smtp` provider: hands the MIME built once by build-mime.ts, unchanged but DKIM-signed with the
- * sending domain's own key, to the relay at SMTP_URL. `referenceId` is the Message-ID: stable across
- * retries and what receivers see (a 250 reply's queue id has no standard form; it is logged instead).
- * Throws at creation, so at worker start, when SMTP_URL is missing or not an smtp(s):// URL.
+ * The `smtp` provider: the DKIM-signed MIME to SMTP_URL. `referenceId` is the Message-ID, stable across retries
+ * (a 250's queue id has no standard form). Throws at worker start when SMTP_URL is missing or wrong.
  */
 export function getSmtpProvider(): DeliveryProvider {
   const settings = smtpSettings();
@@ -31,7 +26,7 @@ export function getSmtpProvider(): DeliveryProvider {
     async send(mail, { db }): Promise<ProviderResult> {
       const domain = sendingDomain(mail.fields.from);
       const dkim = mail.dkim ?? (await getDkimSigningKey(db, mail.workspaceId, domain));
-      // deliverMessage checked the domain just before; only its removal in between gets here.
+      // Only a domain removed since step 3's check gets here.
       if (!dkim)
         return {
           outcome: "failed",
@@ -52,11 +47,7 @@ export function getSmtpProvider(): DeliveryProvider {
   };
 }
 
-/**
- * The SMTP envelope. With BOUNCE_DOMAIN, MAIL FROM is the message's own signed return path
- * (b-<token>@BOUNCE_DOMAIN, lib/foundation/crypto/bounce-token.ts), so a bounce or complaint that comes back to
- * it names the message; the From header is the sender's, unchanged (it is in the signed MIME).
- */
+/** With BOUNCE_DOMAIN, MAIL FROM is the message's own signed return path, so a bounce names the message. */
 export function envelopeOf(mail: OutboundMail, bounceDomain: string | undefined): SmtpEnvelope {
   const { from, to } = mimeOf(mail).envelope;
   return { from: bounceDomain ? bounceAddress(mail.messageId, bounceDomain) : from, to };
@@ -76,10 +67,8 @@ interface SmtpError extends Error {
 }
 
 /**
- * An SMTP reply decides: 5xx is a permanent rejection (but 503, a session out of step, which a new
- * connection may not repeat), 4xx is transient. Without a reply, a message the client itself refused
- * to send (EENVELOPE, EMESSAGE: an invalid address, a message over the server's size limit) is
- * permanent; everything else (connection refused or lost, timeouts, TLS, DNS) is retried.
+ * 5xx is permanent except 503 (a session out of step), 4xx transient. Without a reply, what the client refused to
+ * send (EENVELOPE, EMESSAGE) is permanent; everything else (connection, timeouts, TLS, DNS) is retried.
  */
 export function smtpFailure(error: unknown): ProviderResult {
   const err = (error instanceof Error ? error : new Error(String(error))) as SmtpError;
