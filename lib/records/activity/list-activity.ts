@@ -20,18 +20,13 @@ export interface ActivityListQuery extends KeysetPageQuery {
   filters: ActivityFilters;
 }
 
-/** The Activity page's URL: `limit` up to 50, `cursor.after` or `cursor.before`, and the `sandbox` and `errors` flags. */
+/** The Activity page's URL: `limit` ≤ 50, `cursor.after` or `cursor.before`, `sandbox` and `errors` flags. */
 export function parseActivityListQuery(params: URLSearchParams): ActivityListQuery {
   const page = parseKeysetPageQuery(params, { maxLimit: ACTIVITY_PAGE_SIZE });
   return { ...page, filters: parseActivityFilters(params) };
 }
 
-/**
- * The dashboard's API request log: newest first, keyset pages on activity_logs_workspace_created_idx,
- * filters `sandbox` (sandbox requests only) and `errors` (status ≥ 400 only), each `1`/`true` to turn
- * on. The filters are applied along the index walk; the log is bounded by the activity retention
- * (purge-old-activity.ts), so a rare filter never scans an unbounded history.
- */
+/** Filters apply along the index walk; retention bounds the log, so a rare filter never scans unbounded history. */
 export async function listActivity(workspaceId: string, query: ActivityListQuery) {
   const { filters, ...page } = query;
   const conditions: SQL[] = [];

@@ -7,10 +7,7 @@ import { log } from "@/lib/foundation/log";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * The activity log is kept ACTIVITY_RETENTION_DAYS (default 30). Deletes in slices of 5,000 rows so
- * a large backlog never holds one long transaction. Run by the hourly maintenance job.
- */
+/** In slices, so a large backlog never holds one long transaction. */
 export async function purgeOldActivity(options: { now?: Date } = {}): Promise<{ purged: number }> {
   const db = await getDb();
   const cutoff = new Date((options.now ?? new Date()).getTime() - env().ACTIVITY_RETENTION_DAYS * DAY_MS);

@@ -30,15 +30,8 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let flushing: Promise<void> = Promise.resolve();
 
 /**
- * The workspace's API request log (sandbox input and output live here). What the client sent is made
- * storable first (storable.ts: no NUL or lone surrogate, bounded depth and size; attachment contents
- * become "[base64, N bytes]").
- *
- * Entries are buffered and written in one multi-row insert every 100 ms (or every 200 entries), off
- * the response path: logging costs a request no round trip, and the database one insert per batch.
- * A crash loses at most the last 100 ms of log entries, never a message. A failure to log never fails
- * the request, and one entry the database refuses costs only itself (see write). Shutdown and tests
- * call flushActivityLog().
+ * Buffered off the response path, one insert per batch: a crash loses at most the last flush of log entries, never
+ * a message, and a failure to log never fails the request. Shutdown and tests call flushActivityLog().
  */
 export function recordActivity(entry: ActivityEntry): void {
   bufferActivityRow({
@@ -53,7 +46,7 @@ export function recordActivity(entry: ActivityEntry): void {
   });
 }
 
-/** Buffers a row as it is. Exported for the test that proves a refused row costs only itself. */
+/** Exported for the test that proves a refused row costs only itself. */
 export function bufferActivityRow(row: ActivityRow): void {
   pending.push(row);
   if (pending.length >= FLUSH_AT_ENTRIES) void flushActivityLog();
@@ -70,11 +63,7 @@ export function flushActivityLog(): Promise<void> {
   return flushing;
 }
 
-/**
- * One insert for the batch; if the database refuses it, row by row, so a row it refuses (one the
- * sanitiser missed, or of a workspace deleted meanwhile) loses only itself, never its neighbours of
- * other requests and workspaces. When the database is down, every row fails fast and each is logged.
- */
+/** On a refused batch, row by row: a refused row loses only itself, never other requests' rows. */
 async function write(rows: ActivityRow[]): Promise<void> {
   try {
     const db = await getDb();
@@ -98,7 +87,6 @@ async function write(rows: ActivityRow[]): Promise<void> {
   }
 }
 
-/** Enough to find the request the lost entry was for; the path shortened and made printable. */
 function describeRow(row: ActivityRow) {
   return {
     activityId: row.id,

@@ -1,10 +1,5 @@
-/**
- * What the activity log stores of a request is whatever the client sent, so it is made storable
- * before it is buffered: PostgreSQL's text and jsonb refuse U+0000 and unpaired UTF-16 surrogates
- * (they have no UTF-8 form), and a 10,000-deep body overflows jsonb's parser. Any one of those would
- * fail the whole batched insert (record-activity.ts). One walk, linear in what is kept: nothing
- * past the caps below is visited.
- */
+// PostgreSQL refuses NUL and lone surrogates, and a very deep body overflows jsonb's parser: any one would fail
+// the whole batched insert. One walk, linear in what is kept.
 
 export const MAX_LOGGED_STRING = 2_000;
 export const MAX_LOGGED_DEPTH = 8;
@@ -20,16 +15,11 @@ export function storableText(value: string): string {
   return UNSTORABLE.test(value) ? value.replaceAll("\0", "\uFFFD").toWellFormed() : value;
 }
 
-/** A string column of the log: storable and at most MAX_LOGGED_STRING characters. */
 export function storableLine(value: string): string {
   return storableText(value.length > MAX_LOGGED_STRING ? value.slice(0, MAX_LOGGED_STRING) : value);
 }
 
-/**
- * A request or response body as logged: storable, at most MAX_LOGGED_DEPTH deep and about
- * MAX_LOGGED_CHARACTERS long. Attachment contents (`contentBlob`, at any depth: a batch nests them)
- * become their decoded size only; long strings are shortened.
- */
+/** Bounded in depth and size; attachment contents (`contentBlob`, at any depth) become their decoded size. */
 export function storableBody(value: unknown): unknown {
   return walk(value, 0, "", { left: MAX_LOGGED_CHARACTERS });
 }

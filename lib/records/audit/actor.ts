@@ -32,13 +32,13 @@ export function apiKeyActor(
   return { type: "API_KEY", id: key.apiKeyId, label: key.name, ...client };
 }
 
-/** The audit actor of a role-checked Actor (lib/foundation/access/actor.ts): its own when the caller set one, else the user by id; the CLI's "cli" user is the CLI. */
+/** Its own audit actor when the caller set one, else the user by id; the CLI's "cli" user is the CLI. */
 export function auditActorOf(actor: Actor): AuditActor {
   if (actor.audit) return actor.audit;
   return actor.userId === "cli" ? AUDIT_CLI_ACTOR : { type: "USER", id: actor.userId, label: null };
 }
 
-/** The given actor, else the user by id (use cases that already take a `userId`), else the system (CLI, seed, tests). */
+/** The given actor, else the user by id, else the system (CLI, seed, tests). */
 export function actorOr(actor: AuditActor | undefined, userId: string | null | undefined): AuditActor {
   return actor ?? (userId ? { type: "USER", id: userId, label: null } : AUDIT_SYSTEM_ACTOR);
 }

@@ -23,7 +23,7 @@ export type AuditListQuery = CursorPage & { filters: AuditEventFilters };
 
 const TOKEN = /^[A-Za-z0-9_.:@-]{1,200}$/;
 
-/** GET /v1/audit_events' query (and the dashboard's filters): limit ≤ 100, keyset cursors, createdAt range, exact-match filters. */
+/** GET /v1/audit_events' query and the dashboard's filters: limit ≤ 100, keyset cursors, createdAt range. */
 export function parseAuditListQuery(params: URLSearchParams): AuditListQuery {
   const page = parseCursorPage(params, { maxLimit: AUDIT_PAGE_SIZE });
   const filters: AuditEventFilters = {};
@@ -67,7 +67,6 @@ export async function listAuditEvents(workspaceId: string, query: AuditListQuery
   return keysetPage<AuditEventRow>(keyset, query);
 }
 
-/** The API's AuditEvent resource. */
 export function serializeAuditEvent(row: AuditEventRow) {
   return {
     id: row.id,

@@ -7,10 +7,7 @@ import { log } from "@/lib/foundation/log";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * The audit log is kept AUDIT_RETENTION_DAYS (default 365), then deleted in slices of 5,000 rows (no
- * long transaction). The only delete the log ever sees; run by the hourly maintenance job.
- */
+/** The only delete the audit log sees; in slices, so no long transaction. */
 export async function purgeOldAuditEvents(options: { now?: Date } = {}): Promise<{ purged: number }> {
   const db = await getDb();
   const cutoff = new Date((options.now ?? new Date()).getTime() - env().AUDIT_RETENTION_DAYS * DAY_MS);

@@ -19,11 +19,7 @@ export interface AuditEntry {
 const SECRET_FIELD = /secret|password|hash|token|private|credential/i;
 const MAX_TEXT = 512;
 
-/**
- * The one way into the audit log: called with the transaction of the change itself, so the entry
- * commits with the change and a refused or failed change leaves none. Takes a `Tx`, not any executor,
- * so a caller cannot write it beside the change by mistake.
- */
+/** The one way into the audit log; a `Tx`, so the entry commits with the change and never beside it. */
 export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
   const { before, after } = changedFields(entry.before ?? null, entry.after ?? null);
   await tx.insert(auditEvents).values({

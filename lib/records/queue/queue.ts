@@ -9,32 +9,22 @@ import { env } from "@/lib/foundation/env";
 import { errorFields, log } from "@/lib/foundation/log";
 import type { DeliverMessageJob, DeliverWebhookJob, SimulateOutcomeJob } from "./jobs";
 
-/**
- * The durable job queue: pg-boss on the same database as the data, so a message and its delivery
- * job commit in one transaction. On PGlite it shares the embedded connection (fromPglite); on
- * PostgreSQL it keeps a small pool of its own. Its schema ("pgboss") is installed and migrated by
- * pg-boss itself; see docs/architecture.md for why that is not a drizzle migration.
- */
+/** pg-boss on the data's database, so a message and its delivery job commit in one transaction. */
 export const QUEUES = {
   deliverMessage: "deliver-message",
   /** One job per workflow-run step; a wait step's successor is a delayed job (lib/flows/workflows). */
   workflowStep: "workflow-step",
-  /** Hourly retention work (lib/entry/worker/maintenance.ts), on pg-boss's cron: one run per hour cluster-wide. */
+  /** On pg-boss's cron: one run per hour cluster-wide. */
   maintenance: "maintenance",
-  /** Every 5 minutes: flag sent messages the provider never confirmed (lib/delivery/flag-unconfirmed-deliveries.ts). */
   unconfirmedDeliveries: "flag-unconfirmed-deliveries",
-  /** One job per webhook delivery attempt (lib/flows/webhooks): retries are new jobs at the webhook schedule's time. */
+  /** One job per attempt: retries are new jobs at the webhook schedule's time. */
   deliverWebhook: "deliver-webhook",
-  /** The outcome simulator's reports, a second or two after a message's SENT (lib/delivery/providers/simulator). */
   simulateOutcome: "simulate-outcome",
 } as const;
 
 export type { DeliverMessageJob } from "./jobs";
 
-/**
- * Each queue's options, read from the settings when the queue is installed (never at import: tests
- * and operators change DELIVERY_MAX_ATTEMPTS). pg-boss copies them into every job it inserts.
- */
+/** Read when the queue is installed, never at import: tests and operators change DELIVERY_MAX_ATTEMPTS. */
 export function queueOptions(): Record<string, Omit<Queue, "name">> {
   return {
     [QUEUES.deliverMessage]: deliverMessageQueueOptions(),
@@ -52,8 +42,7 @@ export function queueOptions(): Record<string, Omit<Queue, "name">> {
     [QUEUES.maintenance]: { retryLimit: 2, retryDelay: 60, expireInSeconds: 900, deleteAfterSeconds: 24 * 3600 },
     // The next run, 5 minutes later, picks up whatever a failed one left: no retries needed.
     [QUEUES.unconfirmedDeliveries]: { retryLimit: 0, expireInSeconds: 600, deleteAfterSeconds: 3600 },
-    // The delivery row holds the state and the schedule; pg-boss's retries only cover a worker that
-    // died mid-job (its heartbeat stops) or a failure to record, and the sweep in lib/flows/webhooks covers the rest.
+    // The delivery row holds the state; pg-boss's retries only cover a dead worker or a failure to record.
     [QUEUES.deliverWebhook]: {
       notify: true,
       retryLimit: 5,
@@ -76,11 +65,7 @@ export function queueOptions(): Record<string, Omit<Queue, "name">> {
   };
 }
 
-/**
- * DELIVERY_MAX_ATTEMPTS hand-offs in all: the first plus attempts − 1 retries. pg-boss's backoff has
- * its own jitter: the delay after attempt n (1-based) is retryDelay · 2^(n−1) · (1 + random()), capped
- * at retryDelayMax, i.e. 5–10 s, 10–20 s, 20–40 s … up to 10 minutes (docs/delivery.md "Retries").
- */
+/** DELIVERY_MAX_ATTEMPTS hand-offs in all, with pg-boss's jittered backoff (docs/delivery.md "Retries"). */
 export function deliverMessageQueueOptions(): Omit<Queue, "name"> {
   return {
     // Wake a worker as soon as a job is inserted instead of at its next poll.
@@ -89,9 +74,7 @@ export function deliverMessageQueueOptions(): Omit<Queue, "name"> {
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 600,
-    // A worker that dies mid-job leaves it active: its heartbeat (refreshed every 15 s while the job
-    // runs) stops, and the supervisor hands the job to another worker. A live but slow job keeps
-    // beating, so it is never run twice at once; the expiry is only the outer bound.
+    // A dead worker's heartbeat stops and its job moves on; a slow live one keeps beating, never run twice.
     heartbeatSeconds: 30,
     expireInSeconds: 120,
     deleteAfterSeconds: 7 * 24 * 3600,
@@ -109,11 +92,7 @@ export function createBoss(handle: DbHandle): PgBoss {
   return boss;
 }
 
-/**
- * Creates the queues (idempotent) on a started boss, then primes its queue cache. Priming matters on
- * PGlite: a send inside a transaction that misses the cache would look the queue up on the shared
- * connection the transaction holds, and wait for itself forever.
- */
+/** Then primes the queue cache: on PGlite a miss inside a transaction would wait for itself forever. */
 export async function installQueue(boss: PgBoss): Promise<void> {
   for (const [name, options] of Object.entries(queueOptions())) {
     const existing = await boss.getQueue(name);
@@ -150,29 +129,20 @@ export async function enqueueDelivery(tx: Tx, job: DeliverMessageJob): Promise<v
   await enqueueDeliveries(tx, [job]);
 }
 
-/**
- * One statement for any number of jobs (a 1,000-message batch). A scheduled message's job is held by
- * the queue until its time (`startAfter`): no worker fetches it before, so it never sits in a claimed
- * batch, and a worker that was down at that time finds it due when it comes back.
- */
+/** One statement for any number of jobs; a scheduled job waits in the queue until its time (`startAfter`). */
 export async function enqueueDeliveries(tx: Tx, jobs: DeliverMessageJob[]): Promise<void> {
   if (jobs.length === 0) return;
   const boss = await getQueue();
   await boss.insert(QUEUES.deliverMessage, jobs.map(jobInsertOf), { db: preparedQueueDb(tx) });
 }
 
-/** What pg-boss inserts for a delivery job: a scheduled message's job starts after its time. */
 export function jobInsertOf(data: DeliverMessageJob): { data: DeliverMessageJob; startAfter?: Date } {
   return data.scheduledAt ? { data, startAfter: new Date(data.scheduledAt) } : { data };
 }
 
 /**
- * pg-boss's own delivery-job insert as CTEs of a caller's larger statement (lib/sending/accept-statement.ts:
- * a send's rows and its job in one statement). `jobs` is an SQL expression of the jobs' JSON text
- * (jobInsertOf's objects), standing where pg-boss's statement has its one parameter. pg-boss writes
- * the text (its columns, the queue's policy, retry and retention options, the NOTIFY that wakes
- * workers), captured once per queue (internals/pg-boss.ts): `ctes` to list among the caller's, `touch`
- * to read in the caller's output.
+ * pg-boss's delivery-job insert as CTEs of a caller's statement, its text captured once per queue
+ * (internals/pg-boss.ts). `jobs` is an SQL expression of jobInsertOf's objects as JSON text.
  */
 export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch: SQL; shape: string }> {
   const boss = await getQueue();
@@ -193,20 +163,13 @@ export async function deliveryJobsInsert(jobs: SQL): Promise<{ ctes: SQL; touch:
 
 const capturedDeliveryInserts = new WeakMap<PgBoss, Promise<CapturedJobInsert>>();
 
-/**
- * pg-boss's statements in the caller's transaction, each a prepared statement (db/execute-prepared.ts):
- * its job insert has one text whatever the number of jobs (the jobs are one JSON parameter), so
- * PostgreSQL plans it once per connection instead of on every send.
- */
+// Prepared: the job insert's text is the same whatever the number of jobs (one JSON parameter).
 function preparedQueueDb(tx: Tx) {
   type Execute = Parameters<typeof fromDrizzle>[0]["execute"];
   return fromDrizzle({ execute: ((query: SQL) => executePrepared(tx, query)) as Execute }, sql);
 }
 
-/**
- * The simulator's report jobs, in the transaction that records the message's SENT (the claim's): they
- * exist if and only if the hand-off does. The queue must already be started (see queueTransaction).
- */
+/** In the claim's transaction: the reports exist iff the hand-off does. The queue must already be started. */
 export async function enqueueSimulatedOutcomes(
   tx: Executor,
   jobs: Array<{ data: SimulateOutcomeJob; startAfter: Date }>,
@@ -216,10 +179,7 @@ export async function enqueueSimulatedOutcomes(
   await boss.insert(QUEUES.simulateOutcome, jobs, { db: fromDrizzle(tx, sql) });
 }
 
-/**
- * A database transaction that may enqueue jobs. The queue is started before the transaction opens:
- * starting it inside would query the shared PGlite connection the transaction holds, and hang.
- */
+/** Starts the queue first: inside the transaction it would wait on the PGlite connection the transaction holds. */
 export async function queueTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   await getQueue();
   const { db } = await getDbHandle();

@@ -35,11 +35,7 @@ const OUTBOX_KEYS: Array<keyof typeof webhookEvents.$inferInsert> = [
   "createdAt",
 ];
 
-/**
- * The rows of creationEventsCtes, as its two JSON parameters: each event's timeline row, and the
- * webhook outbox/feed row of each that has a webhook type (emit-webhook-events.ts: codes without one
- * and sandbox messages write none).
- */
+/** creationEventsCtes' two JSON parameters: the timeline rows, and the webhook rows (none for sandbox messages). */
 export function creationEventsJson(events: CreationEvent[]): { logs: string; outbox: string } {
   const logs = events.map((event) => ({
     id: newId("event", event.at),
@@ -72,13 +68,8 @@ export function creationEventsJson(events: CreationEvent[]): { logs: string; out
 }
 
 /**
- * The first timeline entries of new messages and their webhook outbox/feed rows, as two CTEs, `logs`
- * and `outbox`, of the accept statement (lib/sending/accept-statement.ts), which inserts the messages
- * in the same statement: their effects are the columns the messages are inserted with, since a
- * statement cannot update the rows it inserts. Their rows come as creationEventsJson's two parameters
- * (or placeholders for them). A held event (message null) is written only where `held.where` holds
- * (the workspace turned out paused), with `held.message` as its sentence: both are SQL over the row's
- * `workspace_id`. Every other event is written as it is, and a held event has no webhook type.
+ * New messages' first events as CTEs of the accept statement; their effects are the inserted columns, since a
+ * statement cannot update the rows it inserts. A held event is written only where `held.where` holds.
  */
 export function creationEventsCtes(json: { logs: SQL; outbox: SQL }, held: { message: SQL; where: SQL }): SQL {
   return sql`logs as (${jsonRowsInsert(emailMessageLogs, LOG_KEYS, json.logs, {
@@ -88,16 +79,11 @@ export function creationEventsCtes(json: { logs: SQL; outbox: SQL }, held: { mes
     outbox as (${jsonRowsInsert(webhookEvents, OUTBOX_KEYS, json.outbox)})`;
 }
 
-/** The code of a held event (message null): written only if the workspace turns out paused. */
 export const HELD_CODE = "EMAIL_MESSAGE_PAUSED" satisfies EventCode;
 
 type NewRow = Parameters<typeof applyEffect>[0] & { id: string; workspaceId: string };
 
-/**
- * The new messages' columns as their events leave them (effects.ts), for the rows the accept
- * statement inserts: the effects of every event written as it is. A held event's effect is
- * heldStatusSql inside the statement, and withHeldEffects on the returned rows after it.
- */
+/** Held events' effects come later: heldStatusSql in the statement, withHeldEffects on the returned rows. */
 export function withCreationEffects(rows: NewRow[], events: CreationEvent[]): void {
   applyTo(
     rows,
@@ -105,7 +91,6 @@ export function withCreationEffects(rows: NewRow[], events: CreationEvent[]): vo
   );
 }
 
-/** The held events' effect on the rows of the workspaces the statement found paused. */
 export function withHeldEffects(
   rows: NewRow[],
   events: CreationEvent[],
@@ -123,11 +108,7 @@ function applyTo(rows: NewRow[], events: CreationEvent[]): void {
   for (const event of events) applyEffect(byId.get(event.messageId)!, event.code, event.at);
 }
 
-/**
- * A new message's status column in the accept statement (SQL over the inserted row's `status`): its
- * held event's move (PENDING → PAUSED) where `held` holds, the event being written there too. Its
- * status is all a held event changes (effects.test.ts compares the columns with recordEvent's).
- */
+/** A held event changes only the status (effects.test.ts compares the columns with recordEvent's). */
 export function heldStatusSql(held: SQL): SQL {
   const moved = statusChange(EFFECTS[HELD_CODE].status, sql`status`) ?? sql`status`;
   return sql`case when ${held} then ${moved} else status end`;

@@ -4,14 +4,12 @@ import { emailMessages, MESSAGE_STATUSES, type MessageStatus } from "@/db/schema
 import type { EventCode } from "./event-codes.shared";
 import { COMBINABLE_MOVES, EFFECTS, MOVES_FROM, type TimestampKey } from "./effects";
 
-// The SQL forms of the effects table (effects.ts), for the writers of the timeline.
 const m = emailMessages;
 
 /** A constant of the table as an SQL literal (never data): the text stays the same, so it prepares once. */
 const literal = (value: string) => sql.raw(`'${value}'`);
 const literals = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
 
-/** The status a move gives, as SQL over the current status (the column unless `status` is given). */
 export function statusChange(target: MessageStatus | undefined, status: SQL = sql`${m.status}`): SQL | undefined {
   if (!target) return undefined;
   const from = MOVES_FROM[target];
@@ -19,10 +17,7 @@ export function statusChange(target: MessageStatus | undefined, status: SQL = sq
   return sql`case when ${status} in (${literals(from)}) then ${literal(target)} else ${status} end`;
 }
 
-/**
- * What one event does to its message's columns, keyed by column key, its time as SQL. Bots stay on the
- * timeline but move no timestamp; `settles` (nothing left to send) moves the status as success does.
- */
+/** Bots stay on the timeline but move no timestamp; `settles` (nothing left to send) moves the status as success. */
 export function effectChanges(
   code: EventCode,
   at: SQL,
@@ -38,7 +33,6 @@ export function effectChanges(
   return changes;
 }
 
-/** effectChanges as `, column = value` assignments, for an UPDATE written as SQL. */
 export function effectAssignments(code: EventCode, at: SQL): SQL {
   return sql.join(
     Object.entries(effectChanges(code, at)).map(
@@ -47,12 +41,7 @@ export function effectAssignments(code: EventCode, at: SQL): SQL {
   );
 }
 
-/**
- * The combined effects of a group of events per message, for recordEvents: the aggregates of its
- * `effects` CTE (grouped by message over the new events: code, bot, at) and the update's assignments
- * reading them. The earliest time for each first-timestamp, the latest for each last-timestamp (bots
- * move none), and the status through COMBINABLE_MOVES in their order.
- */
+/** recordEvents' `effects` CTE aggregates per message, and the update's assignments that read them. */
 export function combinedEffects(codes: Set<EventCode>): { aggregates: SQL; assignments: SQL } {
   const aggregates: SQL[] = [];
   const assignments: SQL[] = [];

@@ -3,14 +3,11 @@ import type { EventCode } from "./event-codes.shared";
 import type { WebhookEventType } from "./webhook-event-types.shared";
 
 type MessageRow = typeof emailMessages.$inferSelect;
-/** A message's timestamp columns, by their key. */
 export type TimestampKey = { [K in keyof MessageRow]: MessageRow[K] extends Date | null ? K : never }[keyof MessageRow];
 
-/** What one timeline event does to its message. */
 export interface Effect {
   /** Earliest occurrence wins (order-tolerant: a late, earlier event still moves it back). */
   first?: TimestampKey;
-  /** Latest occurrence wins. */
   last?: TimestampKey;
   /** Where the status moves, from the statuses MOVES_FROM lists for it. */
   status?: MessageStatus;
@@ -20,11 +17,7 @@ export interface Effect {
 
 const ERROR: Effect = { first: "erroredAt", status: "FAILED", webhook: "email.failed" };
 
-/**
- * Every code's effect on its message, the one place they are written: recordEvent, recordEvents,
- * recordEventForMessages, recordSentEvents and the accept statement's columns are all derived from it
- * (effects-sql.ts for the SQL writers, applyEffect for the rows the accept path builds).
- */
+/** Every code's effect on its message, the one place: every writer derives from it (effects-sql.ts, applyEffect). */
 export const EFFECTS: Readonly<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_CREATED: { webhook: "email.created" },
   EMAIL_MESSAGE_RENDERED: { first: "processedAt" },
@@ -59,10 +52,7 @@ export const EFFECTS: Readonly<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_CANCELLED: { status: "CANCELLED", webhook: "email.cancelled" },
 };
 
-/**
- * The statuses each move starts from; from any other the status stays as it is, so it only moves
- * forward (an error fails anything but an erased or cancelled message; erasing ends any).
- */
+/** The statuses each move starts from; from any other the status stays, so it only moves forward. */
 export const MOVES_FROM: Readonly<Record<MessageStatus, readonly MessageStatus[]>> = {
   SUCCEEDED: ["PENDING", "PAUSED"],
   FAILED: ["PENDING", "PAUSED", "SUCCEEDED", "FAILED"],
@@ -72,21 +62,14 @@ export const MOVES_FROM: Readonly<Record<MessageStatus, readonly MessageStatus[]
   CANCELLED: ["PENDING", "PAUSED"],
 };
 
-/**
- * The moves recordEvents combines in one statement, in the order it tries them: together they give
- * the same status in any order of the events, since FAILED moves from SUCCEEDED and SUCCEEDED never
- * from FAILED. The other moves go through recordEvent (or recordEventForMessages), one at a time.
- */
+/** Combinable in one statement in any event order: FAILED moves from SUCCEEDED, SUCCEEDED never from FAILED. */
 export const COMBINABLE_MOVES = ["FAILED", "SUCCEEDED"] as const satisfies readonly MessageStatus[];
 
 export function moveStatus(current: MessageStatus, target: MessageStatus | undefined): MessageStatus {
   return target && MOVES_FROM[target].includes(current) ? target : current;
 }
 
-/**
- * One event's effect on a message row held in memory (a new message of the accept path, inserted
- * with its first events' effects as its columns): what the SQL writers do in the database.
- */
+/** What the SQL writers do, on a new message's row in memory (the accept path inserts it with its effects). */
 export function applyEffect(row: Pick<MessageRow, TimestampKey | "status">, code: EventCode, at: Date): void {
   const effect = EFFECTS[code];
   if (effect.first && !(row[effect.first] && row[effect.first]! <= at)) row[effect.first] = at;

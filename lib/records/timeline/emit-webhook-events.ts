@@ -17,12 +17,7 @@ export interface EmittedLog {
   at: Date;
 }
 
-/**
- * The outbox/feed rows (webhook_events) of timeline events just recorded, in the caller's transaction
- * (docs/webhooks.md#delivery): always written, whether or not the workspace has an endpoint, since the
- * pullable feed serves them too; the worker fans them out to endpoints. One statement for any number
- * of events; codes without a webhook type and sandbox messages write nothing.
- */
+/** Written even without an endpoint: the pullable feed serves them too (docs/webhooks.md#delivery). */
 export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promise<void> {
   const rows = logs
     .filter((log) => EFFECTS[log.code].webhook)
@@ -40,10 +35,8 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
   const m = emailMessages;
   const e = webhookEvents;
   const name = (column: { name: string }) => sql.identifier(column.name);
-  // The rows in input order (n), so events recorded together keep their order on seq. The message's
-  // sandbox flag is a scalar subquery, not a join: PostgreSQL runs it as one primary-key lookup per
-  // row, where a join let the planner, which guesses 100 rows for json_to_recordset, hash the whole
-  // email_messages table (a sequential scan per recorded event while the table was small by its statistics).
+  // In input order (n), so events recorded together keep their order on seq. The sandbox flag is a scalar
+  // subquery, one primary-key lookup per row, where a join let the planner hash the whole table.
   await executePrepared(
     db,
     sql`
@@ -56,10 +49,7 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
   );
 }
 
-/**
- * A live workflow run's end (workflow_run.completed or .failed), in the transaction that ends it
- * (lib/flows/workflows/run-workflow-step.ts): the same outbox and feed as the timeline's events.
- */
+/** In the transaction that ends the run: the same outbox and feed as the timeline's events. */
 export async function emitWorkflowRunEvent(
   db: Executor,
   run: { id: string; workspaceId: string; sandbox: boolean },

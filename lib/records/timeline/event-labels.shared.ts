@@ -1,10 +1,6 @@
 import type { EventCode } from "./event-codes.shared";
 
-/**
- * What a timeline event means to the person reading it. The codes stay the API's vocabulary; this is
- * the one table the dashboard turns them into words, glyphs and colours with (the first-hour issue:
- * a reader should not need docs/api.md to tell a delivery from a bounce).
- */
+// The codes stay the API's vocabulary; this is the one table the dashboard turns them into words with.
 export type EventCategory = "progress" | "engagement" | "problem" | "neutral";
 
 /** The dashboard's badge tones (components/ui/badge.tsx), spelled here so lib/ need not import components/. */
@@ -80,7 +76,6 @@ export interface DescribedEvent extends EventLabel {
   tone: EventTone;
 }
 
-/** The label of one event: the table's words, with the bounce's reason appended when its sentence names one. */
 export function describeEvent(code: string, message = ""): DescribedEvent {
   const known = (EVENT_LABELS as Record<string, EventLabel | undefined>)[code] ?? fallbackLabel(code);
   let label = known.label;
@@ -96,10 +91,7 @@ const ISO_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z/g;
 
 export type SentencePart = { text: string } | { iso: string };
 
-/**
- * An event sentence cut at the instants it names, so the page shows them in the reader's zone and
- * format like every other time on it, instead of a second, raw ISO format.
- */
+/** Cut at the instants it names, so the page shows them in the reader's zone and format. */
 export function splitSentence(sentence: string): SentencePart[] {
   const parts: SentencePart[] = [];
   let last = 0;

@@ -14,7 +14,7 @@ export interface RecordEventInput {
   workspaceId: string;
   messageId: string;
   code: EventCode;
-  /** A human sentence with the details docs/api.md#decided-events names (delivery time, client IP and user agent, link…). */
+  /** A human sentence with the details docs/api.md#decided-events names. */
   message: string;
   /** When it happened (the provider's time for provider events). */
   at?: Date;
@@ -29,12 +29,7 @@ export interface RecordEventInput {
 
 const m = emailMessages;
 
-/**
- * Records one timeline event (docs/architecture.md#rules-that-carry-weight, rule 4): append the
- * EmailMessageLog, its webhook outbox/feed row, set the first/last timestamps and move the status, as
- * the effects table says (effects.ts: forward moves only), in the caller's transaction.
- * Returns false when the provider event was already recorded (nothing changes then).
- */
+/** One timeline event, its webhook row and its effects (effects.ts); false when already recorded. */
 export async function recordEvent(db: Executor, input: RecordEventInput): Promise<boolean> {
   const at = input.at ?? new Date();
   const [inserted] = await db
@@ -74,11 +69,7 @@ export async function recordEvent(db: Executor, input: RecordEventInput): Promis
   return true;
 }
 
-/**
- * One event for many messages of a workspace, set-based (two statements whatever the count): for the
- * sending-state changes that touch a whole paused queue at once (resume, discard). Same effects as
- * recordEvent; no providerEventId (these are the service's own, recorded once by their caller).
- */
+/** One service event for many messages of a workspace (resume, discard), set-based, with recordEvent's effects. */
 export async function recordEventForMessages(
   db: Executor,
   input: { workspaceId: string; messageIds: string[]; code: EventCode; message: string; at?: Date },
@@ -113,10 +104,7 @@ export async function recordEventForMessages(
     .where(and(eq(m.workspaceId, input.workspaceId), inArray(m.id, input.messageIds)));
 }
 
-/**
- * An erase removes the content, and the RENDERED sentence quotes the subject: it is rewritten so the
- * timeline keeps the step without the words. The one place a recorded event changes after the fact.
- */
+/** The RENDERED sentence quotes the subject, so an erase rewrites it: the one event changed after the fact. */
 export async function redactRenderedEvents(db: Executor, workspaceId: string, messageIds: string[]): Promise<void> {
   if (messageIds.length === 0) return;
   const logs = emailMessageLogs;
@@ -144,7 +132,6 @@ export interface SentEventInput {
   referenceId: string;
   /** When the send began: the SENT event's time and the message's sentAt. */
   at: Date;
-  /** "Sent through …." */
   message: string;
   /** One SENT per provider and message (`<provider>:sent`), even if two runs ever raced past the claim. */
   providerEventId: string;
@@ -152,11 +139,8 @@ export interface SentEventInput {
 }
 
 /**
- * SENT for many messages in ONE statement, each only if it is still waiting (PENDING and unsent,
- * re-checked under its row lock): the claim, the referenceId, SENT's effects (effects.ts: sentAt,
- * SUCCEEDED), the event and its webhook outbox/feed row, without a transaction's round trips per
- * message. A data-modifying CTE is atomic, and the event is inserted only for a claimed row. Returns the ids claimed; a message missing
- * from it had been recorded by another run (nothing changed for it).
+ * SENT for many messages in one atomic statement, each only if still unsent: claim, referenceId, effects, event and
+ * webhook row. Returns the ids claimed; a missing one was recorded by another run.
  */
 export async function recordSentEvents(db: Executor, sends: SentEventInput[]): Promise<Set<string>> {
   if (sends.length === 0) return new Set();
@@ -175,10 +159,8 @@ export async function recordSentEvents(db: Executor, sends: SentEventInput[]): P
   const logs = emailMessageLogs;
   const e = webhookEvents;
   const name = (column: { name: string }) => sql.identifier(column.name);
-  // The rows as one JSON parameter (drizzle would expand them into a parameter per value); the ids once
-  // more as a list, whose length the planner knows: it then reads the rows by primary key instead of
-  // scanning the table when its statistics say few are PENDING (a seq scan per statement otherwise), and
-  // stillPending keeps it off the status index for the same reason.
+  // The ids once more as a list of known length, so the planner reads rows by primary key, not a seq scan when
+  // statistics say few are PENDING; stillPending keeps it off the status index.
   const result = await db.execute<{ id: string }>(sql`
     with input as (
       select * from json_to_recordset(${wellFormedJson(rows)}::json) as i(

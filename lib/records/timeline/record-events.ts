@@ -9,24 +9,15 @@ import { COMBINABLE_MOVES, EFFECTS } from "./effects";
 import { combinedEffects } from "./effects-sql";
 import type { RecordEventInput } from "./record-event";
 
-/**
- * Whether recordEvents can record a code: its effect moves no status, or makes one of the moves whose
- * combination does not depend on the order (COMBINABLE_MOVES in effects.ts). The sending-state codes
- * (PAUSED, RESUMED, ERASED, CANCELLED) and `settles` go through recordEvent.
- */
+/** A code that moves no status or only COMBINABLE_MOVES; the sending-state codes and `settles` need recordEvent. */
 export function isSetRecordable(input: RecordEventInput): boolean {
   const status = EFFECTS[input.code].status;
   return !input.settles && (status === undefined || (COMBINABLE_MOVES as readonly string[]).includes(status));
 }
 
 /**
- * recordEvent for many events at once (the group commit of provider events,
- * lib/delivery/provider-events/provider-event-recorder.ts), in ONE statement whatever the count: the
- * EmailMessageLogs are inserted (idempotent by providerEventId, as recordEvent), and each message
- * touched by a new event takes the combined effects of its new events: the earliest time for each
- * first-timestamp, the latest for each last-timestamp (bots move none), the status forward only
- * (effects-sql.ts combinedEffects, from the effects table). Same result as recordEvent called for each in any order, webhook outbox/feed rows included (one
- * more statement for the new events). Returns, per input, whether it was new.
+ * recordEvent for many events in one statement, each message taking its new events' combined effects: the same
+ * result as recordEvent for each in any order. Returns, per input, whether it was new.
  */
 export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Promise<boolean[]> {
   if (inputs.length === 0) return [];
@@ -51,9 +42,7 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
   const logs = emailMessageLogs;
   const m = emailMessages;
   const name = (column: { name: string }) => sql.identifier(column.name);
-  // The message ids once more as a list, whose length the planner knows: it then updates the messages
-  // by primary key, where a join with the CTE alone (100 rows by its guess) let it hash the whole
-  // email_messages table while the table was small by its statistics (recordSentEvents does the same).
+  // The ids once more as a list of known length, so the planner updates by primary key, not a hash of the table.
   const result = await db.execute<{ id: string }>(sql`
     with input as (
       select * from json_to_recordset(${wellFormedJson(rows)}::json) as i(

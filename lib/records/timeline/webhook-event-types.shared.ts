@@ -1,8 +1,4 @@
-/**
- * The webhook (and GET /v1/events) event types (docs/webhooks.md#event-types): the email ones raised
- * by the timeline codes whose effect names them (`webhook` in effects.ts; a code without one is on
- * the timeline only), the workflow_run ones where a run ends.
- */
+/** Webhook and GET /v1/events types (docs/webhooks.md#event-types); email ones come from effects.ts `webhook`. */
 export const WEBHOOK_EVENT_TYPES = [
   "email.created",
   "email.sent",
