@@ -14,15 +14,8 @@ import {
 import { writeAcceptance } from "./accept-statement";
 
 /**
- * The one accept path: every way in (the API, batches, workflow steps, template test sends, system
- * mail) ends here. Writes prepared messages, their CREATED and RENDERED events, their contacts and
- * their delivery jobs in the caller's transaction (docs/architecture.md#rules-that-carry-weight, rule 3),
- * as ONE statement whatever the count (accept-statement.ts). Live messages start PENDING and wait for
- * the worker (a scheduled one: its job waits in the queue until `scheduledAt`, after a SCHEDULED
- * event), or PAUSED with no job while their workspace's sending is paused (resumeSending enqueues
- * them); sandbox ones are SUCCEEDED once rendered and never reach a provider. A message that carries
- * a `failure` gets its error event and is FAILED from the start (the event's effect in
- * lib/records/timeline/effects.ts: erroredAt and FAILED), with no job: nobody ever sees it waiting.
+ * The one accept path (docs/architecture.md#rules-that-carry-weight, rule 3): messages, events, contacts and jobs
+ * in one statement of the caller's transaction. A message with a `failure` is FAILED from the start, with no job.
  */
 export async function acceptMessages(
   tx: Tx,
@@ -36,7 +29,7 @@ export async function acceptMessages(
 ): Promise<EmailMessageRow[]> {
   if (prepared.length === 0) return [];
   const now = new Date();
-  // A millisecond after CREATED and RENDERED (the error or SCHEDULED event), two after (PAUSED), so the timeline reads in order.
+  // The error or SCHEDULED a millisecond after CREATED and RENDERED, PAUSED two: the timeline reads in order.
   const next = new Date(now.getTime() + 1);
   const rows = prepared.map((message, index) =>
     messageRow(message, extra.batchId ? (extra.batchIndexes?.[index] ?? index) : null, extra, now),
@@ -60,19 +53,14 @@ export async function acceptMessages(
   return rows;
 }
 
-/**
- * A message's complete row (every column, defaults included): inserted as it is and returned, so the
- * caller can answer without reading the message back. Its timeline columns and status are then its
- * events' effects (withCreationEffects); a sandbox message starts SUCCEEDED, since it never goes out.
- */
+/** Every column, so the caller answers without reading the row back; a sandbox message starts SUCCEEDED. */
 function messageRow(
   message: PreparedMessage,
   batchIndex: number | null,
   extra: { batchId?: string; workflowRunId?: string },
   now: Date,
 ): EmailMessageRow {
-  // EMPTY_TIMELINE is spread last: spread first,
-  // V8 then adds the other 30 properties one by one at ~0.08 ms per row (a tenth of acceptance).
+  // EMPTY_TIMELINE is spread last: spread first, V8 adds the other properties one by one.
   return {
     id: message.id,
     workspaceId: message.workspaceId,
@@ -115,11 +103,7 @@ function deliveryJobOf(message: PreparedMessage): DeliverMessageJob {
   return job;
 }
 
-/**
- * The new messages' timeline, in order: CREATED and RENDERED (whose effect, processedAt, the rows
- * carry), then the error of a message with a `failure` or the SCHEDULED of a scheduled one, then
- * PAUSED for every live message still waiting, written only if its workspace turns out paused.
- */
+/** CREATED and RENDERED, then an error or SCHEDULED, then PAUSED for live messages (written only if paused). */
 function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): CreationEvent[] {
   const event = (
     message: PreparedMessage,
@@ -149,12 +133,8 @@ function acceptanceEvents(prepared: PreparedMessage[], now: Date, next: Date): C
   return events;
 }
 
-/**
- * Counted here, the one accept path, once everything is written. Still inside the caller's
- * transaction: a rollback after this point (rare: a later statement of the same request, or a group of
- * single sends whose commit fails and is written again send by send) counts
- * messages that never were; counting after commit would need every caller to do it.
- */
+// Inside the caller's transaction: a rare rollback counts messages that never were; counting after commit would
+// need every caller to do it.
 function countAccepted(prepared: PreparedMessage[]): void {
   const counts = new Map<string, { source: string; sandbox: string; count: number }>();
   for (const message of prepared) {

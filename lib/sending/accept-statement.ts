@@ -30,24 +30,15 @@ const MESSAGE_KEYS = Object.keys(getTableColumns(emailMessages)) as Array<keyof 
 const m = emailMessages;
 
 /**
- * Everything acceptMessages writes, as ONE data-modifying statement in the caller's transaction: a
- * single send is then `begin`, this statement and `commit`, where it was eight round trips, each
- * with its own bind and execute in the backend. Its shape:
- *
+ * Everything acceptMessages writes, as one data-modifying statement; returns the paused workspaces with their reason.
  *   with paused   as (the live messages' paused workspaces, FOR SHARE: sending-state.ts)
- *        messages as (insert the rows; the held event's PENDING → PAUSED where `paused` has the workspace)
- *        logs     as (insert the events; the PAUSED ones only where paused, their sentence from the reason)
- *        outbox   as (insert the webhook outbox/feed rows: both from lib/records/timeline/creation-events.ts)
+ *        messages as (insert the rows; PENDING → PAUSED where `paused` has the workspace)
+ *        logs, outbox as (the events, PAUSED ones only where paused, and webhook rows: creation-events.ts)
  *        upserted as (upsert the contacts: contacts/upsert-contacts.ts)
  *        ins, notified as (pg-boss's own job insert, fed the jobs of workspaces not in `paused`: queue.ts)
  *   select the paused workspaces (one row at least, which also runs pg-boss's NOTIFY)
- *
- * Each set is one JSON parameter (one per set: one large document would be parsed once per CTE),
- * so the text never varies with the data and runs as a named prepared statement (db/execute-prepared.ts).
- * Every CTE runs on the same snapshot and no CTE reads another's table, only `paused`, so their order
- * does not matter; the foreign keys (events → message) are checked at the end of the statement, and the
- * statement triggers on email_messages (overview counts, recipients) fire once for all its rows.
- * Returns the paused workspaces among the messages' with their reason.
+ * One JSON parameter per set, so the text never varies and runs prepared. No CTE reads another's table, only
+ * `paused`, so their order does not matter.
  */
 export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Promise<Map<string, string | null>> {
   const live = [...new Set(acceptance.messages.filter((row) => !row.sandbox).map((row) => row.workspaceId))];
@@ -67,11 +58,7 @@ export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Pro
   return new Map(rows.filter((row) => row.id !== null).map((row) => [row.id!, row.reason]));
 }
 
-/**
- * The statement, compiled once per shape of pg-boss's job insert (captured per queue: queue.ts), its
- * six JSON parameters as placeholders: building it with Drizzle's `sql` on every send cost the app
- * ~0.35 ms, a quarter of a send's CPU (docs/benchmarks.md#the-accept-statement-compiled-once).
- */
+// Compiled once per shape of pg-boss's job insert (docs/benchmarks.md#the-accept-statement-compiled-once).
 async function acceptStatement(): Promise<Query> {
   const inPaused = sql`workspace_id in (select id from paused)`;
   const delivery = await deliveryJobsInsert(

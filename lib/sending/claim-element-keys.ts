@@ -16,17 +16,12 @@ interface ElementKey {
 export interface ElementIds {
   /** The message id at each position of the request: a new one, or the earlier one it replays. */
   ids: string[];
-  /** The elements to create, each the first of its idempotency key in the batch. */
   create: PreparedElement[];
 }
 
 /**
- * metaId idempotency per batch element (docs/api.md#decided-idempotency: "the same holds per element inside a
- * batch"), with the rule of lib/sending/idempotency.ts applied set-based: one insert claims every
- * distinct (metaId, body) key of the batch, one select reads the keys held by earlier requests.
- * An element whose key an earlier request (or an earlier element of this batch) holds is not created:
- * its position gets that message's id. Keys are inserted in sorted order, so two batches sharing
- * keys wait for each other instead of deadlocking. Call inside the creating transaction.
+ * metaId idempotency per batch element (docs/api.md#decided-idempotency), set-based. Keys are inserted in sorted
+ * order, so two batches sharing keys wait instead of deadlocking. Call inside the creating transaction.
  */
 export async function claimElementKeys(
   tx: Tx,
@@ -73,11 +68,7 @@ export async function earlierElementIds(
   });
 }
 
-/**
- * Claims the keys; returns the keys it claimed. A claimed row is recognised by its resource id (the
- * owner's new message id, ASCII), never by reading its metaId back: PGlite decodes text with a
- * TextDecoder, which drops a leading U+FEFF, so "\ufeffbom" would come back as "bom".
- */
+// Claimed rows are told by resource id, never by metaId read back: PGlite's TextDecoder drops a leading U+FEFF.
 async function insertKeys(
   tx: Tx,
   scope: { workspaceId: string; scope: string },
@@ -94,8 +85,7 @@ async function insertKeys(
     .values(rows)
     .onConflictDoUpdate({
       target: [idempotencyKeys.workspaceId, idempotencyKeys.scope, idempotencyKeys.metaId, idempotencyKeys.requestHash],
-      // Exactly as the single send: the primary key makes a concurrent identical element wait for the
-      // first transaction, and an expired key is taken over by the new request.
+      // As the single send: a concurrent identical element waits; an expired key is taken over.
       set: { resourceId: sql`excluded.resource_id`, createdAt: now },
       setWhere: sql`${idempotencyKeys.createdAt} < now() - ${WINDOW}`,
     })
@@ -103,10 +93,7 @@ async function insertKeys(
   return new Set(claimed.map((row) => keyOfResource.get(row.resourceId)!));
 }
 
-/**
- * The resource held by each of `keys`, by key. PostgreSQL matches the keys (sent as one JSON
- * parameter) and answers each one's position, so no metaId is read back (see insertKeys).
- */
+// PostgreSQL answers each key's position, so no metaId is read back (see insertKeys).
 async function lookupElementKeys(
   db: Executor,
   scope: { workspaceId: string; scope: string },

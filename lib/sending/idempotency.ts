@@ -7,11 +7,8 @@ import { idempotencyKeys } from "@/db/schema/index";
 const WINDOW = sql`interval '24 hours'`;
 
 /**
- * metaId idempotency (docs/api.md#decided-idempotency): the same metaId and the same whole body within 24 hours, on the
- * same workspace, endpoint and environment, returns the earlier resource. Call inside the creating
- * transaction, before writing anything: it returns the earlier resource's id to replay, or null when
- * this request owns the key. A concurrent identical request waits on the primary key until the first
- * commits, then replays it: two identical requests create one resource.
+ * metaId idempotency (docs/api.md#decided-idempotency). Call in the creating transaction before any write: the
+ * earlier resource's id to replay, or null when this request owns the key.
  */
 export async function claimIdempotencyKey(
   db: Executor,

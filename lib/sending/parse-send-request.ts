@@ -39,10 +39,7 @@ const RAW_FIELDS = ["bodyHtml", "bodyText", "subject"] as const;
 /** A send as code inside the service states it (workflow steps, test sends, system mail): typed, not yet checked. */
 export type SendDraft = z.input<typeof sendEmailSchema>;
 
-/**
- * Validates one send body (docs/api.md#decided-sending). `prefix` names fields inside a batch
- * (`emailMessages[3].to`). Throws the first AppError; creates nothing.
- */
+/** Throws the first AppError (docs/api.md#decided-sending); `prefix` names fields inside a batch. */
 export function parseSendRequest(body: unknown, prefix = ""): SendCommand {
   if (!isPlainObject(body))
     throw new AppError("INVALID_JSON", "The request body must be a JSON object.", { param: prefix || undefined });
@@ -50,17 +47,11 @@ export function parseSendRequest(body: unknown, prefix = ""): SendCommand {
 }
 
 export interface ParseOptions {
-  /**
-   * SMTP submission: a message whose recipients are all Bcc (envelope recipients named in no header)
-   * is valid mail there, so `to` may be empty when cc or bcc names someone.
-   */
+  /** SMTP submission: Bcc-only mail is valid there, so `to` may be empty when cc or bcc names someone. */
   allowEmptyTo?: boolean;
 }
 
-/**
- * The same checks for a send the service itself states: every way in gets the API's limits and rules
- * and the same SendCommand, with no JSON body rebuilt to get there.
- */
+/** The API's checks for a send the service itself states, with no JSON body rebuilt to get there. */
 export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOptions = {}): SendCommand {
   const parsed = sendEmailSchema.safeParse(draft);
   if (!parsed.success) throw zodToAppError(parsed.error, "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", prefix);
@@ -99,8 +90,7 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
     attachments: input.attachments ?? [],
     groupId: input.groupId ?? null,
     groupKey: input.groupKey ?? null,
-    // As stored: a text parameter turns a lone surrogate into U+FFFD, and batch element keys are
-    // matched against what the insert returns (a raw "\ud800" never matched: a 500).
+    // As stored (a lone surrogate becomes U+FFFD), since batch element keys are matched against the insert's return.
     metaId: input.metaId?.toWellFormed() ?? null,
     metadata: checkMetadata(input.metadata ?? {}, p("metadata")),
     headers: parseHeaders(input.headers, p("headers")),
@@ -110,7 +100,6 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
 
 type AddressListInput = string | string[] | undefined;
 
-/** An entry split off a field but not parsed yet, with the param that names it. */
 interface PendingEntry {
   entry: string;
   param: string;

@@ -13,7 +13,6 @@ import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
 import { createRequestMemo, type RequestMemo } from "./request-memo";
 
 export const BATCH_MAX_MESSAGES = 1000;
-/** The longest the loop below holds the event loop before it lets other requests in. */
 const YIELD_AFTER_MS = 10;
 
 /** One element of a batch after every check: its position, its body as sent and the message to write. */
@@ -25,11 +24,8 @@ export interface PreparedElement {
 }
 
 /**
- * All-or-nothing validation of a batch (docs/api.md#decided-batches): every element is parsed and prepared
- * (template lookup, rendering, sender, group and test-mode checks) with the single-send code, so a
- * batch element is accepted exactly when the same body would be by POST /v1/email_messages. Every
- * failure is collected; if there is any, one AppError names each bad index in `details`.
- * Writes nothing.
+ * All-or-nothing (docs/api.md#decided-batches): each element goes through the single-send code, and one AppError
+ * names every bad index in `details`. Writes nothing.
  */
 export async function prepareBatch(
   db: Executor,
@@ -38,8 +34,7 @@ export async function prepareBatch(
 ): Promise<PreparedElement[]> {
   const { elements, scheduledAt } = parseBatchBody(body);
   const { workspace, sandbox } = context;
-  // Shared by every element: one members query per batch, and (memo) each template row, sender
-  // domain and group read once.
+  // One members query per batch; the memo reads each template row, sender domain and group once.
   const shared: Omit<PrepareContext, "prefix"> & { memo: RequestMemo } = {
     workspace,
     sandbox,
@@ -53,9 +48,7 @@ export async function prepareBatch(
   // Sequential on purpose: ids are minted in request order, and PGlite runs one query at a time anyway.
   let ranSince = performance.now();
   for (const [index, element] of elements.entries()) {
-    // Preparing 1,000 elements is seconds of CPU with no I/O between (memo hits resolve at once), and
-    // a hostile element's addresses up to ~0.2 s: yield by time, not by count, so the process's other
-    // requests and the embedded worker wait at most one element.
+    // No I/O between elements (memo hits resolve at once): yield by time, so other requests wait one element at most.
     if (performance.now() - ranSince > YIELD_AFTER_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       ranSince = performance.now();
@@ -101,12 +94,7 @@ function parseBatchBody(body: unknown): { elements: unknown[]; scheduledAt: Date
   };
 }
 
-/**
- * The rejection of a batch: the failures' code when they all share one (so every element naming an
- * unknown template is a 404, every unverified sender a 422), otherwise the generic
- * EMAIL_MESSAGE_INVALID_PARAMETER_ERROR (400). `param` names the first bad field; `details` all of
- * them, each with its own code.
- */
+/** The failures' code when they all share one, else EMAIL_MESSAGE_INVALID_PARAMETER_ERROR; `details` lists all. */
 export function batchRejected(failures: ErrorDetail[], total: number): AppError {
   const [first] = failures;
   const shared = failures.every((failure) => failure.code === first.code);

@@ -38,17 +38,12 @@ export interface PreparedMessage {
   attachments: StoredAttachment[];
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
-  /** When delivery may start; null: at once (docs/api.md#decided-scheduled-sends). */
   scheduledAt: Date | null;
   /** Recipients whose contacts are upserted (live mail only). */
   contacts: Recipient[];
   renderedFrom: string;
-  /**
-   * Set when the message is recorded as already failed (a workflow step whose template no longer
-   * renders): it gets its error event instead of a delivery job.
-   */
+  /** Recorded as already failed (a workflow step whose template no longer renders): an error event, no job. */
   failure?: { code: EventCode; sentence: string };
-  /** Set for a resend (resend-message.ts): the message this one repeats. */
   resentFromId?: string;
 }
 
@@ -64,14 +59,14 @@ export interface PrepareContext {
   memberEmails?: Set<string>;
   /** Decoded inline attachments allowed per message; the API's 5 MB when unset (SMTP raises it). */
   inlineAttachmentMaxBytes?: number;
-  /** Shares lookups between the elements of one batch (lib/sending/request-memo.ts): each template row, sender domain and group is read once. */
+  /** Shares lookups between the elements of one batch (request-memo.ts). */
   memo?: <T>(key: string, load: () => Promise<T> | PromiseLike<T>) => Promise<T>;
 }
 
 type Memo = NonNullable<PrepareContext["memo"]>;
 const noMemo: Memo = async (_key, load) => load();
 
-/** Names this message's field on an AppError from a (shared) lookup; any other error (the database down) goes on unchanged. */
+/** Names this message's field on an AppError from a shared lookup; any other error goes on unchanged. */
 const rethrowAt =
   (param: string) =>
   (error: unknown): never => {
@@ -79,10 +74,7 @@ const rethrowAt =
     throw error;
   };
 
-/**
- * Template lookup, rendering, sender-domain, group and test-mode checks (docs/api.md#decided-sending).
- * Throws the first AppError; writes nothing (beyond marking UPLOADED an attachment found in S3).
- */
+/** Every check of docs/api.md#decided-sending; throws the first AppError, writes nothing but S3 upload marks. */
 export async function prepareMessage(
   db: Executor,
   command: SendCommand,
@@ -92,8 +84,7 @@ export async function prepareMessage(
   const { workspace } = context;
   const memo = context.memo ?? noMemo;
   const id = newId("message");
-  // Group mail carries an unsubscribe link for its first recipient (one MIME for all recipients, so
-  // one link): the Liquid variable `unsubscribeUrl`, appended to raw content that lacks it.
+  // One MIME for all recipients, so one unsubscribe link: the first recipient's.
   const unsubscribe = command.groupId || command.groupKey ? unsubscribeUrl(id, firstRecipient(command)) : null;
   let content = await renderContent(db, workspace.id, command, p, memo, unsubscribe);
   if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
@@ -178,7 +169,6 @@ async function renderContent(
   };
 }
 
-/** The address the unsubscribe link is for: the first `to` (else cc, bcc), lower-cased. */
 function firstRecipient(command: SendCommand): string {
   return ([...command.to, ...command.cc, ...command.bcc][0]?.address ?? "").toLowerCase();
 }

@@ -1,8 +1,4 @@
-/**
- * Runs `load` once per key for the lifetime of one request; every caller awaits the same promise.
- * A batch passes one to prepareMessage, so a template row, a sender-domain check or an unsubscribe
- * group shared by 1,000 elements is read once, not 1,000 times.
- */
+/** Runs `load` once per key for one request, so a batch reads a shared template or domain once. */
 export type RequestMemo = <T>(key: string, load: () => Promise<T> | PromiseLike<T>) => Promise<T>;
 
 export function createRequestMemo(): RequestMemo {

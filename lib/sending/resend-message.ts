@@ -16,10 +16,7 @@ import type { SendMessageResult } from "./send-message";
 export interface ResendInput {
   workspaceId: string;
   messageId: string;
-  /**
-   * The environment of the new message (the API: live); absent, the original's (the dashboard). A
-   * sandbox message is never resent live.
-   */
+  /** Absent: the original's environment. A sandbox message is never resent live. */
   sandbox?: boolean;
   /** The resending key's allowed senders: the original's sender must be one (lib/domain/api-keys/restrictions.ts). */
   allowedSenders?: readonly string[];
@@ -28,12 +25,8 @@ export interface ResendInput {
 }
 
 /**
- * "Resend" (POST /v1/email_messages/:id/resend and the message page; docs/api.md#post-v1email_messagesidresend):
- * a new message with the original's stored content (addresses, subject, bodies, headers, attachment
- * references, variables, metadata, group and template id), linked by `resentFromId`, accepted through
- * the one accept path, so pausing, suppression (at delivery), test mode and idempotency apply as for any
- * send. Not re-rendered: the template may have changed since, and "the same message again" is the ask.
- * Refused (409) when the original's content is gone, or when a sandbox message would go out live.
+ * The original's stored content again, through the one accept path (docs/api.md#post-v1email_messagesidresend).
+ * Not re-rendered: "the same message again" is the ask. 409 when the content is gone or sandbox would go live.
  */
 export async function resendMessage(input: ResendInput): Promise<SendMessageResult> {
   const db = await getDb();

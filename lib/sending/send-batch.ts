@@ -22,14 +22,8 @@ export interface SendBatchResult {
 const WHOLE_BATCH = "(whole batch)";
 
 /**
- * POST /v1/batches and its sandbox twin (docs/api.md#decided-batches, #decided-idempotency). Every element is
- * validated and rendered first (all-or-nothing, prepare-batch.ts); then the batch, its messages,
- * their first events, contacts and delivery jobs commit in one transaction of a few set-based
- * statements, whatever the batch size.
- *
- * Idempotency: an element whose metaId and body match an earlier element (of this batch, or of a
- * batch within 24 hours) is not created again (claim-element-keys.ts). When every element carries a
- * metaId, the batch itself is keyed by its whole body: the same batch again returns the earlier one.
+ * POST /v1/batches and its sandbox twin (docs/api.md#decided-batches, #decided-idempotency). When every element
+ * carries a metaId, the batch itself is keyed by its whole body: the same batch again returns the earlier one.
  */
 export async function sendBatch(input: {
   workspaceId: string;

@@ -19,22 +19,15 @@ export interface SendMessageResult {
 export interface SendMessageInput {
   workspaceId: string;
   sandbox: boolean;
-  /** The JSON body for the API; for SMTP the SendDraft mapped from the mail (lib/entry/submission/mail-to-send-draft.ts). */
+  /** The JSON body for the API; for SMTP the SendDraft mapped from the mail. */
   body: unknown;
-  /**
-   * The way in. "smtp" (docs/api.md#smtp-submission) allows Bcc-only mail and attachments inline up
-   * to the per-message total; every other rule, idempotency included, is the API's.
-   */
+  /** "smtp" (docs/api.md#smtp-submission) allows Bcc-only mail and larger inline attachments; the rest is the API's. */
   channel?: "api" | "smtp";
   /** The key's sender restriction (docs/api.md#key-restrictions): a `from` outside it is refused, naming `from`. */
   allowedSenders?: readonly string[];
 }
 
-/**
- * POST /v1/email_messages and its sandbox twin (docs/api.md#decided-sending, #decided-idempotency). Validation,
- * template lookup and rendering happen here, so the caller learns of every problem at once; the
- * message, its first events, its contacts and its delivery job then commit in one transaction.
- */
+/** POST /v1/email_messages and its sandbox twin (docs/api.md#decided-sending, #decided-idempotency). */
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const smtp = input.channel === "smtp";
   const command = smtp

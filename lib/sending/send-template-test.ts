@@ -27,14 +27,8 @@ export interface SendTemplateTestInput {
 }
 
 /**
- * "Send a test" of the template editor. The draft is rendered by previewDraft, so the test carries
- * exactly the subject, HTML, text, From and Reply-To the preview showed, then goes through the send
- * path's own checks (parseSendDraft, prepareMessage: sender domain, test mode) and its one
- * transaction for the message, its events and its delivery job (acceptMessages).
- *
- * A live test goes only to the member's own address, so it is allowed in test mode (which exists to
- * stop mail to customers; members are exactly who it lets through). Tests carry source PREVIEW and
- * metadata `{ test: "template", templateId }`.
+ * Rendered by previewDraft, so the test is exactly what the preview showed, then sent through the send path.
+ * A live test goes only to the member's own address, which test mode lets through.
  */
 export async function sendTemplateTest(input: SendTemplateTestInput): Promise<EmailMessageRow> {
   if (input.mode !== "me" && input.mode !== "sandbox")
