@@ -1,14 +1,14 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import { getDb } from "@/db/client";
 import { domains } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
 
 export type Domain = typeof domains.$inferSelect;
 
 /** One domain of the workspace; another workspace's id is the same NOT_FOUND as an unknown one. */
-export async function getDomainOrThrow(workspaceId: string, domainId: string, executor?: Executor): Promise<Domain> {
-  const db = executor ?? (await getDb());
+export async function getDomainOrThrow(workspaceId: string, domainId: string): Promise<Domain> {
+  const db = await getDb();
   const [domain] = await db
     .select()
     .from(domains)

@@ -1,12 +1,12 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
 
 /** Tenant-scoped: an unknown id and another workspace's id give the same 404. */
-export async function getMessageOrThrow(workspaceId: string, messageId: string, executor?: Executor) {
-  const db = executor ?? (await getDb());
+export async function getMessageOrThrow(workspaceId: string, messageId: string) {
+  const db = await getDb();
   const [message] = await db
     .select()
     .from(emailMessages)

@@ -11,7 +11,7 @@ export const EVENTS_PAGE_SIZE = 50;
 export async function listMessageEvents(workspaceId: string, messageId: string, pageParam: string | null) {
   const page = parsePage(pageParam);
   const db = await getDb();
-  await getMessageOrThrow(workspaceId, messageId, db);
+  await getMessageOrThrow(workspaceId, messageId);
   const where = and(eq(emailMessageLogs.workspaceId, workspaceId), eq(emailMessageLogs.emailMessageId, messageId));
   const [{ total }] = await db.select({ total: count() }).from(emailMessageLogs).where(where);
   const events = await db

@@ -22,12 +22,15 @@ export interface AddSuppressionInput {
 }
 
 /** An idempotent upsert (docs/api.md#decided-unsubscribe-groups-suppression-contacts): a listed address takes the latest reason. */
-export async function addSuppression(input: AddSuppressionInput, tx?: Tx): Promise<Suppression> {
+export async function addSuppression(input: AddSuppressionInput): Promise<Suppression> {
   if (!SUPPRESSION_REASONS.includes(input.reason)) {
     throw invalidParameter("reason", `reason must be one of ${SUPPRESSION_REASONS.join(", ")}.`);
   }
   const email = normalizeSuppressionEmail(input.email);
-  if (!tx) return (await getDb()).transaction((own) => addSuppression(input, own));
+  return (await getDb()).transaction((tx) => upsertSuppression(tx, input, email));
+}
+
+async function upsertSuppression(tx: Tx, input: AddSuppressionInput, email: string): Promise<Suppression> {
   const now = new Date();
   const values = {
     reason: input.reason,

@@ -1,17 +1,12 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import { getDb } from "@/db/client";
 import { templateVersions } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
 
 /** One saved version of a template, tenant-scoped: another workspace's template is the same 404. */
-export async function getTemplateVersionOrThrow(
-  workspaceId: string,
-  templateId: string,
-  version: number,
-  executor?: Executor,
-) {
-  const db = executor ?? (await getDb());
+export async function getTemplateVersionOrThrow(workspaceId: string, templateId: string, version: number) {
+  const db = await getDb();
   const [row] = Number.isSafeInteger(version)
     ? await db
         .select()

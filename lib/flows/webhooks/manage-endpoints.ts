@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb, type Executor, type Tx } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { webhookEndpoints } from "@/db/schema";
 import type { AuditActor } from "@/lib/records/audit/actor";
 import { recordAudit } from "@/lib/records/audit/record-audit";
@@ -59,10 +59,10 @@ async function auditEndpoint(
 /** At most this many endpoints per workspace: each event fans out to all of them. */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 50;
 
-export async function getEndpointOrThrow(workspaceId: string, id: string, db?: Executor): Promise<WebhookEndpointRow> {
+export async function getEndpointOrThrow(workspaceId: string, id: string): Promise<WebhookEndpointRow> {
   if (!endpointIdPattern.test(id)) throw notFound("Webhook endpoint", "id");
-  const executor = db ?? (await getDb());
-  const [row] = await executor
+  const db = await getDb();
+  const [row] = await db
     .select()
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));

@@ -12,10 +12,11 @@ export type WorkflowRow = typeof workflows.$inferSelect;
  * After every check of check-workflow-definition.ts; a template or group deleted later fails the step when it runs.
  * Audited as `workflow.create` in the same transaction.
  */
-export async function createWorkflow(
-  input: { workspaceId: string; definition: unknown; actor?: AuditActor },
-  executor?: Tx,
-): Promise<WorkflowRow> {
+export async function createWorkflow(input: {
+  workspaceId: string;
+  definition: unknown;
+  actor?: AuditActor;
+}): Promise<WorkflowRow> {
   const write = async (tx: Tx) => {
     const definition = await checkWorkflowDefinition(tx, input);
     try {
@@ -37,6 +38,5 @@ export async function createWorkflow(
       throw error;
     }
   };
-  if (executor) return write(executor);
   return (await getDb()).transaction(write);
 }

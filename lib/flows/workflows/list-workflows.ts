@@ -1,14 +1,14 @@
 import "server-only";
 import { asc, eq } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import { getDb } from "@/db/client";
 import { workflows } from "@/db/schema";
 import { keysetPage } from "@/lib/foundation/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
 import type { WorkflowRow } from "./create-workflow";
 
 /** A workspace's workflows, oldest first (the operator CLI; later the dashboard list). */
-export async function listWorkflows(workspaceId: string, executor?: Executor): Promise<WorkflowRow[]> {
-  const db = executor ?? (await getDb());
+export async function listWorkflows(workspaceId: string): Promise<WorkflowRow[]> {
+  const db = await getDb();
   return db
     .select()
     .from(workflows)

@@ -17,7 +17,7 @@ export interface UpdateWorkflowInput {
 }
 
 /** Same checks as creation; runs already started keep their own copy of the steps. Absent `key` removes it, absent `enabled` keeps it. */
-export async function updateWorkflow(input: UpdateWorkflowInput, executor?: Tx): Promise<WorkflowRow> {
+export async function updateWorkflow(input: UpdateWorkflowInput): Promise<WorkflowRow> {
   const write = async (tx: Tx) => {
     const [current] = await tx
       .select()
@@ -53,6 +53,5 @@ export async function updateWorkflow(input: UpdateWorkflowInput, executor?: Tx):
       throw error;
     }
   };
-  if (executor) return write(executor);
   return (await getDb()).transaction(write);
 }
