@@ -106,7 +106,7 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
     for (const entry of group) {
       results.set(
         entry.mail.messageId,
-        settle(unrecordedGate().run(async () => recordAnswer(db, entry, await send(entry, db)))),
+        settle(unrecordedGate().run(async () => recordAnswer(db, entry, await send(db, entry)))),
       );
     }
   }
@@ -124,7 +124,7 @@ async function sendInTransaction(db: Db, entry: MailToSend): Promise<SendResult>
   };
   const sent = await db.transaction(async (tx) => {
     if (!(await claim(tx, message))) return null;
-    const answer = await send(entry, tx);
+    const answer = await send(tx, entry);
     await recordInTransaction(tx, entry, answer);
     return answer.result;
   });

@@ -11,7 +11,7 @@ export interface Answer {
 }
 
 /** Step 5: `db` is the claim's transaction for a transactional provider, the database otherwise. */
-export async function send(entry: MailToSend, db: Executor): Promise<Answer> {
+export async function send(db: Executor, entry: MailToSend): Promise<Answer> {
   const startedAt = new Date();
   const result = await countHandoff(entry, entry.provider.send(entry.mail, { db, attempt: entry.attempt }));
   return { result, startedAt };

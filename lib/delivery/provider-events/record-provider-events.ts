@@ -55,7 +55,7 @@ export async function recordProviderEvents(db: Db, entries: ProviderEventEntry[]
     for (const [at, input] of inputs.entries())
       if (!isSetRecordable(input)) isNew[at] = await recordEvent(executor, input);
     const listed = known.flatMap(({ message, event }, at) => (isNew[at] ? suppressionsOf(message, event) : []));
-    if (listed.length) await addSuppressions(listed, executor);
+    if (listed.length) await addSuppressions(executor, listed);
   };
   // One statement is atomic by itself: a transaction's extra round trips only when there is more to write.
   const single = inputs.every(isSetRecordable) && !known.some(({ event }) => event.suppress);

@@ -74,7 +74,7 @@ function byHand(values: {
 }
 
 /** One statement (the provider events' group commit); an address named twice keeps the last entry. */
-export async function addSuppressions(inputs: AddSuppressionInput[], db: Executor): Promise<void> {
+export async function addSuppressions(db: Executor, inputs: AddSuppressionInput[]): Promise<void> {
   const now = new Date();
   const rows = new Map<string, typeof suppressions.$inferInsert>();
   for (const input of inputs) {

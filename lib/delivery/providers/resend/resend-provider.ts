@@ -32,8 +32,8 @@ function createResendProvider(settings: ResendSettings): DeliveryProvider {
     transactional: false,
     confirmsDelivery: true,
     needsMime: false,
-    send: async (mail, { db }) => (await sendResendBatches(client, db, [mail], sendOne))[0],
-    sendMany: (mails, { db }) => sendResendBatches(client, db, mails, sendOne),
+    send: async (mail, { db }) => (await sendResendBatches(db, client, [mail], sendOne))[0],
+    sendMany: (mails, { db }) => sendResendBatches(db, client, mails, sendOne),
   };
 
   async function sendOne(mail: OutboundMail): Promise<ProviderResult> {
@@ -53,8 +53,8 @@ type SendOne = (mail: OutboundMail) => Promise<ProviderResult>;
  * go by batch, singly when alone or with attachments (the batch endpoint takes none).
  */
 async function sendResendBatches(
-  client: Resend,
   db: Executor,
+  client: Resend,
   mails: OutboundMail[],
   sendOne: SendOne,
 ): Promise<ProviderResult[]> {
