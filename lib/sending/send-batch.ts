@@ -50,7 +50,7 @@ export async function sendBatch(input: {
         resourceId: batchId,
       });
       if (earlier) {
-        const batch = await getBatchOrThrow(workspace.id, earlier, tx);
+        const batch = await getBatchOrThrow(tx, workspace.id, earlier);
         return { batch, emailMessageIds: await earlierElementIds(tx, scope, elements), replayed: true };
       }
     }

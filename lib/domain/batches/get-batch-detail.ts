@@ -7,7 +7,7 @@ import { getBatchOrThrow } from "./get-batch-or-throw";
 /** Beyond the published API: one index-backed read of at most 1,000 narrow rows. */
 export async function getBatchDetail(workspaceId: string, batchId: string) {
   const db = await getDb();
-  const batch = await getBatchOrThrow(workspaceId, batchId, db);
+  const batch = await getBatchOrThrow(db, workspaceId, batchId);
   const rows = await db
     .select({ id: emailMessages.id, status: emailMessages.status })
     .from(emailMessages)

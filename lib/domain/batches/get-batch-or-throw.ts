@@ -1,12 +1,11 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import type { Executor } from "@/db/client";
 import { batches } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
 
 /** Tenant-scoped: an unknown id and another workspace's id give the same 404. */
-export async function getBatchOrThrow(workspaceId: string, batchId: string, executor?: Executor) {
-  const db = executor ?? (await getDb());
+export async function getBatchOrThrow(db: Executor, workspaceId: string, batchId: string) {
   const [batch] = await db
     .select()
     .from(batches)

@@ -20,7 +20,7 @@ export function parseBatchMessageListQuery(params: URLSearchParams): BatchMessag
 /** Request order, 100 a page (docs/api.md#decided-batches): OFFSET as the API mandates, cheap as a batch holds at most 1,000. */
 export async function listBatchMessages(workspaceId: string, batchId: string, { offset }: BatchMessageListQuery) {
   const db = await getDb();
-  const batch = await getBatchOrThrow(workspaceId, batchId, db);
+  const batch = await getBatchOrThrow(db, workspaceId, batchId);
   const where = and(eq(emailMessages.workspaceId, workspaceId), eq(emailMessages.batchId, batch.id));
   const [{ total }] = await db.select({ total: count() }).from(emailMessages).where(where);
   const items = await db

@@ -55,10 +55,9 @@ describe("deleteTemplate", () => {
       definition: { name: "Unrelated", steps: [sendStep(unrelated.id)] },
     });
 
-    expect((await findWorkflowsUsingTemplate(ws.workspace.id, template.id)).map((workflow) => workflow.id)).toEqual([
-      billing.id,
-      onboarding.id,
-    ]);
+    expect(
+      (await findWorkflowsUsingTemplate(await getDb(), ws.workspace.id, template.id)).map((workflow) => workflow.id),
+    ).toEqual([billing.id, onboarding.id]);
     const refusal = deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: template.id });
     await expect(refusal).rejects.toMatchObject({
       code: "CONFLICT",
@@ -67,7 +66,7 @@ describe("deleteTemplate", () => {
     });
     expect((await rowsOf(template.id)).templates).toHaveLength(1);
     expect((await rowsOf(template.id)).versions).toHaveLength(1);
-    expect(await findWorkflowsUsingTemplate(ws.workspace.id, template.id)).toHaveLength(2);
+    expect(await findWorkflowsUsingTemplate(await getDb(), ws.workspace.id, template.id)).toHaveLength(2);
   });
 
   it("answers another workspace's template as not found and deletes nothing; a workflow elsewhere does not count", async () => {
@@ -81,6 +80,6 @@ describe("deleteTemplate", () => {
       deleteTemplate({ actor: AUDIT_CLI_ACTOR, workspaceId: ws.workspace.id, templateId: "tpl_unknown" }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await rowsOf(template.id)).templates).toHaveLength(1);
-    expect(await findWorkflowsUsingTemplate(other.workspace.id, template.id)).toEqual([]);
+    expect(await findWorkflowsUsingTemplate(await getDb(), other.workspace.id, template.id)).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ export async function deleteTemplate(input: { workspaceId: string; templateId: s
   const db = await getDb();
   return db.transaction(async (tx) => {
     const template = await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
-    const users = await findWorkflowsUsingTemplate(input.workspaceId, template.id, tx);
+    const users = await findWorkflowsUsingTemplate(tx, input.workspaceId, template.id);
     if (users.length > 0) {
       const names = users.map((workflow) => `“${workflow.name}”`).join(", ");
       const noun = users.length === 1 ? "workflow" : "workflows";

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import type { Executor } from "@/db/client";
 import { workflows } from "@/db/schema";
 
 /** `steps @> '[{"templateId": …}]'`: true for a workflow with a sendEmail step using the template. */
@@ -9,8 +9,7 @@ export function stepsUseTemplate(templateId: string) {
 }
 
 /** What stops a delete: a workflow step whose template is gone fails at run time. */
-export async function findWorkflowsUsingTemplate(workspaceId: string, templateId: string, executor?: Executor) {
-  const db = executor ?? (await getDb());
+export async function findWorkflowsUsingTemplate(db: Executor, workspaceId: string, templateId: string) {
   return db
     .select({ id: workflows.id, name: workflows.name, key: workflows.key })
     .from(workflows)
