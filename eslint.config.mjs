@@ -25,6 +25,7 @@ const privateMembers = [
   ["property.name='prepareQuery'", "Drizzle's session `prepareQuery`"],
   ["property.name=/^(parsers|serializers)$/", "PGlite's parser and serializer tables"],
   ["object.name='Column'][property.name='prototype'", "Drizzle's `Column.prototype`"],
+  ["property.name='_httpMessage'", "node:http's `socket._httpMessage`"],
 ].map(([match, what]) => ({
   selector: `MemberExpression[computed=false][${match}]`,
   message: `${what}, not public: ${internals}`,

@@ -6,6 +6,7 @@ import { undecodablePathAnswer } from "@/lib/entry/api/undecodable-path";
 import type { ErrorCode } from "@/lib/foundation/errors";
 import { env } from "@/lib/foundation/env";
 import { log } from "@/lib/foundation/log";
+import { responseOnSocket } from "@/internals/node-http";
 
 /** docs/self-hosting.md#http-timeouts; the values come from the HTTP_* settings of lib/foundation/env.ts. */
 export interface HttpSettings {
@@ -59,9 +60,6 @@ type RefusalLog = (fields: RefusalLogFields) => void;
 // sends for a moment: closing with unread bytes makes the kernel send a reset that can destroy the answer.
 const LINGER_MS = 2_000;
 
-/** Node's own bookkeeping of the response in progress on a socket (a documented-by-use field of node:http). */
-type ServerSocket = Socket & { _httpMessage?: ServerResponse & { req?: IncomingMessage } };
-
 /**
  * A node:http server for `handler` with timeouts against slow clients, keep-alive limits, and every
  * refusal answered as the JSON envelope with `Connection: close` and a logged X-Request-Id, never in
@@ -87,16 +85,14 @@ export function createHardenedServer(
   server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
   // The socket's inactivity timer: re-armed on every byte; the keep-alive timeout applies between requests.
   server.timeout = settings.idleTimeoutMs;
-  server.on("timeout", (socket: ServerSocket) => onIdle(socket, logRefusal));
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: ServerSocket) =>
-    onClientError(error, socket, logRefusal),
-  );
+  server.on("timeout", (socket: Socket) => onIdle(socket, logRefusal));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => onClientError(error, socket, logRefusal));
   return server;
 }
 
 /** No byte in either direction for idleTimeoutMs (or keepAliveTimeoutMs between requests). */
-function onIdle(socket: ServerSocket, logRefusal: RefusalLog) {
-  const res = socket._httpMessage;
+function onIdle(socket: Socket, logRefusal: RefusalLog) {
+  const res = responseOnSocket(socket);
   const req = res?.req;
   if (res && req && !req.complete) {
     // The body stopped while the app still had room for more: the client is stalling. Otherwise the
@@ -110,13 +106,13 @@ function onIdle(socket: ServerSocket, logRefusal: RefusalLog) {
 }
 
 /** Node's parser refused the bytes on this connection, or a header or request timeout expired. */
-function onClientError(error: NodeJS.ErrnoException, socket: ServerSocket, logRefusal: RefusalLog) {
+function onClientError(error: NodeJS.ErrnoException, socket: Socket, logRefusal: RefusalLog) {
   if (closing.has(socket)) return; // answered already; an errored parser reports every further chunk again
   if (error.code === "ECONNRESET" || error.code === "EPIPE" || !socket.writable) {
     socket.destroy();
     return;
   }
-  const res = socket._httpMessage;
+  const res = responseOnSocket(socket);
   // A request received in full is in the app's hands: its answer goes out first, then the connection
   // closes. Answering 400 instead would make a retrying client do it twice.
   if (res?.req?.complete) {
@@ -146,15 +142,16 @@ function closeAfterResponse(res: ServerResponse, socket: Socket) {
   else res.once("finish", () => socket.destroySoon());
 }
 
-function answerAndDestroy(socket: ServerSocket, refusal: Refusal, logRefusal: RefusalLog) {
-  if (socket.writable && !socket._httpMessage?.headersSent) socket.write(envelopeResponse(refusal, socket, logRefusal));
+function answerAndDestroy(socket: Socket, refusal: Refusal, logRefusal: RefusalLog) {
+  if (socket.writable && !responseOnSocket(socket)?.headersSent)
+    socket.write(envelopeResponse(refusal, socket, logRefusal));
   socket.destroy();
 }
 
 /** The parser is in its error state, so nothing more reaches the app: half-close, drain, then close. */
-function answerAndLinger(socket: ServerSocket, refusal: Refusal, logRefusal: RefusalLog) {
+function answerAndLinger(socket: Socket, refusal: Refusal, logRefusal: RefusalLog) {
   closing.add(socket);
-  if (socket._httpMessage?.headersSent) {
+  if (responseOnSocket(socket)?.headersSent) {
     socket.destroy();
     return;
   }
