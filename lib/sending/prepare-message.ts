@@ -9,7 +9,7 @@ import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
 import { assertSenderDomainVerified } from "@/lib/domain/domains/assert-sender-allowed";
 import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
-import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
+import { getTemplateOrThrowIn } from "@/lib/domain/templates/get-template-or-throw";
 import { renderLine, renderTemplate, htmlToText } from "@/lib/domain/templates/render.shared";
 import { appendUnsubscribeLink } from "@/lib/domain/unsubscribe/append-link";
 import { unsubscribeUrl } from "@/lib/domain/unsubscribe/token";
@@ -154,7 +154,7 @@ async function renderContent(
     };
   }
   const templateId = command.templateId!;
-  const template = await memo(`template:${templateId}`, () => getTemplateOrThrow(workspaceId, templateId, db)).catch(
+  const template = await memo(`template:${templateId}`, () => getTemplateOrThrowIn(db, workspaceId, templateId)).catch(
     rethrowAt(p("templateId")),
   );
   const options = { strict: template.strict };

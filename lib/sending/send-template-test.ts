@@ -10,7 +10,7 @@ import { parseSendDraft } from "@/lib/sending/parse-send-request";
 import { prepareMessage } from "@/lib/sending/prepare-message";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
-import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
+import { getTemplateOrThrowIn } from "@/lib/domain/templates/get-template-or-throw";
 import { previewDraft, previewDraftSchema, type PreviewProblem } from "@/lib/domain/templates/preview-draft";
 
 export type TemplateTestMode = "me" | "sandbox";
@@ -34,7 +34,7 @@ export async function sendTemplateTest(input: SendTemplateTestInput): Promise<Em
   if (input.mode !== "me" && input.mode !== "sandbox")
     throw invalidParameter("mode", 'mode must be "me" or "sandbox".');
   const db = await getDb();
-  const template = await getTemplateOrThrow(input.workspaceId, input.templateId, db, "templateId");
+  const template = await getTemplateOrThrowIn(db, input.workspaceId, input.templateId, "templateId");
   const email = await memberEmailOrThrow(db, input.workspaceId, input.userId);
   const draft = previewDraftSchema.safeParse(input.draft);
   if (!draft.success) throw zodToAppError(draft.error);

@@ -10,8 +10,12 @@ const NEEDS_QUOTES = /[()<>[\]:;@\\,."]/;
  * The From a new template starts with, so its first "Send to me" works; null without a verified domain. The first
  * domain verified wins: later ones are often for a single product.
  */
-export async function defaultSenderFor(workspaceId: string, executor?: Executor): Promise<string | null> {
-  const db = executor ?? (await getDb());
+export async function defaultSenderFor(workspaceId: string): Promise<string | null> {
+  return defaultSenderForIn(await getDb(), workspaceId);
+}
+
+/** The same on the caller's database or transaction. */
+export async function defaultSenderForIn(db: Executor, workspaceId: string): Promise<string | null> {
   const [row] = await db
     .select({ domain: domains.name, workspace: workspaces.name })
     .from(domains)

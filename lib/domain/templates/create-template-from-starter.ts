@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { templateScenarios } from "@/db/schema";
-import { defaultSenderFor } from "@/lib/domain/domains/default-sender";
+import { defaultSenderForIn } from "@/lib/domain/domains/default-sender";
 import { invalidParameter } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 import { createTemplate } from "./create-template";
@@ -31,7 +31,7 @@ export async function createTemplateFromStarter(input: {
       subject: starter.subject,
       bodyHtml: starter.bodyHtml,
       bodyText: starter.bodyText,
-      fromAddress: await defaultSenderFor(input.workspaceId, tx),
+      fromAddress: await defaultSenderForIn(tx, input.workspaceId),
     };
     const template = await createTemplate(
       { workspaceId: input.workspaceId, name, ...content, kind: "code", userId: input.userId },

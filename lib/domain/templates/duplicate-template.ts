@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { templateScenarios } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { createTemplate } from "./create-template";
-import { getTemplateOrThrow } from "./get-template-or-throw";
+import { getTemplateOrThrowIn } from "./get-template-or-throw";
 import { TEMPLATE_NAME_MAX } from "./schemas";
 
 const COPY_SUFFIX = " (copy)";
@@ -13,7 +13,7 @@ const COPY_SUFFIX = " (copy)";
 export async function duplicateTemplate(input: { workspaceId: string; templateId: string; userId: string | null }) {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const source = await getTemplateOrThrow(input.workspaceId, input.templateId, tx, "templateId");
+    const source = await getTemplateOrThrowIn(tx, input.workspaceId, input.templateId, "templateId");
     const copy = await createTemplate(
       {
         workspaceId: input.workspaceId,

@@ -10,9 +10,17 @@ export async function getTemplateScenarioOrThrow(
   workspaceId: string,
   templateId: string,
   scenarioId: string,
-  executor?: Executor,
 ): Promise<TemplateScenario> {
-  const db = executor ?? (await getDb());
+  return getTemplateScenarioOrThrowIn(await getDb(), workspaceId, templateId, scenarioId);
+}
+
+/** The same lookup on the caller's database or transaction. */
+export async function getTemplateScenarioOrThrowIn(
+  db: Executor,
+  workspaceId: string,
+  templateId: string,
+  scenarioId: string,
+): Promise<TemplateScenario> {
   const [scenario] = await db
     .select()
     .from(templateScenarios)

@@ -6,7 +6,7 @@ import { getTemplateOrThrow } from "./get-template-or-throw";
 
 /** Newest first, without content (read per version). */
 export async function listTemplateVersions(workspaceId: string, templateId: string) {
-  const template = await getTemplateOrThrow(workspaceId, templateId, undefined, "templateId");
+  const template = await getTemplateOrThrow(workspaceId, templateId, "templateId");
   const db = await getDb();
   const rows = await db
     .select({

@@ -21,7 +21,7 @@ export async function previewTemplateById(
   body: unknown,
 ): Promise<PreviewResult> {
   assertVariablesObject(body);
-  const template = await getTemplateOrThrow(workspaceId, templateId, undefined, "id");
+  const template = await getTemplateOrThrow(workspaceId, templateId, "id");
   const wrapped = isPlainObject(body) && Object.keys(body).length === 1 && isPlainObject(body.variables);
   const unwrapped = wrapped && !readsVariableNamed(template, "variables");
   const variables = unwrapped ? (body!.variables as Record<string, unknown>) : body;

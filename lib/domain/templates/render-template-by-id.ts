@@ -33,7 +33,7 @@ export async function renderTemplateById(
   const [current] = await findVersion.execute({ workspaceId, templateId });
   if (!current) throw notFound(`Template ${templateId}`, "id");
   const compiled = await compiledVersion(templateId, current.version, () =>
-    getTemplateOrThrow(workspaceId, templateId, undefined, "id"),
+    getTemplateOrThrow(workspaceId, templateId, "id"),
   );
   return renderCompiled(compiled, withPreviewDefaults(variables), { strict: current.strict });
 }

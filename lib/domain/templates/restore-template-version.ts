@@ -18,7 +18,7 @@ export interface RestoreTemplateVersionInput {
 
 /** A save: the old content becomes version N+1 "restored from vK"; nothing is lost, and restoring the current one is allowed. */
 export async function restoreTemplateVersion(input: RestoreTemplateVersionInput) {
-  const template = await getTemplateOrThrow(input.workspaceId, input.templateId, undefined, "templateId");
+  const template = await getTemplateOrThrow(input.workspaceId, input.templateId, "templateId");
   const old = await getTemplateVersionOrThrow(input.workspaceId, template.id, input.version);
   return updateTemplate({
     workspaceId: input.workspaceId,

@@ -7,7 +7,7 @@ import { actorOr, type AuditActor } from "@/lib/records/audit/actor";
 import { recordAudit } from "@/lib/records/audit/record-audit";
 import { AppError } from "@/lib/foundation/errors";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
-import { getTemplateScenarioOrThrow } from "./get-template-scenario-or-throw";
+import { getTemplateScenarioOrThrowIn } from "./get-template-scenario-or-throw";
 import type { TemplateScenario } from "./list-template-scenarios";
 import { templateScenarioSchema } from "./schemas";
 
@@ -26,7 +26,7 @@ export async function updateTemplateScenario(input: UpdateTemplateScenarioInput)
   const db = await getDb();
   return db.transaction(async (tx) => {
     await lockTemplateOrThrow(tx, input.workspaceId, input.templateId);
-    const current = await getTemplateScenarioOrThrow(input.workspaceId, input.templateId, input.scenarioId, tx);
+    const current = await getTemplateScenarioOrThrowIn(tx, input.workspaceId, input.templateId, input.scenarioId);
     const parsed = templateScenarioSchema.safeParse({
       name: input.name ?? current.name,
       variables: input.variables ?? current.variables,

@@ -15,12 +15,16 @@ export interface UnsubscribeTarget {
 }
 
 /** Reads only (link scanners prefetch GETs); anything forged, gone or without a group is the same NOT_FOUND. */
-export async function getUnsubscribeTargetOrThrow(token: string, db?: Executor): Promise<UnsubscribeTarget> {
+export async function getUnsubscribeTargetOrThrow(token: string): Promise<UnsubscribeTarget> {
+  return getUnsubscribeTargetOrThrowIn(await getDb(), token);
+}
+
+/** The same on the caller's database or transaction. */
+export async function getUnsubscribeTargetOrThrowIn(db: Executor, token: string): Promise<UnsubscribeTarget> {
   const claim = verifyUnsubscribeToken(token);
   if (!claim) throw notFound("Unsubscribe link");
-  const executor = db ?? (await getDb());
   // The token is signed by this service, so its message id alone names the workspace.
-  const [row] = await executor
+  const [row] = await db
     .select({
       workspaceId: emailMessages.workspaceId,
       group: { id: unsubscribeGroups.id, key: unsubscribeGroups.key, name: unsubscribeGroups.name },
@@ -35,7 +39,7 @@ export async function getUnsubscribeTargetOrThrow(token: string, db?: Executor):
     )
     .where(eq(emailMessages.id, claim.messageId));
   if (!row) throw notFound("Unsubscribe link");
-  const [existing] = await executor
+  const [existing] = await db
     .select({ id: groupUnsubscribes.id })
     .from(groupUnsubscribes)
     .where(

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { groupUnsubscribes } from "@/db/schema/suppressions";
 import { newId } from "@/lib/foundation/ids";
 import { recordEvent } from "@/lib/records/timeline/record-event";
-import { getUnsubscribeTargetOrThrow, type UnsubscribeTarget } from "./get-unsubscribe-target";
+import { getUnsubscribeTargetOrThrowIn, type UnsubscribeTarget } from "./get-unsubscribe-target";
 
 export type UnsubscribeMethod = "ONE_CLICK" | "PAGE";
 
@@ -14,7 +14,7 @@ export type UnsubscribeMethod = "ONE_CLICK" | "PAGE";
 export async function unsubscribeContact(token: string, method: UnsubscribeMethod): Promise<UnsubscribeTarget> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const target = await getUnsubscribeTargetOrThrow(token, tx);
+    const target = await getUnsubscribeTargetOrThrowIn(tx, token);
     await tx
       .insert(groupUnsubscribes)
       .values({

@@ -4,7 +4,7 @@ import type { Executor } from "@/db/client";
 import { emailMessageLogs, emailMessages, type webhookEvents } from "@/db/schema";
 import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
 import { serializeEvent, serializeMessage } from "@/lib/domain/messages/serialize";
-import { getWorkflowRunOrThrow, type WorkflowRunView } from "@/lib/flows/workflows/get-workflow-run-or-throw";
+import { getWorkflowRunOrThrowIn, type WorkflowRunView } from "@/lib/flows/workflows/get-workflow-run-or-throw";
 import { serializeWorkflowRun } from "@/lib/flows/workflows/serialize";
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
@@ -73,7 +73,7 @@ async function workflowRunsOf(db: Executor, events: WebhookEventRow[]): Promise<
   const runs = new Map<string, WorkflowRunView>();
   for (const event of events) {
     if (!event.workflowRunId || runs.has(event.workflowRunId)) continue;
-    const run = await getWorkflowRunOrThrow(event.workspaceId, event.workflowRunId, db).catch(() => null);
+    const run = await getWorkflowRunOrThrowIn(db, event.workspaceId, event.workflowRunId).catch(() => null);
     if (run) runs.set(run.id, run);
   }
   return runs;

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 import type { PreparedMessage } from "@/lib/sending/prepare-message";
 import { parseAddressList } from "@/lib/foundation/addresses/recipients.shared";
-import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
+import { getTemplateOrThrowIn } from "@/lib/domain/templates/get-template-or-throw";
 import { renderLine, renderTemplate } from "@/lib/domain/templates/render.shared";
 import type { RenderedAddressFields } from "./prepare-email-step";
 
@@ -21,7 +21,7 @@ export async function buildFailedMessage(
   step: SendEmailStep,
   fields: RenderedAddressFields,
 ): Promise<PreparedMessage | null> {
-  const template = await getTemplateOrThrow(run.workspaceId, step.templateId, db).catch(ignoreAppError);
+  const template = await getTemplateOrThrowIn(db, run.workspaceId, step.templateId).catch(ignoreAppError);
   if (!template) return null;
   const options = { strict: template.strict };
   let content;

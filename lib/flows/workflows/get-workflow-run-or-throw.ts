@@ -8,12 +8,16 @@ export type WorkflowRunRow = typeof workflowRuns.$inferSelect;
 export type WorkflowRunView = WorkflowRunRow & { emailMessageIds: string[] };
 
 /** A run with its messages' ids in creation order; tenant-scoped (foreign id: 404). */
-export async function getWorkflowRunOrThrow(
+export async function getWorkflowRunOrThrow(workspaceId: string, runId: string): Promise<WorkflowRunView> {
+  return getWorkflowRunOrThrowIn(await getDb(), workspaceId, runId);
+}
+
+/** The same lookup on the caller's database or transaction. */
+export async function getWorkflowRunOrThrowIn(
+  db: Executor,
   workspaceId: string,
   runId: string,
-  executor?: Executor,
 ): Promise<WorkflowRunView> {
-  const db = executor ?? (await getDb());
   const [run] = await db
     .select()
     .from(workflowRuns)

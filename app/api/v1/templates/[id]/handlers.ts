@@ -11,7 +11,7 @@ type Params = { id: string };
 
 // GET /v1/templates/:id – the template with its version; ETag is the version (for If-Match)
 export const GET = withApiKey<Params>({ scope: "templates:read", body: "none" }, async ({ principal, params }) => {
-  const template = await getTemplateOrThrow(principal.workspaceId, params.id, undefined, "id");
+  const template = await getTemplateOrThrow(principal.workspaceId, params.id, "id");
   return ok(serializeRawTemplate(template), { etag: templateEtag(template) });
 });
 

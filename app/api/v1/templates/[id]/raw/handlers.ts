@@ -7,5 +7,5 @@ import { serializeRawTemplate } from "@/lib/domain/templates/serialize";
 export const GET = withApiKey<{ id: string }>(
   { scope: "templates:read", body: "none" },
   async ({ principal, params }) =>
-    ok(serializeRawTemplate(await getTemplateOrThrow(principal.workspaceId, params.id, undefined, "id"))),
+    ok(serializeRawTemplate(await getTemplateOrThrow(principal.workspaceId, params.id, "id"))),
 );
