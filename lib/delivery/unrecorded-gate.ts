@@ -1,4 +1,5 @@
 import "server-only";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { env } from "@/lib/foundation/env";
 
 /**
@@ -37,10 +38,10 @@ export function unrecordedLimit(): number {
   return values.DELIVERY_MAX_UNRECORDED ?? 4 * values.SMTP_POOL_SIZE;
 }
 
-const globalForGate = globalThis as unknown as { __unrecordedGate?: UnrecordedGate };
+const gateSlot = processSingleton("unrecorded-gate", () => ({}) as { gate?: UnrecordedGate });
 
 export function unrecordedGate(): UnrecordedGate {
   const limit = unrecordedLimit();
-  if (globalForGate.__unrecordedGate?.limit !== limit) globalForGate.__unrecordedGate = new UnrecordedGate(limit);
-  return globalForGate.__unrecordedGate;
+  if (gateSlot.gate?.limit !== limit) gateSlot.gate = new UnrecordedGate(limit);
+  return gateSlot.gate;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { processSingleton } from "@/lib/foundation/process-singleton";
 import { sql, type SQL } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
 import { getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
@@ -81,7 +82,7 @@ export function deliverMessageQueueOptions(): Omit<Queue, "name"> {
   };
 }
 
-const globalForQueue = globalThis as unknown as { __queue?: Promise<PgBoss> };
+const queueSlot = processSingleton("queue", () => ({}) as { boss?: Promise<PgBoss> });
 
 export function createBoss(handle: DbHandle): PgBoss {
   const boss =
@@ -104,23 +105,23 @@ export async function installQueue(boss: PgBoss): Promise<void> {
 
 /** The process-wide started queue, shared by senders and this process's workers. */
 export function getQueue(): Promise<PgBoss> {
-  if (!globalForQueue.__queue) {
-    globalForQueue.__queue = (async () => {
+  if (!queueSlot.boss) {
+    queueSlot.boss = (async () => {
       const boss = createBoss(await getDbHandle());
       await boss.start();
       await installQueue(boss);
       return boss;
     })().catch((error) => {
-      globalForQueue.__queue = undefined;
+      queueSlot.boss = undefined;
       throw error;
     });
   }
-  return globalForQueue.__queue;
+  return queueSlot.boss;
 }
 
 export async function stopQueue(): Promise<void> {
-  const boss = globalForQueue.__queue;
-  globalForQueue.__queue = undefined;
+  const boss = queueSlot.boss;
+  queueSlot.boss = undefined;
   if (boss) await (await boss).stop({ graceful: true, timeout: 10_000 });
 }
 
