@@ -29,21 +29,25 @@ export interface CreatedApiKey {
   createdAt: Date;
 }
 
+export type CreateApiKeyInput = {
+  workspaceId: string;
+  name: string;
+  actor: AuditActor;
+  fixed?: { username: string; password: string };
+} & ApiKeyRestrictions;
+
 /**
  * The secret is high-entropy, so a fast SHA-256 is the right hash (a slow KDF would only cost every request). Scopes and
  * restrictions are fixed for the key's life. `fixed` lets the seed use SEED_API_KEY.
  */
-export async function createApiKey(
-  input: {
-    workspaceId: string;
-    name: string;
-    actor: AuditActor;
-    fixed?: { username: string; password: string };
-  } & ApiKeyRestrictions,
-  tx?: Tx,
-): Promise<CreatedApiKey> {
+export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  normalizeRestrictions(input); // a refused grant opens no transaction
+  return (await getDb()).transaction((tx) => createApiKeyIn(tx, input));
+}
+
+/** The same in the caller's transaction. */
+export async function createApiKeyIn(tx: Tx, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const grant = normalizeRestrictions(input);
-  if (!tx) return (await getDb()).transaction((own) => createApiKey(input, own));
   const id = input.fixed?.username ?? newId("apiKey");
   const password = input.fixed?.password ?? randomBase62(40);
   const [row] = await tx

@@ -4,7 +4,7 @@ import { recordAudit } from "@/lib/records/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
-import { getDb, type Tx } from "@/db/client";
+import { getDb, type Executor, type Tx } from "@/db/client";
 import { domains } from "@/db/schema";
 import type { Domain } from "./get-domain-or-throw";
 import { encryptSecret } from "@/lib/foundation/crypto/secret-box";
@@ -15,14 +15,33 @@ import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 export const DKIM_KEY_PURPOSE = "dkim-private-key";
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
+export interface AddDomainInput {
+  workspaceId: string;
+  name: string;
+  verified?: boolean;
+  actor?: AuditActor;
+}
+
 /** With its own DKIM key pair (private key encrypted at rest); `verified` skips DNS for local use. */
-export async function addDomain(
-  input: { workspaceId: string; name: string; verified?: boolean; actor?: AuditActor },
-  tx?: Tx,
-): Promise<Domain> {
+export async function addDomain(input: AddDomainInput): Promise<Domain> {
+  const db = await getDb();
+  const { name, keys } = await domainToAdd(db, input);
+  const added = await db.transaction((tx) => insertDomain(tx, input, name, keys));
+  invalidateShortLivedCaches();
+  return added;
+}
+
+/** The same in the caller's transaction; invalidating the short-lived caches after its commit is the caller's part. */
+export async function addDomainIn(tx: Tx, input: AddDomainInput): Promise<Domain> {
+  const { name, keys } = await domainToAdd(tx, input);
+  return insertDomain(tx, input, name, keys);
+}
+
+/** The normalized name, refused when taken, and a new key pair. */
+async function domainToAdd(db: Executor, input: AddDomainInput) {
   const name = input.name.trim().toLowerCase().replace(/\.$/, "");
   if (!DOMAIN_PATTERN.test(name)) throw invalidParameter("name", `"${input.name}" is not a valid domain name.`);
-  const [taken] = await (tx ?? (await getDb()))
+  const [taken] = await db
     .select({ id: domains.id })
     .from(domains)
     .where(and(eq(domains.workspaceId, input.workspaceId), eq(domains.name, name)));
@@ -33,18 +52,14 @@ export async function addDomain(
     publicKeyEncoding: { type: "spki", format: "der" },
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
-  const keys = { publicKey, privateKey };
-  if (tx) return insertDomain(input, name, keys, tx);
-  const added = await (await getDb()).transaction((own) => insertDomain(input, name, keys, own));
-  invalidateShortLivedCaches();
-  return added;
+  return { name, keys: { publicKey, privateKey } };
 }
 
 async function insertDomain(
-  input: { workspaceId: string; verified?: boolean; actor?: AuditActor },
+  tx: Tx,
+  input: AddDomainInput,
   name: string,
   keys: { publicKey: Buffer; privateKey: string },
-  tx: Tx,
 ): Promise<Domain> {
   const { publicKey, privateKey } = keys;
   const now = new Date();

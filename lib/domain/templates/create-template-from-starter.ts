@@ -4,7 +4,7 @@ import { templateScenarios } from "@/db/schema";
 import { defaultSenderForIn } from "@/lib/domain/domains/default-sender";
 import { invalidParameter } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
-import { createTemplate } from "./create-template";
+import { createTemplateIn } from "./create-template";
 import { TEMPLATE_NAME_MAX } from "./schemas";
 import { STARTERS } from "./starters/generated";
 import { STARTER_SCENARIO_NAME } from "./starters/starter.shared";
@@ -33,10 +33,13 @@ export async function createTemplateFromStarter(input: {
       bodyText: starter.bodyText,
       fromAddress: await defaultSenderForIn(tx, input.workspaceId),
     };
-    const template = await createTemplate(
-      { workspaceId: input.workspaceId, name, ...content, kind: "code", userId: input.userId },
-      tx,
-    );
+    const template = await createTemplateIn(tx, {
+      workspaceId: input.workspaceId,
+      name,
+      ...content,
+      kind: "code",
+      userId: input.userId,
+    });
     await tx.insert(templateScenarios).values({
       id: newId("templateScenario"),
       workspaceId: input.workspaceId,

@@ -23,38 +23,44 @@ export interface CreateTemplateInput {
   actor?: AuditActor;
 }
 
-/** Refused, not saved, when its Liquid does not parse; with an executor the caller's transaction holds both rows. */
-export async function createTemplate(input: CreateTemplateInput, executor?: Tx) {
+/** Refused, not saved, when its Liquid does not parse. */
+export async function createTemplate(input: CreateTemplateInput) {
   compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
-  const write = async (tx: Tx) => {
-    const [template] = await tx
-      .insert(templates)
-      .values({
-        id: newId("template"),
-        workspaceId: input.workspaceId,
-        name: input.name.trim(),
-        subject: input.subject,
-        bodyHtml: input.bodyHtml,
-        bodyText: input.bodyText ?? null,
-        fromAddress: input.fromAddress ?? null,
-        replyTo: input.replyTo ?? null,
-        strict: input.strict ?? false,
-        kind: input.kind ?? "code",
-        blocks: input.kind === "blocks" ? (input.blocks ?? null) : null,
-        version: 1,
-        updatedByUserId: input.userId ?? null,
-      })
-      .returning();
-    await insertTemplateVersion(tx, template, { userId: input.userId ?? null });
-    await recordAudit(tx, {
-      workspaceId: template.workspaceId,
-      actor: actorOr(input.actor, input.userId),
-      action: "template.create",
-      target: { type: "template", id: template.id },
-      after: { name: template.name, subject: template.subject, kind: template.kind, version: 1 },
-    });
-    return template;
-  };
-  if (executor) return write(executor);
-  return (await getDb()).transaction(write);
+  return (await getDb()).transaction((tx) => insertTemplate(tx, input));
+}
+
+/** The same in the caller's transaction, which then holds both rows. */
+export async function createTemplateIn(tx: Tx, input: CreateTemplateInput) {
+  compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
+  return insertTemplate(tx, input);
+}
+
+async function insertTemplate(tx: Tx, input: CreateTemplateInput) {
+  const [template] = await tx
+    .insert(templates)
+    .values({
+      id: newId("template"),
+      workspaceId: input.workspaceId,
+      name: input.name.trim(),
+      subject: input.subject,
+      bodyHtml: input.bodyHtml,
+      bodyText: input.bodyText ?? null,
+      fromAddress: input.fromAddress ?? null,
+      replyTo: input.replyTo ?? null,
+      strict: input.strict ?? false,
+      kind: input.kind ?? "code",
+      blocks: input.kind === "blocks" ? (input.blocks ?? null) : null,
+      version: 1,
+      updatedByUserId: input.userId ?? null,
+    })
+    .returning();
+  await insertTemplateVersion(tx, template, { userId: input.userId ?? null });
+  await recordAudit(tx, {
+    workspaceId: template.workspaceId,
+    actor: actorOr(input.actor, input.userId),
+    action: "template.create",
+    target: { type: "template", id: template.id },
+    after: { name: template.name, subject: template.subject, kind: template.kind, version: 1 },
+  });
+  return template;
 }

@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templateScenarios } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
-import { createTemplate } from "./create-template";
+import { createTemplateIn } from "./create-template";
 import { getTemplateOrThrowIn } from "./get-template-or-throw";
 import { TEMPLATE_NAME_MAX } from "./schemas";
 
@@ -14,22 +14,19 @@ export async function duplicateTemplate(input: { workspaceId: string; templateId
   const db = await getDb();
   return db.transaction(async (tx) => {
     const source = await getTemplateOrThrowIn(tx, input.workspaceId, input.templateId, "templateId");
-    const copy = await createTemplate(
-      {
-        workspaceId: input.workspaceId,
-        name: source.name.slice(0, TEMPLATE_NAME_MAX - COPY_SUFFIX.length) + COPY_SUFFIX,
-        subject: source.subject,
-        bodyHtml: source.bodyHtml,
-        bodyText: source.bodyText,
-        fromAddress: source.fromAddress,
-        replyTo: source.replyTo,
-        strict: source.strict,
-        kind: source.kind,
-        blocks: source.blocks,
-        userId: input.userId,
-      },
-      tx,
-    );
+    const copy = await createTemplateIn(tx, {
+      workspaceId: input.workspaceId,
+      name: source.name.slice(0, TEMPLATE_NAME_MAX - COPY_SUFFIX.length) + COPY_SUFFIX,
+      subject: source.subject,
+      bodyHtml: source.bodyHtml,
+      bodyText: source.bodyText,
+      fromAddress: source.fromAddress,
+      replyTo: source.replyTo,
+      strict: source.strict,
+      kind: source.kind,
+      blocks: source.blocks,
+      userId: input.userId,
+    });
     const scenarios = await tx
       .select({ name: templateScenarios.name, variables: templateScenarios.variables })
       .from(templateScenarios)

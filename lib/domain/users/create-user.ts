@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { getDb, type Executor } from "@/db/client";
+import { getDb, type Executor, type Tx } from "@/db/client";
 import { MEMBERSHIP_ROLES, memberships, users, type MembershipRole } from "@/db/schema";
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
@@ -26,7 +26,18 @@ export interface CreateUserInput {
 const emailSchema = z.email();
 
 /** With one membership, in one transaction; emails are lower-cased and unique, so a second user is refused, not merged. */
-export async function createUser(input: CreateUserInput, executor?: Executor): Promise<CreatedUser> {
+export async function createUser(input: CreateUserInput): Promise<CreatedUser> {
+  const insert = await userInsert(input);
+  return (await getDb()).transaction((tx) => insert(tx));
+}
+
+/** The same in the caller's transaction. */
+export async function createUserIn(tx: Tx, input: CreateUserInput): Promise<CreatedUser> {
+  return (await userInsert(input))(tx);
+}
+
+/** Checks the input and hashes the password, then gives the insert. */
+async function userInsert(input: CreateUserInput): Promise<(tx: Executor) => Promise<CreatedUser>> {
   const email = input.email.trim().toLowerCase();
   if (!emailSchema.safeParse(email).success)
     throw invalidParameter("email", `"${input.email}" is not a valid email address.`);
@@ -63,6 +74,5 @@ export async function createUser(input: CreateUserInput, executor?: Executor): P
       createdAt: user.createdAt,
     };
   };
-  if (executor) return insert(executor);
-  return (await getDb()).transaction((tx) => insert(tx));
+  return insert;
 }

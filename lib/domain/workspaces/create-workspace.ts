@@ -8,8 +8,12 @@ export interface CreateWorkspaceInput {
   testMode?: boolean;
 }
 
-export async function createWorkspace(input: CreateWorkspaceInput, executor?: Executor) {
-  const db = executor ?? (await getDb());
+export async function createWorkspace(input: CreateWorkspaceInput) {
+  return createWorkspaceIn(await getDb(), input);
+}
+
+/** The same on the caller's database or transaction. */
+export async function createWorkspaceIn(db: Executor, input: CreateWorkspaceInput) {
   const [workspace] = await db
     .insert(workspaces)
     .values({ id: newId("workspace"), name: input.name.trim(), testMode: input.testMode ?? true })

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { domains, workspaces } from "@/db/schema";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { addDomainIn } from "@/lib/domain/domains/add-domain";
 import { env } from "@/lib/foundation/env";
 import { AppError } from "@/lib/foundation/errors";
 import { parseSingleAddress } from "@/lib/foundation/addresses/recipients.shared";
@@ -33,7 +33,7 @@ export async function ensureSystemWorkspace(from: string = env().SYSTEM_EMAIL_FR
       .select({ id: domains.id, status: domains.status })
       .from(domains)
       .where(and(eq(domains.workspaceId, SYSTEM_WORKSPACE_ID), eq(domains.name, domainName)));
-    if (!domain) await addDomain({ workspaceId: SYSTEM_WORKSPACE_ID, name: domainName, verified: true }, tx);
+    if (!domain) await addDomainIn(tx, { workspaceId: SYSTEM_WORKSPACE_ID, name: domainName, verified: true });
     else if (domain.status !== "VERIFIED") {
       await tx.update(domains).set({ status: "VERIFIED", verifiedAt: new Date() }).where(eq(domains.id, domain.id));
     }

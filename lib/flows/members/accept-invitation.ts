@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { invitations, memberships, users, workspaces } from "@/db/schema";
 import { AppError, forbidden } from "@/lib/foundation/errors";
-import { createUser } from "@/lib/domain/users/create-user";
+import { createUserIn } from "@/lib/domain/users/create-user";
 import { hashInvitationToken, isInvitationToken } from "./invitation-token";
 import { hasRole, type Role } from "@/lib/foundation/access/roles.shared";
 import { acceptInvitationAsNewUserSchema, type AcceptInvitationAsNewUserInput } from "./schemas";
@@ -125,10 +125,13 @@ export async function acceptInvitationAsNewUser(
         { param: "token" },
       );
     }
-    const user = await createUser(
-      { email: invitation.email, password, name, workspaceId: invitation.workspaceId, role: invitation.role },
-      tx,
-    );
+    const user = await createUserIn(tx, {
+      email: invitation.email,
+      password,
+      name,
+      workspaceId: invitation.workspaceId,
+      role: invitation.role,
+    });
     await tx.update(invitations).set({ acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
     await auditJoin(tx, invitation, user, null);
     return { email: user.email, workspaceId: invitation.workspaceId };

@@ -3,12 +3,12 @@ import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { workspaces } from "@/db/schema/index";
-import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
-import { addDomain } from "@/lib/domain/domains/add-domain";
+import { createApiKeyIn } from "@/lib/domain/api-keys/create-api-key";
+import { addDomainIn } from "@/lib/domain/domains/add-domain";
 import { invalidParameter } from "@/lib/foundation/errors";
 import { isId } from "@/lib/foundation/ids";
-import { createTemplate } from "@/lib/domain/templates/create-template";
-import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
+import { createTemplateIn } from "@/lib/domain/templates/create-template";
+import { createWorkspaceIn } from "@/lib/domain/workspaces/create-workspace";
 
 export const DEMO_WORKSPACE_NAME = "Demo";
 /** Any fixed number: two processes booting on one empty PostgreSQL database seed one demo, not two. */
@@ -22,15 +22,15 @@ export interface SeedDemoOptions {
   name?: string;
 }
 
-type Workspace = Awaited<ReturnType<typeof createWorkspace>>;
+type Workspace = Awaited<ReturnType<typeof createWorkspaceIn>>;
 
 export type SeedDemoResult =
   | {
       status: "created";
       workspace: Workspace;
-      domain: Awaited<ReturnType<typeof addDomain>>;
-      template: Awaited<ReturnType<typeof createTemplate>>;
-      key: Awaited<ReturnType<typeof createApiKey>>;
+      domain: Awaited<ReturnType<typeof addDomainIn>>;
+      template: Awaited<ReturnType<typeof createTemplateIn>>;
+      key: Awaited<ReturnType<typeof createApiKeyIn>>;
     }
   | { status: "exists"; workspace: Workspace }
   | { status: "skipped" };
@@ -61,26 +61,25 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
 }
 
 async function createDemo(tx: Tx, name: string, fixedKey: { username: string; password: string } | undefined) {
-  const workspace = await createWorkspace({ name, testMode: false }, tx);
-  const domain = await addDomain({ workspaceId: workspace.id, name: "example.com", verified: true }, tx);
-  const template = await createTemplate(
-    {
-      workspaceId: workspace.id,
-      name: "Welcome (demo)",
-      subject: 'Welcome, {{ name | default: "friend" }}!',
-      bodyHtml: [
-        '<h1>Hello {{ name | default: "friend" }}!</h1>',
-        "<p>This message was sent through the demo workspace of your own email service.</p>",
-        '<p><a href="https://example.com/getting-started">Read the getting-started guide</a></p>',
-      ].join("\n"),
-      fromAddress: "Demo <hello@example.com>",
-    },
-    tx,
-  );
-  const key = await createApiKey(
-    { workspaceId: workspace.id, name: "Demo key", fixed: fixedKey, actor: AUDIT_SYSTEM_ACTOR },
-    tx,
-  );
+  const workspace = await createWorkspaceIn(tx, { name, testMode: false });
+  const domain = await addDomainIn(tx, { workspaceId: workspace.id, name: "example.com", verified: true });
+  const template = await createTemplateIn(tx, {
+    workspaceId: workspace.id,
+    name: "Welcome (demo)",
+    subject: 'Welcome, {{ name | default: "friend" }}!',
+    bodyHtml: [
+      '<h1>Hello {{ name | default: "friend" }}!</h1>',
+      "<p>This message was sent through the demo workspace of your own email service.</p>",
+      '<p><a href="https://example.com/getting-started">Read the getting-started guide</a></p>',
+    ].join("\n"),
+    fromAddress: "Demo <hello@example.com>",
+  });
+  const key = await createApiKeyIn(tx, {
+    workspaceId: workspace.id,
+    name: "Demo key",
+    fixed: fixedKey,
+    actor: AUDIT_SYSTEM_ACTOR,
+  });
   return { workspace, domain, template, key };
 }
 

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { memberships, users, workspaces } from "@/db/schema/index";
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
-import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
-import { createUser, type CreatedUser } from "@/lib/domain/users/create-user";
+import { createWorkspaceIn } from "@/lib/domain/workspaces/create-workspace";
+import { createUserIn, type CreatedUser } from "@/lib/domain/users/create-user";
 
 export const setupFirstOwnerSchema = z.object({
   name: z.string().trim().max(200).optional(),
@@ -41,17 +41,14 @@ export async function setupFirstOwner(input: SetupFirstOwnerInput): Promise<Crea
       .select({ id: workspaces.id })
       .from(workspaces)
       .where(sql`not exists (select 1 from ${memberships} where ${memberships.workspaceId} = ${workspaces.id})`);
-    const workspace = await createWorkspace({ name: parsed.data.workspaceName }, tx);
-    const owner = await createUser(
-      {
-        email: parsed.data.email,
-        password: parsed.data.password,
-        name: parsed.data.name,
-        workspaceId: workspace.id,
-        role: "OWNER",
-      },
-      tx,
-    );
+    const workspace = await createWorkspaceIn(tx, { name: parsed.data.workspaceName });
+    const owner = await createUserIn(tx, {
+      email: parsed.data.email,
+      password: parsed.data.password,
+      name: parsed.data.name,
+      workspaceId: workspace.id,
+      role: "OWNER",
+    });
     if (orphans.length > 0) {
       await tx
         .insert(memberships)
