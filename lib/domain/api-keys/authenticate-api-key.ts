@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { preparedFor } from "@/db/prepared";
 import { apiKeys } from "@/db/schema";
 import { safeEqual, sha256Hex } from "@/lib/foundation/crypto/secret-box";
@@ -69,7 +69,7 @@ type KeyRow = Awaited<ReturnType<typeof findKey>>;
 const keyRows = new ShortLivedCache<KeyRow>();
 
 /** The key's row if it exists and is not revoked, else null (cached as such: an unknown key is not read again this second). */
-async function findKey(db: Awaited<ReturnType<typeof getDb>>, id: string) {
+async function findKey(db: Db, id: string) {
   const query = preparedFor(db, "authenticate-api-key", () =>
     db
       .select({

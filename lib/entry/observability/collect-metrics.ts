@@ -1,6 +1,6 @@
 import "server-only";
 import { count, eq, sql } from "drizzle-orm";
-import { getDbHandle } from "@/db/client";
+import { getDb, getDbHandle } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { errorFields, log } from "@/lib/foundation/log";
 import { metrics } from "@/lib/foundation/metrics/metrics";
@@ -32,7 +32,7 @@ interface QueueRow {
 
 const COLLECTORS: Record<string, () => Promise<void>> = {
   async queue() {
-    const { db } = await getDbHandle();
+    const db = await getDb();
     // pgboss.job is partitioned by queue name; unfinished jobs are few, finished ones are not read.
     const rows = rowsOf<QueueRow>(
       await db.execute(sql`
@@ -53,7 +53,7 @@ const COLLECTORS: Record<string, () => Promise<void>> = {
     for (const [queue, age] of oldest) queueOldestAge.set({ queue }, age);
   },
   async pausedWorkspaces() {
-    const { db } = await getDbHandle();
+    const db = await getDb();
     const [row] = await db.select({ paused: count() }).from(workspaces).where(eq(workspaces.sendingPaused, true));
     metrics().pausedWorkspaces.set(row?.paused ?? 0);
   },

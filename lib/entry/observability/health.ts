@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDbHandle } from "@/db/client";
+import { getDb, getDbHandle } from "@/db/client";
 import { pendingMigrations } from "@/db/migrate";
 import { errorFields, log } from "@/lib/foundation/log";
 import { processSingleton } from "@/lib/foundation/process-singleton";
@@ -53,7 +53,7 @@ async function computeReadiness(): Promise<Readiness> {
 /** Each check resolves when healthy, throws when not, or answers "skip" when it does not apply here. */
 const CHECKS: Record<string, () => Promise<void | "skip">> = {
   async database() {
-    const { db } = await getDbHandle();
+    const db = await getDb();
     await db.execute(sql`select 1`);
   },
   async migrations() {

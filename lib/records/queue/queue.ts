@@ -2,7 +2,7 @@ import "server-only";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import { sql, type SQL } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type Queue } from "pg-boss";
-import { getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
+import { getDb, getDbHandle, type DbHandle, type Executor, type Tx } from "@/db/client";
 import { executePrepared } from "@/db/execute-prepared";
 import { captureJobInsert, type CapturedJobInsert } from "@/internals/pg-boss";
 import { pgBossPglite } from "@/internals/pglite";
@@ -183,7 +183,7 @@ export async function enqueueSimulatedOutcomes(
 /** Starts the queue first: inside the transaction it would wait on the PGlite connection the transaction holds. */
 export async function queueTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   await getQueue();
-  const { db } = await getDbHandle();
+  const db = await getDb();
   return db.transaction(work);
 }
 
