@@ -14,3 +14,4 @@ export * from "./invitations";
 export * from "./webhooks";
 export * from "./audit";
 export * from "./insights";
+export * from "./workers";
