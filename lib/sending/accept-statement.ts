@@ -1,6 +1,6 @@
 import "server-only";
 import { getTableColumns, sql, type Query } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import type { Tx } from "@/db/client";
 import { contacts, emailMessages } from "@/db/schema/index";
 import { compileOnce, executeCompiled } from "@/db/execute-prepared";
 import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
@@ -40,7 +40,7 @@ const m = emailMessages;
  * One JSON parameter per set, so the text never varies and runs prepared. No CTE reads another's table, only
  * `paused`, so their order does not matter.
  */
-export async function writeAcceptance(tx: Executor, acceptance: Acceptance): Promise<Map<string, string | null>> {
+export async function writeAcceptance(tx: Tx, acceptance: Acceptance): Promise<Map<string, string | null>> {
   const live = [...new Set(acceptance.messages.filter((row) => !row.sandbox).map((row) => row.workspaceId))];
   const events = creationEventsJson(acceptance.events);
   const result = (await executeCompiled(tx, await acceptStatement(), {

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import type { Db, Executor } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { log } from "@/lib/foundation/log";
 import { metrics } from "@/lib/foundation/metrics/metrics";
@@ -45,7 +45,7 @@ export async function recordAnswer(db: Db, entry: MailToSend, answer: Answer): P
 }
 
 /** Step 6 for a transactional send, in the transaction that claimed the message and sent it. */
-export async function recordInTransaction(tx: Executor, entry: MailToSend, answer: Answer): Promise<void> {
+export async function recordInTransaction(tx: Tx, entry: MailToSend, answer: Answer): Promise<void> {
   const outcome = deliveryOutcome(entry, answer);
   await storeReferenceId(tx, outcome.message, answer.result);
   await recordResult(tx, outcome);
@@ -79,7 +79,7 @@ function deliveryOutcome(entry: MailToSend, { result, startedAt }: Answer): Deli
 }
 
 /** False when another run recorded the message meanwhile; an accepted send claims it by storing its referenceId. */
-async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcome): Promise<boolean> {
+async function claimAndRecordResult(tx: Tx, outcome: DeliveryOutcome): Promise<boolean> {
   const { message, result } = outcome;
   const claimed =
     result.outcome === "accepted"
@@ -91,7 +91,7 @@ async function claimAndRecordResult(tx: Executor, outcome: DeliveryOutcome): Pro
 }
 
 /** SUPPRESSED (some recipients), then SENT and DELIVERED, or the failure; nothing for a retry to come. */
-async function recordResult(tx: Executor, outcome: DeliveryOutcome): Promise<void> {
+async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
   const { message, provider, result, startedAt, suppressed, lastAttempt } = outcome;
   const who = capitalizedDescription(provider);
   if (suppressed.length > 0 && (result.outcome !== "retry" || lastAttempt)) {
@@ -148,7 +148,7 @@ async function recordResult(tx: Executor, outcome: DeliveryOutcome): Promise<voi
 }
 
 /** The provider's id for an accepted message, on the claimed row (the transactional path). */
-async function storeReferenceId(tx: Executor, message: ClaimedMessage, result: ProviderResult): Promise<void> {
+async function storeReferenceId(tx: Tx, message: ClaimedMessage, result: ProviderResult): Promise<void> {
   if (result.outcome !== "accepted") return;
   await tx
     .update(emailMessages)
@@ -156,6 +156,6 @@ async function storeReferenceId(tx: Executor, message: ClaimedMessage, result: P
     .where(and(eq(emailMessages.id, message.id), eq(emailMessages.workspaceId, message.workspaceId)));
 }
 
-async function recordFailure(tx: Executor, message: ClaimedMessage, code: EventCode, sentence: string): Promise<void> {
+async function recordFailure(tx: Tx, message: ClaimedMessage, code: EventCode, sentence: string): Promise<void> {
   await recordEvent(tx, { workspaceId: message.workspaceId, messageId: message.id, code, message: sentence });
 }

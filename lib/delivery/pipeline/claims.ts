@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import type { Executor, Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { stillPending } from "@/lib/records/timeline/still-pending";
 
@@ -38,11 +38,7 @@ export async function claim(db: Executor, message: ClaimedMessage): Promise<bool
 }
 
 /** The claim as the update that stores the referenceId: one round trip, the same row lock as FOR UPDATE. */
-export async function claimStoringReferenceId(
-  tx: Executor,
-  message: ClaimedMessage,
-  referenceId: string,
-): Promise<boolean> {
+export async function claimStoringReferenceId(tx: Tx, message: ClaimedMessage, referenceId: string): Promise<boolean> {
   const rows = await tx.update(m).set({ referenceId }).where(unsent(message)).returning({ id: m.id });
   return rows.length === 1;
 }

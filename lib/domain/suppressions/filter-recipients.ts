@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import type { Executor, Tx } from "@/db/client";
 import { unsubscribeGroups } from "@/db/schema";
 // Not (yet) re-exported by db/schema/index.ts.
 import { groupUnsubscribes, suppressions, type SUPPRESSION_REASONS } from "@/db/schema/suppressions";
@@ -117,7 +117,7 @@ const REASON_TEXT = {
  * recipients may still go), so that one move is made here, on the still-PENDING message.
  */
 export async function recordSuppressed(
-  tx: Executor,
+  tx: Tx,
   message: { id: string; workspaceId: string },
   suppressed: SuppressedRecipient[],
   options: { at?: Date; nobodyLeft?: boolean } = {},

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gte } from "drizzle-orm";
-import { getDb, type Executor } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { emailMessageLogs } from "@/db/schema";
 import { errorFields, log } from "@/lib/foundation/log";
 import { recordEvent } from "@/lib/records/timeline/record-event";
@@ -35,7 +35,7 @@ function redirectTarget(claim: ClickClaim): string {
   return new URL(claim.url).href;
 }
 
-async function recordClick(tx: Executor, claim: ClickClaim, client: Client, now: Date): Promise<void> {
+async function recordClick(tx: Tx, claim: ClickClaim, client: Client, now: Date): Promise<void> {
   const message = await findTrackedMessage(tx, claim.messageId, { lock: true });
   if (!message) return;
   const verdict = classifyClick(client, {
@@ -63,7 +63,7 @@ async function recordClick(tx: Executor, claim: ClickClaim, client: Client, now:
 }
 
 /** The message's clicks of the last LINK_BURST_SECONDS (index-backed: email_message_logs_message_idx). */
-async function recentClicks(tx: Executor, messageId: string, now: Date) {
+async function recentClicks(tx: Tx, messageId: string, now: Date) {
   const since = new Date(now.getTime() - LINK_BURST_SECONDS * 1000);
   const rows = await tx
     .select({ details: emailMessageLogs.details })

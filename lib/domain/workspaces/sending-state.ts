@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import type { Executor } from "@/db/client";
+import type { Tx } from "@/db/client";
 import { executePrepared } from "@/db/execute-prepared";
 import { workspaces } from "@/db/schema";
 
@@ -8,7 +8,7 @@ import { workspaces } from "@/db/schema";
  * FOR SHARE on paused workspaces only: a concurrent resume then waits for this transaction before looking for PAUSED
  * messages, while live sends take no row lock at all. A pause racing a send is caught by the job (hold-if-paused.ts).
  */
-export async function lockPausedWorkspaces(tx: Executor, workspaceIds: string[]): Promise<Map<string, string | null>> {
+export async function lockPausedWorkspaces(tx: Tx, workspaceIds: string[]): Promise<Map<string, string | null>> {
   if (workspaceIds.length === 0) return new Map();
   const result = (await executePrepared(tx, pausedWorkspacesSelect(sql`${JSON.stringify(workspaceIds)}`))) as unknown;
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
