@@ -7,11 +7,11 @@ type TemplateRow = typeof templates.$inferSelect;
 
 /** Copies a template's current content into its version history (every save is a version). */
 export async function insertTemplateVersion(
-  executor: Executor,
+  db: Executor,
   template: TemplateRow,
   options: { userId: string | null; restoredFromVersion?: number | null },
 ) {
-  const [version] = await executor
+  const [version] = await db
     .insert(templateVersions)
     .values({
       id: newId("templateVersion"),
