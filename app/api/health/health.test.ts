@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,10 +25,12 @@ describe("GET /api/health/*", () => {
     forgetCachedReadiness();
   });
 
-  it("live answers 200 without touching anything", async () => {
+  it("live answers 200 without touching anything, naming package.json's version", async () => {
+    const { version } = JSON.parse(fs.readFileSync("package.json", "utf8"));
     const res = await callRoute(live, "/api/health/live");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ status: "ok" });
+    expect(res.json).toEqual({ status: "ok", version });
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("ready answers 200 on a migrated database, with each check's status and duration", async () => {

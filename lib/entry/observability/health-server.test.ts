@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startHealthServer, stopHealthServer } from "./health-server";
@@ -9,7 +10,8 @@ describe("the worker's health listener (WORKER_HEALTH_PORT)", () => {
     try {
       const live = await fetch(`${base}/health/live`);
       expect(live.status).toBe(200);
-      expect(await live.json()).toEqual({ status: "ok" });
+      const { version } = JSON.parse(fs.readFileSync("package.json", "utf8"));
+      expect(await live.json()).toEqual({ status: "ok", version });
       const ready = await fetch(`${base}/health/ready`);
       expect(ready.status).toBe(200);
       expect((await ready.json()).checks.database.status).toBe("ok");

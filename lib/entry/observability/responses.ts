@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { env } from "@/lib/foundation/env";
 import { metrics } from "@/lib/foundation/metrics/metrics";
+import { VERSION } from "@/lib/foundation/version";
 import { collectScrapeGauges } from "./collect-metrics";
 import { readiness } from "./health";
 
@@ -10,7 +11,7 @@ const headers = { "content-type": "application/json; charset=utf-8", "cache-cont
 
 /** The process answers: nothing is checked, so a slow database never gets a live process restarted. */
 export function liveResponse(): Response {
-  return new Response(JSON.stringify({ status: "ok" }), { status: 200, headers });
+  return new Response(JSON.stringify({ status: "ok", version: VERSION }), { status: 200, headers });
 }
 
 /** 200 when every check passes, else 503; the body names each check with its status and duration. */
