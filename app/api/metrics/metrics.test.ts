@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvForTests } from "@/lib/foundation/env";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
@@ -60,6 +61,14 @@ describe("GET /api/metrics", () => {
     expect(text).toMatch(/postwerk_workspaces_paused \d+/);
     expect(text).toContain("process_resident_memory_bytes");
     if (process.env.DATABASE_URL) expect(text).toMatch(/postwerk_database_connections\{state="[a-z ]+"\} \d+/);
+  });
+
+  it("names the running build: postwerk_build_info with package.json's version and Node's, always 1", async () => {
+    withToken(TOKEN);
+    const { version } = JSON.parse(fs.readFileSync("package.json", "utf8"));
+    const text = (await callRoute(GET, "/api/metrics", { authorization: `Bearer ${TOKEN}` })).text;
+    expect(text).toContain("# TYPE postwerk_build_info gauge");
+    expect(text).toContain(`postwerk_build_info{version="${version}",node="${process.version}"} 1\n`);
   });
 
   it("labels a route by its template, never by the ids in its path", async () => {

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { processSingleton } from "@/lib/foundation/process-singleton";
+import { VERSION } from "@/lib/foundation/version";
 
 // Every Prometheus metric, on the foundation floor so any use case can count; lib/entry/observability sets the
 // database gauges at scrape time. One set per process: the worker's counters are the ones /api/metrics renders.
@@ -7,6 +8,13 @@ function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  // Always 1: the labels say which build answers, so a dashboard can tell versions apart across a rollout.
+  new Gauge({
+    name: "postwerk_build_info",
+    help: "The running build: its version (package.json) and Node.js version; always 1.",
+    labelNames: ["version", "node"] as const,
+    registers,
+  }).set({ version: VERSION, node: process.version }, 1);
   return {
     registry,
     httpRequests: new Counter({
