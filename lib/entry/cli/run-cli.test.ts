@@ -432,9 +432,22 @@ describe("misuse and help", () => {
     });
     await cli(["nope"], options);
     expect(prepared).toEqual([]);
+    expect(help.stdout).toContain("  --version, -v");
     await cli(["db", "migrate"], options);
     await cli(["workspace", "create", "--name", unique("Prepared")], options);
     expect(prepared).toEqual(["open", "migrated"]);
+  });
+});
+
+describe("--version", () => {
+  it("--version and -v print package.json's version (JSON with --json) without opening the database", async () => {
+    const { version } = JSON.parse(fs.readFileSync("package.json", "utf8"));
+    const prepared: string[] = [];
+    const options: RunCliOptions = { prepareDatabase: async (need) => void prepared.push(need) };
+    expect(await cli(["--version"], options)).toMatchObject({ code: 0, stdout: version, stderr: "" });
+    expect(await cli(["-v"], options)).toMatchObject({ code: 0, stdout: version, stderr: "" });
+    expect((await cli(["--version", "--json"], options)).json()).toEqual({ version });
+    expect(prepared).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/foundation/errors";
+import { VERSION } from "@/lib/foundation/version";
 import { dbCommands } from "./commands/db";
 import { domainCommands } from "./commands/domain";
 import { keyCommands } from "./commands/key";
@@ -41,6 +42,11 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
   const json = argv.includes("--json");
   const context: CliContext = { io, json };
   const [first, second] = argv;
+  // The bare number (as `npm --version` prints it), so a script can compare it; nothing is opened.
+  if (first === "--version" || first === "-v") {
+    io.stdout(json ? JSON.stringify({ version: VERSION }) : VERSION);
+    return 0;
+  }
   if (first === undefined || first === "help" || first === "--help" || first === "-h") {
     const filter = first === "help" ? second : undefined;
     printHelp(first === undefined ? io.stderr : io.stdout, filter);
@@ -101,6 +107,8 @@ function printHelp(write: (text: string) => void, filter: string | undefined): v
   lines.push(
     "  help [COMMAND]",
     "      Show this help; `<command> --help` shows one command.",
+    "  --version, -v",
+    "      Print Postwerk's version.",
     "",
     "--workspace takes a workspace id (ws_…) or its exact name. --json prints the result as JSON.",
     "With the embedded database (no DATABASE_URL) the CLI works only while the server is stopped.",
