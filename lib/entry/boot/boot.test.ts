@@ -3,12 +3,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { count } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { getDbHandle } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { authenticateApiKey } from "@/lib/domain/api-keys/authenticate-api-key";
 import { basicAuthHeader } from "@/lib/domain/api-keys/create-api-key";
 import { randomBase62 } from "@/lib/foundation/ids";
+import { setLogLevel } from "@/lib/foundation/log";
 import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
 import { useSettings } from "@/lib/testing/settings";
@@ -59,7 +60,22 @@ describe("bootServer", () => {
       RUN_WORKER: false,
       ...smtp,
     };
-    const server = await bootServer({ settings, print: (line) => printed.push(line), handleSignals: false });
+    // The log is silent in tests: turned on and caught here to read the "server ready" line.
+    const logged: string[] = [];
+    setLogLevel("info");
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => logged.push(String(chunk)) > 0);
+    const server = await bootServer({ settings, print: (line) => printed.push(line), handleSignals: false }).finally(
+      () => {
+        stdout.mockRestore();
+        setLogLevel("silent");
+      },
+    );
+    const { version } = JSON.parse(fs.readFileSync("package.json", "utf8"));
+    const ready = logged
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line))
+      .find((line) => line.message === "server ready");
+    expect(ready).toMatchObject({ level: "info", version, database: driver, workers: true });
     expect(await bootServer({ settings, handleSignals: false })).toBe(server); // once per process
     expect(server.inboundPort).toBeGreaterThan(0);
     expect(await smtpGreeting(server.inboundPort!)).toMatch(
@@ -75,6 +91,7 @@ describe("bootServer", () => {
 
     if (expectSeed) {
       expect(server.seed?.status).toBe("created");
+      expect(printed[0]).toBe(`Postwerk ${version}`);
       const text = printed.join("\n");
       expect(text).toContain("Dashboard:    http://localhost:3000/");
       expect(text).toContain(`-u '${seedKey}'`);

@@ -18,6 +18,7 @@ import {
   type SubmissionSettings,
 } from "@/lib/entry/submission/start-submission-server";
 import { processSingleton } from "@/lib/foundation/process-singleton";
+import { VERSION } from "@/lib/foundation/version";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
@@ -91,8 +92,10 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     await migrateDatabase(handle);
     await getQueue();
     const seed = settings.SEED_DEMO ? await seedDemo({ apiKey: settings.SEED_API_KEY, onlyIfEmpty: true }) : null;
-    if (seed)
-      describeDemo(seed, { appUrl: settings.APP_URL, deliveryProvider: settings.DELIVERY_PROVIDER }).forEach(print);
+    const banner = seed
+      ? describeDemo(seed, { appUrl: settings.APP_URL, deliveryProvider: settings.DELIVERY_PROVIDER })
+      : [];
+    if (banner.length > 0) [`Postwerk ${VERSION}`, ...banner].forEach(print);
     // After the demo seed, whose "only into an empty database" check must not see this workspace.
     await ensureSystemWorkspace();
     autovacuum = startEmbeddedAutovacuum(handle);
@@ -103,6 +106,7 @@ async function boot(options: BootOptions): Promise<BootedServer> {
     inbound = await startConfiguredInbound(env());
     submission = await startSubmissionServer(settings);
     log.info("server ready", {
+      version: VERSION,
       database: handle.driver,
       workers: workersStarted,
       inboundPort: inbound?.port ?? null,
