@@ -6,6 +6,7 @@ import { NavLinks, type NavItem } from "@/components/dashboard/nav-links";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { VERSION } from "@/lib/foundation/version";
 import { signOutAction, switchWorkspace } from "./actions";
 
 const NAV: NavItem[] = [
@@ -59,6 +60,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
           <QueryProvider>{children}</QueryProvider>
         </main>
+        <footer className="mx-auto max-w-6xl px-4 pb-6 text-xs text-slate-500 sm:px-6" data-testid="version">
+          Postwerk {VERSION}
+        </footer>
       </div>
     </div>
   );
