@@ -88,6 +88,14 @@ const envSchema = z
       .optional(),
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
     WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    // Readiness fails when a delivery has waited this long and no worker checked in for as long; 0: never.
+    // At least 30: workers check in every 15 s (lib/entry/worker/heartbeat.ts).
+    READY_WORKER_STALL_SECONDS: z.coerce
+      .number()
+      .int()
+      .max(86_400)
+      .refine((value) => value === 0 || value >= 30, "must be 0 (off) or 30 to 86400 (workers check in every 15 s)")
+      .default(120),
     // The production HTTP server (lib/entry/http/hardened-server.ts).
     HTTP_HEADERS_TIMEOUT_MS: httpSetting(10_000),
     HTTP_IDLE_TIMEOUT_MS: httpSetting(10_000),

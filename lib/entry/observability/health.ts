@@ -2,11 +2,13 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, getDbHandle } from "@/db/client";
 import { pendingMigrations } from "@/db/migrate";
+import { env } from "@/lib/foundation/env";
 import { errorFields, log } from "@/lib/foundation/log";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import { getQueue, QUEUES } from "@/lib/records/queue/queue";
 import type { WipData } from "pg-boss";
 import { CheckFailure, withTimeout } from "./query";
+import { workerStall } from "./worker-stall";
 
 export interface CheckResult {
   status: "ok" | "fail";
@@ -75,6 +77,13 @@ const CHECKS: Record<string, () => Promise<void | "skip">> = {
     const stuck = loops.filter((loop) => !loopAlive(loop, Date.now()));
     if (stuck.length > 0)
       throw new CheckFailure(`worker loop(s) stalled: ${[...new Set(stuck.map((loop) => loop.name))].join(", ")}`);
+  },
+  // Any process's: mail waits past READY_WORKER_STALL_SECONDS and no worker on this database checked in.
+  async worker() {
+    if (env().READY_WORKER_STALL_SECONDS === 0) return "skip";
+    await getQueue(); // pg-boss creates its tables when it starts
+    const stall = await workerStall();
+    if (stall) throw new CheckFailure(stall);
   },
 };
 

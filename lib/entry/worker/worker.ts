@@ -21,6 +21,7 @@ import { runWorkflowStep } from "@/lib/flows/workflows/run-workflow-step";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { env } from "@/lib/foundation/env";
 import { processSingleton } from "@/lib/foundation/process-singleton";
+import { startWorkerHeartbeat, stopWorkerHeartbeat } from "./heartbeat";
 import { MailFirst } from "./mail-first";
 
 const running = processSingleton<{ workerIds?: Array<{ queue: string; id: string }>; mailFirst?: MailFirst }>(
@@ -75,6 +76,7 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
   await boss.schedule(QUEUES.maintenance, "17 * * * *");
   await boss.schedule(QUEUES.unconfirmedDeliveries, "*/5 * * * *");
   running.workerIds.push(...ids);
+  await startWorkerHeartbeat(boss);
   log.info("workers started", { queues: ids.map((entry) => entry.queue), concurrency: options.concurrency ?? 5 });
 }
 
@@ -200,6 +202,8 @@ function messageOf(data: object): { messageId?: string } {
 }
 
 export async function stopWorkers(): Promise<void> {
+  // The row stays: it ages out, so a restart within READY_WORKER_STALL_SECONDS never fails readiness.
+  await stopWorkerHeartbeat();
   running.mailFirst?.stop();
   running.mailFirst = undefined;
   await stopWebhookPump();
