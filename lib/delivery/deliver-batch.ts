@@ -28,7 +28,7 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
   const messages = active.map((run) => run.message);
   const [recipients, senders] = await Promise.all([
     filterSuppressedRecipientsOfMessages(db, messages),
-    checkSenders(db, messages),
+    checkSenders(db, active),
   ]);
   const toSend: MailToSend[] = [];
   await Promise.all(

@@ -6,7 +6,7 @@ import type { Executor } from "@/db/client";
 import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema/index";
 import { resolveSendAttachments } from "@/lib/domain/attachments/resolve-send-attachments";
 import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
-import { assertSenderDomainVerified } from "@/lib/domain/domains/assert-sender-allowed";
+import { assertSenderAllowed, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
 import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 import { getTemplateOrThrowIn } from "@/lib/domain/templates/get-template-or-throw";
@@ -91,9 +91,12 @@ export async function prepareMessage(
   const sender = command.from ?? senderFromTemplate(content.templateFrom, p);
   assertKeyMaySendAs(context.allowedSenders, sender.address, p("from"));
   const senderDomain = sender.address.slice(sender.address.lastIndexOf("@") + 1).toLowerCase();
-  await memo(`sender-domain:${senderDomain}`, () => assertSenderDomainVerified(db, workspace.id, sender.address)).catch(
-    rethrowAt(p("from")),
-  );
+  const recipients = [...command.to, ...command.cc, ...command.bcc].map((recipient) => recipient.address);
+  const route = sendRouteOf(context.sandbox, recipients);
+  // Keyed by route too: the test sender's verdict depends on where this message goes, not only on its domain.
+  await memo(`sender-domain:${senderDomain}:${route}`, () =>
+    assertSenderAllowed(db, workspace.id, sender.address, route),
+  ).catch(rethrowAt(p("from")));
   const groupId = await resolveGroupId(db, workspace.id, command, p, memo);
   if (workspace.testMode && !context.sandbox) {
     const members = context.memberEmails ?? (await listMemberEmails(db, workspace.id));

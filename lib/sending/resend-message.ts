@@ -2,7 +2,7 @@ import "server-only";
 import { getDb, type Executor } from "@/db/client";
 import { parseAddressEntries, parseSingleAddress } from "@/lib/foundation/addresses/recipients.shared";
 import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
-import { assertSenderDomainVerified } from "@/lib/domain/domains/assert-sender-allowed";
+import { assertSenderAllowed, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
 import { AppError } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 import { getMessageOrThrow, type EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw";
@@ -83,7 +83,8 @@ async function prepareResend(
   };
   const sender = parseSingleAddress(original.from, "from", "EMAIL_MESSAGE_INVALID_SENDER_ERROR");
   assertKeyMaySendAs(input.allowedSenders, sender.address, "from");
-  await assertSenderDomainVerified(db, input.workspaceId, sender.address);
+  const addresses = [...recipients.to, ...recipients.cc, ...recipients.bcc].map((recipient) => recipient.address);
+  await assertSenderAllowed(db, input.workspaceId, sender.address, sendRouteOf(input.sandbox, addresses));
   if (input.testMode && !input.sandbox)
     assertTestModeRecipients(recipients, await listMemberEmails(db, input.workspaceId), (name) => name);
   return {

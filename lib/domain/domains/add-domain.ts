@@ -8,6 +8,7 @@ import { getDb, type Executor, type Tx } from "@/db/client";
 import { domains } from "@/db/schema";
 import type { Domain } from "./get-domain-or-throw";
 import { encryptSecret } from "@/lib/foundation/crypto/secret-box";
+import { isReservedDomainName, TEST_SENDER_DOMAIN } from "@/lib/foundation/addresses/test-sender.shared";
 import { invalidParameter } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
@@ -41,6 +42,13 @@ export async function addDomainIn(tx: Tx, input: AddDomainInput): Promise<Domain
 async function domainToAdd(db: Executor, input: AddDomainInput) {
   const name = input.name.trim().toLowerCase().replace(/\.$/, "");
   if (!DOMAIN_PATTERN.test(name)) throw invalidParameter("name", `"${input.name}" is not a valid domain name.`);
+  // Verified here, the test sender's domain would send through a real provider: its rule holds only unowned.
+  if (isReservedDomainName(name)) {
+    throw invalidParameter(
+      "name",
+      `${name} is reserved: every workspace may already send from ${TEST_SENDER_DOMAIN} while nothing leaves this machine. Add a domain of your own.`,
+    );
+  }
   const [taken] = await db
     .select({ id: domains.id })
     .from(domains)

@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { authenticateApiKey } from "@/lib/domain/api-keys/authenticate-api-key";
 import { consumeRateLimit } from "@/lib/entry/api/rate-limit";
 import { parseAddressEntries, MAX_RECIPIENTS } from "@/lib/foundation/addresses/recipients.shared";
-import { assertSenderDomainVerified } from "@/lib/domain/domains/assert-sender-allowed";
+import { assertSenderAllowed, assertTestSenderMaySend, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
 import { listMemberEmails, assertTestModeRecipients } from "@/lib/sending/prepare-message";
 import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { recordSmtpActivity } from "./record-smtp-activity";
@@ -93,7 +93,8 @@ export async function checkMailFrom(address: SMTPServerAddress, session: SMTPSer
     // Read at once, judged in order, so a revoked key hears only that, never whether the domain is verified.
     const [key, domain, workspace] = await Promise.allSettled([
       authenticateApiKey(principal.authorization),
-      assertSenderDomainVerified(db, principal.workspaceId, address.address),
+      // The test sender's verdict needs the recipients: RCPT gives it.
+      assertSenderAllowed(db, principal.workspaceId, address.address, "later"),
       getWorkspaceOrThrow(db, principal.workspaceId),
     ]);
     for (const outcome of [key, domain, workspace]) if (outcome.status === "rejected") throw outcome.reason;
@@ -109,7 +110,7 @@ export async function checkMailFrom(address: SMTPServerAddress, session: SMTPSer
 
 /** RCPT TO: at most 50 recipients per message (452 4.5.3: the client sends the rest in another); test mode as the API. */
 export function checkRcptTo(address: SMTPServerAddress, session: SMTPServerSession): void {
-  principalOf(session);
+  const { sandbox } = principalOf(session);
   if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
     throw new SmtpReply(
       452,
@@ -118,6 +119,9 @@ export function checkRcptTo(address: SMTPServerAddress, session: SMTPServerSessi
   }
   try {
     const [recipient] = parseAddressEntries([address.address], "to");
+    const mailFrom = session.envelope.mailFrom;
+    // The test sender, let through at MAIL FROM, goes only where nothing leaves the machine.
+    if (mailFrom) assertTestSenderMaySend(mailFrom.address, sendRouteOf(sandbox, [recipient.address]));
     const members = transactions.get(session.envelope)?.members;
     if (members) assertTestModeRecipients({ to: [recipient], cc: [], bcc: [] }, members, (name) => name);
   } catch (error) {
