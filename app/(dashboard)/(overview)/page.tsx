@@ -13,6 +13,7 @@ import { getOverview } from "@/lib/domain/insights/get-overview";
 import { listRecentProblems } from "@/lib/domain/insights/list-recent-problems";
 import { listRecentMessages } from "@/lib/domain/messages/list-recent-messages";
 import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
+import { getWorkspaceSettings } from "@/lib/domain/workspaces/update-workspace-settings";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -44,7 +45,11 @@ export default async function OverviewPage() {
         description={`Last 14 days (UTC) since ${overview.since.toISOString().slice(0, 10)}; each message counts on the day it was created.`}
       />
       {overview.messages === 0 ? (
-        <FirstSend appUrl={env().APP_URL} />
+        <FirstSend
+          appUrl={env().APP_URL}
+          deliveryProvider={env().DELIVERY_PROVIDER}
+          testMode={(await getWorkspaceSettings(workspace.id)).testMode}
+        />
       ) : (
         <>
           <section aria-labelledby="totals-title" className="space-y-2">
