@@ -10,6 +10,8 @@ import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { listDomains } from "@/lib/domain/domains/list-domains";
 import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { TEST_SENDER } from "@/lib/foundation/addresses/test-sender.shared";
+import { env } from "@/lib/foundation/env";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { addDomainAction } from "../actions";
 
@@ -27,6 +29,13 @@ export default async function DomainsPage() {
         title="Domains"
         description="Messages may only be sent from verified domains. Publish a domain's SPF and DKIM records, then verify it."
       />
+      <p className="text-sm text-slate-600" data-testid="domains-local-note">
+        Every workspace may also send from the test sender <code className="font-mono">{TEST_SENDER}</code> while
+        nothing leaves this machine (the local provider, the sandbox, simulator recipients).
+        {env().DOMAIN_VERIFICATION === "dns"
+          ? " A domain without public DNS cannot verify: open it to see how to verify it locally."
+          : " DOMAIN_VERIFICATION=off: domains count as verified when added."}
+      </p>
       {canManage ? (
         <Card title="Add a domain" id="add-domain">
           <AddDomainForm action={addDomainAction} />

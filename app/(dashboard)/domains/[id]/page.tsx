@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { DomainRecords } from "@/components/domains/domain-records";
 import { DomainStatusBadge } from "@/components/domains/domain-status-badge";
+import { LocalVerificationNote } from "@/components/domains/local-verification-note";
 import { SpfMergeNote } from "@/components/domains/spf-merge-note";
 import { Card } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
@@ -11,6 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
 import { getDomainOrThrow, type Domain } from "@/lib/domain/domains/get-domain-or-throw";
 import { expectedDnsRecords } from "@/lib/domain/domains/verify-domain";
+import { env } from "@/lib/foundation/env";
 import { AppError } from "@/lib/foundation/errors";
 import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
@@ -63,6 +65,13 @@ export default async function DomainPage({ params }: Props) {
             records={records}
             verifyAction={hasRole(role, "ADMIN") ? verifyDomainAction : undefined}
           />
+          {domain.status !== "VERIFIED" && env().DOMAIN_VERIFICATION === "dns" ? (
+            <LocalVerificationNote
+              domain={domain.name}
+              workspaceId={workspace.id}
+              dnsServers={Boolean(env().DNS_SERVERS)}
+            />
+          ) : null}
           {spf ? <SpfMergeNote domain={domain.name} ours={spf.value} /> : null}
         </div>
       </Card>
