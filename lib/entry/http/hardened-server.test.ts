@@ -122,6 +122,18 @@ describe("slow clients", () => {
     expect(afterMs).toBeGreaterThanOrEqual(FAST.requestTimeoutMs - 20);
     expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
     expect(echo.bodies).toEqual([]);
+    expect(refusals).toEqual([expect.objectContaining({ status: 408, path: "/api/v1/email_messages" })]);
+  });
+
+  it("writes nothing behind an answer the app sent before the body ended, closing at the whole-request timeout", async () => {
+    const early: RequestListener = (_req, res) => res.writeHead(401, { "Content-Length": 0 }).end();
+    const { socket, closed } = connect(await start(early), post("Content-Length: 1000\r\n"));
+    trickle(socket, "a", 100);
+    const { text, afterMs } = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(afterMs).toBeGreaterThanOrEqual(FAST.requestTimeoutMs - 20);
+    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
   });
 
   it("cuts headers that never finish at the headers timeout", async () => {

@@ -61,6 +61,13 @@ type RefusalLog = (fields: RefusalLogFields) => void;
 const LINGER_MS = 2_000;
 
 /**
+ * Node's own request timeout stays as a backstop this much after ours, for a request our deadline never
+ * sees (Node answers an unknown `Expect` with 417 itself): set equal, it could race ours and, after an
+ * answer sent before the body ended, write its 408 behind that answer.
+ */
+const NODE_REQUEST_TIMEOUT_BACKSTOP_MS = 1_000;
+
+/**
  * A node:http server for `handler` with timeouts against slow clients, keep-alive limits, and every
  * refusal answered as the JSON envelope with `Connection: close` and a logged X-Request-Id, never in
  * place of the app's answer to a request it has already received in full.
@@ -75,12 +82,16 @@ export function createHardenedServer(
   const server = http.createServer(
     {
       headersTimeout: settings.headersTimeoutMs,
-      requestTimeout: settings.requestTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs + NODE_REQUEST_TIMEOUT_BACKSTOP_MS,
       // Node checks the two timeouts above this often; its 30 s default would let 10 s run to 40 s.
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(settings.headersTimeoutMs / 10))),
     },
-    (req, res) => (refuseUndecodablePath(req, res, logRefusal) ? undefined : handler(req, res)),
+    (req, res) => {
+      enforceRequestDeadline(req, res, settings.requestTimeoutMs, logRefusal);
+      if (!refuseUndecodablePath(req, res, logRefusal)) handler(req, res);
+    },
   );
+  server.on("connection", (socket: Socket) => requestStarts.set(socket, performance.now()));
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
   server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
   // The socket's inactivity timer: re-armed on every byte; the keep-alive timeout applies between requests.
@@ -88,6 +99,34 @@ export function createHardenedServer(
   server.on("timeout", (socket: Socket) => onIdle(socket, logRefusal));
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => onClientError(error, socket, logRefusal));
   return server;
+}
+
+/** When the current request on a socket began, at the latest: the connection's opening, then each answer's end. */
+const requestStarts = new WeakMap<Socket, number>();
+
+/**
+ * The whole-request deadline, ours rather than Node's: Node checks it only every connectionsCheckingInterval
+ * (60 s ran to 61 s), and once it has handed the request over it cannot tell an early answer (a 413 before
+ * the body ended) from none. Counted from no later than the request's first byte, so never longer than
+ * `timeoutMs`; a keep-alive request loses the pause before it.
+ */
+function enforceRequestDeadline(req: IncomingMessage, res: ServerResponse, timeoutMs: number, logRefusal: RefusalLog) {
+  const socket = req.socket;
+  res.once("finish", () => requestStarts.set(socket, performance.now()));
+  if (req.complete) return;
+  const startedAt = requestStarts.get(socket) ?? performance.now();
+  const timer = setTimeout(
+    () => {
+      if (req.complete || socket.destroyed) return;
+      // The answer (or its start) is out already: nothing may follow it but the close.
+      if (res.headersSent) socket.destroy();
+      else answerAndDestroy(socket, REFUSALS.timeout, logRefusal, pathOf(req));
+    },
+    Math.max(0, startedAt + timeoutMs - performance.now()),
+  );
+  const clear = () => clearTimeout(timer);
+  req.once("end", clear);
+  req.once("close", clear);
 }
 
 /** No byte in either direction for idleTimeoutMs (or keepAliveTimeoutMs between requests). */
@@ -142,9 +181,9 @@ function closeAfterResponse(res: ServerResponse, socket: Socket) {
   else res.once("finish", () => socket.destroySoon());
 }
 
-function answerAndDestroy(socket: Socket, refusal: Refusal, logRefusal: RefusalLog) {
+function answerAndDestroy(socket: Socket, refusal: Refusal, logRefusal: RefusalLog, path?: string) {
   if (socket.writable && !responseOnSocket(socket)?.headersSent)
-    socket.write(envelopeResponse(refusal, socket, logRefusal));
+    socket.write(envelopeResponse(refusal, socket, logRefusal, path));
   socket.destroy();
 }
 
@@ -164,9 +203,7 @@ function answerAndLinger(socket: Socket, refusal: Refusal, logRefusal: RefusalLo
 
 /** Every path, before Next.js sees it: the check costs nothing unless the path holds a "%". */
 function refuseUndecodablePath(req: IncomingMessage, res: ServerResponse, logRefusal: RefusalLog): boolean {
-  const url = req.url ?? "";
-  const end = url.indexOf("?");
-  const path = end < 0 ? url : url.slice(0, end);
+  const path = pathOf(req);
   const answer = undecodablePathAnswer(path);
   if (answer === null) return false;
   const requestId = randomUUID();
@@ -189,11 +226,17 @@ function refuseUndecodablePath(req: IncomingMessage, res: ServerResponse, logRef
   return true;
 }
 
-/** The refusal as raw HTTP, with a new request id that the log line names too. */
-function envelopeResponse({ code, message }: Refusal, socket: Socket, logRefusal: RefusalLog): string {
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? "";
+  const end = url.indexOf("?");
+  return end < 0 ? url : url.slice(0, end);
+}
+
+/** The refusal as raw HTTP, with a new request id that the log line names too (and the path, when known). */
+function envelopeResponse({ code, message }: Refusal, socket: Socket, logRefusal: RefusalLog, path?: string): string {
   const status = ERROR_STATUS[code];
   const requestId = randomUUID();
-  logRefusal({ requestId, status, code, remoteAddress: socket.remoteAddress });
+  logRefusal({ requestId, status, code, remoteAddress: socket.remoteAddress, ...(path === undefined ? {} : { path }) });
   const body = JSON.stringify({ error: { code, message } });
   return (
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +

@@ -10,7 +10,20 @@ export interface NodeDoorOptions {
   /** The hostname and port the server listens on, for request URLs (never the Host header). */
   hostname: string;
   port: number;
+  /** What is read away after an answer sent before the request's body ended (tests shrink it). */
+  drain?: DrainLimits;
 }
+
+export interface DrainLimits {
+  maxBytes: number;
+  maxMs: number;
+}
+
+/**
+ * Twice the API's largest body (10 MB), or 5 s: enough for a client that writes its whole body before
+ * reading to get to the answer, without letting one read on for ever.
+ */
+const DRAIN: DrainLimits = { maxBytes: 20 * 1024 * 1024, maxMs: 5_000 };
 
 /** Any value sends the request through Next.js's routing (the benchmarks' floor). */
 const THROUGH_NEXT_HEADER = "x-through-next";
@@ -29,7 +42,9 @@ export function createNodeDoor(options: NodeDoorOptions): RequestListener {
     const router = options.routers.find((candidate) => candidate.owns(pathname));
     if (!router || req.headers[THROUGH_NEXT_HEADER] !== undefined || !canonical(pathname))
       return options.fallback(req, res);
-    answer(router, req, res, `${urlHost}:${options.port}`).catch((error: unknown) => {
+    answer(router, req, res, `${urlHost}:${options.port}`, options.drain ?? DRAIN).catch((error: unknown) => {
+      // Cut off (the request deadline) or gone while its body was read: there is no one to answer.
+      if (req.socket.destroyed) return;
       log.error("the server door failed", { method: req.method, path: pathname, error: String(error) });
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify({ error: { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong." } }));
@@ -48,14 +63,46 @@ function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-async function answer(router: Router, req: IncomingMessage, res: ServerResponse, host: string) {
-  const response = await router(await requestOf(req, res, host));
+async function answer(router: Router, req: IncomingMessage, res: ServerResponse, host: string, drain: DrainLimits) {
+  const { request, detach } = await requestOf(req, res, host);
+  const response = await router(request);
   const payload = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
   if (headers["set-cookie"] !== undefined) headers["set-cookie"] = response.headers.getSetCookie();
   headers["content-length"] = String(payload.length);
-  res.writeHead(response.status, headers);
-  res.end(payload);
+  if (req.complete) {
+    res.writeHead(response.status, headers);
+    res.end(payload);
+    return;
+  }
+  // Answered before the body ended (a 413 past the route's cap, a 401 before reading): the app gets no
+  // more of it, and the rest is read away before the close, since closing on unread bytes sends a reset
+  // that can destroy the answer before the client has read it.
+  detach();
+  res.writeHead(response.status, { ...headers, connection: "close" });
+  res.write(payload);
+  await drainBody(req, drain);
+  res.end();
+}
+
+/** Reads and drops the rest of the body, up to the limits; the close follows either way. */
+function drainBody(req: IncomingMessage, limits: DrainLimits): Promise<void> {
+  if (req.complete || req.socket.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > limits.maxBytes) done();
+    };
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", done).off("close", done).off("error", done);
+      resolve();
+    };
+    const timer = setTimeout(done, limits.maxMs);
+    req.on("data", onData).once("end", done).once("close", done).once("error", done);
+    req.resume();
+  });
 }
 
 /** Bodies this small are read at once (a Buffer is far cheaper than a web stream); larger ones stream to the handler, which checks its own limit. */
@@ -66,7 +113,11 @@ const BUFFERED_MAX_BYTES = 1024 * 1024;
  * X-Forwarded-For, as behind Next.js), its URL from the server's own hostname and port, and a signal
  * that aborts when the client goes away (GET /v1/events waits on it).
  */
-async function requestOf(req: IncomingMessage, res: ServerResponse, host: string): Promise<Request> {
+async function requestOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  host: string,
+): Promise<{ request: Request; detach: () => void }> {
   const { headers: incoming, socket } = req;
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
@@ -82,31 +133,66 @@ async function requestOf(req: IncomingMessage, res: ServerResponse, host: string
   res.once("close", () => {
     if (!res.writableFinished) aborter.abort();
   });
-  const body = req.method === "GET" || req.method === "HEAD" ? {} : await bodyOf(req);
-  return new Request(`${protocol}://${host}${req.url}`, {
+  const { detach, ...body } = req.method === "GET" || req.method === "HEAD" ? { detach: () => {} } : await bodyOf(req);
+  const request = new Request(`${protocol}://${host}${req.url}`, {
     method: req.method,
     headers,
     signal: aborter.signal,
     ...body,
   });
+  return { request, detach };
 }
 
-async function bodyOf(req: IncomingMessage): Promise<{ body: Buffer | ReadableStream<Uint8Array>; duplex?: "half" }> {
+interface Body {
+  body: Buffer<ArrayBuffer> | ReadableStream<Uint8Array>;
+  duplex?: "half";
+  /** Stops handing the body to the app, leaving the rest of it unread in `req`. */
+  detach: () => void;
+}
+
+async function bodyOf(req: IncomingMessage): Promise<Body> {
   const length = Number(req.headers["content-length"]);
   if (Number.isInteger(length) && length <= BUFFERED_MAX_BYTES) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    return { body: Buffer.concat(chunks) };
+    return { body: Buffer.concat(chunks), detach: () => {} };
   }
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-      req.on("end", () => controller.close());
-      req.on("error", (error) => controller.error(error));
+  return streamOf(req);
+}
+
+/** Queued ahead of the app's reads; past it the socket is paused, so a body is never buffered whole. */
+const STREAM_HIGH_WATER_BYTES = 64 * 1024;
+
+/**
+ * The body as a web stream that pulls only as fast as the app reads. Cancelling it (read-json past its
+ * cap) stops reading instead of destroying the socket, so that the answer can still reach the client.
+ */
+function streamOf(req: IncomingMessage): Body {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const onData = (chunk: Buffer) => {
+    controller.enqueue(new Uint8Array(chunk));
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  const onEnd = () => controller.close();
+  const onError = (error: Error) => controller.error(error);
+  const detach = () => {
+    req.off("data", onData).off("end", onEnd).off("error", onError);
+    req.pause();
+    // A no-op once closed or cancelled; an app still reading learns that the body is not coming.
+    controller.error(new Error("The request was answered before its body ended."));
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        req.on("data", onData).on("end", onEnd).on("error", onError);
+      },
+      pull() {
+        req.resume();
+      },
+      cancel: detach,
     },
-    cancel() {
-      req.destroy();
-    },
-  });
-  return { body, duplex: "half" };
+    { highWaterMark: STREAM_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
+  );
+  return { body, duplex: "half", detach };
 }
