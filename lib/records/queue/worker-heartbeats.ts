@@ -1,5 +1,5 @@
 import "server-only";
-import { lt, max } from "drizzle-orm";
+import { desc, gte, lt, max } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workerHeartbeats } from "@/db/schema";
 import { now as clockNow } from "@/lib/foundation/clock";
@@ -21,4 +21,14 @@ export async function recordWorkerHeartbeat(id: string, startedAt: Date, now: Da
 export async function lastWorkerHeartbeat(): Promise<Date | null> {
   const [row] = await (await getDb()).select({ seenAt: max(workerHeartbeats.seenAt) }).from(workerHeartbeats);
   return row?.seenAt ?? null;
+}
+
+/** Worker processes stamped at or after `since`, most recently seen first (the Instance page's "workers seen"). */
+export async function workerHeartbeatsSince(since: Date): Promise<{ id: string; startedAt: Date; seenAt: Date }[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(workerHeartbeats)
+    .where(gte(workerHeartbeats.seenAt, since))
+    .orderBy(desc(workerHeartbeats.seenAt), workerHeartbeats.id);
 }
