@@ -5,7 +5,7 @@ import { QueryProvider } from "@/components/providers/query-provider";
 import { NavLinks, type NavItem } from "@/components/dashboard/nav-links";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { hasRole } from "@/lib/foundation/access/roles.shared";
+import { hasRole, type Role } from "@/lib/foundation/access/roles.shared";
 import { VERSION } from "@/lib/foundation/version";
 import { signOutAction, switchWorkspace } from "./actions";
 
@@ -29,6 +29,14 @@ const NAV: NavItem[] = [
 /** Owners and admins also see the audit log (the page refuses members). */
 const ADMIN_NAV: NavItem[] = [{ href: "/audit", label: "Audit log" }];
 
+/** Owners also see how the whole instance is set up (the page refuses everyone else). */
+const OWNER_NAV: NavItem[] = [{ href: "/instance", label: "Instance" }];
+
+function navFor(role: Role): NavItem[] {
+  if (hasRole(role, "OWNER")) return [...NAV, ...ADMIN_NAV, ...OWNER_NAV];
+  return hasRole(role, "ADMIN") ? [...NAV, ...ADMIN_NAV] : NAV;
+}
+
 /** The signed-in shell: sections on the left (a scrolling row on phones), workspace and account on top. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   await connection();
@@ -40,7 +48,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Logo />
         </div>
         <nav aria-label="Sections" className="px-2 pb-2 lg:pb-4">
-          <NavLinks items={hasRole(role, "ADMIN") ? [...NAV, ...ADMIN_NAV] : NAV} />
+          <NavLinks items={navFor(role)} />
         </nav>
       </aside>
       <div className="min-w-0 flex-1">
