@@ -175,10 +175,17 @@ describe("the outcome simulator", () => {
       ];
       for (const id of ids) await codesUntil(id, BOUNCE);
       const db = await getDb();
-      const [row] = await db
-        .select({ paused: workspaces.sendingPaused, reason: workspaces.pausedReason })
-        .from(workspaces)
-        .where(eq(workspaces.id, workspace.id));
+      // The pause check runs after the bounce is recorded (coalesced per workspace), not in its transaction.
+      const row = await waitFor(
+        async () => {
+          const [state] = await db
+            .select({ paused: workspaces.sendingPaused, reason: workspaces.pausedReason })
+            .from(workspaces)
+            .where(eq(workspaces.id, workspace.id));
+          return state.paused ? state : null;
+        },
+        { what: "the workspace paused by its bounce rate" },
+      );
       expect(row.paused).toBe(true);
       expect(row.reason).toMatch(/bounce/i);
     } finally {
