@@ -2,7 +2,7 @@ import "server-only";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { batches, emailMessages, MESSAGE_STATUSES, type MessageStatus } from "@/db/schema";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
 import type { BatchRow } from "./get-batch-or-throw";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { eq, gt, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { listMessagesToRecipient } from "./list-messages-to-recipient";
 import type { MessageListQuery } from "./message-list-query";
 import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";

@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
 
 export const TEMPLATES_PAGE_SIZE = 100;

@@ -9,7 +9,7 @@ import {
   type WebhookDeliveryStatus,
 } from "@/db/schema";
 import { invalidParameter, notFound } from "@/lib/foundation/errors";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
 import { isWebhookEventType } from "@/lib/records/timeline/webhook-event-types.shared";
 import { buildPayloadObjects } from "./build-payloads";

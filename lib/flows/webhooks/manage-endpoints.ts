@@ -6,7 +6,7 @@ import type { AuditActor } from "@/lib/records/audit/actor";
 import { recordAudit } from "@/lib/records/audit/record-audit";
 import { AppError, notFound } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import { createEndpointSchema, endpointIdPattern, updateEndpointSchema } from "./schemas";

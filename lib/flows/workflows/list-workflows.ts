@@ -2,7 +2,7 @@ import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workflows } from "@/db/schema";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { parseKeysetPageQuery, type KeysetPageQuery } from "@/lib/foundation/pagination";
 import type { WorkflowRow } from "./create-workflow";
 

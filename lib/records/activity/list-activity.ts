@@ -3,7 +3,7 @@ import { and, eq, gte, inArray, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { activityLogs, apiKeys } from "@/db/schema";
 import { invalidParameter } from "@/lib/foundation/errors";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { parseKeysetPageQuery, queryParam, type KeysetPageQuery } from "@/lib/foundation/pagination";
 
 export const ACTIVITY_PAGE_SIZE = 50;

@@ -3,7 +3,7 @@ import { eq, gt, gte, lt, lte, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { auditEvents, type AuditActorType } from "@/db/schema";
 import { invalidParameter } from "@/lib/foundation/errors";
-import { keysetPage } from "@/lib/foundation/keyset";
+import { keysetPage } from "@/db/keyset";
 import { parseCursorPage, queryParam, type CursorPage } from "@/lib/foundation/pagination";
 
 export const AUDIT_PAGE_SIZE = 100;
