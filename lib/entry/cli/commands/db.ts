@@ -3,7 +3,9 @@ import { count } from "drizzle-orm";
 import { integer, pgSchema } from "drizzle-orm/pg-core";
 import { getDbHandle, type DbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { emit, parseFlags, type CliCommand } from "../io";
+import { env } from "@/lib/foundation/env";
+import { backupDatabase, restoreDatabase, type BackupResult } from "../backup";
+import { emit, flag, leadingArgument, parseFlags, type CliCommand } from "../io";
 
 /** drizzle-kit's journal of applied migrations (read only, to report what `db migrate` did). */
 const appliedMigrations = pgSchema("drizzle").table("__drizzle_migrations", { id: integer("id") });
@@ -26,7 +28,44 @@ export const dbCommands: Record<string, CliCommand> = {
       ]);
     },
   },
+  // "none": these open the database themselves, the embedded one under DATA_DIR's lock (docs/backups.md).
+  "db backup": {
+    usage: "db backup FILE [--json]",
+    summary:
+      "Back up the database to FILE (embedded: PGlite's dump, server stopped; PostgreSQL: pg_dump custom format).",
+    database: "none",
+    async run(args, context) {
+      const { value: file } = leadingArgument(args, "FILE", {});
+      const result = await backupDatabase(env(), file);
+      emit(context, result, [`Backed up ${describeResult(result, "to")}.`]);
+    },
+  },
+  "db restore": {
+    usage: "db restore FILE [--force] [--json]",
+    summary:
+      "Restore a backup from FILE (embedded: --force to replace an existing database; PostgreSQL: pg_restore --clean).",
+    database: "none",
+    async run(args, context) {
+      const { value: file, flags } = leadingArgument(args, "FILE", { force: { type: "boolean" } });
+      const result = await restoreDatabase(env(), file, { force: flag(flags, "force") });
+      emit(context, result, [
+        `Restored ${describeResult(result, "from")}.`,
+        result.pendingMigrations > 0
+          ? `The backup is ${result.pendingMigrations} migration(s) behind; the server applies them at boot (or: npm run cli -- db migrate).`
+          : "The restored database opens and is up to date with this version's migrations.",
+      ]);
+    },
+  },
 };
+
+function describeResult(result: BackupResult, preposition: "to" | "from"): string {
+  const where = result.driver === "pglite" ? "the embedded database" : "the PostgreSQL database";
+  const size =
+    result.bytes >= 1024 * 1024
+      ? `${(result.bytes / 1024 / 1024).toFixed(1)} MB`
+      : `${Math.ceil(result.bytes / 1024)} KB`;
+  return `${where} ${preposition} ${result.file} (${size}) in ${(result.durationMs / 1000).toFixed(1)} s`;
+}
 
 async function countApplied(handle: DbHandle): Promise<number> {
   try {
