@@ -115,3 +115,104 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const issue = parsed.error.issues[0];
   throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
 }
+
+/** What a zod schema says about one key's value: its object shape (checked recursively), or nothing to check. */
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  in?: z.ZodType;
+};
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { def: Def }).def;
+}
+
+/** The object schema a value must match, past optional/nullable/default/pipe wrappers; null when it is not a strict-by-default object. */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {
+  let def = defOf(schema);
+  while (def.innerType || def.in) def = defOf((def.innerType ?? def.in)!);
+  if (def.type !== "object" || !def.shape) return null;
+  // .passthrough()/.loose() objects take any key on purpose; .strict() ones are already refused by zod.
+  if (def.catchall && defOf(def.catchall).type !== "never") return null;
+  return def.shape;
+}
+
+function arrayElement(schema: z.ZodType): z.ZodType | null {
+  let def = defOf(schema);
+  while (def.innerType || def.in) def = defOf((def.innerType ?? def.in)!);
+  return def.type === "array" && def.element ? def.element : null;
+}
+
+export interface KnownKeysOptions {
+  code?: ErrorCode;
+  /** Names the body's fields inside a larger one (`emailMessages[2]`). */
+  prefix?: string;
+  /** Keys that are real fields elsewhere: the sentence saying where they belong. */
+  misplaced?: Record<string, string>;
+}
+
+/**
+ * Refuses the first key the schema does not name, as Stripe does (docs/api.md#unknown-fields): an ignored typo
+ * would otherwise send a different message than the caller meant. Records (variables, metadata) stay free-form.
+ */
+export function assertKnownKeys(value: unknown, schema: z.ZodType, options: KnownKeysOptions = {}): void {
+  const shape = objectShape(schema);
+  if (!shape || !isPlainObject(value)) return;
+  const prefix = options.prefix ?? "";
+  const known = Object.keys(shape);
+  for (const [key, inner] of Object.entries(value)) {
+    const param = formatParam([key], prefix);
+    if (!Object.hasOwn(shape, key)) {
+      const where = options.misplaced?.[key];
+      const near = nearestKey(key, known);
+      const hint = where ?? (near ? `did you mean ${near}?` : `known fields are ${known.join(", ")}.`);
+      throw new AppError(options.code ?? "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", `Unknown field ${param}; ${hint}`, {
+        param,
+      });
+    }
+    const element = arrayElement(shape[key]);
+    if (element && Array.isArray(inner)) {
+      inner.forEach((item, index) =>
+        assertKnownKeys(item, element, { code: options.code, prefix: formatParam([index], param) }),
+      );
+    } else {
+      assertKnownKeys(inner, shape[key], { code: options.code, prefix: param });
+    }
+  }
+}
+
+/**
+ * The known key a typo most likely meant: same letters in another case, or up to one edit per three letters (at
+ * most two). Two equally near keys (`ccc`: cc or bcc?) suggest neither: a wrong guess misleads more than none.
+ */
+export function nearestKey(key: string, known: readonly string[]): string | null {
+  const lower = key.toLowerCase();
+  const allowed = Math.min(2, Math.floor(lower.length / 3));
+  let best: string[] = [];
+  let bestDistance = Infinity;
+  for (const name of known) {
+    const distance = editDistance(lower, name.toLowerCase());
+    if (distance > allowed || distance > bestDistance) continue;
+    best = distance < bestDistance ? [name] : [...best, name];
+    bestDistance = distance;
+  }
+  return best.length === 1 ? best[0] : null;
+}
+
+/** Damerau-Levenshtein (optimal string alignment): a swapped pair of letters counts as one edit. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+    }
+  }
+  return rows[a.length][b.length];
+}

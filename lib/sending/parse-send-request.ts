@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { AppError, invalidParameter, type ErrorCode } from "@/lib/foundation/errors";
-import { dropNulls, isPlainObject, zodToAppError } from "@/lib/foundation/validation.shared";
+import { assertKnownKeys, dropNulls, isPlainObject, zodToAppError } from "@/lib/foundation/validation.shared";
 import { assertSimulatorRecipients } from "@/lib/foundation/addresses/simulator.shared";
 import {
   MAX_RECIPIENTS,
@@ -43,6 +43,8 @@ export type SendDraft = z.input<typeof sendEmailSchema>;
 export function parseSendRequest(body: unknown, prefix = ""): SendCommand {
   if (!isPlainObject(body))
     throw new AppError("INVALID_JSON", "The request body must be a JSON object.", { param: prefix || undefined });
+  // Before the schema, so `bodyhtml` is named as the typo rather than answered with "bodyHtml is required".
+  assertKnownKeys(body, sendEmailSchema, { prefix });
   return parseSendDraft(dropNulls(body) as SendDraft, prefix);
 }
 

@@ -8,7 +8,9 @@ import {
   type PrepareContext,
   type PreparedMessage,
 } from "@/lib/sending/prepare-message";
-import { isPlainObject } from "@/lib/foundation/validation.shared";
+import { z } from "zod";
+import { assertKnownKeys, isPlainObject } from "@/lib/foundation/validation.shared";
+import { sendEmailSchema } from "@/lib/domain/messages/schemas";
 import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
 import { createRequestMemo, type RequestMemo } from "./request-memo";
 
@@ -71,9 +73,22 @@ export async function prepareBatch(
   return prepared;
 }
 
+/** The batch's own fields; each element's are sendEmailSchema's. */
+const batchKeys = z.object({ emailMessages: z.unknown(), scheduledAt: z.unknown() });
+
+/** A send field at the top of a batch is ignored nowhere: it is refused with where it belongs. */
+const ELEMENT_FIELDS = Object.fromEntries(
+  Object.keys(sendEmailSchema.shape).map((key) => [
+    key,
+    `${key} belongs on each element of emailMessages, not on the batch: { "emailMessages": [{ "${key}": ... }] }.`,
+  ]),
+);
+
 function parseBatchBody(body: unknown): { elements: unknown[]; scheduledAt: Date | null } {
   if (!isPlainObject(body))
     throw new AppError("INVALID_JSON", 'The request body must be a JSON object: { "emailMessages": [ ... ] }.');
+  // Elements are checked one by one in parseSendRequest, so each typo is reported with its index.
+  assertKnownKeys(body, batchKeys, { misplaced: ELEMENT_FIELDS });
   const elements = body.emailMessages;
   if (!Array.isArray(elements)) {
     throw invalidParameter(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// POST /v1/email_messages: unknown fields are ignored (the real client may send more), explicit null means absent.
+// POST /v1/email_messages: unknown fields are refused (assertKnownKeys, docs/api.md#unknown-fields), explicit null means absent.
 // Cross-field rules live in parse-send-request.ts.
 export const attachmentInputSchema = z.object({
   name: z.string().min(1).max(255),

@@ -6,7 +6,7 @@ import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 import { queueTransaction } from "@/lib/records/queue/queue";
 import { claimIdempotencyKey, hashRequestBody } from "@/lib/sending/idempotency";
-import { dropNulls, isPlainObject, zodToAppError } from "@/lib/foundation/validation.shared";
+import { assertKnownKeys, dropNulls, isPlainObject, zodToAppError } from "@/lib/foundation/validation.shared";
 import { enqueueWorkflowStep } from "@/lib/records/queue/enqueue-workflow-step";
 import { getWorkflowRunOrThrow, type WorkflowRunView } from "./get-workflow-run-or-throw";
 import { triggerWorkflowRunSchema, type TriggerWorkflowRunBody } from "./schemas";
@@ -66,6 +66,7 @@ export async function triggerWorkflowRun(input: TriggerWorkflowRunInput): Promis
 
 function parseTriggerRequest(body: unknown): TriggerWorkflowRunBody {
   if (!isPlainObject(body)) throw new AppError("INVALID_JSON", "The request body must be a JSON object.");
+  assertKnownKeys(body, triggerWorkflowRunSchema);
   const parsed = triggerWorkflowRunSchema.safeParse(dropNulls(body));
   if (!parsed.success) throw zodToAppError(parsed.error);
   const request = parsed.data;
