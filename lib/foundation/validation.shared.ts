@@ -116,6 +116,12 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
 }
 
+/** parseInput for a JSON body of the API: an unknown key is refused first (docs/api.md#unknown-fields). */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  assertKnownKeys(body, schema);
+  return parseInput(schema, body);
+}
+
 /** What a zod schema says about one key's value: its object shape (checked recursively), or nothing to check. */
 type Def = {
   type: string;

@@ -5,7 +5,7 @@ import { createApiKeyAsKey } from "@/lib/domain/api-keys/create-api-key-as-key";
 import { listApiKeys } from "@/lib/domain/api-keys/list-api-keys";
 import { apiKeyGrantSchema } from "@/lib/domain/api-keys/schemas";
 import { serializeApiKey, serializeCreatedApiKey } from "@/lib/domain/api-keys/serialize";
-import { parseInput } from "@/lib/foundation/validation.shared";
+import { parseBody } from "@/lib/foundation/validation.shared";
 
 // GET /v1/api_keys – the workspace's keys, newest first, revoked ones included; never a secret
 export const GET = withApiKey({ scope: "keys:write", body: "none" }, async ({ principal }) => {
@@ -17,7 +17,7 @@ export const GET = withApiKey({ scope: "keys:write", body: "none" }, async ({ pr
 export const POST = withApiKey(
   { scope: "keys:write", body: "json", maxBytes: 16 * 1024 },
   async ({ principal, request, body }) => {
-    const grant = parseInput(apiKeyGrantSchema, body);
+    const grant = parseBody(apiKeyGrantSchema, body);
     const key = await createApiKeyAsKey({
       workspaceId: principal.workspaceId,
       creatorKeyId: principal.apiKeyId,

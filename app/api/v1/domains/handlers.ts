@@ -7,7 +7,7 @@ import { listDomains } from "@/lib/domain/domains/list-domains";
 import { addDomainApiSchema } from "@/lib/domain/domains/schemas";
 import { serializeDomain, serializeDomainSummary } from "@/lib/domain/domains/serialize";
 import { env } from "@/lib/foundation/env";
-import { parseInput } from "@/lib/foundation/validation.shared";
+import { parseBody } from "@/lib/foundation/validation.shared";
 
 // GET /v1/domains – the workspace's sending domains by name (a handful: one page)
 export const GET = withApiKey({ scope: "domains:write", body: "none" }, async ({ principal }) => {
@@ -19,7 +19,7 @@ export const GET = withApiKey({ scope: "domains:write", body: "none" }, async ({
 export const POST = withApiKey(
   { scope: "domains:write", body: "json", maxBytes: 16 * 1024 },
   async ({ principal, request, body }) => {
-    const { name } = parseInput(addDomainApiSchema, body);
+    const { name } = parseBody(addDomainApiSchema, body);
     // DOMAIN_VERIFICATION=off: nothing to look up, so the domain counts as verified at once (as in the dashboard).
     const domain = await addDomain({
       workspaceId: principal.workspaceId,

@@ -135,6 +135,25 @@ describe("unknown fields on the send paths", () => {
   });
 });
 
+describe("unknown fields on the management bodies checked so far", () => {
+  it("domains, suppressions, unsubscribe groups, api keys and pause name the key", async () => {
+    const ws = await createTestWorkspace();
+    const cases: Array<[string, unknown, string, string]> = [
+      ["/v1/domains", { nmae: "mail.example.com" }, "nmae", "did you mean name?"],
+      ["/v1/suppressions", { email: "a@example.org", reson: "MANUAL" }, "reson", "did you mean reason?"],
+      ["/v1/unsubscribe_groups", { key: "news", name: "News", description: "x" }, "description", "known fields are"],
+      ["/v1/api_keys", { name: "k", scope: ["emails:send"] }, "scope", "did you mean scopes?"],
+      ["/v1/workspace/pause", { Reason: "x" }, "Reason", "did you mean reason?"],
+    ];
+    for (const [path, body, param, hint] of cases) {
+      const res = await callApi(path, { authorization: ws.authorization, body });
+      expect(res.status, path).toBe(400);
+      expect(res.json.error.param, path).toBe(param);
+      expect(res.json.error.message, path).toContain(hint);
+    }
+  });
+});
+
 describe("@usewaypoint/client sends nothing the API refuses", () => {
   let server: http.Server;
   const saved = process.env.MARKETBASE_API_HOST;

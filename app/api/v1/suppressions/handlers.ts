@@ -9,7 +9,7 @@ import {
   suppressionListMeta,
 } from "@/lib/domain/suppressions/api";
 import { listSuppressionsPage } from "@/lib/domain/suppressions/list-suppressions-page";
-import { parseInput } from "@/lib/foundation/validation.shared";
+import { parseBody } from "@/lib/foundation/validation.shared";
 
 // GET /v1/suppressions – alphabetical by address; filters reason, since, prefix; cursors after/before (an address)
 export const GET = withApiKey({ scope: "suppressions:write", body: "none" }, async ({ principal, url }) => {
@@ -22,7 +22,7 @@ export const GET = withApiKey({ scope: "suppressions:write", body: "none" }, asy
 export const POST = withApiKey(
   { scope: "suppressions:write", body: "json", maxBytes: 16 * 1024 },
   async ({ principal, request, body }) => {
-    const input = parseInput(addSuppressionApiSchema, body);
+    const input = parseBody(addSuppressionApiSchema, body);
     const row = await addSuppression({
       workspaceId: principal.workspaceId,
       email: input.email,

@@ -4,7 +4,7 @@ import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { createGroupApiSchema, newGroupSummary, serializeGroup } from "@/lib/domain/contacts/api";
 import { createUnsubscribeGroup } from "@/lib/domain/contacts/create-unsubscribe-group";
 import { listUnsubscribeGroups } from "@/lib/domain/contacts/list-unsubscribe-groups";
-import { parseInput } from "@/lib/foundation/validation.shared";
+import { parseBody } from "@/lib/foundation/validation.shared";
 
 // GET /v1/unsubscribe_groups – by name, with unsubscribe and (capped) message counts
 export const GET = withApiKey({ scope: "contacts:write", body: "none" }, async ({ principal }) => {
@@ -16,7 +16,7 @@ export const GET = withApiKey({ scope: "contacts:write", body: "none" }, async (
 export const POST = withApiKey(
   { scope: "contacts:write", body: "json", maxBytes: 16 * 1024 },
   async ({ principal, request, body }) => {
-    const input = parseInput(createGroupApiSchema, body);
+    const input = parseBody(createGroupApiSchema, body);
     const group = await createUnsubscribeGroup({
       workspaceId: principal.workspaceId,
       ...input,

@@ -6,7 +6,7 @@ import { deleteUnsubscribeGroupOrThrow } from "@/lib/domain/contacts/delete-unsu
 import { getUnsubscribeGroup } from "@/lib/domain/contacts/get-unsubscribe-group";
 import { updateUnsubscribeGroupOrThrow } from "@/lib/domain/contacts/update-unsubscribe-group";
 import { notFound } from "@/lib/foundation/errors";
-import { parseInput } from "@/lib/foundation/validation.shared";
+import { parseBody } from "@/lib/foundation/validation.shared";
 
 async function readGroup(workspaceId: string, id: string) {
   const group = await getUnsubscribeGroup(workspaceId, id);
@@ -24,7 +24,7 @@ export const GET = withApiKey<{ id: string }>(
 export const PATCH = withApiKey<{ id: string }>(
   { scope: "contacts:write", body: "json", maxBytes: 16 * 1024 },
   async ({ principal, request, params, body }) => {
-    const input = parseInput(updateGroupApiSchema, body);
+    const input = parseBody(updateGroupApiSchema, body);
     await updateUnsubscribeGroupOrThrow(principal.workspaceId, params.id, input, apiActor(principal, request));
     return ok(await readGroup(principal.workspaceId, params.id));
   },

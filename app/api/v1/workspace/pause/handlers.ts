@@ -1,7 +1,7 @@
 import { apiActor } from "@/lib/entry/api/api-actor";
 import { ok } from "@/lib/entry/api/respond";
 import { withApiKey } from "@/lib/entry/api/with-api-key";
-import { parseInput } from "@/lib/foundation/validation.shared";
+import { parseBody } from "@/lib/foundation/validation.shared";
 import { pauseSending } from "@/lib/domain/workspaces/pause-sending";
 import { pauseSendingApiSchema, serializeWorkspace } from "@/lib/domain/workspaces/api";
 import { readWorkspace } from "@/lib/domain/workspaces/read-workspace";
@@ -10,7 +10,7 @@ import { readWorkspace } from "@/lib/domain/workspaces/read-workspace";
 export const POST = withApiKey(
   { scope: "workspace:write", body: "optional", maxBytes: 16 * 1024 },
   async ({ principal, request, body }) => {
-    const { reason } = parseInput(pauseSendingApiSchema, body ?? {});
+    const { reason } = parseBody(pauseSendingApiSchema, body ?? {});
     await pauseSending({
       workspaceId: principal.workspaceId,
       reason: reason ?? undefined,

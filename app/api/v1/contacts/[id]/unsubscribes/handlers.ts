@@ -5,13 +5,13 @@ import { serializeContactDetail, setUnsubscribesApiSchema } from "@/lib/domain/c
 import { getContactDetail } from "@/lib/domain/contacts/get-contact-detail";
 import { setContactUnsubscribes } from "@/lib/domain/contacts/set-contact-unsubscribes";
 import { notFound } from "@/lib/foundation/errors";
-import { parseInput } from "@/lib/foundation/validation.shared";
+import { parseBody } from "@/lib/foundation/validation.shared";
 
 // PUT /v1/contacts/:id/unsubscribes – exactly these groups; [] subscribes the contact to every group again
 export const PUT = withApiKey<{ id: string }>(
   { scope: "contacts:write", body: "json", maxBytes: 64 * 1024 },
   async ({ principal, request, params, body }) => {
-    const { groupIds } = parseInput(setUnsubscribesApiSchema, body);
+    const { groupIds } = parseBody(setUnsubscribesApiSchema, body);
     await setContactUnsubscribes(principal.workspaceId, params.id, groupIds, apiActor(principal, request));
     const detail = await getContactDetail(principal.workspaceId, params.id);
     if (!detail) throw notFound(`Contact ${params.id}`, "id");
