@@ -96,7 +96,7 @@ function EndpointFields({
         <Field
           label="URL"
           htmlFor={`${prefix}-url`}
-          hint="https://…; http only for private hosts when the operator allows it."
+          hint="https://…; a receiver on your machine (http://localhost…) needs the operator's WEBHOOKS_ALLOW_LOCAL=true."
           error={urlError}
         >
           <Input

@@ -141,6 +141,8 @@ const envSchema = z
       .min(1024)
       .max(200 * 1024 * 1024)
       .default(55 * 1024 * 1024),
+    // Development in one step: both of the two below (plain http:// and loopback/private targets).
+    WEBHOOKS_ALLOW_LOCAL: booleanString.default(false),
     WEBHOOKS_ALLOW_PRIVATE: booleanString.default(false),
     WEBHOOKS_ALLOW_HTTP: booleanString.default(false),
     WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(100),
