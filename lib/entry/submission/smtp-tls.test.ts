@@ -63,12 +63,15 @@ async function implicitTlsFingerprint(): Promise<string> {
 }
 
 describe("TLS on the submission ports", () => {
-  it("refuses AUTH before STARTTLS (538) and takes it after, over the self-signed certificate", async () => {
+  it("refuses AUTH before STARTTLS (538 5.7.11, before asking for a password) and takes it after, over the self-signed certificate", async () => {
     const smtp = await RawSmtp.connect(listener.port!);
     try {
       await smtp.reply();
       expect(await smtp.command("EHLO client.test")).toContain("STARTTLS");
-      expect(await smtp.command(`AUTH PLAIN ${plainAuth(ws.key.id, ws.key.password)}`)).toMatch(/^538 /);
+      // docs/api.md#smtp-reply-codes; smtp-server's own refusal, patched (internals/smtp-server.ts).
+      const refused = "538 5.7.11 Encryption required for requested authentication mechanism: issue STARTTLS first.";
+      expect(await smtp.command(`AUTH PLAIN ${plainAuth(ws.key.id, ws.key.password)}`)).toBe(refused);
+      expect(await smtp.command("AUTH LOGIN")).toBe(refused);
       await smtp.startTls();
       expect(await smtp.command("EHLO client.test")).toContain("AUTH PLAIN LOGIN");
       expect(await smtp.command(`AUTH PLAIN ${plainAuth(ws.key.id, ws.key.password)}`)).toMatch(/^235/);

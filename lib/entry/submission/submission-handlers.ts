@@ -8,6 +8,7 @@ import { parseAddressEntries, MAX_RECIPIENTS } from "@/lib/foundation/addresses/
 import { assertSenderAllowed, assertTestSenderMaySend, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
 import { listMemberEmails, assertTestModeRecipients } from "@/lib/sending/prepare-message";
 import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
+import { ENCRYPTION_REQUIRED } from "@/internals/smtp-server";
 import { recordSmtpActivity } from "./record-smtp-activity";
 import { SmtpReply, smtpReplyFor } from "./smtp-reply";
 
@@ -60,8 +61,8 @@ export async function authenticate(
   session: SMTPServerSession,
   allowInsecure: boolean,
 ): Promise<SubmissionPrincipal> {
-  if (!mayAuthenticate(session, allowInsecure))
-    throw new SmtpReply(538, "5.7.11 Encryption required: issue STARTTLS before AUTH.");
+  // The same reply as smtp-server's own refusal before STARTTLS (internals/smtp-server.ts).
+  if (!mayAuthenticate(session, allowInsecure)) throw new SmtpReply(538, ENCRYPTION_REQUIRED);
   const match = USERNAME.exec(auth.username ?? "");
   const password = auth.password ?? "";
   // A malformed username still goes through the check (with a name that cannot match), so timing tells nothing.
