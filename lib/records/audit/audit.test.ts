@@ -15,6 +15,7 @@ import { randomBase62 } from "@/lib/foundation/ids";
 import { pauseSending } from "@/lib/domain/workspaces/pause-sending";
 import { resumeSending } from "@/lib/domain/workspaces/resume-sending";
 import { updateWorkspaceSettings } from "@/lib/domain/workspaces/update-workspace-settings";
+import { createEndpoint, rotateEndpointSecret } from "@/lib/flows/webhooks/manage-endpoints";
 import { AUDIT_SYSTEM_ACTOR, userActor } from "./actor";
 import { purgeOldAuditEvents } from "./purge-old-audit-events";
 import { changedFields, recordAudit } from "./record-audit";
@@ -61,9 +62,51 @@ describe("recordAudit", () => {
     expect(result).toEqual({ before: { name: "a", at: null }, after: { name: "b", at: "2026-01-02T03:04:05.678Z" } });
     expect(changedFields(null, { token: "t", email: "e" })).toEqual({ before: null, after: { email: "e" } });
   });
+
+  it("drops the fields that hold a secret's value, keeps the fields about one (docs/audit.md#an-entry)", () => {
+    const secrets = [
+      "secret",
+      "signingSecret",
+      "previousSecretEncrypted",
+      "secretHint",
+      "password",
+      "passwordHash",
+      "token",
+      "accessToken",
+      "refresh_token",
+      "credentials",
+      "privateKey",
+      "dkimPrivateKeyPem",
+      "secretAccessKey",
+      "apiKey",
+    ];
+    const about = ["previousSecretExpiresAt", "tokenExpiresAt", "key", "apiKeyId", "hashAlgorithm", "private", "name"];
+    const side = Object.fromEntries([...secrets, ...about].map((field) => [field, `value of ${field}`]));
+    expect(Object.keys(changedFields(null, side).after!).sort()).toEqual([...about].sort());
+  });
 });
 
 describe("changes are audited in their transaction", () => {
+  it("a webhook secret rotation: when the previous secret stops signing, never a secret", async () => {
+    const ws = await createTestWorkspace();
+    const now = new Date("2026-03-04T05:06:07.000Z");
+    const { endpoint, secret: first } = await createEndpoint(
+      ws.workspace.id,
+      { url: "https://93.184.216.34/hooks" },
+      ada,
+    );
+    const { secret } = await rotateEndpointSecret(ws.workspace.id, endpoint.id, ada, now);
+    const [entry] = (await entries(ws.workspace.id)).filter((row) => row.action === "webhook_endpoint.rotate_secret");
+    expect([entry.actorId, entry.targetId, entry.before, entry.after]).toEqual([
+      ada.id,
+      endpoint.id,
+      null,
+      { previousSecretExpiresAt: "2026-03-05T05:06:07.000Z" },
+    ]);
+    const logged = JSON.stringify(await entries(ws.workspace.id));
+    for (const value of [first, secret]) expect(logged).not.toContain(value.slice("whsec_".length));
+  });
+
   it("pause (by a user, by the system), resume; a second pause adds nothing", async () => {
     const ws = await createTestWorkspace();
     await pauseSending({ workspaceId: ws.workspace.id, reason: "Checking a list", actor: ada });

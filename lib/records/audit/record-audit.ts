@@ -15,8 +15,34 @@ export interface AuditEntry {
   after?: Record<string, unknown> | null;
 }
 
-/** Never written into the log, whatever a caller passes (a hash or a key is still a secret). */
-const SECRET_FIELD = /secret|password|hash|token|private|credential/i;
+// A field holding a secret's value is never written into the log, whatever a caller passes (a hash or an
+// encrypted copy is still a secret); a field about one (previousSecretExpiresAt) is kept.
+const SECRET_WORDS = new Set(
+  ["secret", "password", "passphrase", "hash", "token", "credential"].flatMap((word) => [word, `${word}s`]),
+);
+/** `<word> key` names a key's value: privateKey, secretAccessKey, apiKey, signingKey. */
+const KEY_QUALIFIERS = new Set(["private", "secret", "access", "api", "signing"]);
+/** Words after a secret's name that still name its value, or part of it: secretEncrypted, passwordHash, secretHint. */
+const VALUE_FORMS = new Set(
+  "encrypted sealed ciphertext hashed digest hint prefix value plain pem der base64 hex".split(" "),
+);
+
+/** Whether a field holds a secret's value: its name ends in a secret's name, maybe followed by the form it is kept in. */
+export function isSecretField(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  for (let i = words.length - 1; i >= 0; i--) {
+    const word = words[i];
+    if (SECRET_WORDS.has(word)) return true;
+    if (word === "key" && KEY_QUALIFIERS.has(words[i - 1])) return true;
+    if (!VALUE_FORMS.has(word)) return false;
+  }
+  return false;
+}
+
 const MAX_TEXT = 512;
 
 /** The one way into the audit log; a `Tx`, so the entry commits with the change and never beside it. */
@@ -44,7 +70,7 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
     side
       ? Object.fromEntries(
           Object.entries(side)
-            .filter(([key]) => !SECRET_FIELD.test(key))
+            .filter(([key]) => !isSecretField(key))
             .map(([key, value]) => [key, plain(value)]),
         )
       : null;
