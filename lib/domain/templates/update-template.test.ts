@@ -36,13 +36,15 @@ describe("updateTemplate", () => {
   it("refuses a save based on a version someone else replaced, and changes nothing", async () => {
     const ws = await createTestWorkspace();
     const template = await ws.createTemplate({ bodyHtml: "<p>v1</p>" });
-    await updateTemplate({
-      workspaceId: ws.workspace.id,
-      templateId: template.id,
-      content,
-      userId: null,
-      baseVersion: 1,
-    });
+    for (const baseVersion of [1, 2]) {
+      await updateTemplate({
+        workspaceId: ws.workspace.id,
+        templateId: template.id,
+        content,
+        userId: null,
+        baseVersion,
+      });
+    }
     await expect(
       updateTemplate({
         workspaceId: ws.workspace.id,
@@ -51,9 +53,36 @@ describe("updateTemplate", () => {
         userId: null,
         baseVersion: 1,
       }),
-    ).rejects.toMatchObject({ code: "CONFLICT" });
+    ).rejects.toMatchObject({
+      code: "CONFLICT",
+      param: "baseVersion",
+      message:
+        "This template was saved by someone else after you opened version 1: it is at version 3 now. Reload to see their changes.",
+    });
     const [row] = await (await getDb()).select().from(templates).where(eq(templates.id, template.id));
-    expect(row.version).toBe(2);
+    expect(row.version).toBe(3);
+  });
+
+  it("refuses a save based on a version ahead of the stored one, saying that version does not exist yet", async () => {
+    const ws = await createTestWorkspace();
+    const template = await ws.createTemplate({ bodyHtml: "<p>v1</p>" });
+    await expect(
+      updateTemplate({
+        workspaceId: ws.workspace.id,
+        templateId: template.id,
+        content,
+        userId: null,
+        baseVersion: 7,
+        baseVersionParam: "version",
+      }),
+    ).rejects.toMatchObject({
+      code: "CONFLICT",
+      param: "version",
+      message:
+        "Version 7 of this template does not exist yet: the latest is version 1. Reload to base your change on it.",
+    });
+    const [row] = await (await getDb()).select().from(templates).where(eq(templates.id, template.id));
+    expect([row.version, row.bodyHtml]).toEqual([1, "<p>v1</p>"]);
   });
 
   it("refuses broken Liquid naming the field, and another workspace's template as not found", async () => {

@@ -36,11 +36,9 @@ export async function updateTemplate(input: UpdateTemplateInput) {
       .for("update");
     if (!current) throw notFound("Template", "templateId");
     if (input.baseVersion !== undefined && input.baseVersion !== current.version) {
-      throw new AppError(
-        "CONFLICT",
-        `This template was saved by someone else (version ${current.version}) after you opened version ${input.baseVersion}. Reload to see their changes.`,
-        { param: input.baseVersionParam ?? "baseVersion" },
-      );
+      throw new AppError("CONFLICT", staleVersionMessage(input.baseVersion, current.version), {
+        param: input.baseVersionParam ?? "baseVersion",
+      });
     }
     const content = checkedContent(typeof input.content === "function" ? input.content(current) : input.content);
     const [template] = await tx
@@ -68,6 +66,13 @@ export async function updateTemplate(input: UpdateTemplateInput) {
 }
 
 type TemplateRow = typeof templates.$inferSelect;
+
+/** A version behind the stored one was replaced by later saves; one ahead of it (a typo, another template's) never existed. */
+function staleVersionMessage(opened: number, latest: number): string {
+  return opened < latest
+    ? `This template was saved by someone else after you opened version ${opened}: it is at version ${latest} now. Reload to see their changes.`
+    : `Version ${opened} of this template does not exist yet: the latest is version ${latest}. Reload to base your change on it.`;
+}
 
 /** The content as saved: the schema's checks (naming the field), then the Liquid's (line and column). */
 function checkedContent(input: TemplateContentInput): TemplateContent {

@@ -145,6 +145,16 @@ describe("GET, PATCH, DELETE /v1/templates/:id", () => {
     await patch(ws.authorization, template.id, { name: "Second" });
     const stale = await patch(ws.authorization, template.id, { name: "Late", version: 1 });
     expect([stale.status, stale.json.error.code, stale.json.error.param]).toEqual([409, "CONFLICT", "version"]);
+    expect(stale.json.error.message).toBe(
+      "This template was saved by someone else after you opened version 1: it is at version 2 now. Reload to see their changes.",
+    );
+    const ahead = await patch(ws.authorization, template.id, { name: "Late", version: 7 });
+    expect([ahead.status, ahead.json.error.code, ahead.json.error.param, ahead.json.error.message]).toEqual([
+      409,
+      "CONFLICT",
+      "version",
+      "Version 7 of this template does not exist yet: the latest is version 2. Reload to base your change on it.",
+    ]);
     expect((await patch(ws.authorization, template.id, { name: "Late" }, { "if-match": '"1"' })).status).toBe(409);
     const cases: Array<[unknown, Record<string, string>, number, string]> = [
       [{ name: " " }, {}, 400, "name"],
