@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
-import { zodToAppError } from "@/lib/foundation/validation.shared";
+import { assertKnownKeys, zodToAppError } from "@/lib/foundation/validation.shared";
 import type { templates } from "@/db/schema";
 import {
   templateContentFields,
@@ -30,6 +30,7 @@ const withoutNulls = (body: unknown) =>
     : body;
 
 export function parseNewTemplate(body: unknown): TemplateContent {
+  assertKnownKeys(body, createTemplateRequestSchema);
   const parsed = templateContentSchema.safeParse(withoutNulls(body));
   if (!parsed.success) throw zodToAppError(parsed.error);
   return parsed.data;
@@ -43,6 +44,7 @@ export interface TemplateChanges {
 }
 
 export function parseTemplateChanges(body: unknown, ifMatch: string | null): TemplateChanges {
+  assertKnownKeys(body, updateTemplateRequestSchema);
   const given = withoutNulls(body);
   const parsed = updateTemplateRequestSchema.safeParse(given);
   if (!parsed.success) throw zodToAppError(parsed.error);

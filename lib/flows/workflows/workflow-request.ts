@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/foundation/errors";
-import { isPlainObject } from "@/lib/foundation/validation.shared";
+import { assertKnownKeys, isPlainObject } from "@/lib/foundation/validation.shared";
 import type { WorkflowRow } from "./create-workflow";
 import { workflowDefinitionSchema } from "./schemas";
 
@@ -11,6 +11,7 @@ export const updateWorkflowRequestSchema = workflowDefinitionSchema.partial().ex
 export function workflowChanges(body: unknown): (current: WorkflowRow) => Record<string, unknown> {
   if (!isPlainObject(body))
     throw new AppError("INVALID_JSON", "The request body must be a JSON object of the fields to change.");
+  assertKnownKeys(body, updateWorkflowRequestSchema);
   const known = Object.fromEntries(
     Object.entries(body).filter(
       ([field, value]) => field in updateWorkflowRequestSchema.shape && (value !== null || field === "key"),

@@ -135,8 +135,8 @@ describe("unknown fields on the send paths", () => {
   });
 });
 
-describe("unknown fields on the management bodies checked so far", () => {
-  it("domains, suppressions, unsubscribe groups, api keys and pause name the key", async () => {
+describe("unknown fields on the management bodies", () => {
+  it("domains, suppressions, unsubscribe groups, api keys, pause, templates and webhook endpoints name the key", async () => {
     const ws = await createTestWorkspace();
     const cases: Array<[string, unknown, string, string]> = [
       ["/v1/domains", { nmae: "mail.example.com" }, "nmae", "did you mean name?"],
@@ -144,6 +144,9 @@ describe("unknown fields on the management bodies checked so far", () => {
       ["/v1/unsubscribe_groups", { key: "news", name: "News", description: "x" }, "description", "known fields are"],
       ["/v1/api_keys", { name: "k", scope: ["emails:send"] }, "scope", "did you mean scopes?"],
       ["/v1/workspace/pause", { Reason: "x" }, "Reason", "did you mean reason?"],
+      ["/v1/templates", { name: "T", subjct: "Hi", bodyHtml: "<p>x</p>" }, "subjct", "did you mean subject?"],
+      ["/v1/webhook_endpoints", { url: "https://example.org/h", events: ["x"] }, "events", "known fields are"],
+      ["/v1/workflows", { name: "W", steps: [], enable: true }, "enable", "did you mean enabled?"],
     ];
     for (const [path, body, param, hint] of cases) {
       const res = await callApi(path, { authorization: ws.authorization, body });
@@ -151,6 +154,15 @@ describe("unknown fields on the management bodies checked so far", () => {
       expect(res.json.error.param, path).toBe(param);
       expect(res.json.error.message, path).toContain(hint);
     }
+    const patched = await callApi("/v1/workspace", {
+      method: "PATCH",
+      authorization: ws.authorization,
+      body: { testmode: true },
+    });
+    expect(patched.json.error).toMatchObject({
+      param: "testmode",
+      message: "Unknown field testmode; did you mean testMode?",
+    });
   });
 });
 
