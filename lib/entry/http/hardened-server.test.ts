@@ -15,11 +15,8 @@ const FAST: HttpSettings = {
   maxRequestsPerSocket: 1_000,
 };
 
-/**
- * The timeouts fire: the lower bounds say not early, and this bound only that the setting is what
- * fired (without it Node's defaults wait 30 s or more), never how fast a loaded machine is.
- */
-const NEVER_WITHOUT_THE_SETTING = 15_000;
+// Timeouts are asserted to fire, never how fast: one that never fires fails its test at Vitest's own
+// limit (30 s), which Node's defaults (60 s headers, 300 s request, no idle timeout) all exceed.
 
 const servers: Server[] = [];
 const timers: NodeJS.Timeout[] = [];
@@ -108,7 +105,6 @@ describe("slow clients", () => {
     expect(parse(text)).toMatchObject({ status: 408, body: { error: { code: "REQUEST_TIMEOUT" } } });
     expect(parse(text).head).toContain("connection: close");
     expect(afterMs).toBeGreaterThanOrEqual(FAST.idleTimeoutMs - 20);
-    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
     expect(echo.bodies).toEqual([]);
     expectLoggedRefusal(parse(text), "REQUEST_TIMEOUT");
   });
@@ -120,7 +116,6 @@ describe("slow clients", () => {
     const { text, afterMs } = await closed;
     expect(parse(text)).toMatchObject({ status: 408, body: { error: { code: "REQUEST_TIMEOUT" } } });
     expect(afterMs).toBeGreaterThanOrEqual(FAST.requestTimeoutMs - 20);
-    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
     expect(echo.bodies).toEqual([]);
     expect(refusals).toEqual([expect.objectContaining({ status: 408, path: "/api/v1/email_messages" })]);
   });
@@ -133,15 +128,13 @@ describe("slow clients", () => {
     expect(text).toMatch(/^HTTP\/1\.1 401 /);
     expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
     expect(afterMs).toBeGreaterThanOrEqual(FAST.requestTimeoutMs - 20);
-    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
   });
 
   it("cuts headers that never finish at the headers timeout", async () => {
     const { socket, closed } = connect(await start(), "GET / HTTP/1.1\r\nHost: test\r\n");
     trickle(socket, "X", 50);
-    const { text, afterMs } = await closed;
+    const { text } = await closed;
     expect(parse(text)).toMatchObject({ status: 408, body: { error: { code: "REQUEST_TIMEOUT" } } });
-    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
   });
 
   it("leaves a body that arrives slowly but steadily, and an app slower than the idle timeout, alone", async () => {
@@ -277,10 +270,9 @@ describe("keep-alive limits", () => {
 
   it("closes an idle keep-alive connection after the keep-alive timeout (plus Node's 1 s buffer)", async () => {
     const { closed } = connect(await start(ok), get);
-    const { text, afterMs } = await closed;
+    const { text } = await closed;
     expect(text).toMatch(/^HTTP\/1\.1 200/);
     expect(text.toLowerCase()).toContain("keep-alive: timeout=0"); // 200 ms, announced in whole seconds
-    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
   });
 
   it("serves at most maxRequestsPerSocket requests on one connection, closing after the last", async () => {

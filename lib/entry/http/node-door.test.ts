@@ -24,8 +24,10 @@ const FAST: HttpSettings = {
   maxRequestsPerSocket: 1_000,
 };
 
-/** Only that the setting is what fired (Node's defaults wait 30 s or more), never how fast the machine is. */
-const NEVER_WITHOUT_THE_SETTING = 15_000;
+/**
+ * Timeouts are asserted to fire, never how fast: one that never fires fails its test at Vitest's own
+ * limit (30 s), which Node's defaults (60 s headers, 300 s request, no idle timeout) all exceed.
+ */
 
 const servers: Server[] = [];
 const timers: NodeJS.Timeout[] = [];
@@ -220,7 +222,6 @@ describe("bodies that trickle", () => {
     expect(answer).toMatchObject({ status: 408, body: { error: { code: "REQUEST_TIMEOUT" } } });
     expect(answer.head).toContain("connection: close");
     expect(afterMs).toBeGreaterThanOrEqual(FAST.requestTimeoutMs - 20);
-    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
     expect(refusals).toEqual([expect.objectContaining({ status: 408, code: "REQUEST_TIMEOUT", path })]);
   });
 
@@ -232,6 +233,5 @@ describe("bodies that trickle", () => {
     expect(parse(text).status).toBe(413);
     expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
     expect(afterMs).toBeGreaterThanOrEqual(FAST.requestTimeoutMs - 20);
-    expect(afterMs).toBeLessThan(NEVER_WITHOUT_THE_SETTING);
   });
 });
