@@ -62,3 +62,14 @@ export function itStillHolds(reach: Reach, what: string, check: () => unknown | 
     }
   });
 }
+
+/** A patch-package patch's added lines (the `+` lines of each hunk), per file it changes. */
+export function addedLines(patch: string): Map<string, string[]> {
+  const files = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of patch.split("\n")) {
+    if (line.startsWith("+++ b/")) files.set(line.slice("+++ b/".length), (current = []));
+    else if (line.startsWith("+") && current && line.slice(1).trim() !== "") current.push(line.slice(1));
+  }
+  return files;
+}

@@ -1,19 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
-import { itIsTheVersionWrittenFor, itStillHolds } from "./canary";
+import { addedLines, itIsTheVersionWrittenFor, itStillHolds } from "./canary";
 import { POSTGRES_JS } from "./postgres-js";
-
-/** Each file the patch changes, with the lines it adds (the `+` lines of each hunk). */
-function addedLines(patch: string): Map<string, string[]> {
-  const files = new Map<string, string[]>();
-  let current: string[] | undefined;
-  for (const line of patch.split("\n")) {
-    if (line.startsWith("+++ b/")) files.set(line.slice("+++ b/".length), (current = []));
-    else if (line.startsWith("+") && current && line.slice(1).trim() !== "") current.push(line.slice(1));
-  }
-  return files;
-}
 
 describe("postgres.js canary: the patch is applied", () => {
   itIsTheVersionWrittenFor(POSTGRES_JS);

@@ -3,19 +3,8 @@ import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { describe, expect } from "vitest";
-import { itIsTheVersionWrittenFor, itStillHolds } from "./canary";
+import { addedLines, itIsTheVersionWrittenFor, itStillHolds } from "./canary";
 import { ENCRYPTION_REQUIRED, SMTP_SERVER } from "./smtp-server";
-
-/** The lines the patch adds (its `+` lines), per file it changes. */
-function addedLines(patch: string): Map<string, string[]> {
-  const files = new Map<string, string[]>();
-  let current: string[] | undefined;
-  for (const line of patch.split("\n")) {
-    if (line.startsWith("+++ b/")) files.set(line.slice("+++ b/".length), (current = []));
-    else if (line.startsWith("+") && current && line.slice(1).trim() !== "") current.push(line.slice(1));
-  }
-  return files;
-}
 
 /** Each reply's last line, in order, to the commands written one at a time. */
 async function converse(port: number, commands: string[]): Promise<string[]> {
