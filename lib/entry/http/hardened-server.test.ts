@@ -1,31 +1,14 @@
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import net from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createHardenedServer, httpSettingsFromEnv, type HttpSettings, type RefusalLogFields } from "./hardened-server";
+import { closedAfterEach, FAST } from "./testing";
 
 /**
  * The hardened server driven over raw sockets, as an attacker would (docs/self-hosting.md#http-timeouts).
  * Timeouts are shrunk so each case takes well under two seconds.
  */
-const FAST: HttpSettings = {
-  headersTimeoutMs: 300,
-  idleTimeoutMs: 300,
-  requestTimeoutMs: 1_500,
-  keepAliveTimeoutMs: 200,
-  maxRequestsPerSocket: 1_000,
-};
-
-// Timeouts are asserted to fire, never how fast: one that never fires fails its test at Vitest's own
-// limit (30 s), which Node's defaults (60 s headers, 300 s request, no idle timeout) all exceed.
-
-const servers: Server[] = [];
-const timers: NodeJS.Timeout[] = [];
-
-afterEach(async () => {
-  timers.splice(0).forEach(clearInterval);
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
+const { servers, timers } = closedAfterEach();
 
 /** Reads the whole body like the app does, then answers 201 with what it got after `delayMs`. */
 function echoHandler(delayMs = 20) {

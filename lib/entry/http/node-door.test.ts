@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import type { RequestListener, Server } from "node:http";
+import type { RequestListener } from "node:http";
 import net from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readJsonBody } from "@/lib/entry/api/read-json";
 import { errorReply, jsonResponse } from "@/lib/entry/api/respond";
 import { createRouter } from "@/lib/entry/api/router";
 import { createHardenedServer, type HttpSettings, type RefusalLogFields } from "./hardened-server";
+import { closedAfterEach, FAST } from "./testing";
 import { createNodeDoor, type DrainLimits } from "./node-door";
 
 /**
@@ -16,28 +17,8 @@ import { createNodeDoor, type DrainLimits } from "./node-door";
  */
 const CAP = 128 * 1024;
 
-const FAST: HttpSettings = {
-  headersTimeoutMs: 300,
-  idleTimeoutMs: 300,
-  requestTimeoutMs: 1_500,
-  keepAliveTimeoutMs: 200,
-  maxRequestsPerSocket: 1_000,
-};
-
-/**
- * Timeouts are asserted to fire, never how fast: one that never fires fails its test at Vitest's own
- * limit (30 s), which Node's defaults (60 s headers, 300 s request, no idle timeout) all exceed.
- */
-
-const servers: Server[] = [];
-const timers: NodeJS.Timeout[] = [];
+const { servers, timers } = closedAfterEach();
 let refusals: RefusalLogFields[] = [];
-
-afterEach(async () => {
-  timers.splice(0).forEach(clearInterval);
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
 
 /** POST /api/v1/echo reads its JSON body under CAP and answers 201 with its size and digest. */
 const router = createRouter({
