@@ -58,11 +58,30 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
     ),
     columns,
   );
+  const exists = async (condition: SQL) =>
+    rowsOf(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`)).length > 0;
+  return closePage(rows, page, { backwards, anchor, exists, older, newer });
+}
+
+/**
+ * A fetched page (`limit + 1` rows, in the fetch's order) as the API answers it: newest first, and a cursor
+ * on each side only when rows lie beyond it (`exists` asks, for the side the fetch did not look past).
+ */
+export async function closePage<T extends Keyed>(
+  rows: T[],
+  page: KeysetPageQuery,
+  side: {
+    backwards: boolean;
+    anchor: Keyed | undefined;
+    exists: (condition: SQL) => Promise<boolean>;
+    older: (row: Keyed) => SQL;
+    newer: (row: Keyed) => SQL;
+  },
+) {
+  const { backwards, anchor, exists, older, newer } = side;
   const more = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();
-  const exists = async (condition: SQL) =>
-    rowsOf(await run(sql`select ${id} from ${table} where ${and(...where, condition)} limit 1`)).length > 0;
   const first = items[0];
   const last = items[items.length - 1];
   const hasOlder = backwards ? !!last && (await exists(older(last))) : more;

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/pg-core";
 import { getDb } from "@/db/client";
+import { closePage } from "@/db/keyset";
 import { emailMessageRecipients, emailMessages } from "@/db/schema";
 import { invalidParameter } from "@/lib/foundation/errors";
 import type { KeysetPageQuery } from "@/lib/foundation/pagination";
@@ -47,9 +48,6 @@ export async function listMessagesToRecipient<Row extends Keyed>(
     .where(and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined))
     .orderBy(...(backwards ? [asc(r.createdAt), asc(r.emailMessageId)] : [desc(r.createdAt), desc(r.emailMessageId)]))
     .limit(page.limit + 1)) as unknown as Row[];
-  const more = rows.length > page.limit;
-  const items = rows.slice(0, page.limit);
-  if (backwards) items.reverse();
   const exists = async (condition: SQL) =>
     (
       await db
@@ -59,17 +57,5 @@ export async function listMessagesToRecipient<Row extends Keyed>(
         .where(and(...where, condition))
         .limit(1)
     ).length > 0;
-  const first = items[0];
-  const last = items[items.length - 1];
-  const hasOlder = backwards ? !!last && (await exists(older(last))) : more;
-  const hasNewer = backwards ? more : !!first && !!anchor && (await exists(newer(first)));
-  return {
-    items,
-    meta: {
-      limit: page.limit,
-      count: items.length,
-      "cursor.after": hasOlder ? last.id : null,
-      "cursor.before": hasNewer ? first.id : null,
-    },
-  };
+  return closePage(rows, page, { backwards, anchor, exists, older, newer });
 }
