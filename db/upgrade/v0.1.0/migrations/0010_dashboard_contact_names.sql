@@ -1,0 +1,1 @@
+CREATE INDEX "contacts_workspace_name_idx" ON "contacts" USING btree ("workspace_id",lower("name") text_pattern_ops);
