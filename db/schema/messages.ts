@@ -74,6 +74,11 @@ export const emailMessages = pgTable(
     attachments: jsonb("attachments").$type<StoredAttachment[]>().notNull().default([]),
     metaId: text("meta_id"),
     metadata: jsonb("metadata").$type<Record<string, string | number | boolean>>().notNull().default({}),
+    /** `name:value` tags (docs/api.md#tags); defaulted, so rows written before tags existed read as none. */
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     processedAt: ts("processed_at"),
     sentAt: ts("sent_at"),
     deliveredAt: ts("delivered_at"),
@@ -128,6 +133,8 @@ export const emailMessages = pgTable(
       .where(sql`${t.contentPurgedAt} is null`),
     // Trigrams back ILIKE '%…%' subject search (docs/dashboard/emails.md#searching-by-subject).
     index("email_messages_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")),
+    // `tags @> array[…]` (GET /v1/email_messages?tag=): GIN finds every message holding all the asked tags.
+    index("email_messages_tags_idx").using("gin", t.tags),
     index("email_messages_resent_from_idx")
       .on(t.resentFromId)
       .where(sql`${t.resentFromId} is not null`),

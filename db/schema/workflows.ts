@@ -58,6 +58,11 @@ export const workflowRuns = pgTable(
     reason: text("reason"),
     variables: jsonb("variables").$type<Record<string, unknown>>().notNull().default({}),
     metaId: text("meta_id"),
+    /** The trigger's tags, given to every message the run sends (docs/api.md#tags). */
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Steps are copied at trigger time: editing a workflow never changes a run in flight. */
     steps: jsonb("steps").$type<WorkflowStep[]>().notNull().default([]),
     nextStep: integer("next_step").notNull().default(0),

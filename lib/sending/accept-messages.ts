@@ -86,6 +86,7 @@ function messageRow(
     attachments: message.attachments,
     metaId: message.metaId,
     metadata: message.metadata,
+    tags: message.tags,
     resentFromId: message.resentFromId ?? null,
     scheduledAt: message.scheduledAt,
     handedOverAt: null,

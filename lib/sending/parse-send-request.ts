@@ -11,6 +11,7 @@ import {
 } from "@/lib/foundation/addresses/recipients.shared";
 import { sendEmailSchema, type AttachmentInput } from "@/lib/domain/messages/schemas";
 import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
+import { normaliseTags } from "@/lib/domain/messages/tags.shared";
 
 /** A send request after every check that needs no database: what prepare-message.ts works from. */
 export interface SendCommand {
@@ -28,6 +29,8 @@ export interface SendCommand {
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
   headers: { references?: string };
+  /** `name:value` tags, checked, each once (docs/api.md#tags). */
+  tags: string[];
   /** When delivery may start (docs/api.md#decided-scheduled-sends); null: at once. */
   scheduledAt: Date | null;
 }
@@ -96,6 +99,7 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
     metaId: input.metaId?.toWellFormed() ?? null,
     metadata: checkMetadata(input.metadata ?? {}, p("metadata")),
     headers: parseHeaders(input.headers, p("headers")),
+    tags: normaliseTags(input.tags, p("tags")),
     scheduledAt: input.scheduledAt === undefined ? null : parseScheduledAt(input.scheduledAt, p("scheduledAt")),
   };
 }

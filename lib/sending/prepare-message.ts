@@ -38,6 +38,7 @@ export interface PreparedMessage {
   attachments: StoredAttachment[];
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
+  tags: string[];
   scheduledAt: Date | null;
   /** Recipients whose contacts are upserted (live mail only). */
   contacts: Recipient[];
@@ -131,6 +132,7 @@ export async function prepareMessage(
     attachments,
     metaId: command.metaId,
     metadata: command.metadata,
+    tags: command.tags,
     scheduledAt: command.scheduledAt,
     contacts: [...command.to, ...command.cc, ...command.bcc],
     renderedFrom: content.templateFrom ?? "",

@@ -110,6 +110,8 @@ async function prepareResend(
     attachments: original.attachments,
     metaId: input.metaId ?? original.metaId,
     metadata: original.metadata,
+    // The resend is the same mail again, so it is found by the same tags.
+    tags: original.tags,
     contacts: [...recipients.to, ...recipients.cc, ...recipients.bcc],
     renderedFrom: "",
     resentFromId: original.id,

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, gt, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
+import { arrayContains, eq, gt, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { keysetPage } from "@/db/keyset";
@@ -44,6 +44,8 @@ function filtersOf(query: MessageListQuery): SQL[] {
   if (query.templateId !== undefined) filters.push(eq(m.templateId, query.templateId));
   if (query.batchId !== undefined) filters.push(eq(m.batchId, query.batchId));
   if (query.metaId !== undefined) filters.push(eq(m.metaId, query.metaId));
+  // Containment, which the GIN index email_messages_tags_idx answers.
+  if (query.tags?.length) filters.push(arrayContains(m.tags, query.tags));
   // Backslash is LIKE's escape character: the caller's % and _ are text, not wildcards.
   if (query.subject !== undefined) filters.push(ilike(m.subject, `%${query.subject.replace(/[\\%_]/g, "\\$&")}%`));
   if (query.sandbox !== undefined) filters.push(eq(m.sandbox, query.sandbox));

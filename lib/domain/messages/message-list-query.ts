@@ -9,6 +9,7 @@ import {
   type ParamReader,
 } from "@/lib/foundation/pagination";
 import { parseSingleAddress } from "@/lib/foundation/addresses/recipients.shared";
+import { MAX_TAGS, normaliseTags } from "./tags.shared";
 
 export const MESSAGES_PAGE_SIZE = 50;
 
@@ -21,6 +22,8 @@ export interface MessageListQuery extends KeysetPageQuery {
   batchId?: string;
   metaId?: string;
   to?: string;
+  /** `name:value` tags a message must all hold (repeated `tag`: AND). */
+  tags?: string[];
   /** Text the subject contains, case-insensitive (trimmed; beyond the published API). */
   subject?: string;
   /** true: scheduled and still waiting for its time (PENDING or PAUSED, not handed over); false: not scheduled. */
@@ -31,11 +34,14 @@ export interface MessageListQuery extends KeysetPageQuery {
 
 /** GET /v1/email_messages' query string (docs/api.md#decided-listing-messages), with `subject` and `scheduled` beyond it. */
 export function parseMessageListQuery(params: URLSearchParams): MessageListQuery {
-  return readMessageListQuery((name) => queryParam(params, name));
+  return readMessageListQuery(
+    (name) => queryParam(params, name),
+    (name) => params.getAll(name),
+  );
 }
 
 /** In the API's order, so the first bad value is the one reported; the dashboard's URL is read through this too. */
-export function readMessageListQuery(read: ParamReader): MessageListQuery {
+export function readMessageListQuery(read: ParamReader, readAll?: (name: string) => string[]): MessageListQuery {
   const { limit, cursor, createdAt } = parseCursorPage(read, { maxLimit: MESSAGES_PAGE_SIZE });
   const query: MessageListQuery = { limit, cursor, createdAt };
   query.status = parseEnum(read("status"), MESSAGE_STATUSES, "status");
@@ -48,6 +54,8 @@ export function readMessageListQuery(read: ParamReader): MessageListQuery {
   }
   const to = read("to");
   if (to !== null) query.to = parseSingleAddress(to, "to", "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR").address;
+  const tags = readAll ? readAll("tag") : [read("tag")].filter((tag) => tag !== null);
+  if (tags.length > 0) query.tags = readTagFilter(tags);
   const subject = read("subject")?.trim();
   if (subject !== undefined) {
     if (subject === "" || subject.length > 200)
@@ -64,4 +72,10 @@ export function readMessageListQuery(read: ParamReader): MessageListQuery {
     query.scheduled = scheduled === "true";
   }
   return query;
+}
+
+/** `tag=plan:pro&tag=region:eu`: every tag must be on the message; each follows the send's grammar. */
+function readTagFilter(tags: string[]): string[] {
+  if (tags.length > MAX_TAGS) throw invalidParameter("tag", `Give at most ${MAX_TAGS} tag parameters.`);
+  return normaliseTags(tags, "tag");
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tagsInputSchema } from "./tags.shared";
 
 // POST /v1/email_messages: unknown fields are refused (assertKnownKeys, docs/api.md#unknown-fields), explicit null means absent.
 // Cross-field rules live in parse-send-request.ts.
@@ -45,6 +46,7 @@ export const sendEmailSchema = z.object({
   groupKey: z.string().max(255).optional(),
   metaId: z.string().min(1).max(255).optional(),
   metadata: z.record(z.string().min(1).max(255), metadataValue).optional(),
+  tags: tagsInputSchema.optional(),
   headers: z.record(z.string(), z.unknown()).optional(),
   scheduledAt: z
     .string()

@@ -42,6 +42,8 @@ export function mailToSendDraft(mail: ParsedMail, envelopeRecipients: string[]):
   };
   const replyTo = addresses(mail.replyTo).map((entry) => entry.entry);
   if (replyTo.length > 0) draft.replyTo = replyTo;
+  const tags = tagHeaders(mail);
+  if (tags.length > 0) draft.tags = tags;
   const references = threadReferences(mail);
   if (references) draft.headers = { references };
   if (draft.templateId !== undefined) return draft; // the template renders subject and bodies; the mail's are not used
@@ -94,6 +96,13 @@ function optionHeaders(mail: ParsedMail): Partial<SendDraft> {
     options[field] = json ? parseJsonObject(value, name) : value;
   }
   return options as Partial<SendDraft>;
+}
+
+/** One `X-Postwerk-Tag: name:value` header per tag (a value may hold commas, so no list header); never delivered. */
+function tagHeaders(mail: ParsedMail): string[] {
+  const raw = mail.headers.get("x-postwerk-tag");
+  if (raw === undefined) return [];
+  return (Array.isArray(raw) ? raw : [raw]).map((value) => decodeEncodedWords(String(value)).trim());
 }
 
 const ENCODED_WORD = /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g;

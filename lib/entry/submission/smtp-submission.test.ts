@@ -188,6 +188,31 @@ describe("SMTP submission (nodemailer)", () => {
     expect(inbox[0].mime).not.toMatch(/X-Postwerk/i);
   });
 
+  it("tags the message by repeated X-Postwerk-Tag headers (never delivered); a bad one is refused naming it", async () => {
+    const info = await send({
+      from: "hello@example.com",
+      to: "ada@example.org",
+      subject: "Tagged",
+      text: "x",
+      headers: { "X-Postwerk-Tag": ["plan:pro", "note:a, b and ü"] },
+    });
+    const { message } = await accepted(info);
+    expect(message.tags).toEqual(["plan:pro", "note:a, b and ü"]);
+    await deliverMessage({ workspaceId: ws.workspace.id, messageId: message.id }, { attempt: 0 });
+    const { inbox } = await readMessageState(message.id);
+    expect(inbox[0].mime).toContain("Subject: Tagged");
+    expect(inbox[0].mime).not.toMatch(/X-Postwerk|plan:pro/i);
+    await expect(
+      send({
+        from: "hello@example.com",
+        to: "ada@example.org",
+        subject: "Bad tag",
+        text: "x",
+        headers: { "X-Postwerk-Tag": ["plan:pro", "no-colon"] },
+      }),
+    ).rejects.toThrow(/550 5\.6\.0 .*tags\[1\]/);
+  });
+
   it("schedules by X-Postwerk-Scheduled-At like the API's scheduledAt, and refuses a past time naming it", async () => {
     const at = new Date(Date.now() + 2 * 3600_000);
     const info = await send({

@@ -17,7 +17,7 @@ type SendEmailStep = Extract<WorkflowStep, { type: "sendEmail" }>;
  */
 export async function buildFailedMessage(
   db: Executor,
-  run: { workspaceId: string; sandbox: boolean; variables: Record<string, unknown> },
+  run: { workspaceId: string; sandbox: boolean; variables: Record<string, unknown>; tags: string[] },
   step: SendEmailStep,
   fields: RenderedAddressFields,
 ): Promise<PreparedMessage | null> {
@@ -60,6 +60,7 @@ export async function buildFailedMessage(
     attachments: [],
     metaId: null,
     metadata: {},
+    tags: run.tags,
     contacts: [],
     renderedFrom: from,
   };

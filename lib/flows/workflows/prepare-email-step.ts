@@ -54,6 +54,7 @@ export async function prepareEmailStep(db: Executor, run: StepRun, index: number
       ...fields,
       groupKey: step.groupKey,
       variables: run.variables,
+      tags: run.tags,
     });
     const source = run.sandbox ? "SANDBOX_WORKFLOW" : "WORKFLOW";
     return { message: await prepareMessage(db, command, { workspace, sandbox: run.sandbox, source }), failure: null };
@@ -74,6 +75,8 @@ export interface StepRun {
   workspaceId: string;
   sandbox: boolean;
   variables: Record<string, unknown>;
+  /** The trigger's tags, on every message of the run. */
+  tags: string[];
   steps: WorkflowStep[];
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/foundation/errors";
 import { renderLine } from "@/lib/domain/templates/render.shared";
 import { dropNulls, formatParam } from "@/lib/foundation/validation.shared";
+import { tagsInputSchema } from "@/lib/domain/messages/tags.shared";
 
 // Pure, so client forms share it; checks needing the database are in create-workflow.ts.
 export const WORKFLOW_KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
@@ -72,6 +73,8 @@ export const triggerWorkflowRunSchema = z.object({
   workflowKey: z.string().min(1).max(100).optional(),
   variables: z.record(z.string(), z.unknown()).optional(),
   metaId: z.string().min(1).max(255).optional(),
+  /** Given to every message the run sends (docs/api.md#tags). */
+  tags: tagsInputSchema.optional(),
 });
 
 export type SendEmailStep = z.infer<typeof sendEmailStepSchema>;

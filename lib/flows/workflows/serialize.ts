@@ -33,6 +33,7 @@ export function serializeWorkflowRun(run: WorkflowRunRow & { emailMessageIds: st
     reason: run.reason,
     variables: run.variables,
     metaId: run.metaId,
+    tags: run.tags,
     emailMessageIds: run.emailMessageIds,
     completedAt: iso(run.completedAt),
   };

@@ -9,6 +9,7 @@ import { claimIdempotencyKey, hashRequestBody } from "@/lib/sending/idempotency"
 import { assertKnownKeys, dropNulls, isPlainObject, zodToAppError } from "@/lib/foundation/validation.shared";
 import { enqueueWorkflowStep } from "@/lib/records/queue/enqueue-workflow-step";
 import { getWorkflowRunOrThrow, type WorkflowRunView } from "./get-workflow-run-or-throw";
+import { normaliseTags } from "@/lib/domain/messages/tags.shared";
 import { triggerWorkflowRunSchema, type TriggerWorkflowRunBody } from "./schemas";
 
 export interface TriggerWorkflowRunResult {
@@ -55,6 +56,7 @@ export async function triggerWorkflowRun(input: TriggerWorkflowRunInput): Promis
       reason: target.reason,
       variables: request.variables ?? {},
       metaId: request.metaId ?? null,
+      tags: request.tags ?? [],
       steps: target.status === "RUNNING" ? target.workflow!.steps : [],
     });
     if (target.status === "RUNNING") await enqueueWorkflowStep(tx, { workspaceId: input.workspaceId, runId, step: 0 });
@@ -76,7 +78,7 @@ function parseTriggerRequest(body: unknown): TriggerWorkflowRunBody {
   if (request.workflowId === undefined && request.workflowKey === undefined) {
     throw invalidParameter("workflowId", "workflowId or workflowKey is required: the workflow to run.");
   }
-  return request;
+  return { ...request, tags: normaliseTags(request.tags) };
 }
 
 interface Target {

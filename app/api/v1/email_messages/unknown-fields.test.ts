@@ -31,10 +31,10 @@ describe("unknown fields on the send paths", () => {
   it("an unknown key is a 400 naming it, on the live and sandbox paths, and writes nothing", async () => {
     const ws = await createTestWorkspace();
     for (const path of ["/v1/email_messages", "/v1/sandbox/email_messages"]) {
-      const res = await callApi(path, { authorization: ws.authorization, body: { ...raw, tags: ["a"] } });
+      const res = await callApi(path, { authorization: ws.authorization, body: { ...raw, labels: ["a"] } });
       expect(res.status).toBe(400);
-      expect(res.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "tags" });
-      expect(res.json.error.message).toMatch(/^Unknown field tags; known fields are templateId, to, /);
+      expect(res.json.error).toMatchObject({ code: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", param: "labels" });
+      expect(res.json.error.message).toMatch(/^Unknown field labels; known fields are templateId, to, /);
     }
     expect(await countRows(ws.workspace.id)).toBe(0);
   });
@@ -73,7 +73,7 @@ describe("unknown fields on the send paths", () => {
     expect(nearestKey("form", known)).toBe("from");
     expect(nearestKey("subjet", known)).toBe("subject");
     expect(nearestKey("TemplateID", known)).toBe("templateId");
-    expect(nearestKey("tags", known)).toBeNull();
+    expect(nearestKey("labels", known)).toBeNull();
     expect(nearestKey("ccc", known)).toBeNull();
   });
 
@@ -92,7 +92,7 @@ describe("unknown fields on the send paths", () => {
     }
     const res = await callApi("/v1/batches", {
       authorization: ws.authorization,
-      body: { emailMessages: [raw, raw, { ...raw, subjet: "x" }, { ...raw, tags: [] }] },
+      body: { emailMessages: [raw, raw, { ...raw, subjet: "x" }, { ...raw, labels: [] }] },
     });
     expect(res.status).toBe(400);
     expect(res.json.error.param).toBe("emailMessages[2].subjet");
@@ -102,7 +102,7 @@ describe("unknown fields on the send paths", () => {
         param: "emailMessages[2].subjet",
         message: "Unknown field emailMessages[2].subjet; did you mean subject?",
       }),
-      expect.objectContaining({ index: 3, param: "emailMessages[3].tags" }),
+      expect.objectContaining({ index: 3, param: "emailMessages[3].labels" }),
     ]);
     const misspelt = await callApi("/v1/batches", {
       authorization: ws.authorization,

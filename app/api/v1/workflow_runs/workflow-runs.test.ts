@@ -44,6 +44,7 @@ describe("POST /v1/workflow_runs", () => {
       reason: null,
       variables,
       metaId: null,
+      tags: [],
       emailMessageIds: [],
       completedAt: null,
     });

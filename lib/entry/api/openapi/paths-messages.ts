@@ -58,6 +58,15 @@ const listParameters: JsonObject[] = [
   queryParam("templateId", text, "Only messages sent with this template."),
   queryParam("batchId", text, "Only messages of this batch."),
   queryParam("metaId", text, "Only messages with this metaId."),
+  {
+    ...queryParam(
+      "tag",
+      { type: "array", items: { type: "string", minLength: 3, maxLength: 151 }, maxItems: 20 },
+      'Only messages with this "name:value" tag (exact, case-sensitive). Repeat it for messages with every one of them (AND). Beyond the published API.',
+    ),
+    style: "form",
+    explode: true,
+  },
   queryParam("to", { type: "string" }, "Only messages whose to holds this address (exact, case-insensitive)."),
   queryParam(
     "subject",

@@ -57,6 +57,9 @@ export const emailMessageResource = z.object({
   lastUnsubscribedAt: happenedAt("When a contact unsubscribed through this message"),
   metaId: z.string().nullable().describe("The caller's reference and idempotency key."),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  tags: z
+    .array(z.string())
+    .describe('The message\'s "name:value" tags as given, each once; [] when none (beyond the published API).'),
   batchId: z.string().nullable().describe("The batch it was sent in (beyond the published API)."),
   workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond the published API)."),
   resentFromId: z
@@ -145,6 +148,7 @@ export const workflowRunResource = z.object({
   reason: z.string().nullable().describe("Why the run was skipped or failed."),
   variables: z.record(z.string(), z.unknown()),
   metaId: z.string().nullable(),
+  tags: z.array(z.string()).describe("The trigger's tags, given to every message of the run; [] when none."),
   emailMessageIds: z.array(z.string()).describe("Messages sent by the run so far, in creation order."),
   completedAt: happenedAt("When the run finished (beyond the decided rules)"),
 });
