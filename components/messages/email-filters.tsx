@@ -65,9 +65,10 @@ export function EmailFilters({
             />
           </Field>
         </div>
-        <Field label="Status" htmlFor="filter-status" error={errorFor("status")}>
+        {/* The API's status filter (the URL is the API's query), not the delivery state the table leads with. */}
+        <Field label="API status" htmlFor="filter-status" error={errorFor("status")}>
           <Select id="filter-status" name="status" defaultValue={values.status} {...invalid("status")}>
-            <option value="">Any status</option>
+            <option value="">Any API status</option>
             {STATUSES.map((status) => (
               <option key={status}>{status}</option>
             ))}
@@ -117,7 +118,7 @@ export function EmailFilters({
             {...invalid("to")}
           />
         </Field>
-        <Field label="metaId" htmlFor="filter-metaId" error={errorFor("metaId")}>
+        <Field label="Meta id" htmlFor="filter-metaId" error={errorFor("metaId")}>
           <Input id="filter-metaId" name="metaId" defaultValue={values.metaId} {...invalid("metaId")} />
         </Field>
         <Field label="Batch id" htmlFor="filter-batchId" error={errorFor("batchId")}>

@@ -3,22 +3,19 @@ import { Fragment } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
-import { StatusBadge } from "./status-badge";
+import type { DeliveryFacts } from "@/lib/domain/messages/delivery-state.shared";
+import { ApiStatusNote, DeliveryBadge } from "./delivery-badge";
 
 /** One message as every list of messages shows it (Emails, Overview, a batch, a run, a contact). */
-export interface MessageListItem {
+export interface MessageListItem extends DeliveryFacts {
   id: string;
-  status: string;
   source: string;
-  sandbox: boolean;
   to: string[];
   subject: string;
   templateId: string | null;
   createdAt: Date;
   /** Content erased or purged: an empty subject is not "(no subject)". */
   erased?: boolean;
-  /** Set on a scheduled message: shown under a waiting one's status. */
-  scheduledAt?: Date | null;
 }
 
 function recipients(to: string[]): string {
@@ -63,7 +60,7 @@ export function MessageTable({
   return (
     <Table label={label}>
       <THead>
-        <Th>Status</Th>
+        <Th>Delivery</Th>
         <Th>To</Th>
         <Th>Subject</Th>
         <Th>Template</Th>
@@ -74,7 +71,10 @@ export function MessageTable({
         {rows.map((row) => (
           <tr key={row.id} data-testid="email-row" data-id={row.id} className="hover:bg-slate-50">
             <Td>
-              <StatusBadge status={row.status} />
+              <DeliveryBadge message={row} />
+              <div className="mt-1">
+                <ApiStatusNote status={row.status} />
+              </div>
               {row.scheduledAt && (row.status === "PENDING" || row.status === "PAUSED") ? (
                 <div className="mt-1 text-xs text-slate-500" data-testid="scheduled-at">
                   ◷ <Timestamp value={row.scheduledAt} />

@@ -11,22 +11,26 @@ import {
   type MessageSource,
   type MessageStatus,
 } from "@/db/schema";
+import { DELIVERY_COLUMNS } from "@/lib/records/timeline/delivery-columns";
+import type { DeliveryFacts } from "@/lib/domain/messages/delivery-state.shared";
 
 export const CONTACT_MESSAGES_MAX = 50;
 
 export interface ContactDetail {
   contact: { id: string; email: string; name: string | null; createdAt: Date; updatedAt: Date };
   /** The newest messages addressed to the contact (To only, as the API's `to` filter), newest first. */
-  messages: Array<{
-    id: string;
-    status: MessageStatus;
-    source: MessageSource;
-    sandbox: boolean;
-    to: string[];
-    subject: string;
-    templateId: string | null;
-    createdAt: Date;
-  }>;
+  messages: Array<
+    DeliveryFacts & {
+      id: string;
+      status: MessageStatus;
+      source: MessageSource;
+      sandbox: boolean;
+      to: string[];
+      subject: string;
+      templateId: string | null;
+      createdAt: Date;
+    }
+  >;
   /** Every group of the workspace, with whether this contact left it. */
   groups: Array<{ id: string; key: string; name: string; unsubscribedAt: Date | null }>;
   suppression: { reason: string; detail: string | null; emailMessageId: string | null; createdAt: Date } | null;
@@ -49,6 +53,7 @@ export async function getContactDetail(workspaceId: string, contactId: string): 
   const [messages, groups, [suppression]] = await Promise.all([
     db
       .select({
+        ...DELIVERY_COLUMNS,
         id: emailMessages.id,
         status: emailMessages.status,
         source: emailMessages.source,

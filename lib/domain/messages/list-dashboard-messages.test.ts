@@ -89,6 +89,16 @@ describe("listDashboardMessages", () => {
       createdAt: at(2),
       scheduledAt: null,
       erased: false,
+      // The timeline's columns, for its delivery state (delivery-state.test.ts): nothing recorded yet.
+      sentAt: null,
+      deliveredAt: null,
+      firstOpenedAt: null,
+      firstClickedAt: null,
+      firstBouncedAt: null,
+      firstComplainedAt: null,
+      erroredAt: null,
+      lastSuppressedAt: null,
+      lastUnsubscribedAt: null,
     });
     expect(await listTemplateChoices(workspace.id)).toEqual([{ id: template.id, name: "Welcome" }]);
     expect(await listTemplateChoices(other.id)).toEqual([]);

@@ -2,12 +2,13 @@ import "server-only";
 import type { MessageSource, MessageStatus } from "@/db/schema";
 import { AppError } from "@/lib/foundation/errors";
 import { listTemplates, TEMPLATES_PAGE_SIZE } from "@/lib/domain/templates/list-templates";
+import type { DeliveryFacts } from "./delivery-state.shared";
 import type { EmailListSearchError } from "./email-list-search";
 import { listMessages } from "./list-messages";
 import { MESSAGES_PAGE_SIZE, type MessageListQuery } from "./message-list-query";
 
-/** One row of the dashboard's Emails table: list columns only, never bodies. */
-export interface EmailListRow {
+/** One row of the dashboard's Emails table: list columns only, never bodies; the timeline's columns for its state. */
+export interface EmailListRow extends DeliveryFacts {
   id: string;
   status: MessageStatus;
   source: MessageSource;
@@ -50,6 +51,15 @@ export async function listDashboardMessages(workspaceId: string, query: MessageL
         createdAt: row.createdAt,
         scheduledAt: row.scheduledAt,
         erased,
+        sentAt: row.sentAt,
+        deliveredAt: row.deliveredAt,
+        firstOpenedAt: row.firstOpenedAt,
+        firstClickedAt: row.firstClickedAt,
+        firstBouncedAt: row.firstBouncedAt,
+        firstComplainedAt: row.firstComplainedAt,
+        erroredAt: row.erroredAt,
+        lastSuppressedAt: row.lastSuppressedAt,
+        lastUnsubscribedAt: row.lastUnsubscribedAt,
       };
     });
     return {

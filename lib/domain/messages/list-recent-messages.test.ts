@@ -27,6 +27,18 @@ describe("listRecentMessages", () => {
       subject: "tie b",
       templateId: null,
       createdAt: t(2),
+      // The timeline's columns, for its delivery state (delivery-state.test.ts): nothing recorded yet.
+      scheduledAt: null,
+      sentAt: null,
+      deliveredAt: null,
+      firstOpenedAt: null,
+      firstClickedAt: null,
+      firstBouncedAt: null,
+      firstComplainedAt: null,
+      erroredAt: null,
+      lastSuppressedAt: null,
+      lastUnsubscribedAt: null,
+      handedOverAt: null,
     });
   });
 

@@ -2,8 +2,10 @@ import "server-only";
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, type MessageSource, type MessageStatus } from "@/db/schema";
+import { DELIVERY_COLUMNS } from "@/lib/records/timeline/delivery-columns";
+import type { DeliveryFacts } from "./delivery-state.shared";
 
-export interface RecentMessage {
+export interface RecentMessage extends DeliveryFacts {
   id: string;
   status: MessageStatus;
   source: MessageSource;
@@ -26,6 +28,7 @@ export async function listRecentMessages(
   const db = await getDb();
   return db
     .select({
+      ...DELIVERY_COLUMNS,
       id: emailMessages.id,
       status: emailMessages.status,
       source: emailMessages.source,

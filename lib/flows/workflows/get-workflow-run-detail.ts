@@ -3,6 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, workflowRuns, workflows } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
+import { DELIVERY_COLUMNS } from "@/lib/records/timeline/delivery-columns";
 import { stepStates, stepsDone } from "./step-states.shared";
 
 /** A run with its workflow's name, each step's state and its messages; tenant-scoped (foreign id: NOT_FOUND). */
@@ -16,6 +17,7 @@ export async function getWorkflowRunDetail(workspaceId: string, runId: string) {
   if (!row) throw notFound(`Workflow run ${runId}`, "id");
   const messages = await db
     .select({
+      ...DELIVERY_COLUMNS,
       id: emailMessages.id,
       status: emailMessages.status,
       source: emailMessages.source,

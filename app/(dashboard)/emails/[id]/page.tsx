@@ -17,7 +17,7 @@ import {
 import { MessageTimeline } from "@/components/messages/message-timeline";
 import { ResendButton } from "@/components/messages/resend-button";
 import { SimulatorNote } from "@/components/messages/simulator-addresses";
-import { StatusBadge } from "@/components/messages/status-badge";
+import { ApiStatusNote, DeliveryBadge } from "@/components/messages/delivery-badge";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
@@ -63,7 +63,8 @@ export default async function EmailPage({ params }: Props) {
           ← All emails
         </Link>
         <div className="mt-2 flex flex-wrap items-center gap-2">
-          <StatusBadge status={message.status} />
+          <DeliveryBadge message={message} />
+          <ApiStatusNote status={message.status} />
           <Badge>{message.source}</Badge>
           {message.sandbox ? <Badge tone="warning">sandbox</Badge> : null}
         </div>
