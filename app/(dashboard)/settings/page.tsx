@@ -56,7 +56,7 @@ export default async function SettingsPage() {
           {canEdit ? (
             <GeneralForm name={settings.name} action={saveGeneral} />
           ) : (
-            <DescriptionList items={[{ term: "Workspace name", value: settings.name }]} />
+            <DescriptionList terms="words" items={[{ term: "Workspace name", value: settings.name }]} />
           )}
         </Card>
         <Card title="Sending" id="sending" description="How live messages of this workspace are sent.">
@@ -69,6 +69,7 @@ export default async function SettingsPage() {
             />
           ) : (
             <DescriptionList
+              terms="words"
               items={[
                 { term: "Test mode", value: onOff(settings.testMode) },
                 { term: "Tracking", value: onOff(settings.trackingEnabled) },

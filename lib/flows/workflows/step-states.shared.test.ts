@@ -37,5 +37,10 @@ describe("stepStates", () => {
       ["wait", "Wait 1 h"],
       ["sendEmail", "Send template tpl_2 to {{ user.email }}"],
     ]);
+    expect(stepStates({ status: "RUNNING", nextStep: 0, steps }).map((step) => step.send)).toEqual([
+      { templateId: "tpl_1", to: "{{ user.email }}" },
+      null,
+      { templateId: "tpl_2", to: "{{ user.email }}" },
+    ]);
   });
 });

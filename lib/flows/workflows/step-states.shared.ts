@@ -7,6 +7,8 @@ export interface StepView {
   kind: WorkflowStep["type"];
   /** One line on what the step does: its template and recipient, or how long it waits. */
   summary: string;
+  /** A send step's template and recipient, for a page that links the template by its name; null for a wait. */
+  send: { templateId: string; to: string } | null;
   state: StepState;
 }
 
@@ -18,6 +20,7 @@ export function stepStates(run: { status: WorkflowRunStatus; nextStep: number; s
     index,
     kind: step.type,
     summary: summarize(step),
+    send: step.type === "sendEmail" ? { templateId: step.templateId, to: step.to } : null,
     state:
       index === waitingAt
         ? "waiting"

@@ -69,11 +69,12 @@ export default async function BatchPage({ params, searchParams }: Props) {
       </div>
       <Card title="Summary" id="summary">
         <DescriptionList
+          terms="words"
           items={[
-            { term: "createdAt", value: <Timestamp value={batch.createdAt} milliseconds /> },
-            { term: "count", value: batch.count.toLocaleString("en") },
+            { term: "Created", value: <Timestamp value={batch.createdAt} milliseconds /> },
+            { term: "Messages", value: batch.count.toLocaleString("en") },
             {
-              term: "by status",
+              term: "By API status",
               value: (
                 <span data-testid="batch-counts">
                   <StatusCounts counts={counts} />

@@ -49,12 +49,13 @@ export default async function ContactPage({ params }: Props) {
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Contact" id="contact">
           <DescriptionList
+            terms="words"
             items={[
-              { term: "id", value: <span className="font-mono text-xs break-all">{contact.id}</span> },
-              { term: "email", value: contact.email },
-              { term: "name", value: contact.name ?? "—" },
-              { term: "createdAt", value: <Timestamp value={contact.createdAt} /> },
-              { term: "updatedAt", value: <Timestamp value={contact.updatedAt} /> },
+              { term: "Id", value: <span className="font-mono text-xs break-all">{contact.id}</span> },
+              { term: "Email", value: contact.email },
+              { term: "Name", value: contact.name ?? "—" },
+              { term: "Added", value: <Timestamp value={contact.createdAt} /> },
+              { term: "Last changed", value: <Timestamp value={contact.updatedAt} /> },
             ]}
           />
         </Card>

@@ -12,6 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
 import { getDomainOrThrow, type Domain } from "@/lib/domain/domains/get-domain-or-throw";
 import { expectedDnsRecords } from "@/lib/domain/domains/verify-domain";
+import { lastCheckWords } from "@/lib/domain/domains/last-check-words.shared";
 import { env } from "@/lib/foundation/env";
 import { AppError } from "@/lib/foundation/errors";
 import { hasRole } from "@/lib/foundation/access/roles.shared";
@@ -43,13 +44,20 @@ export default async function DomainPage({ params }: Props) {
       />
       <Card title="Status" id="status">
         <DescriptionList
+          terms="words"
           items={[
-            { term: "status", value: <DomainStatusBadge status={domain.status} /> },
-            { term: "verifiedAt", value: <Timestamp value={domain.verifiedAt} /> },
-            { term: "lastCheckedAt", value: <Timestamp value={domain.lastCheckedAt} /> },
+            { term: "Status", value: <DomainStatusBadge status={domain.status} /> },
             {
-              term: "lastCheckError",
-              value: <span data-testid="last-check-error">{domain.lastCheckError ?? "—"}</span>,
+              term: "Verified",
+              value: domain.verifiedAt ? <Timestamp value={domain.verifiedAt} /> : "Not verified",
+            },
+            {
+              term: "Last checked",
+              value: domain.lastCheckedAt ? <Timestamp value={domain.lastCheckedAt} /> : "Never",
+            },
+            {
+              term: "Last check",
+              value: <span data-testid="last-check-error">{lastCheckWords(domain)}</span>,
             },
           ]}
         />

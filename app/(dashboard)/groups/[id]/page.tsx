@@ -33,12 +33,13 @@ export default async function GroupPage({ params }: Props) {
       <PageHeader title={group.name} description={<span className="font-mono text-xs">{group.id}</span>} />
       <Card title="Group" id="group">
         <DescriptionList
+          terms="words"
           items={[
-            { term: "key", value: <span className="font-mono text-xs">{group.key}</span> },
-            { term: "unsubscribed contacts", value: count(group.unsubscribedCount) },
-            { term: "messages sent", value: count(group.messageCount) },
-            { term: "createdAt", value: <Timestamp value={group.createdAt} /> },
-            { term: "updatedAt", value: <Timestamp value={group.updatedAt} /> },
+            { term: "Key", value: <span className="font-mono text-xs">{group.key}</span> },
+            { term: "Unsubscribed contacts", value: count(group.unsubscribedCount) },
+            { term: "Messages sent", value: count(group.messageCount) },
+            { term: "Created", value: <Timestamp value={group.createdAt} /> },
+            { term: "Last changed", value: <Timestamp value={group.updatedAt} /> },
           ]}
         />
       </Card>

@@ -24,6 +24,17 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const none = <span className="text-slate-400">—</span>;
 const mono = (value: string | null) => (value ? <span className="font-mono text-xs break-all">{value}</span> : none);
 
+/** The run's workflow by name, linked; one deleted since shows its id. */
+function workflowLink(workflowId: string | null, name: string | null) {
+  if (!workflowId) return none;
+  if (!name) return mono(workflowId);
+  return (
+    <Link href={`/workflows/${encodeURIComponent(workflowId)}`} className="text-indigo-700 hover:underline">
+      {name}
+    </Link>
+  );
+}
+
 // One workflow run of the current workspace: status, variables, steps and the messages it sent.
 export default async function WorkflowRunPage({ params }: Props) {
   await connection();
@@ -34,10 +45,10 @@ export default async function WorkflowRunPage({ params }: Props) {
     throw error;
   });
   const { run, workflowName, steps, stepsDone, messages } = detail;
-  const templateNames = await listTemplateNames(
-    workspace.id,
-    messages.map((message) => message.templateId),
-  );
+  const templateNames = await listTemplateNames(workspace.id, [
+    ...messages.map((message) => message.templateId),
+    ...steps.map((step) => step.send?.templateId ?? null),
+  ]);
 
   return (
     <div className="space-y-6">
@@ -66,14 +77,15 @@ export default async function WorkflowRunPage({ params }: Props) {
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Run" id="run">
           <DescriptionList
+            terms="words"
             items={[
-              { term: "status", value: <RunStatusBadge status={run.status} /> },
-              { term: "workflowId", value: mono(run.workflowId) },
-              { term: "workflowKey", value: mono(run.workflowKey) },
-              { term: "metaId", value: mono(run.metaId) },
-              { term: "steps done", value: <span data-testid="steps-done">{`${stepsDone} of ${steps.length}`}</span> },
-              { term: "createdAt", value: <Timestamp value={run.createdAt} milliseconds /> },
-              { term: "completedAt", value: <Timestamp value={run.completedAt} milliseconds /> },
+              { term: "Status", value: <RunStatusBadge status={run.status} /> },
+              { term: "Workflow", value: workflowLink(run.workflowId, workflowName) },
+              { term: "Workflow key", value: mono(run.workflowKey) },
+              { term: "Meta id", value: mono(run.metaId) },
+              { term: "Steps done", value: <span data-testid="steps-done">{`${stepsDone} of ${steps.length}`}</span> },
+              { term: "Started", value: <Timestamp value={run.createdAt} milliseconds /> },
+              { term: "Finished", value: <Timestamp value={run.completedAt} milliseconds /> },
             ]}
           />
         </Card>
@@ -83,7 +95,7 @@ export default async function WorkflowRunPage({ params }: Props) {
       </div>
       <Card title="Steps" id="steps" description="Copied from the workflow when the run started.">
         {steps.length > 0 ? (
-          <RunSteps steps={steps} />
+          <RunSteps steps={steps} templateNames={templateNames} />
         ) : (
           <p className="text-sm text-slate-600">This run has no steps: it never started.</p>
         )}
