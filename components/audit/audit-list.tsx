@@ -2,11 +2,12 @@ import { Badge } from "@/components/ui/badge";
 import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { AuditEventRow } from "@/lib/records/audit/list-audit-events";
+import { auditActorWords } from "@/lib/records/audit/actor-words.shared";
 
 const ACTOR_TONE = { USER: "info", API_KEY: "warning", SYSTEM: "neutral" } as const;
 
-/** One row per change: when, who (and from where), what, on what, and the changed fields. */
-export function AuditList({ rows }: { rows: AuditEventRow[] }) {
+/** One row per change: when, who (by name, and from where), what, on what, and the changed fields. */
+export function AuditList({ rows, actorNames }: { rows: AuditEventRow[]; actorNames: Map<string, string> }) {
   return (
     <Table label="Audit log">
       <THead>
@@ -27,7 +28,9 @@ export function AuditList({ rows }: { rows: AuditEventRow[] }) {
                 <Badge tone={ACTOR_TONE[row.actorType]}>
                   {row.actorType === "API_KEY" ? "API key" : row.actorType === "USER" ? "User" : "System"}
                 </Badge>
-                <span className="break-all">{row.actorLabel ?? row.actorId ?? "—"}</span>
+                <span className="break-all" title={row.actorId ?? undefined} data-testid="audit-actor">
+                  {auditActorWords(row, actorNames)}
+                </span>
               </div>
               {row.ip || row.userAgent ? (
                 <div className="mt-1 max-w-56 truncate text-xs text-slate-500" title={row.userAgent ?? undefined}>

@@ -7,6 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { listAuditEvents, parseAuditListQuery } from "@/lib/records/audit/list-audit-events";
+import { auditActorNames } from "@/lib/records/audit/actor-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -38,6 +39,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     );
   }
   const { items, meta } = page;
+  const actorNames = await auditActorNames(workspace.id, items);
   const keep = Object.fromEntries(FILTERS.map((name) => [name, params.get(name)]));
   const filtered = FILTERS.some((name) => params.get(name));
   return (
@@ -52,7 +54,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </EmptyState>
       ) : (
         <>
-          <AuditList rows={items} />
+          <AuditList rows={items} actorNames={actorNames} />
           <Pager
             previousHref={
               meta["cursor.before"] ? hrefWith("/audit", { ...keep, "cursor.before": meta["cursor.before"] }) : null
