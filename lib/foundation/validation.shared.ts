@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError, invalidParameter, type ErrorCode } from "@/lib/foundation/errors";
 
 /** `["attachments", 0, "name"]` → `attachments[0].name`. */
@@ -130,16 +130,33 @@ type Def = {
   innerType?: z.ZodType;
   element?: z.ZodType;
   in?: z.ZodType;
+  /** A discriminated union's: the key whose literal picks the option (a workflow step's `type`). */
+  discriminator?: string;
+  options?: z.ZodType[];
+  values?: unknown[];
 };
 
 function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { def: Def }).def;
 }
 
-/** The object schema a value must match, past optional/nullable/default/pipe wrappers; null when it is not a strict-by-default object. */
-function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {
+/**
+ * The object schema a value must match, past optional/nullable/default/pipe wrappers, and for a discriminated union the
+ * option the value's discriminator names; null when it is not a strict-by-default object (or names no option: the
+ * schema then says what the discriminator may be).
+ */
+function objectShape(schema: z.ZodType, value?: unknown): Record<string, z.ZodType> | null {
   let def = defOf(schema);
   while (def.innerType || def.in) def = defOf((def.innerType ?? def.in)!);
+  if (def.type === "union" && def.discriminator && def.options) {
+    const key = def.discriminator;
+    const tag = isPlainObject(value) ? value[key] : undefined;
+    const option = def.options.find((candidate) => {
+      const literal = objectShape(candidate)?.[key];
+      return literal !== undefined && defOf(literal).values?.includes(tag) === true;
+    });
+    return option ? objectShape(option) : null;
+  }
   if (def.type !== "object" || !def.shape) return null;
   // .passthrough()/.loose() objects take any key on purpose; .strict() ones are already refused by zod.
   if (def.catchall && defOf(def.catchall).type !== "never") return null;
@@ -165,7 +182,7 @@ export interface KnownKeysOptions {
  * would otherwise send a different message than the caller meant. Records (variables, metadata) stay free-form.
  */
 export function assertKnownKeys(value: unknown, schema: z.ZodType, options: KnownKeysOptions = {}): void {
-  const shape = objectShape(schema);
+  const shape = objectShape(schema, value);
   if (!shape || !isPlainObject(value)) return;
   const prefix = options.prefix ?? "";
   const known = Object.keys(shape);
@@ -174,7 +191,13 @@ export function assertKnownKeys(value: unknown, schema: z.ZodType, options: Know
     if (!Object.hasOwn(shape, key)) {
       const where = options.misplaced?.[key];
       const near = nearestKey(key, known);
-      const hint = where ?? (near ? `did you mean ${near}?` : `known fields are ${known.join(", ")}.`);
+      const hint =
+        where ??
+        (near
+          ? `did you mean ${near}?`
+          : known.length > 0
+            ? `known fields are ${known.join(", ")}.`
+            : "this operation takes no fields.");
       throw new AppError(options.code ?? "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", `Unknown field ${param}; ${hint}`, {
         param,
       });
@@ -222,3 +245,6 @@ function editDistance(a: string, b: string): number {
   }
   return rows[a.length][b.length];
 }
+
+/** The body of an operation that takes none (an empty object, or nothing): any key is refused by assertKnownKeys. */
+export const NO_FIELDS = z.object({});

@@ -2,12 +2,13 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { emailMessages } from "@/db/schema";
 import { assertActorRole, type Actor } from "@/lib/foundation/access/actor";
-import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
-import { isPlainObject } from "@/lib/foundation/validation.shared";
+import { AppError, notFound } from "@/lib/foundation/errors";
+import { assertKnownKeys, isPlainObject } from "@/lib/foundation/validation.shared";
 import { enqueueDeliveries, queueTransaction } from "@/lib/records/queue/queue";
 import { recordEvent } from "@/lib/records/timeline/record-event";
 import { getMessageOrThrow, type EmailMessageRow } from "./get-message-or-throw";
 import { parseScheduledAt } from "./scheduled-at";
+import { rescheduleEmailSchema } from "./schemas";
 import { assertWaiting } from "./waiting-state";
 
 const m = emailMessages;
@@ -19,8 +20,7 @@ export function scheduledAtOfPatch(body: unknown): unknown {
       "INVALID_JSON",
       'The request body must be a JSON object: { "scheduledAt": "2026-05-01T09:00:00+02:00" }.',
     );
-  const other = Object.keys(body).find((key) => key !== "scheduledAt");
-  if (other) throw invalidParameter(other, `Only scheduledAt can be changed on a message; ${other} cannot.`);
+  assertKnownKeys(body, rescheduleEmailSchema);
   return body.scheduledAt;
 }
 

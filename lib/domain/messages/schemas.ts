@@ -71,3 +71,13 @@ export const resendEmailSchema = z.object({
 });
 
 export type ResendEmailBody = z.infer<typeof resendEmailSchema>;
+
+/** The body of PATCH /v1/email_messages/:id: the new time is all that can change. */
+export const rescheduleEmailSchema = z.object({
+  scheduledAt: z
+    .string()
+    .max(64)
+    .describe(
+      "The new time: ISO 8601 with an offset, in the future, at most SCHEDULE_MAX_DAYS (30) ahead. The only field PATCH accepts.",
+    ),
+});

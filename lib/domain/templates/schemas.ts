@@ -61,4 +61,9 @@ export const templateScenarioSchema = z.object({
     ),
 });
 
+/** The body of POST /v1/templates/:id/render (optional). */
+export const renderTemplateSchema = z.object({
+  variables: z.record(z.string(), z.unknown()).optional().describe("Values for the template's Liquid variables."),
+});
+
 export type TemplateScenarioInput = z.input<typeof templateScenarioSchema>;

@@ -58,7 +58,7 @@ describe("POST /v1/attachments", () => {
     const ws = await createTestWorkspace();
     const declared = await callRoute(POST, "/api/v1/attachments", {
       authorization: ws.authorization,
-      body: { name: "invoice.pdf", contentType: "application/pdf", size: 1234, unknownField: true },
+      body: { name: "invoice.pdf", contentType: "application/pdf", size: 1234 },
     });
     expect(declared.status).toBe(201);
     expect(declared.json.data).toMatchObject({ name: "invoice.pdf", contentType: "application/pdf", size: 1234 });

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { createAttachmentSchema } from "@/lib/domain/attachments/schemas";
 import { BATCH_MAX_MESSAGES } from "@/lib/sending/prepare-batch";
-import { attachmentInputSchema, resendEmailSchema, sendEmailSchema } from "@/lib/domain/messages/schemas";
+import {
+  attachmentInputSchema,
+  rescheduleEmailSchema,
+  resendEmailSchema,
+  sendEmailSchema,
+} from "@/lib/domain/messages/schemas";
 import { triggerWorkflowRunSchema, workflowDefinitionSchema } from "@/lib/flows/workflows/schemas";
 import { updateWorkflowRequestSchema } from "@/lib/flows/workflows/workflow-request";
 import { apiKeyGrantSchema as parsedApiKeyGrant } from "@/lib/domain/api-keys/schemas";
@@ -12,7 +17,7 @@ import { updateWorkspaceSettingsSchema } from "@/lib/domain/workspaces/schemas";
 import { addSuppressionApiSchema, removeSuppressionApiSchema } from "@/lib/domain/suppressions/api";
 import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/flows/webhooks/schemas";
 import { previewDraftSchema } from "@/lib/domain/templates/preview-draft";
-import { templateScenarioSchema } from "@/lib/domain/templates/schemas";
+import { renderTemplateSchema, templateScenarioSchema } from "@/lib/domain/templates/schemas";
 import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/domain/templates/template-request";
 
 /**
@@ -60,18 +65,7 @@ export const sendBatchSchema = z.object({
   ),
 });
 
-export const rescheduleEmailSchema = z.object({
-  scheduledAt: z
-    .string()
-    .max(64)
-    .describe(
-      "The new time: ISO 8601 with an offset, in the future, at most SCHEDULE_MAX_DAYS (30) ahead. The only field PATCH accepts.",
-    ),
-});
-
-export const renderTemplateSchema = z.object({
-  variables: z.record(z.string(), z.unknown()).optional().describe("Values for the template's Liquid variables."),
-});
+export { rescheduleEmailSchema, renderTemplateSchema };
 
 export const previewVariablesSchema = z
   .record(z.string(), z.unknown())

@@ -4,6 +4,8 @@ import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { listTemplateScenarios } from "@/lib/domain/templates/list-template-scenarios";
 import { saveTemplateScenario } from "@/lib/domain/templates/save-template-scenario";
 import { serializeScenario } from "@/lib/domain/templates/serialize";
+import { templateScenarioSchema } from "@/lib/domain/templates/schemas";
+import { assertKnownKeys } from "@/lib/foundation/validation.shared";
 
 const field = (body: unknown, name: string) => (body as Record<string, unknown>)?.[name];
 
@@ -21,6 +23,7 @@ export const GET = withApiKey<{ id: string }>(
 export const POST = withApiKey<{ id: string }>(
   { scope: "templates:write", body: "json", maxBytes: 512 * 1024 },
   async ({ principal, request, params, body }) => {
+    assertKnownKeys(body, templateScenarioSchema);
     const scenario = await saveTemplateScenario({
       workspaceId: principal.workspaceId,
       templateId: params.id,

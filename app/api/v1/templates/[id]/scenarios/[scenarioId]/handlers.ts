@@ -4,6 +4,8 @@ import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { deleteTemplateScenario } from "@/lib/domain/templates/delete-template-scenario";
 import { getTemplateScenarioOrThrow } from "@/lib/domain/templates/get-template-scenario-or-throw";
 import { serializeScenario } from "@/lib/domain/templates/serialize";
+import { templateScenarioSchema } from "@/lib/domain/templates/schemas";
+import { assertKnownKeys } from "@/lib/foundation/validation.shared";
 import { updateTemplateScenario } from "@/lib/domain/templates/update-template-scenario";
 
 type Params = { id: string; scenarioId: string };
@@ -18,6 +20,7 @@ export const GET = withApiKey<Params>({ scope: "templates:read", body: "none" },
 export const PATCH = withApiKey<Params>(
   { scope: "templates:write", body: "json", maxBytes: 512 * 1024 },
   async ({ principal, request, params, body }) => {
+    assertKnownKeys(body, templateScenarioSchema);
     const scenario = await updateTemplateScenario({
       workspaceId: principal.workspaceId,
       templateId: params.id,
