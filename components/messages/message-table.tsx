@@ -5,6 +5,7 @@ import { Table, TBody, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { DeliveryFacts } from "@/lib/domain/messages/delivery-state.shared";
 import { ApiStatusNote, DeliveryBadge } from "./delivery-badge";
+import { TagChips } from "./tag-chips";
 
 /** One message as every list of messages shows it (Emails, Overview, a batch, a run, a contact). */
 export interface MessageListItem extends DeliveryFacts {
@@ -12,6 +13,8 @@ export interface MessageListItem extends DeliveryFacts {
   source: string;
   to: string[];
   subject: string;
+  /** `name:value` tags, as small chips under the subject (docs/api.md#tags). */
+  tags?: string[];
   templateId: string | null;
   createdAt: Date;
   /** Content erased or purged: an empty subject is not "(no subject)". */
@@ -88,6 +91,7 @@ export function MessageTable({
               <Link href={`/emails/${row.id}`} className="block truncate font-medium text-indigo-700 hover:underline">
                 {row.subject || (row.erased || row.status === "DELETED" ? "(content erased)" : "(no subject)")}
               </Link>
+              <TagChips tags={row.tags} className="mt-1" />
             </Td>
             <Td className="max-w-40 truncate text-slate-600">
               {row.templateId ? (

@@ -45,6 +45,8 @@ export interface MessageDetail {
   lastUnsubscribedAt: Date | null;
   metaId: string | null;
   metadata: Record<string, string | number | boolean>;
+  /** `name:value` tags (docs/api.md#tags). */
+  tags: string[];
   deliveryUnconfirmedAt: Date | null;
   contentPurgedAt: Date | null;
   scheduledAt: Date | null;

@@ -15,6 +15,7 @@ export interface EmailListRow extends DeliveryFacts {
   sandbox: boolean;
   to: string[];
   subject: string;
+  tags: string[];
   templateId: string | null;
   metaId: string | null;
   createdAt: Date;
@@ -46,6 +47,7 @@ export async function listDashboardMessages(workspaceId: string, query: MessageL
         sandbox: row.sandbox,
         to: row.to,
         subject: row.status === "DELETED" ? "" : row.subject,
+        tags: row.tags,
         templateId: row.templateId,
         metaId: row.metaId,
         createdAt: row.createdAt,
