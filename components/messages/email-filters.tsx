@@ -34,10 +34,13 @@ export interface EmailFilterValues {
  */
 export function EmailFilters({
   values,
+  tags = [],
   templates,
   error,
 }: {
   values: EmailFilterValues;
+  /** The `tag` filters in force (repeated in the URL: a message must carry every one). */
+  tags?: string[];
   templates: { id: string; name: string }[];
   error: { param: string; message: string } | null;
 }) {
@@ -130,6 +133,7 @@ export function EmailFilters({
             {...invalid("batchId")}
           />
         </Field>
+        <TagFilter tags={tags} error={errorFor("tag")} invalid={invalid("tag")} />
         <div className="grid grid-cols-2 gap-3">
           <Field label="Created from" htmlFor="filter-createdFrom" error={errorFor("createdFrom")}>
             <Input
@@ -162,5 +166,38 @@ export function EmailFilters({
         <span className="text-xs text-slate-500">Dates are whole days in UTC.</span>
       </div>
     </form>
+  );
+}
+
+/**
+ * The tag filters: each one in force is a checked chip (uncheck and apply to drop it), and a field adds one more.
+ * All of them are `tag` in the URL, so a message must carry every one (docs/api.md#tags).
+ */
+function TagFilter({
+  tags,
+  error,
+  invalid,
+}: {
+  tags: string[];
+  error: string | null;
+  invalid: Record<string, unknown>;
+}) {
+  return (
+    <Field label="Tags" htmlFor="filter-tag" error={error} hint="name:value, all must match">
+      {tags.length > 0 ? (
+        <div className="mb-1.5 flex flex-wrap gap-1" data-testid="tag-filter-chips">
+          {tags.map((tag) => (
+            <label
+              key={tag}
+              className="inline-flex max-w-full items-center gap-1 rounded bg-indigo-50 px-1.5 py-px font-mono text-[11px] text-indigo-700 ring-1 ring-indigo-200 ring-inset"
+            >
+              <input type="checkbox" name="tag" value={tag} defaultChecked aria-label={`Filter by ${tag}`} />
+              <span className="truncate">{tag}</span>
+            </label>
+          ))}
+        </div>
+      ) : null}
+      <Input id="filter-tag" name="tag" type="text" placeholder="plan:pro" defaultValue="" {...invalid} />
+    </Field>
   );
 }

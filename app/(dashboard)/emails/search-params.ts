@@ -1,9 +1,11 @@
-/** Next's searchParams as URLSearchParams (first value of a repeated key): what the lib use cases read. */
+/**
+ * Next's searchParams as URLSearchParams, what the lib use cases read: `get` gives a repeated key's first value,
+ * `getAll` every one (the repeatable `tag` filter).
+ */
 export function toSearchParams(record: Record<string, string | string[] | undefined>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(record)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) params.set(key, first);
+    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, each);
   }
   return params;
 }

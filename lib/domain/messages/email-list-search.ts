@@ -59,11 +59,15 @@ export function parseEmailListSearch(search: URLSearchParams, options: { pages?:
     if (to) createdAt.lt = new Date(dayStart(to, "createdTo").getTime() + 86_400_000);
     if (from && to && from > to) throw invalidParameter("createdTo", "The end date is before the start date.");
     const readable = (name: string) => API_PARAMS.has(name) && (options.pages !== false || !PAGE_PARAMS.has(name));
-    const query = readMessageListQuery((name) => (readable(name) ? value(name) : null));
+    const query = readMessageListQuery(
+      (name) => (readable(name) ? value(name) : null),
+      (name) => (name === "tag" ? dashboardTags(search) : []),
+    );
     return { ok: true, query: { ...query, createdAt, sandbox: mode ? mode === "sandbox" : undefined } };
   } catch (error) {
     if (error instanceof AppError && error.code === "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR")
-      return { ok: false, param: error.param ?? "", message: error.message };
+      // `tag[1]` is the form's one Tag field.
+      return { ok: false, param: error.param?.replace(/^tag\[\d+\]$/, "tag") ?? "", message: error.message };
     throw error;
   }
 }
@@ -73,4 +77,9 @@ function dayStart(day: string, param: string): Date {
   if (!DAY.test(day) || Number.isNaN(date.getTime()))
     throw invalidParameter(param, `${param} must be a date such as 2026-01-31.`);
   return date;
+}
+
+/** The Emails URL's `tag` filters (repeated: all must match), blanks dropped: an empty "add a tag" field adds none. */
+export function dashboardTags(search: URLSearchParams): string[] {
+  return [...new Set(search.getAll("tag").map((tag) => tag.trim()))].filter(Boolean);
 }

@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { FormMessage } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { hrefWith, Pager } from "@/components/ui/pager";
-import { EMAIL_FILTER_PARAMS, parseEmailListSearch } from "@/lib/domain/messages/email-list-search";
+import { dashboardTags, EMAIL_FILTER_PARAMS, parseEmailListSearch } from "@/lib/domain/messages/email-list-search";
 import { listDashboardMessages, listTemplateChoices } from "@/lib/domain/messages/list-dashboard-messages";
 import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
@@ -18,7 +18,14 @@ export const metadata: Metadata = { title: "Emails" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const FORM_FIELDS = new Set<string>(EMAIL_FILTER_PARAMS);
+const FORM_FIELDS = new Set<string>([...EMAIL_FILTER_PARAMS, "tag"]);
+
+/** The repeated `tag` filters appended to a link built from the single-valued ones. */
+function withTags(href: string, tags: string[]): string {
+  if (tags.length === 0) return href;
+  const query = new URLSearchParams(tags.map((tag) => ["tag", tag]));
+  return `${href}${href.includes("?") ? "&" : "?"}${query.toString()}`;
+}
 
 // Every message of the workspace, newest first: filters and cursors live in the URL.
 export default async function EmailsPage({ searchParams }: Props) {
@@ -41,8 +48,9 @@ export default async function EmailsPage({ searchParams }: Props) {
   const values = Object.fromEntries(
     [...EMAIL_FILTER_PARAMS, "limit"].map((name) => [name, search.get(name) ?? ""]),
   ) as unknown as EmailFilterValues;
+  const tags = dashboardTags(search);
   const filterLink = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
-  const filtered = EMAIL_FILTER_PARAMS.some((name) => values[name] !== "");
+  const filtered = EMAIL_FILTER_PARAMS.some((name) => values[name] !== "") || tags.length > 0;
   const firstPage = !search.get("cursor.after") && !search.get("cursor.before");
   const fieldError = result.ok ? null : FORM_FIELDS.has(result.param) ? result : null;
 
@@ -52,12 +60,12 @@ export default async function EmailsPage({ searchParams }: Props) {
         title="Emails"
         description="Every message of this workspace, newest first. Filters and pages are in the URL: share it."
       />
-      <EmailFilters values={values} templates={templates} error={fieldError} />
+      <EmailFilters values={values} tags={tags} templates={templates} error={fieldError} />
       {!result.ok ? (
         <FormMessage tone="error">
           <span data-testid="filter-error">{result.message}</span>{" "}
           {fieldError ? null : (
-            <a href={hrefWith("/emails", filterLink)} className="font-semibold underline">
+            <a href={withTags(hrefWith("/emails", filterLink), tags)} className="font-semibold underline">
               Back to the first page
             </a>
           )}
@@ -66,7 +74,7 @@ export default async function EmailsPage({ searchParams }: Props) {
         <>
           {firstPage ? (
             <NewMessagesNotice
-              query={new URLSearchParams(filterLink).toString()}
+              query={withTags(`?${new URLSearchParams(filterLink).toString()}`, tags).slice(1)}
               newestId={result.page.rows[0]?.id ?? null}
             />
           ) : null}
@@ -85,12 +93,12 @@ export default async function EmailsPage({ searchParams }: Props) {
             summary={`${result.page.rows.length} on this page`}
             previousHref={
               result.page.newerCursor
-                ? hrefWith("/emails", { ...filterLink, "cursor.before": result.page.newerCursor })
+                ? withTags(hrefWith("/emails", { ...filterLink, "cursor.before": result.page.newerCursor }), tags)
                 : null
             }
             nextHref={
               result.page.olderCursor
-                ? hrefWith("/emails", { ...filterLink, "cursor.after": result.page.olderCursor })
+                ? withTags(hrefWith("/emails", { ...filterLink, "cursor.after": result.page.olderCursor }), tags)
                 : null
             }
           />

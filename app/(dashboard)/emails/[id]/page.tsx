@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { TagChips } from "@/components/messages/tag-chips";
 import { HtmlPreview } from "@/components/messages/html-preview";
 import { DeveloperDetails } from "@/components/messages/developer-details";
 import { EventBadge } from "@/components/messages/event-badge";
@@ -75,6 +76,7 @@ export default async function EmailPage({ params }: Props) {
           <p className="font-mono text-xs break-all text-slate-500">{message.id}</p>
           <CopyButton value={message.id} label="Copy the message id" />
         </div>
+        <TagChips tags={message.tags} className="mt-2" />
         <ResendLinks message={message} />
         <SimulatorNote message={message} />
         {message.scheduledAt ? (
