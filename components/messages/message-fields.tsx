@@ -3,11 +3,11 @@ import type { ReactNode } from "react";
 import { CodeBlock } from "@/components/ui/code-block";
 import type { DescriptionItem } from "@/components/ui/description-list";
 import { Timestamp } from "@/components/ui/timestamp";
+import { doorWords, type DoorFacts } from "@/lib/domain/messages/door-words.shared";
 
 /** The EmailMessage fields the page shows (a structural subset of lib's MessageDetail). */
-export interface MessageFieldsSource {
+export interface MessageFieldsSource extends DoorFacts {
   id: string;
-  source: string;
   from: string;
   to: string[];
   cc: string[];
@@ -93,7 +93,7 @@ export function envelopeItems(message: MessageFieldsSource, subject: ReactNode):
     { term: "Bcc", value: list(message.bcc) },
     { term: "Reply to", value: orNone(message.replyTo) },
     { term: "Subject", value: subject },
-    { term: "Sent by", value: SOURCE_WORDS[message.source] ?? message.source },
+    { term: "How it came in", value: <span data-testid="message-door">{doorWords(message)}</span> },
     { term: "Template", value: templateValue(message) },
     {
       term: "Batch",
@@ -113,15 +113,6 @@ export function envelopeItems(message: MessageFieldsSource, subject: ReactNode):
     },
   ];
 }
-
-const SOURCE_WORDS: Record<string, string> = {
-  API: "The API",
-  BATCH: "A batch through the API",
-  WORKFLOW: "A workflow",
-  SANDBOX_API: "The sandbox API",
-  SANDBOX_BATCH: "A sandbox batch",
-  SANDBOX_WORKFLOW: "A sandbox workflow run",
-};
 
 export function dataItems(message: MessageFieldsSource, variables: ReactNode): DescriptionItem[] {
   return [
@@ -184,6 +175,7 @@ export function developerItems(
     { term: "id", value: mono(message.id) },
     { term: "status", value: mono(message.status) },
     { term: "source", value: mono(message.source) },
+    { term: "submittedVia", value: raw(message.submittedVia) },
     { term: "serviceTemplateId", value: raw(message.serviceTemplateId) },
     { term: "batchId", value: raw(message.batchId) },
     { term: "workflowRunId", value: raw(message.workflowRunId) },

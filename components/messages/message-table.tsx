@@ -11,6 +11,8 @@ import { TagChips } from "./tag-chips";
 export interface MessageListItem extends DeliveryFacts {
   id: string;
   source: string;
+  /** Shown under the source when it says more than it: mail submitted over SMTP is source API. */
+  submittedVia?: string | null;
   to: string[];
   subject: string;
   /** `name:value` tags, as small chips under the subject (docs/api.md#tags). */
@@ -102,6 +104,11 @@ export function MessageTable({
             </Td>
             <Td className="max-w-40">
               <SourceBadge source={row.source} sandbox={row.sandbox} />
+              {row.submittedVia === "smtp" ? (
+                <div className="mt-1 text-xs text-slate-500" data-testid="message-door">
+                  over SMTP
+                </div>
+              ) : null}
             </Td>
             <Td className="whitespace-nowrap text-slate-600">
               <Timestamp value={row.createdAt} />

@@ -25,6 +25,13 @@ export const MESSAGE_SOURCES = [
 ] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
+/**
+ * The door a message came in by, beside its Waypoint-compatible `source` (which says API for SMTP mail too):
+ * docs/dashboard.md#how-it-was-sent. Null on rows from before it was recorded and for workflow steps.
+ */
+export const MESSAGE_DOORS = ["api", "smtp", "dashboard", "system"] as const;
+export type MessageDoor = (typeof MESSAGE_DOORS)[number];
+
 /** CANCELLED goes beyond the published enum: a scheduled (or still queued) message cancelled before its hand-off. */
 export const MESSAGE_STATUSES = ["PENDING", "SUCCEEDED", "PAUSED", "FAILED", "DELETED", "CANCELLED"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -47,6 +54,8 @@ export const emailMessages = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
     source: text("source", { enum: MESSAGE_SOURCES }).notNull(),
+    /** Nullable, no default: rows from before it, and code from before it, leave it empty (docs/upgrading.md). */
+    submittedVia: text("submitted_via", { enum: MESSAGE_DOORS }),
     sandbox: boolean("sandbox").notNull(),
     status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     templateId: text("template_id").references(() => templates.id, { onDelete: "set null" }),

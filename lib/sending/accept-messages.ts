@@ -65,6 +65,7 @@ function messageRow(
     id: message.id,
     workspaceId: message.workspaceId,
     source: message.source,
+    submittedVia: message.submittedVia ?? null,
     sandbox: message.sandbox,
     status: message.sandbox ? "SUCCEEDED" : "PENDING",
     templateId: message.templateId,
@@ -170,7 +171,8 @@ const EMPTY_TIMELINE = {
 function describeCreation(message: PreparedMessage): string {
   const recipients = message.to.length + message.cc.length + message.bcc.length;
   const mode = message.sandbox ? "Sandbox message (never delivered)" : "Message";
-  return `${mode} created from ${message.source} for ${recipients} recipient${recipients === 1 ? "" : "s"}: ${message.to.join(", ")}.`;
+  const door = message.submittedVia === "smtp" ? " (submitted over SMTP)" : "";
+  return `${mode} created from ${message.source}${door} for ${recipients} recipient${recipients === 1 ? "" : "s"}: ${message.to.join(", ")}.`;
 }
 
 function describeRendering(message: PreparedMessage): string {

@@ -42,6 +42,7 @@ export async function prepareBatch(
     sandbox,
     allowedSenders: context.allowedSenders,
     source: sandbox ? "SANDBOX_BATCH" : "BATCH",
+    submittedVia: "api",
     memberEmails: workspace.testMode && !sandbox ? await listMemberEmails(db, workspace.id) : undefined,
     memo: createRequestMemo(),
   };

@@ -3,7 +3,14 @@ import { isSimulatorAddress } from "@/lib/foundation/addresses/simulator.shared"
 import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { memberships, unsubscribeGroups, users, type MessageSource, type StoredAttachment } from "@/db/schema/index";
+import {
+  memberships,
+  unsubscribeGroups,
+  users,
+  type MessageDoor,
+  type MessageSource,
+  type StoredAttachment,
+} from "@/db/schema/index";
 import { resolveSendAttachments } from "@/lib/domain/attachments/resolve-send-attachments";
 import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
 import { assertSenderAllowed, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
@@ -21,6 +28,8 @@ export interface PreparedMessage {
   id: string;
   workspaceId: string;
   source: MessageSource;
+  /** The door it came in by (docs/dashboard.md#how-it-was-sent); unset: not recorded (workflow steps). */
+  submittedVia?: MessageDoor;
   sandbox: boolean;
   templateId: string | null;
   groupId: string | null;
@@ -52,6 +61,7 @@ export interface PrepareContext {
   workspace: { id: string; testMode: boolean };
   sandbox: boolean;
   source: MessageSource;
+  submittedVia?: MessageDoor;
   /** Field prefix inside a batch (`emailMessages[3]`). */
   prefix?: string;
   /** The sending key's allowed senders (exact addresses or domains); absent or empty = any verified sender. */
@@ -115,6 +125,7 @@ export async function prepareMessage(
     id,
     workspaceId: workspace.id,
     source: context.source,
+    submittedVia: context.submittedVia,
     sandbox: context.sandbox,
     templateId: command.templateId,
     groupId,

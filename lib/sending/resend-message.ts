@@ -22,6 +22,8 @@ export interface ResendInput {
   allowedSenders?: readonly string[];
   /** Idempotency key (as for a send); without it the new message keeps the original's metaId. */
   metaId?: string;
+  /** Who asks: the API or the dashboard's Resend button (docs/dashboard.md#how-it-was-sent). */
+  submittedVia?: "api" | "dashboard";
 }
 
 /**
@@ -91,6 +93,7 @@ async function prepareResend(
     id: newId("message"),
     workspaceId: input.workspaceId,
     source: input.sandbox ? "SANDBOX_API" : "API",
+    submittedVia: input.submittedVia,
     sandbox: input.sandbox,
     templateId: original.templateId,
     // A resend or a workflow step goes out at once.

@@ -40,6 +40,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
     sandbox: input.sandbox,
     allowedSenders: input.allowedSenders,
     source: input.sandbox ? "SANDBOX_API" : "API",
+    submittedVia: smtp ? "smtp" : "api",
     // The API's 5 MB inline cap protects a JSON body; SMTP mail is bounded by its SIZE limit instead.
     inlineAttachmentMaxBytes: smtp ? MAX_MESSAGE_ATTACHMENT_BYTES : undefined,
   });

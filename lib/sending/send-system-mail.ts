@@ -36,7 +36,12 @@ export async function sendSystemMail(mail: SystemMail): Promise<string> {
   });
   const db = await getDb();
   const workspace = await getWorkspaceOrThrow(db, SYSTEM_WORKSPACE_ID);
-  const prepared = await prepareMessage(db, command, { workspace, sandbox: false, source: "API" });
+  const prepared = await prepareMessage(db, command, {
+    workspace,
+    sandbox: false,
+    source: "API",
+    submittedVia: "system",
+  });
   const [message] = await queueTransaction((tx) => acceptMessages(tx, [prepared]));
   return message.id;
 }

@@ -65,7 +65,7 @@ export async function sendTemplateTest(input: SendTemplateTestInput): Promise<Em
       metadata: { test: "template", templateId: template.id },
     });
     const workspace = await getWorkspaceOrThrow(db, input.workspaceId);
-    return prepareMessage(db, command, { workspace, sandbox, source: "PREVIEW" });
+    return prepareMessage(db, command, { workspace, sandbox, source: "PREVIEW", submittedVia: "dashboard" });
   });
   const [message] = await queueTransaction((tx) => acceptMessages(tx, [{ ...prepared, templateId: template.id }]));
   return message;

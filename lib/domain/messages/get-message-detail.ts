@@ -1,7 +1,14 @@
 import "server-only";
 import { and, asc, count, desc, eq, getTableColumns } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages, templates, type MessageSource, type MessageStatus } from "@/db/schema";
+import {
+  emailMessageLogs,
+  emailMessages,
+  templates,
+  type MessageDoor,
+  type MessageSource,
+  type MessageStatus,
+} from "@/db/schema";
 import { isId } from "@/lib/foundation/ids";
 
 export interface MessageDetail {
@@ -9,6 +16,8 @@ export interface MessageDetail {
   createdAt: Date;
   updatedAt: Date;
   source: MessageSource;
+  /** The door it came in by (docs/dashboard.md#how-it-was-sent); null when not recorded. */
+  submittedVia: MessageDoor | null;
   status: MessageStatus;
   sandbox: boolean;
   processedAt: Date | null;

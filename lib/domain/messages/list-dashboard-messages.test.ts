@@ -81,6 +81,7 @@ describe("listDashboardMessages", () => {
       id: failed,
       status: "FAILED",
       source: "API",
+      submittedVia: null,
       sandbox: false,
       to: ["Ada <ada@example.org>"],
       subject: "Hello",

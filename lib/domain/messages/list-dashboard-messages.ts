@@ -1,5 +1,5 @@
 import "server-only";
-import type { MessageSource, MessageStatus } from "@/db/schema";
+import type { MessageDoor, MessageSource, MessageStatus } from "@/db/schema";
 import { AppError } from "@/lib/foundation/errors";
 import { listTemplates, TEMPLATES_PAGE_SIZE } from "@/lib/domain/templates/list-templates";
 import type { DeliveryFacts } from "./delivery-state.shared";
@@ -12,6 +12,8 @@ export interface EmailListRow extends DeliveryFacts {
   id: string;
   status: MessageStatus;
   source: MessageSource;
+  /** The door it came in by (docs/dashboard.md#how-it-was-sent); null when not recorded. */
+  submittedVia: MessageDoor | null;
   sandbox: boolean;
   to: string[];
   subject: string;
@@ -44,6 +46,7 @@ export async function listDashboardMessages(workspaceId: string, query: MessageL
         id: row.id,
         status: row.status,
         source: row.source,
+        submittedVia: row.submittedVia,
         sandbox: row.sandbox,
         to: row.to,
         subject: row.status === "DELETED" ? "" : row.subject,

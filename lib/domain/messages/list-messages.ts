@@ -8,9 +8,14 @@ import type { MessageListQuery } from "./message-list-query";
 import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";
 
 const m = emailMessages;
-/** The API's columns, and the two the dashboard's Emails table adds: no body, attachment or header. */
-const LIST_COLUMNS = { ...MESSAGE_API_COLUMNS, sandbox: m.sandbox, contentPurgedAt: m.contentPurgedAt };
-type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt">;
+/** The API's columns, and the three the dashboard's Emails table adds: no body, attachment or header. */
+const LIST_COLUMNS = {
+  ...MESSAGE_API_COLUMNS,
+  sandbox: m.sandbox,
+  contentPurgedAt: m.contentPurgedAt,
+  submittedVia: m.submittedVia,
+};
+type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt" | "submittedVia">;
 
 /**
  * Newest first, keyset cursors both ways (docs/api.md#decided-listing-messages): every query walks an index, so a page

@@ -208,6 +208,28 @@ describe("three doors, one timeline", () => {
       });
       expect(rawSend).toEqual(nodemailerSend);
       expect(clientSend).toEqual(nodemailerSend);
+
+      // The API's source stays Waypoint's (API for all three); the door each came in by is recorded beside it.
+      const doors = await Promise.all(
+        Object.values(ids).map(async (id) => {
+          const { message, events } = await readMessageState(id);
+          return { source: message.source, submittedVia: message.submittedVia, created: events[0].message };
+        }),
+      );
+      const smtp = {
+        source: "API",
+        submittedVia: "smtp",
+        created: expect.stringMatching(/^Message created from API \(submitted over SMTP\) for 2 recipients/),
+      };
+      expect(doors).toEqual([
+        smtp,
+        smtp,
+        {
+          source: "API",
+          submittedVia: "api",
+          created: expect.stringMatching(/^Message created from API for 2 recipients/),
+        },
+      ]);
     },
   );
 });

@@ -5,7 +5,7 @@ import { apiKeys, users } from "@/db/schema";
 import type { AuditEventRow } from "./list-audit-events";
 
 /**
- * Who each entry's actor is, in words, for the dashboard's audit log (docs/audit.md#actors): a user by name and email
+ * Who each entry's actor is, in words, for the dashboard's audit log (docs/audit.md#an-entry): a user by name and email
  * as they are now, an API key by its name, the system as "Postwerk". An entry written without a label (a use case
  * that knew only the user's id) would otherwise show a bare `usr_…`. Two lookups a page, whatever its length.
  */

@@ -27,7 +27,7 @@ export async function resendMessageAction(_previous: FormState, form: FormData):
     values,
     run: async ({ messageId }, { workspace, user }) => {
       const started = performance.now();
-      const { message } = await resendMessage({ workspaceId: workspace.id, messageId });
+      const { message } = await resendMessage({ workspaceId: workspace.id, messageId, submittedVia: "dashboard" });
       recordActivity({
         workspaceId: workspace.id,
         apiKeyId: null,

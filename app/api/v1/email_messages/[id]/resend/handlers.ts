@@ -17,6 +17,7 @@ export const POST = withApiKey<{ id: string }>(
       sandbox: false,
       metaId,
       allowedSenders: principal.allowedSenders,
+      submittedVia: "api",
     });
     return replayed
       ? ok(serializeMessage(message), { "idempotent-replayed": "true" })
