@@ -85,6 +85,7 @@ describe("listDashboardMessages", () => {
       sandbox: false,
       to: ["Ada <ada@example.org>"],
       subject: "Hello",
+      tags: [],
       templateId: null,
       metaId: "order-1",
       createdAt: at(2),
