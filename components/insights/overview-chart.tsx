@@ -39,9 +39,15 @@ export function OverviewChart({ days }: { days: OverviewDay[] }) {
           style={{ width: "100%", height: "100%" }}
           margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
         >
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis dataKey="date" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} />
+          {/* Palette variables, so the grid and ticks follow dark mode (app/palette.css). */}
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--color-slate-200)" />
+          <XAxis dataKey="date" tick={{ fontSize: 12, fill: "var(--color-slate-500)" }} tickLine={false} />
+          <YAxis
+            allowDecimals={false}
+            tick={{ fontSize: 12, fill: "var(--color-slate-500)" }}
+            tickLine={false}
+            axisLine={false}
+          />
           <Tooltip />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {OVERVIEW_METRICS.map((metric) => (

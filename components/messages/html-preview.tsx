@@ -31,7 +31,7 @@ export function HtmlPreview({ html, title }: { html: string; title: string }) {
           srcDoc={html}
           referrerPolicy="no-referrer"
           data-width={width}
-          className={`mx-auto block h-[32rem] rounded border border-slate-200 bg-white ${WIDTHS[width].frame}`}
+          className={`fixed-palette mx-auto block h-[32rem] rounded border border-slate-200 bg-white ${WIDTHS[width].frame}`}
         />
       </div>
     </div>

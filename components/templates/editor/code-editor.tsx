@@ -180,5 +180,5 @@ export function CodeEditor({
     },
   }));
 
-  return <div ref={host} className="overflow-hidden rounded-md border border-slate-300" />;
+  return <div ref={host} className="fixed-palette overflow-hidden rounded-md border border-slate-300" />;
 }

@@ -50,7 +50,7 @@ export function PreviewFrame({ html, title }: { html: string; title: string }) {
           referrerPolicy="no-referrer"
           data-width={width}
           data-frame-px={framePx}
-          className="mx-auto block border border-slate-200 bg-white"
+          className="fixed-palette mx-auto block border border-slate-200 bg-white"
           style={{
             width: framePx,
             height: FRAME_HEIGHT,

@@ -15,7 +15,7 @@ export function EmailThumbnail({ html, title }: { html: string; title: string })
           srcDoc={html}
           tabIndex={-1}
           referrerPolicy="no-referrer"
-          className="h-[600px] w-[600px] origin-top-left scale-[0.4] border-0 bg-white"
+          className="fixed-palette h-[600px] w-[600px] origin-top-left scale-[0.4] border-0 bg-white"
         />
       </div>
     </div>
