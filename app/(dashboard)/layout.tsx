@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { connection } from "next/server";
-import { Logo } from "@/components/dashboard/logo";
 import { QueryProvider } from "@/components/providers/query-provider";
-import { NavLinks, type NavItem } from "@/components/dashboard/nav-links";
+import { type NavItem } from "@/components/dashboard/nav-links";
+import { SectionsNav } from "@/components/dashboard/sections-nav";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { hasRole, type Role } from "@/lib/foundation/access/roles.shared";
@@ -37,19 +37,14 @@ function navFor(role: Role): NavItem[] {
   return hasRole(role, "ADMIN") ? [...NAV, ...ADMIN_NAV] : NAV;
 }
 
-/** The signed-in shell: sections on the left (a scrolling row on phones), workspace and account on top. */
+/** The signed-in shell: sections on the left (behind a Menu button on phones), workspace and account on top. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   await connection();
   const { user, workspace, workspaces, role } = await requireDashboard();
   return (
     <div className="lg:flex">
-      <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:h-screen lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">
-        <div className="flex h-14 items-center px-4">
-          <Logo />
-        </div>
-        <nav aria-label="Sections" className="px-2 pb-2 lg:pb-4">
-          <NavLinks items={navFor(role)} />
-        </nav>
+      <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:h-screen lg:w-60 lg:shrink-0 lg:overflow-y-auto lg:border-r lg:border-b-0">
+        <SectionsNav items={navFor(role)} />
       </aside>
       <div className="min-w-0 flex-1">
         <header className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-2 sm:px-6">

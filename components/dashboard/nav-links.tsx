@@ -12,16 +12,16 @@ export interface NavItem {
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
   return (
-    <ul className="flex gap-1 overflow-x-auto lg:flex-col lg:overflow-visible">
+    <ul className="grid grid-cols-2 gap-1 sm:grid-cols-3 lg:flex lg:flex-col">
       {items.map((item) => {
         const current =
           item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
-          <li key={item.href} className="shrink-0">
+          <li key={item.href}>
             <Link
               href={item.href}
               aria-current={current ? "page" : undefined}
-              className={`block rounded-md px-3 py-1.5 text-sm whitespace-nowrap ${
+              className={`block rounded-md px-3 py-1.5 text-sm ${
                 current ? "bg-indigo-50 font-semibold text-indigo-700" : "text-slate-700 hover:bg-slate-100"
               }`}
             >

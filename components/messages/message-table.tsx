@@ -89,7 +89,7 @@ export function MessageTable({
             <Td className="max-w-56 truncate text-slate-700" title={row.to.join(", ")}>
               {recipients(row.to)}
             </Td>
-            <Td className="max-w-80 min-w-48">
+            <Td className="max-w-60 min-w-48 2xl:max-w-80">
               <Link href={`/emails/${row.id}`} className="block truncate font-medium text-indigo-700 hover:underline">
                 {row.subject || (row.erased || row.status === "DELETED" ? "(content erased)" : "(no subject)")}
               </Link>
@@ -110,7 +110,7 @@ export function MessageTable({
                 </div>
               ) : null}
             </Td>
-            <Td className="whitespace-nowrap text-slate-600">
+            <Td className="text-slate-600">
               <Timestamp value={row.createdAt} />
             </Td>
           </tr>

@@ -1,9 +1,13 @@
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
-/** The dashboard's table frame: scrolls sideways on narrow screens instead of squeezing columns. */
+/**
+ * The dashboard's table frame: scrolls sideways on narrow screens instead of squeezing columns. It is
+ * `relative` so that absolutely placed content (a visually hidden label) is clipped with the rest
+ * instead of widening the page.
+ */
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table aria-label={label} className="w-full text-left text-sm">
         {children}
       </table>

@@ -64,10 +64,10 @@ export default async function ApiKeysPage() {
                 <Td className="text-xs">
                   <KeyRestrictions apiKey={key} />
                 </Td>
-                <Td className="whitespace-nowrap">
+                <Td>
                   <Timestamp value={key.createdAt} />
                 </Td>
-                <Td className="whitespace-nowrap">
+                <Td>
                   {key.lastUsedAt ? (
                     <Timestamp value={key.lastUsedAt} />
                   ) : (
