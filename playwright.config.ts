@@ -1,6 +1,6 @@
 import "./server/check-node.mjs"; // first: a clear error on an unsupported Node
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, E2E_DATA_DIR, E2E_OWNER_STATE, E2E_PORT, E2E_SEED_API_KEY } from "./e2e/fixtures";
+import { E2E_BASE_URL, E2E_DATA_DIR, E2E_OWNER_STATE, E2E_PORT, E2E_SEED_API_KEY, E2E_SMTP_PORT } from "./e2e/fixtures";
 
 const CI = Boolean(process.env.CI);
 
@@ -75,6 +75,10 @@ export default defineConfig({
       // e2e/ui/webhooks.spec.ts delivers to a receiver it runs on loopback, over plain HTTP.
       WEBHOOKS_ALLOW_PRIVATE: "true",
       WEBHOOKS_ALLOW_HTTP: "true",
+      // e2e/ui/wording.spec.ts submits a message over SMTP, from this host only (no TLS certificate here).
+      SMTP_SUBMISSION_PORT: String(E2E_SMTP_PORT),
+      SMTP_SUBMISSION_HOST: "127.0.0.1",
+      SMTP_ALLOW_INSECURE_AUTH: "true",
     },
   },
 });
