@@ -28,7 +28,7 @@ export type DeliveryTone = "good" | "bad" | "neutral" | "waiting";
 
 /**
  * The columns the state is read from: the timeline's first/last timestamps (lib/records/timeline/effects.ts moves
- * them) and the status. `handedOverAt` is optional: a list that does not read it says Queued for Sending.
+ * them) and the status. `handedOverAt` is optional: a read without it says Queued for Sending.
  */
 export interface DeliveryFacts {
   status: MessageStatus;

@@ -101,6 +101,7 @@ describe("listDashboardMessages", () => {
       erroredAt: null,
       lastSuppressedAt: null,
       lastUnsubscribedAt: null,
+      handedOverAt: null,
     });
     expect(await listTemplateChoices(workspace.id)).toEqual([{ id: template.id, name: "Welcome" }]);
     expect(await listTemplateChoices(other.id)).toEqual([]);

@@ -65,6 +65,7 @@ export async function listDashboardMessages(workspaceId: string, query: MessageL
         erroredAt: row.erroredAt,
         lastSuppressedAt: row.lastSuppressedAt,
         lastUnsubscribedAt: row.lastUnsubscribedAt,
+        handedOverAt: row.handedOverAt,
       };
     });
     return {

@@ -8,14 +8,16 @@ import type { MessageListQuery } from "./message-list-query";
 import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";
 
 const m = emailMessages;
-/** The API's columns, and the three the dashboard's Emails table adds: no body, attachment or header. */
+/** The API's columns, and the ones the dashboard's Emails table adds: no body, attachment or header. */
 const LIST_COLUMNS = {
   ...MESSAGE_API_COLUMNS,
   sandbox: m.sandbox,
   contentPurgedAt: m.contentPurgedAt,
   submittedVia: m.submittedVia,
+  handedOverAt: m.handedOverAt,
 };
-type ListRow = ApiMessageRow & Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt" | "submittedVia">;
+type ListRow = ApiMessageRow &
+  Pick<typeof m.$inferSelect, "sandbox" | "contentPurgedAt" | "submittedVia" | "handedOverAt">;
 
 /**
  * Newest first, keyset cursors both ways (docs/api.md#decided-listing-messages): every query walks an index, so a page
