@@ -93,7 +93,7 @@ export function DeliveryLog({
         <TBody>
           {deliveries.map((delivery) => (
             <tr key={delivery.id} data-testid="delivery-row" data-event-type={delivery.eventType}>
-              <Td className="whitespace-nowrap">
+              <Td>
                 <Link
                   href={`/webhooks/${endpointId}/deliveries/${delivery.id}`}
                   className="text-indigo-600 hover:underline"
@@ -124,7 +124,7 @@ export function DeliveryLog({
                   lastError={delivery.lastError}
                 />
               </Td>
-              <Td className="whitespace-nowrap">
+              <Td>
                 {delivery.nextAttemptAt ? (
                   <Timestamp value={new Date(delivery.nextAttemptAt)} />
                 ) : (
