@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { describeBehind, passStoredTransactionIds } from "@/db/transaction-ids";
 
 /**
  * The rows of every table of the public schema, and how to load them back: what the upgrade fixture
@@ -76,29 +77,13 @@ export async function loadRows(db: Db, rows: Rows): Promise<void> {
 }
 
 /**
- * The rows hold transaction ids of the database they came from (webhook_events.tx_id, written by
- * `pg_current_xact_id()`, and the fan-out's cursor): the event feed and the webhook fan-out only
- * read events of transactions older than every running one. A fresh database starts below those
- * ids, so it spends transaction ids until it has passed them, as the release's own database had.
+ * The rows hold transaction ids of the database they came from (webhook_events.tx_id and the
+ * fan-out's cursor): a fresh database starts below them, so it spends ids until it has passed them,
+ * as the release's own database had (db/transaction-ids.ts, the same step as `db restore`'s).
  */
 async function passTransactionIds(db: Db): Promise<void> {
-  const columns = rowsOf<{ table_name: string }>(
-    await db.execute(
-      sql`select table_name from information_schema.columns where table_schema = 'public' and column_name = 'tx_id'`,
-    ),
-  );
-  let highest = 0;
-  for (const { table_name: table } of columns) {
-    const [row] = rowsOf<{ value: string | null }>(
-      await db.execute(sql`select max(tx_id)::text as value from ${sql.identifier(table)}`),
-    );
-    highest = Math.max(highest, Number(row.value ?? 0));
-  }
-  for (let spent = 0; ; spent++) {
-    const [row] = rowsOf<{ value: string }>(await db.execute(sql`select pg_current_xact_id()::text as value`));
-    if (Number(row.value) > highest) return;
-    if (spent > 100_000) throw new Error(`the database's transaction ids stay below ${highest}`);
-  }
+  const result = await passStoredTransactionIds(db);
+  if (result.outcome === "behind") throw new Error(describeBehind(result.horizon));
 }
 
 /** The row's columns the table lets one write (never a generated column). */

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, getDbHandle } from "@/db/client";
 import { pendingMigrations } from "@/db/migrate";
+import { describeBehind, idsBehind, readTransactionHorizon } from "@/db/transaction-ids";
 import { env } from "@/lib/foundation/env";
 import { errorFields, log } from "@/lib/foundation/log";
 import { processSingleton } from "@/lib/foundation/process-singleton";
@@ -61,6 +62,11 @@ const CHECKS: Record<string, () => Promise<void | "skip">> = {
   async migrations() {
     const pending = await pendingMigrations(await getDbHandle());
     if (pending.length > 0) throw new CheckFailure(`${pending.length} committed migration(s) not applied`);
+  },
+  // Rows restored onto a new PostgreSQL cluster hold ids it has not reached: webhooks and the feed wait (docs/backups.md).
+  async transactionIds() {
+    const horizon = await readTransactionHorizon(await getDb());
+    if (idsBehind(horizon) > 0) throw new CheckFailure(describeBehind(horizon));
   },
   async queue() {
     // Through pg-boss's own connection (its own pool on PostgreSQL), not the application's.

@@ -4,7 +4,8 @@ import { integer, pgSchema } from "drizzle-orm/pg-core";
 import { getDbHandle, type DbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { env } from "@/lib/foundation/env";
-import { backupDatabase, restoreDatabase, type BackupResult } from "../backup";
+import { AppError } from "@/lib/foundation/errors";
+import { backupDatabase, restoreDatabase, type BackupResult, type TransactionIdsReport } from "../backup";
 import { emit, flag, leadingArgument, parseFlags, type CliCommand } from "../io";
 
 /** drizzle-kit's journal of applied migrations (read only, to report what `db migrate` did). */
@@ -53,10 +54,22 @@ export const dbCommands: Record<string, CliCommand> = {
         result.pendingMigrations > 0
           ? `The backup is ${result.pendingMigrations} migration(s) behind; the server applies them at boot (or: npm run cli -- db migrate).`
           : "The restored database opens and is up to date with this version's migrations.",
+        ...transactionIdLines(result.transactionIds),
       ]);
+      // The data is back either way; the exit code says the service would not yet deliver webhooks.
+      if (result.transactionIds?.remedy)
+        throw new AppError("CONFLICT", `Restored, but ${result.transactionIds.remedy}.`);
     },
   },
 };
+
+function transactionIdLines(report: TransactionIdsReport | undefined): string[] {
+  if (!report || report.spent === 0) return [];
+  return [
+    `This PostgreSQL cluster's transaction ids were ${report.spent} behind the restored rows' (up to ${report.stored}; ` +
+      `its next was ${report.next}): spent ${report.spent} so webhooks and the event feed carry on.`,
+  ];
+}
 
 function describeResult(result: BackupResult, preposition: "to" | "from"): string {
   const where = result.driver === "pglite" ? "the embedded database" : "the PostgreSQL database";
