@@ -24,14 +24,14 @@ test("tags: chips in the list and on the message, the Tags filter adds and drops
   const rows = page.getByTestId("email-row");
 
   await page.goto("/emails");
-  await page.getByLabel("Tags").fill(pro);
+  await page.getByRole("textbox", { name: "Tags" }).fill(pro);
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0).getByTestId("tag-chips")).toContainText(eu);
 
   // The tag in force is a checked chip; one more narrows to messages with both.
   await expect(page.getByRole("checkbox", { name: `Filter by ${pro}` })).toBeChecked();
-  await page.getByLabel("Tags").fill(eu);
+  await page.getByRole("textbox", { name: "Tags" }).fill(eu);
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.nth(0)).toHaveAttribute("data-id", both);
