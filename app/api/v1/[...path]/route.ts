@@ -1,6 +1,6 @@
 import { apiRouter } from "../../routes";
 
-// Every path under /api/v1 (and /v1, rewritten here by next.config.ts) goes through the one route
+// Every path under /api/v1 (and /v1, rewritten here by next.config.mjs) goes through the one route
 // table (app/api/routes.ts); answers are built per request, never at build time.
 export const dynamic = "force-dynamic";
 
