@@ -206,6 +206,13 @@ const envSchema = z
     }
   });
 
+/** Every setting with its default (undefined: none), for the checks that the Dockerfile and compose.yaml set only real ones. */
+export function settingDefaults(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(envSchema.shape).map(([name, schema]) => [name, schema.safeParse(undefined).data]),
+  );
+}
+
 export type Env = z.infer<typeof envSchema> & { APP_URL: string; AUTH_SECRET: string; DATA_DIR: string };
 
 let cached: Env | undefined;

@@ -1,0 +1,265 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/lib/testing/wait-for";
+import { composeCommands } from "./deployment-files";
+
+/**
+ * The production artefact (scripts/assemble-artefact.mjs, what the Dockerfile's runtime stage copies),
+ * assembled into an empty folder outside the repository, so nothing resolves from the repository's
+ * node_modules, and run as compose.yaml runs it on a fresh PostgreSQL database: the migration step,
+ * the HTTP server with RUN_WORKER=false, a worker, the SMTP submission and bounce listeners, each a
+ * plain `node` process. It builds first when the build is older than the sources, and fails, never
+ * skips: no PostgreSQL, no build, no pass.
+ */
+const root = path.resolve(import.meta.dirname, "..");
+const KEY = "key_ARTEFACT00000000:artefact-secret-artefact-secret-artefact";
+const AUTH = `Basic ${Buffer.from(KEY).toString("base64")}`;
+// The suite's PostgreSQL server when it runs on one, else TEST_DATABASE_URL's (npm run test:unit:pg, .ci/run) or the local one.
+const serverUrl = new URL(
+  process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
+);
+
+let artefact = "";
+let dataDir = "";
+let database: { url: string; drop: () => Promise<void> } | undefined;
+const running: Array<{ name: string; child: ChildProcess; output: string[] }> = [];
+const ports = { http: 0, workerHealth: 0, smtp: 0, inbound: 0, inboundHealth: 0 };
+
+beforeAll(async () => {
+  artefact = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-artefact-"));
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-artefact-data-"));
+  fs.rmdirSync(artefact); // the assembler wants a missing or empty folder: it refuses to mix with leftovers
+  const started = performance.now();
+  const assembled = spawnSync(process.execPath, ["scripts/assemble-artefact.mjs", "--build-if-stale", artefact], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    timeout: 560_000,
+  });
+  if (assembled.status !== 0) throw new Error(`assembling the artefact failed (exit ${assembled.status})`);
+  const size = spawnSync("du", ["-sh", artefact], { encoding: "utf8" }).stdout.split("\t")[0];
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`artefact: ${size} in ${artefact} (built if stale and assembled in ${seconds} s)`);
+  database = await createDatabase();
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+}, 600_000);
+
+afterAll(async () => {
+  await Promise.all(running.map(({ child }) => stop(child)));
+  await database?.drop();
+  for (const dir of [artefact, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+/** A database of its own on the test's PostgreSQL server, dropped afterwards. */
+async function createDatabase() {
+  const name = `postwerk_artefact_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+  const adminUrl = new URL(serverUrl);
+  adminUrl.pathname = "/postgres";
+  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** Only what a deployment sets: no NODE_OPTIONS, NODE_PATH or Vitest settings leak in from the test run. */
+function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: database!.url,
+    AUTH_SECRET: "artefact-test-secret-artefact-test-secret",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    ...extra,
+  };
+}
+
+/** Starts `node ARGS` in the artefact, keeping its output for the failure message. */
+function start(name: string, args: string[], extra: Record<string, string>) {
+  const child = spawn(process.execPath, args, { cwd: artefact, env: environment(extra), stdio: "pipe" });
+  const output: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => output.push(String(chunk)));
+  running.push({ name, child, output });
+  return { child, output };
+}
+
+/** Runs `node ARGS` in the artefact to completion. */
+function runInArtefact(args: string[], extra: Record<string, string> = {}) {
+  return spawnSync(process.execPath, args, {
+    cwd: artefact,
+    env: environment(extra),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+}
+
+async function untilAnswers(name: string, url: string, child: ChildProcess, output: string[]) {
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output.join("")}`);
+      return fetch(url).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+    },
+    { what: `${name} to answer ${url}`, timeout: 120_000, every: 100 },
+  );
+}
+
+/** The first line an SMTP server sends. */
+function smtpBanner(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no SMTP greeting on port ${port} within 10 s`)));
+    socket.once("data", (chunk) => {
+      socket.end("QUIT\r\n");
+      resolve(String(chunk).split("\r\n")[0]);
+    });
+    socket.once("error", reject);
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+describe("the production artefact", () => {
+  it("lives outside the repository and carries none of its development packages", () => {
+    expect(path.relative(root, artefact).startsWith("..")).toBe(true);
+    for (const part of ["server/server.mjs", "dist/cli.mjs", "db/migrations/meta/_journal.json", ".next/static"])
+      expect(fs.existsSync(path.join(artefact, part)), part).toBe(true);
+    // Nothing of the repository's node_modules is reachable from here: tsx and TypeScript are not there.
+    const probe = runInArtefact(["--input-type=module", "-e", "await import('tsx')"]);
+    expect(probe.status).not.toBe(0);
+    expect(probe.stderr).toMatch(/Cannot find package 'tsx'/);
+  });
+
+  it("loads every package the process bundles keep external from its own node_modules", () => {
+    const externals = JSON.parse(fs.readFileSync(path.join(artefact, "dist", "externals.json"), "utf8")) as string[];
+    expect(externals).toContain("@electric-sql/pglite");
+    const loaded = runInArtefact([
+      "--input-type=module",
+      "-e",
+      `for (const name of ${JSON.stringify(externals)}) await import(name); console.log("loaded")`,
+    ]);
+    expect(loaded.stderr).toBe("");
+    expect(loaded.stdout.trim()).toBe("loaded");
+  });
+
+  it("runs compose.yaml's commands: the CLI migrates, the app, a worker and both listeners answer", async () => {
+    const version = runInArtefact(["dist/cli.mjs", "--version"]);
+    const packageJson = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    expect(version.stdout.trim()).toBe(packageJson.version);
+    // compose.yaml's own commands, so a renamed file fails here as it would in the container.
+    const commands = composeCommands();
+    for (const command of Object.values(commands))
+      expect(fs.existsSync(path.join(artefact, command[1])), command[1]).toBe(true);
+    const migrated = runInArtefact(commands.migrate.slice(1));
+    expect(migrated.status, migrated.stderr).toBe(0);
+
+    const app = start("the app", [...commands.app.slice(1), "--hostname", "127.0.0.1", "--port", String(ports.http)], {
+      RUN_WORKER: "false",
+      SEED_API_KEY: KEY,
+      SEED_DEMO: "true",
+    });
+    const worker = start("the worker", commands.worker.slice(1), { WORKER_HEALTH_PORT: String(ports.workerHealth) });
+    const smtp = start("the SMTP submission listener", commands.smtp.slice(1), {
+      SMTP_SUBMISSION_PORT: String(ports.smtp),
+      SMTP_SUBMISSION_HOST: "127.0.0.1",
+      SMTP_ALLOW_INSECURE_AUTH: "true",
+    });
+    const inbound = start("the bounce listener", commands.inbound.slice(1), {
+      SMTP_INBOUND_PORT: String(ports.inbound),
+      SMTP_INBOUND_HOST: "127.0.0.1",
+      BOUNCE_DOMAIN: "bounces.artefact.test",
+      INBOUND_HEALTH_PORT: String(ports.inboundHealth),
+    });
+    await untilAnswers("the app", `http://127.0.0.1:${ports.http}/api/health/ready`, app.child, app.output);
+    await untilAnswers(
+      "the worker",
+      `http://127.0.0.1:${ports.workerHealth}/health/ready`,
+      worker.child,
+      worker.output,
+    );
+    await untilAnswers(
+      "the bounce listener",
+      `http://127.0.0.1:${ports.inboundHealth}/health/ready`,
+      inbound.child,
+      inbound.output,
+    );
+    const smtpGreeting = await waitFor(
+      async () => {
+        if (smtp.child.exitCode !== null)
+          throw new Error(`it exited with ${smtp.child.exitCode}:\n${smtp.output.join("")}`);
+        return smtpBanner(ports.smtp).catch(() => "");
+      },
+      { what: "the SMTP submission listener's greeting", timeout: 120_000, every: 100 },
+    );
+    expect(smtpGreeting).toMatch(/^220 /);
+    expect(await smtpBanner(ports.inbound)).toMatch(/^220 /);
+
+    const sent = await fetch(`http://127.0.0.1:${ports.http}/v1/email_messages`, {
+      method: "POST",
+      headers: { authorization: AUTH, "content-type": "application/json" },
+      body: JSON.stringify({
+        from: "Postwerk <test@postwerk.test>",
+        to: "delivered@simulator.postwerk.test",
+        subject: "From the artefact",
+        bodyHtml: "<p>Hello from the artefact</p>",
+      }),
+    });
+    const { data: message } = (await sent.json()) as { data: { id: string } };
+    expect(sent.status, JSON.stringify(message)).toBe(201);
+    // The app runs no worker: the worker process delivers, then the simulator reports DELIVERED.
+    const read = (suffix = "") =>
+      fetch(`http://127.0.0.1:${ports.http}/v1/email_messages/${message.id}${suffix}`, {
+        headers: { authorization: AUTH },
+      });
+    const delivered = await waitFor(
+      async () => {
+        const { data } = (await (await read()).json()) as { data: { deliveredAt: string | null } };
+        return data.deliveredAt !== null && data;
+      },
+      { what: `message ${message.id} to be delivered`, timeout: 60_000, every: 200 },
+    ).catch((error: Error) => {
+      throw new Error(
+        `${error.message}\nworker output:\n${worker.output.join("")}\napp output:\n${app.output.join("")}`,
+      );
+    });
+    expect(delivered).toMatchObject({ status: "SUCCEEDED", deliveredAt: expect.any(String) });
+    const { data: events } = (await (await read("/events")).json()) as { data: Array<{ code: string }> };
+    expect(events.map((event) => event.code)).toEqual(
+      expect.arrayContaining(["EMAIL_MESSAGE_SENT_PROVIDER_EVENT", "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT"]),
+    );
+  }, 240_000);
+});
