@@ -126,3 +126,28 @@ describe("compose.yaml", () => {
     }
   });
 });
+
+describe("the systemd units (deploy/systemd)", () => {
+  const folder = path.join(root, "deploy", "systemd");
+  const units = fs.readdirSync(folder).filter((file) => file.endsWith(".service"));
+
+  it("run each process of the artefact with Node, setting only known settings", () => {
+    const started = new Set<string>();
+    for (const unit of units) {
+      const lines = fs.readFileSync(path.join(folder, unit), "utf8").split("\n");
+      const exec = lines.find((line) => line.startsWith("ExecStart="))!;
+      const file = /\/usr\/bin\/node ([^\s']+)/.exec(exec)?.[1] ?? "";
+      expect(inArtefact(file), `${unit}: ${file}`).toBe(true);
+      started.add(file);
+      const assignments = lines
+        .filter((line) => line.startsWith("Environment="))
+        .flatMap((line) => line.slice("Environment=".length).split(/\s+/));
+      const inline = [...exec.matchAll(/\b([A-Z][A-Z0-9_]+)=/g)].map((match) => `${match[1]}=`);
+      for (const assignment of [...assignments, ...inline]) {
+        const name = assignment.split("=")[0];
+        expect(name in defaults, `${unit}: ${name} is not a setting of lib/foundation/env.ts`).toBe(true);
+      }
+    }
+    expect(started).toEqual(new Set(["server/server.mjs", "dist/worker.mjs", "dist/smtp.mjs", "dist/inbound.mjs"]));
+  });
+});
