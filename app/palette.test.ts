@@ -25,13 +25,13 @@ function scalesUsed(): Set<string> {
   return scales;
 }
 
-/** The scales a CSS block sets a full 50–950 range of. */
+/** The scales a CSS block sets a full 50–950 range of (a shade set again, as ::backdrop does, counts once). */
 function scalesIn(block: string): Set<string> {
-  const shades = new Map<string, number>();
-  for (const match of block.matchAll(/--color-([a-z]+)-(?:50|[1-9]00|950):/g)) {
-    shades.set(match[1], (shades.get(match[1]) ?? 0) + 1);
+  const shades = new Map<string, Set<string>>();
+  for (const match of block.matchAll(/--color-([a-z]+)-(50|[1-9]00|950):/g)) {
+    shades.set(match[1], (shades.get(match[1]) ?? new Set()).add(match[2]));
   }
-  return new Set([...shades].filter(([, count]) => count === 11).map(([scale]) => scale));
+  return new Set([...shades].filter(([, set]) => set.size === 11).map(([scale]) => scale));
 }
 
 describe("the dark palette", () => {
