@@ -1,8 +1,10 @@
+import fs from "node:fs";
 import postgres from "postgres";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { openPglite, openPostgres, type DbHandle } from "@/db/client";
+import { assembleReleasedMigrations } from "./released-migrations";
 
 /**
  * The upgrade test's database: empty, not the harness's migrated copy (lib/testing/setup-db.ts).
@@ -35,8 +37,16 @@ export async function openEmptyDatabase(): Promise<{ handle: DbHandle; drop(): P
   };
 }
 
-/** A release's own migrations, applied as that release's `migrateDatabase` applied them (drizzle's migrator). */
-export async function applyMigrationsFrom(handle: DbHandle, migrationsFolder: string): Promise<void> {
-  if (handle.driver === "pglite") await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
-  else await migratePostgres(handle.db, { migrationsFolder });
+/**
+ * A release's own migrations (its manifest's files, taken from HEAD after checking their hashes),
+ * applied as that release's `migrateDatabase` applied them (drizzle's migrator).
+ */
+export async function applyMigrationsFrom(handle: DbHandle, release: string): Promise<void> {
+  const migrationsFolder = assembleReleasedMigrations(release);
+  try {
+    if (handle.driver === "pglite") await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
+    else await migratePostgres(handle.db, { migrationsFolder });
+  } finally {
+    fs.rmSync(migrationsFolder, { recursive: true, force: true });
+  }
 }

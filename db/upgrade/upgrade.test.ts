@@ -56,7 +56,7 @@ describe.each(releases)("upgrading from %s to HEAD", (release) => {
     // The release sealed its webhook secrets with a key derived from this AUTH_SECRET.
     useSettings({ AUTH_SECRET: credentials.authSecret });
     database = await openEmptyDatabase();
-    await applyMigrationsFrom(database.handle, path.join(folder, "migrations"));
+    await applyMigrationsFrom(database.handle, release);
     await loadRows(database.handle.db, releaseRows);
     installDbHandle(database.handle);
     await migrateDatabase(database.handle);

@@ -2,13 +2,14 @@
  * Makes the upgrade fixture of the release it runs in (docs/upgrading.md#cutting-a-release): boots
  * that release on a fresh embedded database, writes a small dataset through its API
  * (write-data.ts), lets its worker deliver it, then saves what db/upgrade/upgrade.test.ts needs to
- * prove a later release keeps it: the release's migrations, every row, the answers of its API GETs,
+ * prove a later release keeps it: the release's migrations (its journal and each file's sha256), every row, the answers of its API GETs,
  * and the credentials to call it again.
  *
  *   npx tsx --conditions=react-server scripts/upgrade-fixture/make.ts db/upgrade/v0.1.0
  *
  * Run it in a checkout of the release's tag (copy this folder in when the tag predates it).
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -94,12 +95,8 @@ function saveFixture(fixture: {
   credentials: unknown;
 }) {
   fs.rmSync(outDir, { recursive: true, force: true });
-  const migrations = path.join(outDir, "migrations");
-  fs.mkdirSync(path.join(migrations, "meta"), { recursive: true });
-  const source = path.join(process.cwd(), "db", "migrations");
-  for (const name of fs.readdirSync(source).filter((file) => file.endsWith(".sql")))
-    fs.copyFileSync(path.join(source, name), path.join(migrations, name));
-  fs.copyFileSync(path.join(source, "meta", "_journal.json"), path.join(migrations, "meta", "_journal.json"));
+  fs.mkdirSync(outDir, { recursive: true });
+  writeMigrationsManifest();
   fs.writeFileSync(path.join(outDir, "rows.json"), formatRows(fixture.rows as never));
   const answerLines = Object.entries(fixture.answers).map(
     ([key, answer]) => `  ${JSON.stringify(key)}: ${JSON.stringify(answer)}`,
@@ -111,4 +108,19 @@ function saveFixture(fixture: {
     `${JSON.stringify({ ...release, ...(fixture.credentials as object) }, null, 2)}\n`,
   );
   process.stdout.write(`Wrote the upgrade fixture of ${VERSION} to ${outDir}\n`);
+}
+
+/**
+ * The release's migrations, not copied: its journal and each SQL file's sha256. The upgrade test
+ * takes the files from the later checkout's db/migrations, which must still match (append-only).
+ */
+function writeMigrationsManifest() {
+  const source = path.join(process.cwd(), "db", "migrations");
+  const journal = JSON.parse(fs.readFileSync(path.join(source, "meta", "_journal.json"), "utf8"));
+  const sha256: Record<string, string> = {};
+  for (const { tag } of journal.entries as Array<{ tag: string }>)
+    sha256[`${tag}.sql`] = createHash("sha256")
+      .update(fs.readFileSync(path.join(source, `${tag}.sql`)))
+      .digest("hex");
+  fs.writeFileSync(path.join(outDir, "migrations.json"), `${JSON.stringify({ journal, sha256 }, null, 2)}\n`);
 }

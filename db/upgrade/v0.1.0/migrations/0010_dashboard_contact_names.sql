@@ -1,1 +1,0 @@
-CREATE INDEX "contacts_workspace_name_idx" ON "contacts" USING btree ("workspace_id",lower("name") text_pattern_ops);
