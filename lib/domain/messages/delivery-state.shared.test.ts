@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DELIVERY_STATES, deliveryState, type DeliveryFacts } from "./delivery-state.shared";
+import { NOTHING_RECORDED_YET } from "./testing";
 
 const at = new Date("2026-11-28T12:00:00Z");
 
@@ -8,16 +9,7 @@ function facts(overrides: Partial<DeliveryFacts> = {}): DeliveryFacts {
   return {
     status: "PENDING",
     sandbox: false,
-    scheduledAt: null,
-    sentAt: null,
-    deliveredAt: null,
-    firstOpenedAt: null,
-    firstClickedAt: null,
-    firstBouncedAt: null,
-    firstComplainedAt: null,
-    erroredAt: null,
-    lastSuppressedAt: null,
-    lastUnsubscribedAt: null,
+    ...NOTHING_RECORDED_YET,
     ...overrides,
   };
 }

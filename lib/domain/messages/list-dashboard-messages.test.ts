@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { parseEmailListSearch } from "./email-list-search";
 import { countNewerMessages, listDashboardMessages, listTemplateChoices } from "./list-dashboard-messages";
+import { NOTHING_RECORDED_YET } from "./testing";
 
 const at = (day: number, second = 0) => new Date(Date.UTC(2026, 0, day, 12, 0, second));
 const search = (query: Record<string, string>) => new URLSearchParams(query);
@@ -89,19 +90,9 @@ describe("listDashboardMessages", () => {
       templateId: null,
       metaId: "order-1",
       createdAt: at(2),
-      scheduledAt: null,
       erased: false,
-      // The timeline's columns, for its delivery state (delivery-state.test.ts): nothing recorded yet.
-      sentAt: null,
-      deliveredAt: null,
-      firstOpenedAt: null,
-      firstClickedAt: null,
-      firstBouncedAt: null,
-      firstComplainedAt: null,
-      erroredAt: null,
-      lastSuppressedAt: null,
-      lastUnsubscribedAt: null,
-      handedOverAt: null,
+      // The timeline's columns, for its delivery state: nothing recorded yet.
+      ...NOTHING_RECORDED_YET,
     });
     expect(await listTemplateChoices(workspace.id)).toEqual([{ id: template.id, name: "Welcome" }]);
     expect(await listTemplateChoices(other.id)).toEqual([]);

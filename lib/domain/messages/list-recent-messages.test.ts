@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { listRecentMessages } from "./list-recent-messages";
+import { NOTHING_RECORDED_YET } from "./testing";
 
 const insertMessage = (workspaceId: string, subject: string, createdAt: Date) =>
   insertTestMessage(workspaceId, { subject, createdAt });
@@ -27,18 +28,8 @@ describe("listRecentMessages", () => {
       subject: "tie b",
       templateId: null,
       createdAt: t(2),
-      // The timeline's columns, for its delivery state (delivery-state.test.ts): nothing recorded yet.
-      scheduledAt: null,
-      sentAt: null,
-      deliveredAt: null,
-      firstOpenedAt: null,
-      firstClickedAt: null,
-      firstBouncedAt: null,
-      firstComplainedAt: null,
-      erroredAt: null,
-      lastSuppressedAt: null,
-      lastUnsubscribedAt: null,
-      handedOverAt: null,
+      // The timeline's columns, for its delivery state: nothing recorded yet.
+      ...NOTHING_RECORDED_YET,
     });
   });
 
