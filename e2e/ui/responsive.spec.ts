@@ -143,18 +143,19 @@ async function colours(page: Page): Promise<{ background: number; headingContras
   });
 }
 
+/** Soft checks: one run lists every page that fails, not only the first. */
 async function checkPage(page: Page, path: string, scheme: "light" | "dark", wide: boolean) {
   await page.goto(path);
   await expect(page.locator("h1").first(), path).toBeVisible();
   // Lists fill in from the client; give them a moment, without failing on a page that keeps polling.
   await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => {});
   const measured = await overflow(page);
-  expect(measured.page, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
-  if (wide) expect(measured.tables, `${path}: tables wider than their frame`).toEqual([]);
+  expect.soft(measured.page, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+  if (wide) expect.soft(measured.tables, `${path}: tables wider than their frame`).toEqual([]);
   const { background, headingContrast } = await colours(page);
-  if (scheme === "dark") expect(background, `${path}: page background in dark mode`).toBeLessThan(0.05);
-  else expect(background, `${path}: page background in light mode`).toBeGreaterThan(0.8);
-  expect(headingContrast, `${path}: heading contrast`).toBeGreaterThanOrEqual(7);
+  if (scheme === "dark") expect.soft(background, `${path}: page background in dark mode`).toBeLessThan(0.05);
+  else expect.soft(background, `${path}: page background in light mode`).toBeGreaterThan(0.8);
+  expect.soft(headingContrast, `${path}: heading contrast`).toBeGreaterThanOrEqual(7);
 }
 
 let pages: string[] = [];
