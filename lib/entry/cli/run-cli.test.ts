@@ -11,22 +11,13 @@ import { resetEnvForTests } from "@/lib/foundation/env";
 import { randomBase62 } from "@/lib/foundation/ids";
 import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
 import { createCliDatabase } from "./database";
-import { runCli, type RunCliOptions } from "./run-cli";
+import type { RunCliOptions } from "./run-cli";
+import { cli } from "./testing";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-cli-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Runs a command in-process on the test database (no prepareDatabase: the harness installed it). */
-async function cli(argv: string[], options?: RunCliOptions) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(
-    argv,
-    { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) },
-    options,
-  );
-  return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n"), json: () => JSON.parse(stdout.join("\n")) };
-}
 
 const unique = (prefix: string) => `${prefix} ${randomBase62(8)}`;
 

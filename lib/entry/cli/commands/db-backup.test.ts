@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, installDbHandle, openPostgres } from "@/db/client";
 import { createEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
@@ -10,14 +9,7 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callApi } from "@/lib/testing/http";
 import { onDiskDatabases } from "@/lib/testing/on-disk-database";
 import { useSettings } from "@/lib/testing/settings";
-import { runCli } from "../run-cli";
-
-async function cli(argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n") };
-}
+import { cli, recreateEmptyDatabase } from "../testing";
 
 const postgresUrl = process.env.DATABASE_URL;
 const disk = await onDiskDatabases();
@@ -98,20 +90,9 @@ describe.skipIf(!postgresUrl)("db backup / db restore, PostgreSQL", () => {
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(/^Backed up the PostgreSQL database to .* KB\) in/);
 
-    const url = new URL(postgresUrl!);
-    const name = url.pathname.slice(1);
     await closeDb();
     // The harness's own scratch database: dropped and made again empty, as after losing the server.
-    const admin = postgres(Object.assign(new URL(postgresUrl!), { pathname: "/postgres" }).toString(), {
-      max: 1,
-      onnotice: () => {},
-    });
-    try {
-      await admin.unsafe(`drop database ${name} with (force)`);
-      await admin.unsafe(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
+    await recreateEmptyDatabase(postgresUrl!);
 
     const restored = await cli(["db", "restore", file, "--json"]);
     expect(restored.code, restored.stderr).toBe(0);

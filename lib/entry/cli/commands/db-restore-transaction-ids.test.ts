@@ -2,7 +2,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as ready } from "@/app/api/health/ready/route";
 import { closeDb, getDb, installDbHandle, openPostgres } from "@/db/client";
@@ -16,7 +15,7 @@ import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callApi, callRoute } from "@/lib/testing/http";
 import { useSettings } from "@/lib/testing/settings";
 import { waitFor } from "@/lib/testing/wait-for";
-import { runCli } from "../run-cli";
+import { cli, recreateEmptyDatabase } from "../testing";
 
 /**
  * `db restore` onto a PostgreSQL cluster whose transaction ids are behind the backup's (a new
@@ -26,13 +25,6 @@ import { runCli } from "../run-cli";
 const postgresUrl = process.env.DATABASE_URL;
 const backups = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-restore-xids-"));
 afterAll(() => fs.rmSync(backups, { recursive: true, force: true }));
-
-async function cli(argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n") };
-}
 
 async function events(authorization: string): Promise<unknown[]> {
   const answer = await callApi("/v1/events", { authorization });
@@ -74,17 +66,7 @@ async function backUpAheadOfCluster(gap: number) {
   const backup = await cli(["db", "backup", file]);
   expect(backup.code, backup.stderr).toBe(0);
   await closeDb();
-  const name = new URL(postgresUrl!).pathname.slice(1);
-  const admin = postgres(Object.assign(new URL(postgresUrl!), { pathname: "/postgres" }).toString(), {
-    max: 1,
-    onnotice: () => {},
-  });
-  try {
-    await admin.unsafe(`drop database ${name} with (force)`);
-    await admin.unsafe(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
+  await recreateEmptyDatabase(postgresUrl!);
   return { ws, feed, stored, file };
 }
 

@@ -3,14 +3,7 @@ import { callRoute } from "@/lib/testing/http";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { POST } from "@/app/api/v1/email_messages/handlers";
 import { getMessageOrThrow } from "@/lib/domain/messages/get-message-or-throw";
-import { runCli } from "../run-cli";
-
-async function cli(argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n") };
-}
+import { cli } from "../testing";
 
 describe("group create", () => {
   it("creates an unsubscribe group that sends can name by key or id", async () => {

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { useSettings } from "@/lib/testing/settings";
-import { runCli } from "../run-cli";
-
-async function cli(argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n") };
-}
+import { cli } from "../testing";
 
 beforeAll(() => useSettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" }));
 afterAll(() => useSettings({ WEBHOOKS_ALLOW_PRIVATE: undefined, WEBHOOKS_ALLOW_HTTP: undefined }));

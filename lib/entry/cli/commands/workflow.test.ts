@@ -4,21 +4,15 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { listWorkflows } from "@/lib/flows/workflows/list-workflows";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
-import { COMMANDS, runCli } from "../run-cli";
+import { COMMANDS } from "../run-cli";
 import { workflowCommands } from "./workflow";
+import { cli } from "../testing";
 
 // Registered in run-cli.ts's COMMANDS by the lead; until then the test adds them itself.
 for (const [name, command] of Object.entries(workflowCommands)) COMMANDS[name] ??= command;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-cli-workflow-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-async function cli(argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n"), json: () => JSON.parse(stdout.join("\n")) };
-}
 
 function file(name: string, content: unknown): string {
   const target = path.join(tmp, name);

@@ -5,14 +5,7 @@ import { workspaces } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
-import { runCli } from "../run-cli";
-
-async function cli(argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text) });
-  return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n"), json: () => JSON.parse(stdout.join("\n")) };
-}
+import { cli } from "../testing";
 
 const raw = { from: "hello@example.com", to: "ada@example.org", subject: "Hi", bodyHtml: "<p>x</p>" };
 
