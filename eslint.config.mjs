@@ -39,6 +39,7 @@ const config = [
   {
     ignores: [
       ".next/**",
+      "dist/**", // the process bundles npm run build writes (scripts/build-processes.mjs)
       "node_modules/**",
       ".data/**",
       "db/migrations/**",
