@@ -15,3 +15,4 @@ export * from "./webhooks";
 export * from "./audit";
 export * from "./insights";
 export * from "./workers";
+export * from "./inbound";

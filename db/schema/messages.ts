@@ -111,6 +111,9 @@ export const emailMessages = pgTable(
     /** Set just before a network provider gets the message: from then on it cannot be cancelled or rescheduled. */
     handedOverAt: ts("handed_over_at"),
     resentFromId: text("resent_from_id").references((): AnyPgColumn => emailMessages.id, { onDelete: "set null" }),
+    /** The conversation (inbound_threads) it belongs to: a reply sent through the reply API, or an original someone
+     * answered. No foreign key: a key would make every delete of a thread scan this table. */
+    threadId: text("thread_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -144,6 +147,9 @@ export const emailMessages = pgTable(
     index("email_messages_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")),
     // `tags @> array[…]` (GET /v1/email_messages?tag=): GIN finds every message holding all the asked tags.
     index("email_messages_tags_idx").using("gin", t.tags),
+    index("email_messages_thread_idx")
+      .on(t.threadId, t.createdAt)
+      .where(sql`${t.threadId} is not null`),
     index("email_messages_resent_from_idx")
       .on(t.resentFromId)
       .where(sql`${t.resentFromId} is not null`),

@@ -49,6 +49,8 @@ export const webhookEvents = pgTable(
     emailMessageId: text("email_message_id"),
     logId: text("log_id"),
     workflowRunId: text("workflow_run_id"),
+    /** email.received and email.replied: the inbound mail (docs/inbound.md#webhooks). */
+    inboundMessageId: text("inbound_message_id"),
     bot: boolean("bot").notNull().default(false),
     createdAt: createdAt(),
   },

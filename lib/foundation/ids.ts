@@ -29,6 +29,11 @@ export const ID_PREFIXES = {
   webhookDelivery: "whdl_",
   webhookAttempt: "what_",
   audit: "audit_",
+  inboundDomain: "idom_",
+  inboundRoute: "irt_",
+  inboundMessage: "inm_",
+  inboundThread: "thr_",
+  inboundAttachment: "inatt_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -89,6 +89,7 @@ function messageRow(
     metadata: message.metadata,
     tags: message.tags,
     resentFromId: message.resentFromId ?? null,
+    threadId: message.threadId ?? null,
     scheduledAt: message.scheduledAt,
     handedOverAt: null,
     referenceId: "",

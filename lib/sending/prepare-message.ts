@@ -55,6 +55,8 @@ export interface PreparedMessage {
   /** Recorded as already failed (a workflow step whose template no longer renders): an error event, no job. */
   failure?: { code: EventCode; sentence: string };
   resentFromId?: string;
+  /** The conversation a reply sent through the reply API joins (docs/inbound.md#the-reply-api). */
+  threadId?: string;
 }
 
 export interface PrepareContext {

@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "@/lib/foundation/ids";
 import { useSettings } from "@/lib/testing/settings";
-import { bounceAddress, bounceLocalPart, verifyBounceLocalPart } from "./bounce-token";
+import {
+  bounceAddress,
+  bounceLocalPart,
+  replyLocalPart,
+  verifyBounceLocalPart,
+  verifyReplyLocalPart,
+} from "./bounce-token";
 
 const saved = { AUTH_SECRET: process.env.AUTH_SECRET };
 afterAll(() => useSettings(saved));
@@ -43,5 +49,20 @@ describe("the return-path token", () => {
     expect(verifyBounceLocalPart(local)).toBeNull();
     expect(verifyBounceLocalPart(bounceLocalPart(id))).toBe(id);
     expect(() => bounceLocalPart("not-a-message-id")).toThrow();
+  });
+});
+
+describe("the reply-address token", () => {
+  it("names the message under its own key: a return-path token is no reply token, nor the reverse", () => {
+    const id = newId("message");
+    const reply = replyLocalPart(id);
+    expect(reply).toMatch(/^r-[a-z2-7]{42}$/);
+    expect(verifyReplyLocalPart(reply)).toBe(id);
+    expect(verifyReplyLocalPart(reply.toUpperCase())).toBe(id);
+    expect(verifyBounceLocalPart(reply)).toBeNull();
+    expect(verifyReplyLocalPart(bounceLocalPart(id))).toBeNull();
+    // Same id bytes, other key: swapping the prefix does not make a valid token of the other kind.
+    expect(verifyBounceLocalPart(reply.replace(/^r-/, "b-"))).toBeNull();
+    expect(verifyReplyLocalPart(bounceLocalPart(id).replace(/^b-/, "r-"))).toBeNull();
   });
 });

@@ -50,6 +50,8 @@ export const EFFECTS: Readonly<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_SCHEDULED: { webhook: "email.scheduled" },
   // Only a message still waiting (its caller checked, under the row lock, that it was not handed over).
   EMAIL_MESSAGE_CANCELLED: { status: "CANCELLED", webhook: "email.cancelled" },
+  // The reply itself is an inbound message (the webhook names it); the status of what was sent stays.
+  EMAIL_MESSAGE_REPLIED: { webhook: "email.replied" },
 };
 
 /** The statuses each move starts from; from any other the status stays, so it only moves forward. */

@@ -28,6 +28,8 @@ export const EVENT_CODES = [
   // Scheduled sends (docs/api.md#decided-scheduled-sends): when it goes out (or was moved to), and its cancellation.
   "EMAIL_MESSAGE_SCHEDULED",
   "EMAIL_MESSAGE_CANCELLED",
+  // Someone answered it: an inbound mail linked to it (docs/inbound.md#threads).
+  "EMAIL_MESSAGE_REPLIED",
 ] as const;
 
 export type EventCode = (typeof EVENT_CODES)[number];

@@ -13,6 +13,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "email.failed",
   "email.scheduled",
   "email.cancelled",
+  "email.replied",
+  // Not a timeline event: raised by the inbound pipeline for every stored mail (docs/inbound.md#webhooks).
+  "email.received",
   "workflow_run.completed",
   "workflow_run.failed",
 ] as const;
