@@ -49,6 +49,15 @@ const envSchema = z
     SMTP_INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
     SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
     INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    // The host inbound domains' MX records name (docs/inbound.md#dns-and-ports); unset: the host of APP_URL.
+    INBOUND_MX_HOST: z
+      .string()
+      .regex(
+        /^(?=.{1,253}\.?$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.?$/i,
+        "must be a host name, e.g. mx.example.com",
+      )
+      .transform((value) => value.toLowerCase().replace(/\.$/, ""))
+      .optional(),
     // The SIGKILL duplicate bound (lib/delivery/unrecorded-gate.ts); unset: 4 × SMTP_POOL_SIZE.
     DELIVERY_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).optional(),
     RESEND_API_KEY: z.string().optional(),

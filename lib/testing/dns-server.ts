@@ -1,7 +1,7 @@
 import dgram from "node:dgram";
 
 /**
- * A tiny authoritative DNS server for tests (UDP only): answers TXT questions from an in-memory map
+ * A tiny authoritative DNS server for tests (UDP only): answers TXT and MX questions from in-memory maps
  * the test controls, NXDOMAIN for names it does not hold. Just enough for node:dns Resolver; the
  * packet is parsed and built by hand (RFC 1035 §4) so no dependency is needed.
  */
@@ -9,21 +9,30 @@ export interface TestDnsServer {
   port: number;
   /** Replaces the TXT records of a name (each record a string; long strings are split into 255-byte chunks). */
   setTxt(name: string, records: string[]): void;
+  /** Replaces the MX records of a name (inbound domains' checks). */
+  setMx(name: string, records: MxRecord[]): void;
   /** Forgets a name: it answers NXDOMAIN again. */
   remove(name: string): void;
   close(): Promise<void>;
 }
 
+export interface MxRecord {
+  priority: number;
+  exchange: string;
+}
+
 const TYPE_TXT = 16;
+const TYPE_MX = 15;
 const RCODE_NXDOMAIN = 3;
 const RCODE_FORMERR = 1;
 
 export async function startDnsServer(options: { port?: number; host?: string } = {}): Promise<TestDnsServer> {
   const host = options.host ?? "127.0.0.1";
   const zone = new Map<string, string[]>();
+  const mx = new Map<string, MxRecord[]>();
   const socket = dgram.createSocket("udp4");
   socket.on("message", (query, peer) => {
-    const answer = respond(query, zone);
+    const answer = respond(query, zone, mx);
     if (answer) socket.send(answer, peer.port, peer.address);
   });
   await new Promise<void>((resolve, reject) => {
@@ -42,7 +51,11 @@ export async function startDnsServer(options: { port?: number; host?: string } =
   return {
     port: socket.address().port,
     setTxt: (name, records) => zone.set(normalize(name), records),
-    remove: (name) => zone.delete(normalize(name)),
+    setMx: (name, records) => mx.set(normalize(name), records),
+    remove: (name) => {
+      zone.delete(normalize(name));
+      mx.delete(normalize(name));
+    },
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };
 }
@@ -50,7 +63,11 @@ export async function startDnsServer(options: { port?: number; host?: string } =
 const normalize = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
 /** Builds the reply to one query packet; null for garbage too short to answer. */
-export function respond(query: Buffer, zone: Map<string, string[]>): Buffer | null {
+export function respond(
+  query: Buffer,
+  zone: Map<string, string[]>,
+  mx: Map<string, MxRecord[]> = new Map(),
+): Buffer | null {
   if (query.length < 12) return null;
   const questionCount = query.readUInt16BE(4);
   const parsed = questionCount === 1 ? readQuestion(query, 12) : null;
@@ -58,8 +75,10 @@ export function respond(query: Buffer, zone: Map<string, string[]>): Buffer | nu
   const { name, type, end } = parsed;
   const question = query.subarray(12, end);
   const records = zone.get(name);
-  if (!records) return Buffer.concat([header(query, RCODE_NXDOMAIN, 1, 0), question]);
-  const answers = type === TYPE_TXT ? records.map(txtAnswer) : [];
+  const exchanges = mx.get(name);
+  if (!records && !exchanges) return Buffer.concat([header(query, RCODE_NXDOMAIN, 1, 0), question]);
+  const answers =
+    type === TYPE_TXT ? (records ?? []).map(txtAnswer) : type === TYPE_MX ? (exchanges ?? []).map(mxAnswer) : [];
   return Buffer.concat([header(query, 0, 1, answers.length), question, ...answers]);
 }
 
@@ -104,4 +123,20 @@ function txtAnswer(record: string): Buffer {
   fixed.writeUInt32BE(60, 6); // TTL
   fixed.writeUInt16BE(data.length, 10);
   return Buffer.concat([fixed, data]);
+}
+
+function mxAnswer(record: MxRecord): Buffer {
+  const labels = record.exchange.replace(/\.$/, "").split(".");
+  const name = Buffer.concat([
+    ...labels.map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, "latin1")])),
+    Buffer.from([0]),
+  ]);
+  const fixed = Buffer.alloc(14);
+  fixed.writeUInt16BE(0xc00c, 0); // a pointer to the name in the question
+  fixed.writeUInt16BE(TYPE_MX, 2);
+  fixed.writeUInt16BE(1, 4); // class IN
+  fixed.writeUInt32BE(60, 6); // TTL
+  fixed.writeUInt16BE(2 + name.length, 10);
+  fixed.writeUInt16BE(record.priority, 12);
+  return Buffer.concat([fixed, name]);
 }

@@ -105,7 +105,8 @@ async function store(
   return stored;
 }
 
-function createResolver(): Resolver {
+/** A resolver for domain checks: DNS_SERVERS when set (inbound domains check their MX with it too). */
+export function createResolver(): Resolver {
   const resolver = new Resolver({ timeout: 2500, tries: 2 });
   const servers = env().DNS_SERVERS?.split(",");
   if (servers) {
