@@ -12,6 +12,7 @@ import { signOutAction, switchWorkspace } from "./actions";
 const NAV: NavItem[] = [
   { href: "/", label: "Overview" },
   { href: "/emails", label: "Emails" },
+  { href: "/inbound", label: "Inbound" },
   { href: "/templates", label: "Templates" },
   { href: "/workflows", label: "Workflows" },
   { href: "/batches", label: "Batches" },
