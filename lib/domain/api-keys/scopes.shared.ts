@@ -12,6 +12,8 @@ export const API_SCOPES = [
   "keys:write",
   "workspace:write",
   "webhooks:write",
+  "inbound:read",
+  "inbound:write",
 ] as const;
 
 export type ApiScope = (typeof API_SCOPES)[number];
@@ -29,6 +31,9 @@ export const SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
   "keys:write": "Create and revoke API keys.",
   "workspace:write": "Change workspace settings, pause and resume sending.",
   "webhooks:write": "Manage webhook endpoints: create, change, rotate, test, replay, and read their deliveries.",
+  "inbound:read": "Read inbound domains and routes, received mail, its raw bytes and attachments, and threads.",
+  "inbound:write":
+    "Add, verify and delete inbound domains; create, change and delete routes; reply to and erase received mail.",
 };
 
 export function isApiScope(value: string): value is ApiScope {
