@@ -23,6 +23,11 @@ import * as emailMessagesByIdCancel from "./v1/email_messages/[id]/cancel/handle
 import * as emailMessagesByIdEvents from "./v1/email_messages/[id]/events/handlers";
 import * as emailMessagesByIdResend from "./v1/email_messages/[id]/resend/handlers";
 import * as events from "./v1/events/handlers";
+import * as inboundDomains from "./v1/inbound_domains/handlers";
+import * as inboundDomainsById from "./v1/inbound_domains/[id]/handlers";
+import * as inboundDomainsByIdVerify from "./v1/inbound_domains/[id]/verify/handlers";
+import * as inboundRoutes from "./v1/inbound_routes/handlers";
+import * as inboundRoutesById from "./v1/inbound_routes/[id]/handlers";
 import * as openapiJson from "./v1/openapi.json/handlers";
 import * as sandboxBatches from "./v1/sandbox/batches/handlers";
 import * as sandboxEmailMessages from "./v1/sandbox/email_messages/handlers";
@@ -87,6 +92,11 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/email_messages/:id/events", emailMessagesByIdEvents],
   ["/email_messages/:id/resend", emailMessagesByIdResend],
   ["/events", events],
+  ["/inbound_domains", inboundDomains],
+  ["/inbound_domains/:id", inboundDomainsById],
+  ["/inbound_domains/:id/verify", inboundDomainsByIdVerify],
+  ["/inbound_routes", inboundRoutes],
+  ["/inbound_routes/:id", inboundRoutesById],
   ["/openapi.json", openapiJson],
   ["/sandbox/batches", sandboxBatches],
   ["/sandbox/email_messages_batch", sandboxBatches], // the older path
