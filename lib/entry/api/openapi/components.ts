@@ -5,6 +5,7 @@ import * as management from "./resources-management";
 import * as templates from "./resources-templates";
 import * as webhooks from "./resources-webhooks";
 import * as workflows from "./resources-workflows";
+import { inboundRoutingSchemas } from "./resources-inbound-routing";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -98,6 +99,7 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
     "mode missed (default): events that never reached the endpoint; all: every one.",
   ],
   ...managementSchemas(),
+  ...inboundRoutingSchemas(),
 ];
 
 /** Management (docs/api.md#management): domains, suppressions, contacts and groups, API keys, the workspace. */

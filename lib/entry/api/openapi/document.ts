@@ -5,6 +5,7 @@ import { sendPaths } from "./paths-sends";
 import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
 import { workflowPaths } from "./paths-workflows";
+import { inboundRoutingPaths } from "./paths-inbound";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
 follow each message's delivery timeline. Conventions (docs/api.md):
@@ -73,6 +74,10 @@ export function openApiDocument(): JsonObject {
           "Management: reads and changes need keys:write; a key never creates a key that can do more than itself.",
       },
       { name: "Workspace", description: "Management: reads and changes need workspace:write." },
+      {
+        name: "Inbound",
+        description: "Inbound mail (docs/inbound.md): reads need inbound:read, changes inbound:write.",
+      },
       { name: "Meta" },
     ],
     paths: {
@@ -86,6 +91,7 @@ export function openApiDocument(): JsonObject {
       ...contactPaths,
       ...keyPaths,
       ...workspacePaths,
+      ...inboundRoutingPaths,
     },
     components: {
       securitySchemes: {
