@@ -55,7 +55,11 @@ export function RouteForm({
   route?: RouteFormValues;
 }) {
   const [state, submit, pending] = useActionState(action, {});
-  const values = { ...EMPTY, ...route };
+  // After a refusal the form shows what was typed (React resets a form after its action), else the route as saved.
+  const typed = state.ok === false ? state.values : undefined;
+  const values: RouteFormValues = typed
+    ? { ...EMPTY, ...typed, webhook: typed.webhook === "on", enabled: typed.enabled === "on" }
+    : { ...EMPTY, ...route };
   const key = route?.id ?? "new";
   const id = (name: string) => `route-${key}-${name}`;
   const errorFor = (...fields: string[]) =>
