@@ -9,6 +9,7 @@ import { sendBatch } from "@/lib/sending/send-batch";
 import { sendMessage } from "@/lib/sending/send-message";
 import { createEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
+import { addTestInboundDomain } from "@/lib/domain/inbound/route-testing";
 import { GET as listMessages } from "./email_messages/handlers";
 
 /**
@@ -190,6 +191,22 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
       { key: "fuzz:alerts_1", name: "Alerts" },
     ],
   },
+  "/api/v1/inbound_domains": { seeds: () => [{ name: "in.fuzz.example.org" }, { name: "In2.Fuzz.Example.ORG." }] },
+  "/api/v1/inbound_domains/:id/verify": {
+    seeds: () => [{}],
+    params: (ws) => ({ id: ws.inboundDomainId }),
+    bodyless: true,
+  },
+  "/api/v1/inbound_routes": {
+    seeds: () => [
+      {
+        pattern: "support+{hash}@routes.fuzz.example.org",
+        actions: [{ type: "webhook" }, { type: "forward", to: "team@example.org", from: "hello@example.com" }],
+        spamThreshold: 5,
+      },
+      { pattern: "*@routes.fuzz.example.org", name: "all", actions: [{ type: "reject", code: 550, message: "No" }] },
+    ],
+  },
   // Pause, then resume (in this order: the cases between them send nothing, and the workspace ends live).
   "/api/v1/workspace/pause": { seeds: () => [{ reason: "fuzz" }, {}] },
   "/api/v1/workspace/resume": { seeds: () => [{}], bodyless: true },
@@ -220,6 +237,8 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/contacts/:id": { refuses: 405 },
   "/api/v1/contacts/:id/unsubscribes": { refuses: 405 },
   "/api/v1/unsubscribe_groups/:id": { refuses: 405 },
+  "/api/v1/inbound_domains/:id": { refuses: 405 },
+  "/api/v1/inbound_routes/:id": { refuses: 405 },
 };
 
 /** Every path of the route table (each answers POST: its handler, or 405) and an unknown path (the JSON 404). */
@@ -237,6 +256,8 @@ async function setup() {
   const messageId = await insertTestMessage(ws.workspace.id);
   // An endpoint for the replay, rotate_secret and test cases.
   const { endpoint } = await createEndpoint(ws.workspace.id, { url: "http://127.0.0.1:9/" }, "fuzz");
+  // An inbound domain for the verify and route cases.
+  const inbound = await addTestInboundDomain(ws.workspace.id, "routes.fuzz.example.org");
   // A scheduled message and batch for the cancels: the first case cancels (200), the rest are 409 or list the state.
   const scheduledAt = new Date(Date.now() + 24 * 3600_000).toISOString();
   const scheduled = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw, scheduledAt } });
@@ -250,6 +271,7 @@ async function setup() {
     workflow,
     messageId,
     endpointId: endpoint.id,
+    inboundDomainId: inbound.domain.id,
     scheduledId: scheduled.message.id,
     scheduledBatchId: batch.batch.id,
   };
