@@ -13,6 +13,7 @@ import { userCommands } from "./commands/user";
 import { workflowCommands } from "./commands/workflow";
 import { webhookCommands } from "./commands/webhook";
 import { workspaceCommands } from "./commands/workspace";
+import { inboundRoutingCommands } from "./commands/inbound-routing";
 import { UsageError, type CliCommand, type CliContext, type CliIo, type DatabaseNeed } from "./io";
 
 const PROGRAM = "npm run cli --";
@@ -22,6 +23,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...userCommands,
   ...keyCommands,
   ...webhookCommands,
+  ...inboundRoutingCommands,
   ...domainCommands,
   ...templateCommands,
   ...workflowCommands,
@@ -52,7 +54,11 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
     printHelp(first === undefined ? io.stderr : io.stdout, filter);
     return first === undefined ? 2 : 0;
   }
-  const name = second !== undefined && COMMANDS[`${first} ${second}`] ? `${first} ${second}` : first;
+  // The longest command name the arguments start with: `inbound domains add` (three words), `key create`, `seed`.
+  const name =
+    [3, 2]
+      .map((words) => argv.slice(0, words).join(" "))
+      .find((candidate) => candidate.includes(" ") && Object.hasOwn(COMMANDS, candidate)) ?? first;
   const command = COMMANDS[name];
   const args = argv.slice(name.split(" ").length);
   try {
