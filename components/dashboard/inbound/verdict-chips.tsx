@@ -28,7 +28,7 @@ export function verdictWords(value: string): string {
   return value.replace(/_/g, " ");
 }
 
-/** What each check means, for the message page (docs/inbound.md#authentication). */
+/** What each check means, for the message page (docs/inbound.md). */
 export const VERDICT_MEANINGS = {
   spf: "SPF: was the sending server allowed to send for the envelope sender's domain (its SPF record)?",
   dkim: "DKIM: does a signature of the mail verify against the signing domain's published key, unchanged on the way?",

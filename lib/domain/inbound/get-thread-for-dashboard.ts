@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, inboundMessages, inboundThreads } from "@/db/schema";
 
-// The dashboard's thread view (docs/dashboard.md#inbound): the inbound and outbound messages of a thread, merged in
+// The dashboard's thread view (docs/dashboard.md#inbound-inbound): the inbound and outbound messages of a thread, merged in
 // the order they happened.
 
 export interface ThreadEntry {

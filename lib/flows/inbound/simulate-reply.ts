@@ -27,7 +27,7 @@ export function inboundListenerAddress(): { host: string; port: number } | null 
 }
 
 /**
- * The dashboard's "Simulate a reply" (docs/dashboard.md#inbound): a reply to a sent message, as its recipient's
+ * The dashboard's "Simulate a reply" (docs/dashboard.md#inbound-inbound): a reply to a sent message, as its recipient's
  * mail client would write it (Re:, In-Reply-To and References naming the message's Message-ID, the quoted
  * original under an "On … wrote:" line), handed to this instance's inbound listener over SMTP, so it takes exactly
  * the MX path (`npm run cli -- inbound send` injects a file the same way). Refused with a clear error when

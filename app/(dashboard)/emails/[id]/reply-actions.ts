@@ -12,7 +12,7 @@ const simulateReplySchema = z.object({
 type SimulateState = FormState<{ message?: string; inboundMessageIds?: string[] }>;
 
 /**
- * The message page's "Simulate a reply" (docs/dashboard.md#inbound): a reply handed to this instance's inbound
+ * The message page's "Simulate a reply" (docs/dashboard.md#inbound-inbound): a reply handed to this instance's inbound
  * listener over SMTP. MEMBER, like Resend: it is mail into the workspace's own inbound path, and any route
  * actions it triggers are the workspace's own.
  */

@@ -13,7 +13,7 @@ import { updateInboundRoute } from "@/lib/domain/inbound/update-inbound-route";
 import { verifyInboundDomain } from "@/lib/domain/inbound/verify-inbound-domain";
 import { routeBodyFromForm } from "./route-body";
 
-// Inbound domains and routes (docs/dashboard.md#inbound): owners and admins only, like sender domains; each change is
+// Inbound domains and routes (docs/dashboard.md#inbound-inbound): owners and admins only, like sender domains; each change is
 // audited by its use case with the dashboard user as the actor.
 
 /** Adds an inbound domain and opens its page, with the MX record to publish. */
