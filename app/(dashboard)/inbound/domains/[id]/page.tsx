@@ -85,7 +85,15 @@ export default async function InboundDomainPage({ params }: Props) {
               },
               {
                 term: "Last check",
-                value: domain.lastCheckError ?? (domain.lastCheckedAt ? "The MX record names this server" : "—"),
+                value: (
+                  <span data-testid="last-check-error">
+                    {domain.lastCheckError
+                      ? `Last check failed: ${domain.lastCheckError}`
+                      : domain.lastCheckedAt
+                        ? "Passed: the MX record names this server"
+                        : "Not checked yet."}
+                  </span>
+                ),
               },
             ]}
           />
