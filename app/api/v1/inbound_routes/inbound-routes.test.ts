@@ -146,6 +146,11 @@ describe("/v1/inbound_routes", () => {
     for (const [body, param, status] of cases) {
       await expectRefusal(ws.workspace.id, create, path, { ...auth, body }, { status: status ?? 400, param });
     }
+    const typo = await callRoute(create, path, {
+      ...auth,
+      body: { ...ok, actions: [{ type: "forward", too: "a@example.org" }] },
+    });
+    expect(typo.json.error.message).toBe("Unknown field actions[0].too; did you mean to?");
     const first = await callRoute(create, path, { ...auth, body: ok });
     expect(first.status).toBe(201);
     await expectRefusal(
