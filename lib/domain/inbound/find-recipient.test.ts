@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { inboundRoutes } from "@/db/schema";
+import { SHORT_LIVED_CACHE_MS } from "@/lib/foundation/short-lived-cache";
 import { getDb } from "@/db/client";
 import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { replyLocalPart } from "@/lib/foundation/crypto/bounce-token";
@@ -142,5 +145,22 @@ describe("findInboundRecipient: who a RCPT TO address is", () => {
     expect(await find(`${foreign}@in.reply.test`)).toMatchObject({
       recipient: { route: { id: catchAll.id }, replyToMessageId: null, workspaceId: ws.workspace.id },
     });
+  });
+
+  it("keeps a domain's routes at most a second: a change another process made shows once the entry expires", async () => {
+    const ws = await createTestWorkspace();
+    const { route } = await addTestInboundDomain(ws.workspace.id, "in.cache.test");
+    const exact = await route({ pattern: "desk@in.cache.test" });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      expect(await find("desk@in.cache.test")).toMatchObject({ ok: true });
+      // Written behind the use cases' back, as another process would: this process's cache is not cleared.
+      await (await getDb()).update(inboundRoutes).set({ enabled: false }).where(eq(inboundRoutes.id, exact.id));
+      expect(await find("desk@in.cache.test")).toMatchObject({ ok: true });
+      vi.advanceTimersByTime(SHORT_LIVED_CACHE_MS + 1);
+      expect(await find("desk@in.cache.test")).toMatchObject({ ok: false, code: 550 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
