@@ -216,7 +216,7 @@ export const ERROR_RESPONSES = {
   ),
   "409": errorResponse(
     "Conflict",
-    "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; a template save made from a stale version, or a delete while workflows send it; a workflow key another workflow has; cancelling or rescheduling a message already handed over, sent, failed or cancelled).",
+    "CONFLICT: the state forbids it (an attachment already in use; a resend of a message whose content is gone, or of a sandbox message; a replay to a disabled webhook endpoint; a 51st endpoint; a template save made from a stale version, or a delete while workflows send it; a workflow key another workflow has; cancelling or rescheduling a message already handed over, sent, failed or cancelled; an inbound domain another workspace holds; an inbound route pattern its domain already has).",
   ),
   "413": errorResponse(
     "PayloadTooLarge",
@@ -225,7 +225,7 @@ export const ERROR_RESPONSES = {
   "415": errorResponse("UnsupportedMediaType", "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json."),
   "422": errorResponse(
     "UnprocessableContent",
-    "EMAIL_MESSAGE_INVALID_SENDER_ERROR (an unverified sender domain, or a sender the API key's restriction does not allow; `param` names `from`), " +
+    "EMAIL_MESSAGE_INVALID_SENDER_ERROR (an unverified sender domain, or a sender the API key's restriction does not allow; `param` names `from`, or `actions[i].from` for an inbound route's forward), " +
       "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR or TEMPLATE_RENDER_ERROR.",
   ),
   "429": errorResponse("RateLimited", "RATE_LIMITED: over the API key's rate; retry after Retry-After seconds.", {
