@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inboundDomains, workflows, type InboundAction } from "@/db/schema";
+import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
 import { assertSenderAllowed, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
 import { readMailbox } from "@/lib/foundation/addresses/recipients.shared";
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
@@ -9,12 +10,14 @@ import { AppError, invalidParameter } from "@/lib/foundation/errors";
 /**
  * A route's actions checked against the workspace (docs/inbound.md#routes): a reject stands alone; a forward goes to
  * one address off every inbound domain of the workspace (no loop through ourselves) from a sender the workspace may
- * use; a workflow exists. Returns them as stored (forward `to` as its bare address).
+ * use (and, through an API key limited to senders, one of those); a workflow exists. Returns them as stored (forward
+ * `to` as its bare address).
  */
 export async function checkRouteActions(
   db: Executor,
   workspaceId: string,
   actions: InboundAction[],
+  allowedSenders?: readonly string[],
 ): Promise<InboundAction[]> {
   const rejects = actions.findIndex((action) => action.type === "reject");
   if (rejects >= 0 && actions.length > 1) {
@@ -25,7 +28,7 @@ export async function checkRouteActions(
   }
   const checked: InboundAction[] = [];
   for (const [index, action] of actions.entries()) {
-    if (action.type === "forward") checked.push(await checkForward(db, workspaceId, action, index));
+    if (action.type === "forward") checked.push(await checkForward(db, workspaceId, action, index, allowedSenders));
     else if (action.type === "workflow") checked.push(await checkWorkflow(db, workspaceId, action, index));
     else checked.push(action);
   }
@@ -37,6 +40,7 @@ async function checkForward(
   workspaceId: string,
   action: Extract<InboundAction, { type: "forward" }>,
   index: number,
+  allowedSenders: readonly string[] | undefined,
 ): Promise<InboundAction> {
   const param = `actions[${index}].to`;
   const to = readMailbox(action.to.trim());
@@ -58,6 +62,7 @@ async function checkForward(
   const fromParam = `actions[${index}].from`;
   const from = readMailbox(action.from.trim());
   if (!from) throw invalidParameter(fromParam, `${fromParam} must be one email address or "Name <address>".`);
+  assertKeyMaySendAs(allowedSenders, from.address, fromParam);
   try {
     await assertSenderAllowed(db, workspaceId, from.address, sendRouteOf(false, [address]));
   } catch (error) {

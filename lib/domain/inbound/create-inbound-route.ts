@@ -7,7 +7,7 @@ import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import { checkRouteActions } from "./check-route-actions";
 import type { InboundRoute } from "./get-inbound-route";
-import { auditRoute, duplicatePattern, patternOnWorkspaceDomain } from "./route-writes";
+import { auditRoute, duplicatePattern, patternOnWorkspaceDomain, type RouteWriteOptions } from "./route-writes";
 import { createInboundRouteSchema } from "./schemas";
 
 /**
@@ -15,13 +15,18 @@ import { createInboundRouteSchema } from "./schemas";
  * parsed here (the API, the CLI and the dashboard pass their bodies); 400 naming the field, 409 naming `pattern` when
  * the domain already has that pattern.
  */
-export async function createInboundRoute(workspaceId: string, body: unknown, actor: AuditActor): Promise<InboundRoute> {
+export async function createInboundRoute(
+  workspaceId: string,
+  body: unknown,
+  actor: AuditActor,
+  options: RouteWriteOptions = {},
+): Promise<InboundRoute> {
   const parsed = createInboundRouteSchema.safeParse(body ?? {});
   if (!parsed.success) throw zodToAppError(parsed.error);
   const input = parsed.data;
   const db = await getDb();
   const pattern = await patternOnWorkspaceDomain(db, workspaceId, input.pattern);
-  const actions = await checkRouteActions(db, workspaceId, input.actions ?? []);
+  const actions = await checkRouteActions(db, workspaceId, input.actions ?? [], options.allowedSenders);
   const created = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(inboundRoutes)

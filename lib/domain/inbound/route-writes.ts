@@ -31,6 +31,11 @@ export async function patternOnWorkspaceDomain(
   return { ...parsed, inboundDomainId: domain.id };
 }
 
+export interface RouteWriteOptions {
+  /** The API key's allowed senders (docs/api.md#key-restrictions): a forward's `from` must be one of them too. */
+  allowedSenders?: readonly string[];
+}
+
 export const duplicatePattern = (pattern: string) =>
   new AppError("CONFLICT", `A route with the pattern ${pattern} already exists on its domain.`, { param: "pattern" });
 

@@ -8,7 +8,7 @@ import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import { checkRouteActions } from "./check-route-actions";
 import { getInboundRouteOrThrow, type InboundRoute } from "./get-inbound-route";
-import { auditRoute, duplicatePattern, patternOnWorkspaceDomain } from "./route-writes";
+import { auditRoute, duplicatePattern, patternOnWorkspaceDomain, type RouteWriteOptions } from "./route-writes";
 import { updateInboundRouteSchema } from "./schemas";
 
 /** PATCH: the fields given, checked as on creation; the actions are checked again whenever they or the pattern change. */
@@ -17,6 +17,7 @@ export async function updateInboundRoute(
   id: string,
   body: unknown,
   actor: AuditActor,
+  options: RouteWriteOptions = {},
 ): Promise<InboundRoute> {
   const before = await getInboundRouteOrThrow(workspaceId, id);
   const parsed = updateInboundRouteSchema.safeParse(body ?? {});
@@ -34,7 +35,7 @@ export async function updateInboundRoute(
     });
   }
   if (input.actions !== undefined || input.pattern !== undefined)
-    changes.actions = await checkRouteActions(db, workspaceId, input.actions ?? before.actions);
+    changes.actions = await checkRouteActions(db, workspaceId, input.actions ?? before.actions, options.allowedSenders);
   if (input.name !== undefined) changes.name = input.name || null;
   if (input.dmarcFailAction !== undefined) changes.dmarcFailAction = input.dmarcFailAction;
   if (input.spamThreshold !== undefined) changes.spamThreshold = input.spamThreshold;

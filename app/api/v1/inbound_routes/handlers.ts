@@ -18,7 +18,9 @@ export const POST = withApiKey(
   { scope: "inbound:write", body: "json", maxBytes: 64 * 1024 },
   async ({ principal, request, body }) => {
     assertKnownKeys(body, createInboundRouteSchema);
-    const route = await createInboundRoute(principal.workspaceId, body, apiActor(principal, request));
+    const route = await createInboundRoute(principal.workspaceId, body, apiActor(principal, request), {
+      allowedSenders: principal.allowedSenders,
+    });
     return created(serializeInboundRoute(route));
   },
 );

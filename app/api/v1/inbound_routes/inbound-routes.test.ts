@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { addTestInboundDomain } from "@/lib/domain/inbound/route-testing";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
@@ -175,6 +177,30 @@ describe("/v1/inbound_routes", () => {
       { ...auth, params: { id: second.json.data.id }, method: "PATCH", body: { enabeld: true } },
       { status: 400, param: "enabeld" },
     );
+
+    // A key limited to senders may not set a forward from another one (as for its sends).
+    const limited = await createApiKey({
+      workspaceId: ws.workspace.id,
+      name: "billing only",
+      actor: AUDIT_SYSTEM_ACTOR,
+      allowedSenders: ["billing@example.com"],
+    });
+    const forward = (from: string) => ({
+      pattern: `f-${from.split("@")[0]}@in.bad.test`,
+      actions: [{ type: "forward", to: "a@example.org", from }],
+    });
+    await expectRefusal(
+      ws.workspace.id,
+      create,
+      path,
+      { authorization: basicAuthHeader(limited.id, limited.password), body: forward("hello@example.com") },
+      { status: 422, param: "actions[0].from", code: "EMAIL_MESSAGE_INVALID_SENDER_ERROR" },
+    );
+    const allowed = await callRoute(create, path, {
+      authorization: basicAuthHeader(limited.id, limited.password),
+      body: forward("billing@example.com"),
+    });
+    expect(allowed.status).toBe(201);
 
     // No credentials → 401; another workspace's route → 404 on every method.
     expect((await callRoute(list, path, {})).status).toBe(401);

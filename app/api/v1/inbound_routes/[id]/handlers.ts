@@ -18,7 +18,9 @@ export const PATCH = withApiKey<{ id: string }>(
   { scope: "inbound:write", body: "json", maxBytes: 64 * 1024 },
   async ({ principal, request, params, body }) => {
     assertKnownKeys(body, updateInboundRouteSchema);
-    const route = await updateInboundRoute(principal.workspaceId, params.id, body, apiActor(principal, request));
+    const route = await updateInboundRoute(principal.workspaceId, params.id, body, apiActor(principal, request), {
+      allowedSenders: principal.allowedSenders,
+    });
     return ok(serializeInboundRoute(route));
   },
 );
