@@ -1,7 +1,9 @@
 import "server-only";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { inboundRoutes } from "@/db/schema";
 import type { AuditActor } from "@/lib/records/audit/actor";
+import { AppError } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
@@ -9,6 +11,9 @@ import { checkRouteActions } from "./check-route-actions";
 import type { InboundRoute } from "./get-inbound-route";
 import { auditRoute, duplicatePattern, patternOnWorkspaceDomain, type RouteWriteOptions } from "./route-writes";
 import { createInboundRouteSchema } from "./schemas";
+
+/** Every RCPT TO reads a domain's routes (cached a second): a bound keeps that read small. */
+export const MAX_ROUTES_PER_DOMAIN = 1000;
 
 /**
  * A route: a recipient pattern on one of the workspace's inbound domains → actions (docs/inbound.md#routes). Input is
@@ -26,6 +31,14 @@ export async function createInboundRoute(
   const input = parsed.data;
   const db = await getDb();
   const pattern = await patternOnWorkspaceDomain(db, workspaceId, input.pattern);
+  const existing = await db.$count(inboundRoutes, eq(inboundRoutes.inboundDomainId, pattern.inboundDomainId));
+  if (existing >= MAX_ROUTES_PER_DOMAIN) {
+    throw new AppError(
+      "CONFLICT",
+      `A domain has at most ${MAX_ROUTES_PER_DOMAIN} routes; delete one first, or use support+{hash}@ or *@ patterns.`,
+      { param: "pattern" },
+    );
+  }
   const actions = await checkRouteActions(db, workspaceId, input.actions ?? [], options.allowedSenders);
   const created = await db.transaction(async (tx) => {
     const [row] = await tx

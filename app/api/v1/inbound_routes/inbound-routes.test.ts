@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { basicAuthHeader, createApiKey } from "@/lib/domain/api-keys/create-api-key";
+import { getDb } from "@/db/client";
+import { inboundRoutes } from "@/db/schema";
+import { MAX_ROUTES_PER_DOMAIN } from "@/lib/domain/inbound/create-inbound-route";
 import { addTestInboundDomain } from "@/lib/domain/inbound/route-testing";
+import { newId } from "@/lib/foundation/ids";
 import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
@@ -219,5 +223,25 @@ describe("/v1/inbound_routes", () => {
       });
       expect([answer.status, answer.json.error.param], method).toEqual([404, "id"]);
     }
+  });
+
+  it("a domain holds at most MAX_ROUTES_PER_DOMAIN routes (409 naming pattern)", async () => {
+    const { ws, domain, auth } = await setup("cap");
+    const rows = Array.from({ length: MAX_ROUTES_PER_DOMAIN }, (_, index) => ({
+      id: newId("inboundRoute"),
+      workspaceId: ws.workspace.id,
+      inboundDomainId: domain.id,
+      pattern: `r${index}@in.cap.test`,
+      kind: "exact" as const,
+      localPart: `r${index}`,
+    }));
+    await (await getDb()).insert(inboundRoutes).values(rows);
+    await expectRefusal(
+      ws.workspace.id,
+      create,
+      path,
+      { ...auth, body: { pattern: "one-more@in.cap.test" } },
+      { status: 409, param: "pattern", code: "CONFLICT" },
+    );
   });
 });
