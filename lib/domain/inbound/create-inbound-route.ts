@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { inboundRoutes } from "@/db/schema";
 import type { AuditActor } from "@/lib/records/audit/actor";
@@ -31,7 +31,10 @@ export async function createInboundRoute(
   const input = parsed.data;
   const db = await getDb();
   const pattern = await patternOnWorkspaceDomain(db, workspaceId, input.pattern);
-  const existing = await db.$count(inboundRoutes, eq(inboundRoutes.inboundDomainId, pattern.inboundDomainId));
+  const existing = await db.$count(
+    inboundRoutes,
+    and(eq(inboundRoutes.workspaceId, workspaceId), eq(inboundRoutes.inboundDomainId, pattern.inboundDomainId)),
+  );
   if (existing >= MAX_ROUTES_PER_DOMAIN) {
     throw new AppError(
       "CONFLICT",

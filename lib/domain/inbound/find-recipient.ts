@@ -28,6 +28,8 @@ interface DomainEntry {
 /** A verified domain and its routes by name (null: not one we take mail for), ≤ 1 s old: an MX is probed all day. */
 const entries = new ShortLivedCache<DomainEntry | null>();
 
+// The two lookups without a workspace in hand are by nature global: a domain's name (one workspace holds it, unique
+// index) and a reply token's message id (its workspace is what the token proves); everything after is scoped by it.
 async function domainEntry(db: Executor, name: string): Promise<DomainEntry | null> {
   const load = async () => {
     const [domain] = await db
@@ -38,7 +40,13 @@ async function domainEntry(db: Executor, name: string): Promise<DomainEntry | nu
     const routes = await db
       .select()
       .from(inboundRoutes)
-      .where(and(eq(inboundRoutes.inboundDomainId, domain.id), eq(inboundRoutes.enabled, true)))
+      .where(
+        and(
+          eq(inboundRoutes.workspaceId, domain.workspaceId),
+          eq(inboundRoutes.inboundDomainId, domain.id),
+          eq(inboundRoutes.enabled, true),
+        ),
+      )
       .orderBy(asc(inboundRoutes.createdAt), asc(inboundRoutes.id));
     return { ...domain, routes };
   };
