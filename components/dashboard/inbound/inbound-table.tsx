@@ -25,7 +25,11 @@ export function fromLabel(item: { fromAddress: string | null; fromName: string |
   return item.fromName ? `${item.fromName} <${item.fromAddress}>` : item.fromAddress;
 }
 
-/** The one table of inbound mail; the subject opens the message. Scrolls inside its frame on phones. */
+/**
+ * The one table of inbound mail, four columns so it fits at 1,366 px: state and time, who to whom (and the route),
+ * the subject (and the message it answers), the checks. The subject opens the message; on phones the table scrolls
+ * inside its frame.
+ */
 export function InboundTable({
   rows,
   label = "Inbound mail, newest first",
@@ -36,23 +40,32 @@ export function InboundTable({
   return (
     <Table label={label}>
       <THead>
-        <Th>Status</Th>
-        <Th>From</Th>
-        <Th>Subject</Th>
-        <Th>To</Th>
-        <Th>Checks</Th>
         <Th>Received</Th>
+        <Th>From, to</Th>
+        <Th>Subject</Th>
+        <Th>Checks</Th>
       </THead>
       <TBody>
         {rows.map((row) => (
           <tr key={row.id} data-testid="inbound-row" data-id={row.id} className="hover:bg-slate-50">
-            <Td>
+            <Td className="whitespace-nowrap">
               <InboundStatusBadge status={row.status} reason={row.quarantineReason} />
+              <div className="mt-1 text-xs text-slate-500">
+                <Timestamp value={row.receivedAt} />
+              </div>
             </Td>
-            <Td className="max-w-48 truncate text-slate-700" title={fromLabel(row)}>
-              {fromLabel(row)}
+            <Td className="max-w-64 min-w-40 text-slate-700">
+              <div className="truncate" title={fromLabel(row)}>
+                {fromLabel(row)}
+              </div>
+              <div className="truncate text-xs text-slate-500" title={row.recipient}>
+                to {row.recipient}
+              </div>
+              <div className="truncate text-xs text-slate-500" title={row.route ?? undefined}>
+                {row.route ? `route ${row.route}` : "no route: stored only"}
+              </div>
             </Td>
-            <Td className="max-w-60 min-w-44 2xl:max-w-80">
+            <Td className="max-w-72 min-w-44">
               <Link href={`/inbound/${row.id}`} className="block truncate font-medium text-indigo-700 hover:underline">
                 {row.subject || "(no subject)"}
               </Link>
@@ -66,19 +79,8 @@ export function InboundTable({
                 </Link>
               ) : null}
             </Td>
-            <Td className="max-w-48 text-slate-700">
-              <div className="truncate" title={row.recipient}>
-                {row.recipient}
-              </div>
-              <div className="truncate text-xs text-slate-500" title={row.route ?? undefined}>
-                {row.route ? `route ${row.route}` : "no route: stored only"}
-              </div>
-            </Td>
             <Td className="min-w-40">
               <VerdictChips verdicts={row.verdicts} />
-            </Td>
-            <Td className="whitespace-nowrap text-slate-600">
-              <Timestamp value={row.receivedAt} />
             </Td>
           </tr>
         ))}
