@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { docsScreenshot } from "../docs-screenshot";
-import { basicAuth } from "../fixtures";
+import { basicAuth, E2E_BASE_URL, E2E_OWNER_STATE } from "../fixtures";
 
 /*
  * Every dashboard page at a phone's width (390 px) and a laptop's (1366 px), in the light and the dark
@@ -49,8 +49,24 @@ async function first<T>(request: APIRequestContext, path: string): Promise<T> {
   return items[0];
 }
 
+/**
+ * An inbound mail and its thread: the message page's "Simulate a reply" hands a reply to the server's inbound listener
+ * (the API cannot write inbound mail; only the MX path does).
+ */
+async function inboundExamples(browser: Browser, messageId: string): Promise<Record<string, string>> {
+  const context = await browser.newContext({ baseURL: E2E_BASE_URL, storageState: E2E_OWNER_STATE });
+  const page = await context.newPage();
+  await page.goto(`/emails/${messageId}`);
+  await page.getByRole("button", { name: "Simulate a reply" }).click();
+  const inboundId = (await page.getByTestId("simulate-reply-result").getByRole("link").first().textContent())!.trim();
+  await page.goto(`/inbound/${inboundId}`);
+  const thread = (await page.getByTestId("thread-link").getAttribute("href"))!;
+  await context.close();
+  return { "/inbound/[id]": `/inbound/${inboundId}`, "/inbound/threads/[id]": thread };
+}
+
 /** One page per dynamic route, made through the API (the seeded demo has the template and the domain). */
-async function examples(request: APIRequestContext): Promise<Record<string, string>> {
+async function examples(request: APIRequestContext, browser: Browser): Promise<Record<string, string>> {
   const template = await first<{ id: string }>(request, "/api/v1/templates");
   const domain = await first<{ id: string }>(request, "/api/v1/domains");
   const to = `${marker}-a-long-recipient-address@subdomain.example.org`;
@@ -89,7 +105,16 @@ async function examples(request: APIRequestContext): Promise<Record<string, stri
     workflowKey: marker,
     variables: { email: to },
   });
+  const inboundDomain = await post<{ id: string }>(request, "/api/v1/inbound_domains", {
+    name: `in-${marker}.example.org`,
+  });
+  await post(request, "/api/v1/inbound_routes", {
+    pattern: `a-rather-long-support-address+{hash}@in-${marker}.example.org`,
+    actions: [{ type: "webhook" }, { type: "forward", to: `${marker}-desk@example.net` }],
+  });
   return {
+    ...(await inboundExamples(browser, message.id)),
+    "/inbound/domains/[id]": `/inbound/domains/${inboundDomain.id}`,
     "/emails/[id]": `/emails/${message.id}`,
     "/batches/[id]": `/batches/${batch.id}`,
     "/contacts/[id]": `/contacts/${contact.id}`,
@@ -160,8 +185,8 @@ async function checkPage(page: Page, path: string, scheme: "light" | "dark", wid
 
 let pages: string[] = [];
 
-test.beforeAll(async ({ request }) => {
-  const made = await examples(request);
+test.beforeAll(async ({ request, browser }) => {
+  const made = await examples(request, browser);
   const routes = dashboardRoutes();
   const missing = routes.filter((route) => route.includes("[") && !made[route]);
   expect(missing, "dashboard routes without an example page in this spec").toEqual([]);

@@ -3,16 +3,26 @@ import { buttonClass } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 
 /** The Inbound page's filters, named like `GET /v1/inbound_messages`' query parameters. */
-export const INBOUND_FILTER_PARAMS = ["address", "routeId", "status", "verdict", "createdFrom", "createdTo"] as const;
+export const INBOUND_FILTER_PARAMS = [
+  "address",
+  "routeId",
+  "status",
+  "spf",
+  "dkim",
+  "dmarc",
+  "spam",
+  "createdFrom",
+  "createdTo",
+] as const;
 export type InboundFilterValues = Record<(typeof INBOUND_FILTER_PARAMS)[number], string>;
 
-/** What the verdict filter offers: the API's `verdict` values. */
-export const VERDICT_CHOICES: Array<{ value: string; label: string }> = [
-  { value: "dmarc_pass", label: "DMARC passed" },
-  { value: "dmarc_fail", label: "DMARC failed" },
-  { value: "spf_fail", label: "SPF failed" },
-  { value: "dkim_fail", label: "DKIM failed" },
-  { value: "spam", label: "Spam" },
+/** Each check's results a filter offers (the values the message stores). */
+const AUTH_RESULTS = ["pass", "fail", "softfail", "neutral", "none", "temperror", "permerror"];
+const CHECKS: Array<{ param: "spf" | "dkim" | "dmarc" | "spam"; label: string; values: string[] }> = [
+  { param: "spf", label: "SPF", values: AUTH_RESULTS },
+  { param: "dkim", label: "DKIM", values: ["pass", "fail", "neutral", "none", "temperror", "permerror"] },
+  { param: "dmarc", label: "DMARC", values: ["pass", "fail", "none", "temperror", "permerror"] },
+  { param: "spam", label: "Spam", values: ["clean", "spam", "not_checked", "error"] },
 ];
 
 /**
@@ -23,12 +33,10 @@ export function InboundFilters({
   values,
   routes,
   error,
-  verdicts = VERDICT_CHOICES,
 }: {
   values: InboundFilterValues;
   routes: Array<{ id: string; pattern: string }>;
   error: { param: string; message: string } | null;
-  verdicts?: Array<{ value: string; label: string }>;
 }) {
   const errorFor = (param: string) => (error?.param === param ? error.message : null);
   const invalid = (param: string) =>
@@ -71,16 +79,28 @@ export function InboundFilters({
             <option value="QUARANTINED">Quarantined</option>
           </Select>
         </Field>
-        <Field label="Checks" htmlFor="inbound-filter-verdict" error={errorFor("verdict")}>
-          <Select id="inbound-filter-verdict" name="verdict" defaultValue={values.verdict} {...invalid("verdict")}>
-            <option value="">Any result</option>
-            {verdicts.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        {CHECKS.map((check) => (
+          <Field
+            key={check.param}
+            label={check.label}
+            htmlFor={`inbound-filter-${check.param}`}
+            error={errorFor(check.param)}
+          >
+            <Select
+              id={`inbound-filter-${check.param}`}
+              name={check.param}
+              defaultValue={values[check.param]}
+              {...invalid(check.param)}
+            >
+              <option value="">Any result</option>
+              {check.values.map((value) => (
+                <option key={value} value={value}>
+                  {value.replace(/_/g, " ")}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        ))}
         <Field label="Received from" htmlFor="inbound-filter-createdFrom" error={errorFor("createdFrom")}>
           <Input
             id="inbound-filter-createdFrom"

@@ -34,7 +34,12 @@ import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { ScheduleControls } from "@/components/messages/schedule-controls";
 import { MessageDeliveries } from "@/components/webhooks/message-deliveries";
 import { listMessageDeliveries } from "@/lib/flows/webhooks/list-message-deliveries";
+import { MessageReplies } from "@/components/dashboard/inbound/message-replies";
+import { toInboundListItem } from "@/components/dashboard/inbound/list-item";
+import { SimulateReplyButton } from "@/components/dashboard/inbound/simulate-reply-button";
+import { listInboundForDashboard } from "@/lib/domain/inbound/dashboard-inbound-reads";
 import { cancelMessageAction, rescheduleMessageAction, resendMessageAction } from "./actions";
+import { simulateReplyAction } from "./reply-actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -47,10 +52,11 @@ export default async function EmailPage({ params }: Props) {
   await connection();
   const { id } = await params;
   const { workspace, role } = await requireDashboard();
-  const [detail, inbox, webhooks] = await Promise.all([
+  const [detail, inbox, webhooks, replies] = await Promise.all([
     getMessageDetail(workspace.id, id),
     getInboxMessage(workspace.id, id),
     listMessageDeliveries(workspace.id, id),
+    listInboundForDashboard(workspace.id, { originalMessageId: id, limit: 50, cursor: null, createdAt: {} }),
   ]);
   if (!detail) notFound();
   const { message, events, eventCount } = detail;
@@ -135,6 +141,14 @@ export default async function EmailPage({ params }: Props) {
       </div>
 
       <MessageDeliveries deliveries={webhooks.deliveries} hasEndpoints={webhooks.hasEndpoints} />
+
+      <MessageReplies
+        replies={replies.items.map((reply) => toInboundListItem(reply, null))}
+        threadId={replies.items.find((reply) => reply.threadId)?.threadId ?? null}
+        simulate={
+          message.sandbox || gone ? null : <SimulateReplyButton action={simulateReplyAction} messageId={message.id} />
+        }
+      />
 
       <Card title="Preview" id="html" description="Rendered in a sandbox: no scripts, no access to this page.">
         {message.bodyHtml ? (
