@@ -1,6 +1,15 @@
 import "./server/check-node.mjs"; // first: a clear error on an unsupported Node
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, E2E_DATA_DIR, E2E_OWNER_STATE, E2E_PORT, E2E_SEED_API_KEY, E2E_SMTP_PORT } from "./e2e/fixtures";
+import {
+  E2E_BASE_URL,
+  E2E_BOUNCE_DOMAIN,
+  E2E_DATA_DIR,
+  E2E_INBOUND_PORT,
+  E2E_OWNER_STATE,
+  E2E_PORT,
+  E2E_SEED_API_KEY,
+  E2E_SMTP_PORT,
+} from "./e2e/fixtures";
 
 const CI = Boolean(process.env.CI);
 
@@ -79,6 +88,10 @@ export default defineConfig({
       SMTP_SUBMISSION_PORT: String(E2E_SMTP_PORT),
       SMTP_SUBMISSION_HOST: "127.0.0.1",
       SMTP_ALLOW_INSECURE_AUTH: "true",
+      // e2e/ui/inbound.spec.ts's "Simulate a reply" hands a reply to the inbound listener here, from this host only.
+      SMTP_INBOUND_PORT: String(E2E_INBOUND_PORT),
+      SMTP_INBOUND_HOST: "127.0.0.1",
+      BOUNCE_DOMAIN: E2E_BOUNCE_DOMAIN,
     },
   },
 });

@@ -7,6 +7,10 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 /** The SMTP submission listener of the e2e server (loopback only, AUTH without TLS). */
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 3125);
+/** The inbound listener of the e2e server (loopback only): replies and mail to inbound domains come in here. */
+export const E2E_INBOUND_PORT = Number(process.env.E2E_INBOUND_PORT ?? 3126);
+/** The e2e server's BOUNCE_DOMAIN: return paths and reply tokens (`r-…@`) are addressed to it. */
+export const E2E_BOUNCE_DOMAIN = "bounces.e2e.postwerk.test";
 /** Wiped before every run, so each run starts from a fresh database and a freshly seeded demo. */
 export const E2E_DATA_DIR = ".data/e2e";
 
