@@ -98,6 +98,7 @@ describe("the dashboard's inbound reads", () => {
 
     expect((await getInboundForDashboard(workspace.id, id))?.textBody).toBe("Hello there");
     expect(await getInboundForDashboard(other.workspace.id, id)).toBeNull();
+    expect(await getInboundForDashboard(workspace.id, "inm_\u0000")).toBeNull();
     const file = await readInboundAttachmentForDashboard(workspace.id, id, attachmentId);
     expect(file?.file.filename).toBe("rows.csv");
     expect(file?.bytes.toString()).toBe("a,b\n1,2\n");

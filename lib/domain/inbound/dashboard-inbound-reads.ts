@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { keysetPage } from "@/db/keyset";
 import { inboundMessages as im, type InboundAttachmentJson } from "@/db/schema";
 import { getAttachmentStorage } from "@/lib/domain/attachments/storage";
+import { isId } from "@/lib/foundation/ids";
 import type { KeysetPageQuery } from "@/lib/foundation/pagination";
 
 // The dashboard's reads of inbound mail (docs/dashboard.md#inbound-inbound): the Inbound list, a message, the replies
@@ -46,6 +47,12 @@ function filtersOf(query: InboundDashboardQuery): SQL[] {
 
 /** Newest first, keyset cursors both ways (db/keyset.ts); an unknown cursor is a 400 naming it. */
 export async function listInboundForDashboard(workspaceId: string, query: InboundDashboardQuery) {
+  // The replies of a message page whose URL names no message: nothing to ask the database.
+  if (query.originalMessageId !== undefined && !isId("message", query.originalMessageId))
+    return {
+      items: [] as InboundListRow[],
+      meta: { limit: query.limit, count: 0, "cursor.after": null, "cursor.before": null },
+    };
   return keysetPage<InboundListRow>(
     {
       db: await getDb(),
@@ -62,6 +69,8 @@ export async function listInboundForDashboard(workspaceId: string, query: Inboun
 
 /** One inbound mail of the workspace, every field; null for an unknown or foreign id. */
 export async function getInboundForDashboard(workspaceId: string, id: string): Promise<InboundRow | null> {
+  // A URL segment is anything (a NUL would reach PostgreSQL as an error): only an id can name a message.
+  if (!isId("inboundMessage", id)) return null;
   const [row] = await (
     await getDb()
   )
@@ -77,6 +86,7 @@ export async function readInboundAttachmentForDashboard(
   inboundMessageId: string,
   attachmentId: string,
 ): Promise<{ file: InboundAttachmentJson; bytes: Buffer } | null> {
+  if (!isId("inboundMessage", inboundMessageId)) return null;
   const [row] = await (
     await getDb()
   )

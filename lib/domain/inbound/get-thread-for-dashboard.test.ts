@@ -74,5 +74,6 @@ describe("getThreadForDashboard", () => {
     const threadId = await insertThread(owner.workspace.id);
     expect(await getThreadForDashboard(other.workspace.id, threadId)).toBeNull();
     expect(await getThreadForDashboard(owner.workspace.id, "thr_0000000000000000")).toBeNull();
+    expect(await getThreadForDashboard(owner.workspace.id, "thr_\u0000' or 1=1")).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages, inboundMessages, inboundThreads } from "@/db/schema";
+import { isId } from "@/lib/foundation/ids";
 
 // The dashboard's thread view (docs/dashboard.md#inbound-inbound): the inbound and outbound messages of a thread, merged in
 // the order they happened.
@@ -18,6 +19,7 @@ export interface ThreadEntry {
 
 /** A thread of the workspace: its inbound and outbound messages in the order they happened (at most 200 each). */
 export async function getThreadForDashboard(workspaceId: string, threadId: string) {
+  if (!isId("inboundThread", threadId)) return null;
   const db = await getDb();
   const [thread] = await db
     .select()

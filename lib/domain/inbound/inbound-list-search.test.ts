@@ -25,6 +25,8 @@ describe("parseInboundListSearch", () => {
     expect(parse("createdFrom=yesterday")).toMatchObject({ ok: false, param: "createdFrom" });
     expect(parse("createdFrom=2026-11-02&createdTo=2026-11-01")).toMatchObject({ ok: false, param: "createdTo" });
     expect(parse("status=LOST")).toMatchObject({ ok: false, param: "status" });
+    expect(parse("routeId=irt_%00")).toMatchObject({ ok: false, param: "routeId" });
+    expect(parse("address=a%00@b.example")).toMatchObject({ ok: false, param: "address" });
     expect(parse("cursor.after=a&cursor.before=b")).toMatchObject({ ok: false, param: "cursor.before" });
   });
 

@@ -1,4 +1,5 @@
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
+import { isId } from "@/lib/foundation/ids";
 import { parseCursorPage, parseEnum } from "@/lib/foundation/pagination";
 import type { InboundDashboardQuery } from "./dashboard-inbound-reads";
 
@@ -39,12 +40,12 @@ export function parseInboundListSearch(search: URLSearchParams): InboundListSear
     query.status = parseEnum(value("status"), STATUSES, "status");
     const routeId = value("routeId");
     if (routeId) {
-      if (routeId.length > 64) throw invalidParameter("routeId", "routeId must be 1 to 64 characters.");
+      if (!isId("inboundRoute", routeId)) throw invalidParameter("routeId", "routeId must be a route id (irt_…).");
       query.routeId = routeId;
     }
     const address = value("address");
     if (address) {
-      if (address.length > 320 || /\s/.test(address))
+      if (address.length > 320 || /[\s\x00-\x1f\x7f]/.test(address))
         throw invalidParameter("address", "address must be one email address, such as ada@example.com.");
       query.address = address.toLowerCase();
     }
