@@ -32,6 +32,13 @@ export const simulateOutcomeJobSchema = z.object({
 });
 export type SimulateOutcomeJob = z.infer<typeof simulateOutcomeJobSchema>;
 
+export const inboundActionsJobSchema = z.object({
+  workspaceId: z.string().min(1),
+  /** The stored inbound mail whose route's forward and workflow actions this job runs. */
+  inboundMessageId: z.string().min(1),
+});
+export type InboundActionsJob = z.infer<typeof inboundActionsJobSchema>;
+
 export function parseJob<T>(queue: string, schema: z.ZodType<T>, data: unknown): T {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;

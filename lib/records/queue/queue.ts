@@ -8,7 +8,7 @@ import { captureJobInsert, type CapturedJobInsert } from "@/internals/pg-boss";
 import { pgBossPglite } from "@/internals/pglite";
 import { env } from "@/lib/foundation/env";
 import { errorFields, log } from "@/lib/foundation/log";
-import type { DeliverMessageJob, DeliverWebhookJob, SimulateOutcomeJob } from "./jobs";
+import type { DeliverMessageJob, DeliverWebhookJob, InboundActionsJob, SimulateOutcomeJob } from "./jobs";
 
 /** pg-boss on the data's database, so a message and its delivery job commit in one transaction. */
 export const QUEUES = {
@@ -21,6 +21,8 @@ export const QUEUES = {
   /** One job per attempt: retries are new jobs at the webhook schedule's time. */
   deliverWebhook: "deliver-webhook",
   simulateOutcome: "simulate-outcome",
+  /** A stored inbound mail's forward and workflow actions (lib/flows/inbound/actions), enqueued as it is stored. */
+  inboundActions: "inbound-actions",
 } as const;
 
 export type { DeliverMessageJob } from "./jobs";
@@ -62,6 +64,16 @@ export function queueOptions(): Record<string, Omit<Queue, "name">> {
       retryBackoff: true,
       expireInSeconds: 60,
       deleteAfterSeconds: 24 * 3600,
+    },
+    // Each action is idempotent (a forward by its idempotency key, a workflow run by its key): a retry redoes none.
+    [QUEUES.inboundActions]: {
+      notify: true,
+      retryLimit: 5,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 120,
+      deleteAfterSeconds: 7 * 24 * 3600,
     },
   };
 }
@@ -199,4 +211,10 @@ export async function enqueueWebhookDeliveries(
     jobs.map(({ data, startAfter }) => (startAfter ? { data, startAfter } : { data })),
     { db: fromDrizzle(tx, sql) },
   );
+}
+
+/** In the storing transaction: the job exists iff the inbound mail does. */
+export async function enqueueInboundActions(tx: Tx, job: InboundActionsJob): Promise<void> {
+  const boss = await getQueue();
+  await boss.insert(QUEUES.inboundActions, [{ data: job }], { db: fromDrizzle(tx, sql) });
 }

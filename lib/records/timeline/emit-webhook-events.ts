@@ -15,6 +15,8 @@ export interface EmittedLog {
   code: EventCode;
   bot?: boolean;
   at: Date;
+  /** The inbound mail the event is about (email.replied). */
+  inboundMessageId?: string;
 }
 
 /** Written even without an endpoint: the pullable feed serves them too (docs/webhooks.md#delivery). */
@@ -30,6 +32,7 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
       log_id: log.logId,
       bot: log.bot ?? false,
       created_at: log.at.toISOString(),
+      inbound_message_id: log.inboundMessageId ?? null,
     }));
   if (rows.length === 0) return;
   const m = emailMessages;
@@ -40,10 +43,10 @@ export async function emitWebhookEvents(db: Executor, logs: EmittedLog[]): Promi
   await executePrepared(
     db,
     sql`
-    insert into ${e} (${name(e.id)}, ${name(e.workspaceId)}, ${name(e.type)}, ${name(e.emailMessageId)}, ${name(e.logId)}, ${name(e.bot)}, ${name(e.createdAt)})
-    select i.id, i.workspace_id, i.type, i.email_message_id, i.log_id, i.bot, i.created_at
+    insert into ${e} (${name(e.id)}, ${name(e.workspaceId)}, ${name(e.type)}, ${name(e.emailMessageId)}, ${name(e.logId)}, ${name(e.bot)}, ${name(e.createdAt)}, ${name(e.inboundMessageId)})
+    select i.id, i.workspace_id, i.type, i.email_message_id, i.log_id, i.bot, i.created_at, i.inbound_message_id
     from json_to_recordset(${wellFormedJson(rows)}::json) as i(
-      n int, id text, workspace_id text, type text, email_message_id text, log_id text, bot boolean, created_at timestamptz)
+      n int, id text, workspace_id text, type text, email_message_id text, log_id text, bot boolean, created_at timestamptz, inbound_message_id text)
     where not coalesce((select ${m.sandbox} from ${m} where ${m.id} = i.email_message_id and ${m.workspaceId} = i.workspace_id), true)
     order by i.n`,
   );

@@ -25,6 +25,8 @@ export interface RecordEventInput {
   details?: Record<string, unknown>;
   /** This event ends delivery with nothing left to send (every recipient suppressed): PENDING/PAUSED → SUCCEEDED. */
   settles?: boolean;
+  /** email.replied: the inbound mail that answers the message, carried on the webhook row (docs/inbound.md#webhooks). */
+  inboundMessageId?: string;
 }
 
 const m = emailMessages;
@@ -57,6 +59,7 @@ export async function recordEvent(db: Executor, input: RecordEventInput): Promis
       code: input.code,
       bot: input.bot,
       at,
+      inboundMessageId: input.inboundMessageId,
     },
   ]);
 

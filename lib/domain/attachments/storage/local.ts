@@ -32,6 +32,14 @@ export function createLocalStorage(options: { dataDir: string; appUrl: string })
     async read(key) {
       return fs.promises.readFile(fileOf(key)).catch(ifMissing(null));
     },
+    async write(key, bytes) {
+      const file = fileOf(key);
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+      // Written aside and renamed, so a reader never sees half the bytes.
+      const temporary = `${file}.${randomBase62(8)}.part`;
+      await fs.promises.writeFile(temporary, bytes, { flag: "wx" });
+      await fs.promises.rename(temporary, file);
+    },
     async delete(key) {
       await fs.promises.rm(fileOf(key), { force: true });
     },

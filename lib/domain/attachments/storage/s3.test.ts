@@ -134,6 +134,15 @@ describe("S3 driver", () => {
     expect(await refused.text()).toMatch(/expired/);
     expect(await storage.stat("attachments/ws_b/attachment_2")).toBeNull();
   });
+
+  it("write stores bytes this service holds (inbound attachments) with their content type", async () => {
+    const storage = driver();
+    const key = `attachments/ws_write/inatt_${Date.now()}`;
+    await storage.write(key, Buffer.from("a,b\n1,2\n"), "text/csv");
+    expect((await storage.read(key))?.toString()).toBe("a,b\n1,2\n");
+    expect(await storage.stat(key)).toMatchObject({ size: 8, contentType: "text/csv" });
+    await storage.delete(key);
+  });
 });
 
 describe("attachments with STORAGE_DRIVER=s3", () => {

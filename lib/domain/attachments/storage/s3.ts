@@ -63,6 +63,9 @@ export function createS3Storage(config: S3StorageConfig): AttachmentStorage {
         throw error;
       }
     },
+    async write(key, bytes, contentType) {
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType }));
+    },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },

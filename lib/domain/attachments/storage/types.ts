@@ -31,6 +31,8 @@ export interface AttachmentStorage {
   /** Size (and content type) of the stored bytes, or null when nothing is stored under `key`. */
   stat(key: string): Promise<StoredObject | null>;
   read(key: string): Promise<Buffer | null>;
+  /** Bytes this service already holds (an inbound mail's attachments), stored under `key` in one step. */
+  write(key: string, bytes: Buffer, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
 }
 
