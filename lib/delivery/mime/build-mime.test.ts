@@ -21,6 +21,13 @@ function headersOf(raw: string): string {
 }
 
 describe("buildMime", () => {
+  it("writes a reply's In-Reply-To beside its References (the reply API)", async () => {
+    const reply = { ...fields, inReplyTo: "<question-7@mail.example.org>" };
+    const headers = headersOf((await buildMime("em_0123456789abcdef", reply)).raw);
+    expect(headers).toMatch(/^In-Reply-To: <question-7@mail\.example\.org>$/m);
+    expect(headers).toMatch(/^References: <order-1@shop\.example> <order-2@shop\.example>$/m);
+  });
+
   it("builds the headers, both alternatives and an envelope that includes Bcc", async () => {
     const date = new Date("2026-03-04T05:06:07.890Z");
     const mime = await buildMime("em_0123456789abcdef", fields, date);
@@ -33,6 +40,7 @@ describe("buildMime", () => {
     expect(headers).toMatch(/^Cc: "Doe, Jane" <jane@example\.org>$/m);
     expect(headers).toMatch(/^Reply-To: replies@example\.com$/m);
     expect(headers).toMatch(/^References: <order-1@shop\.example> <order-2@shop\.example>$/m);
+    expect(headers).not.toMatch(/^In-Reply-To:/m);
     expect(headers).toMatch(/^Subject: Your order$/m);
     expect(headers).toMatch(/^Date: Wed, 04 Mar 2026 05:06:07 \+0000$/m);
     expect(headers).toMatch(/^Content-Type: multipart\/alternative;/m);

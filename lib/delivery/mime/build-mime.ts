@@ -16,6 +16,8 @@ export interface MailFields {
   text: string;
   /** The message's `headers.references`: one or more `<id@domain>`, space separated. */
   references: string | null;
+  /** A reply's parent (the reply API, docs/inbound.md#the-reply-api): one `<id@domain>`. */
+  inReplyTo?: string | null;
   attachments: MimeAttachment[];
   /** Group mail: the RFC 8058 one-click URL, sent as List-Unsubscribe with List-Unsubscribe-Post. */
   listUnsubscribe?: string | null;
@@ -56,6 +58,7 @@ export async function buildMime(messageId: string, fields: MailFields, date: Dat
   addField(headers, "To", to.header);
   addField(headers, "Cc", cc.header);
   addField(headers, "Reply-To", replyTo.header);
+  addField(headers, "In-Reply-To", references(fields.inReplyTo ?? ""));
   addField(headers, "References", references(fields.references ?? ""));
   addField(headers, "Subject", unstructuredValue(fields.subject));
   // A msg-id is structured (no encoded-words): what cannot appear in a header at all is dropped.

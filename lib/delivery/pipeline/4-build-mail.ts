@@ -89,7 +89,8 @@ function mailFields(
   attachments: MimeAttachment[],
   recipients: FilteredRecipients,
 ): MailFields {
-  const references = Object.entries(message.headers).find(([key]) => key.toLowerCase() === "references")?.[1];
+  const header = (name: string) => Object.entries(message.headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  const references = header("references");
   // The same address as the body's link (lib/sending/prepare-message.ts): the first recipient as sent.
   const linkAddress =
     message.toAddresses[0] ?? bareAddress([...message.to, ...message.cc, ...message.bcc][0] ?? "") ?? "";
@@ -103,6 +104,7 @@ function mailFields(
     html: message.bodyHtml,
     text: message.bodyText,
     references: references ?? null,
+    inReplyTo: header("in-reply-to") ?? null,
     attachments,
     listUnsubscribe:
       message.groupId && linkAddress ? oneClickUnsubscribeUrl(message.id, linkAddress.toLowerCase()) : null,
