@@ -28,6 +28,12 @@ describe("buildMime", () => {
     expect(headers).toMatch(/^References: <order-1@shop\.example> <order-2@shop\.example>$/m);
   });
 
+  it("writes one X-Postwerk-Loop per hop of an inbound forward, and none for other mail", async () => {
+    const forwarded = headersOf((await buildMime("em_1", { ...fields, loopHops: 2 })).raw);
+    expect(forwarded.match(/^X-Postwerk-Loop: forwarded$/gm)).toHaveLength(2);
+    expect(headersOf((await buildMime("em_1", fields)).raw)).not.toMatch(/^X-Postwerk-Loop:/m);
+  });
+
   it("builds the headers, both alternatives and an envelope that includes Bcc", async () => {
     const date = new Date("2026-03-04T05:06:07.890Z");
     const mime = await buildMime("em_0123456789abcdef", fields, date);

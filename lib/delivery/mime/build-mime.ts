@@ -18,6 +18,8 @@ export interface MailFields {
   references: string | null;
   /** A reply's parent (the reply API, docs/inbound.md#the-reply-api): one `<id@domain>`. */
   inReplyTo?: string | null;
+  /** An inbound forward's hop count (docs/inbound.md#loops): this many X-Postwerk-Loop headers. */
+  loopHops?: number;
   attachments: MimeAttachment[];
   /** Group mail: the RFC 8058 one-click URL, sent as List-Unsubscribe with List-Unsubscribe-Post. */
   listUnsubscribe?: string | null;
@@ -40,6 +42,9 @@ export interface BuiltMime {
   messageIdHeader: string;
 }
 
+// Far above INBOUND_MAX_HOPS: a stored count can never blow a header block up.
+const MAX_LOOP_HEADERS = 50;
+
 /** The MIME in one synchronous pass, as nodemailer's MailComposer wrote it (the tests compare both parsed). */
 export async function buildMime(messageId: string, fields: MailFields, date: Date = new Date()): Promise<BuiltMime> {
   const header = messageIdHeader(messageId, fields.from);
@@ -61,6 +66,8 @@ export async function buildMime(messageId: string, fields: MailFields, date: Dat
   addField(headers, "In-Reply-To", references(fields.inReplyTo ?? ""));
   addField(headers, "References", references(fields.references ?? ""));
   addField(headers, "Subject", unstructuredValue(fields.subject));
+  for (let hop = 0; hop < Math.min(fields.loopHops ?? 0, MAX_LOOP_HEADERS); hop++)
+    headers.push("X-Postwerk-Loop: forwarded");
   // A msg-id is structured (no encoded-words): what cannot appear in a header at all is dropped.
   headers.push(
     headerField("Message-ID", header.replace(/\r?\n|\r/g, " ").replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")),

@@ -105,6 +105,8 @@ function mailFields(
     text: message.bodyText,
     references: references ?? null,
     inReplyTo: header("in-reply-to") ?? null,
+    // Set only by an inbound forward (sendMessage's internal headers), never by a request body.
+    loopHops: Number.parseInt(header("x-postwerk-loop") ?? "0", 10) || 0,
     attachments,
     listUnsubscribe:
       message.groupId && linkAddress ? oneClickUnsubscribeUrl(message.id, linkAddress.toLowerCase()) : null,
