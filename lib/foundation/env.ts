@@ -58,6 +58,14 @@ const envSchema = z
       )
       .transform((value) => value.toLowerCase().replace(/\.$/, ""))
       .optional(),
+    // SpamAssassin's spamd for inbound mail's spam verdict (docs/inbound.md#authentication-and-spam-checks); unset: not checked.
+    SPAMD_URL: z
+      .string()
+      .refine(
+        (value) => /^(spamd|tcp):\/\/[^/?#\s]+\/?$/i.test(value) && URL.canParse(value),
+        "must be spamd://host:port or tcp://host:port (SpamAssassin's spamd; port 783 when omitted)",
+      )
+      .optional(),
     // The SIGKILL duplicate bound (lib/delivery/unrecorded-gate.ts); unset: 4 × SMTP_POOL_SIZE.
     DELIVERY_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).optional(),
     RESEND_API_KEY: z.string().optional(),
