@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { env, resetEnvForTests } from "@/lib/foundation/env";
 import { waitFor } from "@/lib/testing/wait-for";
 import { checkSpam, parseSpamdUrl } from "./check-spam";
 
@@ -123,6 +124,26 @@ describe("checkSpam against a server answering in spamd's format", () => {
     expect(parseSpamdUrl("spamd://spam.internal")).toEqual({ host: "spam.internal", port: 783 });
     expect(parseSpamdUrl("tcp://[::1]:1783")).toEqual({ host: "::1", port: 1783 });
     expect(() => parseSpamdUrl("http://spam.internal:783")).toThrow(/spamd:\/\/ or tcp:\/\//);
+  });
+});
+
+describe("SPAMD_URL", () => {
+  afterEach(() => {
+    delete process.env.SPAMD_URL;
+    resetEnvForTests();
+  });
+
+  it("takes spamd:// and tcp:// URLs and refuses anything else, naming the variable", () => {
+    for (const good of ["spamd://127.0.0.1:783", "tcp://spamd.internal:1783", "spamd://spam"]) {
+      process.env.SPAMD_URL = good;
+      resetEnvForTests();
+      expect(env().SPAMD_URL).toBe(good);
+    }
+    for (const bad of ["http://spam:783", "spamd://", "spamd://spam:99999", "tcp://spam:783/path"]) {
+      process.env.SPAMD_URL = bad;
+      resetEnvForTests();
+      expect(() => env(), bad).toThrow(/SPAMD_URL: must be spamd:\/\/host:port or tcp:\/\/host:port/);
+    }
   });
 });
 
