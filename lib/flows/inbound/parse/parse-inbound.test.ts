@@ -104,6 +104,24 @@ describe("parseInbound", () => {
     expect(parsed.strippedText).toBe("Thanks, done.");
   });
 
+  it.each([
+    [
+      "Gmail",
+      '<div dir="ltr">Thanks!</div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Sat, Nov 28, 2026 at 10:02 AM Support &lt;<a href="mailto:s@e.com">s@e.com</a>&gt; wrote:<br></div><blockquote class="gmail_quote"><div>Did it work?</div></blockquote></div>',
+      "Thanks!",
+    ],
+    [
+      "Outlook",
+      '<div><p>Approved.</p><p>Tom</p></div><hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg"><b>From:</b> Bot &lt;bot@example.com&gt;<br><b>Sent:</b> Saturday, November 28, 2026 10:02 AM<br><b>To:</b> Tom &lt;tom@example.org&gt;<br><b>Subject:</b> Approval</div><div>Please approve.</div>',
+      "Approved.\n\nTom",
+    ],
+  ])("strips a %s HTML-only reply", async (_, html, reply) => {
+    const parsed = await parseInbound(
+      crlf(["From: a@example.org", "Content-Type: text/html; charset=utf-8", "", html]),
+    );
+    expect(parsed.strippedText).toBe(reply);
+  });
+
   it("counts every loop header, also past the headers it keeps", async () => {
     const filler = Array.from({ length: 250 }, (_, i) => `X-Filler-${i}: ${i}`);
     const parsed = await parseInbound(
