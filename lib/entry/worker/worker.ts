@@ -9,6 +9,7 @@ import { simulateOutcome } from "@/lib/delivery/providers/simulator/simulate-out
 import {
   deliverMessageJobSchema,
   deliverWebhookJobSchema,
+  inboundActionsJobSchema,
   parseJob,
   simulateOutcomeJobSchema,
   workflowStepJobSchema,
@@ -18,6 +19,7 @@ import {
 import { attemptDeliveries } from "@/lib/flows/webhooks/attempt-deliveries";
 import { startWebhookPump, stopWebhookPump } from "@/lib/flows/webhooks/webhook-pump";
 import { runWorkflowStep } from "@/lib/flows/workflows/run-workflow-step";
+import { runInboundActions } from "@/lib/flows/inbound/actions/run-inbound-actions";
 import { getQueue, QUEUES, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { env } from "@/lib/foundation/env";
 import { processSingleton } from "@/lib/foundation/process-singleton";
@@ -63,6 +65,9 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
     ),
     await work<object>(boss, QUEUES.simulateOutcome, options, (job) =>
       simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data)),
+    ),
+    await work<object>(boss, QUEUES.inboundActions, options, (job) =>
+      runInboundActions(parseJob(QUEUES.inboundActions, inboundActionsJobSchema, job.data)),
     ),
     await workBatches<DeliverWebhookJob>(
       boss,

@@ -6,6 +6,7 @@ import type { EmailMessageRow } from "@/lib/domain/messages/get-message-or-throw
 import { serializeEvent, serializeMessage } from "@/lib/domain/messages/serialize";
 import { getWorkflowRunOrThrowIn, type WorkflowRunView } from "@/lib/flows/workflows/get-workflow-run-or-throw";
 import { serializeWorkflowRun } from "@/lib/flows/workflows/serialize";
+import { inboundMessagesOf, type InboundPayload } from "./inbound-payloads";
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 
@@ -41,6 +42,7 @@ export async function buildPayloadObjects(
   const logById = new Map(logs.map((row) => [row.id, row]));
   const payloads = new Map<string, Record<string, unknown>>();
   const runs = await workflowRunsOf(db, events);
+  const inbound = await inboundMessagesOf(db, events);
   for (const event of events) {
     if (event.workflowRunId) {
       const run = runs.get(event.workflowRunId);
@@ -62,10 +64,17 @@ export async function buildPayloadObjects(
         message:
           message && message.workspaceId === event.workspaceId ? serializeMessage(message as EmailMessageRow) : null,
         event: log ? { ...serializeEvent(log), bot: log.bot } : null,
+        ...(event.inboundMessageId ? { inboundMessage: inboundOf(inbound, event) } : {}),
       },
     });
   }
   return payloads;
+}
+
+/** Tenant-checked like `message`: a row of another workspace is never put in a payload. */
+function inboundOf(inbound: Map<string, InboundPayload>, event: WebhookEventRow) {
+  const found = inbound.get(event.inboundMessageId ?? "");
+  return found && found.workspaceId === event.workspaceId ? found.inboundMessage : null;
 }
 
 /** The runs of workflow_run.* events (rare: one query pair each). */

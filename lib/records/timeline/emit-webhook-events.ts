@@ -68,3 +68,19 @@ export async function emitWorkflowRunEvent(
     createdAt: at,
   });
 }
+
+/** In the transaction that stores an inbound mail: email.received, linked to the message it answers when there is one. */
+export async function emitInboundReceivedEvent(
+  db: Executor,
+  inbound: { id: string; workspaceId: string; originalMessageId: string | null },
+  at = new Date(),
+): Promise<void> {
+  await db.insert(webhookEvents).values({
+    id: newId("webhookEvent", at),
+    workspaceId: inbound.workspaceId,
+    type: "email.received",
+    emailMessageId: inbound.originalMessageId,
+    inboundMessageId: inbound.id,
+    createdAt: at,
+  });
+}
