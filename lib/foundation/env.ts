@@ -66,6 +66,8 @@ const envSchema = z
         "must be spamd://host:port or tcp://host:port (SpamAssassin's spamd; port 783 when omitted)",
       )
       .optional(),
+    // An inbound mail forwarded this many times is stored but not forwarded again (docs/inbound.md#loops).
+    INBOUND_MAX_HOPS: z.coerce.number().int().min(1).max(50).default(5),
     // The SIGKILL duplicate bound (lib/delivery/unrecorded-gate.ts); unset: 4 × SMTP_POOL_SIZE.
     DELIVERY_MAX_UNRECORDED: z.coerce.number().int().min(1).max(10_000).optional(),
     RESEND_API_KEY: z.string().optional(),
