@@ -33,9 +33,35 @@ const HEADER_FROM = /^\*?(From|Von|De|Van|Da|Från|Od|Fra|Lähettäjä|差出人
 const HEADER_NEXT =
   /^\*?(Sent|Date|To|Subject|Cc|Gesendet|Datum|An|Betreff|Envoyé|À|Objet|Enviado|Fecha|Para|Asunto|Verzonden|Aan|Onderwerp|Inviato|Data|A|Oggetto|Assunto|Skickat|Till|Ämne|Wysłano|Do|Temat|送信日時|宛先|件名|发送时间|收件人|主题|日期)\s*[:：]\*?(\s|$)/i;
 
-/** Clients' own signatures, each a whole line. */
-const MOBILE_SIGNATURES =
-  /^(Sent from my .{1,60}|Sent from (Mail|Outlook|Yahoo Mail) for .{1,40}|Sent from Yahoo Mail on Android|Sent from Outlook|Get Outlook for (iOS|Android)|Sent with Proton ?Mail.{0,60}|Sent via .{1,40} mobile|Envoyé de mon .{1,40}|Von meinem .{1,40} gesendet|Gesendet von meinem .{1,40}|Enviado desde mi .{1,40}|Verzonden (vanaf|met) mijn .{1,40}|Inviato da .{1,40}|Enviado do meu .{1,40}|Skickat från min .{1,40}|Wysłane z (mojego|iPhone).{0,40}|iPhoneから送信|从我的 ?iPhone ?发送|发自我的 ?iPhone)(\s*<[^\s>]{1,200}>)?$/i;
+/** The devices mobile clients name in their signature line ("Sent from my iPhone", "Envoyé de mon iPad"). */
+const DEVICE =
+  "(iPhone|iPad|Android|BlackBerry|Samsung|Galaxy|Huawei|Xiaomi|Pixel|OnePlus|Motorola|Nokia|Windows Phone|mobile|smartphone|phone|Handy|téléphone|teléfono|telefone|telefoon|telefono|mobil|telefonu)[^.!?:]{0,40}";
+/** Clients' own signatures, each a whole line; a sentence that merely starts the same way is not one. */
+const MOBILE_SIGNATURES = new RegExp(
+  "^(" +
+    [
+      `Sent from my ${DEVICE}`,
+      "Sent from (Mail|Outlook|Yahoo Mail) for (Windows|iOS|Android|Mac)[^.!?:]{0,20}",
+      "Sent from Yahoo Mail on Android",
+      "Sent from Outlook",
+      "Get Outlook for (iOS|Android)",
+      "Sent with Proton ?Mail( secure email)?\\.?",
+      `Envoyé de mon ${DEVICE}`,
+      `Von meinem ${DEVICE} gesendet`,
+      `Gesendet von meinem ${DEVICE}`,
+      `Enviado desde mi ${DEVICE}`,
+      `Verzonden (vanaf|met) mijn ${DEVICE}`,
+      `Inviato da( il mio)? ${DEVICE}`,
+      `Enviado do meu ${DEVICE}`,
+      `Skickat från min ${DEVICE}`,
+      `Wysłane z (mojego )?${DEVICE}`,
+      "iPhoneから送信",
+      "从我的 ?iPhone ?发送",
+      "发自我的 ?iPhone",
+    ].join("|") +
+    ")\\.?(\\s*<[^\\s>]{1,200}>)?$",
+  "i",
+);
 
 const QUOTED = /^[ \t]*>/;
 const SIGNATURE_DELIMITER = /^--[ \t]*$/;

@@ -55,6 +55,24 @@ describe("stripReply: plain text and edge cases", () => {
   });
 });
 
+describe("stripReply: client signatures", () => {
+  it.each([
+    "Sent from my iPhone",
+    "Sent from my Samsung Galaxy smartphone.",
+    "Get Outlook for Android",
+    "Von meinem iPad gesendet",
+    "Inviato da iPhone",
+    "Enviado desde mi teléfono Huawei",
+  ])("takes %s for the signature", (line) => {
+    expect(stripReply(`Yes.\n\n${line}\n`)).toEqual({ reply: "Yes.", signature: line });
+  });
+
+  it("keeps a sentence that starts like one", () => {
+    const text = "Sent from my office: the contract.\nInviato da Roma ieri.";
+    expect(stripReply(text)).toEqual({ reply: text, signature: null });
+  });
+});
+
 describe("stripReply: hostile sizes", () => {
   it("handles a 1 MB line", () => {
     const line = "On " + "x".repeat(1024 * 1024) + " wrote:";
