@@ -2,12 +2,12 @@ import "server-only";
 import type { InboundAction } from "@/db/schema";
 import type { InboundMessageRow } from "@/lib/domain/inbound/serialize-inbound-message";
 import { defaultSenderFor } from "@/lib/domain/domains/default-sender";
+import { env } from "@/lib/foundation/env";
 import { sendMessage } from "@/lib/sending/send-message";
 
 /** Forwards stop here (docs/inbound.md#loops): INBOUND_MAX_HOPS, default 5. */
 export function maxHops(): number {
-  const value = Number.parseInt(process.env.INBOUND_MAX_HOPS ?? "", 10);
-  return Number.isInteger(value) && value >= 1 ? value : 5;
+  return env().INBOUND_MAX_HOPS;
 }
 
 export type ActionResult = Record<string, unknown> & { index: number; type: string; status: string };

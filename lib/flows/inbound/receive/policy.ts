@@ -5,7 +5,7 @@ type Route = typeof inboundRoutes.$inferSelect | null;
 
 export type PolicyDecision = { kind: "accept" } | { kind: "quarantine" | "reject"; reason: string };
 
-/** A route's DMARC and spam policy on one mail's verdicts (docs/inbound.md#checks); no route accepts. */
+/** A route's DMARC and spam policy on one mail's verdicts (docs/inbound.md#storing-and-actions); no route accepts. */
 export function decidePolicy(route: Route, auth: AuthVerdict, spam: SpamVerdict): PolicyDecision {
   if (!route) return { kind: "accept" };
   if (auth.dmarc === "fail" && route.dmarcFailAction !== "accept") {

@@ -34,7 +34,7 @@ export class InboundRefusal extends Error {
 }
 
 /**
- * Stores a received mail once per recipient and queues its route's actions (docs/inbound.md#pipeline). Everything is
+ * Stores a received mail once per recipient and queues its route's actions (docs/inbound.md#storing-and-actions). Everything is
  * committed when this returns, so the listener's 250 means stored; anything thrown but InboundRefusal answers 451.
  */
 export async function receiveInboundMail(raw: Buffer, envelope: InboundEnvelope): Promise<ReceiveOutcome> {
@@ -73,7 +73,7 @@ export async function receiveInboundMail(raw: Buffer, envelope: InboundEnvelope)
   return outcome;
 }
 
-/** The same Message-ID from the same sender to the same recipient is one mail (docs/inbound.md#duplicates). */
+/** The same Message-ID from the same sender to the same recipient is one mail (docs/inbound.md#safety-and-limits). */
 export function dedupeKey(mailFrom: string, messageId: string | null, raw: Buffer, recipient: string): string {
   const hash = createHash("sha256");
   if (messageId) hash.update(`${mailFrom.toLowerCase()}\n${messageId}\n${recipient.toLowerCase()}`);
