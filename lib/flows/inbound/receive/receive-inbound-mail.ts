@@ -7,7 +7,7 @@ import { checkSpam } from "@/lib/flows/inbound/parse/check-spam";
 import { parseInbound } from "@/lib/flows/inbound/parse/parse-inbound";
 import { decidePolicy } from "./policy";
 import { storeInboundAttachments } from "./store-attachments";
-import { storeInboundMessage } from "./store-inbound-message";
+import { isStored, storeInboundMessage } from "./store-inbound-message";
 
 export interface InboundEnvelope {
   mailFrom: string;
@@ -51,6 +51,11 @@ export async function receiveInboundMail(raw: Buffer, envelope: InboundEnvelope)
       reason = decision.reason;
       continue;
     }
+    const key = dedupeKey(envelope.mailFrom, parsed.messageId, raw, recipient.address);
+    if (await isStored(recipient.workspaceId, key)) {
+      outcome.duplicates += 1;
+      continue;
+    }
     const attachments = await storeInboundAttachments(recipient.workspaceId, parsed.attachments);
     const id = await storeInboundMessage({
       raw,
@@ -60,7 +65,7 @@ export async function receiveInboundMail(raw: Buffer, envelope: InboundEnvelope)
       auth,
       spam,
       attachments,
-      dedupeKey: dedupeKey(envelope.mailFrom, parsed.messageId, raw, recipient.address),
+      dedupeKey: key,
       quarantineReason: decision.kind === "quarantine" ? decision.reason : null,
     });
     if (!id) outcome.duplicates += 1;

@@ -1,4 +1,6 @@
 import "server-only";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
 import type { InboundAttachmentJson } from "@/db/schema";
 import { inboundMessageRaw, inboundMessages } from "@/db/schema";
 import type { InboundRecipient } from "@/lib/domain/inbound/find-recipient";
@@ -56,6 +58,17 @@ export async function storeInboundMessage(input: StoreInput): Promise<string | n
 }
 
 class DuplicateMail extends Error {}
+
+/** A retry of a stored mail, found before its attachments are written again (the insert's conflict stays the guard). */
+export async function isStored(workspaceId: string, dedupeKey: string): Promise<boolean> {
+  const db = await getDb();
+  const [found] = await db
+    .select({ id: inboundMessages.id })
+    .from(inboundMessages)
+    .where(and(eq(inboundMessages.workspaceId, workspaceId), eq(inboundMessages.dedupeKey, dedupeKey)))
+    .limit(1);
+  return found !== undefined;
+}
 
 async function runStoringActions(
   tx: Tx,
