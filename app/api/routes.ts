@@ -28,6 +28,13 @@ import * as inboundDomainsById from "./v1/inbound_domains/[id]/handlers";
 import * as inboundDomainsByIdVerify from "./v1/inbound_domains/[id]/verify/handlers";
 import * as inboundRoutes from "./v1/inbound_routes/handlers";
 import * as inboundRoutesById from "./v1/inbound_routes/[id]/handlers";
+import * as inboundMessages from "./v1/inbound_messages/handlers";
+import * as inboundMessagesById from "./v1/inbound_messages/[id]/handlers";
+import * as inboundMessagesByIdRaw from "./v1/inbound_messages/[id]/raw/handlers";
+import * as inboundMessagesByIdReply from "./v1/inbound_messages/[id]/reply/handlers";
+import * as inboundMessagesByIdAttachment from "./v1/inbound_messages/[id]/attachments/[attachmentId]/handlers";
+import * as threadsById from "./v1/threads/[id]/handlers";
+import * as threadsByIdReply from "./v1/threads/[id]/reply/handlers";
 import * as openapiJson from "./v1/openapi.json/handlers";
 import * as sandboxBatches from "./v1/sandbox/batches/handlers";
 import * as sandboxEmailMessages from "./v1/sandbox/email_messages/handlers";
@@ -97,6 +104,13 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/inbound_domains/:id/verify", inboundDomainsByIdVerify],
   ["/inbound_routes", inboundRoutes],
   ["/inbound_routes/:id", inboundRoutesById],
+  ["/inbound_messages", inboundMessages],
+  ["/inbound_messages/:id", inboundMessagesById],
+  ["/inbound_messages/:id/raw", inboundMessagesByIdRaw],
+  ["/inbound_messages/:id/reply", inboundMessagesByIdReply],
+  ["/inbound_messages/:id/attachments/:attachmentId", inboundMessagesByIdAttachment],
+  ["/threads/:id", threadsById],
+  ["/threads/:id/reply", threadsByIdReply],
   ["/openapi.json", openapiJson],
   ["/sandbox/batches", sandboxBatches],
   ["/sandbox/email_messages_batch", sandboxBatches], // the older path

@@ -25,6 +25,11 @@ export interface SendMessageInput {
   channel?: "api" | "smtp";
   /** The key's sender restriction (docs/api.md#key-restrictions): a `from` outside it is refused, naming `from`. */
   allowedSenders?: readonly string[];
+  /**
+   * What no public field sets, added by the use cases that send on the service's behalf: a reply's thread and its
+   * `in-reply-to`/`references` (docs/inbound.md#the-reply-api), a forward's loop header. Never read from a body.
+   */
+  internal?: { threadId?: string; headers?: Record<string, string> };
 }
 
 /** POST /v1/email_messages and its sandbox twin (docs/api.md#decided-sending, #decided-idempotency). */
@@ -44,6 +49,8 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
     // The API's 5 MB inline cap protects a JSON body; SMTP mail is bounded by its SIZE limit instead.
     inlineAttachmentMaxBytes: smtp ? MAX_MESSAGE_ATTACHMENT_BYTES : undefined,
   });
+  if (input.internal?.threadId) prepared.threadId = input.internal.threadId;
+  if (input.internal?.headers) prepared.headers = { ...prepared.headers, ...input.internal.headers };
   // Without a metaId there is nothing to claim first: the send joins the group being committed.
   const metaId = command.metaId;
   if (!metaId) return { message: await singleSendCommitter(db).submit(prepared), replayed: false };

@@ -10,6 +10,10 @@ import { sendMessage } from "@/lib/sending/send-message";
 import { createEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
 import { createWorkflowWorkspace } from "@/lib/flows/workflows/testing";
 import { addTestInboundDomain } from "@/lib/domain/inbound/route-testing";
+import { insertTestInboundMessage } from "@/lib/domain/inbound/testing";
+import { getDb } from "@/db/client";
+import { inboundThreads } from "@/db/schema";
+import { newId } from "@/lib/foundation/ids";
 import { GET as listMessages } from "./email_messages/handlers";
 
 /**
@@ -207,6 +211,14 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
       { pattern: "*@routes.fuzz.example.org", name: "all", actions: [{ type: "reject", code: 550, message: "No" }] },
     ],
   },
+  "/api/v1/inbound_messages/:id/reply": {
+    seeds: () => [{ from: "hello@example.com", bodyHtml: "<p>Thanks</p>" }],
+    params: (ws) => ({ id: ws.inboundMessageId }),
+  },
+  "/api/v1/threads/:id/reply": {
+    seeds: () => [{ from: "hello@example.com", bodyHtml: "<p>Thanks</p>", subject: "Re: x" }],
+    params: (ws) => ({ id: ws.threadId }),
+  },
   // Pause, then resume (in this order: the cases between them send nothing, and the workspace ends live).
   "/api/v1/workspace/pause": { seeds: () => [{ reason: "fuzz" }, {}] },
   "/api/v1/workspace/resume": { seeds: () => [{}], bodyless: true },
@@ -239,6 +251,11 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/unsubscribe_groups/:id": { refuses: 405 },
   "/api/v1/inbound_domains/:id": { refuses: 405 },
   "/api/v1/inbound_routes/:id": { refuses: 405 },
+  "/api/v1/inbound_messages": { refuses: 405 },
+  "/api/v1/inbound_messages/:id": { refuses: 405 },
+  "/api/v1/inbound_messages/:id/raw": { refuses: 405 },
+  "/api/v1/inbound_messages/:id/attachments/:attachmentId": { refuses: 405 },
+  "/api/v1/threads/:id": { refuses: 405 },
 };
 
 /** Every path of the route table (each answers POST: its handler, or 405) and an unknown path (the JSON 404). */
@@ -258,6 +275,17 @@ async function setup() {
   const { endpoint } = await createEndpoint(ws.workspace.id, { url: "http://127.0.0.1:9/" }, "fuzz");
   // An inbound domain for the verify and route cases.
   const inbound = await addTestInboundDomain(ws.workspace.id, "routes.fuzz.example.org");
+  // A received mail in a thread for the reply cases.
+  const thread = await (
+    await getDb()
+  )
+    .insert(inboundThreads)
+    .values({ id: newId("inboundThread"), workspaceId: ws.workspace.id, subjectKey: "x" })
+    .returning();
+  const received = await insertTestInboundMessage(ws.workspace.id, {
+    threadId: thread[0].id,
+    messageIdHeader: "<q@example.org>",
+  });
   // A scheduled message and batch for the cancels: the first case cancels (200), the rest are 409 or list the state.
   const scheduledAt = new Date(Date.now() + 24 * 3600_000).toISOString();
   const scheduled = await sendMessage({ workspaceId: ws.workspace.id, sandbox: false, body: { ...raw, scheduledAt } });
@@ -272,6 +300,8 @@ async function setup() {
     messageId,
     endpointId: endpoint.id,
     inboundDomainId: inbound.domain.id,
+    inboundMessageId: received.id,
+    threadId: thread[0].id,
     scheduledId: scheduled.message.id,
     scheduledBatchId: batch.batch.id,
   };

@@ -33,7 +33,7 @@ export function serializeInboundMessage(
   const full = "headers" in row && row.headers !== undefined;
   return {
     id: row.id,
-    type: "inbound_message" as const,
+    type: "InboundMessage" as const,
     createdAt: isoTime(row.createdAt),
     status: row.status,
     quarantineReason: row.quarantineReason,

@@ -5,6 +5,7 @@ import * as management from "./resources-management";
 import * as templates from "./resources-templates";
 import * as webhooks from "./resources-webhooks";
 import * as workflows from "./resources-workflows";
+import { inboundMessageSchemas } from "./resources-inbound-messages";
 import { inboundRoutingSchemas } from "./resources-inbound-routing";
 
 export type JsonObject = Record<string, unknown>;
@@ -100,6 +101,7 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ],
   ...managementSchemas(),
   ...inboundRoutingSchemas(),
+  ...inboundMessageSchemas(),
 ];
 
 /** Management (docs/api.md#management): domains, suppressions, contacts and groups, API keys, the workspace. */

@@ -6,6 +6,7 @@ import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
 import { workflowPaths } from "./paths-workflows";
 import { inboundRoutingPaths } from "./paths-inbound";
+import { inboundMessagePaths } from "./paths-inbound-messages";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
 follow each message's delivery timeline. Conventions (docs/api.md):
@@ -92,6 +93,7 @@ export function openApiDocument(): JsonObject {
       ...keyPaths,
       ...workspacePaths,
       ...inboundRoutingPaths,
+      ...inboundMessagePaths,
     },
     components: {
       securitySchemes: {

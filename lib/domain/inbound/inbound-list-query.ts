@@ -1,0 +1,57 @@
+import { INBOUND_MESSAGE_STATUSES } from "@/db/schema";
+import { invalidParameter } from "@/lib/foundation/errors";
+import {
+  parseCursorPage,
+  parseEnum,
+  queryParam,
+  type CreatedAtRange,
+  type KeysetPageQuery,
+  type ParamReader,
+} from "@/lib/foundation/pagination";
+
+export const INBOUND_PAGE_SIZE = 50;
+
+/** The verdict filters: each a value as the message shows it (`pass`, `fail`, `none`…; spam: `spam`, `not_checked`…). */
+export const VERDICT_FILTERS = ["spf", "dkim", "dmarc", "spam"] as const;
+
+export interface InboundListQuery extends KeysetPageQuery {
+  createdAt: CreatedAtRange;
+  status?: (typeof INBOUND_MESSAGE_STATUSES)[number];
+  routeId?: string;
+  threadId?: string;
+  originalMessageId?: string;
+  /** A recipient or sender address (lower-cased): the route's recipient, or the From address. */
+  address?: string;
+  spf?: string;
+  dkim?: string;
+  dmarc?: string;
+  spam?: string;
+}
+
+/** GET /v1/inbound_messages' query string (docs/api.md#list-inbound-messages); the dashboard reads its URL with it too. */
+export function parseInboundListQuery(params: URLSearchParams | ParamReader): InboundListQuery {
+  const read: ParamReader = typeof params === "function" ? params : (name) => queryParam(params, name);
+  const { limit, cursor, createdAt } = parseCursorPage(read, { maxLimit: INBOUND_PAGE_SIZE });
+  const query: InboundListQuery = { limit, cursor, createdAt };
+  query.status = parseEnum(read("status"), INBOUND_MESSAGE_STATUSES, "status");
+  for (const param of ["routeId", "threadId", "originalMessageId"] as const) {
+    const value = read(param);
+    if (value === null) continue;
+    if (value === "" || value.length > 64) throw invalidParameter(param, `${param} must be 1 to 64 characters.`);
+    query[param] = value;
+  }
+  const address = read("address")?.trim();
+  if (address !== undefined) {
+    if (address === "" || address.length > 320 || /\s/.test(address))
+      throw invalidParameter("address", "address must be one email address, such as ada@example.com.");
+    query.address = address.toLowerCase();
+  }
+  for (const param of VERDICT_FILTERS) {
+    const value = read(param);
+    if (value === null) continue;
+    if (!/^[a-z_]{1,32}$/.test(value))
+      throw invalidParameter(param, `${param} must be a verdict such as pass, fail, none or not_checked.`);
+    query[param] = value;
+  }
+  return query;
+}
