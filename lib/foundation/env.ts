@@ -40,12 +40,21 @@ const envSchema = z
       .optional(),
     SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     SMTP_INBOUND_HOST: z.string().min(1).default("0.0.0.0"),
+    // The largest mail the inbound listener takes (docs/inbound.md#safety-and-limits); SMTP_INBOUND_MAX_BYTES is its old name.
+    INBOUND_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(10_000)
+      .max(100 * 1024 * 1024)
+      .default(35 * 1024 * 1024),
     SMTP_INBOUND_MAX_BYTES: z.coerce
       .number()
       .int()
       .min(10_000)
       .max(100 * 1024 * 1024)
-      .default(10 * 1024 * 1024),
+      .optional(),
+    INBOUND_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(1000).default(50),
+    INBOUND_RATE_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     SMTP_INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
     SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
     INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -179,13 +188,6 @@ const envSchema = z
         code: "custom",
         path: ["HTTP_HEADERS_TIMEOUT_MS"],
         message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
-      });
-    }
-    if (values.SMTP_INBOUND_PORT !== undefined && !values.BOUNCE_DOMAIN) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["BOUNCE_DOMAIN"],
-        message: "is required when SMTP_INBOUND_PORT is set (the listener takes mail only for it)",
       });
     }
     if (values.STORAGE_DRIVER === "s3" && !values.S3_BUCKET) {

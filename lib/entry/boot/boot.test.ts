@@ -79,7 +79,7 @@ describe("bootServer", () => {
     expect(await bootServer({ settings, handleSignals: false })).toBe(server); // once per process
     expect(server.inboundPort).toBeGreaterThan(0);
     expect(await smtpGreeting(server.inboundPort!)).toMatch(
-      /^220 .*Postwerk bounce receiver for bounces\.example\.com/,
+      /^220 .*Postwerk inbound mail/,
     );
 
     expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.pid}\nserver\n`);

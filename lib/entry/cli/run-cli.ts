@@ -14,6 +14,7 @@ import { workflowCommands } from "./commands/workflow";
 import { webhookCommands } from "./commands/webhook";
 import { workspaceCommands } from "./commands/workspace";
 import { inboundRoutingCommands } from "./commands/inbound-routing";
+import { inboundSendCommands } from "./commands/inbound-send";
 import { UsageError, type CliCommand, type CliContext, type CliIo, type DatabaseNeed } from "./io";
 
 const PROGRAM = "npm run cli --";
@@ -24,6 +25,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...keyCommands,
   ...webhookCommands,
   ...inboundRoutingCommands,
+  ...inboundSendCommands,
   ...domainCommands,
   ...templateCommands,
   ...workflowCommands,

@@ -73,7 +73,7 @@ describe("describeInstance (the owners' Instance page)", () => {
       retention: { messageBodiesDays: 14 },
     });
     expect(smtp.listeners).toContainEqual({ label: "SMTP submission (STARTTLS)", port: 587 });
-    expect(smtp.listeners).toContainEqual({ label: "Bounces and complaints (SMTP)", port: null });
+    expect(smtp.listeners).toContainEqual({ label: "Inbound mail, bounces and complaints (SMTP)", port: null });
     expect(smtp.queues.map((queue) => queue.name).sort()).toEqual(Object.values(QUEUES).sort());
     // Plain JSON: what the page receives survives a round trip unchanged.
     expect(JSON.parse(JSON.stringify(smtp))).toEqual(smtp);

@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import { now as clockNow } from "@/lib/foundation/clock";
 import { env, type Env } from "@/lib/foundation/env";
+import { inboundListenerAddress } from "@/lib/foundation/inbound-listener";
 import { VERSION } from "@/lib/foundation/version";
 import { QUEUES } from "@/lib/records/queue/queue";
 import { countWaitingJobs, queueLag } from "@/lib/records/queue/queue-lag";
@@ -79,11 +80,8 @@ export async function describeInstance(now: Date = clockNow()): Promise<Instance
       { label: "Web and API (HTTP)", port: config.PORT },
       { label: "SMTP submission (STARTTLS)", port: config.SMTP_SUBMISSION_PORT ?? null },
       { label: "SMTP submission (implicit TLS)", port: config.SMTP_SUBMISSION_TLS_PORT ?? null },
-      // The bounce listener takes mail only for BOUNCE_DOMAIN; it does not start without it.
-      {
-        label: "Bounces and complaints (SMTP)",
-        port: config.BOUNCE_DOMAIN ? (config.SMTP_INBOUND_PORT ?? null) : null,
-      },
+      // Inbound mail and BOUNCE_DOMAIN's reports: SMTP_INBOUND_PORT, or 2525 on loopback in embedded mode.
+      { label: "Inbound mail, bounces and complaints (SMTP)", port: inboundListenerAddress(config)?.port ?? null },
       { label: "Worker health", port: config.WORKER_HEALTH_PORT ?? null },
       { label: "Bounce listener health", port: config.INBOUND_HEALTH_PORT ?? null },
     ],

@@ -7,6 +7,7 @@ import { inboundMessages } from "@/db/schema";
 import { getMessageDetail, type MessageDetail } from "@/lib/domain/messages/get-message-detail";
 import { bareAddress, messageIdHeader } from "@/lib/foundation/addresses/sender-address.shared";
 import { replyLocalPart, verifyReplyLocalPart } from "@/lib/foundation/crypto/bounce-token";
+import { inboundListenerAddress as configuredListener } from "@/lib/foundation/inbound-listener";
 import { env } from "@/lib/foundation/env";
 import { AppError, notFound } from "@/lib/foundation/errors";
 
@@ -21,8 +22,9 @@ export interface SimulatedReply {
 
 /** Where the listener of this instance accepts mail: loopback when it listens on every interface. */
 export function inboundListenerAddress(): { host: string; port: number } | null {
-  const { SMTP_INBOUND_PORT: port, SMTP_INBOUND_HOST: host } = env();
-  if (port === undefined || port === 0) return null;
+  const listener = configuredListener(env());
+  if (!listener || listener.port === 0) return null;
+  const { host, port } = listener;
   return { host: host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host, port };
 }
 
@@ -41,7 +43,7 @@ export async function simulateReply(workspaceId: string, messageId: string): Pro
   if (!listener)
     throw new AppError(
       "SERVICE_UNAVAILABLE",
-      "The inbound listener is off on this server: set SMTP_INBOUND_PORT (and BOUNCE_DOMAIN) to receive replies.",
+      "The inbound listener is off on this server: set SMTP_INBOUND_PORT to receive replies.",
     );
   const to = replyAddress(message);
   const replier = bareAddress(message.to[0] ?? "") ?? "recipient@example.org";
