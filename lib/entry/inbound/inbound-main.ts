@@ -3,15 +3,15 @@ import "server-only";
 import { runStandalone } from "@/lib/entry/process/run-standalone";
 import { startConfiguredInbound } from "./start-inbound";
 
-// The bounce listener as its own process; any number may run behind the MX, as each report is recorded idempotently.
+// The inbound listener as its own process; any number may run behind the MX: each mail and report is stored once.
 runStandalone({
   command: "npm run inbound",
   noun: "inbound listener",
   embeddedHint:
-    "Without it the data lives in an embedded database that only the server process may open: set SMTP_INBOUND_PORT for the server and it runs the listener itself.",
+    "Without it the data lives in an embedded database that only the server process may open: the server runs the listener itself (127.0.0.1:2525 unless SMTP_INBOUND_PORT says otherwise).",
   misconfigured: (config) =>
-    config.SMTP_INBOUND_PORT === undefined || !config.BOUNCE_DOMAIN
-      ? "npm run inbound needs SMTP_INBOUND_PORT (e.g. 25) and BOUNCE_DOMAIN (e.g. bounces.example.com)."
+    config.SMTP_INBOUND_PORT === undefined
+      ? "npm run inbound needs SMTP_INBOUND_PORT (e.g. 25); it takes mail for inbound domains and BOUNCE_DOMAIN."
       : null,
   healthPort: (config) => config.INBOUND_HEALTH_PORT,
   start: async (config) => {
