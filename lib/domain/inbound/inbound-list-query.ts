@@ -28,7 +28,7 @@ export interface InboundListQuery extends KeysetPageQuery {
   spam?: string;
 }
 
-/** GET /v1/inbound_messages' query string (docs/api.md#list-inbound-messages); the dashboard reads its URL with it too. */
+/** GET /v1/inbound_messages' query string (docs/inbound.md#reading-inbound-mail); the dashboard reads its URL with it too. */
 export function parseInboundListQuery(params: URLSearchParams | ParamReader): InboundListQuery {
   const read: ParamReader = typeof params === "function" ? params : (name) => queryParam(params, name);
   const { limit, cursor, createdAt } = parseCursorPage(read, { maxLimit: INBOUND_PAGE_SIZE });

@@ -25,7 +25,7 @@ export interface SerializeInboundExtras {
 
 const iso = (value: Date | null) => (value ? isoTime(value) : null);
 
-/** The public InboundMessage (docs/api.md#inbound-messages): explicit nulls, ISO timestamps, never a raw row. */
+/** The public InboundMessage (docs/inbound.md#reading-inbound-mail): explicit nulls, ISO timestamps, never a raw row. */
 export function serializeInboundMessage(
   row: InboundMessageListRow & Partial<Pick<InboundMessageRow, "textBody" | "htmlBody" | "headers">>,
   extras: SerializeInboundExtras = {},

@@ -10,7 +10,7 @@ import { sendMessage, type SendMessageResult } from "@/lib/sending/send-message"
 
 export interface ReplyInput {
   workspaceId: string;
-  /** A send body (docs/api.md#send-an-email); `to` and `subject` default to the mail's sender and `Re: …`. */
+  /** A send body (docs/inbound.md#the-reply-api); `to` and `subject` default to the mail's sender and `Re: …`. */
   body: unknown;
   allowedSenders?: readonly string[];
 }
