@@ -11,6 +11,7 @@ const FLOORS = [
   // 1 foundation: imports nothing of lib/ but itself
   [
     "env",
+    "inbound-listener",
     "version",
     "clock",
     "short-lived-cache",

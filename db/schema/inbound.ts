@@ -95,7 +95,10 @@ export const inboundThreads = pgTable(
     /** The subject without Re:/Fwd:/AW:… prefixes, lower-cased: the fallback match within a window. */
     subjectKey: text("subject_key").notNull(),
     /** Sorted, lower-cased addresses of everyone in it. */
-    participants: text("participants").array().notNull().default(sql`'{}'::text[]`),
+    participants: text("participants")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     lastMessageAt: ts("last_message_at").notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -142,7 +145,10 @@ export const inboundMessages = pgTable(
     recipient: text("recipient").notNull(),
     mailboxHash: text("mailbox_hash"),
     envelopeFrom: text("envelope_from").notNull().default(""),
-    envelopeTo: text("envelope_to").array().notNull().default(sql`'{}'::text[]`),
+    envelopeTo: text("envelope_to")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     remoteIp: text("remote_ip"),
     helo: text("helo"),
     fromAddress: text("from_address"),
@@ -154,7 +160,10 @@ export const inboundMessages = pgTable(
     sentAt: ts("sent_at"),
     messageIdHeader: text("message_id_header"),
     inReplyTo: text("in_reply_to"),
-    references: text("references").array().notNull().default(sql`'{}'::text[]`),
+    references: text("references")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     textBody: text("text_body"),
     htmlBody: text("html_body"),
     strippedText: text("stripped_text"),

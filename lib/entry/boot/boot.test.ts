@@ -78,9 +78,7 @@ describe("bootServer", () => {
     expect(ready).toMatchObject({ level: "info", version, database: driver, workers: true });
     expect(await bootServer({ settings, handleSignals: false })).toBe(server); // once per process
     expect(server.inboundPort).toBeGreaterThan(0);
-    expect(await smtpGreeting(server.inboundPort!)).toMatch(
-      /^220 .*Postwerk inbound mail/,
-    );
+    expect(await smtpGreeting(server.inboundPort!)).toMatch(/^220 .*Postwerk inbound mail/);
 
     expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.pid}\nserver\n`);
     expect(server.embedded).toBe(true);
