@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/flows/webhooks/rows";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages, inboundMessages } from "@/db/schema";
@@ -48,6 +49,15 @@ describe("runInboundActions", () => {
     const { route } = await addTestInboundDomain(workspace.id, "fwd-once.test");
     await route({ pattern: "support@fwd-once.test", actions: [{ type: "forward", to: "team@elsewhere.test" }] });
     const { id, results } = await receiveAndRun("support@fwd-once.test", 1, "Fwd: Broken");
+    // Stored with its job in the one transaction: the worker's queue holds it.
+    const jobs = rowsOf<{ n: number }>(
+      await (
+        await getDb()
+      ).execute(
+        sql`select count(*)::int as n from pgboss.job where name = 'inbound-actions' and data->>'inboundMessageId' = ${id}`,
+      ),
+    );
+    expect(jobs[0].n).toBe(1);
     expect(results).toEqual([
       { index: 0, type: "forward", to: "team@elsewhere.test", status: "sent", emailMessageId: expect.any(String) },
     ]);
