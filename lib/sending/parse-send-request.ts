@@ -22,6 +22,8 @@ export interface SendCommand {
   bcc: Recipient[];
   from: Recipient | null;
   replyTo: string | null;
+  /** Reply-To becomes the message's reply-tracking address (docs/inbound.md#reply-tracking). */
+  replyTracking: boolean;
   variables: Record<string, unknown>;
   attachments: AttachmentInput[];
   groupId: string | null;
@@ -80,6 +82,11 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
       throw invalidParameter(p("subject"), "subject is required when sending without a template.");
   }
 
+  if (input.replyTracking && !isBlank(input.replyTo))
+    throw invalidParameter(
+      p("replyTracking"),
+      "replyTracking sets Reply-To to the message's reply-tracking address: give either replyTo or replyTracking, not both.",
+    );
   const recipients = parseRecipients(input, p, options.allowEmptyTo ?? false);
   const from = parseSender(input.from, input.templateId === undefined, p);
   return {
@@ -91,6 +98,7 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
     ...recipients,
     from,
     replyTo: isBlank(input.replyTo) ? null : normaliseReplyTo(input.replyTo!, p("replyTo")),
+    replyTracking: input.replyTracking ?? false,
     variables: input.variables ?? {},
     attachments: input.attachments ?? [],
     groupId: input.groupId ?? null,

@@ -20,6 +20,8 @@ import { getTemplateOrThrowIn } from "@/lib/domain/templates/get-template-or-thr
 import { renderLine, renderTemplate, htmlToText } from "@/lib/domain/templates/render.shared";
 import { appendUnsubscribeLink } from "@/lib/domain/unsubscribe/append-link";
 import { unsubscribeUrl } from "@/lib/domain/unsubscribe/token";
+import { replyTrackingDomain } from "@/lib/domain/inbound/reply-tracking-domain";
+import { replyLocalPart } from "@/lib/foundation/crypto/bounce-token";
 import type { SendCommand } from "./parse-send-request";
 import { parseSingleAddress, type Recipient } from "@/lib/foundation/addresses/recipients.shared";
 
@@ -111,6 +113,9 @@ export async function prepareMessage(
     assertSenderAllowed(db, workspace.id, sender.address, route),
   ).catch(rethrowAt(p("from")));
   const groupId = await resolveGroupId(db, workspace.id, command, p, memo);
+  const replyTo = command.replyTracking
+    ? await replyTrackingAddress(db, workspace.id, id, p, memo)
+    : (command.replyTo ?? content.templateReplyTo);
   if (workspace.testMode && !context.sandbox) {
     const members = context.memberEmails ?? (await listMemberEmails(db, workspace.id));
     assertTestModeRecipients(command, members, p);
@@ -137,7 +142,7 @@ export async function prepareMessage(
     cc: command.cc.map((r) => r.entry),
     bcc: command.bcc.map((r) => r.entry),
     from: sender.entry,
-    replyTo: command.replyTo ?? content.templateReplyTo,
+    replyTo,
     subject: content.subject,
     bodyHtml: content.bodyHtml,
     bodyText: content.bodyText,
@@ -185,6 +190,23 @@ async function renderContent(
       ? renderLine(template.replyTo, command.variables, "replyTo", options) || null
       : null,
   };
+}
+
+/** `r-<token>@<domain>` (docs/inbound.md#reply-tracking); it wins over the template's replyTo. */
+async function replyTrackingAddress(
+  db: Executor,
+  workspaceId: string,
+  messageId: string,
+  p: (name: string) => string,
+  memo: Memo,
+): Promise<string> {
+  const domain = await memo("reply-tracking-domain", () => replyTrackingDomain(db, workspaceId));
+  if (!domain)
+    throw invalidParameter(
+      p("replyTracking"),
+      "replyTracking needs somewhere for replies to arrive: add and verify an inbound domain (POST /v1/inbound_domains), or set BOUNCE_DOMAIN.",
+    );
+  return `${replyLocalPart(messageId)}@${domain}`;
 }
 
 function firstRecipient(command: SendCommand): string {

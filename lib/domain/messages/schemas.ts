@@ -37,6 +37,12 @@ export const sendEmailSchema = z.object({
   bcc: addressList(50_000).optional(),
   from: z.string().max(1000).optional(),
   replyTo: addressList(5000).optional(),
+  replyTracking: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: Reply-To becomes a signed reply address of this message (r-<token>@ the workspace's first verified inbound domain, else BOUNCE_DOMAIN), so replies arrive as inbound mail linked to it. Not with replyTo.",
+    ),
   subject: z.string().max(2000).optional(),
   bodyHtml: z.string().optional(),
   bodyText: z.string().optional(),

@@ -20,3 +20,19 @@ describe("mailToSendDraft: address entries as the API would have been given them
     expect(draft.cc).toEqual(['"Smith, Bob" <bob@example.org>', '"Say \\"hi\\"" <say@example.org>']);
   });
 });
+
+describe("mailToSendDraft: X-Postwerk-Reply-Tracking", () => {
+  it("maps true and false (any case) to replyTracking, and refuses anything else with 550 naming the header", async () => {
+    const with_ = (value: string) =>
+      draftOf(
+        ["From: hello@example.com", "To: ada@example.org", `X-Postwerk-Reply-Tracking: ${value}`],
+        ["ada@example.org"],
+      );
+    expect((await with_("true")).replyTracking).toBe(true);
+    expect((await with_("FALSE")).replyTracking).toBe(false);
+    await expect(with_("yes")).rejects.toMatchObject({
+      responseCode: 550,
+      message: expect.stringMatching(/X-Postwerk-Reply-Tracking header must be true or false/),
+    });
+  });
+});

@@ -3,13 +3,14 @@ import type { SendDraft } from "@/lib/sending/parse-send-request";
 import { SmtpReply } from "./smtp-reply";
 
 /** Headers for what SMTP cannot say (docs/api.md#smtp-headers), mapped to SendDraft fields; never delivered. */
-export const OPTION_HEADERS: Record<string, { field: keyof SendDraft; json?: "object" }> = {
+export const OPTION_HEADERS: Record<string, { field: keyof SendDraft; json?: "object" | "boolean" }> = {
   "x-postwerk-template-id": { field: "templateId" },
   "x-postwerk-variables": { field: "variables", json: "object" },
   "x-postwerk-meta-id": { field: "metaId" },
   "x-postwerk-group-key": { field: "groupKey" },
   "x-postwerk-metadata": { field: "metadata", json: "object" },
   "x-postwerk-scheduled-at": { field: "scheduledAt" },
+  "x-postwerk-reply-tracking": { field: "replyTracking", json: "boolean" },
 };
 
 const refuse = (text: string) => new SmtpReply(550, `5.6.0 ${text}`);
@@ -93,7 +94,8 @@ function optionHeaders(mail: ParsedMail): Partial<SendDraft> {
     const raw = mail.headers.get(name);
     if (raw === undefined) continue;
     const value = decodeEncodedWords(String(raw)).trim();
-    options[field] = json ? parseJsonObject(value, name) : value;
+    options[field] =
+      json === "object" ? parseJsonObject(value, name) : json === "boolean" ? parseBoolean(value, name) : value;
   }
   return options as Partial<SendDraft>;
 }
@@ -127,6 +129,12 @@ export function decodeEncodedWords(value: string): string {
         return word;
       }
     });
+}
+
+function parseBoolean(value: string, header: string): boolean {
+  if (/^true$/i.test(value)) return true;
+  if (/^false$/i.test(value)) return false;
+  throw refuse(`The ${headerName(header)} header must be true or false.`);
 }
 
 function parseJsonObject(value: string, header: string): Record<string, unknown> {
