@@ -33,6 +33,7 @@ import * as inboundMessagesById from "./v1/inbound_messages/[id]/handlers";
 import * as inboundMessagesByIdRaw from "./v1/inbound_messages/[id]/raw/handlers";
 import * as inboundMessagesByIdReply from "./v1/inbound_messages/[id]/reply/handlers";
 import * as inboundMessagesByIdAttachment from "./v1/inbound_messages/[id]/attachments/[attachmentId]/handlers";
+import * as threads from "./v1/threads/handlers";
 import * as threadsById from "./v1/threads/[id]/handlers";
 import * as threadsByIdReply from "./v1/threads/[id]/reply/handlers";
 import * as openapiJson from "./v1/openapi.json/handlers";
@@ -109,6 +110,7 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/inbound_messages/:id/raw", inboundMessagesByIdRaw],
   ["/inbound_messages/:id/reply", inboundMessagesByIdReply],
   ["/inbound_messages/:id/attachments/:attachmentId", inboundMessagesByIdAttachment],
+  ["/threads", threads],
   ["/threads/:id", threadsById],
   ["/threads/:id/reply", threadsByIdReply],
   ["/openapi.json", openapiJson],

@@ -3,17 +3,19 @@ import { purgeOldActivity } from "@/lib/records/activity/purge-old-activity";
 import { purgeOldAuditEvents } from "@/lib/records/audit/purge-old-audit-events";
 import { purgeExpiredAttachments } from "@/lib/domain/attachments/purge-expired-attachments";
 import { purgeMessageContent } from "@/lib/domain/messages/purge-message-content";
+import { purgeInboundContent } from "@/lib/domain/inbound/purge-inbound-content";
 import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-handoffs";
 import { getDb } from "@/db/client";
 import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-shards";
 import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
 
-/** Hourly: retention of logs, attachment bytes, message content and the webhook log; folds past days' count shards. */
+/** Hourly: retention of logs, attachment bytes, message and inbound content and the webhook log; folds past days' count shards. */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
   await purgeOldAuditEvents();
   await purgeExpiredAttachments();
   await purgeMessageContent();
+  await purgeInboundContent();
   await purgeResendHandoffs(await getDb());
   await purgeWebhookLogs();
   await compactOverviewShards();

@@ -1,84 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessages, inboundMessageRaw } from "@/db/schema";
-import { getAttachmentStorage, storageKey as attachmentStorageKey } from "@/lib/domain/attachments/storage";
-import { insertTestInboundMessage } from "@/lib/domain/inbound/testing";
-import { newId } from "@/lib/foundation/ids";
+import { emailMessages } from "@/db/schema";
 import { inboundMessageResource, threadResource } from "@/lib/entry/api/openapi/resources-inbound-messages";
-import { resolveThreadIn } from "@/lib/flows/inbound/threads/resolve-thread";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callApi } from "@/lib/testing/http";
-
-/**
- * Reading received mail, threads and the reply API over the route table: a sent message, a reply to it stored as the
- * pipeline stores one (threaded by In-Reply-To), then the API's view of both and an answer in the same thread.
- */
-async function scenario() {
-  const ws = await createTestWorkspace();
-  const sent = await callApi("/v1/email_messages", {
-    authorization: ws.authorization,
-    body: {
-      from: "Acme <hello@example.com>",
-      to: "Ada <ada@example.org>",
-      subject: "Your order",
-      bodyHtml: "<p>Hi</p>",
-      metadata: { order: "42" },
-    },
-  });
-  expect(sent.status).toBe(201);
-  const original: string = sent.json.data.id;
-  const db = await getDb();
-  const parsed = {
-    from: { address: "ada@example.org" },
-    to: [{ address: "hello@example.com" }],
-    cc: [],
-    subject: "Re: Your order",
-    inReplyTo: `<${original}@example.com>`,
-    references: [`<${original}@example.com>`],
-  };
-  const thread = await db.transaction((tx) =>
-    resolveThreadIn(tx, { workspaceId: ws.workspace.id, parsed, replyToMessageId: null, at: new Date() }),
-  );
-  const reply = await insertTestInboundMessage(ws.workspace.id, {
-    threadId: thread.threadId,
-    originalMessageId: thread.originalMessageId,
-    fromAddress: "ada@example.org",
-    replyTo: [{ address: "ada+replies@example.org", name: null }],
-    subject: "Re: Your order",
-    messageIdHeader: "<reply-1@mail.example.org>",
-    inReplyTo: `<${original}@example.com>`,
-    references: [`<${original}@example.com>`],
-    headers: [["Subject", "Re: Your order"]],
-    attachments: [await storedAttachment(ws.workspace.id)],
-  });
-  await db.insert(inboundMessageRaw).values({
-    inboundMessageId: reply.id,
-    workspaceId: ws.workspace.id,
-    raw: Buffer.from("Subject: Re: Your order\r\n\r\nYes.\r\n"),
-  });
-  return { ws, original, reply, threadId: thread.threadId };
-}
-
-/** A file in the attachment storage, as the pipeline keeps a received attachment. */
-async function storedAttachment(workspaceId: string) {
-  const id = newId("inboundAttachment");
-  const storageKey = attachmentStorageKey(workspaceId, id);
-  await (await getAttachmentStorage()).write(storageKey, Buffer.from("%PDF-1.4 test"), "application/pdf");
-  return {
-    id,
-    filename: "invoice.pdf",
-    contentType: "application/pdf",
-    size: 13,
-    contentId: null,
-    inline: false,
-    storageKey,
-  };
-}
+import { inboundReplyScenario } from "@/lib/testing/inbound-scenario";
 
 describe("/v1/inbound_messages and /v1/threads", () => {
   it("lists, filters and reads a reply with the original it answers; the raw bytes as received", async () => {
-    const { ws, original, reply } = await scenario();
+    const { ws, original, reply } = await inboundReplyScenario();
     const page = await callApi("/v1/inbound_messages?originalMessageId=" + original, {
       authorization: ws.authorization,
     });
@@ -114,7 +45,7 @@ describe("/v1/inbound_messages and /v1/threads", () => {
   });
 
   it("lists a thread's sent and received messages, and a reply answers in it with In-Reply-To and References", async () => {
-    const { ws, original, reply, threadId } = await scenario();
+    const { ws, original, reply, threadId } = await inboundReplyScenario();
     const answered = await callApi(`/v1/inbound_messages/${reply.id}/reply`, {
       authorization: ws.authorization,
       body: { from: "Acme <hello@example.com>", bodyHtml: "<p>Thanks, Ada.</p>" },
@@ -152,7 +83,7 @@ describe("/v1/inbound_messages and /v1/threads", () => {
   });
 
   it("401 without a key, 404 for another workspace's ids, 400 naming the field", async () => {
-    const { ws, reply, threadId } = await scenario();
+    const { ws, reply, threadId } = await inboundReplyScenario();
     const other = await createTestWorkspace();
     expect((await callApi(`/v1/inbound_messages/${reply.id}`, { authorization: null })).status).toBe(401);
     for (const path of [

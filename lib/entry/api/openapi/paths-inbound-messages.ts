@@ -45,6 +45,17 @@ export const inboundMessagePaths: Record<string, JsonObject> = {
       success: [{ status: "200", description: "The mail.", data: "InboundMessage" }],
       errors: ["400", "404"],
     }),
+    delete: operation({
+      operationId: "eraseInboundMessage",
+      scope: "inbound:write",
+      summary: "Erase a received mail's content: subject, bodies, headers, raw bytes and attachments (audited)",
+      description:
+        "The envelope, addresses, verdicts and the links to its thread and original stay. Erasing again answers the same.",
+      tag,
+      parameters: [messageId],
+      success: [{ status: "200", description: "Erased.", data: "InboundMessageErased" }],
+      errors: ["400", "404"],
+    }),
   },
   "/v1/inbound_messages/{id}/raw": {
     get: operation({
@@ -103,6 +114,30 @@ export const inboundMessagePaths: Record<string, JsonObject> = {
       body: { schema: "SendEmailRequest" },
       success: [{ status: "201", description: "The reply, accepted.", data: "EmailMessage" }],
       errors: SEND_ERRORS,
+    }),
+  },
+  "/v1/threads": {
+    get: operation({
+      operationId: "listThreads",
+      scope: "inbound:read",
+      summary: "List conversations, newest first (each without its messages: GET /v1/threads/{id})",
+      tag,
+      parameters: [
+        queryParam("limit", { type: "integer", minimum: 1, maximum: 50, default: 50 }, "Threads per page."),
+        filter("cursor.after", "An id: the page after it (older)."),
+        filter("cursor.before", "An id: the page before it (newer)."),
+        filter("createdAt.gte", "Started at or after (ISO 8601); also createdAt.gt, .lt, .lte."),
+        filter("address", "A participant's address."),
+        filter("emailMessageId", "The thread of a sent message (em_…): the one its replies joined."),
+      ],
+      success: [
+        {
+          status: "200",
+          description: "One page of threads.",
+          list: { meta: "MessageListMeta", item: "ThreadSummary" },
+        },
+      ],
+      errors: ["400"],
     }),
   },
   "/v1/threads/{id}": {

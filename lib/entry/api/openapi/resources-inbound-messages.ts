@@ -99,9 +99,19 @@ export const threadResource = z.object({
   ),
 });
 
+export const threadSummaryResource = threadResource.omit({ messages: true });
+
+export const inboundMessageErasedResource = z.object({
+  id: z.string(),
+  erased: z.literal(true),
+  contentPurgedAt: timestamp.describe("When its content went (the first erase or retention purge)."),
+});
+
 export function inboundMessageSchemas(): Array<[string, z.ZodType, string]> {
   return [
     ["InboundMessage", inboundMessageResource, "A received mail, parsed, with its checks and the message it answers."],
     ["Thread", threadResource, "A conversation: received and sent messages, oldest first."],
+    ["ThreadSummary", threadSummaryResource, "A conversation in a list, without its messages."],
+    ["InboundMessageErased", inboundMessageErasedResource, "A received mail whose content was erased."],
   ];
 }
