@@ -76,6 +76,15 @@ test("Simulate a reply: the reply is on the Inbound page, with its stripped text
   await page.goto(`/emails/${id}`);
   await expect(replies.locator(`[data-testid="inbound-row"][data-id="${inboundId}"]`)).toBeVisible();
   await expect(replies.getByRole("link", { name: "Open the thread" })).toBeVisible();
+
+  // Erasing the reply asks first, then leaves the envelope and its place in the thread.
+  await page.goto(`/inbound/${inboundId}`);
+  await page.getByRole("button", { name: "Erase" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Erase content" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("(content removed)");
+  await expect(page.getByTestId("stripped-reply")).toHaveCount(0);
+  await expect(page.getByTestId("thread-link")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Erase" })).toHaveCount(0);
 });
 
 test("Inbound filters: a filter is in the URL, a bad value names its field", async ({ page }) => {

@@ -11,14 +11,17 @@ import {
 import { OriginalMessageCard } from "@/components/dashboard/inbound/original-message-card";
 import { fromLabel } from "@/components/dashboard/inbound/inbound-table";
 import { InboundStatusBadge, VerdictChips } from "@/components/dashboard/inbound/verdict-chips";
+import { EraseInboundButton } from "@/components/dashboard/inbound/erase-inbound-button";
 import { HtmlPreview } from "@/components/messages/html-preview";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { getInboundForDashboard } from "@/lib/domain/inbound/dashboard-inbound-reads";
 import { getInboundRouteOrThrow } from "@/lib/domain/inbound/get-inbound-route";
 import { AppError } from "@/lib/foundation/errors";
+import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { getMessageDetail } from "@/lib/domain/messages/get-message-detail";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { eraseInboundMessageAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -51,7 +54,7 @@ function withoutRemoteContent(html: string): string {
 export default async function InboundMessagePage({ params }: Props) {
   await connection();
   const { id } = await params;
-  const { workspace } = await requireDashboard();
+  const { workspace, role } = await requireDashboard();
   const message = await getInboundForDashboard(workspace.id, id);
   if (!message) notFound();
   const [detail, route] = await Promise.all([
@@ -86,6 +89,9 @@ export default async function InboundMessagePage({ params }: Props) {
             >
               Open the thread
             </Link>
+          ) : null}
+          {!purged && hasRole(role, "ADMIN") ? (
+            <EraseInboundButton id={message.id} action={eraseInboundMessageAction} />
           ) : null}
         </div>
       </div>
