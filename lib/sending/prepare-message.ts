@@ -116,10 +116,7 @@ export async function prepareMessage(
   const replyTo = command.replyTracking
     ? await replyTrackingAddress(db, workspace.id, id, p, memo)
     : (command.replyTo ?? content.templateReplyTo);
-  if (workspace.testMode && !context.sandbox) {
-    const members = context.memberEmails ?? (await listMemberEmails(db, workspace.id));
-    assertTestModeRecipients(command, members, p);
-  }
+  await assertLiveRecipientsInTestMode(db, command, context, p);
   // Last: with the S3 driver it may record an upload found at the store, so only once all else holds.
   const attachments = await resolveSendAttachments(
     db,
@@ -256,6 +253,18 @@ export async function listMemberEmails(db: Executor, workspaceId: string): Promi
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.workspaceId, workspaceId));
   return new Set(rows.map((row) => row.email.toLowerCase()));
+}
+
+/** A workspace in test mode sends live mail to its members only; the sandbox goes nowhere, so it is not checked. */
+async function assertLiveRecipientsInTestMode(
+  db: Executor,
+  command: SendCommand,
+  context: PrepareContext,
+  p: (name: string) => string,
+): Promise<void> {
+  if (!context.workspace.testMode || context.sandbox) return;
+  const members = context.memberEmails ?? (await listMemberEmails(db, context.workspace.id));
+  assertTestModeRecipients(command, members, p);
 }
 
 export function assertTestModeRecipients(
