@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   template: "tpl_",
   templateVersion: "tplv_",
   templateScenario: "tpls_",
+  templateLocale: "tplloc_",
   attachment: "attachment_",
   group: "group_",
   contact: "contact_",

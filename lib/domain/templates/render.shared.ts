@@ -1,6 +1,9 @@
 import { compile } from "html-to-text";
 import { Liquid, type Template } from "liquidjs";
 import { AppError } from "@/lib/foundation/errors";
+import { localeGlobals, registerLocaleLiquid, type LocaleContext } from "./locale-liquid.shared";
+
+export type { LocaleContext } from "./locale-liquid.shared";
 
 /**
  * The one renderer: preview, /render and the send path all call it, so what is previewed is what is sent. Pure.
@@ -33,6 +36,7 @@ function makeEngine(escapeOutput: boolean, strict: boolean): Liquid {
   });
   engine.registerFilter("currency", formatCurrency);
   engine.registerFilter("pluralize", pluralize);
+  registerLocaleLiquid(engine);
   return engine;
 }
 
@@ -111,15 +115,22 @@ export function compileTemplate(source: TemplateSource): CompiledTemplate {
   };
 }
 
+/** How a render is done: strict variables, and the locale (docs/templates.md#localisation; none: `en`, ltr). */
+export interface RenderOptions {
+  strict?: boolean;
+  locale?: LocaleContext;
+}
+
 function renderField(
   field: TemplateField,
   parsed: Template[],
   variables: Record<string, unknown>,
   strict: boolean,
+  globals: object,
 ): string {
   const engine = engines[kindOf(field)][strict ? "strict" : "lenient"];
   try {
-    return engine.renderSync(parsed, variables) as string;
+    return engine.renderSync(parsed, variables, { globals }) as string;
   } catch (error) {
     throw templateError(field, error);
   }
@@ -129,7 +140,7 @@ function renderField(
 export function renderTemplate(
   source: TemplateSource,
   variables: Record<string, unknown>,
-  options: { strict?: boolean } = {},
+  options: RenderOptions = {},
 ): RenderedEmail {
   return renderCompiled(compileTemplate(source), variables, options);
 }
@@ -137,13 +148,14 @@ export function renderTemplate(
 export function renderCompiled(
   compiled: CompiledTemplate,
   variables: Record<string, unknown>,
-  options: { strict?: boolean } = {},
+  options: RenderOptions = {},
 ): RenderedEmail {
   const strict = options.strict ?? false;
-  const subject = renderField("subject", compiled.subject, variables, strict).replace(/\s+/g, " ").trim();
-  const bodyHtml = renderField("bodyHtml", compiled.bodyHtml, variables, strict);
+  const globals = localeGlobals(options.locale);
+  const subject = renderField("subject", compiled.subject, variables, strict, globals).replace(/\s+/g, " ").trim();
+  const bodyHtml = renderField("bodyHtml", compiled.bodyHtml, variables, strict, globals);
   const bodyText = compiled.bodyText
-    ? renderField("bodyText", compiled.bodyText, variables, strict)
+    ? renderField("bodyText", compiled.bodyText, variables, strict, globals)
     : htmlToText(bodyHtml);
   return { subject, bodyHtml, bodyText };
 }
@@ -198,11 +210,14 @@ export function renderLine(
   source: string,
   variables: Record<string, unknown>,
   param: string,
-  options: { strict?: boolean } = {},
+  options: RenderOptions = {},
 ): string {
   const engine = engines.plain[options.strict ? "strict" : "lenient"];
+  const globals = localeGlobals(options.locale);
   try {
-    return (engine.renderSync(parseCached(engine, "plain", source), variables) as string).replace(/\s+/g, " ").trim();
+    return (engine.renderSync(parseCached(engine, "plain", source), variables, { globals }) as string)
+      .replace(/\s+/g, " ")
+      .trim();
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new AppError("TEMPLATE_RENDER_ERROR", `Template ${param}: ${reason}`, { param });

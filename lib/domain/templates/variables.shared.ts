@@ -1,8 +1,9 @@
 import { isPlainObject } from "@/lib/foundation/validation.shared";
+import { LOCALE_VARIABLES } from "./locale-liquid.shared";
 import { variableSegments } from "./render.shared";
 
 /** Variables every render receives without the caller giving them (docs/api.md#decided-unsubscribe-groups-suppression-contacts). */
-const PROVIDED = new Set(["unsubscribeUrl"]);
+const PROVIDED = new Set<string>(["unsubscribeUrl", ...LOCALE_VARIABLES]);
 
 function formatPath(segments: Array<string | number>): string {
   return segments
