@@ -44,7 +44,7 @@ test("create from the receipt starter: the loop renders in the version preview, 
   // The starter's HTML is indented, one element a line, and From is the workspace's verified domain,
   // so the very first "Send to me" goes out.
   const html = page.getByRole("textbox", { name: "HTML body" });
-  await expect(html.locator(".cm-line").nth(1)).toHaveText('<html dir="ltr" lang="en">');
+  await expect(html.locator(".cm-line").nth(1)).toHaveText('<html dir="{{ dir }}" lang="{{ locale }}">');
   await expect(page.getByLabel("Default sender (From)")).toHaveValue("Demo <hello@example.com>");
   await page.getByRole("button", { name: "Send to me" }).click();
   await expect(page.getByTestId("test-feedback")).toHaveText(`Sent to ${E2E_OWNER.email}. Open the message`);

@@ -22,6 +22,20 @@ describe("blocks documents", () => {
     expect(rendered.bodyHtml).toContain("Track A&lt;1&gt;");
   });
 
+  it("put the render's direction and language on the html element", () => {
+    const html = blocksToLiquidHtml(emptyBlocksDocument());
+    expect(html).toMatch(/^<!DOCTYPE html><html dir="\{\{ dir \}\}" lang="\{\{ locale \}\}">/);
+    const locale = { locale: "ar", messages: {}, fallbackMessages: {} };
+    const rendered = renderTemplate({ subject: "s", bodyHtml: html, bodyText: null }, { name: "Ada" }, { locale });
+    expect(rendered.bodyHtml).toContain('<html dir="rtl" lang="ar">');
+    const plain = renderTemplate(
+      { subject: "s", bodyHtml: html, bodyText: null },
+      { name: "Ada", url: "https://x.test" },
+      { strict: true },
+    );
+    expect(plain.bodyHtml).toContain('<html dir="ltr" lang="en">');
+  });
+
   it("name what is wrong with a malformed document", () => {
     expect(blocksDocumentProblem(emptyBlocksDocument())).toBeNull();
     expect(blocksDocumentProblem({ root: { type: "Nope", data: {} } })).not.toBeNull();

@@ -15,8 +15,10 @@ export function blocksDocumentProblem(document: unknown): string | null {
   return null;
 }
 
+/** The html element names the render's direction and language (docs/templates.md#localisation): `rtl` for Arabic. */
 export function blocksToLiquidHtml(document: BlocksDocument): string {
-  return unescapeLiquidTags(renderToStaticMarkup(document as never, { rootBlockId: ROOT_BLOCK_ID }));
+  const html = unescapeLiquidTags(renderToStaticMarkup(document as never, { rootBlockId: ROOT_BLOCK_ID }));
+  return html.replace(/<html>/, '<html dir="{{ dir }}" lang="{{ locale }}">');
 }
 
 /** A new blocks template: a heading, a paragraph and a button, on the default layout. */

@@ -38,7 +38,7 @@ export const styles = {
 /** The frame every starter shares: a preheader, the company's name on top and its address below. */
 export function StarterLayout({ preview, children }: { preview: string; children: ReactNode }) {
   return (
-    <Html lang="en">
+    <Html lang="{{ locale }}" dir={"{{ dir }}" as "ltr"}>
       <Head />
       <Preview>{preview}</Preview>
       <Body

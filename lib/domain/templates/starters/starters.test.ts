@@ -39,6 +39,12 @@ describe("react-email starters", () => {
       expect(rendered.bodyHtml).not.toMatch(/\{\{|\{%|&quot;/);
       expect(rendered.bodyText).toContain("Acme");
       expect(rendered.bodyHtml).toContain("1 Market Street, Springfield");
+      expect(rendered.bodyHtml).toContain('<html dir="ltr" lang="en">');
+      const arabic = renderTemplate(starter, starter.variables, {
+        strict: true,
+        locale: { locale: "ar", messages: {}, fallbackMessages: {} },
+      });
+      expect(arabic.bodyHtml).toContain('<html dir="rtl" lang="ar">');
     },
   );
 
