@@ -2,12 +2,8 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { AppError, invalidParameter, type ErrorCode, type ErrorDetail } from "@/lib/foundation/errors";
 import { parseSendRequest } from "@/lib/sending/parse-send-request";
-import {
-  listMemberEmails,
-  prepareMessage,
-  type PrepareContext,
-  type PreparedMessage,
-} from "@/lib/sending/prepare-message";
+import { prepareMessage, type PrepareContext, type PreparedMessage } from "@/lib/sending/prepare-message";
+import { listMemberEmails } from "@/lib/sending/test-mode-recipients";
 import { z } from "zod";
 import { assertKnownKeys, isPlainObject } from "@/lib/foundation/validation.shared";
 import { sendEmailSchema } from "@/lib/domain/messages/schemas";

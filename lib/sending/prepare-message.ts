@@ -1,16 +1,8 @@
 import "server-only";
-import { isSimulatorAddress } from "@/lib/foundation/addresses/simulator.shared";
 import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import {
-  memberships,
-  unsubscribeGroups,
-  users,
-  type MessageDoor,
-  type MessageSource,
-  type StoredAttachment,
-} from "@/db/schema/index";
+import { unsubscribeGroups, type MessageDoor, type MessageSource, type StoredAttachment } from "@/db/schema/index";
 import { resolveSendAttachments } from "@/lib/domain/attachments/resolve-send-attachments";
 import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
 import { assertSenderAllowed, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
@@ -22,6 +14,7 @@ import { appendUnsubscribeLink } from "@/lib/domain/unsubscribe/append-link";
 import { unsubscribeUrl } from "@/lib/domain/unsubscribe/token";
 import { replyTrackingDomain } from "@/lib/domain/inbound/reply-tracking-domain";
 import { replyLocalPart } from "@/lib/foundation/crypto/bounce-token";
+import { assertLiveRecipientsInTestMode } from "./test-mode-recipients";
 import type { SendCommand } from "./parse-send-request";
 import { parseSingleAddress, type Recipient } from "@/lib/foundation/addresses/recipients.shared";
 
@@ -103,15 +96,7 @@ export async function prepareMessage(
   const unsubscribe = command.groupId || command.groupKey ? unsubscribeUrl(id, firstRecipient(command)) : null;
   let content = await renderContent(db, workspace.id, command, p, memo, unsubscribe);
   if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
-  const sender = command.from ?? senderFromTemplate(content.templateFrom, p);
-  assertKeyMaySendAs(context.allowedSenders, sender.address, p("from"));
-  const senderDomain = sender.address.slice(sender.address.lastIndexOf("@") + 1).toLowerCase();
-  const recipients = [...command.to, ...command.cc, ...command.bcc].map((recipient) => recipient.address);
-  const route = sendRouteOf(context.sandbox, recipients);
-  // Keyed by route too: the test sender's verdict depends on where this message goes, not only on its domain.
-  await memo(`sender-domain:${senderDomain}:${route}`, () =>
-    assertSenderAllowed(db, workspace.id, sender.address, route),
-  ).catch(rethrowAt(p("from")));
+  const sender = await checkedSender(db, command, content.templateFrom, context, p, memo);
   const groupId = await resolveGroupId(db, workspace.id, command, p, memo);
   const replyTo = command.replyTracking
     ? await replyTrackingAddress(db, workspace.id, id, p, memo)
@@ -206,6 +191,27 @@ async function replyTrackingAddress(
   return `${replyLocalPart(messageId)}@${domain}`;
 }
 
+/** The sender: given, else the template's; one the key may use, of a domain the workspace may send from. */
+async function checkedSender(
+  db: Executor,
+  command: SendCommand,
+  templateFrom: string | null,
+  context: PrepareContext,
+  p: (name: string) => string,
+  memo: Memo,
+): Promise<Recipient> {
+  const sender = command.from ?? senderFromTemplate(templateFrom, p);
+  assertKeyMaySendAs(context.allowedSenders, sender.address, p("from"));
+  const senderDomain = sender.address.slice(sender.address.lastIndexOf("@") + 1).toLowerCase();
+  const recipients = [...command.to, ...command.cc, ...command.bcc].map((recipient) => recipient.address);
+  const route = sendRouteOf(context.sandbox, recipients);
+  // Keyed by route too: the test sender's verdict depends on where this message goes, not only on its domain.
+  await memo(`sender-domain:${senderDomain}:${route}`, () =>
+    assertSenderAllowed(db, context.workspace.id, sender.address, route),
+  ).catch(rethrowAt(p("from")));
+  return sender;
+}
+
 function firstRecipient(command: SendCommand): string {
   return ([...command.to, ...command.cc, ...command.bcc][0]?.address ?? "").toLowerCase();
 }
@@ -244,45 +250,4 @@ async function resolveGroupId(
     throw invalidParameter(p("groupKey"), "groupId and groupKey name different unsubscribe groups.");
   }
   return group.id;
-}
-
-export async function listMemberEmails(db: Executor, workspaceId: string): Promise<Set<string>> {
-  const rows = await db
-    .select({ email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.workspaceId, workspaceId));
-  return new Set(rows.map((row) => row.email.toLowerCase()));
-}
-
-/** A workspace in test mode sends live mail to its members only; the sandbox goes nowhere, so it is not checked. */
-async function assertLiveRecipientsInTestMode(
-  db: Executor,
-  command: SendCommand,
-  context: PrepareContext,
-  p: (name: string) => string,
-): Promise<void> {
-  if (!context.workspace.testMode || context.sandbox) return;
-  const members = context.memberEmails ?? (await listMemberEmails(db, context.workspace.id));
-  assertTestModeRecipients(command, members, p);
-}
-
-export function assertTestModeRecipients(
-  command: Pick<SendCommand, "to" | "cc" | "bcc">,
-  members: Set<string>,
-  p: (name: string) => string,
-) {
-  for (const field of ["to", "cc", "bcc"] as const) {
-    // The outcome simulator's addresses reach nobody: a workspace in test mode may use them too.
-    const outsider = command[field].find(
-      (recipient) => !members.has(recipient.address.toLowerCase()) && !isSimulatorAddress(recipient.address),
-    );
-    if (outsider) {
-      throw new AppError(
-        "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR",
-        `The workspace is in test mode: live mail may only go to its members, and ${outsider.address} is not one. Use the sandbox endpoint, or turn test mode off in the settings.`,
-        { param: p(field) },
-      );
-    }
-  }
 }

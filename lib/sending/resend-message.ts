@@ -10,7 +10,8 @@ import { queueTransaction } from "@/lib/records/queue/queue";
 import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { acceptMessages } from "./accept-messages";
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
-import { assertTestModeRecipients, listMemberEmails, type PreparedMessage } from "./prepare-message";
+import type { PreparedMessage } from "./prepare-message";
+import { assertTestModeRecipients, listMemberEmails } from "./test-mode-recipients";
 import type { SendMessageResult } from "./send-message";
 
 export interface ResendInput {

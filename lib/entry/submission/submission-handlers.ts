@@ -6,7 +6,7 @@ import { authenticateApiKey } from "@/lib/domain/api-keys/authenticate-api-key";
 import { consumeRateLimit } from "@/lib/entry/api/rate-limit";
 import { parseAddressEntries, MAX_RECIPIENTS } from "@/lib/foundation/addresses/recipients.shared";
 import { assertSenderAllowed, assertTestSenderMaySend, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
-import { listMemberEmails, assertTestModeRecipients } from "@/lib/sending/prepare-message";
+import { listMemberEmails, assertTestModeRecipients } from "@/lib/sending/test-mode-recipients";
 import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { ENCRYPTION_REQUIRED } from "@/internals/smtp-server";
 import { recordSmtpActivity } from "./record-smtp-activity";
