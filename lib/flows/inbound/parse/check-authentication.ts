@@ -1,6 +1,7 @@
 import "server-only";
 import { authenticate, type AuthenticateResult, type AuthStatus } from "mailauth";
 import { createResolver } from "@/lib/domain/domains/verify-domain";
+import { env } from "@/lib/foundation/env";
 import type { AuthResult, AuthVerdict } from "./types";
 
 export type DnsResolve = (name: string, rrtype: string) => Promise<unknown>;
@@ -57,9 +58,20 @@ export async function checkAuthentication(
   }
 }
 
+let shared: { servers: string | undefined; resolve: DnsResolve } | null = null;
+
+/**
+ * One resolver for every mail while DNS_SERVERS stays the same: a Resolver opens a c-ares channel of its own, and one
+ * per mail was a measurable share of the listener's CPU (docs/benchmarks.md, bench:inbound). It answers many queries
+ * at once; nothing is cached here, every mail asks its records anew.
+ */
 function defaultResolver(): DnsResolve {
-  const resolver = createResolver();
-  return (name, rrtype) => resolver.resolve(name, rrtype);
+  const servers = env().DNS_SERVERS;
+  if (!shared || shared.servers !== servers) {
+    const resolver = createResolver();
+    shared = { servers, resolve: (name, rrtype) => resolver.resolve(name, rrtype) };
+  }
+  return shared.resolve;
 }
 
 // Several DKIM signatures: one pass is enough (RFC 6376 §6.1); otherwise the most telling failure.
