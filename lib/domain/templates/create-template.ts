@@ -5,7 +5,10 @@ import { getDb, type Tx } from "@/db/client";
 import { templates } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { insertTemplateVersion } from "./insert-template-version";
+import { checkedTemplateLocales, type TemplateLocales } from "./locale-variants.shared";
 import { compileTemplateOrThrow } from "./render.shared";
+import { replaceTemplateLocalesIn } from "./template-locale-rows";
+import type { TemplateLocalesInput } from "./update-template";
 import type { TemplateKind } from "@/db/schema/templates";
 
 export interface CreateTemplateInput {
@@ -21,21 +24,32 @@ export interface CreateTemplateInput {
   blocks?: Record<string, unknown> | null;
   userId?: string | null;
   actor?: AuditActor;
+  /** Default locale `en` and no variants when omitted. */
+  locales?: TemplateLocalesInput;
 }
 
 /** Refused, not saved, when its Liquid does not parse. */
 export async function createTemplate(input: CreateTemplateInput) {
-  compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
-  return (await getDb()).transaction((tx) => insertTemplate(tx, input));
+  const locales = checkedInput(input);
+  return (await getDb()).transaction((tx) => insertTemplate(tx, input, locales));
 }
 
 /** The same in the caller's transaction, which then holds both rows. */
 export async function createTemplateIn(tx: Tx, input: CreateTemplateInput) {
-  compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
-  return insertTemplate(tx, input);
+  return insertTemplate(tx, input, checkedInput(input));
 }
 
-async function insertTemplate(tx: Tx, input: CreateTemplateInput) {
+function checkedInput(input: CreateTemplateInput): TemplateLocales | null {
+  compileTemplateOrThrow({ subject: input.subject, bodyHtml: input.bodyHtml, bodyText: input.bodyText ?? null });
+  if (!input.locales) return null;
+  const locales = checkedTemplateLocales(input.locales);
+  for (const { subject, bodyHtml, bodyText } of locales.variants) {
+    compileTemplateOrThrow({ subject: subject ?? "", bodyHtml: bodyHtml ?? "", bodyText });
+  }
+  return locales;
+}
+
+async function insertTemplate(tx: Tx, input: CreateTemplateInput, locales: TemplateLocales | null) {
   const [template] = await tx
     .insert(templates)
     .values({
@@ -51,9 +65,11 @@ async function insertTemplate(tx: Tx, input: CreateTemplateInput) {
       kind: input.kind ?? "code",
       blocks: input.kind === "blocks" ? (input.blocks ?? null) : null,
       version: 1,
+      ...(locales ? { defaultLocale: locales.defaultLocale } : {}),
       updatedByUserId: input.userId ?? null,
     })
     .returning();
+  if (locales) await replaceTemplateLocalesIn(tx, template, locales.variants);
   await insertTemplateVersion(tx, template, { userId: input.userId ?? null });
   await recordAudit(tx, {
     workspaceId: template.workspaceId,

@@ -6,10 +6,11 @@ import { newId } from "@/lib/foundation/ids";
 import { createTemplateIn } from "./create-template";
 import { getTemplateOrThrowIn } from "./get-template-or-throw";
 import { TEMPLATE_NAME_MAX } from "./schemas";
+import { readTemplateLocales } from "./template-locale-rows";
 
 const COPY_SUFFIX = " (copy)";
 
-/** "<name> (copy)" with copies of its scenarios; the copy's history starts at version 1. */
+/** "<name> (copy)" with copies of its locale variants and scenarios; the copy's history starts at version 1. */
 export async function duplicateTemplate(input: { workspaceId: string; templateId: string; userId: string | null }) {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -26,6 +27,7 @@ export async function duplicateTemplate(input: { workspaceId: string; templateId
       kind: source.kind,
       blocks: source.blocks,
       userId: input.userId,
+      locales: { defaultLocale: source.defaultLocale, variants: await readTemplateLocales(tx, source.id) },
     });
     const scenarios = await tx
       .select({ name: templateScenarios.name, variables: templateScenarios.variables })

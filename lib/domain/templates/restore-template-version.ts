@@ -16,7 +16,10 @@ export interface RestoreTemplateVersionInput {
   actor?: AuditActor;
 }
 
-/** A save: the old content becomes version N+1 "restored from vK"; nothing is lost, and restoring the current one is allowed. */
+/**
+ * A save: the old content, its locale variants with it, becomes version N+1 "restored from vK"; nothing is lost, and
+ * restoring the current one is allowed. A version saved before localisation has no variants: restoring it removes them.
+ */
 export async function restoreTemplateVersion(input: RestoreTemplateVersionInput) {
   const template = await getTemplateOrThrow(input.workspaceId, input.templateId, "templateId");
   const old = await getTemplateVersionOrThrow(input.workspaceId, template.id, input.version);
@@ -39,5 +42,6 @@ export async function restoreTemplateVersion(input: RestoreTemplateVersionInput)
       kind: old.kind,
       blocks: old.blocks,
     },
+    locales: { defaultLocale: old.defaultLocale, variants: old.locales },
   });
 }

@@ -2,13 +2,25 @@ import "server-only";
 import { actorOr, type AuditActor } from "@/lib/records/audit/actor";
 import { recordAudit } from "@/lib/records/audit/record-audit";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { templates } from "@/db/schema";
 import { AppError, notFound } from "@/lib/foundation/errors";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import { insertTemplateVersion } from "./insert-template-version";
+import {
+  checkedTemplateLocales,
+  type TemplateLocales,
+  type TemplateLocaleVariantInput,
+} from "./locale-variants.shared";
 import { compileTemplateOrThrow } from "./render.shared";
 import { templateContentSchema, type TemplateContent, type TemplateContentInput } from "./schemas";
+import { readTemplateLocales, replaceTemplateLocalesIn } from "./template-locale-rows";
+
+/** A template's whole localisation as a save writes it (every variant row; the ones not named are removed). */
+export interface TemplateLocalesInput {
+  defaultLocale: string;
+  variants: TemplateLocaleVariantInput[];
+}
 
 export interface UpdateTemplateInput {
   workspaceId: string;
@@ -22,6 +34,8 @@ export interface UpdateTemplateInput {
   baseVersionParam?: string;
   restoredFromVersion?: number;
   actor?: AuditActor;
+  /** Omitted: the variants stay as they are. A function gets the current ones, read under the row lock. */
+  locales?: TemplateLocalesInput | ((current: TemplateLocales) => TemplateLocalesInput);
 }
 
 /** Bumps `version` and copies the result into template_versions in the same transaction. */
@@ -41,31 +55,59 @@ export async function updateTemplate(input: UpdateTemplateInput) {
       });
     }
     const content = checkedContent(typeof input.content === "function" ? input.content(current) : input.content);
+    const { locales, localesChanged } = await localesToSave(tx, current, input.locales);
     const [template] = await tx
       .update(templates)
       .set({
         ...content,
         name: content.name.trim(),
         blocks: content.kind === "blocks" ? content.blocks : null,
+        ...(locales ? { defaultLocale: locales.defaultLocale } : {}),
         version: sql`${templates.version} + 1`,
         updatedByUserId: input.userId,
         updatedAt: new Date(),
       })
       .where(and(eq(templates.workspaceId, input.workspaceId), eq(templates.id, input.templateId)))
       .returning();
+    if (locales) await replaceTemplateLocalesIn(tx, template, locales.variants);
     await insertTemplateVersion(tx, template, { userId: input.userId, restoredFromVersion: input.restoredFromVersion });
     await recordAudit(tx, {
       workspaceId: input.workspaceId,
       actor: actorOr(input.actor, input.userId),
       action: input.restoredFromVersion ? "template.restore" : "template.update",
       target: { type: "template", id: template.id },
-      ...templateChanges(current, template),
+      ...templateChanges(current, template, localesChanged),
     });
     return template;
   });
 }
 
 type TemplateRow = typeof templates.$inferSelect;
+
+/** The localisation a save writes, checked (each variant's Liquid too), or null when the save leaves it alone. */
+async function localesToSave(tx: Tx, current: TemplateRow, input: UpdateTemplateInput["locales"]) {
+  if (input === undefined) return { locales: null, localesChanged: false };
+  const before = await readTemplateLocales(tx, current.id);
+  const locales = checkedTemplateLocales(
+    typeof input === "function" ? input({ defaultLocale: current.defaultLocale, variants: before }) : input,
+  );
+  for (const variant of locales.variants) {
+    const { subject, bodyHtml, bodyText } = variant;
+    compileTemplateOrThrow({ subject: subject ?? "", bodyHtml: bodyHtml ?? "", bodyText });
+  }
+  const byLocale = (rows: typeof before) =>
+    stableJson([...rows].sort((a, b) => (a.locale < b.locale ? -1 : a.locale > b.locale ? 1 : 0)));
+  return { locales, localesChanged: byLocale(before) !== byLocale(locales.variants) };
+}
+
+/** JSON with object keys sorted: jsonb returns keys in its own order. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
 
 /** A version behind the stored one was replaced by later saves; one ahead of it (a typo, another template's) never existed. */
 function staleVersionMessage(opened: number, latest: number): string {
@@ -83,12 +125,19 @@ function checkedContent(input: TemplateContentInput): TemplateContent {
   return content;
 }
 
-const SHORT_FIELDS = ["name", "subject", "fromAddress", "replyTo", "strict", "kind"] as const;
+const SHORT_FIELDS = ["name", "subject", "fromAddress", "replyTo", "strict", "kind", "defaultLocale"] as const;
 const LONG_FIELDS = ["bodyHtml", "bodyText", "blocks"] as const;
 
 /** Long fields (bodies, blocks) only named in `changed`: the versions keep the text, the log stays small. */
-function templateChanges(before: typeof templates.$inferSelect, after: typeof templates.$inferSelect) {
-  const changedLong = LONG_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+function templateChanges(
+  before: typeof templates.$inferSelect,
+  after: typeof templates.$inferSelect,
+  localesWritten: boolean,
+) {
+  const changedLong: string[] = LONG_FIELDS.filter(
+    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+  );
+  if (localesWritten) changedLong.push("locales");
   const pick = (row: typeof templates.$inferSelect) =>
     Object.fromEntries(SHORT_FIELDS.map((field) => [field, row[field]]));
   return {
