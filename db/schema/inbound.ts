@@ -106,6 +106,8 @@ export const inboundThreads = pgTable(
   (t) => [
     index("inbound_threads_workspace_idx").on(t.workspaceId, t.createdAt, t.id),
     index("inbound_threads_subject_idx").on(t.workspaceId, t.subjectKey, t.lastMessageAt),
+    // GET /v1/threads: newest activity first, keyset pages on (last_message_at, id).
+    index("inbound_threads_activity_idx").on(t.workspaceId, t.lastMessageAt, t.id),
   ],
 );
 

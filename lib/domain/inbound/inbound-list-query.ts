@@ -35,17 +35,11 @@ export function parseInboundListQuery(params: URLSearchParams | ParamReader): In
   const query: InboundListQuery = { limit, cursor, createdAt };
   query.status = parseEnum(read("status"), INBOUND_MESSAGE_STATUSES, "status");
   for (const param of ["routeId", "threadId", "originalMessageId"] as const) {
-    const value = read(param);
-    if (value === null) continue;
-    if (value === "" || value.length > 64) throw invalidParameter(param, `${param} must be 1 to 64 characters.`);
-    query[param] = value;
+    const value = parseIdFilter(read, param);
+    if (value) query[param] = value;
   }
-  const address = read("address")?.trim();
-  if (address !== undefined) {
-    if (address === "" || address.length > 320 || /\s/.test(address))
-      throw invalidParameter("address", "address must be one email address, such as ada@example.com.");
-    query.address = address.toLowerCase();
-  }
+  const address = parseAddressFilter(read);
+  if (address) query.address = address;
   for (const param of VERDICT_FILTERS) {
     const value = read(param);
     if (value === null) continue;
@@ -54,4 +48,41 @@ export function parseInboundListQuery(params: URLSearchParams | ParamReader): In
     query[param] = value;
   }
   return query;
+}
+
+export interface ThreadListQuery extends KeysetPageQuery {
+  createdAt: CreatedAtRange;
+  /** A participant (lower-cased). */
+  address?: string;
+  /** The thread a sent message (em_…) belongs to, by the reply it got or the reply API. */
+  emailMessageId?: string;
+}
+
+/** GET /v1/threads' query string: the page, the `createdAt` range and the `address` filter as for inbound messages. */
+export function parseThreadListQuery(params: URLSearchParams | ParamReader): ThreadListQuery {
+  const read: ParamReader = typeof params === "function" ? params : (name) => queryParam(params, name);
+  const { limit, cursor, createdAt } = parseCursorPage(read, { maxLimit: INBOUND_PAGE_SIZE });
+  const query: ThreadListQuery = { limit, cursor, createdAt };
+  const address = parseAddressFilter(read);
+  if (address) query.address = address;
+  const emailMessageId = parseIdFilter(read, "emailMessageId");
+  if (emailMessageId) query.emailMessageId = emailMessageId;
+  return query;
+}
+
+/** An id filter (`routeId`, `emailMessageId`…): unknown ids simply match nothing, so only the length is checked. */
+function parseIdFilter(read: ParamReader, param: string): string | undefined {
+  const value = read(param);
+  if (value === null) return undefined;
+  if (value === "" || value.length > 64) throw invalidParameter(param, `${param} must be 1 to 64 characters.`);
+  return value;
+}
+
+/** `address`: one email address, compared lower-cased. */
+function parseAddressFilter(read: ParamReader): string | undefined {
+  const address = read("address")?.trim();
+  if (address === undefined) return undefined;
+  if (address === "" || address.length > 320 || /\s/.test(address))
+    throw invalidParameter("address", "address must be one email address, such as ada@example.com.");
+  return address.toLowerCase();
 }

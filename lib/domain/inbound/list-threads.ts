@@ -3,48 +3,42 @@ import { and, eq, gt, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { keysetPage } from "@/db/keyset";
 import { emailMessages, inboundMessages, inboundThreads as t } from "@/db/schema";
-import { invalidParameter } from "@/lib/foundation/errors";
 import { isoTime } from "@/lib/foundation/iso-time";
-import { parseCursorPage, queryParam, type CursorPage, type ParamReader } from "@/lib/foundation/pagination";
+import type { ThreadListQuery } from "./inbound-list-query";
 
-const THREAD_PAGE_SIZE = 50;
+// The keyset walks (last_message_at, id) (inbound_threads_activity_idx): keysetPage's `createdAt` key is the thread's
+// last activity here, its start is read beside it. Decoded by column name, so one column may feed two keys.
+const THREAD_COLUMNS = {
+  createdAt: t.lastMessageAt,
+  id: t.id,
+  startedAt: t.createdAt,
+  subjectKey: t.subjectKey,
+  participants: t.participants,
+};
 
-export interface ThreadListQuery extends CursorPage {
-  /** A participant (lower-cased). */
-  address?: string;
-  /** The thread a sent message (em_…) belongs to, by the reply it got or the reply API. */
-  emailMessageId?: string;
+interface ThreadRow {
+  createdAt: Date;
+  id: string;
+  startedAt: Date;
+  subjectKey: string;
+  participants: string[];
 }
 
-/** GET /v1/threads' query string (docs/inbound.md#threads). */
-export function parseThreadListQuery(params: URLSearchParams | ParamReader): ThreadListQuery {
-  const read: ParamReader = typeof params === "function" ? params : (name) => queryParam(params, name);
-  const query: ThreadListQuery = parseCursorPage(read, { maxLimit: THREAD_PAGE_SIZE });
-  const address = read("address")?.trim();
-  if (address !== undefined) {
-    if (address === "" || address.length > 320 || /\s/.test(address))
-      throw invalidParameter("address", "address must be one email address, such as ada@example.com.");
-    query.address = address.toLowerCase();
-  }
-  const emailMessageId = read("emailMessageId");
-  if (emailMessageId !== null) {
-    if (emailMessageId === "" || emailMessageId.length > 64)
-      throw invalidParameter("emailMessageId", "emailMessageId must be a message id (em_…).");
-    query.emailMessageId = emailMessageId;
-  }
-  return query;
-}
-
-/** Newest conversation first, keyset cursors both ways as every list of the API; each without its messages. */
+/**
+ * GET /v1/threads: the conversation with the newest mail first (keyset cursors both ways, as every list of the API),
+ * each without its messages. A thread that gets mail while a client pages moves to the top: the cursor follows the
+ * thread it names, so a page may repeat or skip a thread that moved, as an activity feed does.
+ */
 export async function listThreads(workspaceId: string, query: ThreadListQuery) {
-  const { items, meta } = await keysetPage<typeof t.$inferSelect>(
+  const { items, meta } = await keysetPage<ThreadRow>(
     {
       db: await getDb(),
       table: t,
-      createdAt: t.createdAt,
+      createdAt: t.lastMessageAt,
       id: t.id,
       scope: eq(t.workspaceId, workspaceId),
       filters: filtersOf(workspaceId, query),
+      columns: THREAD_COLUMNS,
     },
     { limit: query.limit, cursor: query.cursor },
   );
@@ -55,8 +49,8 @@ export async function listThreads(workspaceId: string, query: ThreadListQuery) {
       type: "Thread" as const,
       subject: thread.subjectKey,
       participants: thread.participants,
-      createdAt: isoTime(thread.createdAt),
-      lastMessageAt: isoTime(thread.lastMessageAt),
+      createdAt: isoTime(thread.startedAt),
+      lastMessageAt: isoTime(thread.createdAt),
     })),
   };
 }

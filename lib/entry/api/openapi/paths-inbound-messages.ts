@@ -120,7 +120,9 @@ export const inboundMessagePaths: Record<string, JsonObject> = {
     get: operation({
       operationId: "listThreads",
       scope: "inbound:read",
-      summary: "List conversations, newest first (each without its messages: GET /v1/threads/{id})",
+      summary: "List conversations, the newest activity first (each without its messages: GET /v1/threads/{id})",
+      description:
+        "Ordered by lastMessageAt, then id. A thread that receives mail while you page moves to the top, so a later page may repeat or skip it.",
       tag,
       parameters: [
         queryParam("limit", { type: "integer", minimum: 1, maximum: 50, default: 50 }, "Threads per page."),

@@ -1,0 +1,1 @@
+CREATE INDEX "inbound_threads_activity_idx" ON "inbound_threads" USING btree ("workspace_id","last_message_at","id");
