@@ -3,6 +3,7 @@ import { inArray, isNull, and, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inboundMessageRaw, inboundMessages } from "@/db/schema";
 import { getAttachmentStorage } from "@/lib/domain/attachments/storage";
+import { now as clockNow } from "@/lib/foundation/clock";
 import { log } from "@/lib/foundation/log";
 
 /**
@@ -17,7 +18,7 @@ export async function eraseInboundContent(
 ): Promise<{ ids: string[]; storageKeys: string[] }> {
   if (ids.length === 0) return { ids: [], storageKeys: [] };
   const m = inboundMessages;
-  const now = new Date();
+  const now = clockNow();
   const before = await db
     .select({ id: m.id, attachments: m.attachments })
     .from(m)

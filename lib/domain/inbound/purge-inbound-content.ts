@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { inboundMessages } from "@/db/schema";
+import { now as clockNow } from "@/lib/foundation/clock";
 import { env } from "@/lib/foundation/env";
 import { log } from "@/lib/foundation/log";
 import { eraseInboundContent, removeAttachmentBytes } from "./erase-inbound-content";
@@ -10,12 +11,13 @@ const PURGE_CHUNK = 500;
 
 /**
  * Retention, as for sent messages' bodies (RETENTION_DAYS): the content of inbound mail older than that goes, the
- * subject and envelope stay. Walks the partial retention index oldest first, one short transaction per chunk.
+ * subject and envelope stay. Walks the partial retention index oldest first, one short transaction per chunk. "Now" is
+ * the service clock's, so tests move it rather than back-date rows.
  */
 export async function purgeInboundContent(options: { now?: Date } = {}): Promise<{ purged: number }> {
   const db = await getDb();
   const m = inboundMessages;
-  const cutoff = new Date((options.now ?? new Date()).getTime() - env().RETENTION_DAYS * 24 * 3600 * 1000);
+  const cutoff = new Date((options.now ?? clockNow()).getTime() - env().RETENTION_DAYS * 24 * 3600 * 1000);
   let after: { createdAt: Date; id: string } | null = null;
   let purged = 0;
   for (;;) {

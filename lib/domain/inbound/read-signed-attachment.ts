@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { inboundMessages, type InboundAttachmentJson } from "@/db/schema";
 import { getAttachmentStorage } from "@/lib/domain/attachments/storage";
-import { notFound } from "@/lib/foundation/errors";
+import { AppError, notFound } from "@/lib/foundation/errors";
 import { verifyInboundAttachmentUrl } from "./attachment-url";
 
 /**
@@ -19,9 +19,16 @@ export async function readSignedInboundAttachment(
   const [row] = await (
     await getDb()
   )
-    .select({ attachments: inboundMessages.attachments })
+    .select({ attachments: inboundMessages.attachments, contentPurgedAt: inboundMessages.contentPurgedAt })
     .from(inboundMessages)
     .where(eq(inboundMessages.id, inboundMessageId));
+  // A link signed before the erase still verifies: say why the file is gone, not merely that it is.
+  if (row?.contentPurgedAt)
+    throw new AppError(
+      "NOT_FOUND",
+      `Attachment ${attachmentId} is gone: inbound message ${inboundMessageId}'s content was erased or purged.`,
+      { param: "attachmentId" },
+    );
   const file = row?.attachments.find((attachment) => attachment.id === attachmentId);
   const bytes = file ? await (await getAttachmentStorage()).read(file.storageKey) : null;
   if (!file || !bytes) throw notFound(`Attachment ${attachmentId}`, "attachmentId");
