@@ -18,6 +18,7 @@ const FLOORS = [
     "errors",
     "ids",
     "log",
+    "tls-files",
     "group-commit",
     "metrics",
     "plural.shared",

@@ -57,6 +57,9 @@ const envSchema = z
     INBOUND_RATE_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     SMTP_INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
     SMTP_INBOUND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+    /** The inbound listener's own STARTTLS certificate; unset: SMTP_TLS_CERT/SMTP_TLS_KEY, the submission's. */
+    INBOUND_TLS_CERT: z.string().min(1).optional(),
+    INBOUND_TLS_KEY: z.string().min(1).optional(),
     INBOUND_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     // The host inbound domains' MX records name (docs/inbound.md#dns-and-ports); unset: the host of APP_URL.
     INBOUND_MX_HOST: z
@@ -217,6 +220,13 @@ const envSchema = z
     }
     if (Boolean(values.SMTP_TLS_CERT) !== Boolean(values.SMTP_TLS_KEY)) {
       ctx.addIssue({ code: "custom", path: ["SMTP_TLS_KEY"], message: "SMTP_TLS_CERT and SMTP_TLS_KEY go together" });
+    }
+    if (Boolean(values.INBOUND_TLS_CERT) !== Boolean(values.INBOUND_TLS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["INBOUND_TLS_KEY"],
+        message: "INBOUND_TLS_CERT and INBOUND_TLS_KEY go together",
+      });
     }
     if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
       ctx.addIssue({

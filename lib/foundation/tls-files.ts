@@ -20,22 +20,24 @@ export function readTlsPair(certPath: string, keyPath: string): TlsPair {
 
 /**
  * A renewed certificate serves the next handshake without a restart (docs/self-hosting.md#smtp-submission). Polling, as
- * certbot and Kubernetes replace files by renaming a symlink, which an inode watch misses. A bad pair is logged, the old kept.
+ * certbot and Kubernetes replace files by renaming a symlink, which an inode watch misses. A bad pair is logged, the old
+ * kept. `listener` names the listener in the log ("smtp submission", "inbound").
  */
 export function watchTlsFiles(
   certPath: string,
   keyPath: string,
   onChange: (pair: TlsPair) => void,
   intervalMs = 2000,
+  listener = "smtp submission",
 ): TlsFileWatch {
   const reload = (current: fs.Stats, previous: fs.Stats) => {
     if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
     try {
       onChange(readTlsPair(certPath, keyPath));
-      log.info("smtp submission: TLS certificate reloaded", { cert: certPath });
+      log.info(`${listener}: TLS certificate reloaded`, { cert: certPath });
     } catch (error) {
       log.warn(
-        "smtp submission: the TLS files changed but cannot be used; keeping the previous certificate",
+        `${listener}: the TLS files changed but cannot be used; keeping the previous certificate`,
         errorFields(error),
       );
     }

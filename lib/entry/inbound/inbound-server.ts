@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { SMTPServer } from "smtp-server";
 import { errorFields, log } from "@/lib/foundation/log";
+import { readTlsPair, watchTlsFiles } from "@/lib/foundation/tls-files";
 import { metrics } from "@/lib/foundation/metrics/metrics";
 import { RatePerIp } from "./rate-per-ip";
 import { receiveData, smtpError } from "./receive-data";
@@ -20,6 +21,8 @@ export interface InboundSettings {
   ratePerIpPerMinute?: number;
   maxConnections: number;
   timeoutMs: number;
+  /** PEM files for STARTTLS, reloaded when they change; absent: STARTTLS is not offered. */
+  tls?: { certPath: string; keyPath: string; reloadIntervalMs?: number };
 }
 
 export interface InboundServer {
@@ -31,6 +34,7 @@ export interface InboundServer {
 /**
  * The MX of the service (docs/inbound.md#safety-and-limits): mail only for BOUNCE_DOMAIN's signed return paths and
  * fbl@, and for the recipients inbound routes or reply tokens take, so it relays nothing. No AUTH: it is an MX.
+ * STARTTLS is offered with a certificate and never required (an MX takes plain mail too).
  * Every mail is committed before the 250; a database failure answers 451 so the sending MTA retries.
  */
 export async function startInboundServer(settings: InboundSettings): Promise<InboundServer> {
@@ -39,10 +43,12 @@ export async function startInboundServer(settings: InboundSettings): Promise<Inb
   const rate = new RatePerIp(settings.ratePerIpPerMinute ?? 600);
   const refused = (reason: string) =>
     metrics().providerEvents.inc({ provider: "inbound", type: "rcpt", result: `refused-${reason}` });
+  const pair = settings.tls ? readTlsPair(settings.tls.certPath, settings.tls.keyPath) : null;
   const server = new SMTPServer({
+    ...(pair ?? {}),
     name: os.hostname(),
     banner: "Postwerk inbound mail",
-    disabledCommands: ["AUTH", "STARTTLS"],
+    disabledCommands: pair ? ["AUTH"] : ["AUTH", "STARTTLS"],
     authOptional: true,
     disableReverseLookup: true,
     logger: false,
@@ -98,6 +104,22 @@ export async function startInboundServer(settings: InboundSettings): Promise<Inb
     });
   });
   const { port } = server.server.address() as AddressInfo;
-  log.info("inbound SMTP listener started", { host: settings.host, port, bounceDomain });
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const { tls } = settings;
+  const watch = tls
+    ? watchTlsFiles(
+        tls.certPath,
+        tls.keyPath,
+        (next) => server.updateSecureContext(next),
+        tls.reloadIntervalMs,
+        "inbound",
+      )
+    : null;
+  log.info("inbound SMTP listener started", { host: settings.host, port, bounceDomain, starttls: Boolean(pair) });
+  return {
+    port,
+    close: () => {
+      watch?.stop();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -21,6 +21,7 @@ export async function startConfiguredInbound(config: Env): Promise<InboundServer
       ratePerIpPerMinute: config.INBOUND_RATE_PER_IP_PER_MINUTE,
       maxConnections: config.SMTP_INBOUND_MAX_CONNECTIONS,
       timeoutMs: config.SMTP_INBOUND_TIMEOUT_MS,
+      tls: inboundTls(config),
     });
   } catch (error) {
     if (!address.byDefault) throw error;
@@ -30,4 +31,13 @@ export async function startConfiguredInbound(config: Env): Promise<InboundServer
     );
     return null;
   }
+}
+
+/** The inbound listener's own certificate when it has one, else the submission listener's (docs/inbound.md#tls). */
+export function inboundTls(config: Env): { certPath: string; keyPath: string } | undefined {
+  if (config.INBOUND_TLS_CERT && config.INBOUND_TLS_KEY)
+    return { certPath: config.INBOUND_TLS_CERT, keyPath: config.INBOUND_TLS_KEY };
+  if (config.SMTP_TLS_CERT && config.SMTP_TLS_KEY)
+    return { certPath: config.SMTP_TLS_CERT, keyPath: config.SMTP_TLS_KEY };
+  return undefined;
 }

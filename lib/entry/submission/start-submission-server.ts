@@ -5,7 +5,7 @@ import { env, type Env } from "@/lib/foundation/env";
 import { log } from "@/lib/foundation/log";
 import { acceptSubmittedMail } from "./accept-submitted-mail";
 import { authenticate, checkMailFrom, checkRcptTo } from "./submission-handlers";
-import { readTlsPair, watchTlsFiles, type TlsFileWatch } from "./tls-files";
+import { readTlsPair, watchTlsFiles, type TlsFileWatch } from "@/lib/foundation/tls-files";
 
 export type SubmissionSettings = Pick<
   Env,
