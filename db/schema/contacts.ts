@@ -13,6 +13,8 @@ export const contacts = pgTable(
     /** Lower-cased address. */
     email: text("email").notNull(),
     name: text("name"),
+    /** Canonical BCP 47 tag the contact's mail renders in when a send names none (docs/templates.md#where-the-locale-comes-from). */
+    locale: text("locale"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

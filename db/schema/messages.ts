@@ -88,6 +88,10 @@ export const emailMessages = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** The locale the template rendered in (docs/templates.md#where-the-locale-comes-from); null: written before locales. */
+    locale: text("locale"),
+    /** The locale asked for (the send's, else the contact's), canonical; null when none was. */
+    requestedLocale: text("requested_locale"),
     processedAt: ts("processed_at"),
     sentAt: ts("sent_at"),
     deliveredAt: ts("delivered_at"),

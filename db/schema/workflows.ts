@@ -14,6 +14,8 @@ export type WorkflowStep =
       from?: string;
       replyTo?: string;
       groupKey?: string;
+      /** A tag, Liquid over the run's variables, or "contact" (docs/templates.md#where-the-locale-comes-from). */
+      locale?: string;
     }
   | { type: "wait"; seconds: number };
 
