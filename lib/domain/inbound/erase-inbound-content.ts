@@ -1,5 +1,5 @@
 import "server-only";
-import { inArray, isNull, and, sql } from "drizzle-orm";
+import { inArray, isNull, and, ne, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { inboundMessageRaw, inboundMessages } from "@/db/schema";
 import { getAttachmentStorage } from "@/lib/domain/attachments/storage";
@@ -22,7 +22,13 @@ export async function eraseInboundContent(
   const before = await db
     .select({ id: m.id, attachments: m.attachments })
     .from(m)
-    .where(and(inArray(m.id, ids), isNull(m.contentPurgedAt)))
+    // An erase after retention still has the subject retention kept to remove.
+    .where(
+      and(
+        inArray(m.id, ids),
+        options.subject ? or(isNull(m.contentPurgedAt), ne(m.subject, "")) : isNull(m.contentPurgedAt),
+      ),
+    )
     .for("update");
   if (before.length === 0) return { ids: [], storageKeys: [] };
   const erasing = before.map((row) => row.id);
@@ -37,7 +43,7 @@ export async function eraseInboundContent(
       attachments: [],
       authDetails: {},
       ...(options.subject ? { subject: "" } : {}),
-      contentPurgedAt: sql`${now.toISOString()}::timestamptz`,
+      contentPurgedAt: sql`coalesce(${m.contentPurgedAt}, ${now.toISOString()}::timestamptz)`,
       updatedAt: now,
     })
     .where(inArray(m.id, erasing));

@@ -115,6 +115,14 @@ describe("erasing received mail (DELETE /v1/inbound_messages/:id) and its retent
       // The list still counts the purged mail: only its content went.
       const list = await callApi("/v1/inbound_messages", { authorization: ws.authorization });
       expect(list.json.data.map((m: { id: string }) => m.id).sort()).toEqual([old.id, recent.id].sort());
+      // Erasing a purged mail removes the subject retention kept, and keeps when the content went.
+      const erased = await callApi(`/v1/inbound_messages/${old.id}`, {
+        method: "DELETE",
+        authorization: ws.authorization,
+      });
+      expect(erased.json.data).toEqual({ id: old.id, erased: true, contentPurgedAt: later.toISOString() });
+      const after = await callApi(`/v1/inbound_messages/${old.id}`, { authorization: ws.authorization });
+      expect(after.json.data).toMatchObject({ subject: "", contentPurgedAt: later.toISOString() });
     } finally {
       setClock(null);
     }
