@@ -7,7 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { env } from "@/lib/foundation/env";
-import { processSingleton } from "@/lib/foundation/process-singleton";
+import { dbSlot } from "./handle-slot";
 import * as schema from "./schema";
 import { drizzleClient } from "./pglite-client";
 import { carryDrizzleParsers } from "@/internals/pglite";
@@ -27,16 +27,18 @@ export interface DbHandle {
 }
 
 /** One per process, so route bundles and instrumentation share one owner of the database. */
-const current = processSingleton<{ handle?: Promise<DbHandle> }>("db.handle", () => ({}));
+const current = dbSlot;
 
 /** The process's database, opened on first use and never at import (`next build` must not open the data directory). */
 export function getDbHandle(): Promise<DbHandle> {
   if (!current.handle) {
-    const { DATABASE_URL, DATA_DIR } = env();
-    const opening = DATABASE_URL ? openPostgres(DATABASE_URL) : openPglite(path.join(DATA_DIR, "pglite"));
+    const opener = current.opener;
+    current.opener = undefined;
+    const opening = opener ? opener() : openFromSettings();
     // Never cache a rejected open (docs/development.md#traps, trap 4): the next caller tries again.
     current.handle = opening.catch((error) => {
       current.handle = undefined;
+      current.opener = opener;
       throw error;
     });
   }
@@ -49,6 +51,11 @@ export async function getDb(): Promise<Db> {
 
 export function installDbHandle(handle: DbHandle): void {
   current.handle = Promise.resolve(handle);
+}
+
+function openFromSettings(): Promise<DbHandle> {
+  const { DATABASE_URL, DATA_DIR } = env();
+  return DATABASE_URL ? openPostgres(DATABASE_URL) : openPglite(path.join(DATA_DIR, "pglite"));
 }
 
 export async function closeDb(): Promise<void> {

@@ -1,14 +1,11 @@
 import fs from "node:fs";
 import postgres from "postgres";
 import { afterAll, inject } from "vitest";
-import { closeDb, installDbHandle, openPglite, openPostgres } from "@/db/client";
-import { flushActivityLog } from "@/lib/records/activity/record-activity";
-import { stopQueue } from "@/lib/records/queue/queue";
-import { stopWorkers } from "@/lib/entry/worker/worker";
+import { installDbOpener, isDbOpen } from "@/db/handle-slot";
 
 /**
- * Each test file gets a database of its own: a copy of the migrated PGlite dump, or on PostgreSQL a
- * clone of the run's migrated template database (CREATE DATABASE … TEMPLATE), dropped afterwards.
+ * Each test file gets a database of its own: a copy of the migrated PGlite dump, loaded on first use, or on
+ * PostgreSQL a clone of the run's migrated template database (CREATE DATABASE … TEMPLATE), dropped afterwards.
  */
 const templateUrl = inject("testDatabaseUrl");
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -21,22 +18,37 @@ if (templateUrl) {
   await cloneWithRetry(admin, name, template);
   url.pathname = `/${name}`;
   process.env.DATABASE_URL = url.toString();
-  installDbHandle(await openPostgres(url.toString(), 5));
+  const { openPostgres } = await import("@/db/client");
+  const handle = await openPostgres(url.toString(), 5);
+  installDbOpener(async () => handle);
   dropDatabase = async () => {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   };
 } else {
   delete process.env.DATABASE_URL;
-  const dump = new Blob([fs.readFileSync(inject("testPgliteDump"))]);
-  installDbHandle(await openPglite("memory://", dump));
+  // Loading the dump is most of a file's setup: a file that never asks for the database (pure rules) skips it.
+  const dumpPath = inject("testPgliteDump");
+  installDbOpener(async () => {
+    const { openPglite } = await import("@/db/client");
+    return openPglite("memory://", new Blob([fs.readFileSync(dumpPath)]));
+  });
 }
 
 afterAll(async () => {
-  await flushActivityLog();
-  await stopWorkers();
-  await stopQueue();
-  await closeDb();
+  // Imported here, not above: the worker's module graph is the whole service, which a pure test file never loads.
+  if (isDbOpen()) {
+    const [{ flushActivityLog }, { stopWorkers }, { stopQueue }, { closeDb }] = await Promise.all([
+      import("@/lib/records/activity/record-activity"),
+      import("@/lib/entry/worker/worker"),
+      import("@/lib/records/queue/queue"),
+      import("@/db/client"),
+    ]);
+    await flushActivityLog();
+    await stopWorkers();
+    await stopQueue();
+    await closeDb();
+  }
   await dropDatabase?.();
 });
 
