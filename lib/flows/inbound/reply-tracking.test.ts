@@ -90,7 +90,9 @@ describe("replyTracking on a send (docs/inbound.md#reply-tracking)", () => {
       .from(inboundMessages)
       .where(and(eq(inboundMessages.workspaceId, workspace.id), eq(inboundMessages.originalMessageId, sentId)));
     expect(reply.threadId).toEqual(expect.any(String));
-    expect((await readMessageState(sentId)).codes).toContain("EMAIL_MESSAGE_REPLIED");
+    const after = await readMessageState(sentId);
+    expect(after.message.threadId).toBe(reply.threadId);
+    expect(after.codes).toContain("EMAIL_MESSAGE_REPLIED");
   });
 
   it("falls back to BOUNCE_DOMAIN, and without either refuses the send naming replyTracking, writing nothing", async () => {
@@ -117,5 +119,47 @@ describe("replyTracking on a send (docs/inbound.md#reply-tracking)", () => {
     const refused = await send(authorization, { replyTracking: true, replyTo: "help@example.com" });
     expect(refused.status).toBe(400);
     expect(errorOf(refused.json)).toMatchObject({ param: "replyTracking" });
+  });
+
+  it("wins over a template's replyTo, shows as the message's replyTo on GET, and works per batch element", async () => {
+    const { workspace, authorization, createTemplate } = await createTestWorkspace();
+    await addTestInboundDomain(workspace.id, "batch-rt.test");
+    const template = await createTemplate({ replyTo: "help@example.com" });
+    const sent = await callApi("/v1/email_messages", {
+      method: "POST",
+      authorization,
+      body: { templateId: template.id, to: "ada@customer.test", variables: { name: "Ada" }, replyTracking: true },
+    });
+    expect(sent.status).toBe(201);
+    const sentId = (sent.json as { data: { id: string } }).data.id;
+    const read = await callApi(`/v1/email_messages/${sentId}`, { authorization });
+    const replyTo = (read.json as { data: { replyTo: string } }).data.replyTo;
+    expect(replyTo).toMatch(/@batch-rt\.test$/);
+    expect(verifyReplyLocalPart(replyTo.split("@")[0])).toBe(sentId);
+
+    const raw = { from: "hello@example.com", to: "ada@customer.test", subject: "Hi", bodyHtml: "<p>Hi</p>" };
+    const batch = await callApi("/v1/batches", {
+      method: "POST",
+      authorization,
+      body: {
+        emailMessages: [
+          { ...raw, replyTracking: true },
+          { ...raw, replyTo: "help@example.com" },
+        ],
+      },
+    });
+    expect(batch.status).toBe(201);
+    const ids = (batch.json as { data: { emailMessageIds: string[] } }).data.emailMessageIds;
+    const [tracked, plain] = await Promise.all(ids.map(async (id) => (await readMessageState(id)).message.replyTo));
+    expect(verifyReplyLocalPart(tracked!.split("@")[0])).toBe(ids[0]);
+    expect(plain).toBe("help@example.com");
+
+    const refused = await callApi("/v1/batches", {
+      method: "POST",
+      authorization,
+      body: { emailMessages: [raw, { ...raw, replyTo: "help@example.com", replyTracking: true }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(errorOf(refused.json)).toMatchObject({ param: "emailMessages[1].replyTracking" });
   });
 });
