@@ -88,6 +88,8 @@ function messageRow(
     metaId: message.metaId,
     metadata: message.metadata,
     tags: message.tags,
+    locale: message.locale ?? null,
+    requestedLocale: message.requestedLocale ?? null,
     resentFromId: message.resentFromId ?? null,
     threadId: message.threadId ?? null,
     scheduledAt: message.scheduledAt,
@@ -177,8 +179,18 @@ function describeCreation(message: PreparedMessage): string {
 }
 
 function describeRendering(message: PreparedMessage): string {
-  const what = message.templateId ? `Template ${message.templateId} rendered` : "Raw content processed";
+  const what = message.templateId
+    ? `Template ${message.templateId} rendered${inLocale(message)}`
+    : "Raw content processed";
   return `${what}: subject "${message.subject}", ${message.bodyHtml.length} characters of HTML, ${message.bodyText.length} of text.`;
+}
+
+/** " in fr (requested fr-CA)", " in fr", or nothing for a message without a locale. */
+function inLocale({ locale, requestedLocale }: PreparedMessage): string {
+  if (!locale) return "";
+  return requestedLocale && requestedLocale !== locale
+    ? ` in ${locale} (requested ${requestedLocale})`
+    : ` in ${locale}`;
 }
 
 function describeSchedule(message: PreparedMessage): string {

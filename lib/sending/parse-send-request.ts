@@ -12,6 +12,7 @@ import {
 import { sendEmailSchema, type AttachmentInput } from "@/lib/domain/messages/schemas";
 import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
 import { normaliseTags } from "@/lib/domain/messages/tags.shared";
+import { canonicalLocaleOrThrow } from "@/lib/domain/templates/locale-variants.shared";
 
 /** A send request after every check that needs no database: what prepare-message.ts works from. */
 export interface SendCommand {
@@ -25,6 +26,8 @@ export interface SendCommand {
   /** Reply-To becomes the message's reply-tracking address (docs/inbound.md#reply-tracking). */
   replyTracking: boolean;
   variables: Record<string, unknown>;
+  /** The send's locale, canonical (docs/templates.md#where-the-locale-comes-from); null: the contact's, else the default. */
+  locale: string | null;
   attachments: AttachmentInput[];
   groupId: string | null;
   groupKey: string | null;
@@ -100,6 +103,7 @@ export function parseSendDraft(draft: SendDraft, prefix = "", options: ParseOpti
     replyTo: isBlank(input.replyTo) ? null : normaliseReplyTo(input.replyTo!, p("replyTo")),
     replyTracking: input.replyTracking ?? false,
     variables: input.variables ?? {},
+    locale: input.locale === undefined ? null : canonicalLocaleOrThrow(input.locale, p("locale")),
     attachments: input.attachments ?? [],
     groupId: input.groupId ?? null,
     groupKey: input.groupKey ?? null,

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { assertKnownKeys, isPlainObject } from "@/lib/foundation/validation.shared";
 import { sendEmailSchema } from "@/lib/domain/messages/schemas";
 import { parseScheduledAt } from "@/lib/domain/messages/scheduled-at";
+import { canonicalLocaleOrThrow } from "@/lib/domain/templates/locale-variants.shared";
 import { createRequestMemo, type RequestMemo } from "./request-memo";
 
 export const BATCH_MAX_MESSAGES = 1000;
@@ -30,7 +31,7 @@ export async function prepareBatch(
   body: unknown,
   context: { workspace: { id: string; testMode: boolean }; sandbox: boolean; allowedSenders?: readonly string[] },
 ): Promise<PreparedElement[]> {
-  const { elements, scheduledAt } = parseBatchBody(body);
+  const { elements, scheduledAt, locale } = parseBatchBody(body);
   const { workspace, sandbox } = context;
   // One members query per batch; the memo reads each template row, sender domain and group once.
   const shared: Omit<PrepareContext, "prefix"> & { memo: RequestMemo } = {
@@ -59,6 +60,8 @@ export async function prepareBatch(
       const command = parseSendRequest(element, prefix);
       // The batch's scheduledAt is every element's that does not name its own.
       if (command.scheduledAt === null && scheduledAt) command.scheduledAt = scheduledAt;
+      // Likewise its locale (docs/templates.md#where-the-locale-comes-from).
+      if (command.locale === null && locale) command.locale = locale;
       const message = await prepareMessage(db, command, { ...shared, prefix });
       prepared.push({ index, body: element, metaId: command.metaId, prepared: message });
     } catch (error) {
@@ -71,7 +74,7 @@ export async function prepareBatch(
 }
 
 /** The batch's own fields; each element's are sendEmailSchema's. */
-const batchKeys = z.object({ emailMessages: z.unknown(), scheduledAt: z.unknown() });
+const batchKeys = z.object({ emailMessages: z.unknown(), scheduledAt: z.unknown(), locale: z.unknown() });
 
 /** A send field at the top of a batch is ignored nowhere: it is refused with where it belongs. */
 const ELEMENT_FIELDS = Object.fromEntries(
@@ -81,7 +84,7 @@ const ELEMENT_FIELDS = Object.fromEntries(
   ]),
 );
 
-function parseBatchBody(body: unknown): { elements: unknown[]; scheduledAt: Date | null } {
+function parseBatchBody(body: unknown): { elements: unknown[]; scheduledAt: Date | null; locale: string | null } {
   if (!isPlainObject(body))
     throw new AppError("INVALID_JSON", 'The request body must be a JSON object: { "emailMessages": [ ... ] }.');
   // Elements are checked one by one in parseSendRequest, so each typo is reported with its index.
@@ -103,6 +106,10 @@ function parseBatchBody(body: unknown): { elements: unknown[]; scheduledAt: Date
   return {
     elements,
     scheduledAt: whole === undefined || whole === null ? null : parseScheduledAt(whole, "scheduledAt"),
+    locale:
+      body.locale === undefined || body.locale === null
+        ? null
+        : canonicalLocaleOrThrow(typeof body.locale === "string" ? body.locale : JSON.stringify(body.locale), "locale"),
   };
 }
 

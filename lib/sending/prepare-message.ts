@@ -8,13 +8,12 @@ import { assertKeyMaySendAs } from "@/lib/domain/api-keys/restrictions";
 import { assertSenderAllowed, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
 import { AppError, invalidParameter, notFound } from "@/lib/foundation/errors";
 import { newId } from "@/lib/foundation/ids";
-import { getTemplateOrThrowIn } from "@/lib/domain/templates/get-template-or-throw";
-import { renderLine, renderTemplate, htmlToText } from "@/lib/domain/templates/render.shared";
 import { appendUnsubscribeLink } from "@/lib/domain/unsubscribe/append-link";
 import { unsubscribeUrl } from "@/lib/domain/unsubscribe/token";
 import { replyTrackingDomain } from "@/lib/domain/inbound/reply-tracking-domain";
 import { replyLocalPart } from "@/lib/foundation/crypto/bounce-token";
 import { assertLiveRecipientsInTestMode } from "./test-mode-recipients";
+import { renderContent, rethrowAt, type Memo } from "./render-content";
 import type { SendCommand } from "./parse-send-request";
 import { parseSingleAddress, type Recipient } from "@/lib/foundation/addresses/recipients.shared";
 
@@ -44,8 +43,11 @@ export interface PreparedMessage {
   metadata: Record<string, string | number | boolean>;
   tags: string[];
   scheduledAt: Date | null;
-  /** Recipients whose contacts are upserted (live mail only). */
-  contacts: Recipient[];
+  /** Recipients whose contacts are upserted (live mail only); a locale given sets the contact's. */
+  contacts: Array<Recipient & { locale?: string | null }>;
+  /** The locale rendered in and the one asked for (docs/templates.md#where-the-locale-comes-from); unset: null. */
+  locale?: string | null;
+  requestedLocale?: string | null;
   renderedFrom: string;
   /** Recorded as already failed (a workflow step whose template no longer renders): an error event, no job. */
   failure?: { code: EventCode; sentence: string };
@@ -68,19 +70,10 @@ export interface PrepareContext {
   /** Decoded inline attachments allowed per message; the API's 5 MB when unset (SMTP raises it). */
   inlineAttachmentMaxBytes?: number;
   /** Shares lookups between the elements of one batch (request-memo.ts). */
-  memo?: <T>(key: string, load: () => Promise<T> | PromiseLike<T>) => Promise<T>;
+  memo?: Memo;
 }
 
-type Memo = NonNullable<PrepareContext["memo"]>;
 const noMemo: Memo = async (_key, load) => load();
-
-/** Names this message's field on an AppError from a shared lookup; any other error goes on unchanged. */
-const rethrowAt =
-  (param: string) =>
-  (error: unknown): never => {
-    if (error instanceof AppError) throw new AppError(error.code, error.message, { param });
-    throw error;
-  };
 
 /** Every check of docs/api.md#decided-sending; throws the first AppError, writes nothing but S3 upload marks. */
 export async function prepareMessage(
@@ -134,43 +127,15 @@ export async function prepareMessage(
     metadata: command.metadata,
     tags: command.tags,
     scheduledAt: command.scheduledAt,
-    contacts: [...command.to, ...command.cc, ...command.bcc],
+    // A locale the send names is learnt by its `to` contacts (docs/templates.md#where-the-locale-comes-from).
+    contacts: [
+      ...command.to.map((recipient) => ({ ...recipient, locale: command.locale })),
+      ...command.cc,
+      ...command.bcc,
+    ],
+    locale: content.locale,
+    requestedLocale: content.requestedLocale,
     renderedFrom: content.templateFrom ?? "",
-  };
-}
-
-async function renderContent(
-  db: Executor,
-  workspaceId: string,
-  command: SendCommand,
-  p: (name: string) => string,
-  memo: Memo,
-  unsubscribe: string | null,
-) {
-  if (command.raw) {
-    // Raw content is sent as given (no Liquid): only the text part is derived when absent.
-    const { subject, bodyHtml, bodyText } = command.raw;
-    return {
-      subject: subject.replace(/\s+/g, " ").trim(),
-      bodyHtml,
-      bodyText: bodyText ?? htmlToText(bodyHtml),
-      templateFrom: null,
-      templateReplyTo: null,
-    };
-  }
-  const templateId = command.templateId!;
-  const template = await memo(`template:${templateId}`, () => getTemplateOrThrowIn(db, workspaceId, templateId)).catch(
-    rethrowAt(p("templateId")),
-  );
-  const options = { strict: template.strict };
-  const variables = unsubscribe ? { ...command.variables, unsubscribeUrl: unsubscribe } : command.variables;
-  const rendered = renderTemplate(template, variables, options);
-  return {
-    ...rendered,
-    templateFrom: template.fromAddress ? renderLine(template.fromAddress, command.variables, "from", options) : null,
-    templateReplyTo: template.replyTo
-      ? renderLine(template.replyTo, command.variables, "replyTo", options) || null
-      : null,
   };
 }
 

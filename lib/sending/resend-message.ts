@@ -116,6 +116,8 @@ async function prepareResend(
     metadata: original.metadata,
     // The resend is the same mail again, so it is found by the same tags.
     tags: original.tags,
+    locale: original.locale,
+    requestedLocale: original.requestedLocale,
     contacts: [...recipients.to, ...recipients.cc, ...recipients.bcc],
     renderedFrom: "",
     resentFromId: original.id,

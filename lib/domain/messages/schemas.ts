@@ -47,6 +47,13 @@ export const sendEmailSchema = z.object({
   bodyHtml: z.string().optional(),
   bodyText: z.string().optional(),
   variables: z.record(z.string(), z.unknown()).optional(),
+  locale: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      "BCP 47 tag (fr-CA, pt-BR, zh-Hant) the template renders in, through its fallback chain (fr-CA → fr → the template's default). Omitted: the contact's locale, else the template's default. 400 only when not a well-formed tag.",
+    ),
   attachments: z.array(attachmentInputSchema).max(100).optional(),
   groupId: z.string().max(64).optional(),
   groupKey: z.string().max(255).optional(),

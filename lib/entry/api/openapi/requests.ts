@@ -10,7 +10,12 @@ import {
 import { triggerWorkflowRunSchema, workflowDefinitionSchema } from "@/lib/flows/workflows/schemas";
 import { updateWorkflowRequestSchema } from "@/lib/flows/workflows/workflow-request";
 import { apiKeyGrantSchema as parsedApiKeyGrant } from "@/lib/domain/api-keys/schemas";
-import { createGroupApiSchema, setUnsubscribesApiSchema, updateGroupApiSchema } from "@/lib/domain/contacts/api";
+import {
+  createGroupApiSchema,
+  setUnsubscribesApiSchema,
+  updateContactApiSchema,
+  updateGroupApiSchema,
+} from "@/lib/domain/contacts/api";
 import { addDomainApiSchema } from "@/lib/domain/domains/schemas";
 import { pauseSendingApiSchema } from "@/lib/domain/workspaces/api";
 import { updateWorkspaceSettingsSchema } from "@/lib/domain/workspaces/schemas";
@@ -25,7 +30,7 @@ import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/
  * by element with the single-send schema (lib/sending/prepare-batch.ts), and the template routes
  * read `variables` by hand, so those bodies are composed here from the same pieces.
  */
-export { createGroupApiSchema, setUnsubscribesApiSchema, updateGroupApiSchema };
+export { createGroupApiSchema, setUnsubscribesApiSchema, updateContactApiSchema, updateGroupApiSchema };
 export {
   addDomainApiSchema,
   addSuppressionApiSchema,
@@ -62,6 +67,9 @@ export const sendBatchSchema = z.object({
     ),
   scheduledAt: sendEmailSchema.shape.scheduledAt.describe(
     "The time of every element that does not name its own scheduledAt (same rules).",
+  ),
+  locale: sendEmailSchema.shape.locale.describe(
+    "The locale of every element that does not name its own locale (same rules; 400 naming locale when malformed).",
   ),
 });
 

@@ -60,6 +60,18 @@ export const emailMessageResource = z.object({
   tags: z
     .array(z.string())
     .describe('The message\'s "name:value" tags as given, each once; [] when none (beyond the published API).'),
+  locale: z
+    .string()
+    .nullable()
+    .describe(
+      "The locale the template rendered in (a variant, or the template's default; raw content: the send's locale); null for a message without one (beyond the published API).",
+    ),
+  requestedLocale: z
+    .string()
+    .nullable()
+    .describe(
+      "The locale asked for, canonical: the send's, else the recipient contact's; null when neither (beyond the published API).",
+    ),
   batchId: z.string().nullable().describe("The batch it was sent in (beyond the published API)."),
   workflowRunId: z.string().nullable().describe("The workflow run that sent it (beyond the published API)."),
   resentFromId: z
