@@ -213,8 +213,13 @@ export async function enqueueWebhookDeliveries(
   );
 }
 
-/** In the storing transaction: the job exists iff the inbound mail does. */
-export async function enqueueInboundActions(tx: Tx, job: InboundActionsJob): Promise<void> {
+/** In the storing transaction: a job exists iff its inbound mail does (one insert for a group's mails). */
+export async function enqueueInboundActions(tx: Tx, jobs: InboundActionsJob[]): Promise<void> {
+  if (jobs.length === 0) return;
   const boss = await getQueue();
-  await boss.insert(QUEUES.inboundActions, [{ data: job }], { db: fromDrizzle(tx, sql) });
+  await boss.insert(
+    QUEUES.inboundActions,
+    jobs.map((data) => ({ data })),
+    { db: fromDrizzle(tx, sql) },
+  );
 }

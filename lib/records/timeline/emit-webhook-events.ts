@@ -4,6 +4,7 @@ import type { Executor } from "@/db/client";
 import { emailMessages, webhookEvents } from "@/db/schema/index";
 import { wellFormedJson } from "@/db/well-formed-json";
 import { executePrepared } from "@/db/execute-prepared";
+import { insertJsonRows } from "@/db/insert-json-rows";
 import { newId } from "@/lib/foundation/ids";
 import type { EventCode } from "./event-codes.shared";
 import { EFFECTS } from "./effects";
@@ -69,18 +70,23 @@ export async function emitWorkflowRunEvent(
   });
 }
 
-/** In the transaction that stores an inbound mail: email.received, linked to the message it answers when there is one. */
-export async function emitInboundReceivedEvent(
+/** In the transaction that stores inbound mail: email.received for each, linked to the message it answers if any. */
+export async function emitInboundReceivedEvents(
   db: Executor,
-  inbound: { id: string; workspaceId: string; originalMessageId: string | null },
+  inbounds: Array<{ id: string; workspaceId: string; originalMessageId: string | null }>,
   at = new Date(),
 ): Promise<void> {
-  await db.insert(webhookEvents).values({
-    id: newId("webhookEvent", at),
-    workspaceId: inbound.workspaceId,
-    type: "email.received",
-    emailMessageId: inbound.originalMessageId,
-    inboundMessageId: inbound.id,
-    createdAt: at,
-  });
+  // One statement for a group's mails, prepared (insertJsonRows: the rows are one JSON parameter).
+  await insertJsonRows(
+    db,
+    webhookEvents,
+    inbounds.map((inbound) => ({
+      id: newId("webhookEvent", at),
+      workspaceId: inbound.workspaceId,
+      type: "email.received" as const,
+      emailMessageId: inbound.originalMessageId,
+      inboundMessageId: inbound.id,
+      createdAt: at,
+    })),
+  );
 }

@@ -68,16 +68,21 @@ export async function recordEvents(db: Executor, inputs: RecordEventInput[]): Pr
   const isNew = rows.map((row) => ids.has(row.event_id));
   await emitWebhookEvents(
     db,
-    rows
-      .filter((_, index) => isNew[index])
-      .map((row) => ({
-        logId: row.event_id,
-        messageId: row.message_id,
-        workspaceId: row.workspace_id,
-        code: row.code,
-        bot: row.bot,
-        at: new Date(row.at),
-      })),
+    rows.flatMap((row, index) =>
+      isNew[index]
+        ? [
+            {
+              logId: row.event_id,
+              messageId: row.message_id,
+              workspaceId: row.workspace_id,
+              code: row.code,
+              bot: row.bot,
+              at: new Date(row.at),
+              inboundMessageId: inputs[index].inboundMessageId,
+            },
+          ]
+        : [],
+    ),
   );
   return isNew;
 }
