@@ -3,7 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, formValues, type FormState } from "@/app/_lib/action";
 import { dashboardActor } from "@/app/_lib/audit-actor";
-import { suppressionEmailSchema } from "@/lib/domain/contacts/schemas";
+import { contactLocaleSchema, suppressionEmailSchema } from "@/lib/domain/contacts/schemas";
+import { setContactLocale } from "@/lib/domain/contacts/set-contact-locale";
+import { canonicalLocaleOrThrow } from "@/lib/domain/templates/locale-variants.shared";
 import { addSuppression } from "@/lib/domain/suppressions/add-suppression";
 import { removeSuppressionOrThrow } from "@/lib/domain/suppressions/remove-suppression";
 
@@ -42,4 +44,24 @@ export async function removeSuppressionAction(form: FormData): Promise<void> {
     },
   });
   revalidatePath("/contacts", "layout");
+}
+
+/** Sets or clears (empty) the contact's locale: its mail renders in it when a send names none. */
+export async function setContactLocaleAction(_previous: FormState, form: FormData): Promise<FormState> {
+  const values = formValues(form, ["id", "locale"]);
+  return dashboardAction({
+    role: "ADMIN",
+    schema: contactLocaleSchema,
+    input: values,
+    values,
+    run: async ({ id, locale }, { workspace, user }) => {
+      const canonical = locale === "" ? null : canonicalLocaleOrThrow(locale, "locale");
+      const saved = await setContactLocale(workspace.id, id, canonical, await dashboardActor(user));
+      revalidatePath(`/contacts/${id}`);
+      return {
+        message: saved ? `Its mail renders in ${saved} when a send names no locale.` : "Locale cleared.",
+        values: { id, locale: saved ?? "" },
+      };
+    },
+  });
 }

@@ -26,6 +26,16 @@ export const setUnsubscribesApiSchema = z.object({
     .describe("Exactly the groups the contact is unsubscribed from; [] subscribes it to every group again."),
 });
 
+export const updateContactApiSchema = z.object({
+  locale: z
+    .string()
+    .max(100)
+    .nullable()
+    .describe(
+      "BCP 47 tag (canonicalised: en_us → en-US) the contact's mail renders in when a send names no locale; null clears it. 400 naming locale when not a well-formed tag.",
+    ),
+});
+
 export const CONTACT_PAGE_MAX = 200;
 
 /** GET /v1/contacts' query: query (address prefix with "@", else address or name prefix), limit, after/before (an address). */
@@ -51,6 +61,7 @@ export function serializeContact(row: ContactRow) {
     type: "Contact" as const,
     email: row.email,
     name: row.name,
+    locale: row.locale,
     createdAt: row.createdAt.toISOString(),
   };
 }

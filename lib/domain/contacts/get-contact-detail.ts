@@ -17,7 +17,14 @@ import type { DeliveryFacts } from "@/lib/domain/messages/delivery-state.shared"
 export const CONTACT_MESSAGES_MAX = 50;
 
 export interface ContactDetail {
-  contact: { id: string; email: string; name: string | null; createdAt: Date; updatedAt: Date };
+  contact: {
+    id: string;
+    email: string;
+    name: string | null;
+    locale: string | null;
+    createdAt: Date;
+    updatedAt: Date;
+  };
   /** The newest messages addressed to the contact (To only, as the API's `to` filter), newest first. */
   messages: Array<
     DeliveryFacts & {
@@ -44,6 +51,7 @@ export async function getContactDetail(workspaceId: string, contactId: string): 
       id: contacts.id,
       email: contacts.email,
       name: contacts.name,
+      locale: contacts.locale,
       createdAt: contacts.createdAt,
       updatedAt: contacts.updatedAt,
     })

@@ -16,3 +16,7 @@ export const updateGroupSchema = z.object({
 export const suppressionEmailSchema = z.object({
   email: z.string().trim().min(3, "Enter an email address.").max(320, "Too long."),
 });
+export const contactLocaleSchema = z.object({
+  id: z.string().regex(/^contact_[0-9A-Za-z]{16}$/, "Not a contact id."),
+  locale: z.string().trim().max(100, "At most 100 characters."),
+});

@@ -15,12 +15,19 @@ export interface ContactRow {
   id: string;
   email: string;
   name: string | null;
+  locale: string | null;
   createdAt: Date;
 }
 
 export const CONTACTS_PAGE_SIZE = 50;
 
-const columns = { id: contacts.id, email: contacts.email, name: contacts.name, createdAt: contacts.createdAt };
+const columns = {
+  id: contacts.id,
+  email: contacts.email,
+  name: contacts.name,
+  locale: contacts.locale,
+  createdAt: contacts.createdAt,
+};
 
 /**
  * Alphabetical, keyset-paged. A query with "@" is an address prefix; without, address or name prefix, read as two index

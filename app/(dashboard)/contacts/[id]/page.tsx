@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { AddSuppressionForm } from "@/components/contacts/add-suppression-form";
+import { ContactLocaleForm } from "@/components/contacts/contact-locale-form";
 import { RemoveSuppressionButton } from "@/components/contacts/remove-suppression-button";
 import { SuppressionReasonBadge } from "@/components/contacts/suppression-reason-badge";
 import { MessageTable } from "@/components/messages/message-table";
@@ -17,7 +18,7 @@ import { CONTACT_MESSAGES_MAX, getContactDetail } from "@/lib/domain/contacts/ge
 import { hasRole } from "@/lib/foundation/access/roles.shared";
 import { listTemplateNames } from "@/lib/domain/templates/list-template-names";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
-import { addSuppressionAction, removeSuppressionAction } from "../actions";
+import { addSuppressionAction, removeSuppressionAction, setContactLocaleAction } from "../actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -54,10 +55,16 @@ export default async function ContactPage({ params }: Props) {
               { term: "Id", value: <span className="font-mono text-xs break-all">{contact.id}</span> },
               { term: "Email", value: contact.email },
               { term: "Name", value: contact.name ?? "—" },
+              { term: "Locale", value: <span data-testid="contact-locale">{contact.locale ?? "—"}</span> },
               { term: "Added", value: <Timestamp value={contact.createdAt} /> },
               { term: "Last changed", value: <Timestamp value={contact.updatedAt} /> },
             ]}
           />
+          {canManage ? (
+            <div className="mt-4">
+              <ContactLocaleForm action={setContactLocaleAction} contactId={contact.id} locale={contact.locale} />
+            </div>
+          ) : null}
         </Card>
         <Card title="Suppression" id="suppression">
           {suppression ? (

@@ -134,6 +134,7 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
       management.unsubscribeGroupResource,
       "A group recipients unsubscribe from; sends name it by groupId or groupKey.",
     ],
+    ["UpdateContactRequest", requests.updateContactApiSchema, "Body of PATCH /v1/contacts/{id}."],
     ["SetContactUnsubscribesRequest", requests.setUnsubscribesApiSchema, "Body of PUT /v1/contacts/{id}/unsubscribes."],
     ["CreateUnsubscribeGroupRequest", requests.createGroupApiSchema, "Body of POST /v1/unsubscribe_groups."],
     ["UpdateUnsubscribeGroupRequest", requests.updateGroupApiSchema, "Body of PATCH /v1/unsubscribe_groups/{id}."],

@@ -1,5 +1,6 @@
 import { componentSchemas, headers, responseComponents, type JsonObject } from "./components";
-import { contactPaths, domainPaths, keyPaths, suppressionPaths, workspacePaths } from "./paths-management";
+import { contactPaths } from "./paths-contacts";
+import { domainPaths, keyPaths, suppressionPaths, workspacePaths } from "./paths-management";
 import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
 import { templatePaths } from "./paths-templates";

@@ -112,6 +112,12 @@ export const contactResource = z.object({
   type: z.literal("Contact"),
   email: z.string().describe("Lower-cased."),
   name: z.string().nullable().describe("The display name it was last sent to with."),
+  locale: z
+    .string()
+    .nullable()
+    .describe(
+      "Canonical BCP 47 tag its mail renders in when a send names none: set by PATCH, or learnt from a send that names a locale (beyond the published API).",
+    ),
   createdAt: timestamp,
 });
 
