@@ -11,6 +11,7 @@ export const OPTION_HEADERS: Record<string, { field: keyof SendDraft; json?: "ob
   "x-postwerk-metadata": { field: "metadata", json: "object" },
   "x-postwerk-scheduled-at": { field: "scheduledAt" },
   "x-postwerk-reply-tracking": { field: "replyTracking", json: "boolean" },
+  "x-postwerk-locale": { field: "locale" },
 };
 
 const refuse = (text: string) => new SmtpReply(550, `5.6.0 ${text}`);
