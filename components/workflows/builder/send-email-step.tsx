@@ -18,7 +18,7 @@ const ADDRESS_INPUTS: Array<{ field: AddressField; label: string; placeholder: s
 
 /**
  * A send-email step: the template (with the variables it uses, and a flag when it no longer exists),
- * the address fields as Liquid, and the unsubscribe group.
+ * the address fields as Liquid, the unsubscribe group and the locale.
  */
 export function SendEmailStep({
   step,
@@ -104,6 +104,23 @@ export function SendEmailStep({
               </option>
             ))}
           </Select>
+        </Field>
+        <Field
+          label="Locale"
+          htmlFor={`${id}-locale`}
+          hint='A tag (fr-CA), Liquid ({{ user.language }}) or "contact". Empty: the run’s variables.locale, else the contact’s.'
+          error={errors.locale}
+        >
+          <Input
+            id={`${id}-locale`}
+            value={step.locale}
+            placeholder="The run's or the contact's"
+            className="font-mono"
+            spellCheck={false}
+            autoCapitalize="none"
+            aria-invalid={Boolean(errors.locale)}
+            onChange={(event) => onChange({ locale: event.target.value })}
+          />
         </Field>
       </div>
       <dl className="grid gap-1 text-xs text-slate-600 sm:grid-cols-[11rem_minmax(0,1fr)]" data-testid="step-variables">

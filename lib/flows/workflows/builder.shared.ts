@@ -9,10 +9,14 @@ export type WaitUnit = keyof typeof WAIT_UNITS;
 export const ADDRESS_FIELDS = ["to", "cc", "bcc", "from", "replyTo"] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
 
-export type SendStepDraft = { uid: string; type: "sendEmail"; templateId: string; groupKey: string } & Record<
-  AddressField,
-  string
->;
+export type SendStepDraft = {
+  uid: string;
+  type: "sendEmail";
+  templateId: string;
+  groupKey: string;
+  /** "" = the run's variables.locale, else the contact's (docs/templates.md#where-the-locale-comes-from). */
+  locale: string;
+} & Record<AddressField, string>;
 export type WaitStepDraft = { uid: string; type: "wait"; amount: string; unit: WaitUnit };
 export type StepDraft = SendStepDraft | WaitStepDraft;
 
@@ -54,6 +58,7 @@ const FIELD_LABELS: Record<string, string> = {
   from: "From",
   replyTo: "Reply-to",
   groupKey: "unsubscribe group",
+  locale: "locale",
   seconds: "wait",
   type: "type",
 };
@@ -90,7 +95,18 @@ export function waitSeconds(amount: string, unit: WaitUnit): number | null {
 }
 
 export function newSendStep(uid: string, templateId = ""): SendStepDraft {
-  return { uid, type: "sendEmail", templateId, to: "", cc: "", bcc: "", from: "", replyTo: "", groupKey: "" };
+  return {
+    uid,
+    type: "sendEmail",
+    templateId,
+    to: "",
+    cc: "",
+    bcc: "",
+    from: "",
+    replyTo: "",
+    groupKey: "",
+    locale: "",
+  };
 }
 
 export function newWaitStep(uid: string): WaitStepDraft {
@@ -108,7 +124,7 @@ export function draftFromWorkflow(workflow: {
     if (step.type === "wait") return { uid, type: "wait", ...splitWait(step.seconds) };
     const draft = newSendStep(uid, step.templateId);
     for (const field of ADDRESS_FIELDS) draft[field] = step[field] ?? "";
-    return { ...draft, groupKey: step.groupKey ?? "" };
+    return { ...draft, groupKey: step.groupKey ?? "", locale: step.locale ?? "" };
   });
   return { name: workflow.name, key: workflow.key ?? "", enabled: workflow.enabled, steps };
 }
@@ -120,6 +136,7 @@ export function definitionFromDraft(draft: WorkflowDraft): Record<string, unknow
     const out: Record<string, unknown> = { type: "sendEmail", templateId: step.templateId, to: step.to };
     for (const field of ADDRESS_FIELDS) if (field !== "to" && step[field].trim() !== "") out[field] = step[field];
     if (step.groupKey) out.groupKey = step.groupKey;
+    if (step.locale.trim() !== "") out.locale = step.locale.trim();
     return out;
   });
   return { name: draft.name, ...(draft.key.trim() ? { key: draft.key.trim() } : {}), enabled: draft.enabled, steps };

@@ -8,6 +8,7 @@ import { prepareMessage, type PreparedMessage } from "@/lib/sending/prepare-mess
 import { renderLine } from "@/lib/domain/templates/render.shared";
 import { getWorkspaceOrThrow } from "@/lib/domain/workspaces/get-workspace-or-throw";
 import { buildFailedMessage } from "./build-failed-message";
+import { STEP_LOCALE_CONTACT } from "./schemas";
 
 type SendEmailStep = Extract<WorkflowStep, { type: "sendEmail" }>;
 
@@ -40,8 +41,10 @@ export async function prepareEmailStep(db: Executor, run: StepRun, index: number
   const step = run.steps[index] as SendEmailStep;
   const label = `Step ${index + 1} (sendEmail)`;
   let fields: RenderedAddressFields;
+  let locale: string | undefined;
   try {
     fields = renderAddressFields(step, run.variables);
+    locale = stepLocale(step, run.variables);
   } catch (error) {
     if (error instanceof AppError)
       return { message: null, failure: { reason: `${label}: ${error.message}`, code: null } };
@@ -53,6 +56,7 @@ export async function prepareEmailStep(db: Executor, run: StepRun, index: number
       templateId: step.templateId,
       ...fields,
       groupKey: step.groupKey,
+      locale,
       variables: run.variables,
       tags: run.tags,
     });
@@ -89,6 +93,14 @@ function renderAddressFields(step: SendEmailStep, variables: Record<string, unkn
     if (value !== "") fields[field] = value;
   }
   return fields;
+}
+
+/** The step's locale: fixed, Liquid, "contact" (none: the contact's), else the run's variables.locale. */
+function stepLocale(step: SendEmailStep, variables: Record<string, unknown>): string | undefined {
+  if (step.locale === STEP_LOCALE_CONTACT) return undefined;
+  if (step.locale !== undefined) return renderLine(step.locale, variables, "locale") || undefined;
+  const fromRun = variables.locale;
+  return typeof fromRun === "string" && fromRun.trim() !== "" ? fromRun : undefined;
 }
 
 function explain(error: AppError, step: SendEmailStep): string {

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/foundation/errors";
 import { renderLine } from "@/lib/domain/templates/render.shared";
 import { dropNulls, formatParam } from "@/lib/foundation/validation.shared";
 import { tagsInputSchema } from "@/lib/domain/messages/tags.shared";
+import { canonicalLocale } from "@/lib/domain/templates/locale-tag.shared";
 
 // Pure, so client forms share it; checks needing the database are in create-workflow.ts.
 export const WORKFLOW_KEY_PATTERN = /^[a-zA-Z0-9_.:-]{1,100}$/;
@@ -24,6 +25,9 @@ const liquidLine = (max: number) =>
       }
     });
 
+/** A step's `locale` that takes the recipient contact's locale even when the run names one. */
+export const STEP_LOCALE_CONTACT = "contact";
+
 export const sendEmailStepSchema = z.object({
   type: z.literal("sendEmail"),
   templateId: z.string().min(1, "must name a template").max(64),
@@ -33,6 +37,16 @@ export const sendEmailStepSchema = z.object({
   from: liquidLine(1000).optional(),
   replyTo: liquidLine(5000).optional(),
   groupKey: z.string().min(1).max(255).optional(),
+  locale: liquidLine(200)
+    .superRefine((value, context) => {
+      const result = canonicalLocale(value);
+      if (value === STEP_LOCALE_CONTACT || /{[{%]/.test(value) || result.ok) return;
+      context.addIssue({ code: "custom", message: `must be a locale, Liquid or "contact": ${result.reason}` });
+    })
+    .optional()
+    .describe(
+      "The message's locale (docs/templates.md#where-the-locale-comes-from): a BCP 47 tag (\"fr\"), Liquid over the run's variables (\"{{ user.language }}\"), or \"contact\" (the recipient contact's, ignoring the run's variables.locale). Omitted: the run's variables.locale, else the contact's.",
+    ),
 });
 
 export const waitStepSchema = z.object({
@@ -71,7 +85,12 @@ export function workflowDefinitionIssues(definition: unknown): Array<{ param?: s
 export const triggerWorkflowRunSchema = z.object({
   workflowId: z.string().min(1).max(64).optional(),
   workflowKey: z.string().min(1).max(100).optional(),
-  variables: z.record(z.string(), z.unknown()).optional(),
+  variables: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "The data the templates render with; a `locale` key (a BCP 47 tag) is the locale of the run's messages (docs/templates.md#where-the-locale-comes-from).",
+    ),
   metaId: z.string().min(1).max(255).optional(),
   /** Given to every message the run sends (docs/api.md#tags). */
   tags: tagsInputSchema.optional(),

@@ -10,6 +10,7 @@ import { assertKnownKeys, dropNulls, isPlainObject, zodToAppError } from "@/lib/
 import { enqueueWorkflowStep } from "@/lib/records/queue/enqueue-workflow-step";
 import { getWorkflowRunOrThrow, type WorkflowRunView } from "./get-workflow-run-or-throw";
 import { normaliseTags } from "@/lib/domain/messages/tags.shared";
+import { canonicalLocaleOrThrow } from "@/lib/domain/templates/locale-variants.shared";
 import { triggerWorkflowRunSchema, type TriggerWorkflowRunBody } from "./schemas";
 
 export interface TriggerWorkflowRunResult {
@@ -78,6 +79,10 @@ function parseTriggerRequest(body: unknown): TriggerWorkflowRunBody {
   if (request.workflowId === undefined && request.workflowKey === undefined) {
     throw invalidParameter("workflowId", "workflowId or workflowKey is required: the workflow to run.");
   }
+  // The run's locale (docs/templates.md#where-the-locale-comes-from): a malformed one is refused now, not at each step.
+  const locale = request.variables?.locale;
+  if (locale !== undefined && locale !== null)
+    canonicalLocaleOrThrow(typeof locale === "string" ? locale : JSON.stringify(locale), "variables.locale");
   return { ...request, tags: normaliseTags(request.tags) };
 }
 
