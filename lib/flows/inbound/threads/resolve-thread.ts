@@ -1,9 +1,8 @@
 import "server-only";
-import { and, arrayContains, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
-import { emailMessages as m, inboundMessages as im, inboundThreads as t } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { subjectKey } from "@/lib/domain/inbound/subject-key";
+import { selectInboundThread, selectOriginal, selectThreadBySubject, writeThread } from "./thread-statements";
 
 /** The fields of a parsed mail threading reads (ParsedInbound has them all). */
 export interface ThreadingFields {
@@ -45,40 +44,16 @@ export async function resolveThreadIn(
     (await byReferences(tx, workspaceId, parsed)) ??
     (await bySubject(tx, workspaceId, key, parsed, at));
   const everyone = [...participants, ...(found?.adopt?.participants ?? [])];
-  let threadId = found?.threadId ?? null;
-  if (threadId) {
-    await tx
-      .update(t)
-      .set({
-        participants: sql`(select coalesce(array_agg(distinct p order by p), '{}') from unnest(${t.participants} || ${jsonTextArray(everyone)}) p)`,
-        lastMessageAt: sql`greatest(${t.lastMessageAt}, ${at.toISOString()}::timestamptz)`,
-        updatedAt: at,
-      })
-      .where(and(eq(t.id, threadId), eq(t.workspaceId, workspaceId)));
-  } else {
-    threadId = newId("inboundThread");
-    await tx.insert(t).values({
-      id: threadId,
-      workspaceId,
-      subjectKey: key,
-      participants: [...new Set(everyone)].sort(),
-      lastMessageAt: at,
-      createdAt: at,
-      updatedAt: at,
-    });
-  }
-  if (found?.adopt) {
-    await tx
-      .update(m)
-      .set({ threadId })
-      .where(and(eq(m.workspaceId, workspaceId), eq(m.id, found.adopt.messageId), sql`${m.threadId} is null`));
-  }
+  const threadId = found?.threadId ?? newId("inboundThread");
+  await writeThread(tx, {
+    workspaceId,
+    threadId,
+    participants: found?.threadId ? everyone : [...new Set(everyone)].sort(),
+    at,
+    adopt: found?.adopt?.messageId ?? null,
+    create: found?.threadId ? null : { key },
+  });
   return { threadId, originalMessageId: found?.originalMessageId ?? null };
-}
-
-/** A text[] from one JSON parameter (Drizzle would spread an array into a row of parameters). */
-function jsonTextArray(values: string[]) {
-  return sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 }
 
 function participantsOf(parsed: ThreadingFields): string[] {
@@ -89,10 +64,7 @@ function participantsOf(parsed: ThreadingFields): string[] {
 }
 
 async function byOriginal(tx: Tx, workspaceId: string, messageId: string): Promise<Found | null> {
-  const [row] = await tx
-    .select({ id: m.id, threadId: m.threadId, toAddresses: m.toAddresses })
-    .from(m)
-    .where(and(eq(m.workspaceId, workspaceId), eq(m.id, messageId)));
+  const row = await selectOriginal(tx, workspaceId, messageId);
   if (!row) return null;
   return {
     originalMessageId: row.id,
@@ -119,12 +91,7 @@ async function byReferences(tx: Tx, workspaceId: string, parsed: ThreadingFields
     }
     if (parentThreadId) continue;
     const bare = id.replace(/^<|>$/g, "");
-    const [parent] = await tx
-      .select({ threadId: im.threadId })
-      .from(im)
-      .where(and(eq(im.workspaceId, workspaceId), inArray(im.messageIdHeader, [`<${bare}>`, bare])))
-      .limit(1);
-    parentThreadId = parent?.threadId ?? null;
+    parentThreadId = await selectInboundThread(tx, workspaceId, bare);
   }
   return parentThreadId ? { originalMessageId: null, threadId: parentThreadId, adopt: null } : null;
 }
@@ -140,18 +107,6 @@ async function bySubject(
   const sender = parsed.from?.address?.trim().toLowerCase();
   if (!key || !sender) return null;
   const since = new Date(at.getTime() - THREAD_FALLBACK_DAYS * 86_400_000);
-  const [row] = await tx
-    .select({ id: t.id })
-    .from(t)
-    .where(
-      and(
-        eq(t.workspaceId, workspaceId),
-        eq(t.subjectKey, key),
-        gte(t.lastMessageAt, since),
-        arrayContains(t.participants, [sender]),
-      ),
-    )
-    .orderBy(desc(t.lastMessageAt))
-    .limit(1);
-  return row ? { originalMessageId: null, threadId: row.id, adopt: null } : null;
+  const row = await selectThreadBySubject(tx, { workspaceId, key, since, sender });
+  return row ? { originalMessageId: null, threadId: row, adopt: null } : null;
 }
