@@ -34,8 +34,10 @@ export interface UpdateTemplateInput {
   baseVersionParam?: string;
   restoredFromVersion?: number;
   actor?: AuditActor;
-  /** Omitted: the variants stay as they are. A function gets the current ones, read under the row lock. */
-  locales?: TemplateLocalesInput | ((current: TemplateLocales) => TemplateLocalesInput);
+  /** Omitted: the variants stay as they are. A function gets the current ones (and the row), read under the row lock. */
+  locales?: TemplateLocalesInput | ((current: TemplateLocales, template: TemplateRow) => TemplateLocalesInput);
+  /** The audit action (default template.update / template.restore) and fields added to its `after`. */
+  audit?: { action: string; after?: Record<string, unknown> };
 }
 
 /** Bumps `version` and copies the result into template_versions in the same transaction. */
@@ -74,9 +76,9 @@ export async function updateTemplate(input: UpdateTemplateInput) {
     await recordAudit(tx, {
       workspaceId: input.workspaceId,
       actor: actorOr(input.actor, input.userId),
-      action: input.restoredFromVersion ? "template.restore" : "template.update",
+      action: input.audit?.action ?? (input.restoredFromVersion ? "template.restore" : "template.update"),
       target: { type: "template", id: template.id },
-      ...templateChanges(current, template, localesChanged),
+      ...auditedChanges(templateChanges(current, template, localesChanged), input.audit?.after),
     });
     return template;
   });
@@ -89,7 +91,7 @@ async function localesToSave(tx: Tx, current: TemplateRow, input: UpdateTemplate
   if (input === undefined) return { locales: null, localesChanged: false };
   const before = await readTemplateLocales(tx, current.id);
   const locales = checkedTemplateLocales(
-    typeof input === "function" ? input({ defaultLocale: current.defaultLocale, variants: before }) : input,
+    typeof input === "function" ? input({ defaultLocale: current.defaultLocale, variants: before }, current) : input,
   );
   for (const variant of locales.variants) {
     const { subject, bodyHtml, bodyText } = variant;
@@ -98,6 +100,10 @@ async function localesToSave(tx: Tx, current: TemplateRow, input: UpdateTemplate
   const byLocale = (rows: typeof before) =>
     stableJson([...rows].sort((a, b) => (a.locale < b.locale ? -1 : a.locale > b.locale ? 1 : 0)));
   return { locales, localesChanged: byLocale(before) !== byLocale(locales.variants) };
+}
+
+function auditedChanges(changes: ReturnType<typeof templateChanges>, after: Record<string, unknown> | undefined) {
+  return after ? { before: changes.before, after: { ...changes.after, ...after } } : changes;
 }
 
 /** JSON with object keys sorted: jsonb returns keys in its own order. */
