@@ -44,6 +44,9 @@ import * as suppressions from "./v1/suppressions/handlers";
 import * as suppressionsByEmail from "./v1/suppressions/[email]/handlers";
 import * as templates from "./v1/templates/handlers";
 import * as templatesById from "./v1/templates/[id]/handlers";
+import * as templatesByIdLocales from "./v1/templates/[id]/locales/handlers";
+import * as templatesByIdLocalesByLocale from "./v1/templates/[id]/locales/[locale]/handlers";
+import * as templatesByIdLocalesByLocaleMessages from "./v1/templates/[id]/locales/[locale]/messages/handlers";
 import * as templatesByIdPreview from "./v1/templates/[id]/preview/handlers";
 import * as templatesByIdRaw from "./v1/templates/[id]/raw/handlers";
 import * as templatesByIdRender from "./v1/templates/[id]/render/handlers";
@@ -122,6 +125,9 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/suppressions/:email", suppressionsByEmail],
   ["/templates", templates],
   ["/templates/:id", templatesById],
+  ["/templates/:id/locales", templatesByIdLocales],
+  ["/templates/:id/locales/:locale", templatesByIdLocalesByLocale],
+  ["/templates/:id/locales/:locale/messages", templatesByIdLocalesByLocaleMessages],
   ["/templates/:id/preview", templatesByIdPreview],
   ["/templates/:id/raw", templatesByIdRaw],
   ["/templates/:id/render", templatesByIdRender],

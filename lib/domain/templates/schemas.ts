@@ -64,6 +64,10 @@ export const templateScenarioSchema = z.object({
 /** The body of POST /v1/templates/:id/render (optional). */
 export const renderTemplateSchema = z.object({
   variables: z.record(z.string(), z.unknown()).optional().describe("Values for the template's Liquid variables."),
+  locale: z
+    .string()
+    .optional()
+    .describe("A BCP 47 tag: the variant along the fallback chain (fr-CA → fr → the default). Malformed → 400."),
 });
 
 export type TemplateScenarioInput = z.input<typeof templateScenarioSchema>;

@@ -5,13 +5,19 @@ import type { PreviewResult } from "./preview-draft";
 import type { RenderedEmail } from "./render.shared";
 import type { TemplateVersionRow } from "./get-template-version-or-throw";
 
-export function serializeRendered(rendered: RenderedEmail, at = new Date()) {
+export function serializeRendered(
+  rendered: RenderedEmail,
+  at = new Date(),
+  locale?: { usedLocale: string; requestedLocale: string | null },
+) {
   return {
     type: "RenderedTemplate" as const,
     createdAt: at.toISOString(),
     bodyHtml: rendered.bodyHtml,
     bodyText: rendered.bodyText,
     subject: rendered.subject,
+    // The variant rendered and the request it answered (docs/templates.md#localisation): /render says which it used.
+    ...(locale ? { locale: locale.usedLocale, requestedLocale: locale.requestedLocale } : {}),
   };
 }
 
@@ -32,6 +38,7 @@ export function serializeRawTemplate(template: typeof templates.$inferSelect) {
     fromAddress: template.fromAddress,
     replyTo: template.replyTo,
     strict: template.strict,
+    defaultLocale: template.defaultLocale,
   };
 }
 
@@ -63,6 +70,9 @@ export function serializeTemplateVersion(version: TemplateVersionRow) {
     fromAddress: version.fromAddress,
     replyTo: version.replyTo,
     strict: version.strict,
+    defaultLocale: version.defaultLocale,
+    /** The locales with a row at this version (content and message tables are restored with it). */
+    locales: version.locales.map((variant) => variant.locale),
   };
 }
 

@@ -20,6 +20,12 @@ export const updateTemplateRequestSchema = templateContentFields.partial().exten
     .min(1)
     .optional()
     .describe("The version this change was made from (as read, or the ETag); another save since → 409."),
+  defaultLocale: z
+    .string()
+    .optional()
+    .describe(
+      "The locale of the template's own content (BCP 47, canonicalised); the last link of every fallback chain.",
+    ),
 });
 
 type TemplateRow = typeof templates.$inferSelect;
@@ -41,6 +47,8 @@ export interface TemplateChanges {
   content: (current: TemplateRow) => TemplateContentInput;
   /** The version the caller read; undefined: last write wins. */
   baseVersion?: number;
+  /** A new default locale (as given: the save canonicalises it), or undefined to keep it. */
+  defaultLocale?: string;
 }
 
 export function parseTemplateChanges(body: unknown, ifMatch: string | null): TemplateChanges {
@@ -56,6 +64,7 @@ export function parseTemplateChanges(body: unknown, ifMatch: string | null): Tem
   const known = Object.fromEntries(Object.entries(fields).filter(([key]) => key in templateContentFields.shape));
   return {
     baseVersion: parsed.data.version ?? headerVersion,
+    defaultLocale: parsed.data.defaultLocale,
     content: (current) => ({
       name: current.name,
       subject: current.subject,

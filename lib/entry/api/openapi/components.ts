@@ -66,6 +66,16 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ["TemplateScenario", templates.templateScenarioResource, "Named sample data to preview a template with."],
   ["CountMeta", templates.countMeta, "A whole list: how many items."],
   ["TemplateValidation", templates.templateValidationResource, "What POST /v1/templates/validate found."],
+  ["TemplateLocaleSummary", templates.templateLocaleSummary, "A locale of a template, as listed."],
+  ["TemplateLocale", templates.templateLocaleResource, "A locale variant with its content and message table."],
+  ["TemplateLocaleListMeta", templates.templateLocaleListMeta, "The template's default locale and version."],
+  ["DeletedTemplateLocale", templates.deletedTemplateLocale, "The variant deleted."],
+  ["MessageTable", templates.messageTable, "A translators' file: flat keys to ICU message texts."],
+  [
+    "PutTemplateLocaleRequest",
+    requests.putTemplateLocaleRequestSchema,
+    "The whole variant (a field left out is inherited again); the default locale takes only messages, sampleData and fallsBackForMissingKeys.",
+  ],
   [
     "CreateTemplateRequest",
     requests.createTemplateRequestSchema,

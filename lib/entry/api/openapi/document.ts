@@ -3,6 +3,7 @@ import { contactPaths } from "./paths-contacts";
 import { domainPaths, keyPaths, suppressionPaths, workspacePaths } from "./paths-management";
 import { messagePaths } from "./paths-messages";
 import { sendPaths } from "./paths-sends";
+import { templateLocalePaths } from "./paths-template-locales";
 import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
 import { workflowPaths } from "./paths-workflows";
@@ -85,6 +86,7 @@ export function openApiDocument(): JsonObject {
     paths: {
       ...messagePaths,
       ...templatePaths,
+      ...templateLocalePaths,
       ...sendPaths,
       ...workflowPaths,
       ...webhookPaths,

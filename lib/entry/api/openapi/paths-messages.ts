@@ -32,6 +32,10 @@ const send = (sandbox: boolean): OperationSpec => ({
 });
 
 const dateTime = { type: "string", format: "date-time" };
+const contentLanguage = {
+  description: "The locale rendered: the requested one, its language, or the template's default.",
+  schema: { type: "string" },
+};
 const text = { type: "string", minLength: 1, maxLength: 255 };
 
 const listParameters: JsonObject[] = [
@@ -177,12 +181,19 @@ export const messagePaths: Record<string, JsonObject> = {
       operationId: "renderTemplate",
       summary: "Render a template with variables",
       description:
-        "Through the same renderer as a send: subject, HTML and text (derived from the HTML when the template has none).",
+        "Through the same renderer as a send: subject, HTML and text (derived from the HTML when the template has none). `locale` picks the variant along the fallback chain (fr-CA → fr → the template's default locale); the answer's `locale` and Content-Language say which was used. A malformed tag is 400 naming `locale`.",
       tag: "Templates",
       scope: "templates:read",
       parameters: [pathId("template", "tpl_")],
       body: { schema: "RenderTemplateRequest", optional: true },
-      success: [{ status: "200", description: "The rendered template.", data: "RenderedTemplate" }],
+      success: [
+        {
+          status: "200",
+          description: "The rendered template.",
+          data: "RenderedTemplate",
+          headers: { "Content-Language": contentLanguage },
+        },
+      ],
       errors: [...JSON_BODY_ERRORS, "404", "422"],
     }),
   },
@@ -202,10 +213,13 @@ export const messagePaths: Record<string, JsonObject> = {
       operationId: "previewTemplate",
       summary: "Render a template to its HTML document (used by the Node client)",
       description:
-        "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox. Beyond the published API: a body whose only key is `variables` (an object), for a template that reads no variable named `variables`, renders that object's contents and answers `X-Postwerk-Note: rendered body.variables as the variables`.",
+        "The body IS the variables object; the answer is the rendered HTML, served in a CSP sandbox. `?locale=` picks the variant along the fallback chain as /render's `locale` does (Content-Language: the one used). Beyond the published API: a body whose only key is `variables` (an object), for a template that reads no variable named `variables`, renders that object's contents and answers `X-Postwerk-Note: rendered body.variables as the variables`.",
       tag: "Templates",
       scope: "templates:read",
-      parameters: [pathId("template", "tpl_")],
+      parameters: [
+        pathId("template", "tpl_"),
+        queryParam("locale", { type: "string" }, "A BCP 47 tag (fr-CA); malformed → 400 naming `locale`."),
+      ],
       body: { schema: "PreviewVariables", optional: true },
       success: [
         {
@@ -213,6 +227,11 @@ export const messagePaths: Record<string, JsonObject> = {
           description: "The rendered HTML.",
           content: { "text/html": { schema: { type: "string" } } },
           headers: {
+            "Content-Language": contentLanguage,
+            "X-Postwerk-Requested-Locale": {
+              description: "The requested locale, canonicalised, when one was asked.",
+              schema: { type: "string" },
+            },
             "X-Postwerk-Note": {
               description: "Present when body.variables was rendered as the variables.",
               schema: { type: "string" },

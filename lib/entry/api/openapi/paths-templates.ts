@@ -90,7 +90,7 @@ export const templatePaths: Record<string, JsonObject> = {
       operationId: "updateTemplate",
       summary: "Change any fields of a template, saved as its next version",
       description:
-        "Optimistic concurrency: send the version you read as `version` or If-Match; a save made since answers 409 CONFLICT and changes nothing. Without either, the last write wins.",
+        "Optimistic concurrency: send the version you read as `version` or If-Match; a save made since answers 409 CONFLICT and changes nothing. Without either, the last write wins. `defaultLocale` (canonicalised) moves the template's own content to that locale: refused with 409 naming it when a variant of that locale has content of its own.",
       tag,
       scope: "templates:write",
       parameters: [templateId, ifMatch],

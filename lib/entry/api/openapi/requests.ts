@@ -24,6 +24,7 @@ import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/
 import { previewDraftSchema } from "@/lib/domain/templates/preview-draft";
 import { renderTemplateSchema, templateScenarioSchema } from "@/lib/domain/templates/schemas";
 import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/domain/templates/template-request";
+import { putTemplateLocaleRequestSchema } from "@/lib/domain/templates/template-locale-request";
 
 /**
  * Request bodies: the handlers' own zod schemas wherever they have one. Batches are parsed element
@@ -73,7 +74,7 @@ export const sendBatchSchema = z.object({
   ),
 });
 
-export { rescheduleEmailSchema, renderTemplateSchema };
+export { rescheduleEmailSchema, renderTemplateSchema, putTemplateLocaleRequestSchema };
 
 export const previewVariablesSchema = z
   .record(z.string(), z.unknown())

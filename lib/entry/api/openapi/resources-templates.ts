@@ -27,6 +27,8 @@ export const templateVersionResource = templateVersionSummary.omit({ author: tru
   fromAddress: z.string().nullable(),
   replyTo: z.string().nullable(),
   strict: z.boolean(),
+  defaultLocale: z.string(),
+  locales: z.array(z.string()).describe("The locales with a row at this version: a restore brings them back together."),
 });
 
 export const templateVersionListMeta = z.object({ count: z.int(), currentVersion: z.int() });
@@ -68,3 +70,49 @@ export const templateValidationResource = z.object({
     .nullable()
     .describe("The draft rendered with the variables, as a send would; null when there are problems."),
 });
+
+/** A template's locales (docs/api.md#template-locales). */
+export const templateLocaleSummary = z.object({
+  type: z.literal("TemplateLocale"),
+  templateId: z.string(),
+  locale: z.string().describe("The canonical BCP 47 tag (fr-CA, zh-Hant)."),
+  isDefault: z.boolean().describe("The template's default locale: its content is the template's own."),
+  overrides: z
+    .array(z.enum(["subject", "bodyHtml", "bodyText", "blocks"]))
+    .describe("The content fields this locale sets; the others come from the next locale of its chain."),
+  messageCount: z.int().describe("Keys in its own message table."),
+  fallsBackForMissingKeys: z
+    .boolean()
+    .describe("Its missing keys render the default locale's text; the missing-translation lint lets it through."),
+  missingKeys: z
+    .array(z.string())
+    .describe("Keys its effective content uses that its table (with its language's) lacks, as the content is now."),
+});
+
+export const templateLocaleResource = templateLocaleSummary.extend({
+  templateVersion: z.int().describe("The template's version, also the ETag (for If-Match)."),
+  subject: z.string().nullable().describe("null: inherited along the chain."),
+  bodyHtml: z.string().nullable(),
+  bodyText: z.string().nullable(),
+  blocks: z.record(z.string(), z.unknown()).nullable(),
+  messages: z.record(z.string(), z.string()).describe("Flat keys to ICU message texts."),
+  sampleData: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const templateLocaleListMeta = z.object({
+  count: z.int(),
+  defaultLocale: z.string(),
+  templateVersion: z.int(),
+});
+
+export const deletedTemplateLocale = z.object({
+  templateId: z.string(),
+  locale: z.string(),
+  deleted: z.literal(true),
+});
+
+export const messageTable = z
+  .record(z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/), z.string())
+  .describe(
+    'One locale\'s translations: flat keys to ICU message texts, as {"cart.items": "{count, plural, one {# item} other {# items}}"}.',
+  );

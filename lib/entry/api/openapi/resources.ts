@@ -107,6 +107,11 @@ export const renderedTemplateResource = z.object({
   subject: z.string(),
   bodyHtml: z.string(),
   bodyText: z.string().describe("Given, or derived from the HTML with links written as text [url]."),
+  locale: z
+    .string()
+    .optional()
+    .describe("Beyond the published API: the locale rendered (the request, its language, or the default)."),
+  requestedLocale: z.string().nullable().optional().describe("The requested locale canonicalised; null when none."),
 });
 
 export const templateResource = z.object({
@@ -132,6 +137,9 @@ export const templateResource = z.object({
   fromAddress: z.string().nullable().describe("The default sender (Liquid allowed) when a send gives no from."),
   replyTo: z.string().nullable(),
   strict: z.boolean().describe("A variable missing from the data is a TEMPLATE_RENDER_ERROR instead of empty."),
+  defaultLocale: z
+    .string()
+    .describe("The BCP 47 locale of the template's own content: the last link of every fallback chain."),
 });
 
 const batchBase = {

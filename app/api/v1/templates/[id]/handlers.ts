@@ -1,6 +1,7 @@
 import { apiActor } from "@/lib/entry/api/api-actor";
 import { ok } from "@/lib/entry/api/respond";
 import { withApiKey } from "@/lib/entry/api/with-api-key";
+import { withDefaultLocale } from "@/lib/domain/templates/default-locale.shared";
 import { deleteTemplate } from "@/lib/domain/templates/delete-template";
 import { getTemplateOrThrow } from "@/lib/domain/templates/get-template-or-throw";
 import { serializeRawTemplate } from "@/lib/domain/templates/serialize";
@@ -15,7 +16,7 @@ export const GET = withApiKey<Params>({ scope: "templates:read", body: "none" },
   return ok(serializeRawTemplate(template), { etag: templateEtag(template) });
 });
 
-// PATCH /v1/templates/:id – any fields, saved as the next version; a stale `version`/If-Match is 409
+// PATCH /v1/templates/:id – any fields (defaultLocale too), saved as the next version; a stale `version`/If-Match is 409
 export const PATCH = withApiKey<Params>(
   { scope: "templates:write", body: "json", maxBytes: 2 * 1024 * 1024 },
   async ({ principal, request, params, body }) => {
@@ -26,6 +27,10 @@ export const PATCH = withApiKey<Params>(
       content: changes.content,
       baseVersion: changes.baseVersion,
       baseVersionParam: "version",
+      locales:
+        changes.defaultLocale === undefined
+          ? undefined
+          : (current) => withDefaultLocale(current, changes.defaultLocale),
       userId: null,
       actor: apiActor(principal, request),
     });

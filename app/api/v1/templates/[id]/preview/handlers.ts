@@ -1,11 +1,17 @@
 import { withApiKey } from "@/lib/entry/api/with-api-key";
 import { previewTemplateById } from "@/lib/domain/templates/preview-template-by-id";
 
-// POST /v1/templates/:id/preview – the body IS the variables; the answer is the HTML document
+// POST /v1/templates/:id/preview?locale= – the body IS the variables; the answer is the HTML document in that locale
 export const POST = withApiKey<{ id: string }>(
   { scope: "templates:read", body: "optional" },
-  async ({ principal, params, body }) => {
-    const { rendered, unwrapped } = await previewTemplateById(principal.workspaceId, params.id, body);
+  async ({ principal, request, params, body }) => {
+    const locale = new URL(request.url).searchParams.get("locale");
+    const { rendered, unwrapped, usedLocale, requestedLocale } = await previewTemplateById(
+      principal.workspaceId,
+      params.id,
+      body,
+      locale,
+    );
     return new Response(rendered.bodyHtml, {
       status: 200,
       headers: {
@@ -15,6 +21,9 @@ export const POST = withApiKey<{ id: string }>(
         "content-security-policy":
           "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *; font-src * data:",
         "x-content-type-options": "nosniff",
+        // The variant rendered, and the request it answered (docs/templates.md#localisation).
+        "content-language": usedLocale,
+        ...(requestedLocale ? { "x-postwerk-requested-locale": requestedLocale } : {}),
         ...(unwrapped ? { "x-postwerk-note": "rendered body.variables as the variables" } : {}),
       },
     });
