@@ -60,6 +60,7 @@ export function messageTableFile(
   }
   const slug = template.name
     .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "") // the accents NFKD split off: "Über" → "Uber"
     .replace(/[^A-Za-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .toLowerCase()
