@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { TemplateWithVariants } from "./template-variant.shared";
 import { assertTranslationsPresent, missingTranslationKeys, translationKeys } from "./translation-keys.shared";
 
 const source = (bodyHtml: string, subject = "Hi", bodyText: string | null = null) => ({ subject, bodyHtml, bodyText });
@@ -29,7 +30,7 @@ describe("translationKeys", () => {
 });
 
 describe("the missing-translation lint", () => {
-  const template = {
+  const template: TemplateWithVariants = {
     ...source('{% t "hello" %} {% t "bye" %}'),
     defaultLocale: "en",
     variants: [
