@@ -7,6 +7,7 @@ import { keyCommands } from "./commands/key";
 import { messageCommands } from "./commands/message";
 import { seedCommands } from "./commands/seed";
 import { templateCommands } from "./commands/template";
+import { templateLocaleCommands } from "./commands/template-locales";
 import { groupCommands } from "./commands/group";
 import { suppressionCommands } from "./commands/suppression";
 import { userCommands } from "./commands/user";
@@ -28,6 +29,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...inboundSendCommands,
   ...domainCommands,
   ...templateCommands,
+  ...templateLocaleCommands,
   ...workflowCommands,
   ...groupCommands,
   ...suppressionCommands,
