@@ -234,6 +234,12 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/templates/:id/versions/:version": { refuses: 405 },
   "/api/v1/templates/:id/scenarios/:scenarioId": { refuses: 405 },
   "/api/v1/templates/:id/raw": { refuses: 405, params: templateParams },
+  "/api/v1/templates/:id/locales": { refuses: 405, params: templateParams },
+  "/api/v1/templates/:id/locales/:locale": { refuses: 405, params: (ws) => ({ id: ws.template.id, locale: "fr" }) },
+  "/api/v1/templates/:id/locales/:locale/messages": {
+    refuses: 405,
+    params: (ws) => ({ id: ws.template.id, locale: "fr" }),
+  },
   "/api/v1/workflow_runs/:id": { refuses: 405 },
   "/api/v1/workflows/:id": { refuses: 405, params: workflowParams },
   "/api/v1/events": { refuses: 405 },
