@@ -261,6 +261,7 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/inbound_messages/:id": { refuses: 405 },
   "/api/v1/inbound_messages/:id/raw": { refuses: 405 },
   "/api/v1/inbound_messages/:id/attachments/:attachmentId": { refuses: 405 },
+  "/api/v1/threads": { refuses: 405 },
   "/api/v1/threads/:id": { refuses: 405 },
 };
 
