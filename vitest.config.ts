@@ -1,8 +1,13 @@
 import "./server/check-node.mjs"; // first: a clear error on an unsupported Node
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { databaseFreeTestFiles } from "./lib/testing/database-free-tests";
 
 const root = process.cwd();
+const folders = ["app", "lib", "db", "internals", "components", "server", "scripts", "bench"];
+// CI's second phase runs the suite again on PostgreSQL (.ci/run); a file that cannot reach a database proves
+// nothing new there, so that phase asks to skip those (docs/development.md#ci).
+const skipDatabaseFree = process.env.TEST_SKIP_DATABASE_FREE === "1";
 
 export default defineConfig({
   resolve: {
@@ -13,7 +18,8 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{app,lib,db,internals,components,server,scripts,bench}/**/*.test.{ts,tsx}", "proxy.test.ts"],
+    include: [`{${folders.join(",")}}/**/*.test.{ts,tsx}`, "proxy.test.ts"],
+    exclude: [...configDefaults.exclude, ...(skipDatabaseFree ? databaseFreeTestFiles(root, folders) : [])],
     globalSetup: ["lib/testing/global-setup.ts"],
     setupFiles: ["lib/testing/setup-db.ts"],
     pool: "forks",
