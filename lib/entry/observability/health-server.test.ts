@@ -1,10 +1,14 @@
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
 import { startHealthServer, stopHealthServer } from "./health-server";
 
 describe("the worker's health listener (WORKER_HEALTH_PORT)", () => {
   it("serves /health/live, /health/ready and /metrics like the server's routes", async () => {
+    // Open as a worker's is when it serves: the test harness opens a file's database on first use, and an open
+    // still under way is rightly "not ready" (a check has 2 s).
+    await getDb();
     const server = await startHealthServer(0);
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
