@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { env, resetEnvForTests } from "@/lib/foundation/env";
-import { waitFor } from "@/lib/testing/wait-for";
+import { SPAMD_BINARY, startRealSpamd, type RealSpamd } from "@/lib/testing/real-spamd";
 import { checkSpam, parseSpamdUrl } from "./check-spam";
 
 const GTUBE = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X";
@@ -147,8 +145,7 @@ describe("SPAMD_URL", () => {
   });
 });
 
-const SPAMD = ["/usr/sbin/spamd", "/usr/bin/spamd"].find((path) => existsSync(path));
-const hasSpamd = SPAMD !== undefined;
+const hasSpamd = SPAMD_BINARY !== undefined;
 if (!hasSpamd)
   console.warn(
     "check-spam.test.ts: no spamd binary (/usr/sbin/spamd): the test against a real SpamAssassin is SKIPPED. " +
@@ -156,46 +153,18 @@ if (!hasSpamd)
   );
 
 describe.skipIf(!hasSpamd)("checkSpam against a real spamd (Debian's spamassassin)", () => {
-  let spamd: ChildProcess | undefined;
-  let port = 0;
-  let output = "";
+  let spamd: RealSpamd | undefined;
 
   beforeAll(async () => {
-    port = await freePort();
-    const asRoot = process.getuid?.() === 0;
-    spamd = spawn(
-      SPAMD!,
-      [
-        `--listen=127.0.0.1:${port}`,
-        "--allowed-ips=127.0.0.1",
-        "--nouser-config",
-        "--max-children=1",
-        "--local", // no DNS-based tests: the verdict depends on the mail only
-        "--syslog=stderr",
-        ...(asRoot ? ["-u", "nobody"] : []),
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    spamd.stdout?.on("data", (chunk) => (output += chunk));
-    spamd.stderr?.on("data", (chunk) => (output += chunk));
-    await waitFor(
-      async () => {
-        if (spamd?.exitCode !== null) throw new Error(`spamd exited (${spamd?.exitCode}): ${output.slice(-2000)}`);
-        return canConnect(port);
-      },
-      { what: `spamd listening on 127.0.0.1:${port}`, timeout: 90_000, every: 100 },
-    );
+    spamd = await startRealSpamd(SPAMD_BINARY!);
   }, 120_000);
 
   afterAll(async () => {
-    if (!spamd || spamd.exitCode !== null) return;
-    const exited = new Promise((resolve) => spamd!.once("exit", resolve));
-    spamd.kill("SIGTERM");
-    await exited;
+    await spamd?.stop();
   });
 
   it("says spam for GTUBE and ham for a plain reply", async () => {
-    const url = `spamd://127.0.0.1:${port}`;
+    const url = spamd!.url;
     const spam = await checkSpam(mail(`This is the GTUBE:\r\n${GTUBE}`), url);
     expect(spam).toMatchObject({ status: "spam", threshold: 5 });
     expect(spam.score).toBeGreaterThan(5);
@@ -207,22 +176,3 @@ describe.skipIf(!hasSpamd)("checkSpam against a real spamd (Debian's spamassassi
     expect(ham.rules).not.toContain("GTUBE");
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
