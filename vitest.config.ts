@@ -1,7 +1,7 @@
 import "./server/check-node.mjs"; // first: a clear error on an unsupported Node
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
-import { databaseFreeTestFiles } from "./lib/testing/database-free-tests";
+import { databaseFreeTestFiles } from "./lib/testing/database-free-tests.ts";
 
 const root = process.cwd();
 const folders = ["app", "lib", "db", "internals", "components", "server", "scripts", "bench"];
