@@ -13,6 +13,15 @@ export const workspaces = pgTable("workspaces", {
   pausedAutomatically: boolean("paused_automatically").notNull().default(false),
   /** The automatic-pause guard counts only bounces and complaints after this, so a resume is not re-paused. */
   resumedAt: ts("resumed_at"),
+  /** Where a send's locale chain ends when neither the send nor the contact names one (docs/templates.md#localisation). */
+  defaultLocale: text("default_locale"),
+  /** Days bodies are kept (1–365); null follows RETENTION_DAYS (docs/retention.md). */
+  bodyRetentionDays: integer("body_retention_days"),
+  /** Days message metadata and timelines are kept (7–3,650, never shorter than bodies); null follows the instance default. */
+  metadataRetentionDays: integer("metadata_retention_days"),
+  /** Suspends every purge of this workspace's data while set (docs/retention.md). */
+  legalHold: boolean("legal_hold").notNull().default(false),
+  legalHoldAt: ts("legal_hold_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
