@@ -202,7 +202,7 @@ export const inboundMessages = pgTable(
       .on(t.workspaceId, t.messageIdHeader)
       .where(sql`${t.messageIdHeader} is not null`),
     index("inbound_messages_retention_idx")
-      .on(t.createdAt)
+      .on(t.workspaceId, t.createdAt, t.id)
       .where(sql`${t.contentPurgedAt} is null`),
   ],
 );

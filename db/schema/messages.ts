@@ -144,8 +144,9 @@ export const emailMessages = pgTable(
     index("email_messages_unconfirmed_idx")
       .on(t.sentAt)
       .where(sql`${t.sentAt} is not null and ${t.deliveredAt} is null and ${t.deliveryUnconfirmedAt} is null`),
+    // Each workspace's bodies are purged on its own window (docs/retention.md): its unpurged rows, oldest first.
     index("email_messages_retention_idx")
-      .on(t.createdAt)
+      .on(t.workspaceId, t.createdAt, t.id)
       .where(sql`${t.contentPurgedAt} is null`),
     // Trigrams back ILIKE '%…%' subject search (docs/dashboard/emails.md#searching-by-subject).
     index("email_messages_subject_trgm_idx").using("gin", t.subject.op("gin_trgm_ops")),
