@@ -3,7 +3,17 @@ import { z } from "zod";
 import { env } from "@/lib/foundation/env";
 import { AppError } from "@/lib/foundation/errors";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
-import { renderLine, renderTemplate, type RenderedEmail, type TemplateField } from "./render.shared";
+import { TEMPLATE_LOCALES_MAX, templateLocaleVariantSchema } from "./locale-variants.shared";
+import { canonicalLocaleOrNull } from "./locale-tag.shared";
+import {
+  renderLine,
+  renderTemplate,
+  type LocaleContext,
+  type RenderedEmail,
+  type TemplateField,
+} from "./render.shared";
+import { resolveTemplateVariant, type TemplateWithVariants } from "./template-variant.shared";
+import { translationStatus, type LocaleTranslationStatus } from "./translation-status.shared";
 import { missingVariables } from "./variables.shared";
 
 /** The editor's unsaved content and sample data: the body of POST /templates/preview. */
@@ -15,6 +25,10 @@ export const previewDraftSchema = z.object({
   replyTo: z.string().max(5_000).nullish(),
   strict: z.boolean().default(false),
   variables: z.record(z.string(), z.unknown()).default({}),
+  /** The studio's locales (docs/templates.md#the-studio): the draft's variants, and the one to render (none: the default). */
+  locale: z.string().max(100).nullish(),
+  defaultLocale: z.string().max(100).nullish(),
+  variants: z.array(templateLocaleVariantSchema).max(TEMPLATE_LOCALES_MAX).nullish(),
 });
 export type PreviewDraftInput = z.input<typeof previewDraftSchema>;
 
@@ -31,6 +45,9 @@ export interface PreviewResult {
   /** Variables the template reads that the sample data lacks (strict mode refuses to render them). */
   missingVariables: string[];
   renderMs: number;
+  /** With locales: the locale rendered (along the fallback chain) and every locale's keys, used and missing. */
+  usedLocale: string | null;
+  translations: LocaleTranslationStatus[] | null;
 }
 
 function toProblem(field: PreviewProblem["field"], error: unknown): PreviewProblem {
@@ -44,8 +61,10 @@ function toProblem(field: PreviewProblem["field"], error: unknown): PreviewProbl
   };
 }
 
+type Draft = z.output<typeof previewDraftSchema>;
+
 /** Each field rendered on its own, so that every field's error is reported, not only the first. */
-function fieldProblems(draft: z.output<typeof previewDraftSchema>, data: Record<string, unknown>): PreviewProblem[] {
+function fieldProblems(draft: Draft, data: Record<string, unknown>, locale?: LocaleContext): PreviewProblem[] {
   const problems: PreviewProblem[] = [];
   for (const field of ["subject", "bodyHtml", "bodyText"] as const) {
     const source = draft[field];
@@ -58,7 +77,7 @@ function fieldProblems(draft: z.output<typeof previewDraftSchema>, data: Record<
           bodyText: field === "bodyText" ? source : null,
         },
         data,
-        { strict: draft.strict },
+        { strict: draft.strict, locale },
       );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -73,7 +92,7 @@ export function previewDraft(input: unknown): PreviewResult {
   const started = performance.now();
   const parsed = previewDraftSchema.safeParse(input);
   if (!parsed.success) throw zodToAppError(parsed.error);
-  const draft = parsed.data;
+  const { draft, locale, usedLocale, translations } = localised(parsed.data);
   const data = { unsubscribeUrl: `${env().APP_URL}/u/preview`, ...draft.variables };
   const problems: PreviewProblem[] = [];
   let missing: string[] = [];
@@ -85,11 +104,11 @@ export function previewDraft(input: unknown): PreviewResult {
     rendered = renderTemplate(
       { subject: draft.subject, bodyHtml: draft.bodyHtml, bodyText: draft.bodyText ?? null },
       data,
-      { strict: draft.strict },
+      { strict: draft.strict, locale },
     );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    problems.push(...fieldProblems(draft, data));
+    problems.push(...fieldProblems(draft, data, locale));
     if (problems.length === 0)
       problems.push(toProblem((error.param as TemplateField | undefined) ?? "bodyHtml", error));
   }
@@ -98,7 +117,7 @@ export function previewDraft(input: unknown): PreviewResult {
     const source = draft[field];
     if (!source) continue;
     try {
-      lines[field] = renderLine(source, data, field, { strict: draft.strict });
+      lines[field] = renderLine(source, data, field, { strict: draft.strict, locale });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       problems.push(toProblem(field, error));
@@ -110,5 +129,36 @@ export function previewDraft(input: unknown): PreviewResult {
     problems,
     missingVariables: missing,
     renderMs: Math.round((performance.now() - started) * 100) / 100,
+    usedLocale,
+    translations,
+  };
+}
+
+/**
+ * With the studio's locales: the draft's content as `locale` renders it (each field from the most specific locale of
+ * the chain that sets it, as a send resolves it) and every locale's translation status. Without: the draft as given.
+ */
+function localised(draft: Draft) {
+  if (!draft.variants || !draft.defaultLocale) {
+    return { draft, locale: undefined, usedLocale: null, translations: null };
+  }
+  const defaultLocale = canonicalLocaleOrNull(draft.defaultLocale) ?? draft.defaultLocale;
+  const variants = draft.variants.map((variant) => ({
+    ...variant,
+    locale: canonicalLocaleOrNull(variant.locale) ?? variant.locale,
+  }));
+  const template: TemplateWithVariants = {
+    subject: draft.subject,
+    bodyHtml: draft.bodyHtml,
+    bodyText: draft.bodyText ?? null,
+    defaultLocale,
+    variants,
+  };
+  const resolved = resolveTemplateVariant(template, draft.locale ?? defaultLocale);
+  return {
+    draft: { ...draft, ...resolved.source },
+    locale: resolved.localeContext,
+    usedLocale: resolved.usedLocale,
+    translations: translationStatus(template),
   };
 }
