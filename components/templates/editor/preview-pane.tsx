@@ -16,6 +16,8 @@ export interface PreviewPaneProps {
   /** The sample data does not parse: the preview uses the last data that did. */
   staleData: boolean;
   onGoTo: (problem: PreviewProblem) => void;
+  /** Beside another pane (the studio's variant next to the default): its frame's title and tab ids name the locale. */
+  locale?: string;
 }
 
 /**
@@ -23,7 +25,8 @@ export interface PreviewPaneProps {
  * a send would produce them. When the draft stops rendering, the last rendering stays visible, marked
  * as such, under the list of problems.
  */
-export function PreviewPane({ result, error, pending, strict, staleData, onGoTo }: PreviewPaneProps) {
+export function PreviewPane({ result, error, pending, strict, staleData, onGoTo, locale }: PreviewPaneProps) {
+  const suffix = locale ? `-${locale}` : "";
   const [tab, setTab] = useState<Tab>("html");
   const [lastRendered, setLastRendered] = useState<Rendered | null>(result?.rendered ?? null);
   if (result?.rendered && result.rendered !== lastRendered) setLastRendered(result.rendered);
@@ -73,9 +76,9 @@ export function PreviewPane({ result, error, pending, strict, staleData, onGoTo 
                 key={key}
                 type="button"
                 role="tab"
-                id={`preview-tab-${key}`}
+                id={`preview-tab-${key}${suffix}`}
                 aria-selected={tab === key}
-                aria-controls={`preview-panel-${key}`}
+                aria-controls={`preview-panel-${key}${suffix}`}
                 onClick={() => setTab(key)}
                 className={`-mb-px border-b-2 px-3 py-1.5 text-sm font-medium ${tab === key ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
               >
@@ -84,11 +87,14 @@ export function PreviewPane({ result, error, pending, strict, staleData, onGoTo 
             ))}
           </div>
           {tab === "html" ? (
-            <div role="tabpanel" id="preview-panel-html" aria-labelledby="preview-tab-html">
-              <PreviewFrame html={shown.bodyHtml} title="Preview of the HTML body" />
+            <div role="tabpanel" id={`preview-panel-html${suffix}`} aria-labelledby={`preview-tab-html${suffix}`}>
+              <PreviewFrame
+                html={shown.bodyHtml}
+                title={locale ? `Preview of the HTML body in ${locale}` : "Preview of the HTML body"}
+              />
             </div>
           ) : (
-            <div role="tabpanel" id="preview-panel-text" aria-labelledby="preview-tab-text">
+            <div role="tabpanel" id={`preview-panel-text${suffix}`} aria-labelledby={`preview-tab-text${suffix}`}>
               <pre
                 data-testid="preview-text"
                 className="max-h-[40rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-800"

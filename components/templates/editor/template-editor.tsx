@@ -7,13 +7,17 @@ import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
 import type { CompiledBlocks } from "./blocks-body";
 import { CodeEditor, type CodeEditorHandle } from "./code-editor";
 import { EditorToolbar, type ToolbarFeedback } from "./editor-toolbar";
-import { PreviewPane } from "./preview-pane";
+import { LocaleBar } from "./locale-bar";
+import { LocalePreviews } from "./locale-previews";
 import { SampleDataPanel } from "./sample-data-panel";
 import { TemplateFields } from "./template-fields";
+import { TranslationTable } from "./translation-table";
 import type { Draft, EditorActions, EditorTemplateProps, PreviewProblem, PreviewRequest, ScenarioView } from "./types";
 import { useDraftPreview } from "./use-draft-preview";
 import { useLeaveGuard } from "./use-leave-guard";
+import { useLocaleStudio } from "./use-locale-studio";
 import { useSampleData } from "./use-sample-data";
+import { useTestSend } from "./use-test-send";
 
 // The email builder is large and only blocks templates need it.
 const BlocksBody = dynamic(() => import("./blocks-body").then((module) => module.BlocksBody), {
@@ -41,10 +45,12 @@ const draftOf = (template: EditorTemplateProps): Draft => ({
   replyTo: template.replyTo ?? "",
   strict: template.strict,
   blocks: template.blocks,
+  variants: template.variants,
 });
 
 /**
- * The template editor: fields and bodies on the left, the live preview and sample data on the right.
+ * The template editor: fields and bodies on the left, the live preview and sample data on the right; above them the
+ * locale switcher (a variant is edited and previewed beside the default), below them the translation table.
  * Every editor keeps its own text; the preview is asked for off the input path (debounced, through
  * TanStack Query), so typing never waits for rendering.
  */
@@ -62,34 +68,42 @@ export function TemplateEditor({
   const [compiled, setCompiled] = useState<CompiledBlocks>({ html: template.bodyHtml, problem: null });
   const [saving, startSaving] = useTransition();
   const [saveFeedback, setSaveFeedback] = useState<(ToolbarFeedback & { param?: string }) | null>(null);
-  const [testing, setTesting] = useState<"me" | "sandbox" | null>(null);
-  const [testFeedback, setTestFeedback] = useState<ToolbarFeedback | null>(null);
   const sample = useSampleData({ templateId: template.id, initial: scenarios, skeleton, actions });
+  const studio = useLocaleStudio(draft, setDraft, template.defaultLocale);
   const subjectEditor = useRef<CodeEditorHandle>(null);
   const htmlEditor = useRef<CodeEditorHandle>(null);
   const textEditor = useRef<CodeEditorHandle>(null);
 
+  const { setContent } = studio;
   const update = useCallback(
-    <K extends keyof Draft>(field: K, value: Draft[K]) => setDraft((current) => ({ ...current, [field]: value })),
-    [],
+    <K extends keyof Draft>(field: K, value: Draft[K]) => {
+      // The subject is the shown locale's; the other fields are the template's, whatever the locale.
+      if (field === "subject") return setContent("subject", value as string);
+      setDraft((current) => ({ ...current, [field]: value }));
+    },
+    [setContent],
   );
   const dirty = JSON.stringify(draft) !== saved.key;
   useLeaveGuard(dirty);
 
   const bodyHtml = blocks ? (compiled.html ?? "") : draft.bodyHtml;
-  const request: PreviewRequest = useMemo(
-    () => ({
-      subject: draft.subject,
-      bodyHtml,
-      bodyText: draft.bodyText || null,
-      fromAddress: draft.fromAddress || null,
-      replyTo: draft.replyTo || null,
-      strict: draft.strict,
-      variables: sample.variables,
-    }),
-    [draft.subject, bodyHtml, draft.bodyText, draft.fromAddress, draft.replyTo, draft.strict, sample.variables],
-  );
-  const preview = useDraftPreview(request);
+  const variants = studio.variantsOut();
+  const request: PreviewRequest = {
+    subject: draft.subject,
+    bodyHtml,
+    bodyText: draft.bodyText || null,
+    fromAddress: draft.fromAddress || null,
+    replyTo: draft.replyTo || null,
+    strict: draft.strict,
+    variables: sample.variables,
+    defaultLocale: template.defaultLocale,
+    variants: variants.map(({ blocks: _blocks, sampleData: _sampleData, ...variant }) => variant),
+  };
+  const shownRequest = { ...request, locale: studio.activeLocale };
+  const defaultPreview = useDraftPreview({ ...request, locale: template.defaultLocale });
+  const variantPreview = useDraftPreview(studio.isDefault ? null : shownRequest);
+  const preview = studio.isDefault ? defaultPreview : variantPreview;
+  const translations = defaultPreview.data?.translations ?? null;
   const problems = useMemo(() => {
     const of = (field: PreviewProblem["field"]) =>
       preview.data?.problems.filter((problem) => problem.field === field) ?? [];
@@ -102,55 +116,26 @@ export function TemplateEditor({
       replyTo: first("replyTo"),
     };
   }, [preview.data]);
+  const test = useTestSend(template.id, actions, sample, shownRequest);
 
   const save = () => {
     if (saving) return;
-    if (blocks && (compiled.problem || compiled.html === null)) {
+    const problem = blocks ? (compiled.problem ?? studio.compiledProblem) : null;
+    if (blocks && (problem || compiled.html === null)) {
       return setSaveFeedback({
         tone: "error",
-        text: `Not saved: ${compiled.problem ?? "the block document is still compiling"}.`,
+        text: `Not saved: ${problem ?? "the block document is still compiling"}.`,
       });
     }
     const key = JSON.stringify(draft);
-    const content = { ...draft, bodyHtml, kind: template.kind, blocks: blocks ? draft.blocks : null };
+    const { variants: _variants, ...own } = draft;
+    const content = { ...own, bodyHtml, kind: template.kind, blocks: blocks ? draft.blocks : null };
     startSaving(async () => {
-      const result = await actions.save({ templateId: template.id, baseVersion: saved.version, content });
+      const result = await actions.save({ templateId: template.id, baseVersion: saved.version, content, variants });
       if (!result.ok) return setSaveFeedback({ tone: "error", text: result.error, param: result.field });
       setSaved({ version: result.version, key });
       setSaveFeedback({ tone: "success", text: `Saved as version ${result.version}.` });
     });
-  };
-
-  const sendTest = async (mode: "me" | "sandbox") => {
-    const data = sample.parsed;
-    if (!data.ok)
-      return setTestFeedback({
-        tone: "error",
-        text: `Not sent: the sample data has an error at line ${data.line}, column ${data.column}.`,
-      });
-    // Opened during the click, so no popup blocker intervenes; pointed at the message once it exists.
-    const tab = mode === "sandbox" ? window.open("", "_blank") : null;
-    setTesting(mode);
-    try {
-      const result = await actions.sendTest({
-        templateId: template.id,
-        mode,
-        draft: { ...request, variables: data.value },
-      });
-      if (!result.ok) {
-        tab?.close();
-        return setTestFeedback({ tone: "error", text: `Not sent: ${result.error}` });
-      }
-      const href = `/emails/${result.messageId}`;
-      if (tab) tab.location.href = href;
-      setTestFeedback(
-        mode === "me"
-          ? { tone: "success", text: `Sent to ${result.to}.`, link: { href, label: "Open the message" } }
-          : { tone: "success", text: "Sandbox message created (never delivered).", link: { href, label: "Open it" } },
-      );
-    } finally {
-      setTesting(null);
-    }
   };
 
   // Cmd/Ctrl+S anywhere on the page (the code editors bind it themselves and mark the event handled).
@@ -175,6 +160,11 @@ export function TemplateEditor({
     const editor = { subject: subjectEditor, bodyHtml: htmlEditor, bodyText: textEditor }[problem.field];
     editor.current?.focusAt(problem.line, problem.column);
   };
+  const inLocale = studio.isDefault ? "" : ` (${studio.activeLocale})`;
+  const inherited = (field: "bodyHtml" | "bodyText" | "blocks") =>
+    studio.overrides(field)
+      ? ""
+      : ` Inherited from ${template.defaultLocale}: editing gives ${studio.activeLocale} its own.`;
 
   return (
     <div className="space-y-4">
@@ -183,16 +173,25 @@ export function TemplateEditor({
         saving={saving}
         onSave={save}
         saveFeedback={saveFeedback}
-        testing={testing}
-        onSendTest={sendTest}
-        testFeedback={testFeedback}
+        testing={test.testing}
+        onSendTest={test.sendTest}
+        testFeedback={test.testFeedback}
         userEmail={userEmail}
+      />
+      <LocaleBar
+        locales={studio.locales}
+        defaultLocale={template.defaultLocale}
+        active={studio.activeLocale}
+        onSelect={studio.setActive}
+        onAdd={(tag, copy) => studio.addLocale(tag, copy, bodyHtml)}
+        onRemove={studio.removeLocale}
+        translations={translations}
       />
       <div className="grid gap-4 xl:grid-cols-2">
         <div className="min-w-0 space-y-4">
           <Card title="Template">
             <TemplateFields
-              draft={draft}
+              draft={{ ...draft, subject: studio.content.subject }}
               update={update}
               problems={problems}
               saveError={saveFeedback?.tone === "error" ? saveFeedback : null}
@@ -202,24 +201,26 @@ export function TemplateEditor({
             />
           </Card>
           <Card
-            title={blocks ? "Blocks" : "HTML body"}
+            title={(blocks ? "Blocks" : "HTML body") + inLocale}
             description={
-              blocks
+              (blocks
                 ? "Compiled to Liquid HTML in your browser for the preview and the save."
-                : "Liquid: {{ variable }}, {% if %}, {% for %}; filters in the API docs."
+                : 'Liquid: {{ variable }}, {% if %}, {% for %}, {% t "key" %}; filters in the API docs.') +
+              (studio.isDefault ? "" : inherited(blocks ? "blocks" : "bodyHtml"))
             }
           >
             {blocks ? (
               <BlocksBody
-                value={draft.blocks ?? {}}
-                onChange={(next: BlocksDocument) => update("blocks", next)}
-                onCompiled={setCompiled}
+                key={studio.activeLocale}
+                value={studio.content.blocks ?? {}}
+                onChange={(next: BlocksDocument) => setContent("blocks", next)}
+                onCompiled={studio.isDefault ? setCompiled : studio.onVariantCompiled}
               />
             ) : (
               <CodeEditor
                 ref={htmlEditor}
-                value={draft.bodyHtml}
-                onChange={(value) => update("bodyHtml", value)}
+                value={studio.content.bodyHtml}
+                onChange={(value) => setContent("bodyHtml", value)}
                 language="html"
                 label="HTML body"
                 problems={problems.bodyHtml}
@@ -228,11 +229,16 @@ export function TemplateEditor({
               />
             )}
           </Card>
-          <Card title="Text body (optional)" description="Left empty, the text part is derived from the HTML.">
+          <Card
+            title={`Text body (optional)${inLocale}`}
+            description={
+              "Left empty, the text part is derived from the HTML." + (studio.isDefault ? "" : inherited("bodyText"))
+            }
+          >
             <CodeEditor
               ref={textEditor}
-              value={draft.bodyText}
-              onChange={(value) => update("bodyText", value)}
+              value={studio.content.bodyText}
+              onChange={(value) => setContent("bodyText", value)}
               language="liquid"
               label="Text body"
               problems={problems.bodyText}
@@ -244,13 +250,15 @@ export function TemplateEditor({
         </div>
         <div className="min-w-0 space-y-4">
           <Card title="Preview" description="Rendered by the same code that sends: what you see is what goes out.">
-            <PreviewPane
-              result={preview.data}
-              error={preview.error}
-              pending={preview.pending}
+            <LocalePreviews
+              defaultLocale={template.defaultLocale}
+              variantLocale={studio.isDefault ? null : studio.activeLocale}
+              defaultPreview={defaultPreview}
+              variantPreview={variantPreview}
               strict={draft.strict}
               staleData={!sample.parsed.ok}
               onGoTo={goTo}
+              onShowDefault={() => studio.setActive(template.defaultLocale)}
             />
           </Card>
           <Card title="Sample data" description="The variables the preview and test sends use.">
@@ -258,6 +266,19 @@ export function TemplateEditor({
           </Card>
         </div>
       </div>
+      <Card
+        title="Translations"
+        description="Each key the template's {% t %} tags and | t filters use, per locale. Save publishes them with the template."
+      >
+        <TranslationTable
+          defaultLocale={template.defaultLocale}
+          locales={studio.locales}
+          variants={draft.variants}
+          translations={translations}
+          onMessage={studio.setMessage}
+          onFallsBack={studio.setFallsBack}
+        />
+      </Card>
     </div>
   );
 }

@@ -11,6 +11,25 @@ export interface EditorTemplateProps extends Omit<TemplateContent, "blocks"> {
   id: string;
   version: number;
   blocks: BlocksDocument | null;
+  /** Its own content's locale (docs/templates.md#localisation). */
+  defaultLocale: string;
+  variants: LocaleDraft[];
+}
+
+/**
+ * A locale variant as the studio edits it: a null content field is inherited along the chain (fr-CA → fr → the
+ * default); the default locale's row holds only its message table and flag. A missing key is one absent from
+ * `messages` (an emptied cell removes it).
+ */
+export interface LocaleDraft {
+  locale: string;
+  subject: string | null;
+  bodyHtml: string | null;
+  bodyText: string | null;
+  blocks: BlocksDocument | null;
+  messages: Record<string, string>;
+  sampleData: Record<string, unknown> | null;
+  fallsBackForMissingKeys: boolean;
 }
 
 /** What the user is editing; strings stay strings ("" = none) until the save. */
@@ -23,6 +42,7 @@ export interface Draft {
   replyTo: string;
   strict: boolean;
   blocks: BlocksDocument | null;
+  variants: LocaleDraft[];
 }
 
 export interface ScenarioView {
@@ -43,6 +63,10 @@ export interface PreviewRequest {
   replyTo: string | null;
   strict: boolean;
   variables: Record<string, unknown>;
+  /** The studio's locales: rendered as `locale` along the draft's variants, with every locale's translation status. */
+  locale?: string;
+  defaultLocale?: string;
+  variants?: Array<Omit<LocaleDraft, "blocks" | "sampleData">>;
 }
 
 export interface EditorActions {
@@ -50,6 +74,7 @@ export interface EditorActions {
     templateId: string;
     baseVersion: number;
     content: Record<string, unknown>;
+    variants: LocaleDraft[];
   }): Promise<ActionResult<{ version: number; savedAt: string }>>;
   saveScenario(input: {
     templateId: string;

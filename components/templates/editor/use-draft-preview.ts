@@ -46,11 +46,13 @@ async function fetchPreview(request: PreviewRequest, signal: AbortSignal): Promi
  * the next one is on its way the previous preview stays up (keepPreviousData), and a request for text
  * that has changed since is aborted when its query is left (signal).
  */
-export function useDraftPreview(request: PreviewRequest) {
+export function useDraftPreview(request: PreviewRequest | null) {
   const settled = useDebounced(request, PREVIEW_DEBOUNCE_MS);
   const query = useQuery({
+    // Null: no preview wanted (the studio's second pane while the default locale is shown).
+    enabled: settled !== null,
     queryKey: ["template-preview", settled],
-    queryFn: ({ signal }) => fetchPreview(settled, signal),
+    queryFn: ({ signal }) => fetchPreview(settled!, signal),
     placeholderData: keepPreviousData,
     // The same draft and data always render the same: no need to ask twice.
     staleTime: Infinity,

@@ -7,26 +7,35 @@ import { dashboardAction } from "@/app/_lib/action";
 import type { ActionResult, ScenarioView } from "@/components/templates/editor/types";
 import { deleteTemplateScenario } from "@/lib/domain/templates/delete-template-scenario";
 import { saveTemplateScenario } from "@/lib/domain/templates/save-template-scenario";
+import type { TemplateLocaleVariantInput } from "@/lib/domain/templates/locale-variants.shared";
+import { publishTemplateDraft } from "@/lib/domain/templates/publish-template-draft";
 import type { TemplateContentInput } from "@/lib/domain/templates/schemas";
 import { sendTemplateTest } from "@/lib/sending/send-template-test";
-import { updateTemplate } from "@/lib/domain/templates/update-template";
 
 // The template editor's actions. Any member may edit templates; each reads the workspace from the
 // session (never from the arguments) and hands the use case's error back in words.
 
 const templateRef = z.object({ templateId: z.string().min(1).max(64) });
 
-/** Saves the draft as the next version, refused with CONFLICT when someone saved since baseVersion. */
+/**
+ * Publishes the draft (content and every locale variant) as the next version: refused with CONFLICT when someone
+ * saved since baseVersion, with TEMPLATE_MISSING_TRANSLATIONS listing each locale's missing keys.
+ */
 export async function saveTemplateAction(input: unknown): Promise<ActionResult<{ version: number; savedAt: string }>> {
   return dashboardAction({
-    schema: templateRef.extend({ baseVersion: z.number().int().min(1), content: z.record(z.string(), z.unknown()) }),
+    schema: templateRef.extend({
+      baseVersion: z.number().int().min(1),
+      content: z.record(z.string(), z.unknown()),
+      variants: z.array(z.record(z.string(), z.unknown())).max(100),
+    }),
     input,
-    run: async ({ templateId, baseVersion, content }, { workspace, user }) => {
-      // updateTemplate validates the content itself and names the field at fault.
-      const template = await updateTemplate({
+    run: async ({ templateId, baseVersion, content, variants }, { workspace, user }) => {
+      // The use case validates the content and variants itself and names the field at fault.
+      const template = await publishTemplateDraft({
         workspaceId: workspace.id,
         templateId,
         content: content as TemplateContentInput,
+        variants: variants as TemplateLocaleVariantInput[],
         userId: user.id,
         baseVersion,
         actor: await dashboardActor(user),

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { TemplateEditor } from "@/components/templates/editor/template-editor";
-import type { EditorActions } from "@/components/templates/editor/types";
+import type { EditorActions, LocaleDraft } from "@/components/templates/editor/types";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { Timestamp } from "@/components/ui/timestamp";
@@ -11,6 +11,7 @@ import { defaultSenderFor } from "@/lib/domain/domains/default-sender";
 import { AppError } from "@/lib/foundation/errors";
 import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
 import { getTemplateForEditor } from "@/lib/domain/templates/get-template-for-editor";
+import { listTemplateLocales } from "@/lib/domain/templates/list-template-locales";
 import { listTemplateScenarios } from "@/lib/domain/templates/list-template-scenarios";
 import { sampleDataSkeleton } from "@/lib/domain/templates/sample-data.shared";
 import { templateVariables } from "@/lib/domain/templates/variables.shared";
@@ -37,9 +38,10 @@ export default async function TemplatePage({ params }: Props) {
   const loaded = await findTemplate(workspace.id, id);
   if (!loaded) notFound();
   const { template, updatedBy } = loaded;
-  const [scenarios, defaultSender] = await Promise.all([
+  const [scenarios, defaultSender, localised] = await Promise.all([
     listTemplateScenarios(workspace.id, template.id),
     defaultSenderFor(workspace.id),
+    listTemplateLocales(workspace.id, template.id),
   ]);
   return (
     <div className="space-y-2">
@@ -79,6 +81,8 @@ export default async function TemplatePage({ params }: Props) {
           replyTo: template.replyTo,
           strict: template.strict,
           blocks: (template.blocks as BlocksDocument | null) ?? null,
+          defaultLocale: localised.template.defaultLocale,
+          variants: variantsOf(localised),
         }}
         scenarios={scenarios.map((scenario) => ({
           id: scenario.id,
@@ -92,6 +96,19 @@ export default async function TemplatePage({ params }: Props) {
       />
     </div>
   );
+}
+
+/** Every variant row; the default's only once it holds something (the list shows it, empty, in any case). */
+function variantsOf({ template, locales }: Awaited<ReturnType<typeof listTemplateLocales>>): LocaleDraft[] {
+  return locales
+    .map(({ variant }) => ({ ...variant, blocks: (variant.blocks as BlocksDocument | null) ?? null }))
+    .filter(
+      (variant) =>
+        variant.locale !== template.defaultLocale ||
+        Object.keys(variant.messages).length > 0 ||
+        variant.fallsBackForMissingKeys ||
+        variant.sampleData !== null,
+    );
 }
 
 async function findTemplate(workspaceId: string, id: string) {
