@@ -60,6 +60,17 @@ export async function saveSending(_previous: SettingsFormState, form: FormData):
   });
 }
 
+/** Sets or clears (empty) the locale a send asks for when neither it nor its contact names one. */
+export async function saveDefaultLocale(_previous: SettingsFormState, form: FormData): Promise<SettingsFormState> {
+  const defaultLocale = text(form, "defaultLocale").trim();
+  return asAdmin({ defaultLocale }, async (actor) => {
+    const saved = await updateWorkspaceSettings(actor, { defaultLocale: defaultLocale === "" ? null : defaultLocale });
+    return saved.defaultLocale
+      ? `Saved: sends that name no locale, to contacts without one, ask for ${saved.defaultLocale}.`
+      : "Cleared: such sends render in each template's default locale.";
+  });
+}
+
 /** Says where the mail went; with the local provider (no real delivery) it also hands back the link to copy. */
 export async function inviteAction(_previous: InviteFormState, form: FormData): Promise<InviteFormState> {
   const values = { email: text(form, "email"), role: text(form, "role") };

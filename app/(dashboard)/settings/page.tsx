@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { GeneralForm } from "@/components/settings/general-form";
+import { DefaultLocaleForm } from "@/components/settings/locale-form";
 import { InviteForm } from "@/components/settings/invite-form";
 import { MembersTable } from "@/components/settings/members-table";
 import { SendingForm } from "@/components/settings/sending-form";
@@ -21,6 +22,7 @@ import {
   inviteAction,
   removeMemberAction,
   revokeInvitationAction,
+  saveDefaultLocale,
   saveGeneral,
   saveSending,
 } from "./actions";
@@ -74,6 +76,20 @@ export default async function SettingsPage() {
                 { term: "Test mode", value: onOff(settings.testMode) },
                 { term: "Tracking", value: onOff(settings.trackingEnabled) },
               ]}
+            />
+          )}
+        </Card>
+        <Card
+          title="Language"
+          id="language"
+          description="The locale a template send asks for when neither the send nor its contact names one; the template's variants then fall back as usual."
+        >
+          {canEdit ? (
+            <DefaultLocaleForm defaultLocale={settings.defaultLocale} action={saveDefaultLocale} />
+          ) : (
+            <DescriptionList
+              terms="words"
+              items={[{ term: "Default locale", value: settings.defaultLocale ?? "None (each template's default)" }]}
             />
           )}
         </Card>

@@ -19,6 +19,7 @@ export function serializeWorkspace(settings: WorkspaceSettings & { system: boole
     name: settings.name,
     testMode: settings.testMode,
     trackingEnabled: settings.trackingEnabled,
+    defaultLocale: settings.defaultLocale,
     system: settings.system,
     sending: {
       paused: sending.paused,

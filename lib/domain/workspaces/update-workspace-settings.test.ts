@@ -12,7 +12,13 @@ describe("updateWorkspaceSettings", () => {
       testMode: true,
       trackingEnabled: false,
     });
-    expect(updated).toEqual({ id: workspace.id, name: "Renamed", testMode: true, trackingEnabled: false });
+    expect(updated).toEqual({
+      id: workspace.id,
+      name: "Renamed",
+      testMode: true,
+      trackingEnabled: false,
+      defaultLocale: null,
+    });
     expect(await getWorkspaceSettings(workspace.id)).toMatchObject({
       name: "Renamed",
       testMode: true,
@@ -41,6 +47,9 @@ describe("updateWorkspaceSettings", () => {
     await expect(updateWorkspaceSettings(admin, { name: "   " })).rejects.toMatchObject({ param: "name" });
     await expect(updateWorkspaceSettings(admin, { testMode: "yes" as never })).rejects.toMatchObject({
       param: "testMode",
+    });
+    await expect(updateWorkspaceSettings(admin, { defaultLocale: "en--" })).rejects.toMatchObject({
+      param: "defaultLocale",
     });
     expect(await getWorkspaceSettings(workspace.id)).toEqual(before);
     await updateWorkspaceSettings(admin, { name: "By the admin" });

@@ -10,13 +10,24 @@ import { parseInput } from "@/lib/foundation/validation.shared";
 import { updateWorkspaceSettingsSchema, type UpdateWorkspaceSettingsInput } from "./schemas";
 import { isSystemWorkspace } from "./system-workspace";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
+import { canonicalLocaleOrThrow } from "@/lib/domain/templates/locale-variants.shared";
 
 export interface WorkspaceSettings {
   id: string;
   name: string;
   testMode: boolean;
   trackingEnabled: boolean;
+  /** Where a send's locale comes from when neither the send nor its contact names one; null: none. */
+  defaultLocale: string | null;
 }
+
+const columns = {
+  id: workspaces.id,
+  name: workspaces.name,
+  testMode: workspaces.testMode,
+  trackingEnabled: workspaces.trackingEnabled,
+  defaultLocale: workspaces.defaultLocale,
+};
 
 /**
  * ADMIN+, the actor's own workspace. System mail must stay live (test mode would block new addresses) and untracked
@@ -27,22 +38,7 @@ export async function updateWorkspaceSettings(
   input: UpdateWorkspaceSettingsInput,
 ): Promise<WorkspaceSettings> {
   assertActorRole(actor, "ADMIN", "change workspace settings");
-  const changes = parseInput(updateWorkspaceSettingsSchema, input);
-  if (isSystemWorkspace(actor.workspaceId)) {
-    if (changes.testMode)
-      throw invalidParameter("testMode", "System mail always sends live: test mode cannot be turned on here.");
-    if (changes.trackingEnabled)
-      throw invalidParameter(
-        "trackingEnabled",
-        "System mail is never tracked: sign-in links must not pass through redirects.",
-      );
-  }
-  const columns = {
-    id: workspaces.id,
-    name: workspaces.name,
-    testMode: workspaces.testMode,
-    trackingEnabled: workspaces.trackingEnabled,
-  };
+  const changes = checkedChanges(actor.workspaceId, input);
   const settings = await (
     await getDb()
   ).transaction(async (tx) => {
@@ -73,18 +69,27 @@ export async function updateWorkspaceSettings(
   return settings;
 }
 
+/** The input parsed, the System mail workspace's rules applied, a default locale canonicalised (`fr_ca` → `fr-CA`). */
+function checkedChanges(workspaceId: string, input: UpdateWorkspaceSettingsInput) {
+  const changes = parseInput(updateWorkspaceSettingsSchema, input);
+  if (isSystemWorkspace(workspaceId)) {
+    if (changes.testMode)
+      throw invalidParameter("testMode", "System mail always sends live: test mode cannot be turned on here.");
+    if (changes.trackingEnabled)
+      throw invalidParameter(
+        "trackingEnabled",
+        "System mail is never tracked: sign-in links must not pass through redirects.",
+      );
+  }
+  if (typeof changes.defaultLocale === "string")
+    changes.defaultLocale = canonicalLocaleOrThrow(changes.defaultLocale, "defaultLocale");
+  return changes;
+}
+
 /** What the settings page shows: everyone in the workspace may read it. */
 export async function getWorkspaceSettings(workspaceId: string): Promise<WorkspaceSettings & { system: boolean }> {
   const db = await getDb();
-  const [workspace] = await db
-    .select({
-      id: workspaces.id,
-      name: workspaces.name,
-      testMode: workspaces.testMode,
-      trackingEnabled: workspaces.trackingEnabled,
-    })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId));
+  const [workspace] = await db.select(columns).from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw notFound(`Workspace ${workspaceId}`);
   return { ...workspace, system: isSystemWorkspace(workspaceId) };
 }

@@ -21,6 +21,7 @@ describe("/v1/workspace", () => {
       name: "Acme",
       testMode: false,
       trackingEnabled: false,
+      defaultLocale: null,
       system: false,
       sending: { paused: false, reason: null, pausedAt: null, automatic: false, pausedMessages: 0 },
     });
@@ -53,6 +54,10 @@ describe("/v1/workspace", () => {
       [{ name: "x".repeat(101) }, "name"],
       [{ testMode: "yes" }, "testMode"],
       [{ trackingEnabled: 1 }, "trackingEnabled"],
+      [{ defaultLocale: "en--" }, "defaultLocale"],
+      [{ defaultLocale: "not a tag" }, "defaultLocale"],
+      [{ defaultLocale: "" }, "defaultLocale"],
+      [{ defaultLocale: 42 }, "defaultLocale"],
     ];
     for (const [body, param] of cases)
       await expectRefusal(
@@ -96,7 +101,28 @@ describe("/v1/workspace", () => {
     }
     expect((await callRoute(read, "/api/v1/workspace", auth)).json.data).toMatchObject({
       name: "Acme",
+      defaultLocale: null,
       sending: { paused: false },
     });
+  });
+
+  it("sets the default locale canonicalised, clears it with null, and audits each change", async () => {
+    const ws = await createTestWorkspace({ name: "Acme" });
+    const auth = { authorization: await scopedAuthorization(ws.workspace.id, ["workspace:write"]) };
+    const patch = (body: unknown) => callRoute(update, "/api/v1/workspace", { ...auth, method: "PATCH", body });
+    expect((await patch({ defaultLocale: " fr_ca " })).json.data.defaultLocale).toBe("fr-CA");
+    expect((await callRoute(read, "/api/v1/workspace", auth)).json.data.defaultLocale).toBe("fr-CA");
+    // The same tag again changes nothing, so nothing is audited; another field leaves the locale as it was.
+    expect((await patch({ defaultLocale: "FR-ca", name: "Acme FR" })).json.data).toMatchObject({
+      name: "Acme FR",
+      defaultLocale: "fr-CA",
+    });
+    expect((await patch({ defaultLocale: null })).json.data.defaultLocale).toBeNull();
+    const entries = await apiAuditEntries(ws.workspace.id);
+    expect(entries.map((e) => [e.action, e.before, e.after])).toEqual([
+      ["workspace.update", { defaultLocale: null }, { defaultLocale: "fr-CA" }],
+      ["workspace.update", { name: "Acme" }, { name: "Acme FR" }],
+      ["workspace.update", { defaultLocale: "fr-CA" }, { defaultLocale: null }],
+    ]);
   });
 });

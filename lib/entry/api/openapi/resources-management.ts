@@ -93,6 +93,12 @@ export const workspaceResource = z.object({
   name: z.string(),
   testMode: z.boolean().describe("Live sends only to the workspace's members; other recipients are refused."),
   trackingEnabled: z.boolean().describe("Open and click tracking."),
+  defaultLocale: z
+    .string()
+    .nullable()
+    .describe(
+      "Canonical BCP 47 tag a template send asks for when neither the send nor its contact names a locale; null: none (the template's default locale renders).",
+    ),
   system: z.boolean().describe("The deployment's own system mail workspace: always live and untracked."),
   sending: z.object({
     paused: z.boolean(),
