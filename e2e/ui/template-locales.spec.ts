@@ -137,10 +137,25 @@ test("the studio's locales on a phone, in the dark: nothing scrolls sideways but
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(sideways).toBeLessThanOrEqual(0);
-  // A missing cell stays readable on the dark surface: its field is not painted light.
-  const background = await page
-    .getByLabel("greeting in pt-BR")
-    .evaluate((element) => getComputedStyle(element).backgroundColor);
-  const [r, g, b] = background.match(/\d+/g)!.map(Number);
-  expect(r + g + b, `the missing cell's field in dark mode: ${background}`).toBeLessThan(3 * 128);
+  // A missing cell stays readable on the dark surface: a dark field, its text in contrast (WCAG formulas).
+  const field = page.getByLabel("greeting in pt-BR");
+  await field.fill("Olá");
+  const { background, contrast } = await field.evaluate((element) => {
+    const canvas = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    const luminance = (css: string) => {
+      canvas.clearRect(0, 0, 1, 1);
+      canvas.fillStyle = css;
+      canvas.fillRect(0, 0, 1, 1);
+      const [r, g, b] = [...canvas.getImageData(0, 0, 1, 1).data].map((c) => {
+        const s = c / 255;
+        return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const style = getComputedStyle(element);
+    const [text, under] = [luminance(style.color), luminance(style.backgroundColor)];
+    return { background: under, contrast: (Math.max(text, under) + 0.05) / (Math.min(text, under) + 0.05) };
+  });
+  expect(background, "the cell's field in dark mode").toBeLessThan(0.05);
+  expect(contrast, "the cell's text against its field").toBeGreaterThanOrEqual(7);
 });
