@@ -29,7 +29,7 @@ const FLOORS = [
     "access",
   ].map((name) => `foundation/${name}`),
   // 3 records (db/ is floor 2): facts and the work they cause, written in one transaction
-  ["timeline", "queue", "activity", "audit"].map((name) => `records/${name}`),
+  ["retention", "timeline", "queue", "activity", "audit"].map((name) => `records/${name}`),
   // 4 domain: each its own tables and rules
   [
     "users",
@@ -53,7 +53,7 @@ const FLOORS = [
   // 6 delivery: the outside world (provider events in, the pipeline out)
   ["delivery/provider-events", "delivery"],
   // 7 flows: use cases built on sending
-  ["workflows", "members", "auth", "setup", "webhooks", "inbound"].map((name) => `flows/${name}`),
+  ["workflows", "members", "auth", "setup", "webhooks", "inbound", "retention"].map((name) => `flows/${name}`),
   // 8 entry points: adapt a way in to the use cases
   ["api", "http", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map(
     (name) => `entry/${name}`,

@@ -146,7 +146,11 @@ const envSchema = z
     ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
+    // Retention (docs/retention.md): the defaults of a workspace's windows and the ceilings no workspace passes.
     RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    METADATA_RETENTION_DAYS: z.coerce.number().int().min(7).max(3650).default(3650),
+    RETENTION_MAX_BODY_DAYS: z.coerce.number().int().min(1).max(365).default(365),
+    RETENTION_MAX_METADATA_DAYS: z.coerce.number().int().min(7).max(3650).default(3650),
     SCHEDULE_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(9),
     DELIVERY_UNCONFIRMED_AFTER_MINUTES: z.coerce.number().int().min(0).max(100_000).default(60),

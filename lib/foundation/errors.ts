@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   "TEMPLATE_RENDER_ERROR",
   "TEMPLATE_MISSING_TRANSLATIONS",
   "CONFLICT",
+  // A message, inbound mail or thread older than the workspace's metadata window: deleted by retention (docs/retention.md).
+  "MESSAGE_PURGED",
   "RATE_LIMITED",
   "SERVICE_UNAVAILABLE",
   "INTERNAL_ERROR",

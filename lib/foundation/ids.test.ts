@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isId, newId, randomBase62 } from "./ids";
+import { idTime, isId, newId, randomBase62 } from "./ids";
 
 describe("ids", () => {
   it("are a prefix and 16 base62 characters", () => {
@@ -40,5 +40,13 @@ describe("ids", () => {
       expect(count).toBeGreaterThan(1000);
       expect(count).toBeLessThan(1600);
     }
+  });
+
+  it("reads back the creation time an id carries (retention's 410), and null for what is no id", () => {
+    const at = new Date("2026-03-04T05:06:07.089Z");
+    expect(idTime(newId("message", at))).toEqual(at);
+    expect(idTime(newId("inboundThread", at))).toEqual(at);
+    expect(idTime("em_short")).toBeNull();
+    expect(idTime("not an id at all")).toBeNull();
   });
 });

@@ -66,6 +66,15 @@ export function isId(kind: IdKind, value: unknown): value is string {
   return typeof value === "string" && new RegExp(`^${ID_PREFIXES[kind]}[0-9A-Za-z]{16}$`).test(value);
 }
 
+/** When an id was made (its 8 time characters), or null for a value that is no id of ours: retention's 410 reads it. */
+export function idTime(value: string): Date | null {
+  const match = /^[a-z]+_([0-9A-Za-z]{8})[0-9A-Za-z]{8}$/.exec(value);
+  if (!match) return null;
+  let ms = 0;
+  for (const char of match[1]) ms = ms * 62 + ALPHABET.indexOf(char);
+  return new Date(ms);
+}
+
 export function randomBase62(length: number): string {
   // Rejection sampling keeps every character equally likely.
   let out = "";

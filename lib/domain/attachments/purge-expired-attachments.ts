@@ -4,13 +4,14 @@ import { getDb } from "@/db/client";
 import { attachments } from "@/db/schema";
 import { env } from "@/lib/foundation/env";
 import { log } from "@/lib/foundation/log";
+import { notOnLegalHold } from "@/lib/records/retention/legal-hold";
 import { getAttachmentStorage } from "./storage";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Retention (docs/api.md#decided-attachments), in batches: bytes first, so a storage failure leaves the record for the
- * next run. Safe to run concurrently and repeatedly.
+ * next run. Safe to run concurrently and repeatedly. A workspace on legal hold keeps its uploads.
  */
 export async function purgeExpiredAttachments(
   options: { now?: Date; batchSize?: number } = {},
@@ -19,9 +20,9 @@ export async function purgeExpiredAttachments(
   const storage = await getAttachmentStorage();
   const cutoff = new Date((options.now ?? new Date()).getTime() - env().ATTACHMENT_RETENTION_DAYS * DAY_MS);
   const batchSize = options.batchSize ?? 200;
-  const expiredWhere = or(
-    lt(attachments.uploadedAt, cutoff),
-    and(isNull(attachments.uploadedAt), lt(attachments.createdAt, cutoff)),
+  const expiredWhere = and(
+    or(lt(attachments.uploadedAt, cutoff), and(isNull(attachments.uploadedAt), lt(attachments.createdAt, cutoff))),
+    notOnLegalHold(attachments.workspaceId),
   );
   let purged = 0;
   for (;;) {

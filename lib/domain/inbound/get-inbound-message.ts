@@ -2,12 +2,13 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
 import { inboundMessageRaw, inboundMessages } from "@/db/schema";
-import { AppError, notFound } from "@/lib/foundation/errors";
+import { AppError } from "@/lib/foundation/errors";
+import { notFoundOrPurged } from "@/lib/domain/messages/not-found-or-purged";
 import { inboundAttachmentUrl } from "./attachment-url";
 import { loadOriginalMessages } from "./original-messages";
 import { serializeInboundMessage, type InboundMessageRow } from "./serialize-inbound-message";
 
-/** Tenant-scoped: an unknown id and another workspace's id give the same 404. */
+/** Tenant-scoped: an unknown id and another workspace's id give the same 404 (410 past the retention window). */
 export async function getInboundMessageOrThrow(
   workspaceId: string,
   id: string,
@@ -18,7 +19,7 @@ export async function getInboundMessageOrThrow(
     .select()
     .from(inboundMessages)
     .where(and(eq(inboundMessages.workspaceId, workspaceId), eq(inboundMessages.id, id)));
-  if (!row) throw notFound(`Inbound message ${id}`, "id");
+  if (!row) throw await notFoundOrPurged(executor, workspaceId, id, "Inbound message");
   return row;
 }
 

@@ -1,12 +1,13 @@
 import "server-only";
 import { isoTime } from "@/lib/foundation/iso-time";
-import { notFound } from "@/lib/foundation/errors";
+import { getDb } from "@/db/client";
+import { notFoundOrPurged } from "@/lib/domain/messages/not-found-or-purged";
 import { getThreadForDashboard } from "./get-thread-for-dashboard";
 
 /** GET /v1/threads/:id (docs/inbound.md#threads): the conversation, received and sent messages oldest first. */
 export async function getThreadView(workspaceId: string, threadId: string) {
   const found = await getThreadForDashboard(workspaceId, threadId);
-  if (!found) throw notFound(`Thread ${threadId}`, "id");
+  if (!found) throw await notFoundOrPurged(await getDb(), workspaceId, threadId, "Thread");
   const { thread, entries } = found;
   return {
     id: thread.id,

@@ -8,12 +8,15 @@ import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-hand
 import { getDb } from "@/db/client";
 import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-shards";
 import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
+import { purgeExpiredMetadata } from "@/lib/flows/retention/purge-expired-metadata";
 
-/** Hourly: retention of logs, attachment bytes, message and inbound content and the webhook log; folds past days' count shards. */
+/** Hourly: retention of logs, attachment bytes, message and inbound content, metadata past each workspace's window and the webhook log; folds past days' count shards. */
 export async function runMaintenance(): Promise<void> {
   await purgeOldActivity();
   await purgeOldAuditEvents();
   await purgeExpiredAttachments();
+  // Rows past a metadata window go before the bodies' purge would spend a write on them.
+  await purgeExpiredMetadata();
   await purgeMessageContent();
   await purgeInboundContent();
   await purgeResendHandoffs(await getDb());

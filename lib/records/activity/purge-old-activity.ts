@@ -4,10 +4,11 @@ import { getDb } from "@/db/client";
 import { activityLogs } from "@/db/schema";
 import { env } from "@/lib/foundation/env";
 import { log } from "@/lib/foundation/log";
+import { notOnLegalHold } from "@/lib/records/retention/legal-hold";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** In slices, so a large backlog never holds one long transaction. */
+/** In slices, so a large backlog never holds one long transaction; a workspace on legal hold keeps its log. */
 export async function purgeOldActivity(options: { now?: Date } = {}): Promise<{ purged: number }> {
   const db = await getDb();
   const cutoff = new Date((options.now ?? new Date()).getTime() - env().ACTIVITY_RETENTION_DAYS * DAY_MS);
@@ -16,7 +17,7 @@ export async function purgeOldActivity(options: { now?: Date } = {}): Promise<{ 
     const deleted = await db
       .delete(activityLogs)
       .where(
-        sql`${activityLogs.id} in (select ${activityLogs.id} from ${activityLogs} where ${lt(activityLogs.createdAt, cutoff)} limit 5000)`,
+        sql`${activityLogs.id} in (select ${activityLogs.id} from ${activityLogs} where ${lt(activityLogs.createdAt, cutoff)} and ${notOnLegalHold(activityLogs.workspaceId)} limit 5000)`,
       )
       .returning({ id: activityLogs.id });
     purged += deleted.length;
