@@ -4,9 +4,10 @@ import { CodeBlock } from "@/components/ui/code-block";
 import type { DescriptionItem } from "@/components/ui/description-list";
 import { Timestamp } from "@/components/ui/timestamp";
 import { doorWords, type DoorFacts } from "@/lib/domain/messages/door-words.shared";
+import { localeWords, type LocaleFacts } from "@/lib/domain/messages/locale-words.shared";
 
 /** The EmailMessage fields the page shows (a structural subset of lib's MessageDetail). */
-export interface MessageFieldsSource extends DoorFacts {
+export interface MessageFieldsSource extends DoorFacts, LocaleFacts {
   id: string;
   from: string;
   to: string[];
@@ -95,6 +96,7 @@ export function envelopeItems(message: MessageFieldsSource, subject: ReactNode):
     { term: "Subject", value: subject },
     { term: "How it came in", value: <span data-testid="message-door">{doorWords(message)}</span> },
     { term: "Template", value: templateValue(message) },
+    { term: "Locale", value: <span data-testid="message-locale">{localeWords(message) ?? none}</span> },
     {
       term: "Batch",
       value: message.batchId ? linked(`/batches/${encodeURIComponent(message.batchId)}`, message.batchId) : none,

@@ -29,7 +29,7 @@ export interface PreparedElement {
 export async function prepareBatch(
   db: Executor,
   body: unknown,
-  context: { workspace: { id: string; testMode: boolean }; sandbox: boolean; allowedSenders?: readonly string[] },
+  context: Pick<PrepareContext, "workspace" | "sandbox" | "allowedSenders">,
 ): Promise<PreparedElement[]> {
   const { elements, scheduledAt, locale } = parseBatchBody(body);
   const { workspace, sandbox } = context;

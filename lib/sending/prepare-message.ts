@@ -57,7 +57,8 @@ export interface PreparedMessage {
 }
 
 export interface PrepareContext {
-  workspace: { id: string; testMode: boolean };
+  /** defaultLocale: the locale a template send asks for when neither it nor its contact names one. */
+  workspace: { id: string; testMode: boolean; defaultLocale: string | null };
   sandbox: boolean;
   source: MessageSource;
   submittedVia?: MessageDoor;
@@ -87,7 +88,7 @@ export async function prepareMessage(
   const id = newId("message");
   // One MIME for all recipients, so one unsubscribe link: the first recipient's.
   const unsubscribe = command.groupId || command.groupKey ? unsubscribeUrl(id, firstRecipient(command)) : null;
-  let content = await renderContent(db, workspace.id, command, p, memo, unsubscribe);
+  let content = await renderContent(db, workspace, command, p, memo, unsubscribe);
   if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
   const sender = await checkedSender(db, command, content.templateFrom, context, p, memo);
   const groupId = await resolveGroupId(db, workspace.id, command, p, memo);

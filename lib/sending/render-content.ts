@@ -19,7 +19,7 @@ export interface RenderedContent {
   templateReplyTo: string | null;
   /** The locale rendered in; raw content: the send's (null when it names none). */
   locale: string | null;
-  /** The locale asked for: the send's, else the contact's; null when neither. */
+  /** The locale asked for: the send's, else the contact's, else the workspace's default; null when none. */
   requestedLocale: string | null;
 }
 
@@ -33,11 +33,12 @@ export const rethrowAt =
 
 /**
  * The message's content: raw as given, or the template's variant for the send's locale, else the first `to`
- * contact's, else the template's default (docs/templates.md#where-the-locale-comes-from).
+ * contact's, else the workspace's default locale, else the template's default
+ * (docs/templates.md#where-the-locale-comes-from).
  */
 export async function renderContent(
   db: Executor,
-  workspaceId: string,
+  workspace: { id: string; defaultLocale: string | null },
   command: SendCommand,
   p: (name: string) => string,
   memo: Memo,
@@ -57,10 +58,10 @@ export async function renderContent(
     };
   }
   const templateId = command.templateId!;
-  const template = await memo(`template:${templateId}`, () => getSendTemplateIn(db, workspaceId, templateId)).catch(
+  const template = await memo(`template:${templateId}`, () => getSendTemplateIn(db, workspace.id, templateId)).catch(
     rethrowAt(p("templateId")),
   );
-  const resolved = await resolveVariant(db, workspaceId, template, command, memo);
+  const resolved = await resolveVariant(db, workspace, template, command, memo);
   const options = { strict: template.strict, locale: resolved.localeContext };
   const variables = unsubscribe ? { ...command.variables, unsubscribeUrl: unsubscribe } : command.variables;
   const rendered = renderTemplate(resolved.source, variables, options);
@@ -77,19 +78,23 @@ export async function renderContent(
 
 /**
  * No query beyond the template's when it has no variant rows; otherwise the contact's locale (only when the send
- * names none and there is a variant besides the default) and the chain's rows, each once per batch.
+ * names none and there is a variant besides the default) and the chain's rows, each once per batch. The workspace's
+ * default locale comes with its row; like the contact's, it is asked for only when a variant could answer it, so a
+ * template without variants records what the send asked for and nothing else.
  */
 async function resolveVariant(
   db: Executor,
-  workspaceId: string,
+  workspace: { id: string; defaultLocale: string | null },
   template: SendTemplate,
   command: SendCommand,
   memo: Memo,
 ) {
   let requested = command.locale;
   const recipient = command.to[0]?.address.toLowerCase();
-  if (requested === null && recipient && template.locales.some((locale) => locale !== template.defaultLocale)) {
-    requested = await memo(`contact-locale:${recipient}`, () => contactLocale(db, workspaceId, recipient));
+  if (requested === null && template.locales.some((locale) => locale !== template.defaultLocale)) {
+    if (recipient)
+      requested = await memo(`contact-locale:${recipient}`, () => contactLocale(db, workspace.id, recipient));
+    requested ??= workspace.defaultLocale;
   }
   if (template.locales.length === 0) return resolveTemplateVariant({ ...template, variants: [] }, requested);
   const { chain } = chooseLocale(requested, template.defaultLocale, template.locales);

@@ -62,6 +62,9 @@ export interface MessageDetail {
   /** When delivery took it (from then on it can no longer be cancelled or rescheduled). */
   handedOverAt: Date | null;
   resentFromId: string | null;
+  /** The locale it rendered in and the one asked for (docs/templates.md#where-the-locale-comes-from). */
+  locale: string | null;
+  requestedLocale: string | null;
   /** Its own resends, oldest first, at most RESENDS_SHOWN ("Resent as …"). */
   resentAs: string[];
 }
