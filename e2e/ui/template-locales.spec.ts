@@ -159,3 +159,48 @@ test("the studio's locales on a phone, in the dark: nothing scrolls sideways but
   expect(background, "the cell's field in dark mode").toBeLessThan(0.05);
   expect(contrast, "the cell's text against its field").toBeGreaterThanOrEqual(7);
 });
+
+test("blocks mode: each locale's block texts are its own, previewed beside the default's", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1600, height: 1100 });
+  await switchWorkspace(page, "Demo");
+  await page.goto("/templates/new");
+  await page.getByTestId("template-choice").filter({ hasText: "Blank (visual blocks)" }).getByRole("radio").check();
+  await page.getByLabel("Template name").fill(`Blocks locales ${marker}`);
+  await page.getByRole("button", { name: "Create template" }).click();
+  await expect(page).toHaveURL(/\/templates\/tpl_[A-Za-z0-9]+$/);
+  const id = new URL(page.url()).pathname.split("/").pop()!;
+  const heading = () =>
+    page.getByRole("navigation", { name: "Blocks" }).getByTestId("block-row").filter({ hasText: "Welcome aboard" });
+  await page.getByRole("button", { name: "Add heading" }).click();
+  await page.getByLabel("Heading text").fill("Welcome aboard");
+  await expect(heading()).toHaveCount(1);
+
+  // The copy's composer edits de's own document: the en preview keeps the default's text.
+  await page.getByRole("button", { name: "Add a locale" }).click();
+  await page.getByLabel("Language tag").fill("de");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page.getByRole("tab", { name: /^de/ })).toHaveAttribute("aria-selected", "true");
+  await heading().locator("button").first().click();
+  await page.getByLabel("Heading text").fill("Willkommen an Bord");
+  await expect(
+    page.frameLocator("iframe[title='Preview of the HTML body in de']").getByText("Willkommen an Bord"),
+  ).toBeVisible();
+  const en = page.frameLocator("iframe[title='Preview of the HTML body in en']");
+  await expect(en.getByText("Welcome aboard")).toBeVisible();
+  await expect(en.getByText("Willkommen an Bord")).toHaveCount(0);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("save-feedback")).toHaveText(/^Saved as version \d+\.$/);
+
+  // Published: de's document and the HTML it compiled to; en's composer still holds the default's text.
+  const de = await request.get(`/v1/templates/${id}/locales/de`, { headers: auth });
+  expect(de.status()).toBe(200);
+  const variant = (await de.json()).data as { bodyHtml: string; blocks: unknown };
+  expect(variant.bodyHtml).toContain("Willkommen an Bord");
+  expect(JSON.stringify(variant.blocks)).toContain("Willkommen an Bord");
+  await page.getByRole("tab", { name: /^en/ }).click();
+  await expect(heading()).toHaveCount(1);
+});

@@ -21,8 +21,8 @@ export interface LocalePreviewsProps {
 
 /**
  * The draft rendered, each in its own sandboxed frame: the default locale alone, or, while a variant is edited, the
- * variant beside the default (stacked on narrow screens). The variant renders along its chain as a send would, so a
- * key it lacks shows the default's text only when it falls back for missing keys.
+ * variant beside the default (stacked on narrow screens). The variant renders along its chain as a send would: a key
+ * it lacks renders the default's text (the translation table and Save's lint are what point it out).
  */
 export function LocalePreviews(props: LocalePreviewsProps) {
   const { defaultLocale, variantLocale, defaultPreview, variantPreview, strict, staleData } = props;
