@@ -140,4 +140,21 @@ describe("sendTemplateTest", () => {
     expect(await messagesOf(ws.workspace.id)).toEqual([]);
     expect(await messagesOf(other.ws.workspace.id)).toEqual([]);
   });
+  it("sends the studio's shown locale: the draft's variant rendered along its chain, as its preview showed", async () => {
+    const { at } = await setup();
+    const localised = {
+      ...draft,
+      bodyHtml: '<p>{% t "greeting" %}, {{ user.name }}</p>',
+      defaultLocale: "en",
+      variants: [
+        { locale: "en", messages: { greeting: "Hello" } },
+        { locale: "de", subject: "Hallo {{ user.name }}", messages: { greeting: "Guten Tag" } },
+      ],
+      locale: "de",
+    };
+    const message = await sendTemplateTest({ ...at, mode: "sandbox", draft: localised });
+    expect(message).toMatchObject({ sandbox: true, subject: "Hallo <Ada>" });
+    expect(message.bodyHtml).toContain("Guten Tag, &lt;Ada&gt;");
+    expect(message.bodyHtml).toBe(previewDraft(localised).rendered!.bodyHtml);
+  });
 });
