@@ -11,6 +11,8 @@ import { updateWorkspaceSettingsSchema, type UpdateWorkspaceSettingsInput } from
 import { isSystemWorkspace } from "./system-workspace";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 import { canonicalLocaleOrThrow } from "@/lib/domain/templates/locale-variants.shared";
+import { now as clockNow } from "@/lib/foundation/clock";
+import { retentionChanges, retentionView } from "./retention-settings";
 
 export interface WorkspaceSettings {
   id: string;
@@ -19,6 +21,11 @@ export interface WorkspaceSettings {
   trackingEnabled: boolean;
   /** Where a send's locale comes from when neither the send nor its contact names one; null: none. */
   defaultLocale: string | null;
+  /** docs/retention.md: days bodies and metadata are kept (null: the instance default) and the legal hold. */
+  bodyRetentionDays: number | null;
+  metadataRetentionDays: number | null;
+  legalHold: boolean;
+  legalHoldAt: Date | null;
 }
 
 const columns = {
@@ -27,11 +34,16 @@ const columns = {
   testMode: workspaces.testMode,
   trackingEnabled: workspaces.trackingEnabled,
   defaultLocale: workspaces.defaultLocale,
+  bodyRetentionDays: workspaces.bodyRetentionDays,
+  metadataRetentionDays: workspaces.metadataRetentionDays,
+  legalHold: workspaces.legalHold,
+  legalHoldAt: workspaces.legalHoldAt,
 };
 
 /**
  * ADMIN+, the actor's own workspace. System mail must stay live (test mode would block new addresses) and untracked
- * (tracking would put sign-in links behind redirects).
+ * (tracking would put sign-in links behind redirects). Retention windows and the legal hold are checked against the
+ * stored values under the row lock (docs/retention.md#windows), audited with the rest as workspace.update.
  */
 export async function updateWorkspaceSettings(
   actor: Actor,
@@ -48,9 +60,11 @@ export async function updateWorkspaceSettings(
       .where(eq(workspaces.id, actor.workspaceId))
       .for("update");
     if (!before) throw notFound(`Workspace ${actor.workspaceId}`);
+    const { bodyRetentionDays, metadataRetentionDays, legalHold, ...rest } = changes;
+    const retention = retentionChanges(before, { bodyRetentionDays, metadataRetentionDays, legalHold }, clockNow());
     const [updated] = await tx
       .update(workspaces)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...rest, ...retention, updatedAt: new Date() })
       .where(eq(workspaces.id, actor.workspaceId))
       .returning(columns);
     if (JSON.stringify(before) !== JSON.stringify(updated)) {
@@ -86,10 +100,16 @@ function checkedChanges(workspaceId: string, input: UpdateWorkspaceSettingsInput
   return changes;
 }
 
+export type WorkspaceSettingsView = WorkspaceSettings & {
+  system: boolean;
+  /** The windows the purges follow and the instance's defaults and ceilings (docs/retention.md#windows). */
+  retention: ReturnType<typeof retentionView>;
+};
+
 /** What the settings page shows: everyone in the workspace may read it. */
-export async function getWorkspaceSettings(workspaceId: string): Promise<WorkspaceSettings & { system: boolean }> {
+export async function getWorkspaceSettings(workspaceId: string): Promise<WorkspaceSettingsView> {
   const db = await getDb();
   const [workspace] = await db.select(columns).from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw notFound(`Workspace ${workspaceId}`);
-  return { ...workspace, system: isSystemWorkspace(workspaceId) };
+  return { ...workspace, system: isSystemWorkspace(workspaceId), retention: retentionView(workspace) };
 }

@@ -13,7 +13,7 @@ export const GET = withApiKey({ scope: "workspace:write", body: "none" }, async 
   return ok(serializeWorkspace(settings, sending));
 });
 
-// PATCH /v1/workspace – any of name, testMode, trackingEnabled (only what changed is audited)
+// PATCH /v1/workspace – any of name, testMode, trackingEnabled, defaultLocale, retention windows, legalHold (only what changed is audited)
 export const PATCH = withApiKey(
   { scope: "workspace:write", body: "json", maxBytes: 16 * 1024 },
   async ({ principal, request, body }) => {

@@ -22,6 +22,11 @@ describe("/v1/workspace", () => {
       testMode: false,
       trackingEnabled: false,
       defaultLocale: null,
+      bodyRetentionDays: null,
+      metadataRetentionDays: null,
+      legalHold: false,
+      legalHoldAt: null,
+      retention: { bodyDays: 30, metadataDays: 3650, maxBodyDays: 365, maxMetadataDays: 3650 },
       system: false,
       sending: { paused: false, reason: null, pausedAt: null, automatic: false, pausedMessages: 0 },
     });

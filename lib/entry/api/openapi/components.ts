@@ -235,6 +235,10 @@ export const ERROR_RESPONSES = {
     "PayloadTooLarge",
     "PAYLOAD_TOO_LARGE: the body is over its limit (10 MB for sends and batches), or inline attachments over 5 MB decoded.",
   ),
+  "410": errorResponse(
+    "Purged",
+    "MESSAGE_PURGED: the id (a message, inbound mail or thread) was made before the workspace's metadata retention window, so retention deleted it, or any id that old; `param` is `id` (docs/retention.md#the-answers).",
+  ),
   "415": errorResponse("UnsupportedMediaType", "UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json."),
   "422": errorResponse(
     "UnprocessableContent",

@@ -43,7 +43,7 @@ export const inboundMessagePaths: Record<string, JsonObject> = {
       tag,
       parameters: [messageId],
       success: [{ status: "200", description: "The mail.", data: "InboundMessage" }],
-      errors: ["400", "404"],
+      errors: ["400", "404", "410"],
     }),
     delete: operation({
       operationId: "eraseInboundMessage",
@@ -54,7 +54,7 @@ export const inboundMessagePaths: Record<string, JsonObject> = {
       tag,
       parameters: [messageId],
       success: [{ status: "200", description: "Erased.", data: "InboundMessageErased" }],
-      errors: ["400", "404"],
+      errors: ["400", "404", "410"],
     }),
   },
   "/v1/inbound_messages/{id}/raw": {
@@ -71,7 +71,7 @@ export const inboundMessagePaths: Record<string, JsonObject> = {
           content: { "message/rfc822": { schema: { type: "string", format: "binary" } } },
         },
       ],
-      errors: ["400", "404"],
+      errors: ["400", "404", "410"],
     }),
   },
   "/v1/inbound_messages/{id}/attachments/{attachmentId}": {
@@ -150,7 +150,7 @@ export const inboundMessagePaths: Record<string, JsonObject> = {
       tag,
       parameters: [threadId],
       success: [{ status: "200", description: "The thread.", data: "Thread" }],
-      errors: ["400", "404"],
+      errors: ["400", "404", "410"],
     }),
   },
   "/v1/threads/{id}/reply": {

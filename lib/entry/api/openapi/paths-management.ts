@@ -178,9 +178,9 @@ export const workspacePaths: Record<string, JsonObject> = {
     patch: operation({
       operationId: "updateWorkspace",
       scope: "workspace:write",
-      summary: "Change name, test mode or tracking",
+      summary: "Change name, test mode, tracking, default locale, retention windows or the legal hold",
       description:
-        "Any subset of the fields. The system mail workspace refuses test mode and tracking (400 naming the field). Only the fields that changed are audited.",
+        "Any subset of the fields. The system mail workspace refuses test mode and tracking (400 naming the field). Retention windows past the instance's ceilings, or a metadata window shorter than the body window, are a 400 naming the field (docs/retention.md). Only the fields that changed are audited.",
       tag: workspace,
       body: { schema: "UpdateWorkspaceRequest" },
       success: [{ status: "200", description: "The workspace.", data: "Workspace" }],

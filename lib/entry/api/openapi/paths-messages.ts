@@ -113,7 +113,7 @@ export const messagePaths: Record<string, JsonObject> = {
       scope: "emails:read",
       parameters: [pathId("message", "em_")],
       success: [{ status: "200", description: "The message.", data: "EmailMessage" }],
-      errors: ["404"],
+      errors: ["404", "410"],
     }),
     patch: operation({
       operationId: "rescheduleEmailMessage",
@@ -125,7 +125,7 @@ export const messagePaths: Record<string, JsonObject> = {
       parameters: [pathId("message", "em_")],
       body: { schema: "RescheduleEmailRequest" },
       success: [{ status: "200", description: "The message at its new time.", data: "EmailMessage" }],
-      errors: [...JSON_BODY_ERRORS, "404", "409"],
+      errors: [...JSON_BODY_ERRORS, "404", "409", "410"],
     }),
   },
   "/v1/email_messages/{id}/cancel": {
@@ -138,7 +138,7 @@ export const messagePaths: Record<string, JsonObject> = {
       tag: "Email messages",
       parameters: [pathId("message", "em_")],
       success: [{ status: "200", description: "The cancelled message.", data: "EmailMessage" }],
-      errors: ["404", "409"],
+      errors: ["404", "409", "410"],
     }),
   },
   "/v1/email_messages/{id}/resend": {
@@ -152,7 +152,7 @@ export const messagePaths: Record<string, JsonObject> = {
       parameters: [pathId("message", "em_")],
       body: { schema: "ResendEmailRequest", optional: true },
       success: [messageCreated, { ...replayed, data: "EmailMessage" }],
-      errors: [...JSON_BODY_ERRORS, "404", "409", "422"],
+      errors: [...JSON_BODY_ERRORS, "404", "409", "410", "422"],
     }),
   },
   "/v1/email_messages/{id}/events": {
@@ -172,7 +172,7 @@ export const messagePaths: Record<string, JsonObject> = {
       success: [
         { status: "200", description: "One page of events.", list: { meta: "EventListMeta", item: "EmailMessageLog" } },
       ],
-      errors: ["400", "404"],
+      errors: ["400", "404", "410"],
     }),
   },
   "/v1/sandbox/email_messages": { post: operation(send(true)) },

@@ -99,6 +99,28 @@ export const workspaceResource = z.object({
     .describe(
       "Canonical BCP 47 tag a template send asks for when neither the send nor its contact names a locale; null: none (the template's default locale renders).",
     ),
+  bodyRetentionDays: z
+    .int()
+    .nullable()
+    .describe("Days bodies are kept as set for this workspace (1–365); null: the instance default."),
+  metadataRetentionDays: z
+    .int()
+    .nullable()
+    .describe("Days messages, timelines, inbound mail and webhook logs are kept as set (7–3,650); null: the default."),
+  legalHold: z.boolean().describe("While true, nothing of this workspace is purged."),
+  legalHoldAt: timestamp.nullable().describe("When the hold was put on; null without one."),
+  retention: z
+    .object({
+      bodyDays: z
+        .int()
+        .describe("The body window the purges follow: the set value or the default, within the ceiling."),
+      metadataDays: z.int().describe("The metadata window the purges follow, never shorter than bodyDays."),
+      maxBodyDays: z.int().describe("The instance's ceiling for bodyRetentionDays (RETENTION_MAX_BODY_DAYS)."),
+      maxMetadataDays: z
+        .int()
+        .describe("The instance's ceiling for metadataRetentionDays (RETENTION_MAX_METADATA_DAYS)."),
+    })
+    .describe("Effective retention (docs/retention.md)."),
   system: z.boolean().describe("The deployment's own system mail workspace: always live and untracked."),
   sending: z.object({
     paused: z.boolean(),
