@@ -1,7 +1,7 @@
 import "server-only";
 import type { Tx } from "@/db/client";
 import { newId } from "@/lib/foundation/ids";
-import { resolveThreadIn } from "@/lib/flows/inbound/threads/resolve-thread";
+import { resolveThreadsIn } from "@/lib/flows/inbound/threads/resolve-thread";
 import { enqueueInboundActions, queueTransaction } from "@/lib/records/queue/queue";
 import { emitInboundReceivedEvents } from "@/lib/records/timeline/emit-webhook-events";
 import { recordEvents } from "@/lib/records/timeline/record-events";
@@ -32,83 +32,84 @@ interface Stored {
 }
 
 /**
- * One transaction for a group of recipients' copies (docs/inbound.md#storing-and-actions): each one's thread in turn
- * (a later copy sees an earlier one's thread), then set-based: the rows with their raw bytes in one statement, the
- * email.received rows, REPLIED on the originals with their email.replied rows, the actions jobs. A taken dedupe key
- * throws DuplicateMail, undoing the group's threads too; alone, that copy is the duplicate (null to its caller).
+ * One transaction for a group of recipients' copies (docs/inbound.md#storing-and-actions): every copy's thread (each
+ * decided as if after the earlier copies', resolve-thread.ts), then set-based: the rows with their raw bytes in one
+ * statement, the email.received rows, REPLIED on the originals with their email.replied rows, the actions jobs. The
+ * writes are issued together and run in order on the transaction's connection: a group costs a few round trips, not a
+ * few per mail. A taken dedupe key throws DuplicateMail, undoing the group's threads too; alone, that copy is the
+ * duplicate (null to its caller).
  */
 export async function writeInboundGroup(inputs: StoreInput[]): Promise<string[]> {
   const at = new Date();
   return queueTransaction(async (tx) => {
-    const stored: Stored[] = [];
-    const rows: InboundRow[] = [];
-    for (const input of inputs) {
-      const id = newId("inboundMessage", at);
-      const { recipient, parsed } = input;
-      const thread = await resolveThreadIn(tx, {
+    const { threads, written } = await resolveThreadsIn(
+      tx,
+      inputs.map(({ recipient, parsed }) => ({
         workspaceId: recipient.workspaceId,
         parsed,
         replyToMessageId: recipient.replyToMessageId,
         at,
-      });
-      stored.push({ input, id, originalMessageId: thread.originalMessageId });
-      rows.push(rowOf(input, id, thread, at));
-    }
-    const inserted = await insertInboundRows(
+      })),
+    );
+    const stored: Stored[] = inputs.map((input, index) => ({
+      input,
+      id: newId("inboundMessage", at),
+      originalMessageId: threads[index].originalMessageId,
+    }));
+    const rows = stored.map((entry, index) => rowOf(entry.input, entry.id, threads[index], at));
+    const inserted = insertInboundRows(
       tx,
       rows,
       inputs.map((input) => input.raw),
     );
-    if (inserted.size < rows.length) throw new DuplicateMail();
-    await runStoringActions(
+    const actions = runStoringActions(
       tx,
       stored.filter((entry) => entry.input.quarantineReason === null),
       at,
     );
+    const [threadsDone, rowsDone, actionsDone] = await Promise.allSettled([written, inserted, actions]);
+    // A skipped row (its dedupe key taken) fails the statements after it too: the duplicate is the answer.
+    if (rowsDone.status === "fulfilled" && rowsDone.value.size < rows.length) throw new DuplicateMail();
+    for (const done of [threadsDone, rowsDone, actionsDone]) if (done.status === "rejected") throw done.reason;
     return stored.map((entry) => entry.id);
   });
 }
 
-/** The route's actions of the accepted (not quarantined) copies: webhook rows, REPLIED, the actions job. */
+/** The route's actions of the accepted (not quarantined) copies: webhook rows, REPLIED, the actions job; issued together. */
 async function runStoringActions(tx: Tx, stored: Stored[], at: Date): Promise<void> {
   const has = (entry: Stored, ...types: string[]) =>
     (entry.input.recipient.route?.actions ?? []).some((action) => types.includes(action.type));
-  await emitInboundReceivedEvents(
-    tx,
-    stored
-      .filter((entry) => has(entry, "webhook"))
-      .map((entry) => ({
-        id: entry.id,
-        workspaceId: entry.input.recipient.workspaceId,
-        originalMessageId: entry.originalMessageId,
-      })),
-    at,
-  );
-  await recordEvents(
-    tx,
-    stored.flatMap(({ input, id, originalMessageId }) => {
-      if (!originalMessageId) return [];
-      const from = input.parsed.from?.address ?? null;
-      return [
-        {
-          workspaceId: input.recipient.workspaceId,
-          messageId: originalMessageId,
-          code: "EMAIL_MESSAGE_REPLIED" as const,
-          message: `Replied by ${from ?? input.envelope.mailFrom ?? "an unknown sender"} (${id})`,
-          at,
-          providerEventId: `inbound:${id}`,
-          details: { inboundMessageId: id, from },
-          inboundMessageId: id,
-        },
-      ];
-    }),
-  );
-  await enqueueInboundActions(
-    tx,
-    stored
-      .filter((entry) => has(entry, "forward", "workflow"))
-      .map((entry) => ({ workspaceId: entry.input.recipient.workspaceId, inboundMessageId: entry.id })),
-  );
+  const received = stored
+    .filter((entry) => has(entry, "webhook"))
+    .map((entry) => ({
+      id: entry.id,
+      workspaceId: entry.input.recipient.workspaceId,
+      originalMessageId: entry.originalMessageId,
+    }));
+  const replied = stored.flatMap(({ input, id, originalMessageId }) => {
+    if (!originalMessageId) return [];
+    const from = input.parsed.from?.address ?? null;
+    return [
+      {
+        workspaceId: input.recipient.workspaceId,
+        messageId: originalMessageId,
+        code: "EMAIL_MESSAGE_REPLIED" as const,
+        message: `Replied by ${from ?? input.envelope.mailFrom ?? "an unknown sender"} (${id})`,
+        at,
+        providerEventId: `inbound:${id}`,
+        details: { inboundMessageId: id, from },
+        inboundMessageId: id,
+      },
+    ];
+  });
+  const jobs = stored
+    .filter((entry) => has(entry, "forward", "workflow"))
+    .map((entry) => ({ workspaceId: entry.input.recipient.workspaceId, inboundMessageId: entry.id }));
+  await Promise.all([
+    emitInboundReceivedEvents(tx, received, at),
+    recordEvents(tx, replied),
+    enqueueInboundActions(tx, jobs),
+  ]);
 }
 
 function rowOf(

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { emailMessages, inboundThreads } from "@/db/schema";
 import { insertTestInboundMessage } from "@/lib/domain/inbound/testing";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
-import { resolveThreadIn, type ThreadingFields } from "./resolve-thread";
+import { resolveThreadIn, resolveThreadsIn, type ThreadingFields } from "./resolve-thread";
 
 const reply = (overrides: Partial<ThreadingFields> = {}): ThreadingFields => ({
   from: { address: "Ada@Example.org" },
@@ -154,5 +154,45 @@ describe("resolveThreadIn", () => {
       .from(inboundThreads)
       .where(and(eq(inboundThreads.workspaceId, ws.workspace.id)));
     expect(rows).toHaveLength(1);
+  });
+  it("resolves a group's copies at once as if one after the other: each sees the threads the earlier ones wrote", async () => {
+    const ws = await createTestWorkspace();
+    const workspaceId = ws.workspace.id;
+    const original = await insertTestMessage(workspaceId, { subject: "Your order" });
+    const at = new Date("2026-11-02T10:00:00.000Z");
+    const bob = { address: "bob@example.net" };
+    const copies: Array<[ThreadingFields, string | null]> = [
+      [reply(), original], // the original's new thread, adopted
+      [reply({ from: bob, subject: "other", inReplyTo: `<${original}@example.com>` }), null], // joins it, Bob added
+      [reply({ from: bob, subject: "Re: Your order" }), null], // by subject: the thread Bob joined in this group
+      [reply({ subject: "Invoice 7" }), null], // a new conversation
+      [reply({ subject: "Re: Invoice 7" }), null], // by subject: the thread created in this group
+      [reply({ subject: "Re: Invoice 7", from: { address: "eve@example.net" } }), null], // a stranger: a thread of her own
+    ];
+    const { threads, written } = await (
+      await getDb()
+    ).transaction(async (tx) => {
+      const group = await resolveThreadsIn(
+        tx,
+        copies.map(([parsed, replyToMessageId]) => ({ workspaceId, parsed, replyToMessageId, at })),
+      );
+      await group.written;
+      return group;
+    });
+    await written;
+    const [order, joined, bySubject, invoice, invoiceAgain, stranger] = threads;
+    expect(joined).toEqual(order);
+    expect(bySubject).toEqual({ threadId: order.threadId, originalMessageId: null });
+    expect(order.originalMessageId).toBe(original);
+    expect(await threadOfMessage(original)).toBe(order.threadId);
+    expect((await thread(order.threadId)).participants).toEqual([
+      "ada@example.org",
+      "bob@example.net",
+      "support@in.example.com",
+    ]);
+    expect(invoiceAgain.threadId).toBe(invoice.threadId);
+    expect(new Set([order.threadId, invoice.threadId, stranger.threadId]).size).toBe(3);
+    const rows = await (await getDb()).select().from(inboundThreads).where(eq(inboundThreads.workspaceId, workspaceId));
+    expect(rows).toHaveLength(3);
   });
 });

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
-import { decodeRows, rowsOf } from "@/db/column-rows";
+import { decodeRows } from "@/db/column-rows";
 import { compileOnce, executeCompiled } from "@/db/execute-prepared";
 import { emailMessages as m, inboundMessages as im, inboundThreads as t } from "@/db/schema";
 
@@ -13,32 +13,70 @@ const p = (name: string) => sql`${sql.placeholder(name)}`;
 const textArray = (name: string) => sql`array(select jsonb_array_elements_text(${p(name)}::jsonb))`;
 const atParam = sql`${p("at")}::timestamptz`;
 
-const ORIGINAL_COLUMNS = { id: m.id, threadId: m.threadId, toAddresses: m.toAddresses };
-const originalById = compileOnce(
-  sql`select ${m.id}, ${m.threadId}, ${m.toAddresses} from ${m} where ${m.workspaceId} = ${p("workspaceId")} and ${m.id} = ${p("id")}`,
-);
-
-export async function selectOriginal(
-  tx: Tx,
-  workspaceId: string,
-  id: string,
-): Promise<{ id: string; threadId: string | null; toAddresses: string[] } | undefined> {
-  const result = await executeCompiled(tx, originalById, { workspaceId, id });
-  return decodeRows<{ id: string; threadId: string | null; toAddresses: string[] }>(result, ORIGINAL_COLUMNS)[0];
+/** A thread as the group's in-memory view needs it: its subject key and participants (null: no such thread). */
+export interface ThreadFacts {
+  id: string;
+  key: string;
+  participants: string[];
 }
 
+export interface OriginalRow {
+  id: string;
+  threadId: string | null;
+  toAddresses: string[];
+  thread: ThreadFacts | null;
+}
+
+const ORIGINAL_COLUMNS = {
+  id: m.id,
+  threadId: m.threadId,
+  toAddresses: m.toAddresses,
+  threadKey: t.subjectKey,
+  threadParticipants: t.participants,
+};
+const originalById = compileOnce(
+  sql`select ${m.id}, ${m.threadId}, ${m.toAddresses}, ${t.subjectKey}, ${t.participants} from ${m}
+    left join ${t} on ${t.id} = ${m.threadId}
+    where ${m.workspaceId} = ${p("workspaceId")} and ${m.id} = ${p("id")}`,
+);
+
+/** Our message by id, with its thread's facts. */
+export async function selectOriginal(tx: Tx, workspaceId: string, id: string): Promise<OriginalRow | undefined> {
+  const result = await executeCompiled(tx, originalById, { workspaceId, id });
+  const row = decodeRows<{
+    id: string;
+    threadId: string | null;
+    toAddresses: string[];
+    threadKey: string | null;
+    threadParticipants: string[] | null;
+  }>(result, ORIGINAL_COLUMNS)[0];
+  if (!row) return undefined;
+  const thread = row.threadId ? facts(row.threadId, row.threadKey, row.threadParticipants) : null;
+  return { id: row.id, threadId: row.threadId, toAddresses: row.toAddresses, thread };
+}
+
+function facts(id: string, key: string | null, participants: string[] | null): ThreadFacts | null {
+  return key === null || participants === null ? null : { id, key, participants };
+}
+
+const THREAD_COLUMNS = { id: t.id, subjectKey: t.subjectKey, participants: t.participants };
+const decodeThread = (result: unknown): ThreadFacts | null => {
+  const row = decodeRows<{ id: string; subjectKey: string; participants: string[] }>(result, THREAD_COLUMNS)[0];
+  return row ? { id: row.id, key: row.subjectKey, participants: row.participants } : null;
+};
+
 const threadOfInbound = compileOnce(
-  sql`select ${im.threadId} from ${im} where ${im.workspaceId} = ${p("workspaceId")} and ${im.messageIdHeader} in (${p("bracketed")}, ${p("bare")}) limit 1`,
+  sql`select ${t.id}, ${t.subjectKey}, ${t.participants} from ${im} join ${t} on ${t.id} = ${im.threadId}
+    where ${im.workspaceId} = ${p("workspaceId")} and ${im.messageIdHeader} in (${p("bracketed")}, ${p("bare")}) limit 1`,
 );
 
 /** The thread of the workspace's inbound mail with this Message-ID (with or without its angle brackets). */
-export async function selectInboundThread(tx: Tx, workspaceId: string, bare: string): Promise<string | null> {
-  const result = await executeCompiled(tx, threadOfInbound, { workspaceId, bracketed: `<${bare}>`, bare });
-  return (rowsOf(result)[0]?.[im.threadId.name] as string | null | undefined) ?? null;
+export async function selectInboundThread(tx: Tx, workspaceId: string, bare: string): Promise<ThreadFacts | null> {
+  return decodeThread(await executeCompiled(tx, threadOfInbound, { workspaceId, bracketed: `<${bare}>`, bare }));
 }
 
 const threadBySubject = compileOnce(
-  sql`select ${t.id} from ${t} where ${t.workspaceId} = ${p("workspaceId")} and ${t.subjectKey} = ${p("key")}
+  sql`select ${t.id}, ${t.subjectKey}, ${t.participants} from ${t} where ${t.workspaceId} = ${p("workspaceId")} and ${t.subjectKey} = ${p("key")}
     and ${t.lastMessageAt} >= ${p("since")}::timestamptz and ${t.participants} @> array[${p("sender")}::text]
     order by ${t.lastMessageAt} desc limit 1`,
 );
@@ -46,9 +84,8 @@ const threadBySubject = compileOnce(
 export async function selectThreadBySubject(
   tx: Tx,
   input: { workspaceId: string; key: string; since: Date; sender: string },
-): Promise<string | null> {
-  const result = await executeCompiled(tx, threadBySubject, { ...input, since: input.since.toISOString() });
-  return (rowsOf(result)[0]?.[t.id.name] as string | undefined) ?? null;
+): Promise<ThreadFacts | null> {
+  return decodeThread(await executeCompiled(tx, threadBySubject, { ...input, since: input.since.toISOString() }));
 }
 
 /** The original takes the thread when it has none: in the thread's own statement (one round trip for both). */
