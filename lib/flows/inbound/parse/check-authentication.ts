@@ -2,6 +2,7 @@ import "server-only";
 import { authenticate, type AuthenticateResult, type AuthStatus } from "mailauth";
 import { createResolver } from "@/lib/domain/domains/verify-domain";
 import { env } from "@/lib/foundation/env";
+import { cachedResolver } from "./dns-cache";
 import type { AuthResult, AuthVerdict } from "./types";
 
 export type DnsResolve = (name: string, rrtype: string) => Promise<unknown>;
@@ -62,14 +63,14 @@ let shared: { servers: string | undefined; resolve: DnsResolve } | null = null;
 
 /**
  * One resolver for every mail while DNS_SERVERS stays the same: a Resolver opens a c-ares channel of its own, and one
- * per mail was a measurable share of the listener's CPU (docs/benchmarks.md, bench:inbound). It answers many queries
- * at once; nothing is cached here, every mail asks its records anew.
+ * per mail was a measurable share of the listener's CPU (docs/benchmarks.md, bench:inbound). Its answers are reused
+ * for a minute (dns-cache.ts).
  */
 function defaultResolver(): DnsResolve {
   const servers = env().DNS_SERVERS;
   if (!shared || shared.servers !== servers) {
     const resolver = createResolver();
-    shared = { servers, resolve: (name, rrtype) => resolver.resolve(name, rrtype) };
+    shared = { servers, resolve: cachedResolver((name, rrtype) => resolver.resolve(name, rrtype)) };
   }
   return shared.resolve;
 }
