@@ -71,6 +71,28 @@ export async function saveDefaultLocale(_previous: SettingsFormState, form: Form
   });
 }
 
+/** A window typed in days; empty follows the instance default. Not a number (NaN) is refused by the schema, naming it. */
+function daysOrNull(value: string): number | null {
+  return value.trim() === "" ? null : Number(value.trim());
+}
+
+/** The retention windows and the legal hold (docs/retention.md), in one save, audited as workspace.update. */
+export async function saveRetention(_previous: SettingsFormState, form: FormData): Promise<SettingsFormState> {
+  const values = {
+    bodyRetentionDays: text(form, "bodyRetentionDays"),
+    metadataRetentionDays: text(form, "metadataRetentionDays"),
+  };
+  const legalHold = form.get("legalHold") === "on";
+  return asAdmin(values, async (actor) => {
+    const saved = await updateWorkspaceSettings(actor, {
+      bodyRetentionDays: daysOrNull(values.bodyRetentionDays),
+      metadataRetentionDays: daysOrNull(values.metadataRetentionDays),
+      legalHold,
+    });
+    return saved.legalHold ? "Saved. Legal hold is on: nothing is purged until it is lifted." : "Saved.";
+  });
+}
+
 /** Says where the mail went; with the local provider (no real delivery) it also hands back the link to copy. */
 export async function inviteAction(_previous: InviteFormState, form: FormData): Promise<InviteFormState> {
   const values = { email: text(form, "email"), role: text(form, "role") };

@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
 import { GeneralForm } from "@/components/settings/general-form";
 import { DefaultLocaleForm } from "@/components/settings/locale-form";
+import { RetentionForm } from "@/components/settings/retention-form";
 import { InviteForm } from "@/components/settings/invite-form";
 import { MembersTable } from "@/components/settings/members-table";
 import { SendingForm } from "@/components/settings/sending-form";
@@ -24,6 +25,7 @@ import {
   revokeInvitationAction,
   saveDefaultLocale,
   saveGeneral,
+  saveRetention,
   saveSending,
 } from "./actions";
 import { discardPausedAction, eraseMessageAction, pauseSendingAction, resumeSendingAction } from "./sending-actions";
@@ -93,6 +95,7 @@ export default async function SettingsPage() {
             />
           )}
         </Card>
+        <RetentionCard settings={settings} canEdit={canEdit} />
         <SendingCard
           sending={{ ...sending, pausedAt: sending.pausedAt?.toISOString() ?? null }}
           canEdit={canEdit}
@@ -126,5 +129,49 @@ export default async function SettingsPage() {
         {canEdit ? <EraseMessageCard action={eraseMessageAction} /> : null}
       </div>
     </div>
+  );
+}
+
+const daysWord = (days: number) => `${days} day${days === 1 ? "" : "s"}`;
+
+/** How long this workspace's mail is kept and whether a legal hold stops the purges (docs/retention.md). */
+function RetentionCard({
+  settings,
+  canEdit,
+}: {
+  settings: Awaited<ReturnType<typeof getWorkspaceSettings>>;
+  canEdit: boolean;
+}) {
+  const { effective, limits } = settings.retention;
+  return (
+    <Card
+      title="Retention"
+      id="retention"
+      description="How long this workspace keeps its mail. Bodies go first; the message, its timeline and its webhook log go at the second window, after which the API answers 410 for its id."
+    >
+      {canEdit ? (
+        <RetentionForm
+          bodyRetentionDays={settings.bodyRetentionDays}
+          metadataRetentionDays={settings.metadataRetentionDays}
+          legalHold={settings.legalHold}
+          defaults={{
+            bodyDays: limits.defaultBodyDays,
+            metadataDays: limits.defaultMetadataDays,
+            maxBodyDays: limits.maxBodyDays,
+            maxMetadataDays: limits.maxMetadataDays,
+          }}
+          action={saveRetention}
+        />
+      ) : (
+        <DescriptionList
+          terms="words"
+          items={[
+            { term: "Bodies kept", value: daysWord(effective.bodyDays) },
+            { term: "Messages and timelines kept", value: daysWord(effective.metadataDays) },
+            { term: "Legal hold", value: onOff(settings.legalHold) },
+          ]}
+        />
+      )}
+    </Card>
   );
 }

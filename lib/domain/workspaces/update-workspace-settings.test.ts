@@ -12,12 +12,17 @@ describe("updateWorkspaceSettings", () => {
       testMode: true,
       trackingEnabled: false,
     });
-    expect(updated).toEqual({
+    // toMatchObject: the retention fields (issue #32) come back too, tested in app/api/v1/workspace/retention.test.ts.
+    expect(updated).toMatchObject({
       id: workspace.id,
       name: "Renamed",
       testMode: true,
       trackingEnabled: false,
       defaultLocale: null,
+      bodyRetentionDays: null,
+      metadataRetentionDays: null,
+      legalHold: false,
+      legalHoldAt: null,
     });
     expect(await getWorkspaceSettings(workspace.id)).toMatchObject({
       name: "Renamed",
