@@ -14,6 +14,7 @@ import {
   UsageError,
   type CliCommand,
 } from "../io";
+import { workspaceRetentionCommands } from "./workspace-retention";
 import { serializeWorkspaceState, workspaceSendingCommands } from "./workspace-sending";
 
 export const workspaceCommands: Record<string, CliCommand> = {
@@ -73,4 +74,5 @@ export const workspaceCommands: Record<string, CliCommand> = {
     },
   },
   ...workspaceSendingCommands,
+  ...workspaceRetentionCommands,
 };
