@@ -1,5 +1,7 @@
 /**
  * npm run bench:render [-- --skip-build --duration 10 --connections 64 --rounds 2]
+ * npm run bench:render -- --locales [--renders 2000 --rounds 5]: a template with 30 locale variants against
+ * the same with 1, in process (bench/support/render-locales.ts); nothing is built or served.
  *
  * `POST /api/v1/templates/:id/render` against the framework's floor, in one run on one server: the
  * built app on a scratch PostgreSQL database (RUN_WORKER=false, rate limit off), a ~3 KB Liquid
@@ -25,11 +27,14 @@ import {
   tempDir,
   THROUGH_NEXT,
 } from "./support/server";
+import { runLocaleBench } from "./support/render-locales";
 import { firstRow } from "./support/seed-messages";
 
 const { values: args } = parseArgs({
   options: {
     "skip-build": { type: "boolean", default: false },
+    locales: { type: "boolean", default: false },
+    renders: { type: "string", default: "2000" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
     rounds: { type: "string", default: "2" },
@@ -105,6 +110,10 @@ async function drive(
 }
 
 async function main() {
+  if (args.locales) {
+    await runLocaleBench(args["pg-url"]!, Number(args.renders), Number(args.rounds === "2" ? "5" : args.rounds));
+    return;
+  }
   build(args["skip-build"]!);
   const database = await scratchPostgres(args["pg-url"]!);
   if (!database) return;
