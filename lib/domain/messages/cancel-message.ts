@@ -4,6 +4,7 @@ import { getDb, type Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { assertActorRole, type Actor } from "@/lib/foundation/access/actor";
 import { notFound } from "@/lib/foundation/errors";
+import { notFoundOrPurged } from "./not-found-or-purged";
 import { recordEvent, recordEventForMessages } from "@/lib/records/timeline/record-event";
 import { getMessageOrThrow, type EmailMessageRow } from "./get-message-or-throw";
 import { assertWaiting, notWaitingReason } from "./waiting-state";
@@ -36,7 +37,7 @@ export async function cancelMessage(input: {
       .from(m)
       .where(and(eq(m.workspaceId, input.workspaceId), eq(m.id, input.messageId)))
       .for("update");
-    if (!row) throw notFound(`Email message ${input.messageId}`, "id");
+    if (!row) throw await notFoundOrPurged(tx, input.workspaceId, input.messageId, "Email message");
     assertWaiting(row);
     await recordEvent(tx, {
       workspaceId: input.workspaceId,

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { notFound } from "@/lib/foundation/errors";
+import { notFoundOrPurged } from "./not-found-or-purged";
 import { isId } from "@/lib/foundation/ids";
 import { log } from "@/lib/foundation/log";
 import { eraseStoredContent } from "./erase-content";
@@ -23,7 +24,7 @@ export async function eraseMessage(input: { workspaceId: string; messageId: stri
       .from(m)
       .where(and(eq(m.workspaceId, input.workspaceId), eq(m.id, input.messageId)))
       .for("update");
-    if (!message) throw notFound(`Email message ${input.messageId}`, "id");
+    if (!message) throw await notFoundOrPurged(tx, input.workspaceId, input.messageId, "Email message");
     if (message.status === "DELETED") return;
     await eraseStoredContent(tx, [message.id], { subject: true });
     await redactRenderedEvents(tx, input.workspaceId, [message.id]);

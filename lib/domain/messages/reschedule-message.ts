@@ -2,7 +2,8 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { emailMessages } from "@/db/schema";
 import { assertActorRole, type Actor } from "@/lib/foundation/access/actor";
-import { AppError, notFound } from "@/lib/foundation/errors";
+import { AppError } from "@/lib/foundation/errors";
+import { notFoundOrPurged } from "./not-found-or-purged";
 import { assertKnownKeys, isPlainObject } from "@/lib/foundation/validation.shared";
 import { enqueueDeliveries, queueTransaction } from "@/lib/records/queue/queue";
 import { recordEvent } from "@/lib/records/timeline/record-event";
@@ -47,7 +48,7 @@ export async function rescheduleMessage(input: {
       .from(m)
       .where(and(eq(m.workspaceId, input.workspaceId), eq(m.id, input.messageId)))
       .for("update");
-    if (!row) throw notFound(`Email message ${input.messageId}`, "id");
+    if (!row) throw await notFoundOrPurged(tx, input.workspaceId, input.messageId, "Email message");
     assertWaiting(row);
     await tx.update(m).set({ scheduledAt, updatedAt: new Date() }).where(eq(m.id, row.id));
     const when = scheduledAt.toISOString();

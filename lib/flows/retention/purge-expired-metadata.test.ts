@@ -74,7 +74,7 @@ describe("metadata retention per workspace", () => {
 
     await purgeAfter(91);
     expect(await rowsLeft(long.id)).toMatchObject({ messages: 1, events: 0, inbound: 0, threads: 0, webhookEvents: 0 });
-  });
+  }, 120_000); // many purge runs over the file's workspaces: a budget for a busy machine, not a timing claim
 
   it("bodies go on the body window while the row stays until the metadata window", async () => {
     const { workspace } = await createTestWorkspace();

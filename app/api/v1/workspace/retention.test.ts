@@ -62,7 +62,7 @@ describe("PATCH /v1/workspace retention (docs/retention.md)", () => {
         { bodyRetentionDays: null, metadataRetentionDays: null, legalHold: false, legalHoldAt: null },
       ],
     ]);
-  });
+  }, 120_000); // the file's first calls load the route modules: slow on a busy machine, never a timing claim
 
   it("refuses windows out of range, metadata shorter than bodies and a non-boolean hold, naming the field, writing nothing", async () => {
     const { ws, auth, patch } = await workspaceWithKey();
