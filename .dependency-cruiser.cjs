@@ -29,7 +29,7 @@ const FLOORS = [
     "access",
   ].map((name) => `foundation/${name}`),
   // 3 records (db/ is floor 2): facts and the work they cause, written in one transaction
-  ["retention", "timeline", "queue", "activity", "audit"].map((name) => `records/${name}`),
+  ["retention", "partitions", "timeline", "queue", "activity", "audit"].map((name) => `records/${name}`),
   // 4 domain: each its own tables and rules
   [
     "users",

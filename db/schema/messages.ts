@@ -1,15 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  index,
-  integer,
-  json,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-  type AnyPgColumn,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, jsonb, ts, updatedAt } from "./columns";
 import { templates } from "./templates";
 import { workspaces } from "./workspaces";
@@ -46,6 +36,7 @@ export interface StoredAttachment {
   contentBase64?: string;
 }
 
+/** Partitioned by day: a range of ids is a range of creation time (docs/architecture.md#partitioned-by-day). */
 export const emailMessages = pgTable(
   "email_messages",
   {
@@ -114,7 +105,9 @@ export const emailMessages = pgTable(
     scheduledAt: ts("scheduled_at"),
     /** Set just before a network provider gets the message: from then on it cannot be cancelled or rescheduled. */
     handedOverAt: ts("handed_over_at"),
-    resentFromId: text("resent_from_id").references((): AnyPgColumn => emailMessages.id, { onDelete: "set null" }),
+    /** The message this one resends. No foreign key: messages are partitioned by day and a day is dropped whole
+     * (docs/architecture.md#partitioned-by-day), so a resend may outlive its original, which then reads as gone. */
+    resentFromId: text("resent_from_id"),
     /** The conversation (inbound_threads) it belongs to: a reply sent through the reply API, or an original someone
      * answered. No foreign key: a key would make every delete of a thread scan this table. */
     threadId: text("thread_id"),
@@ -161,7 +154,8 @@ export const emailMessages = pgTable(
   ],
 );
 
-/** Each message's bare `to` addresses, one row each: the `to` filter pages this primary key as a keyset. */
+/** Each message's bare `to` addresses, one row each: the `to` filter pages this primary key as a keyset. Partitioned
+ * like its messages by the message id (docs/architecture.md#partitioned-by-day). */
 export const emailMessageRecipients = pgTable(
   "email_message_recipients",
   {
@@ -174,15 +168,20 @@ export const emailMessageRecipients = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.address, t.createdAt, t.emailMessageId] })],
 );
 
+/**
+ * The timeline, partitioned like its messages by the message id (docs/architecture.md#partitioned-by-day). Its keys
+ * are each partition's own, made by the partition manager (lib/records/partitions/): a primary key on id, and a
+ * foreign key (on delete cascade) to the messages' partition of the same range. The parent can hold neither: a
+ * unique key there must contain the message id, and a key between partitioned tables would make every dropped day
+ * check the newer ones.
+ */
 export const emailMessageLogs = pgTable(
   "email_message_logs",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     // The message's foreign key covers it (docs/benchmarks.md#fewer-foreign-keys-on-the-accept-path).
     workspaceId: text("workspace_id").notNull(),
-    emailMessageId: text("email_message_id")
-      .notNull()
-      .references(() => emailMessages.id, { onDelete: "cascade" }),
+    emailMessageId: text("email_message_id").notNull(),
     code: text("code").notNull(),
     message: text("message").notNull(),
     /** Provider's own event id: the same provider event twice records one event. */

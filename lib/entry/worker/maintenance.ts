@@ -8,10 +8,13 @@ import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-hand
 import { getDb } from "@/db/client";
 import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-shards";
 import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
+import { maintainPartitions } from "@/lib/records/partitions/maintain-partitions";
 import { purgeExpiredMetadata } from "@/lib/flows/retention/purge-expired-metadata";
 
 /** Hourly: retention of logs, attachment bytes, message and inbound content, metadata past each workspace's window and the webhook log; folds past days' count shards. */
 export async function runMaintenance(): Promise<void> {
+  // Days made ahead first, so no insert falls back to the default partition because a purge failed.
+  await maintainPartitions();
   await purgeOldActivity();
   await purgeOldAuditEvents();
   await purgeExpiredAttachments();

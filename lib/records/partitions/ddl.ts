@@ -1,0 +1,31 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Db, Executor, Tx } from "@/db/client";
+
+/**
+ * How long a partition change waits for a table lock before giving up until the next run. Attach, detach and drop
+ * take brief locks on a parent; a change queued behind a long query would hold up every insert queued behind it,
+ * so it stops waiting instead (docs/architecture.md#partitioned-by-day): sending waits at most this long.
+ */
+export const LOCK_TIMEOUT = "1s";
+
+/** Statements made from constant names and id bounds of our own (no user input): run as written. */
+export async function runDdl(db: Executor, statements: string[]): Promise<void> {
+  for (const statement of statements) await db.execute(sql.raw(statement));
+}
+
+/** One short transaction that gives up rather than queue for a lock. */
+export async function inLockBoundTransaction(db: Db, work: (tx: Tx) => Promise<void>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`));
+    await work(tx);
+  });
+}
+
+/** 55P03: lock_not_available, what lock_timeout raises. */
+export function isLockTimeout(error: unknown): boolean {
+  const code =
+    (error as { code?: string; cause?: { code?: string } })?.code ??
+    (error as { cause?: { code?: string } })?.cause?.code;
+  return code === "55P03";
+}

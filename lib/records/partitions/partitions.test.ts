@@ -1,0 +1,138 @@
+import { eq, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { rowsOf } from "@/db/column-rows";
+import { workspaces } from "@/db/schema";
+import { setClock } from "@/lib/foundation/clock";
+import { useSettings } from "@/lib/testing/settings";
+import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
+import { recordEvent } from "@/lib/records/timeline/record-event";
+import { addDays, dayStart, daySuffix, idBound } from "./bounds";
+import { AHEAD_DAYS } from "./ensure-partitions";
+import { MESSAGE_FAMILY } from "./family";
+import { listPartitions } from "./list-partitions";
+import { maintainPartitions } from "./maintain-partitions";
+
+const start = new Date();
+const today = dayStart(start);
+afterEach(() => {
+  setClock(null);
+  useSettings({ METADATA_RETENTION_DAYS: undefined, RETENTION_DAYS: undefined });
+});
+
+async function query(text: string) {
+  return rowsOf(await (await getDb()).execute(sql.raw(text)));
+}
+
+/** A sent message of `day` (days after today) with a timeline event and its recipient row. */
+async function messageOn(workspaceId: string, day: number, status: "SUCCEEDED" | "PENDING" = "SUCCEEDED") {
+  const createdAt = new Date(addDays(today, day).getTime() + 3600_000);
+  const id = await insertTestMessage(workspaceId, { createdAt, status });
+  // A PENDING message keeps waiting: its event is one that moves no status.
+  await recordEvent(await getDb(), {
+    workspaceId,
+    messageId: id,
+    code: status === "PENDING" ? "EMAIL_MESSAGE_RENDERED" : "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+    message: "Recorded.",
+    at: createdAt,
+  });
+  return id;
+}
+
+const partitionOf = async (table: string, column: string, id: string) =>
+  (await query(`select tableoid::regclass::text as leaf from ${table} where ${column} = '${id}'`)).map(
+    (row) => row.leaf,
+  );
+
+describe("partitions of the messages family", { timeout: 120_000 }, () => {
+  it("seals the legacy tables as the range below the cut, then creates the days ahead for every table", async () => {
+    const { workspace } = await createTestWorkspace();
+    const before = await insertTestMessage(workspace.id, { status: "SUCCEEDED" });
+    const result = await maintainPartitions({ now: start });
+    expect(result.sealed).toBe(true);
+    const cut = addDays(today, 2);
+    expect(result.created).toEqual(Array.from({ length: AHEAD_DAYS - 1 }, (_, i) => daySuffix(addDays(cut, i))));
+    const partitions = await listPartitions(await getDb(), MESSAGE_FAMILY);
+    expect(partitions[0]).toMatchObject({ name: "email_messages_legacy", from: null, to: idBound("em_", cut) });
+    expect(partitions.at(-1)).toMatchObject({ name: "email_messages_default", isDefault: true });
+    for (const table of MESSAGE_FAMILY.tables) {
+      const leaves = await query(
+        `select count(*)::int as n from pg_inherits where inhparent = '${table.name}'::regclass`,
+      );
+      expect(leaves[0].n, table.name).toBe(partitions.length);
+    }
+    expect((await readMessageState(before)).message.id).toBe(before);
+    expect(await maintainPartitions({ now: start })).toEqual({ sealed: false, created: [], dropped: [] });
+  });
+
+  it("puts a day's message, timeline and recipients in that day's partitions; a lookup by id reads one", async () => {
+    await maintainPartitions({ now: start });
+    const { workspace } = await createTestWorkspace();
+    const id = await messageOn(workspace.id, 3);
+    const day = daySuffix(addDays(today, 3));
+    expect(await partitionOf("email_messages", "id", id)).toEqual([`email_messages_${day}`]);
+    expect(await partitionOf("email_message_logs", "email_message_id", id)).toEqual([`email_message_logs_${day}`]);
+    expect(await partitionOf("email_message_recipients", "email_message_id", id)).toEqual([
+      `email_message_recipients_${day}`,
+    ]);
+    const plan = (await query(`explain select * from email_messages where id = '${id}'`)).map(
+      (row) => row["QUERY PLAN"],
+    );
+    expect(plan.join("\n")).toContain(`email_messages_${day}`);
+    expect(plan.join("\n")).not.toMatch(/Append/);
+    // The keys are each day's own: a log of a message that is not there is refused, and a deleted message takes its
+    // timeline along.
+    await expect(
+      query(`insert into email_message_logs (id, workspace_id, email_message_id, code, message)
+             values ('log_x', '${workspace.id}', '${idBound("em_", addDays(today, 3))}zzzzzzzz', 'X', 'x')`),
+    ).rejects.toThrow();
+    await query(`delete from email_messages where id = '${id}'`);
+    expect(await partitionOf("email_message_logs", "email_message_id", id)).toEqual([]);
+    expect(await partitionOf("email_message_recipients", "email_message_id", id)).toEqual([]);
+  });
+
+  it("never fails an insert: a message beyond the days made falls back to the default partition", async () => {
+    await maintainPartitions({ now: start });
+    const { workspace } = await createTestWorkspace();
+    const id = await messageOn(workspace.id, AHEAD_DAYS + 30);
+    expect(await partitionOf("email_messages", "id", id)).toEqual(["email_messages_default"]);
+    expect(await partitionOf("email_message_logs", "email_message_id", id)).toEqual(["email_message_logs_default"]);
+  });
+
+  it("drops a day once past every window; keeps a day with a held workspace's rows or a waiting message, and the straddling day", async () => {
+    await maintainPartitions({ now: start });
+    const { workspace: a } = await createTestWorkspace();
+    const { workspace: held } = await createTestWorkspace();
+    const old = await messageOn(a.id, 3);
+    const kept = await messageOn(held.id, 4);
+    const waiting = await messageOn(a.id, 5, "PENDING");
+    const straddling = await messageOn(a.id, 6);
+    await (await getDb()).update(workspaces).set({ legalHold: true }).where(eq(workspaces.id, held.id));
+    // Day 13 and a 7-day window: days ending by day 6 are past it; day 6 ends on day 7, so it straddles the cutoff.
+    setClock(() => new Date(addDays(today, 13).getTime() + 3600_000));
+    // Bodies' window too: a metadata window is never shorter than the body window (docs/retention.md#windows).
+    useSettings({ METADATA_RETENTION_DAYS: "372", RETENTION_DAYS: "7" });
+    expect((await maintainPartitions()).dropped).toEqual([]);
+    useSettings({ METADATA_RETENTION_DAYS: "7" });
+    await (await getDb()).update(workspaces).set({ metadataRetentionDays: 30 }).where(eq(workspaces.id, a.id));
+    expect((await maintainPartitions()).dropped).toEqual([]);
+    await (await getDb()).update(workspaces).set({ metadataRetentionDays: null }).where(eq(workspaces.id, a.id));
+    const result = await maintainPartitions();
+    expect(result.dropped).toContain("email_messages_legacy");
+    expect(result.dropped).toContain(`email_messages_${daySuffix(addDays(today, 3))}`);
+    expect(result.dropped).not.toContain(`email_messages_${daySuffix(addDays(today, 4))}`);
+    expect(result.dropped).not.toContain(`email_messages_${daySuffix(addDays(today, 5))}`);
+    expect((await readMessageState(waiting)).message.id).toBe(waiting);
+    expect(result.dropped).not.toContain(`email_messages_${daySuffix(addDays(today, 6))}`);
+    const names = (await listPartitions(await getDb(), MESSAGE_FAMILY)).map((partition) => partition.name);
+    expect(names).toContain(`email_messages_${daySuffix(addDays(today, 13 + AHEAD_DAYS))}`);
+    expect((await readMessageState(old)).message).toBeUndefined();
+    expect((await readMessageState(old)).events).toEqual([]);
+    expect((await readMessageState(kept)).events).toHaveLength(1);
+    expect((await readMessageState(straddling)).message.id).toBe(straddling);
+    const leftovers = await query(
+      `select relname from pg_class where relname like '%${daySuffix(addDays(today, 3))}%' or relname like '%_legacy'`,
+    );
+    expect(leftovers).toEqual([]);
+  });
+});
