@@ -10,7 +10,7 @@ import { env } from "@/lib/foundation/env";
 import { dbSlot } from "./handle-slot";
 import * as schema from "./schema";
 import { drizzleClient, threadedDrizzleClient } from "./pglite-client";
-import { RemotePglite, threadEntry } from "./pglite-thread/remote-pglite";
+import { RemotePglite } from "./pglite-thread/remote-pglite";
 import { carryDrizzleParsers } from "@/internals/pglite";
 
 /** The query-builder surface both drivers share, typed as one so use cases stay driver-agnostic. */
@@ -63,8 +63,7 @@ function openFromSettings(): Promise<DbHandle> {
   const { DATABASE_URL, DATA_DIR, PGLITE_THREAD } = env();
   if (DATABASE_URL) return openPostgres(DATABASE_URL);
   const dataDir = path.join(DATA_DIR, "pglite");
-  // A Node that cannot run the thread's file (no type stripping, no build) keeps the database in this thread.
-  return PGLITE_THREAD && threadEntry() ? openPgliteThread(dataDir) : openPglite(dataDir);
+  return PGLITE_THREAD ? openPgliteThread(dataDir) : openPglite(dataDir);
 }
 
 export async function closeDb(): Promise<void> {

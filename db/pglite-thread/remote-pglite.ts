@@ -33,16 +33,10 @@ export interface RemoteTransaction {
   readonly closed: boolean;
 }
 
-/**
- * thread-main.ts from the repository when this Node strips TypeScript's types (22.18 and later, 23.6 and
- * later), else its bundle from dist/ (the artefact, scripts/build-processes.mjs); null when neither can run.
- */
-export function threadEntry(): string | null {
+/** thread-main.ts from the repository (Node strips its types), or its bundle in the artefact (scripts/build-processes.mjs). */
+function threadEntry(): string {
   const source = path.join(process.cwd(), "db", "pglite-thread", "thread-main.ts");
-  const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
-  if (stripsTypes && fs.existsSync(source)) return source;
-  const bundle = path.join(process.cwd(), "dist", "pglite-thread.mjs");
-  return fs.existsSync(bundle) ? bundle : null;
+  return fs.existsSync(source) ? source : path.join(process.cwd(), "dist", "pglite-thread.mjs");
 }
 
 /**
@@ -63,9 +57,7 @@ export class RemotePglite {
 
   static open(dataDir: string, loadDataDir?: ArrayBuffer): Promise<RemotePglite> {
     const workerData: ThreadOptions = { dataDir, loadDataDir };
-    const entry = threadEntry();
-    if (!entry) throw new Error("The embedded database's thread cannot run here: set PGLITE_THREAD=false.");
-    const remote = new RemotePglite(new Worker(entry, { workerData }));
+    const remote = new RemotePglite(new Worker(threadEntry(), { workerData, stderr: false }));
     return remote.#started();
   }
 
