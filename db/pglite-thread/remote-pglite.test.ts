@@ -68,9 +68,9 @@ describe.skipIf(!embedded)("the embedded database in its own thread", { timeout:
     };
     expect(rows).toEqual([{ one: 1 }]);
     const named = await executePrepared(handle.db, sql`select ${"a"}::text || ${"b"}::text as joined`);
-    expect(named).toMatchObject({ rows: [{ joined: "ab" }] });
+    expect(named).toEqual([{ joined: "ab" }]);
     const inTransaction = await handle.db.transaction((tx) => executePrepared(tx, sql`select ${2}::int * 3 as six`));
-    expect(inTransaction).toMatchObject({ rows: [{ six: 6 }] });
+    expect(inTransaction).toEqual([{ six: 6 }]);
   });
 
   it("commits a transaction, rolls one back when it throws or asks to, and keeps savepoints", async () => {
