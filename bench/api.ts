@@ -1,5 +1,5 @@
 /**
- * npm run bench:api [-- --skip-build --seed 1000000 --duration 10 --only postgres|pglite|burst --apps 2 --log-statements --no-burst]
+ * npm run bench:api [-- --skip-build --seed 1000000 --duration 10 --only postgres|pglite --apps 2 --log-statements]
  *
  * Starts the built app on the PostgreSQL server (a scratch database) and on PGlite and drives it with
  * autocannon at 64 connections on loopback, side by side in one run: the framework's floor (Next.js's
@@ -12,9 +12,7 @@
  * set-based SQL (0 skips it). On PostgreSQL the server runs with RUN_WORKER=false (a web process, the
  * workers elsewhere); PGlite always runs its worker in-process. `--apps 2` adds a run of two app
  * processes against the one PostgreSQL database (the database CPU per send should not grow);
- * `--log-statements` prints the statements PostgreSQL ran per send. PGlite first runs the burst of
- * bench/support/burst.ts (5,000 single sends, then the list and the Overview while the backlog drains;
- * `--no-burst` skips it, `--only burst` runs it alone). A benchmark, not a test.
+ * `--log-statements` prints the statements PostgreSQL ran per send. A benchmark, not a test.
  */
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -36,10 +34,8 @@ import {
 import { firstRow, seedMessages } from "./support/seed-messages";
 import { cpuSnapshot, loadAverage } from "./support/proc-cpu";
 import { logSize, printStatements, statementsBetween } from "./support/pg-log";
-import { burst } from "./support/burst";
 
 const { values: args } = parseArgs({
-  allowNegative: true,
   options: {
     "skip-build": { type: "boolean", default: false },
     seed: { type: "string", default: "1000000" },
@@ -52,7 +48,6 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     apps: { type: "string", default: "1" },
     "log-statements": { type: "boolean", default: false },
-    burst: { type: "boolean", default: true },
   },
 });
 const PORT = Number(args.port);
@@ -316,7 +311,6 @@ async function benchmark(
 
 async function main() {
   build(args["skip-build"]!);
-  if (args.only === "burst") return burst("pglite", PORT, (dataDir) => openPglite(dataDir));
   if (args.only !== "pglite") {
     const database = await scratchPostgres(args["pg-url"]!);
     if (database) {
@@ -331,7 +325,6 @@ async function main() {
     }
   }
   if (args.only !== "postgres") {
-    if (args.burst) await burst("pglite", PORT, (dataDir) => openPglite(dataDir));
     const embedded = tempDir();
     try {
       await benchmark("pglite", { DATA_DIR: embedded.dir }, () => openPglite(`${embedded.dir}/pglite`), null);

@@ -9,8 +9,7 @@ import postgres from "postgres";
 import { env } from "@/lib/foundation/env";
 import { dbSlot } from "./handle-slot";
 import * as schema from "./schema";
-import { drizzleClient, threadedDrizzleClient } from "./pglite-client";
-import { RemotePglite } from "./pglite-thread/remote-pglite";
+import { drizzleClient } from "./pglite-client";
 import { carryDrizzleParsers } from "@/internals/pglite";
 
 /** The query-builder surface both drivers share, typed as one so use cases stay driver-agnostic. */
@@ -18,16 +17,11 @@ export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Executor = Db | Tx;
 
-/** What the service uses of the embedded database beside Drizzle: PGlite itself, or its thread's client (RemotePglite). */
-export type EmbeddedPglite = Pick<PGlite, "query" | "exec" | "listen" | "close"> & {
-  dumpDataDir(compression?: "none" | "gzip" | "auto"): Promise<Blob>;
-};
-
 export interface DbHandle {
   db: Db;
   driver: "pglite" | "postgres";
-  /** Embedded driver only: pg-boss runs on the same single connection (`pgBossPglite`); in its own thread or this one. */
-  pglite?: EmbeddedPglite;
+  /** Embedded driver only: pg-boss runs on the same single connection (`pgBossPglite`). */
+  pglite?: PGlite;
   connectionString?: string;
   close(): Promise<void>;
 }
@@ -60,10 +54,8 @@ export function installDbHandle(handle: DbHandle): void {
 }
 
 function openFromSettings(): Promise<DbHandle> {
-  const { DATABASE_URL, DATA_DIR, PGLITE_THREAD } = env();
-  if (DATABASE_URL) return openPostgres(DATABASE_URL);
-  const dataDir = path.join(DATA_DIR, "pglite");
-  return PGLITE_THREAD ? openPgliteThread(dataDir) : openPglite(dataDir);
+  const { DATABASE_URL, DATA_DIR } = env();
+  return DATABASE_URL ? openPostgres(DATABASE_URL) : openPglite(path.join(DATA_DIR, "pglite"));
 }
 
 export async function closeDb(): Promise<void> {
@@ -83,16 +75,6 @@ export function pgliteHandle(pglite: PGlite): DbHandle {
   carryDrizzleParsers(pglite);
   const db = drizzlePglite(drizzleClient(pglite), { schema }) as unknown as Db;
   return { db, driver: "pglite", pglite, close: () => pglite.close() };
-}
-
-/**
- * The embedded database in a thread of its own (db/pglite-thread): PostgreSQL's work leaves the thread
- * that serves requests. The same data directory, migrations and one owner (this process) as openPglite.
- */
-export async function openPgliteThread(dataDir: string, loadDataDir?: Blob): Promise<DbHandle> {
-  const remote = await RemotePglite.open(dataDir, loadDataDir ? await loadDataDir.arrayBuffer() : undefined);
-  const db = drizzlePglite(threadedDrizzleClient(remote), { schema }) as unknown as Db;
-  return { db, driver: "pglite", pglite: remote, close: () => remote.close() };
 }
 
 // Capped: postgres.js's default grows with the whole pool's failures, long past a restart (db/pool-recovery.test.ts).

@@ -19,8 +19,6 @@ export const PROCESS_ENTRIES = {
   smtp: "lib/entry/submission/submission-main.ts",
   inbound: "lib/entry/inbound/inbound-main.ts",
   cli: "lib/entry/cli/main.ts",
-  /** Not a process: the embedded database's thread, which the server starts from here in the artefact (db/pglite-thread). */
-  "pglite-thread": "db/pglite-thread/thread-main.ts",
 };
 
 /**
