@@ -77,7 +77,7 @@ describe("GET /api/metrics", () => {
     const ws = await createTestWorkspace();
     const { GET: getMessage } = await import("../v1/email_messages/[id]/handlers");
     // An id of today that names no message: 404 (an id older than the retention window would be a 410).
-    const unknown = newId("email");
+    const unknown = newId("message");
     await callRoute(getMessage, `/api/v1/email_messages/${unknown}`, {
       authorization: ws.authorization,
       params: { id: unknown },
