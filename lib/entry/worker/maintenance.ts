@@ -6,23 +6,26 @@ import { purgeMessageContent } from "@/lib/domain/messages/purge-message-content
 import { purgeInboundContent } from "@/lib/domain/inbound/purge-inbound-content";
 import { purgeResendHandoffs } from "@/lib/delivery/providers/resend/resend-handoffs";
 import { getDb } from "@/db/client";
+import { now as clockNow } from "@/lib/foundation/clock";
 import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-shards";
 import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
 import { maintainPartitions } from "@/lib/records/partitions/maintain-partitions";
 import { purgeExpiredMetadata } from "@/lib/flows/retention/purge-expired-metadata";
 
-/** Hourly: retention of logs, attachment bytes, message and inbound content, metadata past each workspace's window and the webhook log; folds past days' count shards. */
-export async function runMaintenance(): Promise<void> {
-  // Days made ahead first, so no insert falls back to the default partition because a purge failed.
-  await maintainPartitions();
-  await purgeOldActivity();
-  await purgeOldAuditEvents();
-  await purgeExpiredAttachments();
-  // Rows past a metadata window go before the bodies' purge would spend a write on them.
-  await purgeExpiredMetadata();
-  await purgeMessageContent();
-  await purgeInboundContent();
+/**
+ * Hourly: retention of logs, attachment bytes, message and inbound content, metadata past each workspace's window and
+ * the webhook log; folds past days' count shards. "Now" is the service clock's, one instant for every step (the
+ * retention bench runs it on a moved clock).
+ */
+export async function runMaintenance(now: Date = clockNow()): Promise<void> {
+  await maintainPartitions({ now });
+  await purgeOldActivity({ now });
+  await purgeOldAuditEvents({ now });
+  await purgeExpiredAttachments({ now });
+  await purgeExpiredMetadata({ now });
+  await purgeMessageContent({ now });
+  await purgeInboundContent({ now });
   await purgeResendHandoffs(await getDb());
-  await purgeWebhookLogs();
-  await compactOverviewShards();
+  await purgeWebhookLogs(now);
+  await compactOverviewShards(now);
 }
