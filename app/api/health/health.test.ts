@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDbHandle, installDbHandle, openPglite, openPostgres, type Db, type DbHandle } from "@/db/client";
 import { loopAlive } from "@/lib/entry/observability/health";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import { callRoute } from "@/lib/testing/http";
 import { startWorkers, stopWorkers } from "@/lib/entry/worker/worker";
+import { getQueue } from "@/lib/records/queue/queue";
 import { GET as live } from "./live/route";
 import { GET as ready } from "./ready/route";
 
@@ -18,6 +19,12 @@ const forgetCachedReadiness = () =>
   void delete processSingleton<{ readiness?: unknown }>("health.readiness", () => ({})).readiness;
 
 describe("GET /api/health/*", () => {
+  // A process opens its database and starts its queue at boot, before a probe comes: a first check that did both
+  // under a loaded test run took longer than the checks' 2 s limit.
+  beforeAll(async () => {
+    await getDbHandle();
+    await getQueue();
+  }, 60_000);
   let original: DbHandle | undefined;
   afterEach(async () => {
     if (original) installDbHandle(original);

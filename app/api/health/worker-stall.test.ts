@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { workerHeartbeats } from "@/db/schema";
 import { setClock } from "@/lib/foundation/clock";
@@ -29,6 +29,11 @@ const at = (base: Date, seconds: number) => new Date(base.getTime() + seconds * 
 
 describe("readiness fails when mail waits and no worker runs (READY_WORKER_STALL_SECONDS, default 120)", () => {
   const jobs: string[] = [];
+  // As a process does at boot, before a probe comes (a first check that started the queue could pass the 2 s limit).
+  beforeAll(async () => {
+    await getDb();
+    await getQueue();
+  }, 60_000);
   afterEach(async () => {
     setClock(null);
     useSettings({ READY_WORKER_STALL_SECONDS: undefined });
