@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db, Executor, Tx } from "@/db/client";
+import type { PartitionFamily } from "./family";
 
 /**
  * How long a partition change waits for a table lock before giving up until the next run. Attach, detach and drop
@@ -14,10 +15,22 @@ export async function runDdl(db: Executor, statements: string[]): Promise<void> 
   for (const statement of statements) await db.execute(sql.raw(statement));
 }
 
-/** One short transaction that gives up rather than queue for a lock. */
-export async function inLockBoundTransaction(db: Db, work: (tx: Tx) => Promise<void>): Promise<void> {
+/**
+ * One short transaction that gives up rather than queue for a lock, and first locks the family's parents in the order
+ * a send takes them (the root, then the tables its rows lead to). Creating, attaching, detaching or dropping a
+ * partition locks its parent; taken table by table as the statements come (a timeline's partition before its
+ * message's), those locks met a send holding the messages and waiting for the timeline: a deadlock, and a 500 for the
+ * send (bench:purge found it). Parents only (`ONLY`): not every partition's lock.
+ */
+export async function inLockBoundTransaction(
+  db: Db,
+  family: PartitionFamily,
+  work: (tx: Tx) => Promise<void>,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`));
+    const parents = family.tables.map((table) => `ONLY "${table.name}"`).join(", ");
+    await tx.execute(sql.raw(`LOCK TABLE ${parents} IN ACCESS EXCLUSIVE MODE`));
     await work(tx);
   });
 }

@@ -30,7 +30,7 @@ export async function dropExpiredPartitions(
     }
     const suffix = partition.name.slice(rootOf(family).name.length + 1);
     const leaves = family.tables.map((table) => `"${table.name}_${suffix}"`).reverse();
-    await inLockBoundTransaction(db, (tx) =>
+    await inLockBoundTransaction(db, family, (tx) =>
       runDdl(
         tx,
         leaves.map((leaf) => `DROP TABLE IF EXISTS ${leaf}`),

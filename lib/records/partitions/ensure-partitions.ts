@@ -32,7 +32,7 @@ export async function ensurePartitions(db: Db, family: PartitionFamily, now: Dat
       log.warn("partition day skipped: rows of it are in the default partition", { day: daySuffix(day) });
       continue;
     }
-    await inLockBoundTransaction(db, (tx) => runDdl(tx, dayStatements(family, daySuffix(day), from, to)));
+    await inLockBoundTransaction(db, family, (tx) => runDdl(tx, dayStatements(family, daySuffix(day), from, to)));
     made.push(daySuffix(day));
   }
   return made;

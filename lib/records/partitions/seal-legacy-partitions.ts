@@ -21,7 +21,7 @@ export async function sealLegacyPartitions(db: Db, family: PartitionFamily, now:
   if (!(await isDefaultPartition(db, legacyRoot))) return false;
   // A run that stopped half way left its check: keep its cut, the rows since were checked against it.
   const cut = (await existingCut(db, legacyRoot)) ?? idBound(family.prefix, addDays(dayStart(now), CUT_AHEAD_DAYS));
-  await inLockBoundTransaction(db, async (tx) => {
+  await inLockBoundTransaction(db, family, async (tx) => {
     for (const table of family.tables) {
       if (await constraintExists(tx, legacyOf(table), boundCheck(table))) continue;
       await runDdl(tx, [
@@ -31,7 +31,7 @@ export async function sealLegacyPartitions(db: Db, family: PartitionFamily, now:
   });
   for (const table of family.tables)
     await runDdl(db, [`ALTER TABLE "${legacyOf(table)}" VALIDATE CONSTRAINT "${boundCheck(table)}"`]);
-  await inLockBoundTransaction(db, async (tx) => {
+  await inLockBoundTransaction(db, family, async (tx) => {
     const rootDefault = defaultOf(rootOf(family));
     for (const table of family.tables) {
       const fallback = defaultOf(table);
