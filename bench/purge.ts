@@ -64,6 +64,8 @@ async function fillDay(db: Db, workspaceId: string, day: Date) {
       from generate_series(${from}::int, ${to}::int) g, generate_series(0, 2) k`);
   }
   await db.execute(sql.raw(`vacuum (analyze) email_messages_${daySuffix(day)}, email_message_logs_${daySuffix(day)}`));
+  // Written out now, not by a checkpoint during the first turn.
+  await db.execute(sql`checkpoint`);
 }
 
 interface Turn {
