@@ -37,6 +37,8 @@ const everything = {
   webhookAttempts: 1,
   inbound: 1,
   threads: 1,
+  batches: 2,
+  workflowRuns: 2,
 };
 
 describe("metadata retention per workspace", () => {
@@ -62,6 +64,8 @@ describe("metadata retention per workspace", () => {
       webhookAttempts: 0,
       inbound: 0,
       threads: 0,
+      batches: 1, // the waiting message's
+      workflowRuns: 1, // the run still waiting for a step
     });
     const [waiting] = await (
       await getDb()
@@ -73,7 +77,15 @@ describe("metadata retention per workspace", () => {
     expect(await rowsLeft(long.id)).toEqual(everything);
 
     await purgeAfter(91);
-    expect(await rowsLeft(long.id)).toMatchObject({ messages: 1, events: 0, inbound: 0, threads: 0, webhookEvents: 0 });
+    expect(await rowsLeft(long.id)).toMatchObject({
+      messages: 1,
+      events: 0,
+      inbound: 0,
+      threads: 0,
+      webhookEvents: 0,
+      batches: 1,
+      workflowRuns: 1,
+    });
   }, 120_000); // many purge runs over the file's workspaces: a budget for a busy machine, not a timing claim
 
   it("bodies go on the body window while the row stays until the metadata window", async () => {

@@ -3,12 +3,14 @@ import { and, asc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { walkOldestFirst } from "@/db/oldest-first";
 import {
+  batches,
   emailMessages,
   inboundMessages,
   inboundThreads,
   webhookAttempts,
   webhookDeliveries,
   webhookEvents,
+  workflowRuns,
 } from "@/db/schema";
 import { removeAttachmentBytes } from "@/lib/domain/inbound/erase-inbound-content";
 
@@ -22,6 +24,8 @@ export interface MetadataPurged {
   webhookEvents: number;
   webhookDeliveries: number;
   webhookAttempts: number;
+  batches: number;
+  workflowRuns: number;
 }
 
 /**
@@ -38,6 +42,9 @@ export async function purgeWorkspaceMetadata(db: Db, workspaceId: string, cutoff
     webhookEvents: await purgeWebhookEvents(db, workspaceId, cutoff),
     webhookDeliveries: await purgeWebhookDeliveries(db, workspaceId, cutoff),
     webhookAttempts: await purgeWebhookAttempts(db, workspaceId, cutoff),
+    // After the messages: a batch or a run goes only once none of its messages is left.
+    batches: await purgeBatches(db, workspaceId, cutoff),
+    workflowRuns: await purgeWorkflowRuns(db, workspaceId, cutoff),
   };
 }
 
@@ -148,6 +155,47 @@ async function purgeWebhookAttempts(db: Db, workspaceId: string, cutoff: Date): 
       .orderBy(asc(a.createdAt))
       .limit(METADATA_PURGE_CHUNK);
     return (await db.delete(a).where(inArray(a.id, due)).returning({ id: a.id })).length;
+  });
+}
+
+/** Batches past the window whose messages are all gone (batches_workspace_created_idx, then the messages' batch index). */
+async function purgeBatches(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+  const b = batches;
+  return inChunks(async () => {
+    const due = db
+      .select({ id: b.id })
+      .from(b)
+      .where(
+        and(
+          eq(b.workspaceId, workspaceId),
+          lt(b.createdAt, cutoff),
+          sql`not exists (select 1 from ${emailMessages} e where e.batch_id = ${b.id})`,
+        ),
+      )
+      .orderBy(asc(b.createdAt), asc(b.id))
+      .limit(METADATA_PURGE_CHUNK);
+    return (await db.delete(b).where(inArray(b.id, due)).returning({ id: b.id })).length;
+  });
+}
+
+/** Finished workflow runs past the window whose messages are all gone; a run still waiting for a step stays. */
+async function purgeWorkflowRuns(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+  const r = workflowRuns;
+  return inChunks(async () => {
+    const due = db
+      .select({ id: r.id })
+      .from(r)
+      .where(
+        and(
+          eq(r.workspaceId, workspaceId),
+          lt(r.createdAt, cutoff),
+          notInArray(r.status, ["RUNNING"]),
+          sql`not exists (select 1 from ${emailMessages} e where e.workflow_run_id = ${r.id})`,
+        ),
+      )
+      .orderBy(asc(r.createdAt), asc(r.id))
+      .limit(METADATA_PURGE_CHUNK);
+    return (await db.delete(r).where(inArray(r.id, due)).returning({ id: r.id })).length;
   });
 }
 

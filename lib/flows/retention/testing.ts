@@ -1,6 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import {
+  batches,
   emailMessageLogs,
   emailMessageRecipients,
   emailMessages,
@@ -10,6 +11,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
   webhookEvents,
+  workflowRuns,
   workspaces,
 } from "@/db/schema";
 import { insertTestInboundMessage } from "@/lib/domain/inbound/testing";
@@ -33,12 +35,29 @@ export async function setRetention(
 
 /**
  * Tests only: what a workspace keeps about its mail, made now: a sent message with its timeline, recipients and a
- * webhook event delivered with one attempt; a message still waiting; an inbound mail in a thread.
+ * webhook event delivered with one attempt; a message still waiting; an inbound mail in a thread; the sent one's
+ * batch and finished workflow run, the waiting one's batch, and a run still waiting for its next step.
  */
 export async function seedMail(workspaceId: string) {
   const db = await getDb();
-  const sent = await insertTestMessage(workspaceId, { status: "SUCCEEDED", sentAt: new Date() });
-  const waiting = await insertTestMessage(workspaceId, { status: "PENDING" });
+  const [sentBatch, waitingBatch] = [newId("batch"), newId("batch")];
+  await db.insert(batches).values([
+    { id: sentBatch, workspaceId, sandbox: false, count: 1 },
+    { id: waitingBatch, workspaceId, sandbox: false, count: 1 },
+  ]);
+  const [finishedRun, runningRun] = [newId("workflowRun"), newId("workflowRun")];
+  await db.insert(workflowRuns).values([
+    { id: finishedRun, workspaceId, sandbox: false, status: "COMPLETED" },
+    { id: runningRun, workspaceId, sandbox: false, status: "RUNNING" },
+  ]);
+  const sent = await insertTestMessage(workspaceId, {
+    status: "SUCCEEDED",
+    sentAt: new Date(),
+    batchId: sentBatch,
+    batchIndex: 0,
+    workflowRunId: finishedRun,
+  });
+  const waiting = await insertTestMessage(workspaceId, { status: "PENDING", batchId: waitingBatch, batchIndex: 0 });
   await recordEvent(db, { workspaceId, messageId: sent, code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT", message: "Sent." });
   const endpointId = newId("webhookEndpoint");
   await db
@@ -95,5 +114,7 @@ export async function rowsLeft(workspaceId: string) {
     webhookAttempts: await count(webhookAttempts, webhookAttempts.workspaceId),
     inbound: await count(inboundMessages, inboundMessages.workspaceId),
     threads: await count(inboundThreads, inboundThreads.workspaceId),
+    batches: await count(batches, batches.workspaceId),
+    workflowRuns: await count(workflowRuns, workflowRuns.workspaceId),
   };
 }
