@@ -12,7 +12,9 @@
  * set-based SQL (0 skips it). On PostgreSQL the server runs with RUN_WORKER=false (a web process, the
  * workers elsewhere); PGlite always runs its worker in-process. `--apps 2` adds a run of two app
  * processes against the one PostgreSQL database (the database CPU per send should not grow);
- * `--log-statements` prints the statements PostgreSQL ran per send. A benchmark, not a test.
+ * `--log-statements` prints the statements PostgreSQL ran per send. On PGlite, `--burst N` (default 5,000; 0 skips)
+ * then times reads while the in-process worker drains a burst of N sends (bench/support/embedded-burst.ts);
+ * `--burst-only` runs only that. A benchmark, not a test.
  */
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -34,6 +36,7 @@ import {
 import { firstRow, seedMessages } from "./support/seed-messages";
 import { cpuSnapshot, loadAverage } from "./support/proc-cpu";
 import { logSize, printStatements, statementsBetween } from "./support/pg-log";
+import { BURST_AUTH_SECRET, BURST_METRICS_TOKEN, burstThenReads, dashboardCookie } from "./support/embedded-burst";
 
 const { values: args } = parseArgs({
   options: {
@@ -48,6 +51,8 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     apps: { type: "string", default: "1" },
     "log-statements": { type: "boolean", default: false },
+    burst: { type: "string", default: "5000" },
+    "burst-only": { type: "boolean", default: false },
   },
 });
 const PORT = Number(args.port);
@@ -324,13 +329,39 @@ async function main() {
       }
     }
   }
-  if (args.only !== "postgres") {
+  if (args.only !== "postgres" && !args["burst-only"]) {
     const embedded = tempDir();
     try {
       await benchmark("pglite", { DATA_DIR: embedded.dir }, () => openPglite(`${embedded.dir}/pglite`), null);
     } finally {
       embedded.remove();
     }
+  }
+  if (args.only !== "postgres" && Number(args.burst) > 0) await embeddedBurst();
+}
+
+/** A fresh embedded instance with a dashboard owner, warmed up, then the burst (bench/support/embedded-burst.ts). */
+async function embeddedBurst() {
+  const embedded = tempDir();
+  try {
+    const env = { DATA_DIR: embedded.dir, AUTH_SECRET: BURST_AUTH_SECRET, METRICS_TOKEN: BURST_METRICS_TOKEN };
+    await (await startServer(PORT, env)).stop(); // first boot: migrations and the seeded bench key
+    const handle = await openPglite(`${embedded.dir}/pglite`);
+    const cookie = await dashboardCookie(handle);
+    await handle.close();
+    const server = await startServer(PORT, env);
+    try {
+      // Warm-up: plans, caches, the worker's first batches, the dashboard page's first render.
+      for (let i = 0; i < 50; i++) await post(server.base, i);
+      for (let i = 0; i < 3; i++)
+        await fetch(`${server.base.replace(/\/api\/v1$/, "")}/emails`, { headers: { cookie } });
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await burstThenReads("pglite", server, cookie, Number(args.burst));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    embedded.remove();
   }
 }
 

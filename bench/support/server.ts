@@ -47,7 +47,9 @@ export async function startServer(
   const base = `http://127.0.0.1:${port}/api/v1`;
   const started = performance.now();
   // The server the product runs (npm start): Next.js behind server/server.mjs's hardened HTTP server.
-  const child: ChildProcess = spawn("node", ["server/server.mjs", "--port", String(port), ...extraArgs], {
+  // BENCH_NODE_ARGS: flags for the server's Node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (not allowed in NODE_OPTIONS).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child: ChildProcess = spawn("node", [...nodeArgs, "server/server.mjs", "--port", String(port), ...extraArgs], {
     env: {
       ...process.env,
       PORT: String(port),
