@@ -1,5 +1,6 @@
 import "server-only";
-import { and, asc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, notInArray, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { walkOldestFirst } from "@/db/oldest-first";
 import {
@@ -91,119 +92,85 @@ async function purgeInbound(db: Db, workspaceId: string, cutoff: Date): Promise<
 }
 
 /** A thread quiet since the cutoff whose mails are all gone, inbound and sent (inbound_threads_activity_idx). */
-async function purgeThreads(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+function purgeThreads(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
   const t = inboundThreads;
-  return inChunks(async () => {
-    const due = db
-      .select({ id: t.id })
-      .from(t)
-      .where(
-        and(
-          eq(t.workspaceId, workspaceId),
-          lt(t.lastMessageAt, cutoff),
-          sql`not exists (select 1 from ${inboundMessages} i where i.thread_id = ${t.id})`,
-          sql`not exists (select 1 from ${emailMessages} e where e.thread_id = ${t.id})`,
-        ),
-      )
-      .orderBy(asc(t.lastMessageAt), asc(t.id))
-      .limit(METADATA_PURGE_CHUNK);
-    return (await db.delete(t).where(inArray(t.id, due)).returning({ id: t.id })).length;
-  });
+  const due = and(
+    eq(t.workspaceId, workspaceId),
+    lt(t.lastMessageAt, cutoff),
+    sql`not exists (select 1 from ${inboundMessages} i where i.thread_id = ${t.id})`,
+    sql`not exists (select 1 from ${emailMessages} e where e.thread_id = ${t.id})`,
+  )!;
+  return deleteInChunks(db, { table: t, key: t.id, due, order: [t.lastMessageAt, t.id] });
 }
 
 /** The event feed's rows (webhook_events_created_idx); an event a delivery still waits on stays. */
-async function purgeWebhookEvents(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+function purgeWebhookEvents(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
   const e = webhookEvents;
-  return inChunks(async () => {
-    const due = db
-      .select({ seq: e.seq })
-      .from(e)
-      .where(
-        and(
-          eq(e.workspaceId, workspaceId),
-          lt(e.createdAt, cutoff),
-          sql`not exists (select 1 from ${webhookDeliveries} d where d.event_id = ${e.id} and d.status in ('pending', 'sending'))`,
-        ),
-      )
-      .orderBy(asc(e.createdAt))
-      .limit(METADATA_PURGE_CHUNK);
-    return (await db.delete(e).where(inArray(e.seq, due)).returning({ seq: e.seq })).length;
-  });
+  const due = and(
+    eq(e.workspaceId, workspaceId),
+    lt(e.createdAt, cutoff),
+    sql`not exists (select 1 from ${webhookDeliveries} d where d.event_id = ${e.id} and d.status in ('pending', 'sending'))`,
+  )!;
+  return deleteInChunks(db, { table: e, key: e.seq, due, order: [e.createdAt] });
 }
 
 /** Settled deliveries of events without a message (workflow runs, inbound mail); their attempts cascade. */
-async function purgeWebhookDeliveries(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+function purgeWebhookDeliveries(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
   const d = webhookDeliveries;
-  return inChunks(async () => {
-    const due = db
-      .select({ id: d.id })
-      .from(d)
-      .where(and(eq(d.workspaceId, workspaceId), lt(d.createdAt, cutoff), inArray(d.status, ["succeeded", "failed"])))
-      .limit(METADATA_PURGE_CHUNK);
-    return (await db.delete(d).where(inArray(d.id, due)).returning({ id: d.id })).length;
-  });
+  const due = and(eq(d.workspaceId, workspaceId), lt(d.createdAt, cutoff), inArray(d.status, ["succeeded", "failed"]))!;
+  return deleteInChunks(db, { table: d, key: d.id, due, order: [] });
 }
 
 /** Attempts past the window of a delivery that stays (still pending): what was sent and answered goes. */
-async function purgeWebhookAttempts(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+function purgeWebhookAttempts(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
   const a = webhookAttempts;
-  return inChunks(async () => {
-    const due = db
-      .select({ id: a.id })
-      .from(a)
-      .where(and(eq(a.workspaceId, workspaceId), lt(a.createdAt, cutoff)))
-      .orderBy(asc(a.createdAt))
-      .limit(METADATA_PURGE_CHUNK);
-    return (await db.delete(a).where(inArray(a.id, due)).returning({ id: a.id })).length;
-  });
+  const due = and(eq(a.workspaceId, workspaceId), lt(a.createdAt, cutoff))!;
+  return deleteInChunks(db, { table: a, key: a.id, due, order: [a.createdAt] });
 }
 
 /** Batches past the window whose messages are all gone (batches_workspace_created_idx, then the messages' batch index). */
-async function purgeBatches(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+function purgeBatches(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
   const b = batches;
-  return inChunks(async () => {
-    const due = db
-      .select({ id: b.id })
-      .from(b)
-      .where(
-        and(
-          eq(b.workspaceId, workspaceId),
-          lt(b.createdAt, cutoff),
-          sql`not exists (select 1 from ${emailMessages} e where e.batch_id = ${b.id})`,
-        ),
-      )
-      .orderBy(asc(b.createdAt), asc(b.id))
-      .limit(METADATA_PURGE_CHUNK);
-    return (await db.delete(b).where(inArray(b.id, due)).returning({ id: b.id })).length;
-  });
+  const due = and(
+    eq(b.workspaceId, workspaceId),
+    lt(b.createdAt, cutoff),
+    sql`not exists (select 1 from ${emailMessages} e where e.batch_id = ${b.id})`,
+  )!;
+  return deleteInChunks(db, { table: b, key: b.id, due, order: [b.createdAt, b.id] });
 }
 
 /** Finished workflow runs past the window whose messages are all gone; a run still waiting for a step stays. */
-async function purgeWorkflowRuns(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+function purgeWorkflowRuns(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
   const r = workflowRuns;
-  return inChunks(async () => {
-    const due = db
-      .select({ id: r.id })
-      .from(r)
-      .where(
-        and(
-          eq(r.workspaceId, workspaceId),
-          lt(r.createdAt, cutoff),
-          notInArray(r.status, ["RUNNING"]),
-          sql`not exists (select 1 from ${emailMessages} e where e.workflow_run_id = ${r.id})`,
-        ),
-      )
-      .orderBy(asc(r.createdAt), asc(r.id))
-      .limit(METADATA_PURGE_CHUNK);
-    return (await db.delete(r).where(inArray(r.id, due)).returning({ id: r.id })).length;
-  });
+  const due = and(
+    eq(r.workspaceId, workspaceId),
+    lt(r.createdAt, cutoff),
+    notInArray(r.status, ["RUNNING"]),
+    sql`not exists (select 1 from ${emailMessages} e where e.workflow_run_id = ${r.id})`,
+  )!;
+  return deleteInChunks(db, { table: r, key: r.id, due, order: [r.createdAt, r.id] });
 }
 
-/** Runs one chunked delete (its own short transaction) until a chunk comes back short. */
-async function inChunks(deleteChunk: () => Promise<number>): Promise<number> {
+interface ChunkedDelete {
+  table: PgTable;
+  /** The column a chunk's rows are named by (the primary key). */
+  key: PgColumn;
+  due: SQL;
+  /** Oldest first, through the index the comment of each purge names; empty where any order does. */
+  order: PgColumn[];
+}
+
+/** Deletes the due rows METADATA_PURGE_CHUNK per statement (each its own short transaction) until none is left. */
+async function deleteInChunks(db: Db, { table, key, due, order }: ChunkedDelete): Promise<number> {
   let total = 0;
   for (;;) {
-    const count = await deleteChunk();
+    const chunk = db
+      .select({ key })
+      .from(table)
+      .where(due)
+      .orderBy(...order.map((column) => asc(column)))
+      .limit(METADATA_PURGE_CHUNK);
+    const count = (await db.delete(table).where(inArray(key, chunk)).returning({ key })).length;
     total += count;
     if (count < METADATA_PURGE_CHUNK) return total;
   }
