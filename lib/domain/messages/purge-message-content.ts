@@ -5,6 +5,8 @@ import { walkOldestFirst } from "@/db/oldest-first";
 import { emailMessages } from "@/db/schema";
 import { now as clockNow } from "@/lib/foundation/clock";
 import { log } from "@/lib/foundation/log";
+import { MESSAGE_FAMILY } from "@/lib/records/partitions/family";
+import { keyMadeBefore } from "@/lib/records/partitions/prune";
 import { cutoffOf, listRetentionWindows } from "@/lib/records/retention/windows";
 import { eraseStoredContent } from "./erase-content";
 
@@ -34,6 +36,7 @@ async function purgeWorkspaceContent(db: Db, workspaceId: string, cutoff: Date):
     eq(m.workspaceId, workspaceId),
     isNull(m.contentPurgedAt),
     lt(m.createdAt, cutoff),
+    keyMadeBefore(MESSAGE_FAMILY, m.id, cutoff), // leaves the later days' partitions out
     notInArray(m.status, ["PENDING", "PAUSED"]),
   )!;
   return walkOldestFirst({ db, table: m, createdAt: m.createdAt, id: m.id, where, chunk: PURGE_CHUNK }, async (ids) =>

@@ -14,6 +14,8 @@ import {
   workflowRuns,
 } from "@/db/schema";
 import { removeAttachmentBytes } from "@/lib/domain/inbound/erase-inbound-content";
+import { MESSAGE_FAMILY } from "@/lib/records/partitions/family";
+import { keyMadeBefore } from "@/lib/records/partitions/prune";
 
 /** Rows per transaction: short enough that a large backlog never holds locks or a snapshot for long. */
 export const METADATA_PURGE_CHUNK = 500;
@@ -55,6 +57,7 @@ async function purgeMessages(db: Db, workspaceId: string, cutoff: Date): Promise
   const due = and(
     eq(m.workspaceId, workspaceId),
     lt(m.createdAt, cutoff),
+    keyMadeBefore(MESSAGE_FAMILY, m.id, cutoff), // leaves the later days' partitions out
     notInArray(m.status, ["PENDING", "PAUSED"]),
   )!;
   return walkOldestFirst(
