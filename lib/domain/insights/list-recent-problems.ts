@@ -2,6 +2,8 @@ import "server-only";
 import { and, desc, eq, gte, isNotNull } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
+import { MESSAGE_FAMILY } from "@/lib/records/partitions/family";
+import { keyMadeFrom } from "@/lib/records/partitions/prune";
 
 export const RECENT_PROBLEMS_MAX = 10;
 const m = emailMessages;
@@ -34,7 +36,11 @@ export async function listRecentProblems(
   options: { since: Date; bounces: boolean },
 ): Promise<RecentProblem[]> {
   const db = await getDb();
-  const inWindow = and(eq(m.workspaceId, workspaceId), gte(m.createdAt, options.since));
+  const inWindow = and(
+    eq(m.workspaceId, workspaceId),
+    gte(m.createdAt, options.since),
+    keyMadeFrom(MESSAGE_FAMILY, m.id, options.since), // the plan leaves out the days before the window
+  );
   const [failed, bounced] = await Promise.all([
     db
       .select(columns)

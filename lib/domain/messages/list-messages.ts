@@ -3,6 +3,8 @@ import { arrayContains, eq, gt, gte, ilike, lt, lte, sql, type SQL } from "drizz
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
 import { keysetPage } from "@/db/keyset";
+import { MESSAGE_FAMILY } from "@/lib/records/partitions/family";
+import { keyMadeBefore, keyMadeFrom } from "@/lib/records/partitions/prune";
 import { listMessagesToRecipient } from "./list-messages-to-recipient";
 import type { MessageListQuery } from "./message-list-query";
 import { MESSAGE_API_COLUMNS, type ApiMessageRow } from "./serialize";
@@ -42,10 +44,11 @@ export async function listMessages(workspaceId: string, query: MessageListQuery)
 function filtersOf(query: MessageListQuery): SQL[] {
   const filters: SQL[] = [];
   const { createdAt } = query;
-  if (createdAt.gt) filters.push(gt(m.createdAt, createdAt.gt));
-  if (createdAt.gte) filters.push(gte(m.createdAt, createdAt.gte));
-  if (createdAt.lt) filters.push(lt(m.createdAt, createdAt.lt));
-  if (createdAt.lte) filters.push(lte(m.createdAt, createdAt.lte));
+  // Each time bound also bounds the id, so the plan leaves out the day partitions outside it (ids carry their time).
+  if (createdAt.gt) filters.push(gt(m.createdAt, createdAt.gt), keyMadeFrom(MESSAGE_FAMILY, m.id, createdAt.gt));
+  if (createdAt.gte) filters.push(gte(m.createdAt, createdAt.gte), keyMadeFrom(MESSAGE_FAMILY, m.id, createdAt.gte));
+  if (createdAt.lt) filters.push(lt(m.createdAt, createdAt.lt), keyMadeBefore(MESSAGE_FAMILY, m.id, createdAt.lt));
+  if (createdAt.lte) filters.push(lte(m.createdAt, createdAt.lte), keyMadeBefore(MESSAGE_FAMILY, m.id, createdAt.lte));
   if (query.status) filters.push(eq(m.status, query.status));
   if (query.source) filters.push(eq(m.source, query.source));
   if (query.templateId !== undefined) filters.push(eq(m.templateId, query.templateId));

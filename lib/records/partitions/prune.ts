@@ -12,3 +12,8 @@ import type { PartitionFamily } from "./family";
 export function keyMadeBefore(family: PartitionFamily, column: PgColumn, before: Date): SQL {
   return sql`${column} ~<~ ${idBound(family.prefix, addDays(before, 1))}`;
 }
+
+/** The family's key at or above the ids of the day before `from`: every row of `created_at >= from`, the earlier days left out. */
+export function keyMadeFrom(family: PartitionFamily, column: PgColumn, from: Date): SQL {
+  return sql`${column} ~>=~ ${idBound(family.prefix, addDays(from, -1))}`;
+}
