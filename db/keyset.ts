@@ -22,6 +22,11 @@ export interface KeysetQuery {
   filters: SQL[];
   /** The columns a page reads (what its caller returns), keyed as its rows are; every column when absent. */
   columns?: Columns;
+  /**
+   * For a table partitioned by its time-ordered id: id bounds from a time (lib/records/partitions/prune.ts), so a
+   * page from a cursor, and the look past a page's ends, leave out the partitions on the cursor's other side.
+   */
+  keyBounds?: { before(at: Date): SQL; from(at: Date): SQL };
 }
 
 // Unfiltered pages run prepared (db/execute-prepared.ts: one round trip, not two). Filtered ones run unnamed, planned
@@ -47,8 +52,17 @@ export async function keysetPage<T extends Keyed>(query: KeysetQuery, page: Keys
     [anchor] = decodeRows<Keyed>(found, keyColumns);
     if (!anchor) throw invalidParameter(`cursor.${page.cursor.direction}`, `No object ${page.cursor.id} to page from.`);
   }
-  const older = (row: Keyed) => sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
-  const newer = (row: Keyed) => sql`(${createdAt}, ${id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`;
+  const { keyBounds } = query;
+  const older = (row: Keyed) =>
+    and(
+      sql`(${createdAt}, ${id}) < (${row.createdAt.toISOString()}::timestamptz, ${row.id})`,
+      keyBounds?.before(row.createdAt),
+    )!;
+  const newer = (row: Keyed) =>
+    and(
+      sql`(${createdAt}, ${id}) > (${row.createdAt.toISOString()}::timestamptz, ${row.id})`,
+      keyBounds?.from(row.createdAt),
+    )!;
   const backwards = page.cursor?.direction === "before";
   const condition = and(...where, anchor ? (backwards ? newer(anchor) : older(anchor)) : undefined);
   const order = backwards ? sql`${createdAt} asc, ${id} asc` : sql`${createdAt} desc, ${id} desc`;

@@ -37,9 +37,16 @@ export async function listMessages(workspaceId: string, query: MessageListQuery)
     scope: eq(m.workspaceId, workspaceId),
     filters: filtersOf(query),
     columns: LIST_COLUMNS,
+    keyBounds: MESSAGE_KEY_BOUNDS,
   };
   return keysetPage<ListRow>(table, page);
 }
+
+/** A cursor's page reads only the day partitions on its side of the cursor. */
+const MESSAGE_KEY_BOUNDS = {
+  before: (at: Date) => keyMadeBefore(MESSAGE_FAMILY, m.id, at),
+  from: (at: Date) => keyMadeFrom(MESSAGE_FAMILY, m.id, at),
+};
 
 function filtersOf(query: MessageListQuery): SQL[] {
   const filters: SQL[] = [];
