@@ -15,6 +15,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { getOverview, overviewDirectQuery, overviewQuery, overviewSince } from "@/lib/domain/insights/get-overview";
 import { listRecentProblems } from "@/lib/domain/insights/list-recent-problems";
 import { createWorkspace } from "@/lib/domain/workspaces/create-workspace";
+import { seededId } from "./support/seeded-id";
 import { scratchPostgres } from "./support/server";
 
 const { values: args } = parseArgs({
@@ -41,7 +42,7 @@ async function seed(db: Awaited<ReturnType<typeof openPostgres>>["db"], workspac
     await db.execute(sql`
       insert into email_messages (id, workspace_id, source, sandbox, status, "to", to_addresses, "from", subject, body_html, body_text,
                                   sent_at, delivered_at, first_opened_at, first_clicked_at, first_bounced_at, errored_at, created_at, updated_at)
-      select 'em_' || ${prefix} || lpad(g::text, 12, '0'), ${workspaceId}, case when g % 10 = 0 then 'SANDBOX_API' else 'API' end, g % 10 = 0,
+      select ${seededId("em_", sql`t.at`, sql`${prefix} || lpad(g::text, 8, '0')`)}, ${workspaceId}, case when g % 10 = 0 then 'SANDBOX_API' else 'API' end, g % 10 = 0,
              case when g % 200 = 1 then 'FAILED' else 'SUCCEEDED' end,
              jsonb_build_array('user' || g || '@example.org'), array['user' || g || '@example.org'], 'bench@example.com', 'Seeded ' || g, '<p>seeded</p>', 'seeded',
              case when g % 10 <> 0 and g % 200 <> 1 then t.at end,

@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
+import { seededId } from "./seeded-id";
 
 const CHUNK = 200_000;
 
@@ -46,15 +47,16 @@ export async function seedDashboardTables(
       from generate_series(${from}::int, ${to}::int) g,
            lateral (select ${end}::timestamptz - make_interval(secs => g::double precision) as at) t`),
   );
-  // API requests: 2% errors, 2% sandbox, bodies of a typical send.
+  // API requests: 2% errors, 2% sandbox, bodies of a typical send; each names the message seedMessages made at its time.
+  const messageId = seededId("em_", sql`t.at`, sql`lpad((g * 4)::text, 8, '0')`);
   await inChunks(Math.floor(count / 4), (from, to) =>
     db.execute(sql`
       insert into activity_logs (id, workspace_id, api_key_id, method, path, status, duration_ms, sandbox, error_code, resource_id, request_body, response_body, created_at)
       select 'act_S' || lpad(g::text, 15, '0'), ${workspaceId}, null, 'POST', '/v1/email_messages',
              case when g % 50 = 7 then 422 else 201 end, 12, g % 50 = 3, case when g % 50 = 7 then 'INVALID_PARAMETER' end,
-             'em_S' || lpad((g * 4)::text, 15, '0'),
+             ${messageId},
              jsonb_build_object('from', 'bench@example.com', 'to', 'user' || (g % 1000) || '@example.org', 'subject', 'Seeded ' || g),
-             jsonb_build_object('data', jsonb_build_object('id', 'em_S' || lpad((g * 4)::text, 15, '0'))), t.at
+             jsonb_build_object('data', jsonb_build_object('id', ${messageId})), t.at
       from generate_series(${from}::int, ${to}::int) g,
            lateral (select ${end}::timestamptz - make_interval(secs => (g * 4)::double precision / 10) as at) t`),
   );

@@ -1,6 +1,7 @@
 /** Set-based seeding of email_messages for the bench scripts (bench:api, bench:dashboard). */
 import { sql } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
+import { seededId } from "./seeded-id";
 
 export interface SeedOptions {
   /**
@@ -37,7 +38,7 @@ export async function seedMessages(
       await handle.db.execute(sql`
         insert into email_messages (id, workspace_id, source, sandbox, status, template_id, batch_id, batch_index, workflow_run_id, meta_id, "to", to_addresses, "from", subject, body_html, body_text,
                                     processed_at, sent_at, delivered_at, first_opened_at, first_clicked_at, first_bounced_at, errored_at, created_at, updated_at)
-        select 'em_S' || lpad(g::text, 15, '0'), ${workspaceId}, v.source, v.source like 'SANDBOX%', v.status,
+        select ${seededId("em_", sql`t.at`, sql`lpad(g::text, 8, '0')`)}, ${workspaceId}, v.source, v.source like 'SANDBOX%', v.status,
                case when g % 5 = 0 then (${templateArray})[1 + (g / 5) % greatest(1, ${templates.length})] end,
                case when v.source = 'BATCH' then 'batch_S' || lpad((g / 1000)::text, 15, '0') end,
                case when v.source = 'BATCH' then g % 1000 end,
@@ -59,7 +60,7 @@ export async function seedMessages(
     } else {
       await handle.db.execute(sql`
         insert into email_messages (id, workspace_id, source, sandbox, status, "to", to_addresses, "from", subject, body_html, body_text, processed_at, sent_at, created_at, updated_at)
-        select 'em_S' || lpad(g::text, 15, '0'), ${workspaceId}, 'API', false, 'SUCCEEDED',
+        select ${seededId("em_", sql`t.at`, sql`lpad(g::text, 8, '0')`)}, ${workspaceId}, 'API', false, 'SUCCEEDED',
                jsonb_build_array('user' || g || '@example.org'), array['user' || g || '@example.org'],
                'bench@example.com', 'Seeded ' || g, '<p>seeded</p>', 'seeded', t.at, t.at, t.at, t.at
         from generate_series(${from}::int, ${to}::int) g,
