@@ -1,5 +1,5 @@
 /**
- * npm run bench:inbound [-- --count 3000 --connections 48 --warm-up 300 --profile]
+ * npm run bench:inbound [-- --count 3000 --connections 48 --warm-up 300 --profile --compression pglz]
  *
  * Inbound mails per second over SMTP, on PostgreSQL (a scratch database, created and dropped): the real listener
  * (lib/entry/inbound/start-inbound.ts) runs in this process; N distinct ~20 KB replies (bench/support/inbound-mail.ts)
@@ -10,13 +10,14 @@
  * pass), stored with its raw bytes and thread, routed, and its email.received webhook event enqueued before its 250.
  * Prints mails/s, the listener's and PostgreSQL's CPU per mail; with --profile where the listener's time goes (a
  * separate pass of up to 1,500 mails, so the profiler's cost stays out of the figures), with --log-statements the
- * statements per mail PostgreSQL ran (its log, bench/support/pg-log.ts).
+ * statements per mail PostgreSQL ran (its log, bench/support/pg-log.ts), with --compression pglz or lz4 the stored mail's
+ * large columns set to it (migration 0023 chooses lz4 where the server has it), to compare.
  * Target: ≥ 300 mails/s of 20 KB on the 2-core development machine. A benchmark, not a test.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { closeDb, getDbHandle } from "@/db/client";
+import { closeDb, getDb, getDbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { startConfiguredInbound } from "@/lib/entry/inbound/start-inbound";
 import { env, resetEnvForTests } from "@/lib/foundation/env";
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     "warm-up": { type: "string", default: "300" },
     profile: { type: "boolean", default: false },
     "log-statements": { type: "boolean", default: false },
+    compression: { type: "string" },
     "pg-url": {
       type: "string",
       default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
@@ -97,6 +99,17 @@ async function configure(database: Database, dnsPort: number, dataDir: string): 
   setLogLevel("warn");
 }
 
+/** The stored mail's large columns (migration 0023) set to another compression, for an A/B. */
+async function setCompression(method: string): Promise<void> {
+  if (!["pglz", "lz4"].includes(method)) throw new Error("--compression is pglz or lz4");
+  const db = await getDb();
+  await db.execute(
+    `alter table inbound_messages alter column text_body set compression ${method}, ` +
+      `alter column html_body set compression ${method}, alter column headers set compression ${method}`,
+  );
+  await db.execute(`alter table inbound_message_raw alter column raw set compression ${method}`);
+}
+
 /** Mails `from`..`from + count - 1` built by the senders, then sent while the clock and the CPU counters run. */
 async function measure(
   senders: Senders,
@@ -151,6 +164,10 @@ function report(run: Awaited<ReturnType<typeof measure>>, stored: Awaited<Return
     `stored ${stored.stored} (warm-up included), email.received enqueued ${stored.received}, replies linked ${stored.replied}, ` +
       `SPF+DKIM+DMARC pass ${stored.authPassed}; load average ${loadAverage()}`,
   );
+  console.log(
+    `on disk: ${(stored.tableBytes / stored.stored / 1024).toFixed(1)} KB a mail (inbound_messages and inbound_message_raw ` +
+      `with TOAST and indexes; raw bytes compressed with ${stored.compression})`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -163,6 +180,7 @@ async function main(): Promise<void> {
   try {
     await configure(database, dnsPort, dataDir.dir);
     await migrateDatabase(await getDbHandle());
+    if (args.compression) await setCompression(args.compression);
     const profiled = args.profile ? Math.min(COUNT, 1500) : 0;
     const { workspaceId } = await setupInboundBench(WARM_UP + COUNT + profiled);
     listener = await startConfiguredInbound(env());

@@ -3,8 +3,9 @@
  * (DOMAIN_VERIFICATION=off), a route for support@ whose action is a webhook (every stored mail enqueues
  * email.received), and the sent messages the mails reply to; then what the listener stored, counted.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { rowsOf } from "@/db/column-rows";
 import { emailMessageLogs, emailMessages, inboundMessages, webhookEvents } from "@/db/schema";
 import { addInboundDomain } from "@/lib/domain/inbound/add-inbound-domain";
 import { createInboundRoute } from "@/lib/domain/inbound/create-inbound-route";
@@ -72,5 +73,17 @@ export async function countStored(workspaceId: string) {
       and(eq(emailMessageLogs.workspaceId, workspaceId), eq(emailMessageLogs.code, "EMAIL_MESSAGE_REPLIED")),
     ),
     authPassed: await db.$count(inboundMessages, passed),
+    ...(await storedSize()),
   };
+}
+
+/** The two tables' size on disk with their TOAST and indexes, and the compression the raw bytes were written with. */
+async function storedSize(): Promise<{ tableBytes: number; compression: string }> {
+  const [row] = rowsOf(
+    await (
+      await getDb()
+    ).execute(sql`select pg_total_relation_size('inbound_messages') + pg_total_relation_size('inbound_message_raw')
+        as bytes, (select pg_column_compression(raw) from inbound_message_raw limit 1) as compression`),
+  ) as Array<{ bytes: string | number; compression: string }>;
+  return { tableBytes: Number(row.bytes), compression: row.compression };
 }
