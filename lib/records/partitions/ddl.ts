@@ -35,6 +35,14 @@ export async function inLockBoundTransaction(
   });
 }
 
+/** Statements in one transaction that gives up on a lock after `LOCK_TIMEOUT`, locking no parent of its own accord. */
+export async function runDdlBounded(db: Db, statements: string[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`));
+    await runDdl(tx, statements);
+  });
+}
+
 /** 55P03: lock_not_available, what lock_timeout raises. */
 export function isLockTimeout(error: unknown): boolean {
   const code =

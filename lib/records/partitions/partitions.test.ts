@@ -135,4 +135,24 @@ describe("partitions of the messages family", { timeout: 120_000 }, () => {
     );
     expect(leftovers).toEqual([]);
   });
+
+  it("drops a day that a stopped run detached but did not drop", async () => {
+    // A day no other test drops: made here, whatever ran before.
+    const later = addDays(start, 30);
+    await maintainPartitions({ now: later });
+    const { workspace } = await createTestWorkspace();
+    const old = await messageOn(workspace.id, 30);
+    const suffix = daySuffix(addDays(today, 30));
+    // What a run leaves when it stops between detaching a day and dropping it.
+    for (const table of MESSAGE_FAMILY.tables)
+      await query(`alter table "${table.name}" detach partition "${table.name}_${suffix}"`);
+    expect((await readMessageState(old)).message).toBeUndefined();
+    const detached = `select relname from pg_class where relname like '%${suffix}' and relkind = 'r' order by 1`;
+    expect((await query(detached)).map((row) => row.relname)).toEqual(
+      MESSAGE_FAMILY.tables.map((table) => `${table.name}_${suffix}`).sort(),
+    );
+    // A day ahead of any window: the next run drops what is detached, whatever the windows.
+    await maintainPartitions({ now: later });
+    expect(await query(detached)).toEqual([]);
+  });
 });
