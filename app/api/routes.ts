@@ -17,6 +17,7 @@ import * as contactsByIdUnsubscribes from "./v1/contacts/[id]/unsubscribes/handl
 import * as domains from "./v1/domains/handlers";
 import * as domainsById from "./v1/domains/[id]/handlers";
 import * as domainsByIdVerify from "./v1/domains/[id]/verify/handlers";
+import * as domainsByIdRequirements from "./v1/domains/[id]/requirements/handlers";
 import * as emailMessages from "./v1/email_messages/handlers";
 import * as emailMessagesById from "./v1/email_messages/[id]/handlers";
 import * as emailMessagesByIdCancel from "./v1/email_messages/[id]/cancel/handlers";
@@ -97,6 +98,7 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/domains", domains],
   ["/domains/:id", domainsById],
   ["/domains/:id/verify", domainsByIdVerify],
+  ["/domains/:id/requirements", domainsByIdRequirements],
   ["/email_messages", emailMessages],
   ["/email_messages/:id", emailMessagesById],
   ["/email_messages/:id/cancel", emailMessagesByIdCancel],

@@ -1,5 +1,5 @@
-import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, ts, updatedAt } from "./columns";
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, jsonb, ts, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
 export const DOMAIN_STATUSES = ["PENDING", "VERIFIED", "FAILED"] as const;
@@ -25,4 +25,25 @@ export const domains = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("domains_workspace_name_idx").on(t.workspaceId, t.name)],
+);
+
+/**
+ * Each check of a domain's sender requirements (lib/domain/domains/requirements/): the lines as they were, kept 90
+ * days (docs/deliverability.md#sender-requirements). The newest is what GET /v1/domains/:id shows.
+ */
+export const domainRequirementChecks = pgTable(
+  "domain_requirement_checks",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    domainId: text("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    checkedAt: ts("checked_at").notNull(),
+    status: text("status", { enum: ["pass", "warn", "fail"] }).notNull(),
+    lines: jsonb("lines").$type<unknown[]>().notNull(),
+  },
+  (t) => [index("domain_requirement_checks_domain_idx").on(t.domainId, t.checkedAt)],
 );

@@ -145,7 +145,22 @@ test("domains: add, verify against DNS the test controls, and another workspace 
   await expect(page.getByTestId("record-DKIM-outcome")).toHaveText("found");
   await expect(page.getByTestId("domain-status").first()).toHaveText("Verified");
   await expect(page.getByTestId("verify-result")).toContainText("Verified");
+
+  // The same check judges the sender requirements: SPF and DKIM pass, DMARC is not published yet.
+  const requirement = (id: string) => page.getByTestId(`requirement-${id}`);
+  await expect(page.getByRole("heading", { level: 2, name: "Sender requirements" })).toBeVisible();
+  await expect(page.getByTestId("requirements-checked-at")).toBeVisible();
+  await expect(requirement("spf").getByTestId("requirement-status")).toHaveText("Pass");
+  await expect(requirement("dkim").getByTestId("requirement-status")).toHaveText("Pass");
+  await expect(requirement("dmarc").getByTestId("requirement-status")).toHaveText("Fail");
+  await expect(requirement("dmarc").getByTestId("requirement-fix")).toContainText(`_dmarc.${domain}`);
   await screenshot(page, "domain-detail");
+
+  dns.setTxt(`_dmarc.${domain}`, ["v=DMARC1; p=none"]);
+  await page.getByRole("button", { name: "Verify DNS records" }).click();
+  await expect(requirement("dmarc").getByTestId("requirement-status")).toHaveText("Pass");
+  await expect(requirement("dmarc").getByTestId("requirement-fix")).toHaveCount(0);
+  await expect(requirement("dkim").getByTestId("requirement-status")).toHaveText("Pass");
 
   await page.goto("/domains");
   await expect(page.getByRole("row", { name: new RegExp(domain) })).toContainText("Verified");

@@ -35,6 +35,7 @@ export const ID_PREFIXES = {
   inboundMessage: "inm_",
   inboundThread: "thr_",
   inboundAttachment: "inatt_",
+  domainCheck: "dchk_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -7,6 +7,7 @@ import { dashboardActor } from "@/app/_lib/audit-actor";
 import { addDomain } from "@/lib/domain/domains/add-domain";
 import type { RecordCheck } from "@/lib/domain/domains/dns-records";
 import { domainIdSchema, addDomainSchema } from "@/lib/domain/domains/schemas";
+import { checkDomainRequirements } from "@/lib/domain/domains/requirements/check-requirements";
 import { verifyDomain } from "@/lib/domain/domains/verify-domain";
 import { env } from "@/lib/foundation/env";
 import { notFound } from "@/lib/foundation/errors";
@@ -43,6 +44,7 @@ export async function verifyDomainAction(_previous: VerifyState, form: FormData)
       const parsed = domainIdSchema.safeParse({ id: form.get("id") });
       if (!parsed.success) throw notFound("Domain");
       const { domain, checks } = await verifyDomain(workspace.id, parsed.data.id, await dashboardActor(user));
+      await checkDomainRequirements(domain);
       revalidatePath(`/domains/${domain.id}`);
       revalidatePath("/domains");
       return { status: domain.status, lastCheckError: domain.lastCheckError, checks };

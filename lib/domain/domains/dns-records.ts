@@ -97,7 +97,7 @@ export function judgeRecord(expected: DnsRecord, found: string[]): Pick<RecordCh
 }
 
 /** `k=v; k2=v2` tag lists (DKIM, DMARC); whitespace inside values is folding, so it is dropped. */
-function tags(text: string): Map<string, string> {
+export function tags(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const part of text.split(";")) {
     const equals = part.indexOf("=");

@@ -1,5 +1,6 @@
 import type { DomainView } from "./describe-domain";
 import type { DomainSummary } from "./list-domains";
+import type { RequirementCheck } from "./requirements/requirement-lines.shared";
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -17,8 +18,11 @@ export function serializeDomainSummary(domain: DomainSummary) {
   };
 }
 
-/** One domain with the DNS records to publish and each one's state; the DKIM private key never leaves the database. */
-export function serializeDomain(view: DomainView) {
+/**
+ * One domain with the DNS records to publish and each one's state, and its newest sender-requirement check; the DKIM
+ * private key never leaves the database.
+ */
+export function serializeDomain(view: DomainView, requirements: RequirementCheck | null = null) {
   return {
     ...serializeDomainSummary(view.domain),
     records: view.records.map((record) => ({
@@ -31,5 +35,6 @@ export function serializeDomain(view: DomainView) {
       detail: record.detail,
     })),
     returnPath: view.returnPath,
+    requirements,
   };
 }

@@ -16,6 +16,7 @@ import {
   type RecordCheck,
 } from "./dns-records";
 import { getDomainOrThrow, type Domain } from "./get-domain-or-throw";
+import { lookupTxt } from "./lookup-txt";
 import { invalidateShortLivedCaches } from "@/lib/foundation/short-lived-cache";
 
 export interface DomainVerification {
@@ -122,23 +123,9 @@ export function createResolver(): Resolver {
   return resolver;
 }
 
-// NXDOMAIN and "no TXT records" mean the record is not published; anything else is a failed lookup.
-const ABSENT = new Set(["ENOTFOUND", "ENODATA"]);
-
 async function checkRecord(resolver: Resolver, record: DnsRecord): Promise<RecordCheck> {
   const base = { kind: record.kind, host: record.host, required: record.required };
-  try {
-    const answers = await resolver.resolveTxt(record.host);
-    return {
-      ...base,
-      ...judgeRecord(
-        record,
-        answers.map((chunks) => chunks.join("")),
-      ),
-    };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    if (ABSENT.has(code)) return { ...base, outcome: "missing", detail: null };
-    return { ...base, outcome: "lookup failed", detail: `${code || "error"} looking up ${record.host}` };
-  }
+  const found = await lookupTxt(resolver, record.host);
+  if ("error" in found) return { ...base, outcome: "lookup failed", detail: found.error };
+  return { ...base, ...judgeRecord(record, found.records) };
 }

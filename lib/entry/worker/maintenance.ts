@@ -11,10 +11,11 @@ import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-sh
 import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
 import { maintainPartitions } from "@/lib/records/partitions/maintain-partitions";
 import { purgeExpiredMetadata } from "@/lib/flows/retention/purge-expired-metadata";
+import { checkDueDomains } from "@/lib/domain/domains/requirements/requirement-history";
 
 /**
  * Hourly: retention of logs, attachment bytes, message and inbound content, metadata past each workspace's window and
- * the webhook log; folds past days' count shards. "Now" is the service clock's, one instant for every step (the
+ * the webhook log; folds past days' count shards; checks the domains' sender requirements once a day. "Now" is the service clock's, one instant for every step (the
  * retention bench runs it on a moved clock).
  */
 export async function runMaintenance(now: Date = clockNow()): Promise<void> {
@@ -28,4 +29,5 @@ export async function runMaintenance(now: Date = clockNow()): Promise<void> {
   await purgeResendHandoffs(await getDb());
   await purgeWebhookLogs(now);
   await compactOverviewShards(now);
+  await checkDueDomains(now);
 }

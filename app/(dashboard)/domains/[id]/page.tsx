@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { DomainRecords } from "@/components/domains/domain-records";
+import { DomainRequirements } from "@/components/domains/domain-requirements";
 import { DomainStatusBadge } from "@/components/domains/domain-status-badge";
 import { LocalVerificationNote } from "@/components/domains/local-verification-note";
 import { SpfMergeNote } from "@/components/domains/spf-merge-note";
@@ -13,6 +14,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import { getDomainOrThrow, type Domain } from "@/lib/domain/domains/get-domain-or-throw";
 import { expectedDnsRecords } from "@/lib/domain/domains/verify-domain";
 import { lastCheckWords } from "@/lib/domain/domains/last-check-words.shared";
+import { latestRequirementCheck } from "@/lib/domain/domains/requirements/requirement-history";
 import { env } from "@/lib/foundation/env";
 import { AppError } from "@/lib/foundation/errors";
 import { hasRole } from "@/lib/foundation/access/roles.shared";
@@ -23,7 +25,8 @@ type Props = { params: Promise<{ id: string }> };
 
 export const metadata: Metadata = { title: "Domain" };
 
-// One domain: the DNS records to publish and the outcome of the last check. Another workspace's id is a 404.
+// One domain: the DNS records to publish, the outcome of the last check and the sender requirements.
+// Another workspace's id is a 404.
 export default async function DomainPage({ params }: Props) {
   await connection();
   const { id } = await params;
@@ -32,6 +35,7 @@ export default async function DomainPage({ params }: Props) {
   if (!domain) notFound();
   const records = expectedDnsRecords(domain);
   const spf = records.find((record) => record.kind === "SPF");
+  const requirements = await latestRequirementCheck(workspace.id, domain.id);
   return (
     <div className="space-y-6">
       <Link href="/domains" className="text-sm text-indigo-600 hover:underline">
@@ -82,6 +86,13 @@ export default async function DomainPage({ params }: Props) {
           ) : null}
           {spf ? <SpfMergeNote domain={domain.name} ours={spf.value} /> : null}
         </div>
+      </Card>
+      <Card
+        title="Sender requirements"
+        id="requirements"
+        description="What Gmail, Yahoo and Microsoft ask of senders, checked daily and with every DNS check. docs/deliverability.md explains each line."
+      >
+        <DomainRequirements check={requirements} />
       </Card>
     </div>
   );

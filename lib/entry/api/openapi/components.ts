@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as requests from "./requests";
 import * as resources from "./resources";
 import * as management from "./resources-management";
+import * as deliverability from "./resources-deliverability";
 import * as templates from "./resources-templates";
 import * as webhooks from "./resources-webhooks";
 import * as workflows from "./resources-workflows";
@@ -119,6 +120,11 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
   return [
     ["DomainSummary", management.domainSummaryResource, "A sending domain, as listed."],
     ["Domain", management.domainResource, "A sending domain with the DNS records it publishes."],
+    [
+      "DomainRequirementCheck",
+      deliverability.requirementCheckResource,
+      "A check of a domain against the mailbox providers' sender requirements, line by line.",
+    ],
     ["CountMeta", management.countMeta, "How many items the list holds (a short list: no paging)."],
     ["Suppression", management.suppressionResource, "An address on the suppression list."],
     ["RemovedSuppression", management.removedSuppression, "The entry just removed."],

@@ -63,11 +63,30 @@ export const domainPaths: Record<string, JsonObject> = {
       scope: "domains:write",
       summary: "Look the domain's records up now (the dashboard's check) and store the outcome",
       description:
-        "VERIFIED when SPF and DKIM are found; a missing or wrong record makes it FAILED; a failed lookup (timeout) changes nothing. Each record carries the outcome and what was found.",
+        "VERIFIED when SPF and DKIM are found; a missing or wrong record makes it FAILED; a failed lookup (timeout) changes nothing. Each record carries the outcome and what was found. The sender requirements are checked too (requirements).",
       tag: domains,
       parameters: [domainId],
       success: [{ status: "200", description: "The domain after the check.", data: "Domain" }],
       errors: ["404", "503"],
+    }),
+  },
+  "/v1/domains/{id}/requirements": {
+    get: operation({
+      operationId: "listDomainRequirementChecks",
+      scope: "domains:write",
+      summary: "The domain's sender-requirement checks of the last 30 days, newest first",
+      description:
+        "The maintenance job checks each domain once a day and POST /v1/domains/{id}/verify checks it at once; checks are kept 90 days. docs/deliverability.md explains each line.",
+      tag: domains,
+      parameters: [domainId],
+      success: [
+        {
+          status: "200",
+          description: "The checks.",
+          list: { meta: "CountMeta", item: "DomainRequirementCheck" },
+        },
+      ],
+      errors: ["404"],
     }),
   },
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SUPPRESSION_REASONS } from "@/db/schema/suppressions";
+import { requirementCheckResource } from "./resources-deliverability";
 
 /** The management resources (docs/api.md#management), checked against their serializers like the others (resources.test.ts). */
 const timestamp = z.iso.datetime().describe("ISO 8601 UTC with milliseconds.");
@@ -41,6 +42,9 @@ export const domainResource = domainSummaryResource.extend({
     .describe(
       "The deployment's bounce domain (BOUNCE_DOMAIN), where bounces and complaints return; null when not set.",
     ),
+  requirements: requirementCheckResource
+    .nullable()
+    .describe("The newest check of the mailbox providers' sender requirements; null before the first."),
 });
 
 export const suppressionResource = z.object({
