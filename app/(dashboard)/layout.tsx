@@ -4,7 +4,9 @@ import { QueryProvider } from "@/components/providers/query-provider";
 import { type NavItem } from "@/components/dashboard/nav-links";
 import { SectionsNav } from "@/components/dashboard/sections-nav";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
+import { DeliverabilityBanner } from "@/components/sending/deliverability-banner";
 import { requireDashboard } from "@/app/_lib/dashboard-context";
+import { readDeliverabilityWarning } from "@/lib/domain/workspaces/deliverability-warning";
 import { hasRole, type Role } from "@/lib/foundation/access/roles.shared";
 import { VERSION } from "@/lib/foundation/version";
 import { signOutAction, switchWorkspace } from "./actions";
@@ -62,6 +64,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </header>
         <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
+          <DeliverabilityBanner warning={await readDeliverabilityWarning(workspace.id)} />
           <QueryProvider>{children}</QueryProvider>
         </main>
         <footer className="mx-auto max-w-6xl px-4 pb-6 text-xs text-slate-500 sm:px-6" data-testid="version">

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, index, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, jsonb, ts, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
 /** Where a workspace wants its events POSTed (docs/webhooks.md); during a secret rotation, deliveries carry both. */
@@ -51,6 +51,8 @@ export const webhookEvents = pgTable(
     workflowRunId: text("workflow_run_id"),
     /** email.received and email.replied: the inbound mail (docs/inbound.md#webhooks). */
     inboundMessageId: text("inbound_message_id"),
+    /** An event about no message or run (workspace.deliverability_warning): its payload's `data`, as raised. */
+    data: jsonb("data").$type<Record<string, unknown>>(),
     bot: boolean("bot").notNull().default(false),
     createdAt: createdAt(),
   },

@@ -13,6 +13,12 @@ export const workspaces = pgTable("workspaces", {
   pausedAutomatically: boolean("paused_automatically").notNull().default(false),
   /** The automatic-pause guard counts only bounces and complaints after this, so a resume is not re-paused. */
   resumedAt: ts("resumed_at"),
+  /**
+   * Set while the complaint or bounce rate is past half its pause threshold (docs/deliverability.md#complaint-guard):
+   * the sentence the dashboard's banner shows; null otherwise. Set once per crossing, with its webhook event.
+   */
+  deliverabilityWarning: text("deliverability_warning"),
+  deliverabilityWarningAt: ts("deliverability_warning_at"),
   /** Where a send's locale chain ends when neither the send nor the contact names one (docs/templates.md#localisation). */
   defaultLocale: text("default_locale"),
   /** Days bodies are kept (1–365); null follows RETENTION_DAYS (docs/retention.md). */

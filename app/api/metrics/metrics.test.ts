@@ -60,6 +60,7 @@ describe("GET /api/metrics", () => {
     expect(text).toMatch(/postwerk_queue_jobs\{queue="deliver-message",state="created"\} \d+/);
     expect(text).toMatch(/postwerk_queue_oldest_ready_job_age_seconds\{queue="deliver-message"\} [\d.e+-]+/);
     expect(text).toMatch(/postwerk_workspaces_paused \d+/);
+    expect(text).toMatch(/postwerk_workspaces_deliverability_warning \d+/);
     expect(text).toContain("process_resident_memory_bytes");
     if (process.env.DATABASE_URL) expect(text).toMatch(/postwerk_database_connections\{state="[a-z ]+"\} \d+/);
   });

@@ -39,6 +39,8 @@ export function serializeWorkspace(settings: WorkspaceSettingsView, sending: Sen
       pausedAt: sending.pausedAt ? sending.pausedAt.toISOString() : null,
       automatic: sending.automatic,
       pausedMessages: sending.pausedMessages,
+      warning: sending.warning,
+      warningAt: sending.warningAt ? sending.warningAt.toISOString() : null,
     },
   };
 }

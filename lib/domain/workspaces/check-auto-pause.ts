@@ -5,16 +5,13 @@ import { emailMessages, workspaces } from "@/db/schema";
 import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { env } from "@/lib/foundation/env";
 import { log } from "@/lib/foundation/log";
+import { updateDeliverabilityWarning, type RecentCounts } from "./deliverability-warning";
 import { pauseSending } from "./pause-sending";
 
 /** The window of docs/api.md#decided-paused-and-deleted (PAUSED): the workspace's last 1,000 live messages. */
 export const AUTO_PAUSE_WINDOW = 1000;
 
-interface Counts {
-  sent: number;
-  bounced: number;
-  complained: number;
-}
+type Counts = RecentCounts;
 
 export interface AutoPauseCheck extends Counts {
   paused: boolean;
@@ -33,6 +30,8 @@ export async function checkAutoPause(input: { workspaceId: string }): Promise<Au
     .where(eq(workspaces.id, input.workspaceId));
   if (!workspace || workspace.paused) return { paused: false, sent: 0, bounced: 0, complained: 0 };
   const counts = await recentCounts(input.workspaceId, workspace.resumedAt);
+  // The warning at half the thresholds comes first, so a workspace about to pause has been told (and stays told).
+  await updateDeliverabilityWarning(input.workspaceId, counts);
   const reason = autoPauseReason(counts);
   if (!reason) return { paused: false, ...counts };
   await pauseSending({ workspaceId: input.workspaceId, reason, automatic: true, actor: AUDIT_SYSTEM_ACTOR });

@@ -11,6 +11,9 @@ export interface SendingState {
   automatic: boolean;
   /** Live messages waiting as PAUSED (index-backed count on (workspace_id, status, …)). */
   pausedMessages: number;
+  /** The complaint or bounce rate past half its pause threshold (docs/deliverability.md#complaint-guard), or null. */
+  warning: string | null;
+  warningAt: Date | null;
 }
 
 /** Whether the workspace sends, and if not since when, why, and how much is waiting (Settings → Sending). */
@@ -22,6 +25,8 @@ export async function getSendingState(workspaceId: string): Promise<SendingState
       reason: workspaces.pausedReason,
       pausedAt: workspaces.pausedAt,
       automatic: workspaces.pausedAutomatically,
+      warning: workspaces.deliverabilityWarning,
+      warningAt: workspaces.deliverabilityWarningAt,
     })
     .from(workspaces)
     .where(eq(workspaces.id, workspaceId));

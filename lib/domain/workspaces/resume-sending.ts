@@ -35,6 +35,9 @@ export async function resumeSending(input: { workspaceId: string; actor: AuditAc
         pausedAt: null,
         pausedAutomatically: false,
         resumedAt: new Date(),
+        // The rates start again from the resume (check-auto-pause.ts), and so does the warning.
+        deliverabilityWarning: null,
+        deliverabilityWarningAt: null,
         updatedAt: new Date(),
       })
       .where(eq(workspaces.id, input.workspaceId));

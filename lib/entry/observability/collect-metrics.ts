@@ -1,5 +1,5 @@
 import "server-only";
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb, getDbHandle } from "@/db/client";
 import { workspaces } from "@/db/schema";
 import { errorFields, log } from "@/lib/foundation/log";
@@ -56,6 +56,14 @@ const COLLECTORS: Record<string, () => Promise<void>> = {
     const db = await getDb();
     const [row] = await db.select({ paused: count() }).from(workspaces).where(eq(workspaces.sendingPaused, true));
     metrics().pausedWorkspaces.set(row?.paused ?? 0);
+  },
+  async warnedWorkspaces() {
+    const db = await getDb();
+    const [row] = await db
+      .select({ warned: count() })
+      .from(workspaces)
+      .where(isNotNull(workspaces.deliverabilityWarning));
+    metrics().warnedWorkspaces.set(row?.warned ?? 0);
   },
   async databaseConnections() {
     const handle = await getDbHandle();

@@ -44,6 +44,16 @@ export async function buildPayloadObjects(
   const runs = await workflowRunsOf(db, events);
   const inbound = await inboundMessagesOf(db, events);
   for (const event of events) {
+    if (event.data) {
+      // An event about the workspace (workspace.deliverability_warning): its data as raised.
+      payloads.set(event.id, {
+        id: event.id,
+        type: event.type,
+        createdAt: event.createdAt.toISOString(),
+        data: event.data,
+      });
+      continue;
+    }
     if (event.workflowRunId) {
       const run = runs.get(event.workflowRunId);
       payloads.set(event.id, {

@@ -91,11 +91,12 @@ async function readPage(workspaceId: string, query: FeedQuery): Promise<EventRow
     log_id: string | null;
     workflow_run_id: string | null;
     inbound_message_id: string | null;
+    data: Record<string, unknown> | null;
     bot: boolean;
     created_ms: string | number;
   }>(
     await db.execute(sql`
-      select seq, id, workspace_id, tx_id, type, email_message_id, log_id, workflow_run_id, inbound_message_id, bot, round(extract(epoch from created_at) * 1000)::bigint as created_ms from webhook_events
+      select seq, id, workspace_id, tx_id, type, email_message_id, log_id, workflow_run_id, inbound_message_id, data, bot, round(extract(epoch from created_at) * 1000)::bigint as created_ms from webhook_events
       where workspace_id = ${workspaceId} and (tx_id, seq) > (${query.after.txId}, ${query.after.seq})
         and tx_id < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint and type <> ${TEST_EVENT_TYPE} ${typeFilter}
       order by tx_id, seq limit ${query.limit}`),
@@ -110,6 +111,7 @@ async function readPage(workspaceId: string, query: FeedQuery): Promise<EventRow
     logId: row.log_id,
     workflowRunId: row.workflow_run_id,
     inboundMessageId: row.inbound_message_id,
+    data: row.data,
     bot: row.bot,
     createdAt: new Date(Number(row.created_ms)),
   }));

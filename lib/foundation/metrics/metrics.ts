@@ -78,6 +78,11 @@ function createMetrics() {
       help: "Workspaces whose sending is paused (by hand or automatically); read at scrape time.",
       registers,
     }),
+    warnedWorkspaces: new Gauge({
+      name: "postwerk_workspaces_deliverability_warning",
+      help: "Workspaces whose complaint or bounce rate is past half its automatic pause threshold; read at scrape time.",
+      registers,
+    }),
     databaseConnections: new Gauge({
       name: "postwerk_database_connections",
       help: "PostgreSQL only: server connections to this database by state, all processes (pg_stat_activity).",

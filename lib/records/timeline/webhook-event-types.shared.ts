@@ -18,6 +18,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "email.received",
   "workflow_run.completed",
   "workflow_run.failed",
+  // About the workspace: its complaint or bounce rate passed half the pause threshold (docs/deliverability.md).
+  "workspace.deliverability_warning",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

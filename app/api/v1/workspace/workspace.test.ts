@@ -28,7 +28,15 @@ describe("/v1/workspace", () => {
       legalHoldAt: null,
       retention: { bodyDays: 30, metadataDays: 3650, maxBodyDays: 365, maxMetadataDays: 3650 },
       system: false,
-      sending: { paused: false, reason: null, pausedAt: null, automatic: false, pausedMessages: 0 },
+      sending: {
+        paused: false,
+        reason: null,
+        pausedAt: null,
+        automatic: false,
+        pausedMessages: 0,
+        warning: null,
+        warningAt: null,
+      },
     });
     const changed = await callRoute(update, "/api/v1/workspace", {
       ...auth,

@@ -132,6 +132,13 @@ export const workspaceResource = z.object({
     pausedAt: timestamp.nullable(),
     automatic: z.boolean().describe("Paused by the bounce or complaint guard rather than by hand."),
     pausedMessages: z.int().describe("Live messages waiting as PAUSED."),
+    warning: z
+      .string()
+      .nullable()
+      .describe(
+        "Set while the complaint or bounce rate is past half its automatic pause threshold (workspace.deliverability_warning); null otherwise.",
+      ),
+    warningAt: timestamp.nullable().describe("When the warning was raised."),
   }),
 });
 

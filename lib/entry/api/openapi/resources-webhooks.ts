@@ -52,6 +52,19 @@ export const webhookDeliveryResource = z.object({
   lastError: z.string().nullable(),
 });
 
+/** workspace.deliverability_warning's data (docs/deliverability.md#complaint-guard): what crossed, and the counts. */
+const deliverabilityWarningData = {
+  workspaceId: z.string().optional().describe("workspace.deliverability_warning: the workspace."),
+  reason: z.string().optional().describe("workspace.deliverability_warning: the sentence the dashboard shows."),
+  kind: z.enum(["complaint", "bounce"]).optional().describe("workspace.deliverability_warning: which rate."),
+  rate: z.number().optional().describe("workspace.deliverability_warning: the rate, 0–1."),
+  warnAt: z.number().optional().describe("workspace.deliverability_warning: half the pause threshold."),
+  pauseAt: z.number().optional().describe("workspace.deliverability_warning: the pause threshold."),
+  sent: z.int().optional().describe("workspace.deliverability_warning: live messages in the window."),
+  bounced: z.int().optional(),
+  complained: z.int().optional(),
+};
+
 export const webhookEventPayload = z.object({
   id: id("evt_"),
   type: z
@@ -74,6 +87,7 @@ export const webhookEventPayload = z.object({
       .nullable()
       .optional()
       .describe("workflow_run.*: the run as GET /v1/workflow_runs/{id} returns it."),
+    ...deliverabilityWarningData,
   }),
 });
 
