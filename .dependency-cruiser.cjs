@@ -53,7 +53,9 @@ const FLOORS = [
   // 6 delivery: the outside world (provider events in, the pipeline out)
   ["delivery/provider-events", "delivery"],
   // 7 flows: use cases built on sending
-  ["workflows", "members", "auth", "setup", "webhooks", "inbound", "retention"].map((name) => `flows/${name}`),
+  ["workflows", "members", "auth", "setup", "webhooks", "inbound", "retention", "content"].map(
+    (name) => `flows/${name}`,
+  ),
   // 8 entry points: adapt a way in to the use cases
   ["api", "http", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map(
     (name) => `entry/${name}`,

@@ -51,6 +51,7 @@ import * as templatesByIdLocalesByLocaleMessages from "./v1/templates/[id]/local
 import * as templatesByIdPreview from "./v1/templates/[id]/preview/handlers";
 import * as templatesByIdRaw from "./v1/templates/[id]/raw/handlers";
 import * as templatesByIdRender from "./v1/templates/[id]/render/handlers";
+import * as templatesByIdCheck from "./v1/templates/[id]/check/handlers";
 import * as templatesByIdScenarios from "./v1/templates/[id]/scenarios/handlers";
 import * as templatesByIdScenariosByScenarioId from "./v1/templates/[id]/scenarios/[scenarioId]/handlers";
 import * as templatesByIdVersions from "./v1/templates/[id]/versions/handlers";
@@ -133,6 +134,7 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/templates/:id/preview", templatesByIdPreview],
   ["/templates/:id/raw", templatesByIdRaw],
   ["/templates/:id/render", templatesByIdRender],
+  ["/templates/:id/check", templatesByIdCheck],
   ["/templates/:id/scenarios", templatesByIdScenarios],
   ["/templates/:id/scenarios/:scenarioId", templatesByIdScenariosByScenarioId],
   ["/templates/:id/versions", templatesByIdVersions],

@@ -70,6 +70,9 @@ const envSchema = z
       )
       .transform((value) => value.toLowerCase().replace(/\.$/, ""))
       .optional(),
+    // Content checks on every send (docs/deliverability.md#content-checks): warn notes findings on the timeline,
+    // block refuses content with an error finding (422 CONTENT_CHECK_FAILED); off checks nothing.
+    CONTENT_CHECKS: z.enum(["off", "warn", "block"]).default("off"),
     // SpamAssassin's spamd for inbound mail's spam verdict (docs/inbound.md#authentication-and-spam-checks); unset: not checked.
     SPAMD_URL: z
       .string()

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   "EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR",
   "TEMPLATE_RENDER_ERROR",
   "TEMPLATE_MISSING_TRANSLATIONS",
+  // CONTENT_CHECKS=block: the content's checks found an error (docs/deliverability.md#content-checks).
+  "CONTENT_CHECK_FAILED",
   "CONFLICT",
   // A message, inbound mail or thread older than the workspace's metadata window: deleted by retention (docs/retention.md).
   "MESSAGE_PURGED",

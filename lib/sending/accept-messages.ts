@@ -182,7 +182,8 @@ function describeRendering(message: PreparedMessage): string {
   const what = message.templateId
     ? `Template ${message.templateId} rendered${inLocale(message)}`
     : "Raw content processed";
-  return `${what}: subject "${message.subject}", ${message.bodyHtml.length} characters of HTML, ${message.bodyText.length} of text.`;
+  const findings = message.contentFindings ? ` ${message.contentFindings}` : "";
+  return `${what}: subject "${message.subject}", ${message.bodyHtml.length} characters of HTML, ${message.bodyText.length} of text.${findings}`;
 }
 
 /** " in fr (requested fr-CA)", " in fr", or nothing for a message without a locale. */

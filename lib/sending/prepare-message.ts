@@ -13,6 +13,7 @@ import { unsubscribeUrl } from "@/lib/domain/unsubscribe/token";
 import { replyTrackingDomain } from "@/lib/domain/inbound/reply-tracking-domain";
 import { replyLocalPart } from "@/lib/foundation/crypto/bounce-token";
 import { assertLiveRecipientsInTestMode } from "./test-mode-recipients";
+import { gateContent } from "./content-gate";
 import { renderContent, rethrowAt, type Memo } from "./render-content";
 import type { SendCommand } from "./parse-send-request";
 import { parseSingleAddress, type Recipient } from "@/lib/foundation/addresses/recipients.shared";
@@ -45,6 +46,8 @@ export interface PreparedMessage {
   scheduledAt: Date | null;
   /** Recipients whose contacts are upserted (live mail only); a locale given sets the contact's. */
   contacts: Array<Recipient & { locale?: string | null }>;
+  /** CONTENT_CHECKS=warn: the findings in a sentence, for the RENDERED event; null when none or off. */
+  contentFindings?: string | null;
   /** The locale rendered in and the one asked for (docs/templates.md#where-the-locale-comes-from); unset: null. */
   locale?: string | null;
   requestedLocale?: string | null;
@@ -88,8 +91,7 @@ export async function prepareMessage(
   const id = newId("message");
   // One MIME for all recipients, so one unsubscribe link: the first recipient's.
   const unsubscribe = command.groupId || command.groupKey ? unsubscribeUrl(id, firstRecipient(command)) : null;
-  let content = await renderContent(db, workspace, command, p, memo, unsubscribe);
-  if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
+  const content = await checkedContent(db, workspace, command, p, memo, unsubscribe);
   const sender = await checkedSender(db, command, content.templateFrom, context, p, memo);
   const groupId = await resolveGroupId(db, workspace.id, command, p, memo);
   const replyTo = command.replyTracking
@@ -128,16 +130,32 @@ export async function prepareMessage(
     metadata: command.metadata,
     tags: command.tags,
     scheduledAt: command.scheduledAt,
-    // A locale the send names is learnt by its `to` contacts (docs/templates.md#where-the-locale-comes-from).
-    contacts: [
-      ...command.to.map((recipient) => ({ ...recipient, locale: command.locale })),
-      ...command.cc,
-      ...command.bcc,
-    ],
+    contacts: contactsOf(command),
     locale: content.locale,
     requestedLocale: content.requestedLocale,
     renderedFrom: content.templateFrom ?? "",
+    contentFindings: content.findings,
   };
+}
+
+/** A locale the send names is learnt by its `to` contacts (docs/templates.md#where-the-locale-comes-from). */
+function contactsOf(command: SendCommand) {
+  return [...command.to.map((recipient) => ({ ...recipient, locale: command.locale })), ...command.cc, ...command.bcc];
+}
+
+/** The rendered content, raw content with its unsubscribe link appended, through CONTENT_CHECKS (content-gate.ts). */
+async function checkedContent(
+  db: Executor,
+  workspace: PrepareContext["workspace"],
+  command: SendCommand,
+  p: (name: string) => string,
+  memo: Memo,
+  unsubscribe: string | null,
+) {
+  let content = await renderContent(db, workspace, command, p, memo, unsubscribe);
+  if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
+  const findings = gateContent(content, { unsubscribeUrl: unsubscribe, field: p, templated: !command.raw });
+  return { ...content, findings };
 }
 
 /** `r-<token>@<domain>` (docs/inbound.md#reply-tracking); it wins over the template's replyTo. */

@@ -130,6 +130,10 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/sandbox/workflow_runs": { seeds: runs },
   "/api/v1/templates/:id/preview": { seeds: () => [{ user: { name: "Bo" } }], params: templateParams },
   "/api/v1/templates/:id/render": { seeds: () => [{ variables: { user: { name: "Ann" } } }], params: templateParams },
+  "/api/v1/templates/:id/check": {
+    seeds: () => [{ variables: { user: { name: "Ann" } }, locale: "fr-CA", groupMail: true }],
+    params: templateParams,
+  },
   "/api/v1/templates": {
     seeds: () => [
       newTemplate,

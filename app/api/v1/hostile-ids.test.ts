@@ -50,6 +50,7 @@ describe("a NUL character in a path id", () => {
       "/api/v1/inbound_routes/:id",
       "/api/v1/suppressions/:email",
       "/api/v1/templates/:id",
+      "/api/v1/templates/:id/check",
       "/api/v1/templates/:id/locales",
       "/api/v1/templates/:id/locales/:locale",
       "/api/v1/templates/:id/locales/:locale/messages",

@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import type { BlocksDocument } from "@/lib/domain/templates/blocks.shared";
 import type { CompiledBlocks } from "./blocks-body";
 import { CodeEditor, type CodeEditorHandle } from "./code-editor";
+import { ContentChecksPanel } from "./content-checks-panel";
 import { EditorToolbar, type ToolbarFeedback } from "./editor-toolbar";
 import { LocaleBar } from "./locale-bar";
 import { LocalePreviews } from "./locale-previews";
@@ -261,6 +262,7 @@ export function TemplateEditor({
               onShowDefault={() => studio.setActive(template.defaultLocale)}
             />
           </Card>
+          <ContentChecksPanel request={shownRequest} saveFeedback={saveFeedback} />
           <Card title="Sample data" description="The variables the preview and test sends use.">
             <SampleDataPanel data={sample} onSave={saveFromEditor} />
           </Card>

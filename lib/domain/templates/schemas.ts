@@ -70,4 +70,19 @@ export const renderTemplateSchema = z.object({
     .describe("A BCP 47 tag: the variant along the fallback chain (fr-CA → fr → the default). Malformed → 400."),
 });
 
+export const checkTemplateContentSchema = z.object({
+  variables: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("The data to render with; omitted: each locale's sample data, else the template's first scenario."),
+  locale: z
+    .string()
+    .optional()
+    .describe("One locale along its fallback chain; omitted: the default locale and every variant."),
+  groupMail: z
+    .boolean()
+    .optional()
+    .describe("Mail of an unsubscribe group: a missing {{ unsubscribeUrl }} is an error, not a note."),
+});
+
 export type TemplateScenarioInput = z.input<typeof templateScenarioSchema>;

@@ -56,3 +56,31 @@ export function missingVariables(sources: Array<string | null | undefined>, data
   }
   return [...missing];
 }
+
+/** The value at a variable path (plain objects and array indexes only), or undefined. */
+function valueAt(data: unknown, segments: Array<string | number>): unknown {
+  let value: unknown = data;
+  for (const segment of segments) {
+    if (Array.isArray(value) && typeof segment === "number") value = value[segment];
+    else if (isPlainObject(value) && Object.hasOwn(value, String(segment))) value = value[String(segment)];
+    else return undefined;
+  }
+  return value;
+}
+
+/**
+ * The variable paths the sources read that render empty with `data`: missing, or null, or an empty or blank string
+ * (the content check's "empty_variables", docs/deliverability.md#content-checks).
+ */
+export function blankVariables(sources: Array<string | null | undefined>, data: Record<string, unknown>): string[] {
+  const blank = new Set(missingVariables(sources, data));
+  for (const source of sources) {
+    if (!source) continue;
+    for (const segments of variableSegments(source)) {
+      if (PROVIDED.has(String(segments[0]))) continue;
+      const value = valueAt(data, segments);
+      if (value === null || (typeof value === "string" && value.trim() === "")) blank.add(formatPath(segments));
+    }
+  }
+  return [...blank];
+}

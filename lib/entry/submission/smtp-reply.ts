@@ -20,6 +20,8 @@ const REPLIES: Partial<Record<ErrorCode, [number, string]>> = {
   EMAIL_MESSAGE_INVALID_TEST_MODE_RECIPIENT_ERROR: [550, "5.7.1"],
   EMAIL_MESSAGE_INVALID_RECIPIENTS_ERROR: [550, "5.1.3"],
   SERVICE_UNAVAILABLE: [451, "4.3.0"],
+  // Content refused by CONTENT_CHECKS=block: "message content not acceptable".
+  CONTENT_CHECK_FAILED: [554, "5.6.0"],
 };
 
 /** An AppError keeps its sentence; anything else is our fault: a temporary 451 the client retries. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requirementCheckResource } from "@/lib/entry/api/openapi/resources-deliverability";
 import { dnsRecordsFor } from "@/lib/domain/domains/dns-records";
 import { startDnsServer, type TestDnsServer } from "@/lib/testing/dns-server";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
@@ -44,6 +45,7 @@ describe("a domain's sender requirements over the API", () => {
       fix: `TXT _dmarc.${domain.name} "v=DMARC1; p=none; rua=mailto:dmarc@${domain.name}"`,
     });
 
+    expect(() => requirementCheckResource.strict().parse(requirements)).not.toThrow();
     const read = await callRoute(getOne, `/api/v1/domains/${domain.id}`, { ...auth, params });
     expect(read.json.data.requirements).toEqual(requirements);
     const listed = await callRoute(history, `/api/v1/domains/${domain.id}/requirements`, { ...auth, params });

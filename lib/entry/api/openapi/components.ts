@@ -120,6 +120,8 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
   return [
     ["DomainSummary", management.domainSummaryResource, "A sending domain, as listed."],
     ["Domain", management.domainResource, "A sending domain with the DNS records it publishes."],
+    ["ContentCheck", deliverability.contentCheckResource, "A template's content checks, errors first."],
+    ["CheckTemplateContentRequest", requests.checkTemplateContentSchema, "Optional: variables, one locale, groupMail."],
     [
       "DomainRequirementCheck",
       deliverability.requirementCheckResource,

@@ -205,4 +205,18 @@ export const templatePaths: Record<string, JsonObject> = {
       errors: ["404"],
     }),
   },
+  "/v1/templates/{id}/check": {
+    post: operation({
+      operationId: "checkTemplateContent",
+      summary: "Check a template's content before it ships",
+      description:
+        "The current version rendered in each locale (or the one named) with `variables`, else each locale's sample data, else the first scenario; findings for Gmail's 102 KB clipping, the text part, images without alt, http:// links, links showing another domain, shorteners, the unsubscribe link (an error with groupMail), the subject's length, variables that render empty, and SpamAssassin's score when SPAMD_URL is set. Reads only. docs/deliverability.md#content-checks.",
+      tag,
+      scope: "templates:read",
+      parameters: [templateId],
+      body: { schema: "CheckTemplateContentRequest", optional: true },
+      success: [{ status: "200", description: "The findings, errors first.", data: "ContentCheck" }],
+      errors: [...JSON_BODY_ERRORS, "404"],
+    }),
+  },
 };

@@ -22,7 +22,11 @@ import { updateWorkspaceSettingsSchema } from "@/lib/domain/workspaces/schemas";
 import { addSuppressionApiSchema, removeSuppressionApiSchema } from "@/lib/domain/suppressions/api";
 import { createEndpointSchema, replaySchema, updateEndpointSchema } from "@/lib/flows/webhooks/schemas";
 import { previewDraftSchema } from "@/lib/domain/templates/preview-draft";
-import { renderTemplateSchema, templateScenarioSchema } from "@/lib/domain/templates/schemas";
+import {
+  checkTemplateContentSchema,
+  renderTemplateSchema,
+  templateScenarioSchema,
+} from "@/lib/domain/templates/schemas";
 import { createTemplateRequestSchema, updateTemplateRequestSchema } from "@/lib/domain/templates/template-request";
 import { putTemplateLocaleRequestSchema } from "@/lib/domain/templates/template-locale-request";
 
@@ -74,7 +78,7 @@ export const sendBatchSchema = z.object({
   ),
 });
 
-export { rescheduleEmailSchema, renderTemplateSchema, putTemplateLocaleRequestSchema };
+export { rescheduleEmailSchema, renderTemplateSchema, putTemplateLocaleRequestSchema, checkTemplateContentSchema };
 
 export const previewVariablesSchema = z
   .record(z.string(), z.unknown())

@@ -2,6 +2,7 @@ import { createServer, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { env, resetEnvForTests } from "@/lib/foundation/env";
 import { SPAMD_BINARY, startRealSpamd, type RealSpamd } from "@/lib/testing/real-spamd";
+import { spamFinding, spamVerdict } from "@/lib/flows/content/spam-finding";
 import { checkSpam, parseSpamdUrl } from "./check-spam";
 
 const GTUBE = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X";
@@ -175,4 +176,30 @@ describe.skipIf(!hasSpamd)("checkSpam against a real spamd (Debian's spamassassi
     expect(ham.score).toBeLessThan(5);
     expect(ham.rules).not.toContain("GTUBE");
   });
+
+  it("scores a template's content for the content check: spammy content an error naming GTUBE, clean a note", async () => {
+    useSpamd(spamd!.url);
+    const spammy = spamFinding(
+      await spamVerdict({ subject: "Offer", html: `<p>${GTUBE}</p>`, text: `This is the GTUBE: ${GTUBE}` }),
+    );
+    expect(spammy).toMatchObject({ rule: "spam_score", severity: "error" });
+    expect(spammy.message).toMatch(/^SpamAssassin scores it [\d.]+ \(spam at 5\)\. Rules: .*GTUBE/);
+    const clean = spamFinding(
+      await spamVerdict({
+        subject: "Your receipt",
+        html: "<p>Thanks for your order of two notebooks. Your receipt number is 1042.</p>",
+        text: "Thanks for your order of two notebooks. Your receipt number is 1042.",
+      }),
+    );
+    expect(clean.severity).toBe("info");
+    expect(clean.message).toMatch(/^SpamAssassin scores it -?[\d.]+ \(spam at 5\)/);
+    useSpamd(undefined);
+  });
 });
+
+/** The content check reads SPAMD_URL from the settings. */
+function useSpamd(url: string | undefined) {
+  if (url) process.env.SPAMD_URL = url;
+  else delete process.env.SPAMD_URL;
+  resetEnvForTests();
+}
