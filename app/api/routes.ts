@@ -18,6 +18,7 @@ import * as domains from "./v1/domains/handlers";
 import * as domainsById from "./v1/domains/[id]/handlers";
 import * as domainsByIdVerify from "./v1/domains/[id]/verify/handlers";
 import * as domainsByIdRequirements from "./v1/domains/[id]/requirements/handlers";
+import * as domainsByIdDmarc from "./v1/domains/[id]/dmarc/handlers";
 import * as emailMessages from "./v1/email_messages/handlers";
 import * as emailMessagesById from "./v1/email_messages/[id]/handlers";
 import * as emailMessagesByIdCancel from "./v1/email_messages/[id]/cancel/handlers";
@@ -100,6 +101,7 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/domains/:id", domainsById],
   ["/domains/:id/verify", domainsByIdVerify],
   ["/domains/:id/requirements", domainsByIdRequirements],
+  ["/domains/:id/dmarc", domainsByIdDmarc],
   ["/email_messages", emailMessages],
   ["/email_messages/:id", emailMessagesById],
   ["/email_messages/:id/cancel", emailMessagesByIdCancel],

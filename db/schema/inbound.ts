@@ -42,6 +42,8 @@ export type InboundAction =
   | { type: "webhook" }
   | { type: "forward"; to: string; from?: string }
   | { type: "workflow"; workflowId: string }
+  // DMARC aggregate reports in the mail's attachments, stored for the workspace's domains (docs/deliverability.md).
+  | { type: "dmarc" }
   | { type: "reject"; code: number; message: string };
 
 /**

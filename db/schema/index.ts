@@ -16,3 +16,4 @@ export * from "./audit";
 export * from "./insights";
 export * from "./workers";
 export * from "./inbound";
+export * from "./dmarc";

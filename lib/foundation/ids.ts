@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   inboundThread: "thr_",
   inboundAttachment: "inatt_",
   domainCheck: "dchk_",
+  dmarcReport: "dmr_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -253,6 +253,7 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
   "/api/v1/webhook_endpoints/:id/deliveries/:deliveryId": { refuses: 405 },
   "/api/v1/domains/:id": { refuses: 405 },
   "/api/v1/domains/:id/requirements": { refuses: 405 },
+  "/api/v1/domains/:id/dmarc": { refuses: 405 },
   "/api/v1/suppressions/:email": { refuses: 405 },
   "/api/v1/api_keys/:id": { refuses: 405 },
   "/api/v1/workspace": { refuses: 405 },

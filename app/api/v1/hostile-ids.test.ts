@@ -34,6 +34,7 @@ describe("a NUL character in a path id", () => {
       "/api/v1/contacts/:id",
       "/api/v1/contacts/:id/unsubscribes",
       "/api/v1/domains/:id",
+      "/api/v1/domains/:id/dmarc",
       "/api/v1/domains/:id/requirements",
       "/api/v1/domains/:id/verify",
       "/api/v1/email_messages/:id",

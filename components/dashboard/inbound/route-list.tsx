@@ -26,6 +26,7 @@ export function actionWords(route: RouteView): string {
     if (action.type === "forward") return `forward to ${action.to}`;
     if (action.type === "workflow") return `start workflow ${action.workflowId}`;
     if (action.type === "reject") return `refuse with ${action.code} ${action.message}`;
+    if (action.type === "dmarc") return "store DMARC reports";
     return "email.received webhook";
   });
   return route.actions.some((action) => action.type === "reject") ? words.join(", ") : ["store", ...words].join(", ");
@@ -40,6 +41,7 @@ function formValuesOf(route: RouteView): RouteFormValues {
     webhook: Boolean(of("webhook")),
     forwardTo: of("forward")?.to ?? "",
     workflowId: of("workflow")?.workflowId ?? "",
+    dmarcReports: Boolean(of("dmarc")),
     rejectCode: of("reject")?.code?.toString() ?? "",
     rejectMessage: of("reject")?.message ?? "",
     dmarcFailAction: route.dmarcFailAction,

@@ -46,6 +46,11 @@ export const inboundActionSchema = z.discriminatedUnion("type", [
     type: z.literal("workflow"),
     workflowId: z.string().min(1).max(64).describe("A workflow of the workspace (wf_…), started with the parsed mail."),
   }),
+  z
+    .object({ type: z.literal("dmarc") })
+    .describe(
+      "DMARC aggregate reports in the mail's attachments (XML, gzip or zip), stored for the workspace's domains.",
+    ),
   rejectAction,
 ]);
 
@@ -60,7 +65,7 @@ const routeFields = {
   actions: z
     .array(inboundActionSchema)
     .max(10)
-    .describe("In order, after storing (always): webhook, forward, workflow; or one reject alone."),
+    .describe("In order, after storing (always): webhook, forward, workflow, dmarc; or one reject alone."),
   dmarcFailAction: z.enum(["accept", "quarantine", "reject"]).describe("Mail failing DMARC: default accept."),
   spamThreshold: z
     .number()

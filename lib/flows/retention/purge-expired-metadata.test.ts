@@ -39,6 +39,7 @@ const everything = {
   threads: 1,
   batches: 2,
   workflowRuns: 2,
+  dmarcReports: 1,
 };
 
 describe("metadata retention per workspace", () => {
@@ -66,6 +67,7 @@ describe("metadata retention per workspace", () => {
       threads: 0,
       batches: 1, // the waiting message's
       workflowRuns: 1, // the run still waiting for a step
+      dmarcReports: 0,
     });
     const [waiting] = await (
       await getDb()
@@ -85,6 +87,7 @@ describe("metadata retention per workspace", () => {
       webhookEvents: 0,
       batches: 1,
       workflowRuns: 1,
+      dmarcReports: 0,
     });
   }, 120_000); // many purge runs over the file's workspaces: a budget for a busy machine, not a timing claim
 

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { walkOldestFirst } from "@/db/oldest-first";
 import {
   batches,
+  dmarcReports,
   emailMessages,
   inboundMessages,
   inboundThreads,
@@ -29,6 +30,7 @@ export interface MetadataPurged {
   webhookAttempts: number;
   batches: number;
   workflowRuns: number;
+  dmarcReports: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function purgeWorkspaceMetadata(db: Db, workspaceId: string, cutoff
     // After the messages: a batch or a run goes only once none of its messages is left.
     batches: await purgeBatches(db, workspaceId, cutoff),
     workflowRuns: await purgeWorkflowRuns(db, workspaceId, cutoff),
+    dmarcReports: await purgeDmarcReports(db, workspaceId, cutoff),
   };
 }
 
@@ -152,6 +155,13 @@ function purgeWorkflowRuns(db: Db, workspaceId: string, cutoff: Date): Promise<n
     sql`not exists (select 1 from ${emailMessages} e where e.workflow_run_id = ${r.id})`,
   )!;
   return deleteInChunks(db, { table: r, key: r.id, due, order: [r.createdAt, r.id] });
+}
+
+/** DMARC reports whose period ended before the window (their rows go along, by foreign key). */
+function purgeDmarcReports(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+  const r = dmarcReports;
+  const due = and(eq(r.workspaceId, workspaceId), lt(r.endAt, cutoff))!;
+  return deleteInChunks(db, { table: r, key: r.id, due, order: [] });
 }
 
 interface ChunkedDelete {

@@ -2,6 +2,8 @@ import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import {
   batches,
+  dmarcReports,
+  domains,
   emailMessageLogs,
   emailMessageRecipients,
   emailMessages,
@@ -91,7 +93,28 @@ export async function seedMail(workspaceId: string) {
   const threadId = newId("inboundThread");
   await db.insert(inboundThreads).values({ id: threadId, workspaceId, subjectKey: "a question" });
   const inbound = await insertTestInboundMessage(workspaceId, { threadId });
+  await seedDmarcReport(workspaceId);
   return { sent, waiting, inbound: inbound.id, threadId };
+}
+
+/** A DMARC report of the last day for the workspace's first domain (its rows would go with it). */
+async function seedDmarcReport(workspaceId: string) {
+  const db = await getDb();
+  const [domain] = await db.select({ id: domains.id }).from(domains).where(eq(domains.workspaceId, workspaceId));
+  if (!domain) return;
+  const day = 86_400_000;
+  const [begin, end] = [new Date(Date.now() - day), new Date()];
+  await db.insert(dmarcReports).values({
+    id: newId("dmarcReport"),
+    workspaceId,
+    domainId: domain.id,
+    orgName: "google.com",
+    reportId: newId("dmarcReport"),
+    beginAt: begin,
+    endAt: end,
+    policy: "none",
+    messageCount: 1,
+  });
 }
 
 /** Tests only: how many rows of each kind a workspace still holds. */
@@ -116,5 +139,6 @@ export async function rowsLeft(workspaceId: string) {
     threads: await count(inboundThreads, inboundThreads.workspaceId),
     batches: await count(batches, batches.workspaceId),
     workflowRuns: await count(workflowRuns, workflowRuns.workspaceId),
+    dmarcReports: await count(dmarcReports, dmarcReports.workspaceId),
   };
 }

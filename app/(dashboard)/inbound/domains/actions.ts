@@ -75,6 +75,7 @@ const ROUTE_FIELDS = [
   "webhook",
   "forwardTo",
   "workflowId",
+  "dmarcReports",
   "rejectCode",
   "rejectMessage",
   "dmarcFailAction",

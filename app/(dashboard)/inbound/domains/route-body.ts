@@ -18,6 +18,7 @@ export function routeBodyFromForm(form: FormData): Record<string, unknown> {
     if (form.get("webhook") === "on") actions.push({ type: "webhook" });
     if (text("forwardTo")) actions.push({ type: "forward", to: text("forwardTo") });
     if (text("workflowId")) actions.push({ type: "workflow", workflowId: text("workflowId") });
+    if (form.get("dmarcReports") === "on") actions.push({ type: "dmarc" });
   }
   const threshold = text("spamThreshold");
   return {

@@ -121,6 +121,7 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
     ["DomainSummary", management.domainSummaryResource, "A sending domain, as listed."],
     ["Domain", management.domainResource, "A sending domain with the DNS records it publishes."],
     ["ContentCheck", deliverability.contentCheckResource, "A template's content checks, errors first."],
+    ["DmarcSummary", deliverability.dmarcSummaryResource, "The last 30 days of a domain's DMARC aggregate reports."],
     ["CheckTemplateContentRequest", requests.checkTemplateContentSchema, "Optional: variables, one locale, groupMail."],
     [
       "DomainRequirementCheck",

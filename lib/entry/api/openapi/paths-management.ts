@@ -70,6 +70,19 @@ export const domainPaths: Record<string, JsonObject> = {
       errors: ["404", "503"],
     }),
   },
+  "/v1/domains/{id}/dmarc": {
+    get: operation({
+      operationId: "getDomainDmarc",
+      scope: "domains:write",
+      summary: "The last 30 days of the domain's DMARC aggregate reports",
+      description:
+        "From the reports an inbound route's dmarc action received: the share of mail passing DMARC, the sources sending as the domain (this deployment's path, known services by reverse DNS, unknown sources: possible spoofing) and what p=quarantine or p=reject would stop. docs/deliverability.md#dmarc-reports.",
+      tag: domains,
+      parameters: [domainId],
+      success: [{ status: "200", description: "The summary.", data: "DmarcSummary" }],
+      errors: ["404"],
+    }),
+  },
   "/v1/domains/{id}/requirements": {
     get: operation({
       operationId: "listDomainRequirementChecks",

@@ -44,3 +44,32 @@ export const contentCheckResource = z.object({
     .describe("SpamAssassin's verdict on the default locale's mail; not_checked without SPAMD_URL."),
   locales: z.array(z.string()).describe("The locales rendered and checked."),
 });
+
+/** The last 30 days of a domain's DMARC aggregate reports (docs/deliverability.md#dmarc-reports). */
+const kind = z.enum(["ours", "known", "unknown"]);
+export const dmarcSummaryResource = z.object({
+  days: z.int(),
+  reports: z.int().describe("Reports received for the domain in the window."),
+  reporters: z.array(z.string()).describe("Who sent them (google.com, Enterprise Outlook, Yahoo…)."),
+  policy: z.string().nullable().describe("The p= the newest report saw published; null before any report."),
+  messages: z.int(),
+  passing: z.int().describe("Messages passing DMARC (SPF or DKIM aligned)."),
+  passRate: z.number().nullable().describe("passing / messages, 0–1; null without messages."),
+  failing: z
+    .object({ ours: z.int(), known: z.int(), unknown: z.int() })
+    .describe("Messages failing DMARC by kind of source: what p=quarantine would junk and p=reject refuse."),
+  sources: z.array(
+    z.object({
+      sourceIp: z.string(),
+      reverseDns: z.string().nullable(),
+      kind: kind.describe(
+        "ours: this deployment's sending path; known: a service by reverse DNS; unknown: possible spoofing.",
+      ),
+      service: z.string().nullable(),
+      messages: z.int(),
+      passing: z.int(),
+      spfAligned: z.int(),
+      dkimAligned: z.int(),
+    }),
+  ),
+});

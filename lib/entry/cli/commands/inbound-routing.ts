@@ -107,9 +107,9 @@ export const inboundRoutingCommands: Record<string, CliCommand> = {
   },
   "inbound routes add": {
     usage:
-      "inbound routes add --workspace ID|NAME --pattern PATTERN [--name TEXT] [--webhook] [--forward ADDRESS [--forward-from ADDRESS]] [--workflow wf_…] [--reject '550 TEXT'] [--actions JSON] [--dmarc accept|quarantine|reject] [--spam-threshold N] [--spam-action quarantine|reject] [--disabled] [--json]",
+      "inbound routes add --workspace ID|NAME --pattern PATTERN [--name TEXT] [--webhook] [--forward ADDRESS [--forward-from ADDRESS]] [--workflow wf_…] [--dmarc-reports] [--reject '550 TEXT'] [--actions JSON] [--dmarc accept|quarantine|reject] [--spam-threshold N] [--spam-action quarantine|reject] [--disabled] [--json]",
     summary:
-      "Route a pattern (support@d, support+{hash}@d, *@d) to actions, in the order webhook, forward, workflow; or reject.",
+      "Route a pattern (support@d, support+{hash}@d, *@d) to actions, in the order webhook, forward, workflow, dmarc reports; or reject.",
     database: "migrated",
     async run(args, context) {
       const values = parseFlags(args, {
@@ -117,6 +117,7 @@ export const inboundRoutingCommands: Record<string, CliCommand> = {
         pattern: { type: "string" },
         name: { type: "string" },
         webhook: { type: "boolean" },
+        "dmarc-reports": { type: "boolean" },
         forward: { type: "string" },
         "forward-from": { type: "string" },
         workflow: { type: "string" },
@@ -201,6 +202,7 @@ function actionsFromFlags(values: FlagValues): unknown {
   if (forward !== undefined) actions.push({ type: "forward", to: forward, ...(from ? { from } : {}) });
   const workflow = optionalString(values, "workflow");
   if (workflow !== undefined) actions.push({ type: "workflow", workflowId: workflow });
+  if (flag(values, "dmarc-reports")) actions.push({ type: "dmarc" });
   const reject = optionalString(values, "reject");
   if (reject !== undefined) {
     const match = /^(\d{3})\s+(.+)$/.exec(reject.trim());
@@ -222,7 +224,9 @@ function describeActions(actions: InboundAction[]): string {
           ? `workflow ${a.workflowId}`
           : a.type === "reject"
             ? `reject ${a.code} ${a.message}`
-            : "webhook",
+            : a.type === "dmarc"
+              ? "dmarc reports"
+              : "webhook",
     ),
   ]
     .filter((step, index, all) => !(all.some((s) => s.startsWith("reject")) && step === "store"))

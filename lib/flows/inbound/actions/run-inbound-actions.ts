@@ -7,10 +7,11 @@ import { AppError } from "@/lib/foundation/errors";
 import { errorFields, log } from "@/lib/foundation/log";
 import type { InboundActionsJob } from "@/lib/records/queue/jobs";
 import { forwardInbound, type ActionResult } from "./forward-inbound";
+import { ingestDmarcReports } from "@/lib/flows/inbound/dmarc/ingest-dmarc-reports";
 import { triggerInboundWorkflow } from "./trigger-inbound-workflow";
 
 /**
- * The job `inbound-actions`: a stored mail's forward and workflow actions, in the route's order. Each is idempotent by
+ * The job `inbound-actions`: a stored mail's forward, workflow and dmarc actions, in the route's order. Each is idempotent by
  * its key, so a retry after a crash redoes none; one failing action is recorded and the others still run.
  */
 export async function runInboundActions(job: InboundActionsJob): Promise<ActionResult[]> {
@@ -27,12 +28,14 @@ export async function runInboundActions(job: InboundActionsJob): Promise<ActionR
   const hops = inbound.headers.filter(([name]) => name.toLowerCase() === LOOP_HEADER.toLowerCase()).length;
   const results: ActionResult[] = [];
   for (const [index, action] of (route?.actions ?? []).entries()) {
-    if (action.type !== "forward" && action.type !== "workflow") continue;
+    if (action.type !== "forward" && action.type !== "workflow" && action.type !== "dmarc") continue;
     try {
       results.push(
         action.type === "forward"
           ? await forwardInbound(inbound, action, index, hops)
-          : await triggerInboundWorkflow(inbound, action, index),
+          : action.type === "workflow"
+            ? await triggerInboundWorkflow(inbound, action, index)
+            : await ingestDmarcReports(inbound, index),
       );
     } catch (error) {
       // A refusal (no such workflow, a sender no longer allowed) is the action's result; anything else retries the job.

@@ -103,7 +103,7 @@ async function runStoringActions(tx: Tx, stored: Stored[], at: Date): Promise<vo
     ];
   });
   const jobs = stored
-    .filter((entry) => has(entry, "forward", "workflow"))
+    .filter((entry) => has(entry, "forward", "workflow", "dmarc"))
     .map((entry) => ({ workspaceId: entry.input.recipient.workspaceId, inboundMessageId: entry.id }));
   await Promise.all([
     emitInboundReceivedEvents(tx, received, at),
