@@ -33,11 +33,15 @@ export const webhookEndpoints = pgTable(
   (t) => [index("webhook_endpoints_workspace_idx").on(t.workspaceId, t.createdAt, t.id)],
 );
 
-/** Outbox and feed; readers take only rows older than every running transaction, so a late commit is not skipped. */
+/**
+ * Outbox and feed; readers take only rows older than every running transaction, so a late commit is not skipped.
+ * Partitioned by day of `id` with its deliveries and attempts (migration 0027, docs/architecture.md#partitioned-by-day):
+ * the unique key must hold the id, so `seq` (the order) is no key.
+ */
 export const webhookEvents = pgTable(
   "webhook_events",
   {
-    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
     id: text("id").notNull().unique(),
     workspaceId: text("workspace_id")
       .notNull()
@@ -66,7 +70,10 @@ export const webhookEvents = pgTable(
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "sending", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** One event to one endpoint: its state and its last attempt (every attempt is in webhook_attempts). */
+/**
+ * One event to one endpoint: its state and its last attempt (every attempt is in webhook_attempts). Its id is made at
+ * its event's time, so it lies in its event's day partition.
+ */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
@@ -104,17 +111,18 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
-/** Every attempt, kept WEBHOOK_LOG_RETENTION_DAYS: what was sent, when, and what came back. */
+/**
+ * Every attempt, kept WEBHOOK_LOG_RETENTION_DAYS: what was sent, when, and what came back. Partitioned by its
+ * delivery's id: each day's partition has its own primary key and its key to that day's deliveries.
+ */
 export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     workspaceId: text("workspace_id")
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
-    deliveryId: text("delivery_id")
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id").notNull(),
     endpointId: text("endpoint_id").notNull(),
     attempt: integer("attempt").notNull(),
     /** HTTP status; null when no answer came (timeout, refused, closed, blocked target). */

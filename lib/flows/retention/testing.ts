@@ -17,7 +17,7 @@ import {
   workspaces,
 } from "@/db/schema";
 import { insertTestInboundMessage } from "@/lib/domain/inbound/testing";
-import { newId } from "@/lib/foundation/ids";
+import { idTime, newId } from "@/lib/foundation/ids";
 import { recordEvent } from "@/lib/records/timeline/record-event";
 import { insertTestMessage } from "@/lib/testing/fixtures";
 
@@ -70,7 +70,7 @@ export async function seedMail(workspaceId: string) {
     .insert(webhookEvents)
     .values({ id: eventId, workspaceId, type: "email.sent", emailMessageId: sent })
     .returning({ seq: webhookEvents.seq });
-  const deliveryId = newId("webhookDelivery");
+  const deliveryId = newId("webhookDelivery", idTime(eventId)!); // in its event's day, as the fan-out makes it
   await db.insert(webhookDeliveries).values({
     id: deliveryId,
     workspaceId,

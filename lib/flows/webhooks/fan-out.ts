@@ -5,7 +5,7 @@ import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { insertJsonRows } from "@/db/insert-json-rows";
 import { executePrepared } from "@/db/execute-prepared";
 import { wellFormedJson } from "@/db/well-formed-json";
-import { newId } from "@/lib/foundation/ids";
+import { idTime, newId } from "@/lib/foundation/ids";
 import { enqueueWebhookDeliveries, queueTransaction } from "@/lib/records/queue/queue";
 import { TEST_EVENT_TYPE } from "./build-payloads";
 import { rowsOf } from "./rows";
@@ -50,6 +50,14 @@ export async function fanOutWebhookEvents(limit = 1000, now = new Date()): Promi
   });
 }
 
+/**
+ * A delivery's id, made at its event's time (not the fan-out's or a replay's): it lies in its event's day partition,
+ * and its day leaves with the event's (docs/architecture.md#partitioned-by-day).
+ */
+export function deliveryIdOf(eventId: string): string {
+  return newId("webhookDelivery", idTime(eventId) ?? new Date());
+}
+
 async function createDeliveries(tx: Tx, events: PendingEvent[], now: Date): Promise<void> {
   const workspaceIds = [...new Set(events.map((event) => event.workspace_id))];
   if (workspaceIds.length === 0) return;
@@ -65,7 +73,7 @@ async function createDeliveries(tx: Tx, events: PendingEvent[], now: Date): Prom
       if (endpoint.workspaceId !== event.workspace_id) continue;
       if (endpoint.eventTypes && !endpoint.eventTypes.includes(event.type)) continue;
       rows.push({
-        id: newId("webhookDelivery", now),
+        id: deliveryIdOf(event.id),
         workspaceId: event.workspace_id,
         endpointId: endpoint.id,
         eventId: event.id,

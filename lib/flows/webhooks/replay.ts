@@ -1,11 +1,10 @@
 import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/foundation/errors";
-import { newId } from "@/lib/foundation/ids";
 import { queueTransaction } from "@/lib/records/queue/queue";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import { TEST_EVENT_TYPE } from "./build-payloads";
-import { insertDeliveries } from "./fan-out";
+import { deliveryIdOf, insertDeliveries } from "./fan-out";
 import { getEndpointOrThrow } from "./manage-endpoints";
 import { rowsOf } from "./rows";
 import { replaySchema } from "./schemas";
@@ -41,7 +40,7 @@ export async function replayEndpoint(workspaceId: string, endpointId: string, bo
     await insertDeliveries(
       tx,
       chosen.map((event) => ({
-        id: newId("webhookDelivery", now),
+        id: deliveryIdOf(event.id),
         workspaceId,
         endpointId: endpoint.id,
         eventId: event.id,

@@ -3,7 +3,7 @@ import { webhookEvents } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { queueTransaction } from "@/lib/records/queue/queue";
 import { TEST_EVENT_TYPE } from "./build-payloads";
-import { insertDeliveries } from "./fan-out";
+import { deliveryIdOf, insertDeliveries } from "./fan-out";
 import { getEndpointOrThrow } from "./manage-endpoints";
 
 /** A `webhook.test` event to this endpoint alone, through the queue like any other; not in the feed. */
@@ -15,7 +15,7 @@ export async function sendTestEvent(workspaceId: string, endpointId: string) {
       .insert(webhookEvents)
       .values({ id: newId("webhookEvent", now), workspaceId, type: TEST_EVENT_TYPE, createdAt: now })
       .returning({ id: webhookEvents.id, seq: webhookEvents.seq });
-    const deliveryId = newId("webhookDelivery", now);
+    const deliveryId = deliveryIdOf(event.id);
     await insertDeliveries(tx, [
       {
         id: deliveryId,

@@ -30,7 +30,7 @@ export async function dropExpiredPartitions(
   const dropped: string[] = [];
   for (const partition of await listPartitions(db, family)) {
     if (partition.isDefault || partition.endsAt! > before) continue;
-    const reason = await reasonToKeep(db, partition);
+    const reason = await reasonToKeep(db, family, partition);
     if (reason) {
       log.info(`partition kept past every window: ${reason}`, { partition: partition.name });
       continue;
@@ -83,21 +83,21 @@ async function detachedDaysOf(db: Db, table: string): Promise<string[]> {
 }
 
 /**
- * Why a range past every window must stay, or null: a workspace on legal hold has rows in it, or a message in it still
- * waits for delivery (scheduled, retrying, or held while its workspace is paused), which the metadata purge keeps too.
- * One probe per workspace of the range's (workspace_id, …) indexes: no scan of the range.
+ * Why a range past every window must stay, or null: a workspace on legal hold has rows in it, or a row in it still
+ * waits for work (the family's `waiting`), which the batch purges keep too. One probe per workspace of the range's
+ * (workspace_id, …) indexes: no scan of the range.
  */
-async function reasonToKeep(db: Db, partition: Partition): Promise<string | null> {
+async function reasonToKeep(db: Db, family: PartitionFamily, partition: Partition): Promise<string | null> {
+  const suffix = partition.name.slice(rootOf(family).name.length + 1);
   const [row] = rowsOf(
     await db.execute(
       sql.raw(`select
         exists (select 1 from workspaces w where w.legal_hold
           and exists (select 1 from "${partition.name}" m where m.workspace_id = w.id)) as held,
-        exists (select 1 from workspaces w
-          where exists (select 1 from "${partition.name}" m where m.workspace_id = w.id and m.status in ('PENDING', 'PAUSED'))) as waiting`),
+        ${family.waiting((table) => `${table}_${suffix}`)} as waiting`),
     ),
   );
   if (row?.held) return "a workspace on legal hold has rows in it";
-  if (row?.waiting) return "a message in it still waits for delivery";
+  if (row?.waiting) return "a row in it still waits for work";
   return null;
 }

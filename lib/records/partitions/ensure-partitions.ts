@@ -5,7 +5,7 @@ import { rowsOf } from "@/db/column-rows";
 import { log } from "@/lib/foundation/log";
 import { addDays, dayStart, daySuffix, idBound } from "./bounds";
 import { inLockBoundTransaction, runDdl } from "./ddl";
-import { defaultOf, rootOf, type PartitionFamily } from "./family";
+import { defaultOf, prefixOf, rootOf, type PartitionFamily } from "./family";
 import { listPartitions } from "./list-partitions";
 
 /** Days created ahead of today: a week of maintenance runs may fail before a row has to fall back to the default. */
@@ -16,7 +16,7 @@ export const AHEAD_DAYS = 7;
  * short transaction: each partition made on its own and then attached, which locks the parent only against other
  * schema changes (never against reads and writes), and checks the default partition, empty as a rule. A day some of
  * whose rows already fell back to the default is skipped: they stay there, trimmed by the batch purge. Returns the
- * days made. Nothing before the sealed legacy range is made.
+ * root's partitions made. Nothing before the sealed legacy range is made.
  */
 export async function ensurePartitions(db: Db, family: PartitionFamily, now: Date): Promise<string[]> {
   const partitions = await listPartitions(db, family);
@@ -32,19 +32,21 @@ export async function ensurePartitions(db: Db, family: PartitionFamily, now: Dat
       log.warn("partition day skipped: rows of it are in the default partition", { day: daySuffix(day) });
       continue;
     }
-    await inLockBoundTransaction(db, family, (tx) => runDdl(tx, dayStatements(family, daySuffix(day), from, to)));
-    made.push(daySuffix(day));
+    await inLockBoundTransaction(db, family, (tx) => runDdl(tx, dayStatements(family, day)));
+    made.push(`${rootOf(family).name}_${daySuffix(day)}`);
   }
   return made;
 }
 
-function dayStatements(family: PartitionFamily, suffix: string, from: string, to: string): string[] {
-  const rootLeaf = `${rootOf(family).name}_${suffix}`;
+function dayStatements(family: PartitionFamily, day: Date): string[] {
+  const suffix = daySuffix(day);
   return family.tables.flatMap((table) => {
     const leaf = `${table.name}_${suffix}`;
+    const prefix = prefixOf(family, table);
+    const [from, to] = [idBound(prefix, day), idBound(prefix, addDays(day, 1))];
     return [
       `CREATE TABLE "${leaf}" (LIKE "${table.name}" INCLUDING DEFAULTS)`,
-      ...table.leafKeys(leaf, rootLeaf),
+      ...table.leafKeys(leaf, (other) => `${other}_${suffix}`),
       `ALTER TABLE "${table.name}" ATTACH PARTITION "${leaf}" FOR VALUES FROM ('${from}') TO ('${to}')`,
     ];
   });

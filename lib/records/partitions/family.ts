@@ -1,15 +1,20 @@
+import { env } from "@/lib/foundation/env";
+
 /**
- * A family: tables partitioned by one id range, a partition of each per day, created and dropped together
- * (docs/architecture.md#partitioned-by-day). The root holds the ids; the others hold the root's id (their key) and
- * come after it, so a day's rows of every table go in and out at once and their keys to the root never cross days.
+ * A family: tables partitioned by one range of time-ordered ids, a partition of each per day, created and dropped
+ * together (docs/architecture.md#partitioned-by-day). The root holds the ids; the others hold the root's id, or ids
+ * of their own made at the root row's time, and come after it: a day's rows of every table go in and out at once, and
+ * their keys to one another never cross days.
  */
 export interface PartitionedTable {
   name: string;
   /** The partition key column (the root's id, or the column holding it). */
   key: string;
-  /** What each partition needs beyond its parent's: the keys the parent cannot hold. `leaf` and `rootLeaf` are
-   * the names of this table's and the root's partitions of one range. */
-  leafKeys(leaf: string, rootLeaf: string): string[];
+  /** The id prefix of the key's values (lib/foundation/ids.ts) when it is not the family's. */
+  keyPrefix?: string;
+  /** What each partition needs beyond its parent's: the keys the parent cannot hold. `leaf` is this table's partition;
+   * `leafOf` names another table's partition of the same range. */
+  leafKeys(leaf: string, leafOf: (table: string) => string): string[];
 }
 
 export interface PartitionFamily {
@@ -17,13 +22,19 @@ export interface PartitionFamily {
   prefix: string;
   /** The root first: the others' keys point at it. */
   tables: PartitionedTable[];
+  /** How many days a day is kept once it ended, given the longest metadata window of any workspace: past it, every
+   * row in it is past its window (docs/retention.md#what-is-purged-when). */
+  keepDays(longestMetadataWindow: number): number;
+  /** A SQL condition over a day's partitions (named by `leafOf`): true while a row in it still waits for work, so the
+   * day stays past every window. One probe of an index, never a scan. */
+  waiting(leafOf: (table: string) => string): string;
 }
 
 const noKeys = () => [];
 
-/** The leaf's own key to the root's leaf of the same range, deleting with it as the old key did. */
-const toMessage = (column: string) => (leaf: string, rootLeaf: string) => [
-  `ALTER TABLE "${leaf}" ADD CONSTRAINT "${leaf}_message_fk" FOREIGN KEY ("${column}") REFERENCES "${rootLeaf}"("id") ON DELETE CASCADE`,
+/** The leaf's own key to another table's leaf of the same range, deleting with it as the old key did. */
+const keyTo = (table: string, column: string) => (leaf: string, leafOf: (table: string) => string) => [
+  `ALTER TABLE "${leaf}" ADD CONSTRAINT "${leaf}_${column}_fk" FOREIGN KEY ("${column}") REFERENCES "${leafOf(table)}"("id") ON DELETE CASCADE`,
 ];
 
 /** Messages, their recipients, their timelines and their local inbox copies: migration 0022. */
@@ -35,17 +46,59 @@ export const MESSAGE_FAMILY: PartitionFamily = {
     {
       name: "email_message_logs",
       key: "email_message_id",
-      leafKeys: (leaf, rootLeaf) => [
+      leafKeys: (leaf, leafOf) => [
         `ALTER TABLE "${leaf}" ADD CONSTRAINT "${leaf}_pkey" PRIMARY KEY ("id")`,
-        ...toMessage("email_message_id")(leaf, rootLeaf),
+        ...keyTo("email_messages", "email_message_id")(leaf, leafOf),
       ],
     },
-    { name: "local_inbox", key: "email_message_id", leafKeys: toMessage("email_message_id") },
+    { name: "local_inbox", key: "email_message_id", leafKeys: keyTo("email_messages", "email_message_id") },
   ],
+  keepDays: (longestMetadataWindow) => longestMetadataWindow,
+  // Scheduled, retrying, or held while its workspace is paused: the metadata purge keeps it too.
+  waiting: (leafOf) =>
+    `exists (select 1 from workspaces w where exists (select 1 from "${leafOf("email_messages")}" m
+      where m.workspace_id = w.id and m.status in ('PENDING', 'PAUSED')))`,
 };
 
-export const FAMILIES: PartitionFamily[] = [MESSAGE_FAMILY];
+/**
+ * Webhook events, their deliveries and the deliveries' attempts: migration 0027. A delivery's id is made at its
+ * event's time (lib/flows/webhooks/fan-out.ts), so it lies in its event's day, and so do its attempts, keyed by it.
+ */
+export const WEBHOOK_FAMILY: PartitionFamily = {
+  prefix: "evt_",
+  tables: [
+    { name: "webhook_events", key: "id", leafKeys: noKeys },
+    { name: "webhook_deliveries", key: "id", keyPrefix: "whdl_", leafKeys: noKeys },
+    {
+      name: "webhook_attempts",
+      key: "delivery_id",
+      keyPrefix: "whdl_",
+      leafKeys: (leaf, leafOf) => [
+        `ALTER TABLE "${leaf}" ADD CONSTRAINT "${leaf}_pkey" PRIMARY KEY ("id")`,
+        ...keyTo("webhook_deliveries", "delivery_id")(leaf, leafOf),
+      ],
+    },
+  ],
+  // Each workspace's webhook rows go at the shorter of its metadata window and the webhook log's.
+  keepDays: (longestMetadataWindow) => Math.min(longestMetadataWindow, env().WEBHOOK_LOG_RETENTION_DAYS),
+  // A delivery not settled yet (webhook_deliveries_due_idx): the batch purge keeps it and its event too.
+  waiting: (leafOf) =>
+    `exists (select 1 from "${leafOf("webhook_deliveries")}" d where d.status in ('pending', 'sending'))`,
+};
+
+/** The API request log (every authenticated /v1 request with its bodies): migration 0028, kept ACTIVITY_RETENTION_DAYS. */
+export const ACTIVITY_FAMILY: PartitionFamily = {
+  prefix: "act_",
+  tables: [{ name: "activity_logs", key: "id", leafKeys: noKeys }],
+  keepDays: () => env().ACTIVITY_RETENTION_DAYS,
+  waiting: () => "false",
+};
+
+export const FAMILIES: PartitionFamily[] = [MESSAGE_FAMILY, WEBHOOK_FAMILY, ACTIVITY_FAMILY];
 
 export const rootOf = (family: PartitionFamily) => family.tables[0];
-export const legacyOf = (table: PartitionedTable) => `${table.name}_legacy`;
-export const defaultOf = (table: PartitionedTable) => `${table.name}_default`;
+export const prefixOf = (family: PartitionFamily, table: PartitionedTable) => table.keyPrefix ?? family.prefix;
+export const legacyOf = (table: PartitionedTable | string) =>
+  `${typeof table === "string" ? table : table.name}_legacy`;
+export const defaultOf = (table: PartitionedTable | string) =>
+  `${typeof table === "string" ? table : table.name}_default`;

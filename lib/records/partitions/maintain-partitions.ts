@@ -27,7 +27,7 @@ export async function maintainPartitions(options: { now?: Date } = {}): Promise<
     for (const family of FAMILIES) {
       result.sealed = (await sealLegacyPartitions(db, family, now)) || result.sealed;
       result.created.push(...(await ensurePartitions(db, family, now)));
-      const keepDays = await longestMetadataWindow(db);
+      const keepDays = family.keepDays(await longestMetadataWindow(db));
       result.dropped.push(...(await dropExpiredPartitions(db, family, { now, keepDays })));
     }
   } catch (error) {

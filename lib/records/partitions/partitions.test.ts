@@ -2,7 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { rowsOf } from "@/db/column-rows";
-import { workspaces } from "@/db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "@/db/schema";
+import { newId } from "@/lib/foundation/ids";
+import { deliveryIdOf } from "@/lib/flows/webhooks/fan-out";
 import { setClock } from "@/lib/foundation/clock";
 import { useSettings } from "@/lib/testing/settings";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
@@ -51,7 +53,12 @@ describe("partitions of the messages family", { timeout: 120_000 }, () => {
     const result = await maintainPartitions({ now: start });
     expect(result.sealed).toBe(true);
     const cut = addDays(today, 2);
-    expect(result.created).toEqual(Array.from({ length: AHEAD_DAYS - 1 }, (_, i) => daySuffix(addDays(cut, i))));
+    const days = Array.from({ length: AHEAD_DAYS - 1 }, (_, i) => daySuffix(addDays(cut, i)));
+    expect(result.created).toEqual([
+      ...days.map((day) => `email_messages_${day}`),
+      ...days.map((day) => `webhook_events_${day}`),
+      ...days.map((day) => `activity_logs_${day}`),
+    ]);
     const partitions = await listPartitions(await getDb(), MESSAGE_FAMILY);
     expect(partitions[0]).toMatchObject({ name: "email_messages_legacy", from: null, to: idBound("em_", cut) });
     expect(partitions.at(-1)).toMatchObject({ name: "email_messages_default", isDefault: true });
@@ -131,7 +138,8 @@ describe("partitions of the messages family", { timeout: 120_000 }, () => {
     expect((await readMessageState(kept)).events).toHaveLength(1);
     expect((await readMessageState(straddling)).message.id).toBe(straddling);
     const leftovers = await query(
-      `select relname from pg_class where relname like '%${daySuffix(addDays(today, 3))}%' or relname like '%_legacy'`,
+      `select relname from pg_class where (relname like '%${daySuffix(addDays(today, 3))}%' or relname like '%_legacy')
+        and relname ~ '^(email_|local_inbox)'`, // the other families keep their own windows
     );
     expect(leftovers).toEqual([]);
   });
@@ -147,12 +155,110 @@ describe("partitions of the messages family", { timeout: 120_000 }, () => {
     for (const table of MESSAGE_FAMILY.tables)
       await query(`alter table "${table.name}" detach partition "${table.name}_${suffix}"`);
     expect((await readMessageState(old)).message).toBeUndefined();
-    const detached = `select relname from pg_class where relname like '%${suffix}' and relkind = 'r' order by 1`;
+    const detached = `select relname from pg_class where relname like '%${suffix}' and relkind = 'r' and not relispartition order by 1`;
     expect((await query(detached)).map((row) => row.relname)).toEqual(
       MESSAGE_FAMILY.tables.map((table) => `${table.name}_${suffix}`).sort(),
     );
     // A day ahead of any window: the next run drops what is detached, whatever the windows.
     await maintainPartitions({ now: later });
     expect(await query(detached)).toEqual([]);
+  });
+});
+
+/** A webhook event of `day` (days after today), its delivery (its id made by the fan-out's rule) and one attempt. */
+async function webhookOn(workspaceId: string, day: number, status: "succeeded" | "pending" = "succeeded") {
+  const at = new Date(addDays(today, day).getTime() + 3600_000);
+  const db = await getDb();
+  const endpointId = newId("webhookEndpoint");
+  await db
+    .insert(webhookEndpoints)
+    .values({ id: endpointId, workspaceId, url: "https://hooks.example.org", secretEncrypted: "x" });
+  const eventId = newId("webhookEvent", at);
+  const [event] = await db
+    .insert(webhookEvents)
+    .values({ id: eventId, workspaceId, type: "email.sent", createdAt: at })
+    .returning({ seq: webhookEvents.seq });
+  const deliveryId = deliveryIdOf(eventId);
+  await db.insert(webhookDeliveries).values({
+    id: deliveryId,
+    workspaceId,
+    endpointId,
+    eventId,
+    eventSeq: event.seq,
+    eventType: "email.sent",
+    status,
+    createdAt: at,
+  });
+  // An attempt a day later (a retry) still lies in its delivery's day.
+  await db.insert(webhookAttempts).values({
+    id: newId("webhookAttempt", addDays(at, 1)),
+    workspaceId,
+    deliveryId,
+    endpointId,
+    attempt: 1,
+    status: 500,
+    latencyMs: 5,
+    createdAt: addDays(at, 1),
+  });
+  return { eventId, deliveryId };
+}
+
+describe("partitions of the webhook log and the API request log", { timeout: 120_000 }, () => {
+  afterEach(() => useSettings({ WEBHOOK_LOG_RETENTION_DAYS: undefined, ACTIVITY_RETENTION_DAYS: undefined }));
+
+  it("puts an event, its delivery and its attempts in the event's day; drops the day past the webhook log's window unless a delivery waits", async () => {
+    const later = addDays(start, 40); // days no other test drops or makes
+    await maintainPartitions({ now: later });
+    const { workspace } = await createTestWorkspace();
+    const old = await webhookOn(workspace.id, 41);
+    const waiting = await webhookOn(workspace.id, 42, "pending");
+    const recent = await webhookOn(workspace.id, 44);
+    const suffix = (day: number) => daySuffix(addDays(today, day));
+    expect(await partitionOf("webhook_events", "id", old.eventId)).toEqual([`webhook_events_${suffix(41)}`]);
+    expect(await partitionOf("webhook_deliveries", "id", old.deliveryId)).toEqual([`webhook_deliveries_${suffix(41)}`]);
+    expect(await partitionOf("webhook_attempts", "delivery_id", old.deliveryId)).toEqual([
+      `webhook_attempts_${suffix(41)}`,
+    ]);
+    // A 3-day webhook log at day 46: days ending by day 43 are past it; the messages' longer window does not keep them.
+    useSettings({ WEBHOOK_LOG_RETENTION_DAYS: "3" });
+    const result = await maintainPartitions({ now: new Date(addDays(today, 46).getTime() + 3600_000) });
+    expect(result.dropped).toContain(`webhook_events_${suffix(41)}`);
+    expect(result.dropped).not.toContain(`webhook_events_${suffix(42)}`);
+    expect(result.dropped).not.toContain(`webhook_events_${suffix(44)}`);
+    expect(result.dropped.filter((name) => name.startsWith("email_messages_"))).toEqual([]);
+    expect(await partitionOf("webhook_events", "id", old.eventId)).toEqual([]);
+    expect(await partitionOf("webhook_attempts", "delivery_id", old.deliveryId)).toEqual([]);
+    expect(await partitionOf("webhook_deliveries", "id", waiting.deliveryId)).toHaveLength(1);
+    expect(await partitionOf("webhook_deliveries", "id", recent.deliveryId)).toHaveLength(1);
+    const plan = (await query(`explain select * from webhook_deliveries where id = '${recent.deliveryId}'`)).map(
+      (row) => row["QUERY PLAN"],
+    );
+    expect(plan.join("\n")).toContain(`webhook_deliveries_${suffix(44)}`);
+    expect(plan.join("\n")).not.toMatch(/Append/);
+  });
+
+  it("drops a day of the API request log past ACTIVITY_RETENTION_DAYS, unless a workspace on legal hold has rows in it", async () => {
+    const later = addDays(start, 50); // days no other test drops or makes
+    await maintainPartitions({ now: later });
+    const { workspace } = await createTestWorkspace();
+    const { workspace: held } = await createTestWorkspace();
+    await (await getDb()).update(workspaces).set({ legalHold: true }).where(eq(workspaces.id, held.id));
+    const logged = async (workspaceId: string, day: number) => {
+      const id = newId("activity", new Date(addDays(today, day).getTime() + 3600_000));
+      await query(`insert into activity_logs (id, workspace_id, method, path, status, duration_ms)
+        values ('${id}', '${workspaceId}', 'GET', '/v1/email_messages', 200, 3)`);
+      return id;
+    };
+    const old = await logged(workspace.id, 51);
+    const kept = await logged(held.id, 52);
+    const recent = await logged(workspace.id, 54);
+    expect(await partitionOf("activity_logs", "id", old)).toEqual([`activity_logs_${daySuffix(addDays(today, 51))}`]);
+    useSettings({ ACTIVITY_RETENTION_DAYS: "2" });
+    const result = await maintainPartitions({ now: new Date(addDays(today, 55).getTime() + 3600_000) });
+    expect(result.dropped).toContain(`activity_logs_${daySuffix(addDays(today, 51))}`);
+    expect(result.dropped).not.toContain(`activity_logs_${daySuffix(addDays(today, 52))}`);
+    expect(await partitionOf("activity_logs", "id", old)).toEqual([]);
+    expect(await partitionOf("activity_logs", "id", kept)).toHaveLength(1);
+    expect(await partitionOf("activity_logs", "id", recent)).toHaveLength(1);
   });
 });

@@ -2,9 +2,9 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
 import { rowsOf } from "@/db/column-rows";
-import { addDays, dayStart, idBound } from "./bounds";
+import { addDays, boundTime, dayStart, idBound } from "./bounds";
 import { inLockBoundTransaction, runDdl } from "./ddl";
-import { defaultOf, legacyOf, rootOf, type PartitionedTable, type PartitionFamily } from "./family";
+import { defaultOf, legacyOf, prefixOf, rootOf, type PartitionedTable, type PartitionFamily } from "./family";
 
 /** Days between the seal and its cut: validating a large legacy table takes a while, and rows keep arriving. */
 const CUT_AHEAD_DAYS = 2;
@@ -20,26 +20,26 @@ export async function sealLegacyPartitions(db: Db, family: PartitionFamily, now:
   const legacyRoot = legacyOf(rootOf(family));
   if (!(await isDefaultPartition(db, legacyRoot))) return false;
   // A run that stopped half way left its check: keep its cut, the rows since were checked against it.
-  const cut = (await existingCut(db, legacyRoot)) ?? idBound(family.prefix, addDays(dayStart(now), CUT_AHEAD_DAYS));
+  const cutAt = (await existingCut(db, family)) ?? addDays(dayStart(now), CUT_AHEAD_DAYS);
+  const cutOf = (table: PartitionedTable) => idBound(prefixOf(family, table), cutAt);
   await inLockBoundTransaction(db, family, async (tx) => {
     for (const table of family.tables) {
       if (await constraintExists(tx, legacyOf(table), boundCheck(table))) continue;
       await runDdl(tx, [
-        `ALTER TABLE "${legacyOf(table)}" ADD CONSTRAINT "${boundCheck(table)}" CHECK ("${table.key}" ~<~ '${cut}') NOT VALID`,
+        `ALTER TABLE "${legacyOf(table)}" ADD CONSTRAINT "${boundCheck(table)}" CHECK ("${table.key}" ~<~ '${cutOf(table)}') NOT VALID`,
       ]);
     }
   });
   for (const table of family.tables)
     await runDdl(db, [`ALTER TABLE "${legacyOf(table)}" VALIDATE CONSTRAINT "${boundCheck(table)}"`]);
   await inLockBoundTransaction(db, family, async (tx) => {
-    const rootDefault = defaultOf(rootOf(family));
     for (const table of family.tables) {
       const fallback = defaultOf(table);
       await runDdl(tx, [
         `ALTER TABLE "${table.name}" DETACH PARTITION "${legacyOf(table)}"`,
-        `ALTER TABLE "${table.name}" ATTACH PARTITION "${legacyOf(table)}" FOR VALUES FROM (MINVALUE) TO ('${cut}')`,
+        `ALTER TABLE "${table.name}" ATTACH PARTITION "${legacyOf(table)}" FOR VALUES FROM (MINVALUE) TO ('${cutOf(table)}')`,
         `CREATE TABLE "${fallback}" (LIKE "${table.name}" INCLUDING DEFAULTS)`,
-        ...table.leafKeys(fallback, rootDefault),
+        ...table.leafKeys(fallback, defaultOf),
         `ALTER TABLE "${table.name}" ATTACH PARTITION "${fallback}" DEFAULT`,
       ]);
     }
@@ -67,12 +67,14 @@ async function constraintExists(db: Executor, table: string, name: string): Prom
   return rows.length > 0;
 }
 
-async function existingCut(db: Db, legacyRoot: string): Promise<string | null> {
+/** The time of the cut a stopped run checked the root's legacy table against, or null. */
+async function existingCut(db: Db, family: PartitionFamily): Promise<Date | null> {
+  const legacyRoot = legacyOf(rootOf(family));
   const rows = rowsOf(
     await db.execute(sql`
       select pg_get_constraintdef(oid) as definition from pg_constraint
       where conrelid = to_regclass(${`public.${legacyRoot}`}) and conname = ${`${legacyRoot}_bound`}`),
   );
   const match = rows[0] ? /'([^']+)'/.exec(String(rows[0].definition)) : null;
-  return match ? match[1] : null;
+  return match ? boundTime(family.prefix, match[1]) : null;
 }
