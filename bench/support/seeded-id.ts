@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+import { ID_ALPHABET as ALPHABET } from "@/lib/foundation/ids";
 /** 62^7 … 62^0: the eight base62 digits of an id's milliseconds (lib/foundation/ids.ts), most significant first. */
 const POWERS = Array.from({ length: 8 }, (_, i) => (62n ** BigInt(7 - i)).toString());
 

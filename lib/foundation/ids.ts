@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 
 // A prefix, 8 base62 characters of the creation time in ms, 8 random ones (docs/api.md#decided-envelope-ids-time). The
 // alphabet is in ASCII order, so ids sort by creation time: keyset pages stay stable and index inserts append.
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 export const ID_PREFIXES = {
   message: "em_",
@@ -61,7 +61,7 @@ function increment(value: string): string | null {
   let i = value.length - 1;
   while (i >= 0 && value[i] === "z") i--;
   if (i < 0) return null;
-  return value.slice(0, i) + ALPHABET[ALPHABET.indexOf(value[i]) + 1] + "0".repeat(value.length - 1 - i);
+  return value.slice(0, i) + ID_ALPHABET[ID_ALPHABET.indexOf(value[i]) + 1] + "0".repeat(value.length - 1 - i);
 }
 
 export function isId(kind: IdKind, value: unknown): value is string {
@@ -71,10 +71,14 @@ export function isId(kind: IdKind, value: unknown): value is string {
 /** When an id was made (its 8 time characters), or null for a value that is no id of ours: retention's 410 reads it. */
 export function idTime(value: string): Date | null {
   const match = /^[a-z]+_([0-9A-Za-z]{8})[0-9A-Za-z]{8}$/.exec(value);
-  if (!match) return null;
+  return match ? new Date(decodeTime(match[1])) : null;
+}
+
+/** The time in ms that 8 base62 characters name (encodeTime's inverse). */
+export function decodeTime(characters: string): number {
   let ms = 0;
-  for (const char of match[1]) ms = ms * 62 + ALPHABET.indexOf(char);
-  return new Date(ms);
+  for (const char of characters) ms = ms * 62 + ID_ALPHABET.indexOf(char);
+  return ms;
 }
 
 export function randomBase62(length: number): string {
@@ -82,7 +86,7 @@ export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
     const byte = randomByte();
-    if (byte < 248) out += ALPHABET[byte % 62];
+    if (byte < 248) out += ID_ALPHABET[byte % 62];
   }
   return out;
 }
@@ -101,11 +105,12 @@ function randomByte(): number {
   return pool[poolOffset++];
 }
 
-function encodeTime(ms: number): string {
+/** The 8 base62 characters of a time in ms that follow an id's prefix. */
+export function encodeTime(ms: number): string {
   let out = "";
   let rest = ms;
   for (let i = 0; i < 8; i++) {
-    out = ALPHABET[rest % 62] + out;
+    out = ID_ALPHABET[rest % 62] + out;
     rest = Math.floor(rest / 62);
   }
   return out;

@@ -120,9 +120,23 @@ async function ourSources(): Promise<OurSources> {
   const host = new URL(config.SMTP_URL).hostname.replace(/^\[|\]$/g, "");
   const service = `this deployment's relay (${host})`;
   if (isIP(host)) return { ips: new Set([host]), suffix: null, service };
+  return { ips: new Set(await relayAddresses(host)), suffix: null, service };
+}
+
+/** How long the relay's addresses are reused: a domain page read must not wait for DNS (up to 5 s) every time. */
+const RELAY_ADDRESSES_TTL_MS = 5 * 60_000;
+let cachedRelay: { host: string; until: number; addresses: Promise<string[]> } | undefined;
+
+/** The relay host's A and AAAA addresses, looked up once per RELAY_ADDRESSES_TTL_MS (a failed lookup finds none). */
+function relayAddresses(host: string): Promise<string[]> {
+  if (cachedRelay?.host === host && cachedRelay.until > Date.now()) return cachedRelay.addresses;
   const resolver = createResolver();
-  const found = await Promise.all([resolver.resolve4(host).catch(() => []), resolver.resolve6(host).catch(() => [])]);
-  return { ips: new Set(found.flat()), suffix: null, service };
+  const addresses = Promise.all([
+    resolver.resolve4(host).catch(() => []),
+    resolver.resolve6(host).catch(() => []),
+  ]).then((found) => found.flat());
+  cachedRelay = { host, until: Date.now() + RELAY_ADDRESSES_TTL_MS, addresses };
+  return addresses;
 }
 
 function classify(

@@ -1,23 +1,16 @@
+import { decodeTime, encodeTime } from "@/lib/foundation/ids";
+
 // Where a day starts among ids (lib/foundation/ids.ts): the prefix and the 8 base62 characters of the day's first
 // millisecond. Ids sort in ASCII order, so every id made in [day, next day) lies in [bound(day), bound(next day)).
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const DAY_MS = 24 * 3600 * 1000;
 
 export function idBound(prefix: string, at: Date): string {
-  let out = "";
-  let rest = at.getTime();
-  for (let i = 0; i < 8; i++) {
-    out = ALPHABET[rest % 62] + out;
-    rest = Math.floor(rest / 62);
-  }
-  return prefix + out;
+  return prefix + encodeTime(at.getTime());
 }
 
 /** The time an id bound (or an id) names: its 8 characters after the prefix. */
 export function boundTime(prefix: string, bound: string): Date {
-  let ms = 0;
-  for (const char of bound.slice(prefix.length, prefix.length + 8)) ms = ms * 62 + ALPHABET.indexOf(char);
-  return new Date(ms);
+  return new Date(decodeTime(bound.slice(prefix.length, prefix.length + 8)));
 }
 
 /** Midnight UTC of the day holding `at`: partitions are UTC days. */
