@@ -11,6 +11,8 @@ import { attemptDeliveries } from "./attempt-deliveries";
 import { createEndpoint } from "./manage-endpoints";
 import { purgeWebhookLogs } from "./purge-webhook-logs";
 import { rowsOf } from "./rows";
+import { dayStart, daySuffix } from "@/lib/records/partitions/bounds";
+import { maintainPartitions } from "@/lib/records/partitions/maintain-partitions";
 import { sendWebhookRequest } from "./send-webhook-request";
 import { deliverDue, fanOutEverything, manualClock } from "./testing";
 
@@ -229,5 +231,55 @@ describe("retention", () => {
       .where(eq(webhookEvents.workspaceId, workspace.id));
     expect(events.map((row) => row.id)).toEqual([left[0].eventId]);
     expect(await db.$count(webhookAttempts, inArray(webhookAttempts.workspaceId, [workspace.id]))).toBe(0);
+  });
+});
+
+describe("the day partitions of the webhook log", () => {
+  it("puts a delivery, fanned out later, and its retry a day after, in its event's day (docs/architecture.md#partitioned-by-day)", async () => {
+    await maintainPartitions();
+    const { workspace } = await createTestWorkspace();
+    await createEndpoint(workspace.id, { url: receiver.url }, "key_test");
+    const message = await insertTestMessage(workspace.id);
+    // Past the legacy range the first run seals (two days ahead), within the week of days made ahead.
+    const at = new Date(dayStart(new Date()).getTime() + 3 * 24 * 3600_000 + 23 * 3600_000);
+    await recordEvent(await getDb(), {
+      workspaceId: workspace.id,
+      messageId: message,
+      code: "EMAIL_MESSAGE_CREATED",
+      message: "x",
+      at,
+    });
+    const clock = manualClock(new Date(at.getTime() + 20 * 3600_000)); // the fan-out runs the next day
+    receiver.mode = "fail";
+    try {
+      await deliverDue(workspace.id, clock);
+    } finally {
+      receiver.mode = "ok";
+    }
+    clock.advance(24 * 3600_000);
+    await deliverDue(workspace.id, clock);
+    const leaves = async (table: string, column: string) =>
+      rowsOf<{ leaf: string }>(
+        await (
+          await getDb()
+        ).execute(
+          sql`select tableoid::regclass::text as leaf from ${sql.identifier(table)} where workspace_id = ${workspace.id}
+              order by ${sql.identifier(column)}`,
+        ),
+      ).map((row) => row.leaf);
+    const day = daySuffix(dayStart(at));
+    expect(await leaves("webhook_events", "id")).toEqual([`webhook_events_${day}`]);
+    expect(await leaves("webhook_deliveries", "id")).toEqual([`webhook_deliveries_${day}`]);
+    expect(await leaves("webhook_attempts", "created_at")).toEqual([
+      `webhook_attempts_${day}`,
+      `webhook_attempts_${day}`,
+    ]);
+    const [delivery] = await (
+      await getDb()
+    )
+      .select({ status: webhookDeliveries.status })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.workspaceId, workspace.id));
+    expect(delivery.status).toBe("succeeded");
   });
 });
