@@ -165,7 +165,7 @@ function report(run: Awaited<ReturnType<typeof measure>>, stored: Awaited<Return
       `SPF+DKIM+DMARC pass ${stored.authPassed}; load average ${loadAverage()}`,
   );
   console.log(
-    `on disk: ${(stored.tableBytes / stored.stored / 1024).toFixed(1)} KB a mail (inbound_messages and inbound_message_raw ` +
+    `on disk: ${(stored.tableBytes / stored.stored / 1024).toFixed(1)} KB a mail (inbound_messages, inbound_message_raw and the dedupe keys ` +
       `with TOAST and indexes; raw bytes compressed with ${stored.compression})`,
   );
 }

@@ -77,12 +77,14 @@ export async function countStored(workspaceId: string) {
   };
 }
 
-/** The two tables' size on disk with their TOAST and indexes, and the compression the raw bytes were written with. */
+/** The mail's tables (every day partition, and the dedupe keys) on disk with their TOAST and indexes, and the compression the raw bytes were written with. */
 async function storedSize(): Promise<{ tableBytes: number; compression: string }> {
   const [row] = rowsOf(
     await (
       await getDb()
-    ).execute(sql`select pg_total_relation_size('inbound_messages') + pg_total_relation_size('inbound_message_raw')
+    ).execute(sql`select (select sum(pg_total_relation_size(relid)) from (
+          select relid from pg_partition_tree('inbound_messages') union all select relid from pg_partition_tree('inbound_message_raw')
+          union all select 'inbound_dedupe_keys'::regclass) t)
         as bytes, (select pg_column_compression(raw) from inbound_message_raw limit 1) as compression`),
   ) as Array<{ bytes: string | number; compression: string }>;
   return { tableBytes: Number(row.bytes), compression: row.compression };

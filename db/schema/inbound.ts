@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, index, integer, pgTable, real, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, customType, index, integer, pgTable, primaryKey, real, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, jsonb, ts, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -184,7 +184,8 @@ export const inboundMessages = pgTable(
     spamScore: real("spam_score"),
     /** What each of the route's actions did (webhook queued, forwarded as em_…, workflow run wfr_…). */
     actionResults: jsonb("action_results").$type<Array<Record<string, unknown>>>().notNull().default([]),
-    /** The same Message-ID from the same sender twice is stored once (sha256 of the raw bytes when it has none). */
+    /** The same Message-ID from the same sender twice is stored once (sha256 of the raw bytes when it has none): unique
+     * in inbound_dedupe_keys, since a partitioned table's unique key would have to hold the id. */
     dedupeKey: text("dedupe_key").notNull(),
     /** Bodies, headers, attachments and the raw bytes removed (retention or erase); the envelope stays. */
     contentPurgedAt: ts("content_purged_at"),
@@ -192,7 +193,6 @@ export const inboundMessages = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("inbound_messages_dedupe_idx").on(t.workspaceId, t.dedupeKey),
     index("inbound_messages_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
     index("inbound_messages_thread_idx")
       .on(t.threadId, t.createdAt)
@@ -209,10 +209,30 @@ export const inboundMessages = pgTable(
   ],
 );
 
+/** Partitioned with its mail (migration 0029): each day's partition has its own key to that day's mails. */
 export const inboundMessageRaw = pgTable("inbound_message_raw", {
-  inboundMessageId: text("inbound_message_id")
-    .primaryKey()
-    .references(() => inboundMessages.id, { onDelete: "cascade" }),
+  inboundMessageId: text("inbound_message_id").primaryKey(),
   workspaceId: text("workspace_id").notNull(),
   raw: bytea("raw").notNull(),
 });
+
+/**
+ * Each stored mail's (workspace, dedupe key), unique across every day: the inbound mails are partitioned by day
+ * (migration 0029), and a partitioned table cannot hold a unique key without its partition key. Written in the
+ * mail's own statement (the conflict is the duplicate check); deleted with the workspace's metadata window.
+ */
+export const inboundDedupeKeys = pgTable(
+  "inbound_dedupe_keys",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    dedupeKey: text("dedupe_key").notNull(),
+    inboundMessageId: text("inbound_message_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.dedupeKey] }),
+    index("inbound_dedupe_keys_created_idx").on(t.workspaceId, t.createdAt),
+  ],
+);

@@ -10,6 +10,7 @@ import { now as clockNow } from "@/lib/foundation/clock";
 import { compactOverviewShards } from "@/lib/domain/insights/compact-overview-shards";
 import { purgeWebhookLogs } from "@/lib/flows/webhooks/purge-webhook-logs";
 import { maintainPartitions } from "@/lib/records/partitions/maintain-partitions";
+import { releaseDayAttachments } from "@/lib/domain/inbound/release-day-attachments";
 import { purgeExpiredMetadata } from "@/lib/flows/retention/purge-expired-metadata";
 import { checkDueDomains } from "@/lib/domain/domains/requirements/requirement-history";
 
@@ -19,7 +20,7 @@ import { checkDueDomains } from "@/lib/domain/domains/requirements/requirement-h
  * retention bench runs it on a moved clock).
  */
 export async function runMaintenance(now: Date = clockNow()): Promise<void> {
-  await maintainPartitions({ now });
+  await maintainPartitions({ now, releaseOutside: releaseDayAttachments });
   await purgeOldActivity({ now });
   await purgeOldAuditEvents({ now });
   await purgeExpiredAttachments({ now });

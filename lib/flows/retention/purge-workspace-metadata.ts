@@ -2,11 +2,13 @@ import "server-only";
 import { and, asc, eq, inArray, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { rowsOf } from "@/db/column-rows";
 import { walkOldestFirst } from "@/db/oldest-first";
 import {
   batches,
   dmarcReports,
   emailMessages,
+  inboundDedupeKeys,
   inboundMessages,
   inboundThreads,
   webhookAttempts,
@@ -80,8 +82,17 @@ async function purgeMessages(db: Db, workspaceId: string, cutoff: Date): Promise
   );
 }
 
-/** Inbound mail with its raw bytes (cascade); its attachments' bytes leave the storage after the commit. */
+/**
+ * Inbound mail with its raw bytes (cascade); its attachments' bytes leave the storage after the commit. Then the dedupe
+ * keys of the same window (inbound_dedupe_keys, a table of its own: their mails may have left by a dropped day).
+ */
 async function purgeInbound(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+  const purged = await purgeInboundMessages(db, workspaceId, cutoff);
+  await purgeDedupeKeys(db, workspaceId, cutoff);
+  return purged;
+}
+
+async function purgeInboundMessages(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
   const m = inboundMessages;
   const due = and(eq(m.workspaceId, workspaceId), lt(m.createdAt, cutoff))!;
   return walkOldestFirst(
@@ -95,6 +106,20 @@ async function purgeInbound(db: Db, workspaceId: string, cutoff: Date): Promise<
       return gone.length;
     },
   );
+}
+
+/** The keys past the window, METADATA_PURGE_CHUNK per statement (inbound_dedupe_keys_created_idx). */
+async function purgeDedupeKeys(db: Db, workspaceId: string, cutoff: Date): Promise<void> {
+  const k = inboundDedupeKeys;
+  for (;;) {
+    const gone = await db.execute(sql`
+      delete from ${k} where (${k.workspaceId}, ${k.dedupeKey}) in (
+        select ${k.workspaceId}, ${k.dedupeKey} from ${k}
+        where ${k.workspaceId} = ${workspaceId} and ${k.createdAt} < ${cutoff.toISOString()}::timestamptz
+        limit ${METADATA_PURGE_CHUNK})
+      returning 1 as gone`);
+    if (rowsOf(gone).length < METADATA_PURGE_CHUNK) return;
+  }
 }
 
 /** A thread quiet since the cutoff whose mails are all gone, inbound and sent (inbound_threads_activity_idx). */

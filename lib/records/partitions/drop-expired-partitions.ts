@@ -5,7 +5,7 @@ import { rowsOf } from "@/db/column-rows";
 import { log } from "@/lib/foundation/log";
 import { addDays } from "./bounds";
 import { inLockBoundTransaction, runDdl, runDdlBounded } from "./ddl";
-import { rootOf, type PartitionFamily } from "./family";
+import { rootOf, type PartitionFamily, type ReleaseOutside } from "./family";
 import { listPartitions, type Partition } from "./list-partitions";
 
 /**
@@ -24,7 +24,7 @@ import { listPartitions, type Partition } from "./list-partitions";
 export async function dropExpiredPartitions(
   db: Db,
   family: PartitionFamily,
-  options: { now: Date; keepDays: number },
+  options: { now: Date; keepDays: number; releaseOutside?: ReleaseOutside },
 ): Promise<string[]> {
   const before = addDays(options.now, -options.keepDays);
   const dropped: string[] = [];
@@ -36,6 +36,8 @@ export async function dropExpiredPartitions(
       continue;
     }
     const suffix = partition.name.slice(rootOf(family).name.length + 1);
+    // Before the rows go: released bytes of rows still in the database are past their window anyway.
+    await options.releaseOutside?.(family, (table) => `${table}_${suffix}`);
     await inLockBoundTransaction(db, family, (tx) =>
       runDdl(
         tx,

@@ -45,7 +45,7 @@ function dayStatements(family: PartitionFamily, day: Date): string[] {
     const prefix = prefixOf(family, table);
     const [from, to] = [idBound(prefix, day), idBound(prefix, addDays(day, 1))];
     return [
-      `CREATE TABLE "${leaf}" (LIKE "${table.name}" INCLUDING DEFAULTS)`,
+      `CREATE TABLE "${leaf}" (LIKE "${table.name}" INCLUDING DEFAULTS INCLUDING COMPRESSION)`,
       ...table.leafKeys(leaf, (other) => `${other}_${suffix}`),
       `ALTER TABLE "${table.name}" ATTACH PARTITION "${leaf}" FOR VALUES FROM ('${from}') TO ('${to}')`,
     ];

@@ -30,6 +30,12 @@ export interface PartitionFamily {
   waiting(leafOf: (table: string) => string): string;
 }
 
+/**
+ * Releases what a day's rows keep outside the database (inbound attachments' bytes), before the day is detached: given
+ * by the caller of the manager (lib/entry/worker/maintenance.ts), since the storage is a higher floor's.
+ */
+export type ReleaseOutside = (family: PartitionFamily, leafOf: (table: string) => string) => Promise<void>;
+
 const noKeys = () => [];
 
 /** The leaf's own key to another table's leaf of the same range, deleting with it as the old key did. */
@@ -94,7 +100,26 @@ export const ACTIVITY_FAMILY: PartitionFamily = {
   waiting: () => "false",
 };
 
-export const FAMILIES: PartitionFamily[] = [MESSAGE_FAMILY, WEBHOOK_FAMILY, ACTIVITY_FAMILY];
+/**
+ * Inbound mail and its raw bytes: migration 0029, dropped past the longest metadata window as the batch purge deletes
+ * it. Its dedupe keys live in inbound_dedupe_keys (unique across days), purged with the workspace's metadata; its
+ * attachments' bytes are in the attachment storage, released before a day goes (`ReleaseOutside`).
+ */
+export const INBOUND_FAMILY: PartitionFamily = {
+  prefix: "inm_",
+  tables: [
+    { name: "inbound_messages", key: "id", leafKeys: noKeys },
+    {
+      name: "inbound_message_raw",
+      key: "inbound_message_id",
+      leafKeys: keyTo("inbound_messages", "inbound_message_id"),
+    },
+  ],
+  keepDays: (longestMetadataWindow) => longestMetadataWindow,
+  waiting: () => "false",
+};
+
+export const FAMILIES: PartitionFamily[] = [MESSAGE_FAMILY, WEBHOOK_FAMILY, ACTIVITY_FAMILY, INBOUND_FAMILY];
 
 export const rootOf = (family: PartitionFamily) => family.tables[0];
 export const prefixOf = (family: PartitionFamily, table: PartitionedTable) => table.keyPrefix ?? family.prefix;

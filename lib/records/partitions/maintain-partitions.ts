@@ -6,7 +6,7 @@ import { listRetentionWindows, retentionLimits } from "@/lib/records/retention/w
 import { isLockTimeout } from "./ddl";
 import { dropExpiredPartitions } from "./drop-expired-partitions";
 import { ensurePartitions } from "./ensure-partitions";
-import { FAMILIES } from "./family";
+import { FAMILIES, type ReleaseOutside } from "./family";
 import { sealLegacyPartitions } from "./seal-legacy-partitions";
 
 export interface PartitionsMaintained {
@@ -19,7 +19,9 @@ export interface PartitionsMaintained {
  * Hourly (lib/entry/worker/maintenance.ts): seals the legacy tables once, creates days ahead, drops days past every
  * window. A lock not granted within the timeout ends the run quietly; the next hour tries again.
  */
-export async function maintainPartitions(options: { now?: Date } = {}): Promise<PartitionsMaintained> {
+export async function maintainPartitions(
+  options: { now?: Date; releaseOutside?: ReleaseOutside } = {},
+): Promise<PartitionsMaintained> {
   const db = await getDb();
   const now = options.now ?? clockNow();
   const result: PartitionsMaintained = { sealed: false, created: [], dropped: [] };
@@ -28,7 +30,9 @@ export async function maintainPartitions(options: { now?: Date } = {}): Promise<
       result.sealed = (await sealLegacyPartitions(db, family, now)) || result.sealed;
       result.created.push(...(await ensurePartitions(db, family, now)));
       const keepDays = family.keepDays(await longestMetadataWindow(db));
-      result.dropped.push(...(await dropExpiredPartitions(db, family, { now, keepDays })));
+      result.dropped.push(
+        ...(await dropExpiredPartitions(db, family, { now, keepDays, releaseOutside: options.releaseOutside })),
+      );
     }
   } catch (error) {
     if (!isLockTimeout(error)) throw error;

@@ -20,7 +20,7 @@ import { sealLegacyPartitions } from "./seal-legacy-partitions";
 /**
  * The online migration of a database that has data (docs/self-hosting.md#partitioned-messages): migrations up to
  * 0021, rows written as that schema took them, then migrations 0022 (messages), 0027 (webhooks) and 0028 (the API request
- * log) and the manager's seal. No row moves and no table
+ * log) and 0029 (inbound mail, its dedupe keys moved to a table of their own) and the manager's seal. No row moves and no table
  * is rewritten (each old table keeps its file), every row reads back the same, and the keys stay in force.
  */
 const TABLES = [
@@ -34,6 +34,9 @@ const TABLES = [
   "webhook_attempts",
   // Migration 0028.
   "activity_logs",
+  // Migration 0029.
+  "inbound_messages",
+  "inbound_message_raw",
 ];
 const BEFORE_PARTITIONING = 21;
 const now = new Date();
@@ -104,6 +107,11 @@ async function seed() {
       values ('${newId("webhookAttempt", at)}', 'ws_seeded', '${delivery}', 'whep_seeded', 1, 200, 5)`);
     await query(`insert into activity_logs (id, workspace_id, method, path, status, duration_ms, created_at)
       values ('${newId("activity", at)}', 'ws_seeded', 'POST', '/v1/email_messages', 201, 4, '${at.toISOString()}')`);
+    const mail = newId("inboundMessage", at);
+    await query(`insert into inbound_messages (id, workspace_id, recipient, dedupe_key, created_at)
+      values ('${mail}', 'ws_seeded', 'support@in.example.org', 'key-${days}', '${at.toISOString()}')`);
+    await query(`insert into inbound_message_raw (inbound_message_id, workspace_id, raw)
+      values ('${mail}', 'ws_seeded', 'Subject: x')`);
   }
 }
 
@@ -205,5 +213,17 @@ describe("partitioning a database that has messages, online", { timeout: 120_000
     ).rejects.toThrow();
     await query(`delete from webhook_deliveries where id = '${delivery}'`);
     expect(await query(`select 1 from webhook_attempts where delivery_id = '${delivery}'`)).toEqual([]);
+  });
+
+  it("moves inbound mail's dedupe keys to their own table: an old mail's retry is still a duplicate", async () => {
+    const keys = await query(`select dedupe_key, inbound_message_id from inbound_dedupe_keys order by 1`);
+    expect(keys.map((row) => row.dedupe_key)).toEqual(["key-1", "key-10", "key-40"]);
+    await expect(
+      query(`insert into inbound_dedupe_keys (workspace_id, dedupe_key, inbound_message_id)
+        values ('ws_seeded', 'key-40', 'inm_x')`),
+    ).rejects.toThrow();
+    const oldest = (await query(`select id from inbound_messages order by id limit 1`))[0].id;
+    await query(`delete from inbound_messages where id = '${oldest}'`);
+    expect(await query(`select 1 from inbound_message_raw where inbound_message_id = '${oldest}'`)).toEqual([]);
   });
 });

@@ -5,6 +5,9 @@ import { rowsOf } from "@/db/column-rows";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "@/db/schema";
 import { newId } from "@/lib/foundation/ids";
 import { deliveryIdOf } from "@/lib/flows/webhooks/fan-out";
+import { getAttachmentStorage, storageKey } from "@/lib/domain/attachments/storage";
+import { releaseDayAttachments } from "@/lib/domain/inbound/release-day-attachments";
+import { insertTestInboundMessage } from "@/lib/domain/inbound/testing";
 import { setClock } from "@/lib/foundation/clock";
 import { useSettings } from "@/lib/testing/settings";
 import { createTestWorkspace, insertTestMessage, readMessageState } from "@/lib/testing/fixtures";
@@ -58,6 +61,7 @@ describe("partitions of the messages family", { timeout: 120_000 }, () => {
       ...days.map((day) => `email_messages_${day}`),
       ...days.map((day) => `webhook_events_${day}`),
       ...days.map((day) => `activity_logs_${day}`),
+      ...days.map((day) => `inbound_messages_${day}`),
     ]);
     const partitions = await listPartitions(await getDb(), MESSAGE_FAMILY);
     expect(partitions[0]).toMatchObject({ name: "email_messages_legacy", from: null, to: idBound("em_", cut) });
@@ -203,8 +207,15 @@ async function webhookOn(workspaceId: string, day: number, status: "succeeded" |
   return { eventId, deliveryId };
 }
 
-describe("partitions of the webhook log and the API request log", { timeout: 120_000 }, () => {
-  afterEach(() => useSettings({ WEBHOOK_LOG_RETENTION_DAYS: undefined, ACTIVITY_RETENTION_DAYS: undefined }));
+describe("partitions of the webhook log, the API request log and inbound mail", { timeout: 120_000 }, () => {
+  afterEach(() =>
+    useSettings({
+      WEBHOOK_LOG_RETENTION_DAYS: undefined,
+      ACTIVITY_RETENTION_DAYS: undefined,
+      METADATA_RETENTION_DAYS: undefined,
+      RETENTION_DAYS: undefined,
+    }),
+  );
 
   it("puts an event, its delivery and its attempts in the event's day; drops the day past the webhook log's window unless a delivery waits", async () => {
     const later = addDays(start, 40); // days no other test drops or makes
@@ -260,5 +271,42 @@ describe("partitions of the webhook log and the API request log", { timeout: 120
     expect(await partitionOf("activity_logs", "id", old)).toEqual([]);
     expect(await partitionOf("activity_logs", "id", kept)).toHaveLength(1);
     expect(await partitionOf("activity_logs", "id", recent)).toHaveLength(1);
+  });
+
+  it("drops a day of inbound mail past the metadata window with its raw bytes, and first releases its attachments' bytes", async () => {
+    const later = addDays(start, 60); // days no other test drops or makes
+    await maintainPartitions({ now: later });
+    const { workspace } = await createTestWorkspace();
+    const at = new Date(addDays(today, 61).getTime() + 3600_000);
+    const key = storageKey(workspace.id, newId("inboundAttachment", at));
+    const storage = await getAttachmentStorage();
+    await storage.write(key, Buffer.from("the attachment"), "text/plain");
+    const attachment = { id: "inatt_x", filename: "a.txt", contentType: "text/plain", size: 14, contentId: null };
+    const mail = await insertTestInboundMessage(workspace.id, {
+      id: newId("inboundMessage", at),
+      createdAt: at,
+      attachments: [{ ...attachment, inline: false, storageKey: key }],
+    });
+    await query(`insert into inbound_message_raw (inbound_message_id, workspace_id, raw)
+      values ('${mail.id}', '${workspace.id}', 'Subject: x')`);
+    const recent = await insertTestInboundMessage(workspace.id, {
+      id: newId("inboundMessage", addDays(at, 3)),
+      createdAt: addDays(at, 3),
+    });
+    const suffix = daySuffix(addDays(today, 61));
+    expect(await partitionOf("inbound_messages", "id", mail.id)).toEqual([`inbound_messages_${suffix}`]);
+    expect(await partitionOf("inbound_message_raw", "inbound_message_id", mail.id)).toEqual([
+      `inbound_message_raw_${suffix}`,
+    ]);
+    useSettings({ METADATA_RETENTION_DAYS: "7", RETENTION_DAYS: "1" });
+    const result = await maintainPartitions({
+      now: new Date(addDays(today, 70).getTime() + 3600_000),
+      releaseOutside: releaseDayAttachments,
+    });
+    expect(result.dropped).toContain(`inbound_messages_${suffix}`);
+    expect(await partitionOf("inbound_messages", "id", mail.id)).toEqual([]);
+    expect(await partitionOf("inbound_message_raw", "inbound_message_id", mail.id)).toEqual([]);
+    expect(await storage.stat(key)).toBeNull();
+    expect(await partitionOf("inbound_messages", "id", recent.id)).toHaveLength(1);
   });
 });

@@ -38,7 +38,7 @@ export async function sealLegacyPartitions(db: Db, family: PartitionFamily, now:
       await runDdl(tx, [
         `ALTER TABLE "${table.name}" DETACH PARTITION "${legacyOf(table)}"`,
         `ALTER TABLE "${table.name}" ATTACH PARTITION "${legacyOf(table)}" FOR VALUES FROM (MINVALUE) TO ('${cutOf(table)}')`,
-        `CREATE TABLE "${fallback}" (LIKE "${table.name}" INCLUDING DEFAULTS)`,
+        `CREATE TABLE "${fallback}" (LIKE "${table.name}" INCLUDING DEFAULTS INCLUDING COMPRESSION)`,
         ...table.leafKeys(fallback, defaultOf),
         `ALTER TABLE "${table.name}" ATTACH PARTITION "${fallback}" DEFAULT`,
       ]);

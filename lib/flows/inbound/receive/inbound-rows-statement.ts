@@ -1,10 +1,10 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { compileOnce, executeCompiled } from "@/db/execute-prepared";
 import { rowsOf } from "@/db/column-rows";
-import { jsonRecords, jsonRowsInsert } from "@/db/insert-json-rows";
-import { inboundMessageRaw as r, inboundMessages } from "@/db/schema";
+import { jsonRecords } from "@/db/insert-json-rows";
+import { inboundDedupeKeys as k, inboundMessageRaw as r, inboundMessages } from "@/db/schema";
 
 export type InboundRow = Required<Pick<typeof inboundMessages.$inferInsert, (typeof INBOUND_KEYS)[number]>>;
 
@@ -56,19 +56,32 @@ export const INBOUND_KEYS = [
 const name = (column: { name: string }) => sql.identifier(column.name);
 const param = (key: string) => sql`${sql.placeholder(key)}`;
 
+const columns = (() => {
+  const all = getTableColumns(inboundMessages) as Record<string, { name: string }>;
+  return sql.join(
+    INBOUND_KEYS.map((key) => sql.identifier(all[key].name)),
+    sql`, `,
+  );
+})();
+
 /**
- * The rows and their raw bytes in one statement (a data-modifying CTE), their text fixed so it runs prepared: each set is
- * one JSON parameter, the bytes base64 in theirs. A row whose (workspace, dedupe key) is taken is skipped with its bytes.
+ * The rows and their raw bytes in one statement (data-modifying CTEs), their text fixed so it runs prepared: each set is
+ * one JSON parameter (parsed once), the bytes base64 in theirs. Each row's (workspace, dedupe key) goes first into
+ * inbound_dedupe_keys, unique across every day partition (migration 0029): a row whose key is taken is skipped with its
+ * bytes, as a conflict on the mail itself skipped it before.
  */
-const statement = compileOnce(sql`with inserted as (${jsonRowsInsert(
-  inboundMessages,
-  [...INBOUND_KEYS],
-  param("rows"),
-  {
-    onConflict: sql`on conflict (${name(inboundMessages.workspaceId)}, ${name(inboundMessages.dedupeKey)}) do nothing
-      returning ${name(inboundMessages.id)} as id, ${name(inboundMessages.workspaceId)} as workspace_id`,
-  },
-)}), raw as (
+const statement = compileOnce(sql`with source as materialized (
+    select * from json_populate_recordset(null::${inboundMessages}, ${param("rows")}::json)
+  ), keyed as (
+    insert into ${k} (${name(k.workspaceId)}, ${name(k.dedupeKey)}, ${name(k.inboundMessageId)}, ${name(k.createdAt)})
+    select s.workspace_id, s.dedupe_key, s.id, s.created_at from source s
+    on conflict do nothing
+    returning ${name(k.inboundMessageId)} as id
+  ), inserted as (
+    insert into ${inboundMessages} (${columns})
+    select ${columns} from source where id in (select id from keyed)
+    returning ${name(inboundMessages.id)} as id, ${name(inboundMessages.workspaceId)} as workspace_id
+  ), raw as (
     insert into ${r} (${name(r.inboundMessageId)}, ${name(r.workspaceId)}, ${name(r.raw)})
     select i.id, i.workspace_id, decode(b.raw, 'base64')
     from inserted i join json_to_recordset(${param("raws")}::json) as b(id text, raw text) on b.id = i.id

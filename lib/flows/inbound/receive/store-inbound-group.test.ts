@@ -1,13 +1,23 @@
-import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { emailMessageLogs, emailMessages, inboundMessageRaw, inboundMessages, webhookEvents } from "@/db/schema";
+import { rowsOf } from "@/db/column-rows";
+import {
+  emailMessageLogs,
+  emailMessages,
+  inboundDedupeKeys,
+  inboundMessageRaw,
+  inboundMessages,
+  webhookEvents,
+} from "@/db/schema";
+import { addDays, dayStart, daySuffix } from "@/lib/records/partitions/bounds";
+import { maintainPartitions } from "@/lib/records/partitions/maintain-partitions";
 import { findInboundRecipient, type InboundRecipient } from "@/lib/domain/inbound/find-recipient";
 import { addTestInboundDomain } from "@/lib/domain/inbound/route-testing";
 import { parseInbound } from "@/lib/flows/inbound/parse/parse-inbound";
 import { createTestWorkspace, insertTestMessage } from "@/lib/testing/fixtures";
 import { dedupeKey } from "./receive-inbound-mail";
-import { storeInboundMessage } from "./store-inbound-message";
+import { isStored, storeInboundMessage } from "./store-inbound-message";
 import type { StoreInput } from "./store-inbound-group";
 
 /** A reply from Ada to `sent` (our Message-ID in In-Reply-To) with its own Message-ID. */
@@ -108,5 +118,35 @@ describe("storing inbound mail in groups (lib/foundation/group-commit.ts)", () =
     const received = await db.select().from(webhookEvents).where(eq(webhookEvents.workspaceId, workspaceId));
     expect(received.filter((event) => event.type === "email.received")).toHaveLength(4);
     expect(received.filter((event) => event.type === "email.replied")).toHaveLength(4);
+  });
+});
+
+describe("inbound mail by day (migration 0029)", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("stores a mail in its day's partitions, and a retry of it a day later is still a duplicate", async () => {
+    await maintainPartitions();
+    const { workspaceId, recipient, sent } = await setup("by-day.test");
+    const input = await replyInput(recipient, "by-day", sent);
+    // Past the legacy range the first run seals (two days ahead), within the week of days made ahead.
+    const day = addDays(dayStart(new Date()), 3);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(day.getTime() + 23 * 3600_000));
+    const id = await storeInboundMessage(input);
+    vi.setSystemTime(new Date(day.getTime() + 25 * 3600_000));
+    expect(await storeInboundMessage(input)).toBeNull();
+    vi.useRealTimers();
+    const db = await getDb();
+    const leaf = async (table: string, column: string) =>
+      rowsOf(
+        await db.execute(
+          sql`select tableoid::regclass::text as leaf from ${sql.identifier(table)} where ${sql.identifier(column)} = ${id}`,
+        ),
+      ).map((row) => row.leaf);
+    expect(await leaf("inbound_messages", "id")).toEqual([`inbound_messages_${daySuffix(day)}`]);
+    expect(await leaf("inbound_message_raw", "inbound_message_id")).toEqual([`inbound_message_raw_${daySuffix(day)}`]);
+    const keys = await db.select().from(inboundDedupeKeys).where(eq(inboundDedupeKeys.workspaceId, workspaceId));
+    expect(keys).toEqual([expect.objectContaining({ dedupeKey: input.dedupeKey, inboundMessageId: id })]);
+    expect(await isStored(workspaceId, input.dedupeKey)).toBe(true);
   });
 });

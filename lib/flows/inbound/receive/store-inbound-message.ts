@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
-import { inboundMessages } from "@/db/schema";
+import { inboundDedupeKeys } from "@/db/schema";
 import { GroupCommitter, committerPerDatabase } from "@/lib/foundation/group-commit";
 import { DuplicateMail, writeInboundGroup, type StoreInput } from "./store-inbound-group";
 
@@ -26,7 +26,7 @@ const inboundCommitter = committerPerDatabase(
 /**
  * Stores one recipient's copy with its raw bytes, thread, email.received row (webhook action), the REPLIED event on the
  * original and the actions job, committed when this returns (docs/architecture.md#the-queue), or nothing. Null for a
- * duplicate (the dedupe index): nothing else is written for it.
+ * duplicate (inbound_dedupe_keys): nothing else is written for it.
  */
 export async function storeInboundMessage(input: StoreInput): Promise<string | null> {
   return inboundCommitter(await getDb())
@@ -41,9 +41,9 @@ export async function storeInboundMessage(input: StoreInput): Promise<string | n
 export async function isStored(workspaceId: string, dedupeKey: string): Promise<boolean> {
   const db = await getDb();
   const [found] = await db
-    .select({ id: inboundMessages.id })
-    .from(inboundMessages)
-    .where(and(eq(inboundMessages.workspaceId, workspaceId), eq(inboundMessages.dedupeKey, dedupeKey)))
+    .select({ id: inboundDedupeKeys.inboundMessageId })
+    .from(inboundDedupeKeys)
+    .where(and(eq(inboundDedupeKeys.workspaceId, workspaceId), eq(inboundDedupeKeys.dedupeKey, dedupeKey)))
     .limit(1);
   return found !== undefined;
 }
