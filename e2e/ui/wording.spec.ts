@@ -101,11 +101,17 @@ test("a domain's page says what its last check found in words, and the audit log
 });
 
 test("invalid sample data in the template studio says what is wrong, where", async ({ page }) => {
-  const response = await page.request.get("/v1/templates?limit=1", { headers: { Authorization: basicAuth() } });
-  const { data } = (await response.json()) as { data: Array<{ id: string }> };
-  await page.goto(`/templates/${data[0].id}`);
+  // A template of its own: the newest one is another spec's, whose studio may still be settling.
+  const created = await page.request.post("/v1/templates", {
+    headers: { Authorization: basicAuth() },
+    data: { name: `Sample data ${Date.now()}`, subject: "Hello {{ name }}", bodyHtml: "<p>Hello {{ name }}</p>" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { data } = (await created.json()) as { data: { id: string } };
+  await page.goto(`/templates/${data.id}`);
   const editor = page.getByRole("textbox", { name: "Sample data (JSON)", exact: true });
   await editor.click();
+  await expect(editor).toBeFocused();
   await page.keyboard.press("ControlOrMeta+A");
   await page.keyboard.insertText('{\n  "name": "Eve",\n  "plan" "Pro"\n}');
   const error = page.getByTestId("sample-data-error");
