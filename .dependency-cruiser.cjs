@@ -47,6 +47,7 @@ const FLOORS = [
     "tracking",
     "unsubscribe",
     "inbound",
+    "providers",
   ].map((name) => `domain/${name}`),
   // 5 sending: the one accept path
   ["sending"],

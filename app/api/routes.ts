@@ -3,6 +3,8 @@ import { createRouter, type RouteEntry } from "@/lib/entry/api/router";
 import { unknownPath } from "@/lib/entry/api/with-api-key";
 import * as resendEvents from "./provider-events/resend/handlers";
 import * as sesEvents from "./provider-events/ses/handlers";
+import * as resendConnectionEvents from "./provider-events/resend/[id]/handlers";
+import * as sesConnectionEvents from "./provider-events/ses/[id]/handlers";
 import * as apiKeys from "./v1/api_keys/handlers";
 import * as apiKeysById from "./v1/api_keys/[id]/handlers";
 import * as attachments from "./v1/attachments/handlers";
@@ -39,6 +41,11 @@ import * as threads from "./v1/threads/handlers";
 import * as threadsById from "./v1/threads/[id]/handlers";
 import * as threadsByIdReply from "./v1/threads/[id]/reply/handlers";
 import * as openapiJson from "./v1/openapi.json/handlers";
+import * as providers from "./v1/providers/handlers";
+import * as providersById from "./v1/providers/[id]/handlers";
+import * as routingRules from "./v1/routing_rules/handlers";
+import * as routingRulesById from "./v1/routing_rules/[id]/handlers";
+import * as routingRulesDryRun from "./v1/routing_rules/dry_run/handlers";
 import * as sandboxBatches from "./v1/sandbox/batches/handlers";
 import * as sandboxEmailMessages from "./v1/sandbox/email_messages/handlers";
 import * as sandboxWorkflowRuns from "./v1/sandbox/workflow_runs/handlers";
@@ -118,6 +125,11 @@ export const API_ROUTES: readonly RouteEntry[] = [
   ["/inbound_messages/:id/raw", inboundMessagesByIdRaw],
   ["/inbound_messages/:id/reply", inboundMessagesByIdReply],
   ["/inbound_messages/:id/attachments/:attachmentId", inboundMessagesByIdAttachment],
+  ["/providers", providers],
+  ["/providers/:id", providersById],
+  ["/routing_rules", routingRules],
+  ["/routing_rules/dry_run", routingRulesDryRun],
+  ["/routing_rules/:id", routingRulesById],
   ["/threads", threads],
   ["/threads/:id", threadsById],
   ["/threads/:id/reply", threadsByIdReply],
@@ -167,6 +179,9 @@ export const API_ROUTES: readonly RouteEntry[] = [
 export const PROVIDER_EVENT_ROUTES: readonly RouteEntry[] = [
   ["/ses", sesEvents],
   ["/resend", resendEvents],
+  // A workspace connection's own events (docs/delivery.md#routing-and-failover).
+  ["/ses/:id", sesConnectionEvents],
+  ["/resend/:id", resendConnectionEvents],
 ];
 
 export const apiRouter = createRouter({ bases: ["/api/v1", "/v1"], routes: API_ROUTES, notFound: unknownPath });

@@ -17,3 +17,4 @@ export * from "./insights";
 export * from "./workers";
 export * from "./inbound";
 export * from "./dmarc";
+export * from "./providers";

@@ -105,6 +105,11 @@ export const emailMessages = pgTable(
     scheduledAt: ts("scheduled_at"),
     /** Set just before a network provider gets the message: from then on it cannot be cancelled or rescheduled. */
     handedOverAt: ts("handed_over_at"),
+    /**
+     * The connection a message with fallbacks was handed to (its id, or `default`): a retry after a hand-off with no
+     * clear answer goes through it again, never another (docs/delivery.md#routing-and-failover). Null otherwise.
+     */
+    connectionId: text("connection_id"),
     /** The message this one resends. No foreign key: messages are partitioned by day and a day is dropped whole
      * (docs/architecture.md#partitioned-by-day), so a resend may outlive its original, which then reads as gone. */
     resentFromId: text("resent_from_id"),

@@ -12,6 +12,7 @@ import { holdIfPaused } from "./pipeline/2-hold-if-paused";
 import { checkSenders } from "./pipeline/3-check-senders";
 import { buildMail, type MailToSend } from "./pipeline/4-build-mail";
 import { byProvider, inTurns, send, sendMany, TRANSACTIONS_AT_ONCE } from "./pipeline/5-send";
+import { bindConnections, chooseConnections, followRoute, heldBack } from "./pipeline/5-failover";
 import { observeSent, recordAnswer, recordInTransaction, recordNothingSent } from "./pipeline/6-record";
 import { asError, HandedOverLog, jobResultOf, settle, type SendResult, type Settled } from "./pipeline/7-job-results";
 import { claim, handOver } from "./pipeline/claims";
@@ -87,18 +88,25 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
   }
   const network = mails.filter((entry) => !entry.provider.transactional);
   if (network.length === 0) return results;
+  // Every connection of its route paused by its breaker: the queue tries again later.
+  const waiting = new Set(await chooseConnections(db, network));
+  for (const entry of waiting) results.set(entry.mail.messageId, settle(recordAnswer(db, entry, heldBack(entry))));
+  const going = network.filter((entry) => !waiting.has(entry));
   // Cancelled or rescheduled since loading: not sent. Retries stay harmless (the message id is the idempotency key).
   const unsent = await handOver(
     db,
-    network.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })),
+    going.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })),
   );
-  for (const entry of network)
+  for (const entry of going)
     if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
-  for (const group of byProvider(network.filter((entry) => unsent.has(entry.mail.messageId)))) {
+  const leaving = going.filter((entry) => unsent.has(entry.mail.messageId));
+  await bindConnections(db, leaving);
+  for (const group of byProvider(leaving)) {
     if (group[0].provider.sendMany && group.length > 1) {
       const answers = sendMany(db, group);
       group.forEach((entry, index) => {
-        results.set(entry.mail.messageId, settle(answers[index].then((answer) => recordAnswer(db, entry, answer))));
+        const answer = answers[index].then((first) => followRoute(db, entry, first));
+        results.set(entry.mail.messageId, settle(answer.then((last) => recordAnswer(db, entry, last))));
       });
       continue;
     }
@@ -106,7 +114,11 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
     for (const entry of group) {
       results.set(
         entry.mail.messageId,
-        settle(unrecordedGate().run(async () => recordAnswer(db, entry, await send(db, entry)))),
+        settle(
+          unrecordedGate().run(async () =>
+            recordAnswer(db, entry, await followRoute(db, entry, await send(db, entry))),
+          ),
+        ),
       );
     }
   }

@@ -31,7 +31,15 @@ export interface ProviderContext {
  */
 export type ProviderResult =
   | { outcome: "accepted"; referenceId: string; delivered?: { at: Date; message: string } }
-  | { outcome: "retry"; diagnostic: string }
+  | {
+      outcome: "retry";
+      diagnostic: string;
+      /** The provider certainly did not take the message (no connection, an envelope refused, an HTTP error answer):
+       * a route may hand it to its next connection. Absent: the outcome is unclear, only this connection may retry. */
+      notAccepted?: boolean;
+      /** Held back here (a connection's limit), the provider never asked: says nothing of the connection's health. */
+      heldBack?: boolean;
+    }
   | { outcome: "failed"; diagnostic: string };
 
 export interface DeliveryProvider {

@@ -183,6 +183,11 @@ const envSchema = z
     WEBHOOKS_ALLOW_LOCAL: booleanString.default(false),
     WEBHOOKS_ALLOW_PRIVATE: booleanString.default(false),
     WEBHOOKS_ALLOW_HTTP: booleanString.default(false),
+    // Workspace provider connections (docs/delivery.md#routing-and-failover): hosts on private addresses, and the breaker.
+    PROVIDERS_ALLOW_PRIVATE: booleanString.default(false),
+    PROVIDER_CIRCUIT_FAILURES: z.coerce.number().int().min(1).max(10_000).default(5),
+    PROVIDER_CIRCUIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+    PROVIDER_CIRCUIT_OPEN_SECONDS: z.coerce.number().min(0.1).max(86_400).default(30),
     WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(100),
     WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),

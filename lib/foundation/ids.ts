@@ -37,6 +37,8 @@ export const ID_PREFIXES = {
   inboundAttachment: "inatt_",
   domainCheck: "dchk_",
   dmarcReport: "dmr_",
+  providerConnection: "pcon_",
+  routingRule: "rrule_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -94,6 +94,7 @@ function messageRow(
     threadId: message.threadId ?? null,
     scheduledAt: message.scheduledAt,
     handedOverAt: null,
+    connectionId: null,
     referenceId: "",
     createdAt: now,
     updatedAt: now,

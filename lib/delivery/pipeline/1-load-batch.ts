@@ -6,7 +6,10 @@ import { getQueue, type DeliverMessageJob } from "@/lib/records/queue/queue";
 import { stillPending } from "@/lib/records/timeline/still-pending";
 import type { DeliveryProvider } from "../provider";
 import { getDeliveryProvider } from "../registry";
-import { providerFor, simulatorProvider } from "../providers/simulator/simulator-provider";
+import { hasSimulatorRecipient } from "@/lib/foundation/addresses/simulator.shared";
+import { simulatorProvider } from "../providers/simulator/simulator-provider";
+import { defaultHop } from "../routing/hops";
+import { routeOf, type Route } from "../routing/route";
 
 export interface DeliverContext {
   /** 0 on the first try; the queue's retry count after. */
@@ -42,6 +45,10 @@ const deliveryColumns = {
   bodyText: m.bodyText,
   headers: m.headers,
   attachments: m.attachments,
+  // What routing reads (routing/route.ts).
+  tags: m.tags,
+  templateId: m.templateId,
+  connectionId: m.connectionId,
   // The start of postwerk_delivery_accept_to_sent_seconds.
   createdAt: m.createdAt,
   // Matched against the job's own time: a job made before a reschedule does nothing.
@@ -59,6 +66,9 @@ export interface Deliverable {
 
 export interface Run extends Deliverable {
   context: DeliverContext;
+  /** The connections it may go through, in order (docs/delivery.md#routing-and-failover). */
+  route: Route;
+  /** The first connection's provider: the one step 4 builds for, unless a later one needs MIME too. */
   provider: DeliveryProvider;
 }
 
@@ -68,19 +78,45 @@ export async function loadBatch(db: Executor, items: DeliveryItem[]): Promise<Ru
     db,
     items.map((item) => item.job),
   );
-  const runs = new Map<string, Run>();
+  const chosen = new Map<string, { found: Deliverable; context: DeliverContext }>();
   for (const { job, context } of items) {
     const found = deliverable.get(job.messageId);
-    if (!found || runs.has(job.messageId)) continue;
-    runs.set(job.messageId, {
-      ...found,
-      context,
-      provider: providerFor(found.message, context.provider ?? getDeliveryProvider()),
-    });
+    if (found && !chosen.has(job.messageId)) chosen.set(job.messageId, { found, context });
   }
+  const runs = new Map<string, Run>();
+  await Promise.all(
+    [...chosen].map(async ([id, { found, context }]) => {
+      const route = await routeFor(db, found.message, context.provider ?? getDeliveryProvider());
+      runs.set(id, { ...found, context, route, provider: route.hops[0]?.provider ?? route.unrouted });
+    }),
+  );
   // The simulator enqueues in the claim's transaction: the queue must be started before it opens.
   if ([...runs.values()].some((run) => run.provider === simulatorProvider)) await getQueue();
-  return [...runs.values()];
+  // In the jobs' order, as before routing: steps after this one keep it.
+  return [...chosen.keys()].map((id) => runs.get(id)!);
+}
+
+/** A message to a simulator address goes to the simulator whatever the rules say (docs/delivery.md#the-outcome-simulator). */
+async function routeFor(db: Executor, message: Message, configured: DeliveryProvider) {
+  if (hasSimulatorRecipient(message.to, message.cc, message.bcc))
+    return { rule: null, hops: [defaultHop(simulatorProvider)], pinned: false, unrouted: simulatorProvider };
+  const route = await routeOf(db, message, configured);
+  return { ...route, unrouted: noConnection(route) };
+}
+
+/** What a message whose route names no connection any more is answered: a failure saying so. */
+function noConnection(route: Route): DeliveryProvider {
+  const why = route.pinned
+    ? "The connection it was handed to earlier was deleted, and another could send it twice."
+    : "Its routing rule names no connection that still exists.";
+  return {
+    name: "local",
+    description: "no connection",
+    transactional: false,
+    confirmsDelivery: false,
+    needsMime: false,
+    send: async () => ({ outcome: "failed", diagnostic: why }),
+  };
 }
 
 /**

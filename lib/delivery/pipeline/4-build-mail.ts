@@ -9,12 +9,20 @@ import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import { buildMime, type MailFields, type MimeAttachment } from "../mime/build-mime";
 import type { DkimSigningKey } from "../mime/dkim-keys";
 import type { DeliveryProvider, OutboundMail } from "../provider";
+import type { Hop } from "../routing/hops";
+import type { Route } from "../routing/route";
 import type { Deliverable, Run } from "./1-load-batch";
 import type { SenderCheck } from "./3-check-senders";
 
 export interface MailToSend {
   mail: OutboundMail;
+  /** The provider of the connection it goes through now (`hop`). */
   provider: DeliveryProvider;
+  route: Route;
+  /** The connection of the route it goes through now; null when the route names none (it then fails, saying so). */
+  hop: Hop | null;
+  /** Connections of the route passed over because their circuit was open, by name. */
+  skipped: string[];
   attempt: number;
   lastAttempt: boolean;
   suppressed: SuppressedRecipient[];
@@ -43,13 +51,17 @@ export async function buildMail(
     db,
     run,
     recipients,
-    run.provider.needsMime === false ? null : { dkim: sender.signingKey() },
+    // Built once for the whole route: a fallback through SMTP or SES needs the MIME a Resend primary does not.
+    needsMime(run) ? { dkim: sender.signingKey() } : null,
   );
   if (!built.ok) return { failure: "EMAIL_MESSAGE_INVALID_PARAMETER_ERROR", sentence: built.reason };
   const { attempt, lastAttempt = false } = run.context;
   const send: MailToSend = {
     mail: built.mail,
     provider: run.provider,
+    route: run.route,
+    hop: run.route.hops[0] ?? null,
+    skipped: [],
     attempt,
     lastAttempt,
     suppressed: recipients.suppressed,
@@ -58,6 +70,11 @@ export async function buildMail(
     scheduledAt: message.scheduledAt,
   };
   return { send };
+}
+
+function needsMime(run: Run): boolean {
+  const providers = run.route.hops.length ? run.route.hops.map((hop) => hop.provider) : [run.provider];
+  return providers.some((provider) => provider.needsMime !== false);
 }
 
 type OutboundMailOrReason = { ok: true; mail: OutboundMail } | { ok: false; reason: string };

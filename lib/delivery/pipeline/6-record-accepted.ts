@@ -2,6 +2,7 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { recordSentEvents } from "@/lib/records/timeline/record-event";
 import type { DeliveryOutcome } from "./6-record";
+import { sentDetails, sentWords } from "./6-sent-words";
 import { GroupCommitter, committerPerDatabase } from "@/lib/foundation/group-commit";
 
 /** An accepted answer with nothing else to record: recordAcceptedSends' one statement covers it. */
@@ -22,9 +23,9 @@ export async function recordAcceptedSends(db: Executor, outcomes: DeliveryOutcom
         messageId: message.id,
         referenceId: result.referenceId,
         at: startedAt,
-        message: `Sent through ${provider.description}.`,
+        message: sentWords(outcome),
         providerEventId: `${provider.name}:sent`,
-        details: { provider: provider.name, referenceId: result.referenceId },
+        details: sentDetails(outcome, result.referenceId),
       };
     }),
   );

@@ -13,6 +13,7 @@ import type { MailToSend, NothingToSend } from "./4-build-mail";
 import type { Answer } from "./5-send";
 import { acceptedSendRecorder, isPlainAcceptance } from "./6-record-accepted";
 import { recordWhenReachable } from "./6-record-when-reachable";
+import { routeNote, sentDetails, sentWords, type RouteNote } from "./6-sent-words";
 import { claim, claimStoringReferenceId, type ClaimedMessage } from "./claims";
 
 export interface DeliveryOutcome {
@@ -24,6 +25,8 @@ export interface DeliveryOutcome {
   attempt: number;
   lastAttempt: boolean;
   suppressed: SuppressedRecipient[];
+  /** How it was routed, when there is more to say than "the default connection". */
+  route?: RouteNote;
 }
 
 /** Step 6 for a network send: a plain acceptance through the group recorder, anything else in its own transaction. */
@@ -75,6 +78,7 @@ function deliveryOutcome(entry: MailToSend, { result, startedAt }: Answer): Deli
     attempt: entry.attempt,
     lastAttempt: entry.lastAttempt,
     suppressed: entry.suppressed,
+    route: routeNote(entry),
   };
 }
 
@@ -86,6 +90,8 @@ async function claimAndRecordResult(tx: Tx, outcome: DeliveryOutcome): Promise<b
       ? await claimStoringReferenceId(tx, message, result.referenceId)
       : await claim(tx, message);
   if (!claimed) return false;
+  // Certainly not taken: no longer bound to that connection, so the next try may take the whole route again.
+  if (result.outcome === "retry" && result.notAccepted && outcome.route?.bound) await unbind(tx, message);
   await recordResult(tx, outcome);
   return true;
 }
@@ -123,11 +129,11 @@ async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
   const sentEvent: RecordEventInput = {
     ...ids,
     code: "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
-    message: `Sent through ${provider.description}.`,
+    message: sentWords(outcome),
     at: sentAt,
     // One SENT per provider and message, even if two runs ever raced past the claim.
     providerEventId: `${provider.name}:sent`,
-    details: { provider: provider.name, referenceId },
+    details: sentDetails(outcome, referenceId),
   };
   if (!delivered) {
     await recordEvent(tx, sentEvent);
@@ -145,6 +151,13 @@ async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
       details: { provider: provider.name },
     },
   ]);
+}
+
+async function unbind(tx: Tx, message: ClaimedMessage): Promise<void> {
+  await tx
+    .update(emailMessages)
+    .set({ connectionId: null })
+    .where(and(eq(emailMessages.id, message.id), eq(emailMessages.workspaceId, message.workspaceId)));
 }
 
 /** The provider's id for an accepted message, on the claimed row (the transactional path). */

@@ -22,7 +22,10 @@ export interface ProviderEvent {
 }
 
 /** How a report names its message: the provider's id (Resend, SES) or ours (bounce token, simulator). */
-export type MessageRef = { referenceId: string } | { messageId: string };
+export type MessageRef = ({ referenceId: string } | { messageId: string }) & {
+  /** Only a message of this workspace: a workspace connection's events never touch another's messages. */
+  workspaceId?: string;
+};
 
 export type ProviderEventResult =
   { outcome: "recorded" | "duplicate"; messageId: string } | { outcome: "unknown-message" };

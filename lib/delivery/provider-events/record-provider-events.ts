@@ -36,9 +36,10 @@ export async function recordProviderEvents(db: Db, entries: ProviderEventEntry[]
     db,
     entries.map((entry) => entry.ref),
   );
-  const targets = entries.map(({ ref }) =>
-    "referenceId" in ref ? found.byReference.get(ref.referenceId) : found.byId.get(ref.messageId),
-  );
+  const targets = entries.map(({ ref }) => {
+    const message = "referenceId" in ref ? found.byReference.get(ref.referenceId) : found.byId.get(ref.messageId);
+    return ref.workspaceId && message?.workspaceId !== ref.workspaceId ? undefined : message;
+  });
   const known = entries.flatMap((entry, index) =>
     targets[index] ? [{ ...entry, index, message: targets[index] }] : [],
   );

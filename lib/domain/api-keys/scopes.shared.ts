@@ -14,6 +14,7 @@ export const API_SCOPES = [
   "webhooks:write",
   "inbound:read",
   "inbound:write",
+  "providers:write",
 ] as const;
 
 export type ApiScope = (typeof API_SCOPES)[number];
@@ -34,6 +35,8 @@ export const SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
   "inbound:read": "Read inbound domains and routes, received mail, its raw bytes and attachments, and threads.",
   "inbound:write":
     "Add, verify and delete inbound domains; create, change and delete routes; reply to and erase received mail.",
+  "providers:write":
+    "Read, create, change and delete provider connections and routing rules; dry-run a route. Secrets are never returned.",
 };
 
 export function isApiScope(value: string): value is ApiScope {

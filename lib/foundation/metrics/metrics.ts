@@ -55,6 +55,24 @@ function createMetrics() {
       labelNames: ["provider", "outcome"] as const,
       registers,
     }),
+    connectionHandoffs: new Counter({
+      name: "postwerk_connection_handoffs_total",
+      help: "Hand-offs per provider connection (`default` is the instance's; others by id), by outcome (accepted, failed, retry, error).",
+      labelNames: ["connection", "outcome"] as const,
+      registers,
+    }),
+    connectionFailovers: new Counter({
+      name: "postwerk_connection_failovers_total",
+      help: "Messages moved from a connection to the next of their route after it certainly refused them, by the connection left.",
+      labelNames: ["connection"] as const,
+      registers,
+    }),
+    circuitTransitions: new Counter({
+      name: "postwerk_connection_circuit_transitions_total",
+      help: "Circuit breaker transitions per connection, by the state entered (open, closed).",
+      labelNames: ["connection", "state"] as const,
+      registers,
+    }),
     providerEvents: new Counter({
       name: "postwerk_provider_events_total",
       help: "Provider events ingested (webhooks, the bounce listener), by provider, event type and result (recorded, duplicate, ignored; the listener also counts refused-550 and retry-451).",

@@ -52,6 +52,7 @@ export const EFFECTS: Readonly<Record<EventCode, Effect>> = {
   EMAIL_MESSAGE_CANCELLED: { status: "CANCELLED", webhook: "email.cancelled" },
   // The reply itself is an inbound message (the webhook names it); the status of what was sent stays.
   EMAIL_MESSAGE_REPLIED: { webhook: "email.replied" },
+  EMAIL_MESSAGE_FAILED_OVER: {},
 };
 
 /** The statuses each move starts from; from any other the status stays, so it only moves forward. */

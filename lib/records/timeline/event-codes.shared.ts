@@ -30,6 +30,8 @@ export const EVENT_CODES = [
   "EMAIL_MESSAGE_CANCELLED",
   // Someone answered it: an inbound mail linked to it (docs/inbound.md#threads).
   "EMAIL_MESSAGE_REPLIED",
+  // Routing (docs/delivery.md#routing-and-failover): a connection certainly refused it, the next one of its route takes it.
+  "EMAIL_MESSAGE_FAILED_OVER",
 ] as const;
 
 export type EventCode = (typeof EVENT_CODES)[number];

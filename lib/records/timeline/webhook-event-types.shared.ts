@@ -20,6 +20,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "workflow_run.failed",
   // About the workspace: its complaint or bounce rate passed half the pause threshold (docs/deliverability.md).
   "workspace.deliverability_warning",
+  // About one of the workspace's connections: its circuit breaker opened or closed (docs/delivery.md#routing-and-failover).
+  "provider.circuit_opened",
+  "provider.circuit_closed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

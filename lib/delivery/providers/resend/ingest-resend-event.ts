@@ -26,13 +26,19 @@ export const UNKNOWN_EMAIL_RETRY_WINDOW_MS = 60 * 60 * 1000;
  * POST /api/provider-events/resend: a bad Svix signature or one older than 5 minutes → UNAUTHORIZED; the message
  * is found by data.email_id in any workspace. Idempotent: the svix-id is the providerEventId.
  */
-export async function ingestResendEvent(delivery: ResendDelivery): Promise<IngestResult> {
-  const secret = env().RESEND_WEBHOOK_SECRET;
-  if (!secret) {
-    log.error("a Resend webhook arrived but RESEND_WEBHOOK_SECRET is not set");
-    throw new AppError("SERVICE_UNAVAILABLE", "Resend events are not accepted yet: RESEND_WEBHOOK_SECRET is not set.");
+export async function ingestResendEvent(
+  delivery: ResendDelivery,
+  connection?: EventsConnection,
+): Promise<IngestResult> {
+  const secrets = connection
+    ? connection.secrets
+    : [env().RESEND_WEBHOOK_SECRET].filter((value) => value !== undefined);
+  if (secrets.length === 0) {
+    const setting = connection ? "the connection's webhookSecret" : "RESEND_WEBHOOK_SECRET";
+    log.error(`a Resend webhook arrived but ${setting} is not set`);
+    throw new AppError("SERVICE_UNAVAILABLE", `Resend events are not accepted yet: ${setting} is not set.`);
   }
-  const eventId = verifySignature(secret, delivery);
+  const eventId = verifyWithAny(secrets, delivery);
   const parsed = resendEventSchema.safeParse(parseJson(delivery.body));
   if (!parsed.success)
     throw invalidParameter(
@@ -48,7 +54,7 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
   if (!emailId) throw invalidParameter("data.email_id", `A ${event.type} event needs data.email_id.`);
 
   const result = await recordProviderEvent(
-    { referenceId: emailId },
+    { referenceId: emailId, workspaceId: connection?.workspaceId },
     {
       source: "resend",
       type: event.type,
@@ -73,6 +79,24 @@ export async function ingestResendEvent(delivery: ResendDelivery): Promise<Inges
 function ignored(type: string, reason: string): IngestResult {
   metrics().providerEvents.inc({ provider: "resend", type, result: "ignored" });
   return { outcome: "ignored", reason };
+}
+
+/** A workspace connection's events endpoint: its current secret and, for a day after a rotation, the one before. */
+export interface EventsConnection {
+  workspaceId: string;
+  secrets: string[];
+}
+
+/** The first secret that verifies; the last one's refusal otherwise. */
+function verifyWithAny(secrets: string[], delivery: ResendDelivery): string {
+  for (const [index, secret] of secrets.entries()) {
+    try {
+      return verifySignature(secret, delivery);
+    } catch (error) {
+      if (index === secrets.length - 1) throw error;
+    }
+  }
+  throw new Error("unreachable: no secret to verify with");
 }
 
 /** Returns the event id (svix-id). */

@@ -18,11 +18,16 @@ export interface ResendSettings {
 export function resendProvider(settings: ResendSettings): DeliveryProvider {
   // The registry asks once per job: keep one client while the settings stay the same.
   const key = `${settings.apiKey}\n${settings.baseUrl ?? ""}`;
-  if (cached?.key !== key) cached = { key, provider: createResendProvider(settings) };
-  return cached.provider;
+  let provider = cached.get(key);
+  if (!provider) {
+    // The instance's and each workspace connection's; a rotated key leaves its old client behind, so keep a bound.
+    if (cached.size >= 1000) cached.clear();
+    cached.set(key, (provider = createResendProvider(settings)));
+  }
+  return provider;
 }
 
-let cached: { key: string; provider: DeliveryProvider } | undefined;
+const cached = new Map<string, DeliveryProvider>();
 
 function createResendProvider(settings: ResendSettings): DeliveryProvider {
   const client = new Resend(settings.apiKey, { baseUrl: settings.baseUrl?.replace(/\/$/, "") });
@@ -187,5 +192,7 @@ export function resultOfError(error: ErrorResponse | null): ProviderResult {
   const diagnostic = `${error.message || error.name}${status ? ` (HTTP ${status}, ${error.name})` : ""}`;
   const transient =
     status === null || status === 429 || status >= 500 || error.name === "concurrent_idempotent_requests";
-  return transient ? { outcome: "retry", diagnostic } : { outcome: "failed", diagnostic };
+  if (!transient) return { outcome: "failed", diagnostic };
+  // An HTTP answer with an error and no email id: Resend did not take it (a network failure is unclear).
+  return status === null ? { outcome: "retry", diagnostic } : { outcome: "retry", diagnostic, notAccepted: true };
 }

@@ -13,6 +13,8 @@ export interface SesSettings {
   configurationSet?: string;
   /** SES_ENDPOINT: another API origin (a VPC endpoint, or a local stand-in in tests). */
   endpoint?: string;
+  /** A workspace connection's own keys; absent (the instance's connection): the SDK's default chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** SES replaces these headers with its own values: signed, they would break our DKIM signature. */
@@ -27,10 +29,14 @@ export const MESSAGE_ID_TAG = "postwerk-message-id";
  */
 export function sesProvider(settings: SesSettings): DeliveryProvider {
   const key = JSON.stringify(settings);
-  if (cached?.key !== key) cached = { key, provider: createSesProvider(settings) };
-  return cached.provider;
+  let provider = cached.get(key);
+  if (!provider) {
+    if (cached.size >= 1000) cached.clear();
+    cached.set(key, (provider = createSesProvider(settings)));
+  }
+  return provider;
 }
-let cached: { key: string; provider: DeliveryProvider } | undefined;
+const cached = new Map<string, DeliveryProvider>();
 
 /** The provider from the settings; throws at worker start when no region is configured. */
 export function getSesProvider(): DeliveryProvider {
@@ -43,7 +49,12 @@ export function getSesProvider(): DeliveryProvider {
 
 function createSesProvider(settings: SesSettings): DeliveryProvider {
   // Credentials come from the SDK's default chain: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, shared files, roles.
-  const client = new SESv2Client({ region: settings.region, endpoint: settings.endpoint, maxAttempts: 1 });
+  const client = new SESv2Client({
+    region: settings.region,
+    endpoint: settings.endpoint,
+    credentials: settings.credentials,
+    maxAttempts: 1,
+  });
   return {
     name: "ses",
     description: "Amazon SES",
@@ -104,5 +115,7 @@ export function sesFailure(error: unknown): ProviderResult {
   const status = err.$metadata?.httpStatusCode;
   const diagnostic = `${err.message || err.name}${status ? ` (HTTP ${status}, ${err.name})` : ` (${err.name})`}`;
   const transient = status === undefined || status === 429 || status >= 500 || TRANSIENT_NAMES.has(err.name);
-  return transient ? { outcome: "retry", diagnostic } : { outcome: "failed", diagnostic };
+  if (!transient) return { outcome: "failed", diagnostic };
+  // An HTTP answer (throttling, 5xx) means SES did not take it; no answer at all is unclear.
+  return status === undefined ? { outcome: "retry", diagnostic } : { outcome: "retry", diagnostic, notAccepted: true };
 }

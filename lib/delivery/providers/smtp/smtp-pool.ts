@@ -46,8 +46,12 @@ export class SmtpPool {
 
   /** Resolves with the relay's answer to the message (its 250), rejects with nodemailer's SMTP error. */
   async send(envelope: SmtpEnvelope, raw: string | Buffer): Promise<SMTPConnection.SentMessageInfo> {
+    // Once a try may have reached the relay (a reused connection dropped mid-send), no later failure is a clear "not sent".
+    let unclear = false;
     for (let attempt = 0; ; attempt++) {
-      const connection = await this.acquire();
+      const connection = await this.acquire().catch((error: unknown) => {
+        throw unclear ? error : markNotSent(error);
+      });
       const reused = connection.messages > 0;
       connection.messages++;
       connection.sending = true;
@@ -64,7 +68,10 @@ export class SmtpPool {
         if (refusedMessage(err) && !connection.gone) this.resetAndRelease(connection);
         else this.discard(connection);
         // A reused connection the relay dropped while it sat idle: once more on a fresh one.
-        if (reused && attempt === 0 && droppedConnection(err)) continue;
+        if (reused && attempt === 0 && droppedConnection(err)) {
+          unclear = true;
+          continue;
+        }
         // Replies out of step with the pipelined commands: the message was not taken; once more, fresh.
         if (attempt === 0 && outOfStep(err)) continue;
         throw error;
@@ -213,4 +220,13 @@ function outOfStep(error: SMTPConnection.SMTPError): boolean {
 
 function droppedConnection(error: SMTPConnection.SMTPError): boolean {
   return error.code === "ECONNECTION" || error.code === "ESOCKET";
+}
+
+/**
+ * Marks an error after which the relay certainly does not have the message: no connection could be opened (refused,
+ * greeting, EHLO, TLS, AUTH), so a route may try its next connection (docs/delivery.md#routing-and-failover).
+ */
+function markNotSent(error: unknown): Error {
+  const err = error instanceof Error ? error : new Error(String(error));
+  return Object.assign(err, { notSent: true });
 }

@@ -10,14 +10,21 @@ import { mimeOf, type DeliveryProvider, type OutboundMail, type ProviderResult }
 import { SmtpPool, type SmtpEnvelope, type SmtpPoolSettings } from "./smtp-pool";
 
 // One pool per process: a connection per message costs the greeting delay each time (docs/development.md#traps, 6).
-const shared = processSingleton<{ transport?: { settings: string; pool: SmtpPool } }>("smtp.transport", () => ({}));
+// One pool per relay and credentials: the instance's and each workspace connection's.
+const shared = processSingleton<{ pools: Map<string, SmtpPool> }>("smtp.transport", () => ({ pools: new Map() }));
+
+export type SmtpSettings = SmtpPoolSettings & { bounceDomain?: string };
 
 /**
  * The `smtp` provider: the DKIM-signed MIME to SMTP_URL. `referenceId` is the Message-ID, stable across retries
  * (a 250's queue id has no standard form). Throws at worker start when SMTP_URL is missing or wrong.
  */
 export function getSmtpProvider(): DeliveryProvider {
-  const settings = smtpSettings();
+  return smtpProvider(smtpSettings());
+}
+
+/** The provider for one relay: the instance's (SMTP_URL) or a workspace connection's. */
+export function smtpProvider(settings: SmtpSettings): DeliveryProvider {
   return {
     name: "smtp",
     description: `the SMTP relay ${new URL(settings.url).hostname}`,
@@ -55,8 +62,8 @@ export function envelopeOf(mail: OutboundMail, bounceDomain: string | undefined)
 
 /** Closes the pooled connections; the next send opens new ones. Call once when the process stops. */
 export function closeSmtpTransport(): void {
-  shared.transport?.pool.close();
-  shared.transport = undefined;
+  for (const pool of shared.pools.values()) pool.close();
+  shared.pools.clear();
 }
 
 interface SmtpError extends Error {
@@ -64,6 +71,8 @@ interface SmtpError extends Error {
   response?: string;
   responseCode?: number;
   command?: string;
+  /** Set by the pool when no connection could be opened (smtp-pool.ts). */
+  notSent?: boolean;
 }
 
 /**
@@ -75,14 +84,17 @@ export function smtpFailure(error: unknown): ProviderResult {
   const code = err.responseCode;
   if (code) {
     const diagnostic = err.response?.trim() || err.message;
-    return code >= 500 && code !== 503 ? { outcome: "failed", diagnostic } : { outcome: "retry", diagnostic };
+    if (code >= 500 && code !== 503) return { outcome: "failed", diagnostic };
+    // Refused before the body was sent (the greeting, EHLO, AUTH or the envelope): the relay does not have it.
+    const beforeData = err.notSent || err.code === "EENVELOPE";
+    return beforeData ? { outcome: "retry", diagnostic, notAccepted: true } : { outcome: "retry", diagnostic };
   }
   const diagnostic = err.code ? `${err.message} (${err.code})` : err.message;
   if (err.code === "EENVELOPE" || err.code === "EMESSAGE") return { outcome: "failed", diagnostic };
-  return { outcome: "retry", diagnostic };
+  return err.notSent ? { outcome: "retry", diagnostic, notAccepted: true } : { outcome: "retry", diagnostic };
 }
 
-function smtpSettings(): SmtpPoolSettings & { bounceDomain?: string } {
+function smtpSettings(): SmtpSettings {
   const values = env();
   const url = values.SMTP_URL;
   if (!url) {
@@ -111,10 +123,10 @@ function smtpSettings(): SmtpPoolSettings & { bounceDomain?: string } {
 function transport({ url, poolSize, rejectUnauthorized, timeoutMs }: SmtpPoolSettings): SmtpPool {
   const settings = { url, poolSize, rejectUnauthorized, timeoutMs };
   const key = JSON.stringify(settings);
-  const current = shared.transport;
-  if (current?.settings === key) return current.pool;
-  current?.pool.close();
-  const pool = new SmtpPool(settings);
-  shared.transport = { settings: key, pool };
+  let pool = shared.pools.get(key);
+  if (!pool) {
+    pool = new SmtpPool(settings);
+    shared.pools.set(key, pool);
+  }
   return pool;
 }

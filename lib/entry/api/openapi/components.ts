@@ -8,6 +8,7 @@ import * as webhooks from "./resources-webhooks";
 import * as workflows from "./resources-workflows";
 import { inboundMessageSchemas } from "./resources-inbound-messages";
 import { inboundRoutingSchemas } from "./resources-inbound-routing";
+import { providerSchemas } from "./resources-providers";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -112,6 +113,7 @@ const NAMED: Array<[name: string, schema: z.ZodType, description: string]> = [
   ],
   ...managementSchemas(),
   ...inboundRoutingSchemas(),
+  ...providerSchemas(),
   ...inboundMessageSchemas(),
 ];
 

@@ -8,6 +8,7 @@ import { templatePaths } from "./paths-templates";
 import { webhookPaths } from "./paths-webhooks";
 import { workflowPaths } from "./paths-workflows";
 import { inboundRoutingPaths } from "./paths-inbound";
+import { providerPaths } from "./paths-providers";
 import { inboundMessagePaths } from "./paths-inbound-messages";
 
 const DESCRIPTION = `Transactional email: send with a template or raw content, in batches or from workflows, and
@@ -81,6 +82,11 @@ export function openApiDocument(): JsonObject {
         name: "Inbound",
         description: "Inbound mail (docs/inbound.md): reads need inbound:read, changes inbound:write.",
       },
+      {
+        name: "Providers",
+        description:
+          "Provider connections and routing rules (docs/delivery.md#routing-and-failover): everything needs providers:write.",
+      },
       { name: "Meta" },
     ],
     paths: {
@@ -97,6 +103,7 @@ export function openApiDocument(): JsonObject {
       ...workspacePaths,
       ...inboundRoutingPaths,
       ...inboundMessagePaths,
+      ...providerPaths,
     },
     components: {
       securitySchemes: {

@@ -1,0 +1,80 @@
+import "server-only";
+import { getDb } from "@/db/client";
+import { dryRunSchema } from "@/lib/domain/providers/schemas";
+import { hasSimulatorRecipient } from "@/lib/foundation/addresses/simulator.shared";
+import { env } from "@/lib/foundation/env";
+import { zodToAppError } from "@/lib/foundation/validation.shared";
+import type { DeliveryProvider } from "../provider";
+import { getDeliveryProvider } from "../registry";
+import { circuitStateOf } from "./circuit-breaker";
+import { mailboxFamilies } from "./mailbox-family";
+import { factsOf, routeOf } from "./route";
+
+const list = (value: string | string[] | undefined) =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+/**
+ * Which rule and connections a message with these fields would take now, with each connection's circuit, and what
+ * routing read of it (stream, domains, mailbox families). Nothing is stored or sent (POST /v1/routing_rules/dry_run).
+ */
+export async function dryRunRoute(workspaceId: string, body: unknown) {
+  const parsed = dryRunSchema.safeParse(body ?? {});
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const input = parsed.data;
+  const message = {
+    workspaceId,
+    from: input.from,
+    to: list(input.to),
+    cc: list(input.cc),
+    bcc: list(input.bcc),
+    tags: input.tags ?? [],
+    groupId: input.groupId ?? null,
+    templateId: input.templateId ?? null,
+    connectionId: null,
+  };
+  const db = await getDb();
+  const facts = factsOf(message);
+  const families = await mailboxFamilies(facts.recipientDomains);
+  const simulator = hasSimulatorRecipient(message.to, message.cc, message.bcc);
+  const route = await routeOf(db, message, instanceProvider());
+  const connections = await Promise.all(
+    route.hops.map(async (hop, index) => ({
+      name: hop.name,
+      id: hop.connectionId,
+      kind: hop.provider.name,
+      role: index === 0 ? ("primary" as const) : ("fallback" as const),
+      circuit: await circuitStateOf(db, workspaceId, hop.connectionId),
+    })),
+  );
+  return {
+    rule: route.rule,
+    connections: simulator ? [] : connections,
+    simulator,
+    facts: {
+      stream: facts.stream,
+      senderDomain: facts.senderDomain,
+      recipientDomains: facts.recipientDomains.map((domain) => ({
+        domain,
+        mailboxFamily: families.get(domain) ?? null,
+      })),
+    },
+    summary: simulator
+      ? "A simulator address: the simulator answers, whatever the rules say."
+      : `${route.rule ? `Rule ${route.rule.name ?? route.rule.id}` : "No rule matches"}: ${connections.map((hop) => hop.name).join(", then ") || "no connection"}.`,
+  };
+}
+
+/** The instance's provider as this process knows it; the API process may lack the worker's settings. */
+function instanceProvider(): DeliveryProvider {
+  try {
+    return getDeliveryProvider();
+  } catch {
+    return {
+      name: env().DELIVERY_PROVIDER,
+      description: "the instance's provider",
+      transactional: false,
+      confirmsDelivery: false,
+      send: () => Promise.reject(new Error("A dry run sends nothing.")),
+    };
+  }
+}

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getQueue } from "@/lib/records/queue/queue";
+import { AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
+import { createConnection } from "@/lib/domain/providers/create-connection";
+import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
+import { useSettings } from "@/lib/testing/settings";
+import { acceptMail, deliverOnce, routingRule } from "@/lib/testing/routing";
+import { startWorkerProcess } from "@/lib/testing/worker-process";
+import { waitFor } from "@/lib/testing/wait-for";
+import { forgetDkimKeys } from "@/lib/delivery/mime/dkim-keys";
+import { closeSmtpTransport } from "@/lib/delivery/providers/smtp/smtp-provider";
+
+/** A connection's rate and concurrency hold across runs and processes (docs/delivery.md#limits-per-connection). */
+const saved = { PROVIDERS_ALLOW_PRIVATE: process.env.PROVIDERS_ALLOW_PRIVATE };
+let relay: SmtpSink;
+/** Hand-offs the relay holds at once (its answer waits 150 ms), and the most it ever held. */
+let held = 0;
+let mostHeld = 0;
+const arrivals: number[] = [];
+
+beforeAll(async () => {
+  relay = await startSmtpSink({
+    responder: async () => {
+      arrivals.push(Date.now());
+      mostHeld = Math.max(mostHeld, ++held);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      held--;
+      return undefined;
+    },
+  });
+  useSettings({ PROVIDERS_ALLOW_PRIVATE: "true" });
+});
+
+afterAll(async () => {
+  closeSmtpTransport();
+  await relay.close();
+  useSettings(saved);
+  forgetDkimKeys();
+});
+
+async function limitedWorkspace(limits: { ratePerSecond?: number; concurrency?: number }) {
+  const { workspace } = await createTestWorkspace();
+  await createConnection(
+    workspace.id,
+    { name: "shared-relay", kind: "smtp", url: relay.url, ...limits },
+    AUDIT_SYSTEM_ACTOR,
+  );
+  await routingRule(workspace.id, { match: {}, connections: ["shared-relay"] });
+  return workspace.id;
+}
+
+/** The most arrivals within any one second. */
+function busiestSecond(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return Math.max(...sorted.map((start) => sorted.filter((time) => time >= start && time < start + 1000).length));
+}
+
+const reset = () => {
+  arrivals.length = 0;
+  mostHeld = 0;
+};
+
+describe("limits per connection", () => {
+  it("two runs at once keep to the connection's concurrency", async () => {
+    reset();
+    const ws = await limitedWorkspace({ concurrency: 2 });
+    const ids = await Promise.all(Array.from({ length: 8 }, () => acceptMail(ws, "ada@example.org")));
+    const results = await Promise.all(ids.map((id) => deliverOnce(ws, id)));
+    expect(results.every((error) => error === null)).toBe(true);
+    expect(arrivals).toHaveLength(8);
+    expect(mostHeld).toBeLessThanOrEqual(2);
+  });
+
+  it("runs at once keep to the connection's rate: at most that many a second", async () => {
+    reset();
+    const ws = await limitedWorkspace({ ratePerSecond: 3 });
+    const ids = await Promise.all(Array.from({ length: 9 }, () => acceptMail(ws, "ada@example.org")));
+    const results = await Promise.all(ids.map((id) => deliverOnce(ws, id)));
+    expect(results.every((error) => error === null)).toBe(true);
+    expect(arrivals).toHaveLength(9);
+    // Windows are whole seconds of the clock, so any sliding second holds at most two windows' worth… and the
+    // whole run needs at least three windows.
+    expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThanOrEqual(1000);
+    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(6);
+    for (const id of ids) expect((await readMessageState(id)).message.status).toBe("SUCCEEDED");
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "two `npm run worker` processes share one connection's concurrency and rate",
+    async () => {
+      reset();
+      const ws = await limitedWorkspace({ concurrency: 2, ratePerSecond: 4 });
+      const workers = [0, 1].map(() =>
+        startWorkerProcess({ PROVIDERS_ALLOW_PRIVATE: "true", WORKER_CONCURRENCY: "4" }),
+      );
+      try {
+        await Promise.all(workers.map((worker) => worker.started));
+        await getQueue();
+        // A trickle, so both processes' pollers find jobs (one alone would claim a whole burst at once).
+        const ids: string[] = [];
+        for (let round = 0; round < 8; round++) {
+          ids.push(...(await Promise.all([0, 1].map(() => acceptMail(ws, "ada@example.org")))));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        await waitFor(async () => arrivals.length >= 16, { what: "16 hand-offs", timeout: 30_000 });
+        expect(mostHeld).toBeLessThanOrEqual(2);
+        expect(busiestSecond(arrivals)).toBeLessThanOrEqual(8);
+        expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThanOrEqual(2500);
+        const handedBy = workers.map(
+          (worker) => worker.lines().filter((line) => line.message === "messages handed to provider").length,
+        );
+        expect(handedBy, "both processes handed mail over").toEqual([expect.any(Number), expect.any(Number)]);
+        expect(Math.min(...handedBy)).toBeGreaterThan(0);
+        expect(ids).toHaveLength(16);
+      } finally {
+        await Promise.all(workers.map((worker) => worker.stop()));
+      }
+    },
+    60_000,
+  );
+});
