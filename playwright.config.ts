@@ -84,6 +84,8 @@ export default defineConfig({
       // e2e/ui/webhooks.spec.ts delivers to a receiver it runs on loopback, over plain HTTP.
       WEBHOOKS_ALLOW_PRIVATE: "true",
       WEBHOOKS_ALLOW_HTTP: "true",
+      // e2e/ui/providers.spec.ts adds an SMTP connection to a relay on loopback (nothing listens there; it is never sent through).
+      PROVIDERS_ALLOW_PRIVATE: "true",
       // e2e/ui/wording.spec.ts submits a message over SMTP, from this host only (no TLS certificate here).
       SMTP_SUBMISSION_PORT: String(E2E_SMTP_PORT),
       SMTP_SUBMISSION_HOST: "127.0.0.1",

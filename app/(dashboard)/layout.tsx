@@ -26,6 +26,7 @@ const NAV: NavItem[] = [
   { href: "/api-keys", label: "API keys" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/domains", label: "Domains" },
+  { href: "/providers", label: "Providers" },
   { href: "/settings", label: "Settings" },
 ];
 

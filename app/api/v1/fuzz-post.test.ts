@@ -215,6 +215,24 @@ const ENDPOINTS: Record<string, Accepts | Refuses> = {
       { pattern: "*@routes.fuzz.example.org", name: "all", actions: [{ type: "reject", code: 550, message: "No" }] },
     ],
   },
+  // No host to resolve (a URL would be looked up): the simulator, and Resend at its default base URL.
+  "/api/v1/providers": {
+    seeds: () => [
+      { name: "fuzz-sim", kind: "simulator", ratePerSecond: 10 },
+      { name: "fuzz-resend", kind: "resend", apiKey: "re_fuzz_0123456789", concurrency: 2 },
+    ],
+  },
+  "/api/v1/routing_rules": {
+    seeds: () => [
+      { name: "Partners", match: { recipientDomains: ["*.fuzz.example.org"] }, connections: ["default"] },
+      { match: { streams: ["bulk"], senderDomains: ["example.com"] }, connections: ["default"], enabled: false },
+    ],
+  },
+  "/api/v1/routing_rules/dry_run": {
+    seeds: () => [{ from: "hello@example.com", to: ["ada@fuzz.example.org"], tags: ["stream:bulk"] }],
+  },
+  "/api/v1/providers/:id": { refuses: 405 },
+  "/api/v1/routing_rules/:id": { refuses: 405 },
   "/api/v1/inbound_messages/:id/reply": {
     seeds: () => [{ from: "hello@example.com", bodyHtml: "<p>Thanks</p>" }],
     params: (ws) => ({ id: ws.inboundMessageId }),

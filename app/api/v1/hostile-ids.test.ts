@@ -49,6 +49,8 @@ describe("a NUL character in a path id", () => {
       "/api/v1/inbound_messages/:id/raw",
       "/api/v1/inbound_messages/:id/reply",
       "/api/v1/inbound_routes/:id",
+      "/api/v1/providers/:id",
+      "/api/v1/routing_rules/:id",
       "/api/v1/suppressions/:email",
       "/api/v1/templates/:id",
       "/api/v1/templates/:id/check",

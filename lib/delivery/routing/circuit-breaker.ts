@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, lte } from "drizzle-orm";
-import type { Executor, Tx } from "@/db/client";
+import { getDb, type Executor, type Tx } from "@/db/client";
 import { providerCircuits, webhookEvents, type CircuitState } from "@/db/schema";
 import { env } from "@/lib/foundation/env";
 import { newId } from "@/lib/foundation/ids";
@@ -33,6 +33,16 @@ function circuitsOf(db: Executor, workspaceId: string): Promise<Map<string, Circ
 /** The circuit's state as the dashboard and the dry run show it. */
 export async function circuitStateOf(db: Executor, workspaceId: string, connectionId: string): Promise<CircuitState> {
   return (await circuitsOf(db, workspaceId)).get(connectionId)?.state ?? "closed";
+}
+
+/** Each connection's circuit by id (`default` for the instance's), as the dashboard's Providers page shows it. */
+export async function circuitStates(
+  workspaceId: string,
+  connectionIds: string[],
+): Promise<Record<string, CircuitState>> {
+  const db = await getDb();
+  const states = await Promise.all(connectionIds.map((id) => circuitStateOf(db, workspaceId, id)));
+  return Object.fromEntries(connectionIds.map((id, index) => [id, states[index]]));
 }
 
 /** Closed: go. Open past its time: the first process to claim the probe goes, the others wait. Open: do not go. */

@@ -9,6 +9,7 @@ import { getDeliveryProvider } from "../registry";
 import { circuitStateOf } from "./circuit-breaker";
 import { mailboxFamilies } from "./mailbox-family";
 import { factsOf, routeOf } from "./route";
+import { routingTableOf } from "./routing-table";
 
 const list = (value: string | string[] | undefined) =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
@@ -34,7 +35,10 @@ export async function dryRunRoute(workspaceId: string, body: unknown) {
   };
   const db = await getDb();
   const facts = factsOf(message);
-  const families = await mailboxFamilies(facts.recipientDomains);
+  // Looked up only when a rule names families, as delivery does: a dry run costs what the send would.
+  const table = await routingTableOf(db, workspaceId);
+  const lookup = table.rules.some((rule) => rule.match.mailboxFamilies);
+  const families = await mailboxFamilies(facts.recipientDomains, { lookup });
   const simulator = hasSimulatorRecipient(message.to, message.cc, message.bcc);
   const route = await routeOf(db, message, instanceProvider());
   const connections = await Promise.all(

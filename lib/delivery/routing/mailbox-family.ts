@@ -56,14 +56,17 @@ export function familyOfExchange(exchange: string): MailboxFamily | null {
 
 /**
  * Each domain's family: its own name, else its MX hosts (DNS_SERVERS when set), cached an hour (a failed lookup a
- * minute: it then counts as no family).
+ * minute: it then counts as no family). Without `lookup`, only the families' own domains are known.
  */
-export async function mailboxFamilies(domains: string[]): Promise<Map<string, MailboxFamily | null>> {
+export async function mailboxFamilies(
+  domains: string[],
+  options: { lookup: boolean } = { lookup: true },
+): Promise<Map<string, MailboxFamily | null>> {
   const families = new Map<string, MailboxFamily | null>();
   await Promise.all(
     [...new Set(domains)].map(async (domain) => {
       const known = knownFamily(domain);
-      families.set(domain, known !== undefined ? known : await lookedUp(domain));
+      families.set(domain, known !== undefined ? known : options.lookup ? await lookedUp(domain) : null);
     }),
   );
   return families;
