@@ -27,6 +27,8 @@ export interface KillRunOptions {
    * is full when the worker dies. `kill` resolves once the process is gone.
    */
   killWith?: (kill: () => Promise<void>) => Promise<void>;
+  /** Runs on the new workspace before anything is accepted (its connections and routing rules). */
+  prepare?: (workspaceId: string) => Promise<void>;
 }
 
 export interface KillRunResult {
@@ -60,6 +62,7 @@ export async function startFastSupervisor(databaseUrl: string): Promise<() => Pr
 
 export async function killDuringDelivery(options: KillRunOptions): Promise<KillRunResult> {
   const { workspace } = await createTestWorkspace({ name: "Kill run" });
+  await options.prepare?.(workspace.id);
   const workers: WorkerProcess[] = [];
   const worker = () => {
     const child = startWorkerProcess({ DATABASE_URL: options.databaseUrl, ...options.workerEnv });

@@ -47,8 +47,9 @@ export function heldBack(entry: MailToSend): Answer {
 }
 
 /**
- * Binds each mail with fallbacks to its chosen connection before it leaves (email_messages.connection_id): a retry after
- * an unclear outcome, even after a crash, goes through that connection again, never another.
+ * Binds each mail with fallbacks to its chosen connection just before it leaves (email_messages.connection_id): a retry
+ * after an unclear outcome, even after a crash, goes through that connection again, never another. Nothing to write for
+ * a mail without fallbacks.
  */
 export async function bindConnections(db: Db, entries: MailToSend[]): Promise<void> {
   const byConnection = new Map<string, string[]>();

@@ -16,6 +16,8 @@ import { webhookCommands } from "./commands/webhook";
 import { workspaceCommands } from "./commands/workspace";
 import { inboundRoutingCommands } from "./commands/inbound-routing";
 import { inboundSendCommands } from "./commands/inbound-send";
+import { providerConnectionCommands } from "./commands/provider-commands";
+import { routingRuleCommands } from "./commands/route-commands";
 import { UsageError, type CliCommand, type CliContext, type CliIo, type DatabaseNeed } from "./io";
 
 const PROGRAM = "npm run cli --";
@@ -27,6 +29,8 @@ export const COMMANDS: Record<string, CliCommand> = {
   ...webhookCommands,
   ...inboundRoutingCommands,
   ...inboundSendCommands,
+  ...providerConnectionCommands,
+  ...routingRuleCommands,
   ...domainCommands,
   ...templateCommands,
   ...templateLocaleCommands,
@@ -121,6 +125,7 @@ function printHelp(write: (text: string) => void, filter: string | undefined): v
     "      Print Postwerk's version.",
     "",
     "--workspace takes a workspace id (ws_…) or its exact name. --json prints the result as JSON.",
+    "Secrets (provider add, provider set): --password-file PATH, or - for stdin, keeps them out of the shell's history.",
     "With the embedded database (no DATABASE_URL) the CLI works only while the server is stopped.",
   );
   write(lines.join("\n"));
