@@ -1,5 +1,5 @@
 /**
- * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite --webhook-endpoint]
+ * npm run bench:delivery [-- --count 5000 --scheduled 10000 --concurrency 5 --pg-workers 1,2 --skip-postgres --skip-pglite --webhook-endpoint --routes]
  *
  * Accepts N messages through sendBatch (the use case behind POST /v1/batches: the fastest way in,
  * 1,000 per call), delivers them through the smtp provider to an in-process stand-in relay
@@ -21,6 +21,8 @@
  * server, created and dropped), and embedded PGlite with the in-process worker.
  * With --webhook-endpoint, each setup instead compares the delivery-only figure without and with one
  * webhook endpoint subscribed to every event, as CPU ms per message and as rates (bench/webhook-cost.ts).
+ * With --routes, each setup instead compares one connection with 3 rules and 2 connections, and times a failover
+ * (bench/support/routing-cost.ts).
  * A benchmark, not a test: figures vary with the machine.
  */
 import { parseArgs } from "node:util";
@@ -37,6 +39,7 @@ import { startWorkerProcess, type WorkerProcess } from "@/lib/testing/worker-pro
 import { startRelaySink, type RelaySink } from "./support/relay-sink";
 import { cpuOf, descendants } from "./support/proc-cpu";
 import { measureWebhookCost, type CostWorkers } from "./support/webhook-cost";
+import { measureRoutingCost } from "./support/routing-cost";
 import { scratchPostgres, seconds, tempDir } from "./support/server";
 
 const { values: args } = parseArgs({
@@ -54,6 +57,8 @@ const { values: args } = parseArgs({
     },
     /** Compare delivery without and with one webhook endpoint subscribed to every event, instead of the usual figures. */
     "webhook-endpoint": { type: "boolean", default: false },
+    /** Compare one connection with 3 rules and 2 connections, and time a failover, instead of the usual figures. */
+    routes: { type: "boolean", default: false },
   },
 });
 const COUNT = Number(args.count);
@@ -118,6 +123,7 @@ const cpuPerMessage = (run: Delivery) =>
 
 /** The usual figures, or with --webhook-endpoint the cost of one endpoint taking every event. */
 async function run(label: string, sink: RelaySink, workers: Workers & CostWorkers, postgres: boolean): Promise<void> {
+  if (args.routes) return measureRoutingCost(label, { sink, workers, accept, count: COUNT, postgres });
   if (!args["webhook-endpoint"]) return measure(label, sink, workers);
   await measureWebhookCost(label, { sink, workers, accept, count: COUNT, postgres });
 }
@@ -267,6 +273,8 @@ async function main(): Promise<void> {
   });
   // --webhook-endpoint's receiver listens on loopback over http.
   if (args["webhook-endpoint"]) applySettings({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_ALLOW_HTTP: "true" });
+  // --routes's connections point at relays on loopback.
+  if (args.routes) applySettings({ PROVIDERS_ALLOW_PRIVATE: "true" });
   setLogLevel("warn");
   console.log(
     `bench:delivery: ${COUNT} messages per measurement, WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "default"}`,

@@ -78,7 +78,7 @@ async function databaseBackends(): Promise<number[]> {
 }
 
 /** CPU ms so far of the workers, this process and (PostgreSQL) the database's backends, per pid so new backends count from zero. */
-async function cpuSnapshot(workers: CostWorkers, postgres: boolean): Promise<Map<string, number>> {
+export async function cpuSnapshot(workers: CostWorkers, postgres: boolean): Promise<Map<string, number>> {
   const snapshot = new Map<string, number>();
   const own = process.cpuUsage();
   snapshot.set("self", (own.user + own.system) / 1000);
@@ -88,7 +88,7 @@ async function cpuSnapshot(workers: CostWorkers, postgres: boolean): Promise<Map
 }
 
 /** CPU ms spent between the snapshots: in all, and by the workers, the database and this process. */
-function cpuSpent(before: Map<string, number>, after: Map<string, number>) {
+export function cpuSpent(before: Map<string, number>, after: Map<string, number>) {
   const spent = { total: 0, workers: 0, database: 0, bench: 0 };
   for (const [key, ms] of after) {
     const delta = ms - (before.get(key) ?? 0);

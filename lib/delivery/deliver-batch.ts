@@ -100,9 +100,9 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
   for (const entry of going)
     if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
   const leaving = going.filter((entry) => unsent.has(entry.mail.messageId));
+  await bindConnections(db, leaving);
   for (const group of byProvider(leaving)) {
     if (group[0].provider.sendMany && group.length > 1) {
-      await bindConnections(db, group);
       const answers = sendMany(db, group);
       group.forEach((entry, index) => {
         const answer = answers[index].then((first) => followRoute(db, entry, first));
@@ -115,11 +115,9 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
       results.set(
         entry.mail.messageId,
         settle(
-          unrecordedGate().run(async () => {
-            // Bound in its gate slot, just before it leaves: a crash leaves bound only what may have left.
-            await bindConnections(db, [entry]);
-            return recordAnswer(db, entry, await followRoute(db, entry, await send(db, entry)));
-          }),
+          unrecordedGate().run(async () =>
+            recordAnswer(db, entry, await followRoute(db, entry, await send(db, entry))),
+          ),
         ),
       );
     }

@@ -47,9 +47,10 @@ export function heldBack(entry: MailToSend): Answer {
 }
 
 /**
- * Binds each mail with fallbacks to its chosen connection just before it leaves (email_messages.connection_id): a retry
- * after an unclear outcome, even after a crash, goes through that connection again, never another. Nothing to write for
- * a mail without fallbacks.
+ * Binds each mail with fallbacks to its chosen connection before the batch leaves (email_messages.connection_id), one
+ * statement per connection: a retry after an unclear outcome, even after a crash, goes through that connection again,
+ * never another. A crash thus also binds the batch's mails that had not left yet: they wait for that connection too
+ * (docs/delivery.md#when-a-message-may-move-to-another-connection). Nothing to write for a mail without fallbacks.
  */
 export async function bindConnections(db: Db, entries: MailToSend[]): Promise<void> {
   const byConnection = new Map<string, string[]>();
