@@ -7,6 +7,8 @@ import type { DeliveryOutcome } from "./6-record";
 export interface RouteNote {
   connection: string;
   rule: { id: string; name: string | null } | null;
+  /** The workspace has rules and none matched. */
+  unmatched: boolean;
   skipped: string[];
   /** The route has fallbacks: the message was bound to its connection (email_messages.connection_id). */
   bound: boolean;
@@ -14,14 +16,15 @@ export interface RouteNote {
 
 /** Said only when there is more to say than "the default connection". */
 export function routeNote({ hop, route, skipped }: MailToSend): RouteNote | undefined {
-  if (!hop || (hop.connectionId === "default" && !route.rule && skipped.length === 0)) return undefined;
-  return { connection: hop.name, rule: route.rule, skipped, bound: !route.pinned && route.hops.length > 1 };
+  const unmatched = route.unmatched === true;
+  if (!hop || (hop.connectionId === "default" && !route.rule && !unmatched && skipped.length === 0)) return undefined;
+  return { connection: hop.name, rule: route.rule, unmatched, skipped, bound: !route.pinned && route.hops.length > 1 };
 }
 
 /** " (connection eu-relay, rule Microsoft; skipped primary: circuit breaker open)", or nothing. */
 function routeClause(note: RouteNote | undefined): string {
   if (!note) return "";
-  const rule = note.rule ? `, rule ${note.rule.name ?? note.rule.id}` : "";
+  const rule = note.rule ? `, rule ${note.rule.name ?? note.rule.id}` : note.unmatched ? ", no rule matched" : "";
   const skipped = note.skipped.length ? `; skipped ${note.skipped.join(", ")}: circuit breaker open` : "";
   return ` (connection ${note.connection}${rule}${skipped})`;
 }

@@ -28,6 +28,8 @@ export interface Route {
   hops: Hop[];
   /** True when an earlier hand-off's unclear outcome binds the message to its connection. */
   pinned: boolean;
+  /** The workspace has enabled rules and none matched: the default connection by default, said on the timeline. */
+  unmatched?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function routeOf(
   const rule = table.rules.find((candidate) =>
     matchesRule(candidate.match, facts, (domain) => families.get(domain) ?? null),
   );
-  if (!rule) return { rule: null, hops: [fallback], pinned: false };
+  if (!rule) return { rule: null, hops: [fallback], pinned: false, unmatched: true };
   const hops = await Promise.all(rule.connections.map((name) => namedHop(table, name, fallback)));
   return {
     rule: { id: rule.id, name: rule.name },

@@ -65,6 +65,18 @@ const deliverabilityWarningData = {
   complained: z.int().optional(),
 };
 
+/** provider.circuit_opened and provider.circuit_closed's data (docs/delivery.md#circuit-breakers). */
+const circuitData = {
+  connection: z
+    .object({ id: z.string(), name: z.string(), kind: z.string() })
+    .optional()
+    .describe("provider.circuit_*: the connection (`default` is the instance's)."),
+  state: z.enum(["open", "closed", "half_open"]).optional().describe("provider.circuit_*: the state entered."),
+  failures: z.int().optional().describe("provider.circuit_opened: the failures in a row that opened it."),
+  lastError: z.string().nullable().optional().describe("provider.circuit_opened: the last failure."),
+  retryAt: z.string().nullable().optional().describe("provider.circuit_opened: when one message probes it."),
+};
+
 export const webhookEventPayload = z.object({
   id: id("evt_"),
   type: z
@@ -88,6 +100,7 @@ export const webhookEventPayload = z.object({
       .optional()
       .describe("workflow_run.*: the run as GET /v1/workflow_runs/{id} returns it."),
     ...deliverabilityWarningData,
+    ...circuitData,
   }),
 });
 
