@@ -1,8 +1,10 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { dryRunSchema } from "@/lib/domain/providers/schemas";
+import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import { hasSimulatorRecipient } from "@/lib/foundation/addresses/simulator.shared";
 import { env } from "@/lib/foundation/env";
+import { invalidParameter } from "@/lib/foundation/errors";
 import { zodToAppError } from "@/lib/foundation/validation.shared";
 import type { DeliveryProvider } from "../provider";
 import { getDeliveryProvider } from "../registry";
@@ -34,7 +36,7 @@ export async function dryRunRoute(workspaceId: string, body: unknown) {
     connectionId: null,
   };
   const db = await getDb();
-  const facts = factsOf(message);
+  const facts = checkedFacts(message);
   // Looked up only when a rule names families, as delivery does: a dry run costs what the send would.
   const table = await routingTableOf(db, workspaceId);
   const lookup = table.rules.some((rule) => rule.match.mailboxFamilies);
@@ -66,6 +68,23 @@ export async function dryRunRoute(workspaceId: string, body: unknown) {
       ? "A simulator address: the simulator answers, whatever the rules say."
       : `${route.rule ? `Rule ${route.rule.name ?? route.rule.id}` : "No rule matches"}: ${connections.map((hop) => hop.name).join(", then ") || "no connection"}.`,
   };
+}
+
+/** What routing reads, or a 400 naming the field that holds no address with a domain. */
+function checkedFacts(message: Parameters<typeof factsOf>[0]) {
+  for (const [param, entries] of [
+    ["to", message.to],
+    ["cc", message.cc],
+    ["bcc", message.bcc],
+  ] as const) {
+    const bad = entries.findIndex((entry) => !bareAddress(entry)?.includes("@"));
+    if (bad >= 0) throw invalidParameter(param, `${param} must hold addresses such as ada@example.org.`);
+  }
+  try {
+    return factsOf(message);
+  } catch {
+    throw invalidParameter("from", "from must be an address such as Acme <hello@example.com>.");
+  }
 }
 
 /** The instance's provider as this process knows it; the API process may lack the worker's settings. */

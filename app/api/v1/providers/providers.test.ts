@@ -152,6 +152,8 @@ describe("/v1/routing_rules", () => {
     expect(second.json.data).toMatchObject({ position: 1, match: { recipientDomains: ["*.example.org"] } });
 
     const rulesPath = "/api/v1/routing_rules";
+    const refuseDryRun = (path: string, body: unknown, param: string) =>
+      expectRefusal(ws, null, path, { authorization, body }, { status: 400, param });
     const refuse = (body: unknown, param: string) =>
       expectRefusal(ws, null, rulesPath, { authorization, body }, { status: 400, param });
     await refuse({ connections: ["nope"] }, "connections");
@@ -161,6 +163,8 @@ describe("/v1/routing_rules", () => {
     await refuse({ connections: ["default"], match: { templateIds: ["tpl_0000000000000000"] } }, "match.templateIds");
     await refuse({ connections: ["default"], match: { colour: "red" } }, "match.colour");
 
+    await refuseDryRun(`${rulesPath}/dry_run`, { from: "<a@b>\r\n<c@d>", to: "ada@example.org" }, "from");
+    await refuseDryRun(`${rulesPath}/dry_run`, { from: "hello@example.com", to: "not an address" }, "to");
     const dry = await callApi(`${rulesPath}/dry_run`, {
       authorization,
       body: { from: "Acme <hello@example.com>", to: "ada@outlook.com" },
