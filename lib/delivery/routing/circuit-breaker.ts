@@ -69,7 +69,11 @@ export async function admit(db: Executor, workspaceId: string, hop: Hop): Promis
   return claimed[0] ? "probe" : "open";
 }
 
-/** After each hand-off: a transient failure counts against the connection; anything else is an answer, and closes it. */
+/**
+ * After each hand-off: a transient failure counts against the connection; anything else is an answer, and closes it.
+ * Never throws: the provider has answered, and the answer must be recorded even while the database is unreachable
+ * (pipeline/6-record-when-reachable.ts); a count lost then only delays a breaker.
+ */
 export async function recordHandoff(
   db: Executor,
   workspaceId: string,
@@ -77,6 +81,14 @@ export async function recordHandoff(
   result: ProviderResult,
 ): Promise<void> {
   metrics().connectionHandoffs.inc({ connection: hop.connectionId, outcome: result.outcome });
+  try {
+    await countHandoff(db, workspaceId, hop, result);
+  } catch (error) {
+    log.warn("connection circuit not updated", { workspaceId, connection: hop.name, error: String(error) });
+  }
+}
+
+async function countHandoff(db: Executor, workspaceId: string, hop: Hop, result: ProviderResult): Promise<void> {
   const known = await circuitsOf(db, workspaceId);
   const circuit = known.get(hop.connectionId);
   if (result.outcome === "retry" && result.heldBack) return;
