@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Executor, Tx } from "@/db/client";
 import { inboundDomains } from "@/db/schema";
 import type { AuditActor } from "@/lib/records/audit/actor";
-import { recordAudit } from "@/lib/records/audit/record-audit";
+import { recordAuditedChange } from "@/lib/records/audit/record-audit";
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
 import type { InboundRoute } from "./get-inbound-route";
 import { parseRoutePattern, type RoutePattern } from "./route-pattern.shared";
@@ -58,15 +58,5 @@ export async function auditRoute(
   before: InboundRoute | null,
   after: InboundRoute | null,
 ): Promise<void> {
-  const row = (after ?? before)!;
-  const [was, is] = [before && audited(before), after && audited(after)];
-  if (was && is && JSON.stringify(was) === JSON.stringify(is)) return;
-  await recordAudit(tx, {
-    workspaceId: row.workspaceId,
-    actor,
-    action,
-    target: { type: "inbound_route", id: row.id },
-    before: was,
-    after: is,
-  });
+  await recordAuditedChange(tx, { actor, action, targetType: "inbound_route", before, after, audited });
 }

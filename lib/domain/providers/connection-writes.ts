@@ -2,7 +2,7 @@ import "server-only";
 import type { ConnectionKind, ConnectionSecrets, ConnectionSettings } from "@/db/schema";
 import type { Tx } from "@/db/client";
 import type { AuditActor } from "@/lib/records/audit/actor";
-import { recordAudit } from "@/lib/records/audit/record-audit";
+import { recordAuditedChange } from "@/lib/records/audit/record-audit";
 import { AppError, invalidParameter } from "@/lib/foundation/errors";
 import { checkConnectionUrl } from "./connection-host";
 import { openSecrets } from "./connection-secrets";
@@ -108,16 +108,17 @@ export async function auditConnection(
   after: ProviderConnection | null,
   rotated: readonly string[] = [],
 ): Promise<void> {
-  const row = (after ?? before)!;
-  const was = before && audited(before);
-  const is = after && { ...audited(after), ...(rotated.length ? { writeOnlyFieldsRotated: rotated } : {}) };
-  if (was && is && JSON.stringify(was) === JSON.stringify(is)) return;
-  await recordAudit(tx, {
-    workspaceId: row.workspaceId,
+  // The rotated secrets' names are said on the new side only, so an update that only rotates is still written.
+  const withRotation = (row: ProviderConnection) => ({
+    ...audited(row),
+    ...(row === after && rotated.length ? { writeOnlyFieldsRotated: rotated } : {}),
+  });
+  await recordAuditedChange(tx, {
     actor,
     action,
-    target: { type: "provider_connection", id: row.id },
-    before: was,
-    after: is,
+    targetType: "provider_connection",
+    before,
+    after,
+    audited: withRotation,
   });
 }

@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Executor, Tx } from "@/db/client";
 import { providerConnections, templates, unsubscribeGroups, type RuleMatch } from "@/db/schema";
 import type { AuditActor } from "@/lib/records/audit/actor";
-import { recordAudit } from "@/lib/records/audit/record-audit";
+import { recordAuditedChange } from "@/lib/records/audit/record-audit";
 import { invalidParameter } from "@/lib/foundation/errors";
 import type { RoutingRule } from "./get-rule";
 import { DEFAULT_CONNECTION } from "./schemas";
@@ -67,15 +67,5 @@ export async function auditRule(
   before: RoutingRule | null,
   after: RoutingRule | null,
 ): Promise<void> {
-  const row = (after ?? before)!;
-  const [was, is] = [before && audited(before), after && audited(after)];
-  if (was && is && JSON.stringify(was) === JSON.stringify(is)) return;
-  await recordAudit(tx, {
-    workspaceId: row.workspaceId,
-    actor,
-    action,
-    target: { type: "routing_rule", id: row.id },
-    before: was,
-    after: is,
-  });
+  await recordAuditedChange(tx, { actor, action, targetType: "routing_rule", before, after, audited });
 }

@@ -93,3 +93,32 @@ function clip(value: string | null, max = MAX_TEXT): string | null {
   if (value === null) return null;
   return value.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, max);
 }
+
+/**
+ * The audit entry of a create (before null), an update or a delete (after null), from each side's audited fields; an
+ * update that changes none of them writes nothing.
+ */
+export async function recordAuditedChange<Row extends { id: string; workspaceId: string }>(
+  tx: Tx,
+  change: {
+    actor: AuditActor;
+    action: string;
+    targetType: string;
+    before: Row | null;
+    after: Row | null;
+    audited: (row: Row) => Record<string, unknown>;
+  },
+): Promise<void> {
+  const row = (change.after ?? change.before)!;
+  const was = change.before && change.audited(change.before);
+  const is = change.after && change.audited(change.after);
+  if (was && is && JSON.stringify(was) === JSON.stringify(is)) return;
+  await recordAudit(tx, {
+    workspaceId: row.workspaceId,
+    actor: change.actor,
+    action: change.action,
+    target: { type: change.targetType, id: row.id },
+    before: was,
+    after: is,
+  });
+}
