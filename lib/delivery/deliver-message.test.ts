@@ -175,12 +175,19 @@ describe("deliverMessage with other provider outcomes", () => {
     const provider = fakeProvider({ outcome: "retry", diagnostic: "421 try again later" }, true);
     await expect(deliverMessage(job, { attempt: 0, provider })).rejects.toThrow(/421 try again later/);
     expect((await state(job.messageId)).message.status).toBe("PENDING");
-    expect((await state(job.messageId)).events).toHaveLength(0);
+    // Said on the timeline, without a status change: the queue tries again.
+    expect((await state(job.messageId)).events.map((event) => [event.code, event.message])).toEqual([
+      [
+        "EMAIL_MESSAGE_ATTEMPT_FAILED",
+        "Attempt 1 through the SMTP relay smtp.test failed: 421 try again later. It is tried again later.",
+      ],
+    ]);
 
     await deliverMessage(job, { attempt: 8, lastAttempt: true, provider });
     const { message, events } = await state(job.messageId);
     expect(message.status).toBe("FAILED");
     expect(events.map((event) => event.message)).toEqual([
+      "Attempt 1 through the SMTP relay smtp.test failed: 421 try again later. It is tried again later.",
       "The SMTP relay smtp.test did not take the message after 9 attempts: 421 try again later",
     ]);
     const db = await getDb();

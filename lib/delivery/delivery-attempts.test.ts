@@ -107,6 +107,10 @@ describe("delivery attempts (DELIVERY_MAX_ATTEMPTS)", () => {
     expect(message.erroredAt).not.toBeNull();
     expect(message.sentAt).toBeNull();
     expect(events.map((event) => [event.code, event.message])).toEqual([
+      ...[1, 2].map((attempt) => [
+        "EMAIL_MESSAGE_ATTEMPT_FAILED",
+        `Attempt ${attempt} through the SMTP relay 127.0.0.1 failed: 421 4.3.2 Try again later. It is tried again later.`,
+      ]),
       [
         "EMAIL_MESSAGE_PROVIDER_ERROR",
         `The SMTP relay 127.0.0.1 did not take the message after ${ATTEMPTS} attempts: 421 4.3.2 Try again later`,

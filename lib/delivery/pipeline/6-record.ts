@@ -116,7 +116,7 @@ async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
     );
   }
   if (result.outcome === "retry") {
-    if (!lastAttempt) return;
+    if (!lastAttempt) return recordEvent(tx, attemptFailedEvent(outcome, result)).then(() => undefined);
     const tries = outcome.attempt + 1;
     const sentence = `${who} did not take the message after ${tries} attempt${tries === 1 ? "" : "s"}: ${result.diagnostic}`;
     return recordFailure(tx, message, "EMAIL_MESSAGE_PROVIDER_ERROR", sentence);
@@ -151,6 +151,25 @@ async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
       details: { provider: provider.name },
     },
   ]);
+}
+
+/** A try that failed but will be made again: said on the timeline, with where the next try may go. */
+function attemptFailedEvent(
+  { message, provider, attempt, route }: DeliveryOutcome,
+  result: Extract<ProviderResult, { outcome: "retry" }>,
+): RecordEventInput {
+  const through = `${provider.description}${route ? ` (connection ${route.connection})` : ""}`;
+  const next =
+    route?.bound && !result.notAccepted
+      ? "The outcome is unclear (the relay may have it), so only this connection tries it again."
+      : "It is tried again later.";
+  return {
+    workspaceId: message.workspaceId,
+    messageId: message.id,
+    code: "EMAIL_MESSAGE_ATTEMPT_FAILED",
+    message: `Attempt ${attempt + 1} through ${through} failed: ${result.diagnostic.replace(/\.?$/, ".")} ${next}`,
+    details: { attempt: attempt + 1, provider: provider.name, ...(route && { connection: route.connection }) },
+  };
 }
 
 async function unbind(tx: Tx, message: ClaimedMessage): Promise<void> {

@@ -53,6 +53,7 @@ export const EFFECTS: Readonly<Record<EventCode, Effect>> = {
   // The reply itself is an inbound message (the webhook names it); the status of what was sent stays.
   EMAIL_MESSAGE_REPLIED: { webhook: "email.replied" },
   EMAIL_MESSAGE_FAILED_OVER: {},
+  EMAIL_MESSAGE_ATTEMPT_FAILED: {},
 };
 
 /** The statuses each move starts from; from any other the status stays, so it only moves forward. */

@@ -32,6 +32,8 @@ export const EVENT_CODES = [
   "EMAIL_MESSAGE_REPLIED",
   // Routing (docs/delivery.md#routing-and-failover): a connection certainly refused it, the next one of its route takes it.
   "EMAIL_MESSAGE_FAILED_OVER",
+  // A delivery try that failed and will be made again (the last one's failure is EMAIL_MESSAGE_PROVIDER_ERROR).
+  "EMAIL_MESSAGE_ATTEMPT_FAILED",
 ] as const;
 
 export type EventCode = (typeof EVENT_CODES)[number];

@@ -51,6 +51,7 @@ export const EVENT_LABELS: Record<EventCode, EventLabel> = {
   EMAIL_MESSAGE_CANCELLED: { label: "Cancelled", category: "neutral", icon: "⊗" },
   EMAIL_MESSAGE_REPLIED: { label: "Replied", category: "engagement", icon: "↩" },
   EMAIL_MESSAGE_FAILED_OVER: { label: "Failed over", category: "problem", icon: "⤳" },
+  EMAIL_MESSAGE_ATTEMPT_FAILED: { label: "Attempt failed", category: "problem", icon: "↻" },
 };
 
 /** A code this build does not know (a newer row read by an older build) still gets a readable label. */

@@ -136,11 +136,18 @@ describe("the ses provider", () => {
     ses.failNext(500, "InternalFailure", "We encountered an internal error.");
     await expect(deliverMessage(job, { attempt: 1 })).rejects.toThrow(/HTTP 500/);
     expect((await readMessageState(messageId)).message.status).toBe("PENDING");
-    expect((await readMessageState(messageId)).events).toHaveLength(0);
+    expect((await readMessageState(messageId)).codes).toEqual([
+      "EMAIL_MESSAGE_ATTEMPT_FAILED",
+      "EMAIL_MESSAGE_ATTEMPT_FAILED",
+    ]);
     await deliverMessage(job, { attempt: 2 });
     const { message, codes } = await readMessageState(messageId);
     expect(message.status).toBe("SUCCEEDED");
-    expect(codes).toEqual(["EMAIL_MESSAGE_SENT_PROVIDER_EVENT"]);
+    expect(codes).toEqual([
+      "EMAIL_MESSAGE_ATTEMPT_FAILED",
+      "EMAIL_MESSAGE_ATTEMPT_FAILED",
+      "EMAIL_MESSAGE_SENT_PROVIDER_EVENT",
+    ]);
     expect(callsFor(messageId).map((call) => call.status)).toEqual([429, 500, 200]);
   });
 

@@ -162,12 +162,14 @@ describe("the smtp provider", () => {
       await expect(deliverMessage(job, { attempt })).rejects.toThrow(/421 4\.3\.2 Try again later/);
       const { message, events } = await state(messageId);
       expect(message.status).toBe("PENDING");
-      expect(events).toHaveLength(0);
+      expect(events.at(-1)?.message).toBe(
+        `Attempt ${attempt + 1} through the SMTP relay 127.0.0.1 failed: 421 4.3.2 Try again later. It is tried again later.`,
+      );
     }
     await deliverMessage(job, { attempt: 2 });
     const { message, codes } = await state(messageId);
     expect(message.status).toBe("SUCCEEDED");
-    expect(codes).toEqual([SENT]);
+    expect(codes).toEqual(["EMAIL_MESSAGE_ATTEMPT_FAILED", "EMAIL_MESSAGE_ATTEMPT_FAILED", SENT]);
     expect(sink.attempts.get(header)).toBe(3);
     expect(received(header)).toHaveLength(1);
   });
