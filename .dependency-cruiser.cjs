@@ -58,7 +58,7 @@ const FLOORS = [
     (name) => `flows/${name}`,
   ),
   // 8 entry points: adapt a way in to the use cases
-  ["api", "http", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map(
+  ["api", "mcp", "http", "observability", "process", "inbound", "worker", "submission", "boot", "cli"].map(
     (name) => `entry/${name}`,
   ),
 ];

@@ -10,6 +10,6 @@ export async function register(): Promise<void> {
   await startServerProcess();
   const { openServerDoor, productionServerWaiting } = await import("./lib/entry/http/server-door");
   if (!productionServerWaiting()) return;
-  const { apiRouter, providerEventsRouter } = await import("./app/api/routes");
-  openServerDoor([apiRouter, providerEventsRouter]);
+  const { apiRouter, providerEventsRouter, mcpRouter } = await import("./app/api/routes");
+  openServerDoor([apiRouter, providerEventsRouter, mcpRouter]);
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { createRouter, type RouteEntry } from "@/lib/entry/api/router";
 import { unknownPath } from "@/lib/entry/api/with-api-key";
+import { createMcpHandler } from "@/lib/entry/mcp/http-handler";
 import * as resendEvents from "./provider-events/resend/handlers";
 import * as sesEvents from "./provider-events/ses/handlers";
 import * as resendConnectionEvents from "./provider-events/resend/[id]/handlers";
@@ -188,5 +189,15 @@ export const apiRouter = createRouter({ bases: ["/api/v1", "/v1"], routes: API_R
 export const providerEventsRouter = createRouter({
   bases: ["/api/provider-events"],
   routes: PROVIDER_EVENT_ROUTES,
+  notFound: unknownPath,
+});
+
+/**
+ * MCP over Streamable HTTP (docs/mcp.md): POST only, since it is stateless (no session to stream to on
+ * GET, none to end on DELETE). Its tools call the public API in-process, through apiRouter.
+ */
+export const mcpRouter = createRouter({
+  bases: ["/api/mcp"],
+  routes: [["", { POST: createMcpHandler(apiRouter) }]],
   notFound: unknownPath,
 });

@@ -53,9 +53,9 @@ async function answer(
   request: Request,
   params: Record<string, string> | undefined,
 ): Promise<Response> {
-  const { apiRouter, providerEventsRouter } = await import("@/app/api/routes");
+  const { apiRouter, providerEventsRouter, mcpRouter } = await import("@/app/api/routes");
   const pathname = new URL(request.url).pathname;
-  const router = [apiRouter, providerEventsRouter].find((candidate) => candidate.owns(pathname));
+  const router = [apiRouter, providerEventsRouter, mcpRouter].find((candidate) => candidate.owns(pathname));
   if (router && (handler === null || router.resolve(request.method, pathname)?.handler === handler))
     return router(request);
   if (handler === null) throw new Error(`callApi: ${request.method} ${pathname} is not a path of the route table`);

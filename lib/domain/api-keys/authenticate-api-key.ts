@@ -7,7 +7,7 @@ import { safeEqual, sha256Hex } from "@/lib/foundation/crypto/secret-box";
 import { AppError } from "@/lib/foundation/errors";
 import { ShortLivedCache } from "@/lib/foundation/short-lived-cache";
 import { ipAllowed } from "./restrictions";
-import { grants, type ApiScope } from "./scopes.shared";
+import { grants, scopeAlternatives, type ScopeNeed } from "./scopes.shared";
 
 export interface ApiPrincipal {
   apiKeyId: string;
@@ -104,12 +104,15 @@ function parseBasic(header: string | null): { username: string; password: string
   return { username, password };
 }
 
-/** 403 naming the scope a request needs and the key lacks (docs/api.md#scopes). */
-export function assertScope(principal: Pick<ApiPrincipal, "scopes">, needed: ApiScope): void {
-  if (!grants(principal.scopes, needed)) {
-    throw new AppError(
-      "FORBIDDEN",
-      `This API key lacks the ${needed} scope (it has ${principal.scopes.join(", ")}). Use a key created with ${needed} or full.`,
-    );
-  }
+/** 403 naming the scope a request needs and the key lacks, and any alternative to it (docs/api.md#scopes). */
+export function assertScope(principal: Pick<ApiPrincipal, "scopes">, needed: ScopeNeed): void {
+  if (grants(principal.scopes, needed)) return;
+  const [first, ...others] = scopeAlternatives(needed);
+  const has = `it has ${principal.scopes.join(", ")}`;
+  throw new AppError(
+    "FORBIDDEN",
+    others.length === 0
+      ? `This API key lacks the ${first} scope (${has}). Use a key created with ${first} or full.`
+      : `This API key lacks the ${first} scope (or ${others.join(" or ")}; ${has}). Use a key created with ${[first, ...others].join(", ")} or full.`,
+  );
 }

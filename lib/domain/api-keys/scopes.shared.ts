@@ -2,6 +2,7 @@
 export const API_SCOPES = [
   "full",
   "emails:send",
+  "emails:sandbox",
   "emails:read",
   "templates:read",
   "templates:write",
@@ -22,6 +23,8 @@ export type ApiScope = (typeof API_SCOPES)[number];
 export const SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
   full: "Everything, including the audit log (the default).",
   "emails:send": "Send: messages, batches, sandbox, workflow runs, attachments, resends.",
+  "emails:sandbox":
+    "Send to the sandbox only (rendered and stored, never delivered): a key with only this scope cannot send real mail.",
   "emails:read": "Read messages, their events, lists, batches and workflow runs.",
   "templates:read": "Read templates, their versions and scenarios; render, preview, validate.",
   "templates:write": "Create, change, restore and delete templates and their scenarios.",
@@ -43,7 +46,19 @@ export function isApiScope(value: string): value is ApiScope {
   return (API_SCOPES as readonly string[]).includes(value);
 }
 
-/** True when a key with `granted` may do what `needed` names: the scope itself or `full`. */
-export function grants(granted: readonly string[], needed: ApiScope): boolean {
-  return granted.includes("full") || granted.includes(needed);
+/** What an operation needs: one scope, or alternatives of which any one will do. */
+export type ScopeNeed = ApiScope | readonly ApiScope[];
+
+/** The sandbox's sends: a live sender may use them, and so may a key limited to the sandbox. */
+export const SANDBOX_SEND_SCOPES = ["emails:send", "emails:sandbox"] as const satisfies readonly ApiScope[];
+
+export const scopeAlternatives = (needed: ScopeNeed): readonly ApiScope[] =>
+  typeof needed === "string" ? [needed] : needed;
+
+/** True when a key with `granted` may do what `needed` names: the scope itself (any of the alternatives) or `full`. */
+export function grants(granted: readonly string[], needed: ScopeNeed): boolean {
+  return granted.includes("full") || scopeAlternatives(needed).some((scope) => granted.includes(scope));
 }
+
+/** What a send endpoint needs: live mail needs emails:send; the sandbox's twin takes emails:sandbox too. */
+export const sendScope = (sandbox: boolean): ScopeNeed => (sandbox ? SANDBOX_SEND_SCOPES : "emails:send");

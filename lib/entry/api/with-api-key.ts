@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "@/lib/records/activity/record-activity";
 import { assertScope, authenticateApiKey, type ApiPrincipal } from "@/lib/domain/api-keys/authenticate-api-key";
-import type { ApiScope } from "@/lib/domain/api-keys/scopes.shared";
+import type { ScopeNeed } from "@/lib/domain/api-keys/scopes.shared";
 import { clientFromHeaders } from "@/lib/domain/tracking/client-info";
 import { AppError } from "@/lib/foundation/errors";
 import { withLogFields } from "@/lib/foundation/log";
@@ -20,8 +20,11 @@ export interface ApiContext<P> {
 }
 
 export interface ApiOptions {
-  /** The scope a key needs (docs/api.md#scopes; `full` grants every scope). Required: every route names one. */
-  scope: ApiScope;
+  /**
+   * The scope a key needs (docs/api.md#scopes; `full` grants every scope), or alternatives of which any one
+   * will do (the sandbox's sends: emails:send or emails:sandbox). Required: every route names one.
+   */
+  scope: ScopeNeed;
   /** "json": a JSON object is required; "optional": may be empty; "none": not read. */
   body?: "json" | "optional" | "none";
   maxBytes?: number;

@@ -2,8 +2,9 @@ import { and, count, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailMessages } from "@/db/schema";
+import { createApiKey } from "@/lib/domain/api-keys/create-api-key";
 import { revokeApiKeyOrThrow } from "@/lib/domain/api-keys/revoke-api-key";
-import { AUDIT_CLI_ACTOR } from "@/lib/records/audit/actor";
+import { AUDIT_CLI_ACTOR, AUDIT_SYSTEM_ACTOR } from "@/lib/records/audit/actor";
 import { createTestWorkspace, readMessageState } from "@/lib/testing/fixtures";
 import { useSettings } from "@/lib/testing/settings";
 import type { SubmissionListener } from "./start-submission-server";
@@ -72,6 +73,18 @@ describe("refusals at the earliest step, with their reply codes", () => {
       const smtp = await session(listener.port!, null);
       expect(await smtp.command(`AUTH PLAIN ${plainAuth(user, pass)}`)).toMatch(/^535 5\.7\.8 /);
     }
+  });
+
+  it("refuses a key without the send scope at AUTH, naming it; a sandbox-only key authenticates for the sandbox only", async () => {
+    const keyWith = (scope: "emails:read" | "emails:sandbox") =>
+      createApiKey({ workspaceId: ws.workspace.id, name: scope, scopes: [scope], actor: AUDIT_SYSTEM_ACTOR });
+    const reader = await keyWith("emails:read");
+    const sandboxOnly = await keyWith("emails:sandbox");
+    const auth = async (user: string, pass: string) =>
+      (await session(listener.port!, null)).command(`AUTH PLAIN ${plainAuth(user, pass)}`);
+    expect(await auth(reader.id, reader.password)).toMatch(/^550 5\.6\.0 This API key lacks the emails:send scope/);
+    expect(await auth(sandboxOnly.id, sandboxOnly.password)).toMatch(/^550 .*lacks the emails:send scope/);
+    expect(await auth(`${sandboxOnly.id}+sandbox`, sandboxOnly.password)).toMatch(/^235/);
   });
 
   it("refuses an unverified sender domain at MAIL FROM, naming it (550 5.7.1)", async () => {

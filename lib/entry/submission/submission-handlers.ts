@@ -2,7 +2,8 @@ import "server-only";
 import { isIP } from "node:net";
 import type { SMTPServerAddress, SMTPServerAuthentication, SMTPServerSession } from "smtp-server";
 import { getDb } from "@/db/client";
-import { authenticateApiKey } from "@/lib/domain/api-keys/authenticate-api-key";
+import { assertScope, authenticateApiKey } from "@/lib/domain/api-keys/authenticate-api-key";
+import { sendScope } from "@/lib/domain/api-keys/scopes.shared";
 import { consumeRateLimit } from "@/lib/entry/api/rate-limit";
 import { parseAddressEntries, MAX_RECIPIENTS } from "@/lib/foundation/addresses/recipients.shared";
 import { assertSenderAllowed, assertTestSenderMaySend, sendRouteOf } from "@/lib/domain/domains/assert-sender-allowed";
@@ -70,6 +71,8 @@ export async function authenticate(
   try {
     const principal = await authenticateApiKey(authorization);
     if (!match) throw new SmtpReply(535, "5.7.8 Authentication credentials invalid.");
+    // The scopes of POST /v1/email_messages and its sandbox twin: a key limited to the sandbox sends no real mail here either.
+    assertScope(principal, sendScope(Boolean(match[2])));
     return { ...principal, sandbox: Boolean(match[2]), authorization };
   } catch (error) {
     if (error instanceof SmtpReply) throw error;

@@ -149,9 +149,11 @@ describe("GET /v1/openapi.json", () => {
     const [keysOnly, sendOnly] = [await keyWith("keys:write"), await keyWith("emails:send")];
     let checked = 0;
     for (const openApiPath of new Set(API_ROUTES.map(([pattern]) => `/v1${pattern.replace(/:(\w+)/g, "{$1}")}`))) {
-      for (const [method, op] of Object.entries<{ security: Array<Record<string, string[]>>; "x-scope"?: string }>(
-        doc.paths[openApiPath] ?? {},
-      )) {
+      for (const [method, op] of Object.entries<{
+        security: Array<Record<string, string[]>>;
+        "x-scope"?: string;
+        "x-scopes"?: string[];
+      }>(doc.paths[openApiPath] ?? {})) {
         // The openapi document, and a download whose signed URL is its own credential.
         if (
           openApiPath === "/v1/openapi.json" ||
@@ -162,8 +164,13 @@ describe("GET /v1/openapi.json", () => {
         }
         const scope = op["x-scope"];
         expect(scope, `${method} ${openApiPath}`).toMatch(/^([a-z]+:(send|read|write)|full)$/);
+        // Alternatives (the sandbox's sends: emails:send or emails:sandbox) are each a security entry.
+        const scopes = op["x-scopes"] ?? [scope!];
+        expect(scopes[0]).toBe(scope);
         expect(op.security).toEqual(
-          scope === "full" ? [{ basicAuth: ["full"] }] : [{ basicAuth: [scope] }, { basicAuth: ["full"] }],
+          scope === "full"
+            ? [{ basicAuth: ["full"] }]
+            : [...scopes.map((name) => ({ basicAuth: [name] })), { basicAuth: ["full"] }],
         );
         const authorization = scope === "keys:write" ? sendOnly : keysOnly;
         const answer = await callApi(openApiPath.replace("{id}", "x"), {
@@ -177,5 +184,7 @@ describe("GET /v1/openapi.json", () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(20);
+    expect(doc.paths["/v1/sandbox/email_messages"].post["x-scopes"]).toEqual(["emails:send", "emails:sandbox"]);
+    expect(doc.paths["/v1/email_messages"].post["x-scopes"]).toBeUndefined();
   });
 });

@@ -164,6 +164,16 @@ function managementSchemas(): Array<[string, z.ZodType, string]> {
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * Noise for readers, left out of zod's JSON Schema: it spells date-time out as a long regex too (the
+ * format says it), and bounds every integer by the safe-integer range. Also the MCP tools' inputs.
+ */
+export function withoutNoise({ jsonSchema }: { jsonSchema: JsonObject }): void {
+  if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+}
+
 /** All named schemas as JSON Schema 2020-12 (OpenAPI 3.1's dialect), through zod's own converter. */
 export function componentSchemas(): Record<string, JsonObject> {
   const registry = z.registry<{ id: string }>();
@@ -171,13 +181,7 @@ export function componentSchemas(): Record<string, JsonObject> {
   const { schemas } = z.toJSONSchema(registry, {
     io: "input", // requests: what a caller may send; responses carry no transforms, so input = output
     uri: (name) => `#/components/schemas/${name}`,
-    // Noise for readers: zod spells date-time out as a long regex too (the format says it), and
-    // bounds every integer by the safe-integer range.
-    override: ({ jsonSchema }) => {
-      if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
-      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-    },
+    override: withoutNoise,
   });
   const described: Record<string, JsonObject> = {};
   for (const [name, , description] of NAMED) {

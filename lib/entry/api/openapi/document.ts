@@ -17,7 +17,9 @@ follow each message's delivery timeline. Conventions (docs/api.md):
 - Authentication: HTTP Basic with an API key (username \`key_…\`, password shown once). The one-value
   form \`Basic key_…:secret\` is accepted too.
 - Scopes: a key carries scopes fixed at creation (\`full\` = everything). Each operation names the one it
-  needs (its \`security\` and \`x-scope\`); a key without it gets 403 FORBIDDEN naming the scope. A key may
+  needs (its \`security\` and \`x-scope\`); a key without it gets 403 FORBIDDEN naming the scope. The
+  sandbox's sends take \`emails:send\` or \`emails:sandbox\` (\`x-scopes\`): a key with only
+  \`emails:sandbox\` cannot send real mail. A key may
   also be limited to senders (422 naming \`from\`), to an IP allow list (403) and expire (401).
 - Base URL: \`{APP_URL}/api\` (this document's server); \`{APP_URL}\` works as well (\`/v1/…\` is rewritten).
 - One resource is \`{ "data": … }\`, a list \`{ "meta": …, "data": [ … ] }\`; timestamps are ISO 8601 UTC

@@ -1,4 +1,4 @@
-import type { ApiScope } from "@/lib/domain/api-keys/scopes.shared";
+import { scopeAlternatives, type ScopeNeed } from "@/lib/domain/api-keys/scopes.shared";
 import { errorResponseRef, rateLimitHeaders, ref, type ErrorStatus, type JsonObject } from "./components";
 
 /** A success answer: `{ data: <schema> }` unless `content` says otherwise. */
@@ -22,8 +22,11 @@ export interface OperationSpec {
   success: Success[];
   /** Beyond those every authenticated operation may answer: 401, 429, 503. */
   errors?: ErrorStatus[];
-  /** The scope a key needs (docs/api.md#scopes); required unless `public`. A key with `full` may call anything. */
-  scope?: ApiScope;
+  /**
+   * The scope a key needs (docs/api.md#scopes), or alternatives of which any one will do; required unless
+   * `public`. A key with `full` may call anything.
+   */
+  scope?: ScopeNeed;
   /** No credentials, no rate limit (the OpenAPI document itself). */
   public?: boolean;
   deprecated?: boolean;
@@ -64,13 +67,7 @@ export function operation(spec: OperationSpec): JsonObject {
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag],
     ...(spec.deprecated ? { deprecated: true } : {}),
-    // Alternatives: the operation's own scope, or `full`.
-    security: spec.public
-      ? []
-      : spec.scope === "full"
-        ? [{ basicAuth: ["full"] }]
-        : [{ basicAuth: [spec.scope] }, { basicAuth: ["full"] }],
-    ...(spec.scope ? { "x-scope": spec.scope } : {}),
+    ...(spec.public ? { security: [] } : scopeFields(spec.scope!)),
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
     ...(spec.body
       ? {
@@ -82,6 +79,16 @@ export function operation(spec: OperationSpec): JsonObject {
       : {}),
     responses,
   };
+}
+
+/**
+ * `security` lists the alternatives: the operation's own scope (each of them, when it has several), or `full`.
+ * `x-scope` stays the one scope it names first; `x-scopes` lists them all when there are several.
+ */
+function scopeFields(scope: ScopeNeed): JsonObject {
+  const scopes = scopeAlternatives(scope);
+  const security = [...scopes.filter((name) => name !== "full"), "full"].map((name) => ({ basicAuth: [name] }));
+  return { security, "x-scope": scopes[0], ...(scopes.length > 1 ? { "x-scopes": [...scopes] } : {}) };
 }
 
 export const pathId = (what: string, prefix: string): JsonObject => ({

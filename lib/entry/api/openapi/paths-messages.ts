@@ -1,3 +1,4 @@
+import { sendScope } from "@/lib/domain/api-keys/scopes.shared";
 import { MESSAGE_SOURCES, MESSAGE_STATUSES } from "@/db/schema";
 import type { JsonObject } from "./components";
 import {
@@ -25,7 +26,7 @@ const send = (sandbox: boolean): OperationSpec => ({
     ? "Same validation, rendering and stored message as the live endpoint (source SANDBOX_API, status SUCCEEDED once rendered); nothing reaches a provider and test mode does not apply."
     : "Exactly one form: templateId (+ variables), or raw bodyHtml + subject (+ bodyText) with from. Every problem is reported in the request; delivery happens after the answer.",
   tag: sandbox ? "Sandbox" : "Email messages",
-  scope: "emails:send",
+  scope: sendScope(sandbox),
   body: { schema: "SendEmailRequest" },
   success: [messageCreated, { ...replayed, data: "EmailMessage" }],
   errors: SEND_ERRORS,

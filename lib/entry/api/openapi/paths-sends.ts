@@ -1,3 +1,4 @@
+import { sendScope } from "@/lib/domain/api-keys/scopes.shared";
 import type { JsonObject } from "./components";
 import {
   JSON_BODY_ERRORS,
@@ -20,7 +21,7 @@ const batch = (sandbox: boolean, older = false): OperationSpec => ({
     "Every element is validated like a single send; one bad element rejects the batch, with `details` naming each bad index " +
     "(the status is the failures' shared one: 404 for unknown templates, 422 for senders, else 400). Body at most 10 MB.",
   tag: sandbox ? "Sandbox" : "Batches",
-  scope: "emails:send",
+  scope: sendScope(sandbox),
   deprecated: older,
   body: { schema: "SendBatchRequest" },
   success: [
@@ -38,7 +39,7 @@ const workflowRun = (sandbox: boolean): OperationSpec => ({
   description:
     "Exactly one of workflowId and workflowKey. An unknown workflowId is a 404; a key that matches no enabled workflow gives a SKIPPED run.",
   tag: sandbox ? "Sandbox" : "Workflow runs",
-  scope: "emails:send",
+  scope: sendScope(sandbox),
   body: { schema: "TriggerWorkflowRunRequest" },
   success: [
     { status: "201", description: "The run, started.", data: "WorkflowRun" },
