@@ -7,12 +7,14 @@ import { AppError, notFound } from "@/lib/foundation/errors";
 import { createApiKey, normalizeRestrictions, type CreatedApiKey } from "./create-api-key";
 import { ipAllowed, senderAllowed } from "./restrictions";
 import type { ApiKeyGrant } from "./schemas";
+import { covers } from "./scopes.shared";
 
 type Creator = Pick<typeof apiKeys.$inferSelect, "scopes" | "allowedSenders" | "allowedIps" | "expiresAt">;
 
 /**
  * A key never creates one that can do more than itself (docs/api.md#api-keys): unless it is an unrestricted `full` key,
- * the new scopes must be its own and its restrictions carry over as bounds. A refusal is a 403 naming the field.
+ * the new scopes must be its own (or ones they imply: emails:send gives emails:sandbox) and its restrictions carry over
+ * as bounds. A refusal is a 403 naming the field.
  */
 export async function createApiKeyAsKey(input: {
   workspaceId: string;
@@ -45,7 +47,7 @@ export async function createApiKeyAsKey(input: {
 
 function assertWithinCreator(creator: Creator, grant: ReturnType<typeof normalizeRestrictions>): void {
   if (!creator.scopes.includes("full")) {
-    const beyond = grant.scopes.filter((scope) => !creator.scopes.includes(scope));
+    const beyond = grant.scopes.filter((scope) => !covers(creator.scopes, scope));
     if (beyond.length > 0)
       refuse(
         "scopes",

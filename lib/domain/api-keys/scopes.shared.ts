@@ -62,3 +62,12 @@ export function grants(granted: readonly string[], needed: ScopeNeed): boolean {
 
 /** What a send endpoint needs: live mail needs emails:send; the sandbox's twin takes emails:sandbox too. */
 export const sendScope = (sandbox: boolean): ScopeNeed => (sandbox ? SANDBOX_SEND_SCOPES : "emails:send");
+
+/** Scopes that hold another's rights, and more: a key with emails:send may hand out emails:sandbox. */
+const IMPLIED_BY: Partial<Record<ApiScope, readonly ApiScope[]>> = { "emails:sandbox": ["emails:send"] };
+
+/** Whether a key with `granted` may give `scope` to a key it creates: it holds it, or one that implies it, or full. */
+export function covers(granted: readonly string[], scope: string): boolean {
+  if (granted.includes("full") || granted.includes(scope)) return true;
+  return isApiScope(scope) && (IMPLIED_BY[scope] ?? []).some((wider) => granted.includes(wider));
+}

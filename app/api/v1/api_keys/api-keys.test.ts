@@ -98,6 +98,26 @@ describe("/v1/api_keys", () => {
       allowedSenders: ["billing@example.com"],
       allowedIps: ["10.1.0.0/16"],
     });
+    // A sender may hand out the sandbox's narrower right, never the other way round.
+    const sandbox = await callRoute(create, "/api/v1/api_keys", {
+      ...auth,
+      body: { ...within, name: "agent", scopes: ["emails:sandbox"] },
+    });
+    expect(sandbox.status).toBe(201);
+    expect(sandbox.json.data.scopes).toEqual(["emails:sandbox"]);
+    const narrow = await createApiKey({
+      workspaceId: ws.workspace.id,
+      name: "narrow",
+      actor: AUDIT_SYSTEM_ACTOR,
+      scopes: ["keys:write", "emails:sandbox"],
+    });
+    await expectRefusal(
+      ws.workspace.id,
+      create,
+      "/api/v1/api_keys",
+      { authorization: basicAuthHeader(narrow.id, narrow.password), body: { name: "live", scopes: ["emails:send"] } },
+      { status: 403, param: "scopes", code: "FORBIDDEN" },
+    );
     // full creates anything, including another full key.
     expect(
       (await callRoute(create, "/api/v1/api_keys", { authorization: ws.authorization, body: { name: "another full" } }))
