@@ -74,9 +74,11 @@ describe("limits per connection", () => {
     expect(results.every((error) => error === null)).toBe(true);
     expect(arrivals).toHaveLength(9);
     // Windows are whole seconds of the clock: 9 at 3 a second need three windows, so the last leaves at least a
-    // second after the first (unlimited, all 9 arrive within a few tens of milliseconds). Arrival times are not
-    // compared per second: a loaded machine delays arrivals into the next second without the rate being broken.
-    expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThanOrEqual(1000);
+    // second after the first; unlimited, all 9 arrive within a few tens of milliseconds. The bound is lower than a
+    // second because arrivals are not departures: the first one's new SMTP connection can delay it by more than the
+    // last one's (CI once saw 992 ms). Nor are arrivals compared per second: a loaded machine delays them into the
+    // next second without the rate being broken.
+    expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThanOrEqual(700);
     for (const id of ids) expect((await readMessageState(id)).message.status).toBe("SUCCEEDED");
   });
 
