@@ -17,6 +17,7 @@ const FLOORS = [
     "short-lived-cache",
     "errors",
     "ids",
+    "tracing",
     "log",
     "tls-files",
     "group-commit",

@@ -25,6 +25,7 @@ const nextConfig = {
     "liquidjs",
     "@aws-sdk/client-s3",
     "@aws-sdk/s3-request-presigner",
+    "@opentelemetry/sdk-node",
   ],
   poweredByHeader: false,
   // unauthorized() lets a page answer 401, so a browser asks again after wrong Basic credentials.

@@ -116,6 +116,11 @@ export const emailMessages = pgTable(
     /** The conversation (inbound_threads) it belongs to: a reply sent through the reply API, or an original someone
      * answered. No foreign key: a key would make every delete of a thread scan this table. */
     threadId: text("thread_id"),
+    /**
+     * The W3C traceparent of the request that accepted it, when tracing was on: its delivery and its webhooks join
+     * that trace, whichever job or retry runs them (docs/observability.md#one-message-one-trace). Null otherwise.
+     */
+    traceParent: text("trace_parent"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -16,6 +16,8 @@ import { bindConnections, chooseConnections, followRoute, heldBack } from "./pip
 import { observeSent, recordAnswer, recordInTransaction, recordNothingSent } from "./pipeline/6-record";
 import { asError, HandedOverLog, jobResultOf, settle, type SendResult, type Settled } from "./pipeline/7-job-results";
 import { claim, handOver } from "./pipeline/claims";
+import { MessageSpans } from "./message-spans";
+import { inSpan } from "@/lib/foundation/tracing";
 
 export type { DeliverContext, DeliveryItem } from "./pipeline/1-load-batch";
 
@@ -25,6 +27,22 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
   const runs = await loadBatch(db, items);
   for (const hook of new Set(items.map((item) => item.context.afterLoad))) await hook?.();
   const outcomes = new Map<string, Error | null>();
+  const spans = new MessageSpans(runs);
+  try {
+    await deliverRuns(db, runs, outcomes, spans);
+  } finally {
+    spans.end(outcomes);
+  }
+  return items.map((item) => outcomes.get(item.job.messageId) ?? null);
+}
+
+/** Steps 2 to 7 for the loaded batch; each message's outcome lands in `outcomes`. */
+async function deliverRuns(
+  db: Db,
+  runs: Run[],
+  outcomes: Map<string, Error | null>,
+  spans: MessageSpans,
+): Promise<void> {
   const active = await withoutHeld(db, runs, outcomes);
   const messages = active.map((run) => run.message);
   const [recipients, senders] = await Promise.all([
@@ -36,7 +54,8 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
     active.map(async (run) => {
       const id = run.message.id;
       try {
-        const built = await buildMail(db, run, recipients.get(id)!, senders.get(id)!);
+        const build = () => buildMail(db, run, recipients.get(id)!, senders.get(id)!);
+        const built = await spans.within(id, () => inSpan("build mail", {}, build));
         if ("send" in built) toSend.push(built.send);
         else await recordNothingSent(db, run.message, built);
         outcomes.set(id, null);
@@ -45,7 +64,7 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
       }
     }),
   );
-  const sent = await sendAndRecord(db, toSend);
+  const sent = await sendAndRecord(db, toSend, spans);
   const handedOver = new HandedOverLog();
   await Promise.all(
     toSend.map(async (entry) => {
@@ -56,7 +75,6 @@ export async function deliverMessages(items: DeliveryItem[]): Promise<Array<Erro
     }),
   );
   handedOver.write();
-  return items.map((item) => outcomes.get(item.job.messageId) ?? null);
 }
 
 /** Step 2 for the batch: holds the messages of paused workspaces (resuming enqueues new jobs); returns the rest. */
@@ -79,18 +97,23 @@ async function withoutHeld(db: Db, runs: Run[], outcomes: Map<string, Error | nu
 }
 
 /** Each message on its own: its SENT commits right after its answer, so a crash loses only the mails in flight. */
-async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, Promise<Settled>>> {
-  const results = new Map<string, Promise<Settled>>();
+async function sendAndRecord(db: Db, mails: MailToSend[], spans: MessageSpans): Promise<Map<string, Promise<Settled>>> {
+  const settled = new Map<string, Promise<Settled>>();
+  // Each message's hand-off and recording run within its own span.
+  const results = {
+    set: (id: string, outcome: () => Promise<Settled>) => settled.set(id, spans.within(id, outcome)),
+  };
   const inTransaction = inTurns(TRANSACTIONS_AT_ONCE);
   for (const entry of mails) {
     if (entry.provider.transactional)
-      results.set(entry.mail.messageId, settle(inTransaction(() => sendInTransaction(db, entry))));
+      results.set(entry.mail.messageId, () => settle(inTransaction(() => sendInTransaction(db, entry))));
   }
   const network = mails.filter((entry) => !entry.provider.transactional);
-  if (network.length === 0) return results;
+  if (network.length === 0) return settled;
   // Every connection of its route paused by its breaker: the queue tries again later.
   const waiting = new Set(await chooseConnections(db, network));
-  for (const entry of waiting) results.set(entry.mail.messageId, settle(recordAnswer(db, entry, heldBack(entry))));
+  for (const entry of waiting)
+    results.set(entry.mail.messageId, () => settle(recordAnswer(db, entry, heldBack(entry))));
   const going = network.filter((entry) => !waiting.has(entry));
   // Cancelled or rescheduled since loading: not sent. Retries stay harmless (the message id is the idempotency key).
   const unsent = await handOver(
@@ -98,22 +121,23 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
     going.map((entry) => ({ id: entry.mail.messageId, scheduledAt: entry.scheduledAt ?? null })),
   );
   for (const entry of going)
-    if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, settle(Promise.resolve(null)));
+    if (!unsent.has(entry.mail.messageId)) results.set(entry.mail.messageId, () => settle(Promise.resolve(null)));
   const leaving = going.filter((entry) => unsent.has(entry.mail.messageId));
   await bindConnections(db, leaving);
   for (const group of byProvider(leaving)) {
     if (group[0].provider.sendMany && group.length > 1) {
       const answers = sendMany(db, group);
       group.forEach((entry, index) => {
-        const answer = answers[index].then((first) => followRoute(db, entry, first));
-        results.set(entry.mail.messageId, settle(answer.then((last) => recordAnswer(db, entry, last))));
+        results.set(entry.mail.messageId, () => {
+          const answer = answers[index].then((first) => followRoute(db, entry, first));
+          return settle(answer.then((last) => recordAnswer(db, entry, last)));
+        });
       });
       continue;
     }
     // An unrecorded-gate slot until the outcome commits bounds what a SIGKILL can send twice.
     for (const entry of group) {
-      results.set(
-        entry.mail.messageId,
+      results.set(entry.mail.messageId, () =>
         settle(
           unrecordedGate().run(async () =>
             recordAnswer(db, entry, await followRoute(db, entry, await send(db, entry))),
@@ -122,7 +146,7 @@ async function sendAndRecord(db: Db, mails: MailToSend[]): Promise<Map<string, P
       );
     }
   }
-  return results;
+  return settled;
 }
 
 /** A transactional provider (local inbox, simulator) only writes: claim, send and record commit together. */

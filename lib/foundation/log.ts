@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { processSingleton } from "@/lib/foundation/process-singleton";
+import { traceLogFields } from "@/lib/foundation/tracing";
 
 // One-line JSON logs; the caller passes LOG_LEVEL in (setLogLevel), so this module stays import-safe in scripts and tests.
 type Level = "debug" | "info" | "warn" | "error";
@@ -25,7 +26,15 @@ export function logFields(): Record<string, unknown> {
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...context.getStore(), ...fields });
+  // Inside a span (with tracing on), the line names its trace and span: a log search leads to the trace.
+  const line = JSON.stringify({
+    time: new Date().toISOString(),
+    level,
+    message,
+    ...context.getStore(),
+    ...traceLogFields(),
+    ...fields,
+  });
   (level === "error" || level === "warn" ? process.stderr : process.stdout).write(line + "\n");
 }
 

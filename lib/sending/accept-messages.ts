@@ -92,6 +92,7 @@ function messageRow(
     requestedLocale: message.requestedLocale ?? null,
     resentFromId: message.resentFromId ?? null,
     threadId: message.threadId ?? null,
+    traceParent: message.traceParent ?? null,
     scheduledAt: message.scheduledAt,
     handedOverAt: null,
     connectionId: null,

@@ -1,4 +1,5 @@
 import "server-only";
+import { currentTraceParent, inSpan } from "@/lib/foundation/tracing";
 import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
@@ -57,6 +58,8 @@ export interface PreparedMessage {
   resentFromId?: string;
   /** The conversation a reply sent through the reply API joins (docs/inbound.md#the-reply-api). */
   threadId?: string;
+  /** The accepting request's trace, when tracing is on (docs/observability.md#one-message-one-trace). */
+  traceParent?: string | null;
 }
 
 export interface PrepareContext {
@@ -135,6 +138,7 @@ export async function prepareMessage(
     requestedLocale: content.requestedLocale,
     renderedFrom: content.templateFrom ?? "",
     contentFindings: content.findings,
+    traceParent: currentTraceParent(),
   };
 }
 
@@ -152,7 +156,8 @@ async function checkedContent(
   memo: Memo,
   unsubscribe: string | null,
 ) {
-  let content = await renderContent(db, workspace, command, p, memo, unsubscribe);
+  const render = () => renderContent(db, workspace, command, p, memo, unsubscribe);
+  let content = await inSpan("render", { attributes: { "postwerk.templated": !command.raw } }, render);
   if (unsubscribe && command.raw) content = { ...content, ...appendUnsubscribeLink(content, unsubscribe) };
   const findings = gateContent(content, { unsubscribeUrl: unsubscribe, field: p, templated: !command.raw });
   return { ...content, findings };

@@ -9,6 +9,7 @@ import { getMessageOrThrow, type EmailMessageRow } from "@/lib/domain/messages/g
 import { claimIdempotencyKey, hashRequestBody } from "./idempotency";
 import { parseSendDraft, parseSendRequest, type SendDraft } from "./parse-send-request";
 import { prepareMessage } from "./prepare-message";
+import { inSpan } from "@/lib/foundation/tracing";
 
 export interface SendMessageResult {
   message: EmailMessageRow;
@@ -53,19 +54,27 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   if (input.internal?.headers) prepared.headers = { ...prepared.headers, ...input.internal.headers };
   // Without a metaId there is nothing to claim first: the send joins the group being committed.
   const metaId = command.metaId;
-  if (!metaId) return { message: await singleSendCommitter(db).submit(prepared), replayed: false };
-  const outcome = await queueTransaction(async (tx) => {
-    const earlier = await claimIdempotencyKey(tx, {
-      workspaceId: workspace.id,
-      scope: input.sandbox ? "email_messages:sandbox" : "email_messages:live",
-      metaId,
-      requestHash: hashRequestBody(input.body),
-      resourceId: prepared.id,
-    });
-    if (earlier) return { replayOf: earlier };
-    const [created] = await acceptMessages(tx, [prepared]);
-    return { created };
-  });
+  // The accept span: the message, its events and its job committing (with others', in a group commit).
+  const accepting = { attributes: { "postwerk.message_id": prepared.id, "postwerk.workspace_id": workspace.id } };
+  if (!metaId)
+    return {
+      message: await inSpan("accept", accepting, () => singleSendCommitter(db).submit(prepared)),
+      replayed: false,
+    };
+  const outcome = await inSpan("accept", accepting, () =>
+    queueTransaction(async (tx) => {
+      const earlier = await claimIdempotencyKey(tx, {
+        workspaceId: workspace.id,
+        scope: input.sandbox ? "email_messages:sandbox" : "email_messages:live",
+        metaId,
+        requestHash: hashRequestBody(input.body),
+        resourceId: prepared.id,
+      });
+      if (earlier) return { replayOf: earlier };
+      const [created] = await acceptMessages(tx, [prepared]);
+      return { created };
+    }),
+  );
   if (outcome.created) return { message: outcome.created, replayed: false };
   return { message: await getMessageOrThrow(workspace.id, outcome.replayOf!), replayed: true };
 }

@@ -53,6 +53,8 @@ const deliveryColumns = {
   createdAt: m.createdAt,
   // Matched against the job's own time: a job made before a reschedule does nothing.
   scheduledAt: m.scheduledAt,
+  // Its delivery's spans join the trace it was accepted in (../message-spans.ts).
+  traceParent: m.traceParent,
 };
 
 export type Message = { [K in keyof typeof deliveryColumns]: (typeof emailMessages.$inferSelect)[K] };

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { metrics } from "@/lib/foundation/metrics/metrics";
+import { inSpan, setSpanAttributes, SpanKind } from "@/lib/foundation/tracing";
 import type { DeliveryProvider, ProviderResult } from "../provider";
 import type { MailToSend } from "./4-build-mail";
 
@@ -13,7 +14,12 @@ export interface Answer {
 /** Step 5: `db` is the claim's transaction for a transactional provider, the database otherwise. */
 export async function send(db: Executor, entry: MailToSend): Promise<Answer> {
   const startedAt = new Date();
-  const result = await countHandoff(entry, entry.provider.send(entry.mail, { db, attempt: entry.attempt }));
+  const result = await inSpan("provider hand-off", handoffSpan(entry), () =>
+    countHandoff(entry, entry.provider.send(entry.mail, { db, attempt: entry.attempt })).then((answer) => {
+      setSpanAttributes({ "postwerk.provider.outcome": answer.outcome });
+      return answer;
+    }),
+  );
   return { result, startedAt };
 }
 
@@ -21,9 +27,12 @@ export async function send(db: Executor, entry: MailToSend): Promise<Answer> {
 export function sendMany(db: Executor, group: MailToSend[]): Array<Promise<Answer>> {
   const startedAt = new Date();
   const attempt = Math.min(...group.map((entry) => entry.attempt));
-  const answers = group[0].provider.sendMany!(
-    group.map((entry) => entry.mail),
-    { db, attempt },
+  const options = handoffSpan(group[0], { "postwerk.mails": group.length });
+  const answers = inSpan("provider hand-off", options, () =>
+    group[0].provider.sendMany!(
+      group.map((entry) => entry.mail),
+      { db, attempt },
+    ),
   );
   return group.map((entry, index) =>
     countHandoff(
@@ -31,6 +40,19 @@ export function sendMany(db: Executor, group: MailToSend[]): Array<Promise<Answe
       answers.then((all) => all[index]),
     ).then((result) => ({ result, startedAt })),
   );
+}
+
+/** The hand-off's client span: provider, connection and attempt; never an address or the content. */
+function handoffSpan(entry: MailToSend, more: Record<string, number> = {}) {
+  return {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      "postwerk.provider": entry.provider.name,
+      "postwerk.connection": entry.hop?.name ?? "none",
+      "postwerk.attempt": entry.attempt,
+      ...more,
+    },
+  };
 }
 
 /** postwerk_provider_handoffs_total: the provider's answer, or "error" when the call itself threw. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { inSpan } from "@/lib/foundation/tracing";
 import { getDb } from "@/db/client";
 import { errorFields, log } from "@/lib/foundation/log";
 import { metrics } from "@/lib/foundation/metrics/metrics";
@@ -19,6 +20,11 @@ const GUARDED_CODES = new Set<EventCode>([
  * write. Resolves once its own report is committed, then runs the automatic pause check.
  */
 export async function recordProviderEvent(ref: MessageRef, event: ProviderEvent): Promise<ProviderEventResult> {
+  const attributes = { "postwerk.provider": event.source, "postwerk.provider_event.type": event.type };
+  return inSpan("provider event", { attributes }, () => record(ref, event));
+}
+
+async function record(ref: MessageRef, event: ProviderEvent): Promise<ProviderEventResult> {
   const result = await providerEventRecorder(await getDb()).submit({ ref, event });
   if (result.outcome === "unknown-message") return result;
   if (result.outcome === "recorded" && GUARDED_CODES.has(event.code)) await guardSending(result.workspaceId);

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/foundation/errors";
 import { log } from "@/lib/foundation/log";
+import { contextOfHeaders, inSpan, markSpanFailed, setSpanAttributes, SpanKind } from "@/lib/foundation/tracing";
 import { errorReply, jsonResponse } from "./respond";
 import { undecodablePathAnswer, undecodablePathResponse } from "./undecodable-path";
 
@@ -52,7 +53,7 @@ export function createRouter(options: RouterOptions): Router {
     if (refused) return refused;
     const match = matchRoute(routes, pathname.slice(base.length));
     if (!match) return options.notFound(request);
-    return dispatch(match.route, match.params, request);
+    return traced(`${base}${match.route.pattern}`, request, () => dispatch(match.route, match.params, request));
   };
   const resolve = (method: string, pathname: string) => {
     const base = baseOf(pathname);
@@ -60,6 +61,21 @@ export function createRouter(options: RouterOptions): Router {
     return match && { handler: match.route.module[method as RouteMethod], params: match.params };
   };
   return Object.assign(router, { owns: (pathname: string) => baseOf(pathname) !== undefined, resolve });
+}
+
+/**
+ * The request's server span (docs/observability.md#spans), continuing a caller's `traceparent`: named by its route
+ * template, never its path, and carrying no header, body, address or secret.
+ */
+function traced(route: string, request: Request, answer: () => Promise<Response>): Promise<Response> {
+  const attributes = { "http.request.method": request.method, "http.route": route };
+  const options = { kind: SpanKind.SERVER, attributes, parentContext: contextOfHeaders(request.headers) };
+  return inSpan(`${request.method} ${route}`, options, async () => {
+    const response = await answer();
+    setSpanAttributes({ "http.response.status_code": response.status });
+    if (response.status >= 500) markSpanFailed(`answered ${response.status}`);
+    return response;
+  });
 }
 
 async function dispatch(route: CompiledRoute, params: RouteParams, request: Request): Promise<Response> {

@@ -5,6 +5,7 @@ import type { ScopeNeed } from "@/lib/domain/api-keys/scopes.shared";
 import { clientFromHeaders } from "@/lib/domain/tracking/client-info";
 import { AppError } from "@/lib/foundation/errors";
 import { withLogFields } from "@/lib/foundation/log";
+import { setSpanAttributes } from "@/lib/foundation/tracing";
 import { assertSafeParams } from "./input-guard";
 import { consumeRateLimit, withRateLimitHeaders } from "./rate-limit";
 import { MB, readJsonBody } from "./read-json";
@@ -50,6 +51,7 @@ export function withApiKey<P = Record<string, never>>(
   return async (request: Request, route: RouteContext<P>): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request);
+    setSpanAttributes({ "postwerk.request_id": requestId });
     const response = await withLogFields({ requestId }, () =>
       handle(options, handler, request, route, started, requestId),
     );
@@ -73,6 +75,7 @@ async function handle<P>(
   const rateLimit: Record<string, string> = {};
   try {
     principal = await authenticateApiKey(request.headers.get("authorization"), { ip: clientIp(request) });
+    setSpanAttributes({ "postwerk.workspace_id": principal.workspaceId, "postwerk.api_key_id": principal.apiKeyId });
     await consumeRateLimit(principal.apiKeyId, rateLimit); // fills RateLimit-*; over the limit throws RATE_LIMITED
     assertScope(principal, options.scope);
     const params = ((await route.params) ?? {}) as P;

@@ -19,6 +19,7 @@ import {
 } from "@/lib/entry/submission/start-submission-server";
 import { processSingleton } from "@/lib/foundation/process-singleton";
 import { VERSION } from "@/lib/foundation/version";
+import { startTracing, stopTracing } from "@/lib/entry/observability/tracing-sdk";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 type BootSettings = Pick<
@@ -70,6 +71,7 @@ export function bootServer(options: BootOptions = {}): Promise<BootedServer> {
 /** instrumentation.ts entry: boot, or explain why not and exit (a server without its database is useless). */
 export async function startServerProcess(): Promise<void> {
   try {
+    await startTracing("server");
     await bootServer();
   } catch (error) {
     process.stderr.write(`\nThe server cannot start: ${error instanceof Error ? error.message : String(error)}\n\n`);
@@ -154,6 +156,7 @@ async function shutdown(
   } finally {
     await running.autovacuum?.stop();
     await flushActivityLog();
+    await stopTracing();
     await closeDb();
     lock?.release();
     process.off("exit", releaseOnExit);

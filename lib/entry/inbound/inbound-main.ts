@@ -7,6 +7,7 @@ import { startConfiguredInbound } from "./start-inbound";
 runStandalone({
   command: "npm run inbound",
   noun: "inbound listener",
+  tracingName: "inbound",
   embeddedHint:
     "Without it the data lives in an embedded database that only the server process may open: the server runs the listener itself (127.0.0.1:2525 unless SMTP_INBOUND_PORT says otherwise).",
   misconfigured: (config) =>

@@ -1,4 +1,5 @@
 import "server-only";
+import { inSpan, SpanKind } from "@/lib/foundation/tracing";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { InboundRefusal, receiveInboundMail } from "@/lib/flows/inbound/receive/receive-inbound-mail";
 import { errorFields, log } from "@/lib/foundation/log";
@@ -27,24 +28,36 @@ export async function receiveData(
   const raw = await collect(stream, maxBytes);
   const recipients = acceptedRecipients(session);
   const replies: string[] = [];
+  const span = {
+    kind: SpanKind.SERVER,
+    attributes: {
+      "postwerk.inbound.bytes": raw.length,
+      "postwerk.inbound.reports": recipients.reportMessageIds.size > 0 || recipients.feedbackLoop,
+      "postwerk.inbound.recipients": recipients.inbound.length,
+    },
+  };
   try {
-    if (recipients.reportMessageIds.size > 0 || recipients.feedbackLoop) {
-      const result = await ingestReport(raw, {
-        messageIds: [...recipients.reportMessageIds],
-        feedbackLoop: recipients.feedbackLoop,
-      });
-      replies.push(`Report received (${result.kind}: ${result.recorded} recorded, ${result.duplicates} already known)`);
-    }
-    if (recipients.inbound.length > 0) {
-      const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-      const outcome = await receiveInboundMail(raw, {
-        mailFrom,
-        ip: session.remoteAddress,
-        helo: session.hostNameAppearsAs ?? "",
-        recipients: recipients.inbound,
-      });
-      replies.push(`Mail received (${outcome.stored.length} stored, ${outcome.duplicates} already stored)`);
-    }
+    await inSpan("inbound mail", span, async () => {
+      if (recipients.reportMessageIds.size > 0 || recipients.feedbackLoop) {
+        const result = await ingestReport(raw, {
+          messageIds: [...recipients.reportMessageIds],
+          feedbackLoop: recipients.feedbackLoop,
+        });
+        replies.push(
+          `Report received (${result.kind}: ${result.recorded} recorded, ${result.duplicates} already known)`,
+        );
+      }
+      if (recipients.inbound.length > 0) {
+        const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+        const outcome = await receiveInboundMail(raw, {
+          mailFrom,
+          ip: session.remoteAddress,
+          helo: session.hostNameAppearsAs ?? "",
+          recipients: recipients.inbound,
+        });
+        replies.push(`Mail received (${outcome.stored.length} stored, ${outcome.duplicates} already stored)`);
+      }
+    });
   } catch (error) {
     if (error instanceof InboundRefusal) throw smtpError(error.code, error.message);
     metrics().providerEvents.inc({ provider: "inbound", type: "data", result: "retry-451" });

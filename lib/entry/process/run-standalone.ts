@@ -5,6 +5,7 @@ import { env, type Env } from "@/lib/foundation/env";
 import { errorFields, log, setLogLevel } from "@/lib/foundation/log";
 import { startHealthServer, stopHealthServer } from "@/lib/entry/observability/health-server";
 import { getQueue, stopQueue } from "@/lib/records/queue/queue";
+import { startTracing, stopTracing } from "@/lib/entry/observability/tracing-sdk";
 
 export interface StandaloneProcess {
   command: string;
@@ -14,6 +15,8 @@ export interface StandaloneProcess {
   /** A settings problem that stops the process before anything starts, or null. */
   misconfigured?: (config: Env) => string | null;
   healthPort?: (config: Env) => number | undefined;
+  /** The service name's suffix in traces (postwerk-<this>) when OTEL_SERVICE_NAME is unset; default: the noun. */
+  tracingName?: string;
   /** Starts the process's work; resolves to what stops it gracefully (before the queue and database close). */
   start: (config: Env) => Promise<() => Promise<void>>;
 }
@@ -32,6 +35,7 @@ async function main(spec: StandaloneProcess): Promise<void> {
   if (!config.DATABASE_URL) fail(`${spec.command} needs DATABASE_URL (a PostgreSQL server). ${spec.embeddedHint}`);
   const problem = spec.misconfigured?.(config);
   if (problem) fail(problem);
+  await startTracing(spec.tracingName ?? spec.noun);
   const healthPort = spec.healthPort?.(config);
   const healthServer = healthPort ? await startHealthServer(healthPort, spec.noun) : null;
   await migrateDatabase(await getDbHandle());
@@ -47,6 +51,7 @@ async function main(spec: StandaloneProcess): Promise<void> {
       await stop();
       if (healthServer) await stopHealthServer(healthServer);
       await stopQueue();
+      await stopTracing();
       await closeDb();
       process.exit(0);
     } catch (error) {

@@ -8,6 +8,7 @@ import { startSubmissionServer } from "./start-submission-server";
 runStandalone({
   command: "npm run smtp",
   noun: "smtp submission",
+  tracingName: "smtp",
   embeddedHint: "With the embedded database the server runs the SMTP listener itself.",
   misconfigured: (config) =>
     config.SMTP_SUBMISSION_PORT === undefined && config.SMTP_SUBMISSION_TLS_PORT === undefined

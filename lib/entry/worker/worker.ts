@@ -4,6 +4,7 @@ import { flagUnconfirmedDeliveries } from "@/lib/delivery/flag-unconfirmed-deliv
 import { getDeliveryProvider } from "@/lib/delivery/registry";
 import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import { errorFields, log } from "@/lib/foundation/log";
+import { inSpan, SpanKind, type SpanOptions } from "@/lib/foundation/tracing";
 import { runMaintenance } from "./maintenance";
 import { simulateOutcome } from "@/lib/delivery/providers/simulator/simulate-outcome";
 import {
@@ -66,9 +67,12 @@ export async function startWorkers(options: WorkerOptions = {}): Promise<void> {
     await work<object>(boss, QUEUES.simulateOutcome, options, (job) =>
       simulateOutcome(parseJob(QUEUES.simulateOutcome, simulateOutcomeJobSchema, job.data)),
     ),
-    await work<object>(boss, QUEUES.inboundActions, options, (job) =>
-      runInboundActions(parseJob(QUEUES.inboundActions, inboundActionsJobSchema, job.data)),
-    ),
+    await work<object>(boss, QUEUES.inboundActions, options, (job) => {
+      const data = parseJob(QUEUES.inboundActions, inboundActionsJobSchema, job.data);
+      return inSpan("inbound actions", jobSpan(QUEUES.inboundActions, data.traceParent, data), () =>
+        runInboundActions(data),
+      );
+    }),
     await workBatches<DeliverWebhookJob>(
       boss,
       QUEUES.deliverWebhook,
@@ -199,6 +203,19 @@ async function workBatches<T extends object>(
     },
   );
   return { queue, id };
+}
+
+/** A job's consumer span, continuing the trace its producer stored in the job (docs/observability.md#spans). */
+function jobSpan(queue: string, traceParent: string | undefined, data: { workspaceId: string }): SpanOptions {
+  return {
+    kind: SpanKind.CONSUMER,
+    parent: traceParent ?? null,
+    attributes: {
+      "messaging.system": "pg-boss",
+      "messaging.destination.name": queue,
+      "postwerk.workspace_id": data.workspaceId,
+    },
+  };
 }
 
 function messageOf(data: object): { messageId?: string } {

@@ -1,7 +1,15 @@
 import "server-only";
-import { inArray, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema";
+import { and, inArray, isNotNull, sql } from "drizzle-orm";
+import { getDb, type Db } from "@/db/client";
+import { emailMessages, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema";
+import {
+  inSpan,
+  markSpanFailed,
+  setSpanAttributes,
+  SpanKind,
+  tracingOn,
+  type SpanOptions,
+} from "@/lib/foundation/tracing";
 import { env } from "@/lib/foundation/env";
 import type { DeliverWebhookJob } from "@/lib/records/queue/jobs";
 import { buildPayloads } from "./build-payloads";
@@ -46,6 +54,7 @@ async function attemptGroup(ids: string[], clock: Clock): Promise<void> {
       .where(inArray(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))])),
   ]);
   const payloads = await buildPayloads(db, events);
+  const traces = await messageTraces(db, claimed);
   const endpointById = new Map(endpoints.map((row) => [row.id, row]));
   const outcomes = await Promise.all(
     claimed.map(async (delivery): Promise<AttemptOutcome> => {
@@ -63,16 +72,46 @@ async function attemptGroup(ids: string[], clock: Clock): Promise<void> {
       }
       return withEndpointSlot(delivery.endpointId, async () => {
         const at = clock.now();
-        const response = await sendWebhookRequest(
-          endpoint.url,
-          signedHeaders(endpoint, delivery.eventId, payload, at),
-          payload,
-        );
+        const response = await inSpan("webhook attempt", attemptSpan(delivery, traces), async () => {
+          const answer = await sendWebhookRequest(
+            endpoint.url,
+            signedHeaders(endpoint, delivery.eventId, payload, at),
+            payload,
+          );
+          setSpanAttributes({ "http.response.status_code": answer.status ?? 0, "postwerk.webhook.ok": answer.ok });
+          if (!answer.ok) markSpanFailed(answer.error ?? `answered ${answer.status}`);
+          return answer;
+        });
         return { delivery, endpoint, at, response };
       });
     }),
   );
   await recordAttempts(outcomes, clock);
+}
+
+/** With tracing on, the trace each delivery's message was accepted in: its attempts join it (docs/observability.md). */
+async function messageTraces(db: Db, claimed: ClaimedDelivery[]): Promise<Map<string, string>> {
+  const ids = [...new Set(claimed.flatMap((row) => (row.emailMessageId ? [row.emailMessageId] : [])))];
+  if (!tracingOn() || ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: emailMessages.id, traceParent: emailMessages.traceParent })
+    .from(emailMessages)
+    .where(and(inArray(emailMessages.id, ids), isNotNull(emailMessages.traceParent)));
+  return new Map(rows.map((row) => [row.id, row.traceParent!]));
+}
+
+function attemptSpan(delivery: ClaimedDelivery, traces: Map<string, string>): SpanOptions {
+  return {
+    kind: SpanKind.CLIENT,
+    parent: delivery.emailMessageId ? (traces.get(delivery.emailMessageId) ?? null) : null,
+    attributes: {
+      "postwerk.workspace_id": delivery.workspaceId,
+      "postwerk.webhook.endpoint_id": delivery.endpointId,
+      "postwerk.webhook.delivery_id": delivery.id,
+      "postwerk.webhook.event_type": delivery.eventType,
+      "postwerk.attempt": delivery.attempts,
+    },
+  };
 }
 
 /** One statement: the deliveries among `ids` that may go now, marked sending, their attempt counted. */

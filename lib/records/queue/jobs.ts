@@ -36,6 +36,8 @@ export const inboundActionsJobSchema = z.object({
   workspaceId: z.string().min(1),
   /** The stored inbound mail whose route's forward and workflow actions this job runs. */
   inboundMessageId: z.string().min(1),
+  /** The W3C traceparent of the mail's receiving, when tracing was on: the job's span joins that trace. */
+  traceParent: z.string().max(512).optional(),
 });
 export type InboundActionsJob = z.infer<typeof inboundActionsJobSchema>;
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { spanEvent } from "@/lib/foundation/tracing";
 import { parseConnectionUrl, SMTPConnection } from "@/internals/nodemailer";
 
 export interface SmtpPoolSettings {
@@ -53,18 +54,21 @@ export class SmtpPool {
         throw unclear ? error : markNotSent(error);
       });
       const reused = connection.messages > 0;
+      spanEvent("smtp connection", { "postwerk.smtp.reused": reused, "postwerk.smtp.try": attempt + 1 });
       connection.messages++;
       connection.sending = true;
       try {
         // A copy each time: nodemailer keeps the envelope it is given and writes its state onto it.
         const info = await sendOver(connection.smtp, { from: envelope.from, to: [...envelope.to] }, raw);
         connection.sending = false;
+        spanEvent("smtp accepted", { "postwerk.smtp.response": replyWords(info.response) });
         // Next turn, as nodemailer's pool does: the data stream is still finishing when the 250 arrives.
         setImmediate(() => this.handOver(connection));
         return info;
       } catch (error) {
         connection.sending = false;
         const err = error as SMTPConnection.SMTPError;
+        spanEvent("smtp failed", { "postwerk.smtp.response": replyWords(err.response ?? err.message) });
         if (refusedMessage(err) && !connection.gone) this.resetAndRelease(connection);
         else this.discard(connection);
         // A reused connection the relay dropped while it sat idle: once more on a fresh one.
@@ -194,6 +198,13 @@ export class SmtpPool {
       });
     });
   }
+}
+
+/** The relay's reply for a span event: no address (a refusal may quote the recipient), at most 200 characters. */
+function replyWords(reply: string | undefined): string {
+  return String(reply ?? "")
+    .replace(/<?[^\s<>]+@[^\s<>]+>?/g, "[address]")
+    .slice(0, 200);
 }
 
 function sendOver(

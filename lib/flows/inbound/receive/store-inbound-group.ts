@@ -20,6 +20,8 @@ export interface StoreInput {
   attachments: InboundAttachmentJson[];
   dedupeKey: string;
   quarantineReason: string | null;
+  /** The receiving span's trace, when tracing is on: the mail's actions job joins it. */
+  traceParent?: string | null;
 }
 
 /** A copy whose (workspace, dedupe key) is already stored: its group writes nothing (the committer retries the rest). */
@@ -104,7 +106,11 @@ async function runStoringActions(tx: Tx, stored: Stored[], at: Date): Promise<vo
   });
   const jobs = stored
     .filter((entry) => has(entry, "forward", "workflow", "dmarc"))
-    .map((entry) => ({ workspaceId: entry.input.recipient.workspaceId, inboundMessageId: entry.id }));
+    .map((entry) => ({
+      workspaceId: entry.input.recipient.workspaceId,
+      inboundMessageId: entry.id,
+      ...(entry.input.traceParent ? { traceParent: entry.input.traceParent } : {}),
+    }));
   await Promise.all([
     emitInboundReceivedEvents(tx, received, at),
     recordEvents(tx, replied),

@@ -1,4 +1,5 @@
 import "server-only";
+import { currentTraceParent } from "@/lib/foundation/tracing";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { inboundDedupeKeys } from "@/db/schema";
@@ -30,7 +31,7 @@ const inboundCommitter = committerPerDatabase(
  */
 export async function storeInboundMessage(input: StoreInput): Promise<string | null> {
   return inboundCommitter(await getDb())
-    .submit(input)
+    .submit({ ...input, traceParent: currentTraceParent() })
     .catch((error: unknown) => {
       if (error instanceof DuplicateMail) return null;
       throw error;

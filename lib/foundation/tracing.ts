@@ -1,0 +1,143 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from "@opentelemetry/api";
+import { processSingleton } from "./process-singleton";
+import { VERSION } from "./version";
+
+/**
+ * OpenTelemetry traces through the API package only (docs/observability.md#traces). Nothing here starts an SDK:
+ * lib/entry/observability/tracing-sdk.ts does, when OTEL_EXPORTER_OTLP_ENDPOINT is set, and then turns `on`.
+ * Off, every helper returns at its first line, so tracing costs a boolean check per call and no context switch.
+ */
+const state = processSingleton("tracing", () => ({ on: false }));
+
+export { SpanKind };
+
+/** True once this process exports traces. */
+export function tracingOn(): boolean {
+  return state.on;
+}
+
+/** Called by the SDK's starter (and its tests): from now on the helpers make spans. */
+export function setTracingOn(on: boolean): void {
+  state.on = on;
+}
+
+function tracer() {
+  return trace.getTracer("postwerk", VERSION);
+}
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** A W3C traceparent the span continues (a job's or a message's); null or absent: the active context. */
+  parent?: string | null;
+  /** Or the parent context itself (an incoming request's headers, extracted). */
+  parentContext?: Context;
+}
+
+/** `work` inside a new active span, ended when it settles; a throw marks the span as an error and is rethrown. */
+export async function inSpan<T>(name: string, options: SpanOptions, work: () => Promise<T>): Promise<T> {
+  if (!state.on) return work();
+  return tracer().startActiveSpan(
+    name,
+    { kind: options.kind, attributes: options.attributes },
+    parentOf(options),
+    async (span) => {
+      try {
+        return await work();
+      } catch (error) {
+        failSpan(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** A span the caller ends (with endSpan): for work whose parts run in several places, like one message of a batch. */
+export function startSpan(name: string, options: SpanOptions): Span | undefined {
+  if (!state.on) return undefined;
+  return tracer().startSpan(name, { kind: options.kind, attributes: options.attributes }, parentOf(options));
+}
+
+/** `work` with `span` as the active span, so the spans it starts are its children. */
+export function withinSpan<T>(span: Span | undefined, work: () => T): T {
+  if (!span) return work();
+  return context.with(trace.setSpan(context.active(), span), work);
+}
+
+/** Ends a startSpan span: `error` (an Error or a sentence) marks it failed. */
+export function endSpan(span: Span | undefined, error?: unknown, attributes?: Attributes): void {
+  if (!span) return;
+  if (attributes) span.setAttributes(attributes);
+  if (error) failSpan(span, error);
+  span.end();
+}
+
+function failSpan(span: Span, error: unknown): void {
+  if (error instanceof Error) span.recordException(error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+}
+
+/** Sets attributes on the active span (the request's workspace, once its key is known). */
+export function setSpanAttributes(attributes: Attributes): void {
+  if (!state.on) return;
+  trace.getActiveSpan()?.setAttributes(attributes);
+}
+
+/** Marks the active span failed without ending it (a 5xx answer). */
+export function markSpanFailed(message: string): void {
+  if (!state.on) return;
+  trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/** A step inside the active span (an SMTP connection taken, the relay's answer), with when it happened. */
+export function spanEvent(name: string, attributes?: Attributes): void {
+  if (!state.on) return;
+  trace.getActiveSpan()?.addEvent(name, attributes);
+}
+
+/**
+ * The active context as a W3C traceparent, to store with work done later (a message's delivery, an inbound mail's
+ * actions). Kept whether or not the trace is sampled, so the later spans follow the same decision.
+ */
+export function currentTraceParent(): string | null {
+  if (!state.on) return null;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? null;
+}
+
+/** The context of an incoming request's `traceparent` (and `tracestate`, `baggage`) headers. */
+export function contextOfHeaders(headers: Headers): Context | undefined {
+  if (!state.on) return undefined;
+  return propagation.extract(ROOT_CONTEXT, headers, {
+    get: (carrier, key) => carrier.get(key) ?? undefined,
+    keys: (carrier) => [...carrier.keys()],
+  });
+}
+
+function parentOf(options: SpanOptions): Context {
+  if (options.parentContext) return options.parentContext;
+  if (options.parent) return propagation.extract(ROOT_CONTEXT, { traceparent: options.parent });
+  return context.active();
+}
+
+/** trace_id and span_id of the active span, for log lines written inside it (docs/observability.md#logs). */
+export function traceLogFields(): { trace_id: string; span_id: string } | undefined {
+  if (!state.on) return undefined;
+  const span = trace.getActiveSpan();
+  if (!span) return undefined;
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
