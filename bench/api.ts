@@ -14,7 +14,9 @@
  * processes against the one PostgreSQL database (the database CPU per send should not grow);
  * `--log-statements` prints the statements PostgreSQL ran per send. On PGlite, `--burst N` (default 5,000; 0 skips)
  * then times reads while the in-process worker drains a burst of N sends (bench/support/embedded-burst.ts);
- * `--burst-only` runs only that. A benchmark, not a test.
+ * `--burst-only` runs only that. `--tracing [--rounds N]` runs only the cost of OpenTelemetry traces per send: off, on
+ * with sampling 1.0 and with 0.01, the app and a worker on PostgreSQL (bench/support/tracing-cost.ts). A benchmark, not
+ * a test.
  */
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -36,6 +38,7 @@ import {
 import { firstRow, seedMessages } from "./support/seed-messages";
 import { cpuSnapshot, loadAverage } from "./support/proc-cpu";
 import { logSize, printStatements, statementsBetween } from "./support/pg-log";
+import { tracingCost } from "./support/tracing-cost";
 import { BURST_AUTH_SECRET, BURST_METRICS_TOKEN, burstThenReads, dashboardCookie } from "./support/embedded-burst";
 
 const { values: args } = parseArgs({
@@ -53,6 +56,8 @@ const { values: args } = parseArgs({
     "log-statements": { type: "boolean", default: false },
     burst: { type: "string", default: "5000" },
     "burst-only": { type: "boolean", default: false },
+    tracing: { type: "boolean", default: false },
+    rounds: { type: "string", default: "2" },
   },
 });
 const PORT = Number(args.port);
@@ -316,6 +321,10 @@ async function benchmark(
 
 async function main() {
   build(args["skip-build"]!);
+  if (args.tracing) {
+    const options = { pgUrl: args["pg-url"]!, port: PORT, duration: DURATION, rounds: Number(args.rounds) };
+    return tracingCost(options);
+  }
   if (args.only !== "pglite") {
     const database = await scratchPostgres(args["pg-url"]!);
     if (database) {

@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "@/lib/testing/otlp-receiver";
+import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { waitFor } from "@/lib/testing/wait-for";
 import { composeCommands } from "./deployment-files";
 
@@ -25,6 +27,8 @@ const serverUrl = new URL(
 );
 
 let artefact = "";
+let otlp: OtlpReceiver;
+let hooks: WebhookReceiver;
 let dataDir = "";
 let database: { url: string; drop: () => Promise<void> } | undefined;
 const running: Array<{ name: string; child: ChildProcess; output: string[] }> = [];
@@ -45,12 +49,16 @@ beforeAll(async () => {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`artefact: ${size} in ${artefact} (built if stale and assembled in ${seconds} s)`);
   database = await createDatabase();
+  otlp = await startOtlpReceiver();
+  hooks = await startWebhookReceiver();
   for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
 }, 600_000);
 
 afterAll(async () => {
   await Promise.all(running.map(({ child }) => stop(child)));
   await database?.drop();
+  await otlp?.close();
+  await hooks?.close();
   for (const dir of [artefact, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
@@ -153,6 +161,40 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * The message's trace, as the two processes exported it: the app's request span, the worker's delivery span as its
+ * child, the provider hand-off under that, and the worker's webhook attempt for email.delivered under the request.
+ */
+async function expectOneTrace(messageId: string): Promise<void> {
+  await waitFor(() => hooks.received.length > 0, { what: "the email.delivered webhook", timeout: 30_000 });
+  const find = (name: string, service: string) =>
+    otlp.spans.find((span) => span.name === name && span.service === service && relatedTo(span, messageId));
+  const relatedTo = (span: ReceivedSpan, id: string) =>
+    span.name !== "deliver" || span.attributes["postwerk.message_id"] === id;
+  const deliver = await waitFor(() => find("deliver", "postwerk-worker"), {
+    what: "the worker's deliver span",
+    timeout: 30_000,
+  });
+  const request = await waitFor(
+    () => otlp.spans.find((span) => span.service === "postwerk-server" && span.spanId === deliver.parentSpanId),
+    { what: "the app's request span, the deliver span's parent", timeout: 30_000 },
+  );
+  expect(request).toMatchObject({ name: "POST /v1/email_messages", traceId: deliver.traceId, kind: 2 });
+  const inTrace = () => otlp.spans.filter((span) => span.traceId === deliver.traceId);
+  const handoff = await waitFor(() => inTrace().find((span) => span.name === "provider hand-off"), {
+    what: "the provider hand-off span",
+    timeout: 30_000,
+  });
+  expect(handoff).toMatchObject({ service: "postwerk-worker", parentSpanId: deliver.spanId });
+  const attempt = await waitFor(() => inTrace().find((span) => span.name === "webhook attempt"), {
+    what: "the webhook attempt span",
+    timeout: 30_000,
+  });
+  expect(attempt).toMatchObject({ service: "postwerk-worker", parentSpanId: request.spanId });
+  expect(attempt.attributes).toMatchObject({ "postwerk.webhook.event_type": "email.delivered" });
+  expect(otlp.unreadable).toBe(0);
+}
+
 describe("the production artefact", () => {
   it("lives outside the repository and carries none of its development packages", () => {
     expect(path.relative(root, artefact).startsWith("..")).toBe(true);
@@ -176,7 +218,7 @@ describe("the production artefact", () => {
     expect(loaded.stdout.trim()).toBe("loaded");
   });
 
-  it("runs compose.yaml's commands: the CLI migrates, the app, a worker and both listeners answer", async () => {
+  it("runs compose.yaml's commands: the CLI migrates, the app, a worker and both listeners answer; one message is one trace across the app and the worker", async () => {
     const version = runInArtefact(["dist/cli.mjs", "--version"]);
     const packageJson = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
     expect(version.stdout.trim()).toBe(packageJson.version);
@@ -187,12 +229,24 @@ describe("the production artefact", () => {
     const migrated = runInArtefact(commands.migrate.slice(1));
     expect(migrated.status, migrated.stderr).toBe(0);
 
+    // Traces as an operator turns them on (docs/observability.md), into a real OTLP/HTTP receiver; webhooks to a real one.
+    const traced = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "200",
+      WEBHOOKS_ALLOW_PRIVATE: "true",
+      WEBHOOKS_ALLOW_HTTP: "true",
+    };
     const app = start("the app", [...commands.app.slice(1), "--hostname", "127.0.0.1", "--port", String(ports.http)], {
       RUN_WORKER: "false",
       SEED_API_KEY: KEY,
       SEED_DEMO: "true",
+      ...traced,
     });
-    const worker = start("the worker", commands.worker.slice(1), { WORKER_HEALTH_PORT: String(ports.workerHealth) });
+    const worker = start("the worker", commands.worker.slice(1), {
+      WORKER_HEALTH_PORT: String(ports.workerHealth),
+      ...traced,
+    });
     const smtp = start("the SMTP submission listener", commands.smtp.slice(1), {
       SMTP_SUBMISSION_PORT: String(ports.smtp),
       SMTP_SUBMISSION_HOST: "127.0.0.1",
@@ -228,6 +282,12 @@ describe("the production artefact", () => {
     expect(smtpGreeting).toMatch(/^220 /);
     expect(await smtpBanner(ports.inbound)).toMatch(/^220 /);
 
+    const endpoint = await fetch(`http://127.0.0.1:${ports.http}/v1/webhook_endpoints`, {
+      method: "POST",
+      headers: { authorization: AUTH, "content-type": "application/json" },
+      body: JSON.stringify({ url: hooks.url, eventTypes: ["email.delivered"] }),
+    });
+    expect(endpoint.status, await endpoint.clone().text()).toBe(201);
     const sent = await fetch(`http://127.0.0.1:${ports.http}/v1/email_messages`, {
       method: "POST",
       headers: { authorization: AUTH, "content-type": "application/json" },
@@ -261,5 +321,6 @@ describe("the production artefact", () => {
     expect(events.map((event) => event.code)).toEqual(
       expect.arrayContaining(["EMAIL_MESSAGE_SENT_PROVIDER_EVENT", "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT"]),
     );
+    await expectOneTrace(message.id);
   }, 240_000);
 });

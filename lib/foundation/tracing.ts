@@ -133,7 +133,10 @@ function parentOf(options: SpanOptions): Context {
   return context.active();
 }
 
-/** trace_id and span_id of the active span, for log lines written inside it (docs/observability.md#logs). */
+/**
+ * trace_id and span_id of the active span, for the log lines written inside it
+ * (docs/observability.md#logs-that-join-the-traces).
+ */
 export function traceLogFields(): { trace_id: string; span_id: string } | undefined {
   if (!state.on) return undefined;
   const span = trace.getActiveSpan();

@@ -184,6 +184,12 @@ export default async function InstancePage() {
                 term: "Prometheus metrics",
                 value: instance.metrics.on ? yesNo(true, "On, token set") : yesNo(false, "", "Off (no token)"),
               },
+              {
+                term: "OpenTelemetry traces (this process)",
+                value: instance.tracing.on
+                  ? yesNo(true, `On, sampler ${instance.tracing.sampler}`)
+                  : yesNo(false, "", "Off (no OTLP endpoint)"),
+              },
               { term: "Message bodies kept for", value: plural(instance.retention.messageBodiesDays, "day") },
               { term: "Attachments kept for", value: plural(instance.retention.attachmentsDays, "day") },
               { term: "Activity kept for", value: plural(instance.retention.activityDays, "day") },

@@ -70,6 +70,7 @@ describe("describeInstance (the owners' Instance page)", () => {
       workers: { runsHere: false },
       webhooks: { allowHttp: true, allowPrivate: false, allowLocal: false },
       metrics: { on: true, tokenSet: true },
+      tracing: { on: false, sampler: "parentbased_always_on" },
       retention: { messageBodiesDays: 14 },
     });
     expect(smtp.listeners).toContainEqual({ label: "SMTP submission (STARTTLS)", port: 587 });

@@ -1,4 +1,5 @@
 import "server-only";
+import { tracingOn } from "@/lib/foundation/tracing";
 import path from "node:path";
 import { now as clockNow } from "@/lib/foundation/clock";
 import { env, type Env } from "@/lib/foundation/env";
@@ -46,6 +47,8 @@ export interface InstanceDescription {
   queues: InstanceQueue[];
   webhooks: { allowHttp: boolean; allowPrivate: boolean; allowLocal: boolean };
   metrics: { on: boolean; tokenSet: boolean };
+  /** Whether this process exports traces, and its sampler (never the endpoint: its URL may hold a credential). */
+  tracing: { on: boolean; sampler: string };
   retention: {
     messageBodiesDays: number;
     attachmentsDays: number;
@@ -111,6 +114,7 @@ export async function describeInstance(now: Date = clockNow()): Promise<Instance
       allowLocal: config.WEBHOOKS_ALLOW_LOCAL,
     },
     metrics: { on: Boolean(config.METRICS_TOKEN), tokenSet: Boolean(config.METRICS_TOKEN) },
+    tracing: { on: tracingOn(), sampler: process.env.OTEL_TRACES_SAMPLER || "parentbased_always_on" },
     retention: {
       messageBodiesDays: config.RETENTION_DAYS,
       attachmentsDays: config.ATTACHMENT_RETENTION_DAYS,

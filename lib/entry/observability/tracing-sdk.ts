@@ -7,7 +7,7 @@ import { setTracingOn } from "@/lib/foundation/tracing";
 const slot = processSingleton("tracing.sdk", () => ({}) as { sdk?: NodeSDK });
 
 /** Whether this process should export traces: an OTLP endpoint is set and OTEL_SDK_DISABLED is not true. */
-export function tracingConfigured(environment: NodeJS.ProcessEnv = process.env): boolean {
+export function tracingConfigured(environment: Record<string, string | undefined> = process.env): boolean {
   const endpoint = environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || environment.OTEL_EXPORTER_OTLP_ENDPOINT;
   return Boolean(endpoint) && environment.OTEL_SDK_DISABLED?.trim().toLowerCase() !== "true";
 }
@@ -31,7 +31,8 @@ export async function startTracing(processName: string): Promise<void> {
   log.info("tracing on", {
     service: process.env.OTEL_SERVICE_NAME,
     sampler: process.env.OTEL_TRACES_SAMPLER ?? "parentbased_always_on",
-    protocol: process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf",
+    protocol:
+      process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf",
   });
 }
 
