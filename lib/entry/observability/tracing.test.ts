@@ -131,6 +131,24 @@ describe("tracing on", () => {
     expect(logged).toMatchObject({ trace_id: loggedSpan.traceId, span_id: loggedSpan.spanId });
   });
 
+  it("a caller's unsampled trace makes no span anywhere, and the message keeps the decision for its delivery", async () => {
+    const { workspace, authorization } = await createTestWorkspace();
+    const unsampledTrace = "5cf92f3577b34da6a3ce929d0e0e4737";
+    const answer = await apiRouter(sendRequest(authorization, `00-${unsampledTrace}-00f067aa0ba902b8-00`));
+    expect(answer.status).toBe(201);
+    const { id } = ((await answer.json()) as { data: { id: string } }).data;
+    const [row] = await (await getDb())
+      .select({ traceParent: emailMessages.traceParent })
+      .from(emailMessages)
+      .where(eq(emailMessages.id, id));
+    expect(row.traceParent).toMatch(new RegExp(`^00-${unsampledTrace}-[0-9a-f]{16}-00$`));
+    await deliverMessage({ workspaceId: workspace.id, messageId: id }, { attempt: 0 });
+    // Spans are exported in the order they end: once a later one arrived, an earlier one would have too.
+    await inSpan("marker after the unsampled send", {}, async () => {});
+    await waitForSpan("marker after the unsampled send");
+    expect(otlp.spans.filter((span) => span.traceId === unsampledTrace)).toEqual([]);
+  });
+
   it("a failure inside a span marks it as an error and is rethrown", async () => {
     await expect(
       inSpan("failing", {}, async () => {
