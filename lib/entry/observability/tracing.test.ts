@@ -137,7 +137,9 @@ describe("tracing on", () => {
     const answer = await apiRouter(sendRequest(authorization, `00-${unsampledTrace}-00f067aa0ba902b8-00`));
     expect(answer.status).toBe(201);
     const { id } = ((await answer.json()) as { data: { id: string } }).data;
-    const [row] = await (await getDb())
+    const [row] = await (
+      await getDb()
+    )
       .select({ traceParent: emailMessages.traceParent })
       .from(emailMessages)
       .where(eq(emailMessages.id, id));
