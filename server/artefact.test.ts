@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "@/lib/testing/free-port";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "@/lib/testing/otlp-receiver";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { waitFor } from "@/lib/testing/wait-for";
@@ -78,16 +79,6 @@ async function createDatabase() {
       await admin.end();
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 }
 
 /** Only what a deployment sets: no NODE_OPTIONS, NODE_PATH or Vitest settings leak in from the test run. */

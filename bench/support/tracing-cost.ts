@@ -8,10 +8,10 @@
  * exported per send. CPU, not rates, is the figure to compare: the machine is shared.
  */
 import { spawn } from "node:child_process";
-import net from "node:net";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { inSpan, setTracingOn } from "@/lib/foundation/tracing";
+import { freePort } from "@/lib/testing/free-port";
 import { startOtlpReceiver, type OtlpReceiver } from "@/lib/testing/otlp-receiver";
 import { cpuSnapshot, loadAverage } from "./proc-cpu";
 import { BENCH_AUTH, scratchPostgres, sendBody, startServer, tempDir } from "./server";
@@ -182,14 +182,4 @@ async function startWorker(env: Record<string, string>) {
       if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 }

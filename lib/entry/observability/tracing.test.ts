@@ -53,16 +53,8 @@ describe("tracing off", () => {
     expect(tracingOn()).toBe(false);
     expect(await inSpan("nothing", {}, async () => 42)).toBe(42);
     const { workspace, authorization } = await createTestWorkspace();
-    const answer = await apiRouter(sendRequest(authorization));
-    expect(answer.status).toBe(201);
-    const { id } = ((await answer.json()) as { data: { id: string } }).data;
-    const [row] = await (
-      await getDb()
-    )
-      .select({ traceParent: emailMessages.traceParent })
-      .from(emailMessages)
-      .where(eq(emailMessages.id, id));
-    expect(row.traceParent).toBeNull();
+    const { traceParent } = await sendAndRead(authorization);
+    expect(traceParent).toBeNull();
     expect(workspace.id).toBeTruthy();
   });
 });
@@ -80,16 +72,8 @@ describe("tracing on", () => {
     // A caller's own trace is continued: the request span's parent is the caller's span.
     const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
     const callerSpan = "00f067aa0ba902b7";
-    const answer = await apiRouter(sendRequest(authorization, `00-${callerTrace}-${callerSpan}-01`));
-    expect(answer.status).toBe(201);
-    const { id } = ((await answer.json()) as { data: { id: string } }).data;
-    const [row] = await (
-      await getDb()
-    )
-      .select({ traceParent: emailMessages.traceParent })
-      .from(emailMessages)
-      .where(eq(emailMessages.id, id));
-    expect(row.traceParent).toMatch(new RegExp(`^00-${callerTrace}-[0-9a-f]{16}-01$`));
+    const { id, traceParent } = await sendAndRead(authorization, `00-${callerTrace}-${callerSpan}-01`);
+    expect(traceParent).toMatch(new RegExp(`^00-${callerTrace}-[0-9a-f]{16}-01$`));
 
     await deliverMessage({ workspaceId: workspace.id, messageId: id }, { attempt: 0 });
     await deliverDue(workspace.id, manualClock());
@@ -134,16 +118,8 @@ describe("tracing on", () => {
   it("a caller's unsampled trace makes no span anywhere, and the message keeps the decision for its delivery", async () => {
     const { workspace, authorization } = await createTestWorkspace();
     const unsampledTrace = "5cf92f3577b34da6a3ce929d0e0e4737";
-    const answer = await apiRouter(sendRequest(authorization, `00-${unsampledTrace}-00f067aa0ba902b8-00`));
-    expect(answer.status).toBe(201);
-    const { id } = ((await answer.json()) as { data: { id: string } }).data;
-    const [row] = await (
-      await getDb()
-    )
-      .select({ traceParent: emailMessages.traceParent })
-      .from(emailMessages)
-      .where(eq(emailMessages.id, id));
-    expect(row.traceParent).toMatch(new RegExp(`^00-${unsampledTrace}-[0-9a-f]{16}-00$`));
+    const { id, traceParent } = await sendAndRead(authorization, `00-${unsampledTrace}-00f067aa0ba902b8-00`);
+    expect(traceParent).toMatch(new RegExp(`^00-${unsampledTrace}-[0-9a-f]{16}-00$`));
     await deliverMessage({ workspaceId: workspace.id, messageId: id }, { attempt: 0 });
     // Spans are exported in the order they end: once a later one arrived, an earlier one would have too.
     await inSpan("marker after the unsampled send", {}, async () => {});
@@ -161,6 +137,20 @@ describe("tracing on", () => {
     expect(span.status).toMatchObject({ code: 2, message: "it broke" });
   });
 });
+
+/** A send through the router (with a caller's traceparent, if given): its id and the trace context it stored. */
+async function sendAndRead(authorization: string, traceparent?: string) {
+  const answer = await apiRouter(sendRequest(authorization, traceparent));
+  expect(answer.status).toBe(201);
+  const { id } = ((await answer.json()) as { data: { id: string } }).data;
+  const [row] = await (
+    await getDb()
+  )
+    .select({ traceParent: emailMessages.traceParent })
+    .from(emailMessages)
+    .where(eq(emailMessages.id, id));
+  return { id, traceParent: row.traceParent };
+}
 
 function sendRequest(authorization: string, traceparent?: string): Request {
   return new Request("http://localhost:3000/v1/email_messages", {
