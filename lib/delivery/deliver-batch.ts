@@ -13,9 +13,10 @@ import { checkSenders } from "./pipeline/3-check-senders";
 import { buildMail, type MailToSend } from "./pipeline/4-build-mail";
 import { byProvider, inTurns, send, sendMany, TRANSACTIONS_AT_ONCE } from "./pipeline/5-send";
 import { bindConnections, chooseConnections, followRoute, heldBack } from "./pipeline/5-failover";
-import { observeSent, recordAnswer, recordInTransaction, recordNothingSent } from "./pipeline/6-record";
-import { asError, HandedOverLog, jobResultOf, settle, type SendResult, type Settled } from "./pipeline/7-job-results";
-import { claim, handOver } from "./pipeline/claims";
+import { recordAnswer, recordNothingSent } from "./pipeline/6-record";
+import { asError, HandedOverLog, jobResultOf, settle, type Settled } from "./pipeline/7-job-results";
+import { handOver } from "./pipeline/claims";
+import { sendBatchInTransaction, TRANSACTIONAL_BATCH } from "./send-in-transaction";
 import { MessageSpans } from "./message-spans";
 import { inSpan } from "@/lib/foundation/tracing";
 
@@ -104,9 +105,15 @@ async function sendAndRecord(db: Db, mails: MailToSend[], spans: MessageSpans): 
     set: (id: string, outcome: () => Promise<Settled>) => settled.set(id, spans.within(id, outcome)),
   };
   const inTransaction = inTurns(TRANSACTIONS_AT_ONCE);
-  for (const entry of mails) {
-    if (entry.provider.transactional)
-      results.set(entry.mail.messageId, () => settle(inTransaction(() => sendInTransaction(db, entry))));
+  const transactional = mails.filter((entry) => entry.provider.transactional);
+  for (let start = 0; start < transactional.length; start += TRANSACTIONAL_BATCH) {
+    const batch = transactional.slice(start, start + TRANSACTIONAL_BATCH);
+    const sent = inTransaction(() => sendBatchInTransaction(db, batch, spans));
+    for (const entry of batch)
+      settled.set(
+        entry.mail.messageId,
+        sent.then((results) => results.get(entry.mail.messageId)!),
+      );
   }
   const network = mails.filter((entry) => !entry.provider.transactional);
   if (network.length === 0) return settled;
@@ -147,23 +154,4 @@ async function sendAndRecord(db: Db, mails: MailToSend[], spans: MessageSpans): 
     }
   }
   return settled;
-}
-
-/** A transactional provider (local inbox, simulator) only writes: claim, send and record commit together. */
-async function sendInTransaction(db: Db, entry: MailToSend): Promise<SendResult> {
-  // Claimed under the row lock with the job's time: a cancel or reschedule either committed before
-  // (nothing is sent) or waits for this transaction and then finds the message sent.
-  const message = {
-    id: entry.mail.messageId,
-    workspaceId: entry.mail.workspaceId,
-    scheduledAt: entry.scheduledAt ?? null,
-  };
-  const sent = await db.transaction(async (tx) => {
-    if (!(await claim(tx, message))) return null;
-    const answer = await send(tx, entry);
-    await recordInTransaction(tx, entry, answer);
-    return answer.result;
-  });
-  if (sent) observeSent(entry, sent);
-  return sent;
 }

@@ -1,7 +1,8 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { emailMessages } from "@/db/schema";
+import { wellFormedJson } from "@/db/well-formed-json";
 import { log } from "@/lib/foundation/log";
 import { metrics } from "@/lib/foundation/metrics/metrics";
 import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
@@ -52,6 +53,26 @@ export async function recordInTransaction(tx: Tx, entry: MailToSend, answer: Ans
   const outcome = deliveryOutcome(entry, answer);
   await storeReferenceId(tx, outcome.message, answer.result);
   await recordResult(tx, outcome);
+}
+
+/**
+ * Step 6 for a batch of transactional sends, in the transaction that claimed and sent them: the reference ids in
+ * one statement, and every "sent and delivered" pair in one set of events; anything else message by message.
+ */
+export async function recordManyInTransaction(
+  tx: Tx,
+  sent: Array<{ entry: MailToSend; answer: Answer }>,
+): Promise<void> {
+  const outcomes = sent.map(({ entry, answer }) => deliveryOutcome(entry, answer));
+  await storeReferenceIds(tx, outcomes);
+  const together = outcomes.filter(isDeliveredAtOnce);
+  if (together.length > 0) await recordEvents(tx, together.flatMap(sentAndDeliveredEvents));
+  for (const outcome of outcomes) if (!isDeliveredAtOnce(outcome)) await recordResult(tx, outcome);
+}
+
+/** Accepted and delivered in one answer (the local inbox), with no suppressed recipient to place before it. */
+function isDeliveredAtOnce({ result, suppressed }: DeliveryOutcome): boolean {
+  return result.outcome === "accepted" && result.delivered !== undefined && suppressed.length === 0;
 }
 
 /** Step 6 for a message step 4 found nothing to send for: why, if it is still unsent. */
@@ -121,6 +142,15 @@ async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
     const sentence = `${who} did not take the message after ${tries} attempt${tries === 1 ? "" : "s"}: ${result.diagnostic}`;
     return recordFailure(tx, message, "EMAIL_MESSAGE_PROVIDER_ERROR", sentence);
   }
+  const [sentEvent, deliveredEvent] = sentAndDeliveredEvents(outcome);
+  // Both in one statement (and one for their webhook rows): the same effects as one after the other.
+  await (deliveredEvent ? recordEvents(tx, [sentEvent, deliveredEvent]) : recordEvent(tx, sentEvent));
+}
+
+/** SENT, and DELIVERED when the provider's answer says so, for an accepted outcome. */
+function sentAndDeliveredEvents(outcome: DeliveryOutcome): RecordEventInput[] {
+  const { message, provider, result, startedAt } = outcome;
+  if (result.outcome !== "accepted") throw new Error("only an accepted outcome has a SENT event");
   const { delivered, referenceId } = result;
   // The timeline orders by time: "sent" must read before "delivered", even within one millisecond.
   const sentAt =
@@ -135,12 +165,8 @@ async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
     providerEventId: `${provider.name}:sent`,
     details: sentDetails(outcome, referenceId),
   };
-  if (!delivered) {
-    await recordEvent(tx, sentEvent);
-    return;
-  }
-  // Both in one statement (and one for their webhook rows): the same effects as one after the other.
-  await recordEvents(tx, [
+  if (!delivered) return [sentEvent];
+  return [
     sentEvent,
     {
       ...ids,
@@ -150,7 +176,7 @@ async function recordResult(tx: Tx, outcome: DeliveryOutcome): Promise<void> {
       providerEventId: `${provider.name}:delivered`,
       details: { provider: provider.name },
     },
-  ]);
+  ];
 }
 
 /** A try that failed but will be made again: said on the timeline, with where the next try may go. */
@@ -186,6 +212,24 @@ async function storeReferenceId(tx: Tx, message: ClaimedMessage, result: Provide
     .update(emailMessages)
     .set({ referenceId: result.referenceId })
     .where(and(eq(emailMessages.id, message.id), eq(emailMessages.workspaceId, message.workspaceId)));
+}
+
+/** storeReferenceId for a batch of claimed rows, in one statement. */
+async function storeReferenceIds(tx: Tx, outcomes: DeliveryOutcome[]): Promise<void> {
+  const rows = outcomes.flatMap(({ message, result }) =>
+    result.outcome === "accepted"
+      ? [{ id: message.id, workspace_id: message.workspaceId, reference_id: result.referenceId }]
+      : [],
+  );
+  if (rows.length === 0) return;
+  const m = emailMessages;
+  await tx.execute(sql`
+    update ${m} set ${sql.identifier(m.referenceId.name)} = input.reference_id
+    from json_to_recordset(${wellFormedJson(rows)}::json) as input(id text, workspace_id text, reference_id text)
+    where ${inArray(
+      m.id,
+      rows.map((row) => row.id),
+    )} and ${m.id} = input.id and ${m.workspaceId} = input.workspace_id`);
 }
 
 async function recordFailure(tx: Tx, message: ClaimedMessage, code: EventCode, sentence: string): Promise<void> {

@@ -37,6 +37,37 @@ export async function claim(db: Executor, message: ClaimedMessage): Promise<bool
   return rows.length === 1;
 }
 
+/**
+ * `claim` for many messages in one statement: locks their rows and returns the ids still waiting, each in its own
+ * workspace and, where given, still at its scheduled time.
+ */
+export async function claimMany(tx: Tx, messages: ClaimedMessage[]): Promise<Set<string>> {
+  if (messages.length === 0) return new Set();
+  const rows = await tx
+    .select({ id: m.id, workspaceId: m.workspaceId, scheduledAt: m.scheduledAt })
+    .from(m)
+    .where(
+      and(
+        inArray(
+          m.id,
+          messages.map((message) => message.id),
+        ),
+        eq(m.status, "PENDING"),
+        isNull(m.sentAt),
+      ),
+    )
+    .orderBy(m.id) // one lock order for every run
+    .for("update");
+  const found = new Map(rows.map((row) => [row.id, row]));
+  const claimed = messages.filter((message) => {
+    const row = found.get(message.id);
+    if (!row || row.workspaceId !== message.workspaceId) return false;
+    if (message.scheduledAt === undefined) return true;
+    return (row.scheduledAt?.getTime() ?? null) === (message.scheduledAt?.getTime() ?? null);
+  });
+  return new Set(claimed.map((message) => message.id));
+}
+
 /** The claim as the update that stores the referenceId: one round trip, the same row lock as FOR UPDATE. */
 export async function claimStoringReferenceId(tx: Tx, message: ClaimedMessage, referenceId: string): Promise<boolean> {
   const rows = await tx.update(m).set({ referenceId }).where(unsent(message)).returning({ id: m.id });
