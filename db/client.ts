@@ -10,6 +10,8 @@ import { env } from "@/lib/foundation/env";
 import { dbSlot } from "./handle-slot";
 import * as schema from "./schema";
 import { drizzleClient } from "./pglite-client";
+import { connectDatabaseThread, type EmbeddedClient, type StartDatabaseThread } from "./pglite-thread/thread-client";
+import { databaseThreadStarter } from "./pglite-thread/thread-slot";
 import { carryDrizzleParsers } from "@/internals/pglite";
 
 /** The query-builder surface both drivers share, typed as one so use cases stay driver-agnostic. */
@@ -21,7 +23,7 @@ export interface DbHandle {
   db: Db;
   driver: "pglite" | "postgres";
   /** Embedded driver only: pg-boss runs on the same single connection (`pgBossPglite`). */
-  pglite?: PGlite;
+  pglite?: EmbeddedClient;
   connectionString?: string;
   close(): Promise<void>;
 }
@@ -54,8 +56,11 @@ export function installDbHandle(handle: DbHandle): void {
 }
 
 function openFromSettings(): Promise<DbHandle> {
-  const { DATABASE_URL, DATA_DIR } = env();
-  return DATABASE_URL ? openPostgres(DATABASE_URL) : openPglite(path.join(DATA_DIR, "pglite"));
+  const { DATABASE_URL, DATA_DIR, PGLITE_THREAD } = env();
+  if (DATABASE_URL) return openPostgres(DATABASE_URL);
+  const dataDir = path.join(DATA_DIR, "pglite");
+  const startThread = PGLITE_THREAD ? databaseThreadStarter() : undefined;
+  return startThread ? openPgliteOnThread(startThread, dataDir) : openPglite(dataDir);
 }
 
 export async function closeDb(): Promise<void> {
@@ -64,17 +69,25 @@ export async function closeDb(): Promise<void> {
   if (handle) await (await handle).close();
 }
 
-export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DbHandle> {
+export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DbHandle & { pglite: PGlite }> {
   if (!dataDir.startsWith("memory://")) fs.mkdirSync(dataDir, { recursive: true });
   // PGlite ships pg_trgm (the subject search's index) as a bundle loaded at every open, before any migration.
   const pglite = await PGlite.create({ dataDir, loadDataDir, extensions: { pg_trgm } });
   return pgliteHandle(pglite);
 }
 
-export function pgliteHandle(pglite: PGlite): DbHandle {
+export function pgliteHandle(pglite: PGlite): DbHandle & { pglite: PGlite } {
   carryDrizzleParsers(pglite);
   const db = drizzlePglite(drizzleClient(pglite), { schema }) as unknown as Db;
   return { db, driver: "pglite", pglite, close: () => pglite.close() };
+}
+
+/** The embedded database on a thread of its own (docs/architecture.md#the-embedded-database-on-its-own-thread). */
+export async function openPgliteOnThread(start: StartDatabaseThread, dataDir: string): Promise<DbHandle> {
+  if (!dataDir.startsWith("memory://")) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await connectDatabaseThread(start({ dataDir }));
+  const db = drizzlePglite(client as PGlite, { schema }) as unknown as Db;
+  return { db, driver: "pglite", pglite: client, close: () => client.close() };
 }
 
 // Capped: postgres.js's default grows with the whole pool's failures, long past a restart (db/pool-recovery.test.ts).

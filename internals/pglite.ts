@@ -145,7 +145,7 @@ export function withoutParsers(options: QueryOptions | undefined): QueryOptions 
 }
 
 /** The instance as pg-boss's adapter reads it, with PGlite's own parse of the types Drizzle takes raw. */
-export function pgBossPglite(pglite: PGlite): PGliteLike {
+export function pgBossPglite(pglite: Pick<PGlite, "query" | "exec" | "listen">): PGliteLike {
   return {
     query: async (text, params) => parsedAsPglite(await pglite.query(text, params)),
     exec: async (text) => (await pglite.exec(text)).map(parsedAsPglite),

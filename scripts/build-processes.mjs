@@ -20,6 +20,10 @@ export const PROCESS_ENTRIES = {
   inbound: "lib/entry/inbound/inbound-main.ts",
   cli: "lib/entry/cli/main.ts",
 };
+/** Threads the server starts (server/server.mjs): the embedded database's own thread. Not a process of its own. */
+export const THREAD_ENTRIES = {
+  "pglite-thread": "db/pglite-thread/thread-main.ts",
+};
 
 /**
  * Not bundled: PGlite loads its WASM, data and extension files next to its own modules. The rest of
@@ -42,7 +46,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const started = performance.now();
   const externals = await buildProcesses();
   const took = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`> Bundled ${Object.keys(PROCESS_ENTRIES).join(", ")} into dist/ in ${took} s`);
+  const bundled = Object.keys({ ...PROCESS_ENTRIES, ...THREAD_ENTRIES });
+  console.log(`> Bundled ${bundled.join(", ")} into dist/ in ${took} s`);
   console.log(`> External packages they load from the artefact: ${externals.join(", ")}`);
 }
 
@@ -51,7 +56,7 @@ export async function buildProcesses() {
   fs.rmSync(PROCESSES_DIR, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: PROCESS_ENTRIES,
+    entryPoints: { ...PROCESS_ENTRIES, ...THREAD_ENTRIES },
     outdir: PROCESSES_DIR,
     outExtension: { ".js": ".mjs" },
     bundle: true,

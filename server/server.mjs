@@ -5,10 +5,12 @@
 // (lib/entry/http/server-door.ts): the hardened HTTP server, with the API's route table in front of
 // Next.js. Plain Node ESM with no dependencies beyond next, so it runs before anything is compiled.
 import "./check-node.mjs"; // first: a clear error on an unsupported Node
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const options = {
@@ -23,6 +25,15 @@ if (!Number.isInteger(port) || port < 1 || port > 65535)
 // Like `next start`: a production server unless told otherwise, and the port lib/foundation/env.ts reads.
 process.env.NODE_ENV ||= "production";
 process.env.PORT = String(port);
+
+// The embedded database runs on a thread of its own, off the thread that answers requests
+// (docs/architecture.md#the-embedded-database-on-its-own-thread). Started here, in plain Node: db/client.ts asks
+// for it only in embedded mode, and opens PGlite in-process where no starter is left (next dev, tests, the CLI).
+const databaseThread = path.join(root, "dist", "pglite-thread.mjs");
+if (fs.existsSync(databaseThread))
+  globalThis[Symbol.for("postwerk.pgliteThread")] = {
+    start: (workerData) => new Worker(databaseThread, { workerData, name: "pglite" }),
+  };
 
 const door = Promise.withResolvers();
 globalThis[Symbol.for("postwerk.productionServer")] = { open: door.resolve };

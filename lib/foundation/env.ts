@@ -114,6 +114,7 @@ const envSchema = z
     POSTWERK_ALLOW_INSECURE_TEST_SETTINGS: booleanString.default(false),
     SNS_TEST_TRUSTED_ORIGIN: z.url().optional(),
     RUN_WORKER: booleanString.default(true),
+    PGLITE_THREAD: booleanString.default(true),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
     SEED_DEMO: booleanString.default(true),
     SEED_API_KEY: z

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import postgres from "postgres";
-import { openPglite, openPostgres } from "../../db/client";
+import { openPglite, openPostgres, type DbHandle } from "../../db/client";
 import { migrateDatabase } from "../../db/migrate";
 import { createBoss, installQueue } from "@/lib/records/queue/queue";
 
@@ -40,7 +40,7 @@ export async function setup(project: TestProject) {
   }
   const handle = await openPglite("memory://");
   await prepare(handle);
-  const dump = await handle.pglite!.dumpDataDir("none");
+  const dump = await handle.pglite.dumpDataDir("none");
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-test-")), "pglite.tar");
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await handle.close();
@@ -54,7 +54,7 @@ export async function teardown() {
   teardownTasks = [];
 }
 
-async function prepare(handle: Awaited<ReturnType<typeof openPglite>>) {
+async function prepare(handle: DbHandle) {
   await migrateDatabase(handle);
   const boss = createBoss(handle);
   await boss.start();
