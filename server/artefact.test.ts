@@ -1,14 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@/lib/testing/free-port";
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "@/lib/testing/otlp-receiver";
+import { startOtlpReceiver, type OtlpReceiver } from "@/lib/testing/otlp-receiver";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { waitFor } from "@/lib/testing/wait-for";
+import { createDatabase, expectOneTrace, smtpBanner, stop, untilAnswers } from "./artefact-harness";
 import { composeCommands } from "./deployment-files";
 
 /**
@@ -49,7 +48,7 @@ beforeAll(async () => {
   const size = spawnSync("du", ["-sh", artefact], { encoding: "utf8" }).stdout.split("\t")[0];
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`artefact: ${size} in ${artefact} (built if stale and assembled in ${seconds} s)`);
-  database = await createDatabase();
+  database = await createDatabase(serverUrl);
   otlp = await startOtlpReceiver();
   hooks = await startWebhookReceiver();
   for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
@@ -63,27 +62,9 @@ afterAll(async () => {
   for (const dir of [artefact, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-/** A database of its own on the test's PostgreSQL server, dropped afterwards. */
-async function createDatabase() {
-  const name = `postwerk_artefact_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
-  const adminUrl = new URL(serverUrl);
-  adminUrl.pathname = "/postgres";
-  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 /** Only what a deployment sets: no NODE_OPTIONS, NODE_PATH or Vitest settings leak in from the test run. */
 function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
+  const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -93,6 +74,9 @@ function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
     LOG_LEVEL: "warn",
     ...extra,
   };
+  // An empty value leaves the variable unset (the embedded server's DATABASE_URL).
+  for (const [name, value] of Object.entries(env)) if (value === "") delete env[name];
+  return env;
 }
 
 /** Starts `node ARGS` in the artefact, keeping its output for the failure message. */
@@ -112,78 +96,6 @@ function runInArtefact(args: string[], extra: Record<string, string> = {}) {
     encoding: "utf8",
     timeout: 60_000,
   });
-}
-
-async function untilAnswers(name: string, url: string, child: ChildProcess, output: string[]) {
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output.join("")}`);
-      return fetch(url).then(
-        (response) => response.status === 200,
-        () => false,
-      );
-    },
-    { what: `${name} to answer ${url}`, timeout: 120_000, every: 100 },
-  );
-}
-
-/** The first line an SMTP server sends. */
-function smtpBanner(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.setTimeout(10_000, () => socket.destroy(new Error(`no SMTP greeting on port ${port} within 10 s`)));
-    socket.once("data", (chunk) => {
-      socket.end("QUIT\r\n");
-      resolve(String(chunk).split("\r\n")[0]);
-    });
-    socket.once("error", reject);
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-/**
- * The message's trace, as the two processes exported it: the app's request span, the worker's delivery span as its
- * child, the provider hand-off under that, and the worker's webhook attempt for email.delivered under the request.
- */
-async function expectOneTrace(messageId: string): Promise<void> {
-  await waitFor(() => hooks.received.length > 0, { what: "the email.delivered webhook", timeout: 30_000 });
-  const find = (name: string, service: string) =>
-    otlp.spans.find((span) => span.name === name && span.service === service && relatedTo(span, messageId));
-  const relatedTo = (span: ReceivedSpan, id: string) =>
-    span.name !== "deliver" || span.attributes["postwerk.message_id"] === id;
-  const deliver = await waitFor(() => find("deliver", "postwerk-worker"), {
-    what: "the worker's deliver span",
-    timeout: 30_000,
-  });
-  const request = await waitFor(
-    () => otlp.spans.find((span) => span.service === "postwerk-server" && span.spanId === deliver.parentSpanId),
-    { what: "the app's request span, the deliver span's parent", timeout: 30_000 },
-  );
-  expect(request).toMatchObject({ name: "POST /v1/email_messages", traceId: deliver.traceId, kind: 2 });
-  const inTrace = () => otlp.spans.filter((span) => span.traceId === deliver.traceId);
-  const handoff = await waitFor(() => inTrace().find((span) => span.name === "provider hand-off"), {
-    what: "the provider hand-off span",
-    timeout: 30_000,
-  });
-  expect(handoff).toMatchObject({ service: "postwerk-worker", parentSpanId: deliver.spanId });
-  const attempt = await waitFor(() => inTrace().find((span) => span.name === "webhook attempt"), {
-    what: "the webhook attempt span",
-    timeout: 30_000,
-  });
-  expect(attempt).toMatchObject({ service: "postwerk-worker", parentSpanId: request.spanId });
-  expect(attempt.attributes).toMatchObject({ "postwerk.webhook.event_type": "email.delivered" });
-  expect(otlp.unreadable).toBe(0);
 }
 
 describe("the production artefact", () => {
@@ -312,6 +224,62 @@ describe("the production artefact", () => {
     expect(events.map((event) => event.code)).toEqual(
       expect.arrayContaining(["EMAIL_MESSAGE_SENT_PROVIDER_EVENT", "EMAIL_MESSAGE_DELIVERED_PROVIDER_EVENT"]),
     );
-    await expectOneTrace(message.id);
+    await expectOneTrace(message.id, { otlp, hooks });
   }, 240_000);
+
+  it("serves embedded mode with no DATABASE_URL, PGlite on a thread of its own: a send is delivered", async () => {
+    const embeddedDir = fs.mkdtempSync(path.join(os.tmpdir(), "postwerk-artefact-embedded-"));
+    try {
+      const port = await freePort();
+      const server = start(
+        "the embedded server",
+        ["server/server.mjs", "--hostname", "127.0.0.1", "--port", String(port)],
+        {
+          DATABASE_URL: "",
+          DATA_DIR: embeddedDir,
+          SEED_API_KEY: KEY,
+          SEED_DEMO: "true",
+        },
+      );
+      await untilAnswers(
+        "the embedded server",
+        `http://127.0.0.1:${port}/api/health/ready`,
+        server.child,
+        server.output,
+      );
+      // docs/architecture.md#the-embedded-database-on-its-own-thread: the thread is named for the operator's `top -H`.
+      const tasks = `/proc/${server.child.pid}/task`;
+      const threads = fs.readdirSync(tasks).map((task) => fs.readFileSync(`${tasks}/${task}/comm`, "utf8").trim());
+      expect(threads).toContain("pglite");
+      const sent = await fetch(`http://127.0.0.1:${port}/v1/email_messages`, {
+        method: "POST",
+        headers: { authorization: AUTH, "content-type": "application/json" },
+        body: JSON.stringify({
+          from: "Postwerk <test@postwerk.test>",
+          to: "delivered@simulator.postwerk.test",
+          subject: "From the embedded artefact",
+          bodyHtml: "<p>Hello</p>",
+        }),
+      });
+      const { data: message } = (await sent.json()) as { data: { id: string } };
+      expect(sent.status, JSON.stringify(message)).toBe(201);
+      const delivered = await waitFor(
+        async () => {
+          const read = await fetch(`http://127.0.0.1:${port}/v1/email_messages/${message.id}`, {
+            headers: { authorization: AUTH },
+          });
+          const { data } = (await read.json()) as { data: { deliveredAt: string | null; status: string } };
+          return data.deliveredAt !== null && data;
+        },
+        { what: `message ${message.id} to be delivered`, timeout: 60_000, every: 200 },
+      );
+      expect(delivered).toMatchObject({ status: "SUCCEEDED" });
+      // A clean stop closes the thread's database: SIGTERM's conventional code, and no failed shutdown logged.
+      await stop(server.child);
+      expect(server.child.exitCode, server.output.join("")).toBe(143);
+      expect(server.output.join("")).not.toMatch(/shutdown failed/);
+    } finally {
+      fs.rmSync(embeddedDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
