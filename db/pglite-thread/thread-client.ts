@@ -21,87 +21,103 @@ type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<
 
 /** Opens the embedded database on its thread; resolves once PGlite is open there, rejects if it cannot open. */
 export async function connectDatabaseThread(thread: DatabaseThread): Promise<EmbeddedClient> {
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  const listeners = new Map<number, (payload: string) => void>();
-  let stopped: Error | undefined;
-  let nextId = 1;
-  const opened = Promise.withResolvers<void>();
-
-  const stop = (reason: string) => {
-    // The database is gone for this process: every statement answers as a lost connection would (db/unavailable.ts).
-    stopped ??= Object.assign(new Error(`The embedded database's thread stopped: ${reason}`), { code: "08006" });
-    for (const { reject } of pending.values()) reject(stopped);
-    pending.clear();
-    opened.reject(stopped);
-  };
-  thread.on("error", (error) => stop(error.message));
-  thread.on("exit", (code) => stop(`it exited with code ${code}`));
-  thread.on("message", (reply) => {
-    if (reply.kind === "ready") return opened.resolve();
-    if (reply.kind === "opened-failed") return opened.reject(uncrossError(reply.error));
-    if (reply.kind === "notify") return listeners.get(reply.listener)?.(reply.payload);
-    const waiting = pending.get(reply.id);
-    pending.delete(reply.id);
-    if (reply.error) waiting?.reject(uncrossError(reply.error));
-    else waiting?.resolve(reply.value);
-  });
-
-  const call = <T>(request: Request): Promise<T> => {
-    if (stopped) return Promise.reject(stopped);
-    const id = nextId++;
-    return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      try {
-        thread.postMessage({ ...request, id } as ThreadRequest);
-      } catch (error) {
-        // A parameter that cannot cross (a function, a class instance with private state): this statement fails.
-        pending.delete(id);
-        reject(error as Error);
-      }
-    });
-  };
-
-  const statements = (tx?: number) => ({
-    query: (text: string, params?: unknown[], options?: { rowMode?: "array" | "object" }) =>
-      call<Results>({ op: "query", tx, text, params, rowMode: options?.rowMode }),
-    exec: (text: string) => call<Results[]>({ op: "exec", tx, text }),
-    [RUN_NAMED]: ((text, params) => call<Results>({ op: "runNamed", tx, text, params })) as RunNamed,
-  });
-
-  const client = {
-    ...statements(),
-    transaction: async <T>(callback: (tx: ReturnType<typeof statements>) => Promise<T>): Promise<T> => {
-      const tx = await call<number>({ op: "begin" });
-      let result: T;
-      try {
-        result = await callback(statements(tx));
-      } catch (error) {
-        await call({ op: "end", tx, commit: false }).catch(() => {});
-        throw error;
-      }
-      await call({ op: "end", tx, commit: true });
-      return result;
-    },
-    listen: async (channel: string, callback: (payload: string) => void) => {
-      const listener = await call<number>({ op: "listen", channel });
-      listeners.set(listener, callback);
-      return async () => {
-        listeners.delete(listener);
-        await call({ op: "unlisten", listener });
-      };
-    },
-    close: async () => {
-      if (!stopped) await call({ op: "close" });
-      stopped ??= Object.assign(new Error("The embedded database is closed"), { code: "08003" });
-      await thread.terminate();
-    },
-  };
-
+  const calls = new ThreadCalls(thread);
   try {
-    await opened.promise;
+    await calls.opened;
   } catch (error) {
     await thread.terminate();
     throw error;
   }
-  return client as unknown as EmbeddedClient;
+  return clientOver(calls, thread) as unknown as EmbeddedClient;
+}
+
+/** Requests to the thread, each answered by its reply; notifications to their listeners. */
+class ThreadCalls {
+  readonly listeners = new Map<number, (payload: string) => void>();
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly open = Promise.withResolvers<void>();
+  private nextId = 1;
+  stopped: Error | undefined;
+
+  constructor(private readonly thread: DatabaseThread) {
+    const stopped = "The embedded database's thread stopped";
+    thread.on("error", (error) => this.stop(`${stopped}: ${error.message}`));
+    thread.on("exit", (code) => this.stop(`${stopped}: it exited with code ${code}`));
+    thread.on("message", (reply) => this.receive(reply));
+  }
+
+  get opened(): Promise<void> {
+    return this.open.promise;
+  }
+
+  call<T>(request: Request): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      try {
+        this.thread.postMessage({ ...request, id } as ThreadRequest);
+      } catch (error) {
+        // A parameter that cannot cross (a function, a class instance with private state): this statement fails.
+        this.pending.delete(id);
+        reject(error as Error);
+      }
+    });
+  }
+
+  /** The database is gone for this process: every statement answers as a lost connection would (db/unavailable.ts). */
+  stop(reason: string, code = "08006"): void {
+    this.stopped ??= Object.assign(new Error(reason), { code });
+    for (const { reject } of this.pending.values()) reject(this.stopped);
+    this.pending.clear();
+    this.open.reject(this.stopped);
+  }
+
+  private receive(reply: ThreadReply): void {
+    if (reply.kind === "ready") return this.open.resolve();
+    if (reply.kind === "opened-failed") return this.open.reject(uncrossError(reply.error));
+    if (reply.kind === "notify") return this.listeners.get(reply.listener)?.(reply.payload);
+    const waiting = this.pending.get(reply.id);
+    this.pending.delete(reply.id);
+    if (reply.error) waiting?.reject(uncrossError(reply.error));
+    else waiting?.resolve(reply.value);
+  }
+}
+
+/** PGlite's API as Drizzle's driver and pg-boss's adapter use it, each call a request to the thread. */
+function clientOver(calls: ThreadCalls, thread: DatabaseThread) {
+  const statements = (tx?: number) => ({
+    query: (text: string, params?: unknown[], options?: { rowMode?: "array" | "object" }) =>
+      calls.call<Results>({ op: "query", tx, text, params, rowMode: options?.rowMode }),
+    exec: (text: string) => calls.call<Results[]>({ op: "exec", tx, text }),
+    [RUN_NAMED]: ((text, params) => calls.call<Results>({ op: "runNamed", tx, text, params })) as RunNamed,
+  });
+  return {
+    ...statements(),
+    transaction: async <T>(callback: (tx: ReturnType<typeof statements>) => Promise<T>): Promise<T> => {
+      const tx = await calls.call<number>({ op: "begin" });
+      let result: T;
+      try {
+        result = await callback(statements(tx));
+      } catch (error) {
+        await calls.call({ op: "end", tx, commit: false }).catch(() => {});
+        throw error;
+      }
+      await calls.call({ op: "end", tx, commit: true });
+      return result;
+    },
+    listen: async (channel: string, callback: (payload: string) => void) => {
+      const listener = await calls.call<number>({ op: "listen", channel });
+      calls.listeners.set(listener, callback);
+      return async () => {
+        calls.listeners.delete(listener);
+        await calls.call({ op: "unlisten", listener });
+      };
+    },
+    close: async () => {
+      if (!calls.stopped) await calls.call({ op: "close" });
+      calls.stop("The embedded database is closed", "08003");
+      await thread.terminate();
+    },
+  };
 }
