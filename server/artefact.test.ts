@@ -98,6 +98,23 @@ function runInArtefact(args: string[], extra: Record<string, string> = {}) {
   });
 }
 
+/** A message to the simulator's delivered address through the server on `port`, accepted (201). */
+async function sendToSimulator(port: number, subject: string): Promise<{ id: string }> {
+  const sent = await fetch(`http://127.0.0.1:${port}/v1/email_messages`, {
+    method: "POST",
+    headers: { authorization: AUTH, "content-type": "application/json" },
+    body: JSON.stringify({
+      from: "Postwerk <test@postwerk.test>",
+      to: "delivered@simulator.postwerk.test",
+      subject,
+      bodyHtml: `<p>${subject}</p>`,
+    }),
+  });
+  const { data: message } = (await sent.json()) as { data: { id: string } };
+  expect(sent.status, JSON.stringify(message)).toBe(201);
+  return message;
+}
+
 describe("the production artefact", () => {
   it("lives outside the repository and carries none of its development packages", () => {
     expect(path.relative(root, artefact).startsWith("..")).toBe(true);
@@ -191,18 +208,7 @@ describe("the production artefact", () => {
       body: JSON.stringify({ url: hooks.url, eventTypes: ["email.delivered"] }),
     });
     expect(endpoint.status, await endpoint.clone().text()).toBe(201);
-    const sent = await fetch(`http://127.0.0.1:${ports.http}/v1/email_messages`, {
-      method: "POST",
-      headers: { authorization: AUTH, "content-type": "application/json" },
-      body: JSON.stringify({
-        from: "Postwerk <test@postwerk.test>",
-        to: "delivered@simulator.postwerk.test",
-        subject: "From the artefact",
-        bodyHtml: "<p>Hello from the artefact</p>",
-      }),
-    });
-    const { data: message } = (await sent.json()) as { data: { id: string } };
-    expect(sent.status, JSON.stringify(message)).toBe(201);
+    const message = await sendToSimulator(ports.http, "From the artefact");
     // The app runs no worker: the worker process delivers, then the simulator reports DELIVERED.
     const read = (suffix = "") =>
       fetch(`http://127.0.0.1:${ports.http}/v1/email_messages/${message.id}${suffix}`, {
@@ -251,18 +257,7 @@ describe("the production artefact", () => {
       const tasks = `/proc/${server.child.pid}/task`;
       const threads = fs.readdirSync(tasks).map((task) => fs.readFileSync(`${tasks}/${task}/comm`, "utf8").trim());
       expect(threads).toContain("pglite");
-      const sent = await fetch(`http://127.0.0.1:${port}/v1/email_messages`, {
-        method: "POST",
-        headers: { authorization: AUTH, "content-type": "application/json" },
-        body: JSON.stringify({
-          from: "Postwerk <test@postwerk.test>",
-          to: "delivered@simulator.postwerk.test",
-          subject: "From the embedded artefact",
-          bodyHtml: "<p>Hello</p>",
-        }),
-      });
-      const { data: message } = (await sent.json()) as { data: { id: string } };
-      expect(sent.status, JSON.stringify(message)).toBe(201);
+      const message = await sendToSimulator(port, "From the embedded artefact");
       const delivered = await waitFor(
         async () => {
           const read = await fetch(`http://127.0.0.1:${port}/v1/email_messages/${message.id}`, {
