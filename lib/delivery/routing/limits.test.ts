@@ -93,24 +93,29 @@ describe("limits per connection", () => {
       try {
         await Promise.all(workers.map((worker) => worker.started));
         await getQueue();
-        // A trickle, so both processes' pollers find jobs (one alone would claim a whole burst at once).
+        // A trickle, so both processes' pollers find jobs (one alone would claim a whole burst at once). Which
+        // poller finds a pair is the scheduler's choice: the trickle goes on until both have handed mail over, so the
+        // test proves the limit across processes however fast the machine is.
+        const handedBy = () =>
+          workers.map(
+            (worker) => worker.lines().filter((line) => line.message === "messages handed to provider").length,
+          );
         const ids: string[] = [];
-        for (let round = 0; round < 8; round++) {
-          ids.push(...(await Promise.all([0, 1].map(() => acceptMail(ws, "ada@example.org")))));
-          await new Promise((resolve) => setTimeout(resolve, 300));
-        }
-        await waitFor(async () => arrivals.length >= 16, { what: "16 hand-offs", timeout: 30_000 });
-        expect(mostHeld).toBeLessThanOrEqual(2);
-        const handedBy = workers.map(
-          (worker) => worker.lines().filter((line) => line.message === "messages handed to provider").length,
+        await waitFor(
+          async () => {
+            ids.push(...(await Promise.all([0, 1].map(() => acceptMail(ws, "ada@example.org")))));
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return ids.length >= 16 && Math.min(...handedBy()) > 0;
+          },
+          { what: "both processes to hand mail over", timeout: 40_000, every: 0 },
         );
-        expect(handedBy, "both processes handed mail over").toEqual([expect.any(Number), expect.any(Number)]);
-        expect(Math.min(...handedBy)).toBeGreaterThan(0);
-        expect(ids).toHaveLength(16);
+        await waitFor(async () => arrivals.length >= ids.length, { what: `${ids.length} hand-offs`, timeout: 30_000 });
+        expect(mostHeld).toBeLessThanOrEqual(2);
+        expect(Math.min(...handedBy()), "both processes handed mail over").toBeGreaterThan(0);
       } finally {
         await Promise.all(workers.map((worker) => worker.stop()));
       }
     },
-    60_000,
+    90_000,
   );
 });
