@@ -20,6 +20,7 @@ import { ensurePartitions } from "@/lib/records/partitions/ensure-partitions";
 import { FAMILIES, MESSAGE_FAMILY } from "@/lib/records/partitions/family";
 import { dropExpiredPartitions } from "@/lib/records/partitions/drop-expired-partitions";
 import { maintainPartitions } from "@/lib/records/partitions/maintain-partitions";
+import { flushActivityLog } from "@/lib/records/activity/record-activity";
 import { stopQueue } from "@/lib/records/queue/queue";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { callRoute } from "@/lib/testing/http";
@@ -163,6 +164,7 @@ async function main() {
     );
   } finally {
     setClock(null);
+    await flushActivityLog(); // the last sends' request log, before its connection closes
     await stopQueue();
     await handle.close();
     await database.drop();
