@@ -88,6 +88,31 @@ function unsampled(parent: Context): boolean {
   return spanContext !== undefined && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0;
 }
 
+/**
+ * A span, already finished, in the trace of a stored traceparent (a message's), linked to the active span: work about
+ * the message done under another trace (a provider's report, in its request's trace) shows in the message's trace
+ * too. Nothing when off, when the stored trace was not sampled, or when the active span is already in that trace.
+ */
+export function recordSpanIn(
+  traceParent: string | null | undefined,
+  name: string,
+  options: { attributes?: Attributes; startTime: number },
+): void {
+  if (!state.on || !traceParent) return;
+  const parent = parentOf({ parent: traceParent });
+  const target = trace.getSpanContext(parent);
+  if (!target || unsampled(parent)) return;
+  const active = trace.getActiveSpan()?.spanContext();
+  if (active?.traceId === target.traceId) return;
+  const links = active ? [{ context: active }] : [];
+  const span = tracer().startSpan(
+    name,
+    { kind: SpanKind.INTERNAL, attributes: options.attributes, startTime: options.startTime, links },
+    parent,
+  );
+  span.end();
+}
+
 /** `work` with `span` as the active span, so the spans it starts are its children. */
 export function withinSpan<T>(span: Span | undefined, work: () => T): T {
   if (!span) return work();
@@ -105,6 +130,11 @@ export function endSpan(span: Span | undefined, error?: unknown, attributes?: At
 function failSpan(span: Span, error: unknown): void {
   if (error instanceof Error) span.recordException(error);
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+}
+
+/** True when a span is active here: work run now joins its trace. */
+export function inActiveSpan(): boolean {
+  return state.on && trace.getActiveSpan() !== undefined;
 }
 
 /** Sets attributes on the active span (the request's workspace, once its key is known). */

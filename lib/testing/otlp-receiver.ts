@@ -11,6 +11,8 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, string | number | boolean>;
   events: Array<{ name: string; attributes: Record<string, string | number | boolean> }>;
+  /** The spans it links to (a report's span in its own request's trace). */
+  links: Array<{ traceId: string; spanId: string }>;
   status: { code?: number; message?: string };
 }
 
@@ -81,6 +83,10 @@ function spansOf(body: {
         events: ((span.events as Array<{ name: string; attributes?: OtlpAttribute[] }> | undefined) ?? []).map(
           (event) => ({ name: event.name, attributes: attributesOf(event.attributes) }),
         ),
+        links: ((span.links as Array<{ traceId: string; spanId: string }> | undefined) ?? []).map((link) => ({
+          traceId: String(link.traceId),
+          spanId: String(link.spanId),
+        })),
         status: (span.status as ReceivedSpan["status"]) ?? {},
       })),
     );

@@ -1,5 +1,5 @@
 import "server-only";
-import { inSpan } from "@/lib/foundation/tracing";
+import { inActiveSpan, inSpan, recordSpanIn } from "@/lib/foundation/tracing";
 import { getDb } from "@/db/client";
 import { errorFields, log } from "@/lib/foundation/log";
 import { metrics } from "@/lib/foundation/metrics/metrics";
@@ -7,6 +7,7 @@ import type { EventCode } from "@/lib/records/timeline/event-codes.shared";
 import { checkAutoPause } from "@/lib/domain/workspaces/check-auto-pause";
 import type { MessageRef, ProviderEvent, ProviderEventResult } from "./provider-event";
 import { providerEventRecorder } from "./provider-event-recorder";
+import type { RecordedReport } from "./record-provider-events";
 
 export type { EventSource, MessageRef, ProviderEvent, ProviderEventResult } from "./provider-event";
 
@@ -18,18 +19,36 @@ const GUARDED_CODES = new Set<EventCode>([
 /**
  * The one ingestion path for provider reports (docs/delivery.md#provider-events); adapters verify and map, never
  * write. Resolves once its own report is committed, then runs the automatic pause check.
+ *
+ * Traced twice (docs/observability.md#provider-events-in-the-messages-trace): a `provider event` span in the trace
+ * the report arrived in (its request's, or its inbound mail's; a job's report, the simulator's, has none), and one in
+ * the trace the message was accepted in, linked to the first, so a bounce shows beside the message's delivery.
  */
 export async function recordProviderEvent(ref: MessageRef, event: ProviderEvent): Promise<ProviderEventResult> {
   const attributes = { "postwerk.provider": event.source, "postwerk.provider_event.type": event.type };
-  return inSpan("provider event", { attributes }, () => record(ref, event));
+  const startTime = Date.now();
+  const traced = async (): Promise<ProviderEventResult> => {
+    const result = await record(ref, event);
+    if (result.outcome === "unknown-message") return result;
+    recordSpanIn(result.traceParent, "provider event", {
+      startTime,
+      attributes: {
+        ...attributes,
+        "postwerk.message_id": result.messageId,
+        "postwerk.provider_event.outcome": result.outcome,
+      },
+    });
+    return { outcome: result.outcome, messageId: result.messageId };
+  };
+  return inActiveSpan() ? inSpan("provider event", { attributes }, traced) : traced();
 }
 
-async function record(ref: MessageRef, event: ProviderEvent): Promise<ProviderEventResult> {
+async function record(ref: MessageRef, event: ProviderEvent): Promise<RecordedReport> {
   const result = await providerEventRecorder(await getDb()).submit({ ref, event });
   if (result.outcome === "unknown-message") return result;
   if (result.outcome === "recorded" && GUARDED_CODES.has(event.code)) await guardSending(result.workspaceId);
   metrics().providerEvents.inc({ provider: event.source, type: event.type, result: result.outcome });
-  return { outcome: result.outcome, messageId: result.messageId };
+  return result;
 }
 
 interface GuardState {

@@ -9,9 +9,10 @@ import { addSuppressions, type AddSuppressionInput } from "@/lib/domain/suppress
 import { bareAddress } from "@/lib/foundation/addresses/sender-address.shared";
 import type { MessageRef, ProviderEvent } from "./provider-event";
 
-/** recordProviderEvent's result, with the workspace its automatic pause check needs. */
+/** recordProviderEvent's result, with the workspace its automatic pause check needs and the message's trace. */
 export type RecordedReport =
-  { outcome: "recorded" | "duplicate"; messageId: string; workspaceId: string } | { outcome: "unknown-message" };
+  | { outcome: "recorded" | "duplicate"; messageId: string; workspaceId: string; traceParent: string | null }
+  | { outcome: "unknown-message" };
 
 export interface ProviderEventEntry {
   ref: MessageRef;
@@ -25,6 +26,7 @@ interface FoundMessage {
   to: string[];
   cc: string[];
   bcc: string[];
+  traceParent: string | null;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function recordProviderEvents(db: Db, entries: ProviderEventEntry[]
         outcome: isNew[at] ? "recorded" : "duplicate",
         messageId: message.id,
         workspaceId: message.workspaceId,
+        traceParent: message.traceParent,
       }),
   );
   return results;
@@ -90,7 +93,15 @@ async function findMessages(
   const byId = new Map<string, FoundMessage>();
   if (!conditions.length) return { byReference, byId };
   const rows = await db
-    .select({ id: m.id, workspaceId: m.workspaceId, referenceId: m.referenceId, to: m.to, cc: m.cc, bcc: m.bcc })
+    .select({
+      id: m.id,
+      workspaceId: m.workspaceId,
+      referenceId: m.referenceId,
+      to: m.to,
+      cc: m.cc,
+      bcc: m.bcc,
+      traceParent: m.traceParent,
+    })
     .from(m)
     .where(or(...conditions));
   const wanted = new Set(ids);

@@ -7,6 +7,8 @@ import { createEndpoint } from "@/lib/flows/webhooks/manage-endpoints";
 import { deliverDue, manualClock } from "@/lib/flows/webhooks/testing";
 import { log, setLogLevel } from "@/lib/foundation/log";
 import { inSpan, tracingOn } from "@/lib/foundation/tracing";
+import { recordProviderEvent } from "@/lib/delivery/provider-events/record-provider-event";
+import { simulatedEvent } from "@/lib/delivery/providers/simulator/simulated-events";
 import { deliverMessage } from "@/lib/testing/deliver-message";
 import { createTestWorkspace } from "@/lib/testing/fixtures";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "@/lib/testing/otlp-receiver";
@@ -125,6 +127,47 @@ describe("tracing on", () => {
     await inSpan("marker after the unsampled send", {}, async () => {});
     await waitForSpan("marker after the unsampled send");
     expect(otlp.spans.filter((span) => span.traceId === unsampledTrace)).toEqual([]);
+  });
+
+  it("a provider's report joins the message's trace, linked to its own request's span; a job's report starts no trace", async () => {
+    const { authorization } = await createTestWorkspace();
+    const { id, traceParent } = await sendAndRead(authorization);
+    const [, messageTrace, acceptingSpan] = traceParent!.split("-");
+    const report = (step: "delivered" | "opened") =>
+      simulatedEvent({ messageId: id, address: "ada@example.org", step, at: new Date(), link: null });
+    // A provider's webhook request, in a trace of its own; then the simulator's job, with no span active.
+    await inSpan("a provider's request", {}, () => recordProviderEvent({ messageId: id }, report("delivered")));
+    expect(await recordProviderEvent({ messageId: id }, report("opened"))).toEqual({
+      outcome: "recorded",
+      messageId: id,
+    });
+
+    await waitFor(
+      () => otlp.spans.filter((span) => span.traceId === messageTrace && span.name === "provider event").length === 2,
+      { what: "both reports in the message's trace", timeout: 15_000 },
+    );
+    const providerRequest = await waitForSpan("a provider's request");
+    const reports = otlp.spans.filter((span) => span.name === "provider event");
+    const inRequest = reports.filter((span) => span.traceId === providerRequest.traceId);
+    expect(inRequest).toHaveLength(1);
+    expect(inRequest[0].parentSpanId).toBe(providerRequest.spanId);
+    const inMessage = reports.filter((span) => span.traceId === messageTrace);
+    const delivered = inMessage.find((span) => span.attributes["postwerk.provider_event.type"] === "delivered")!;
+    const opened = inMessage.find((span) => span.attributes["postwerk.provider_event.type"] === "opened")!;
+    for (const span of [delivered, opened]) {
+      expect(span.parentSpanId).toBe(acceptingSpan);
+      expect(span.attributes).toMatchObject({
+        "postwerk.provider": "simulator",
+        "postwerk.message_id": id,
+        "postwerk.provider_event.outcome": "recorded",
+      });
+    }
+    expect(delivered.links).toEqual([{ traceId: providerRequest.traceId, spanId: inRequest[0].spanId }]);
+    expect(opened.links).toEqual([]);
+    // Every report span is in one of those two traces: the job's report made no root of its own.
+    expect(reports.filter((span) => span.traceId !== messageTrace && span.traceId !== providerRequest.traceId)).toEqual(
+      [],
+    );
   });
 
   it("a failure inside a span marks it as an error and is rethrown", async () => {
