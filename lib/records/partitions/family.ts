@@ -28,6 +28,9 @@ export interface PartitionFamily {
   /** A SQL condition over a day's partitions (named by `leafOf`): true while a row in it still waits for work, so the
    * day stays past every window. One probe of an index, never a scan. */
   waiting(leafOf: (table: string) => string): string;
+  /** For a family whose rows hold bodies the retention purges: a SQL condition over a day's partitions, true while a
+   * row in it still holds its body. Once false, the day is compacted (compact-purged-days.ts). One index probe. */
+  bodiesLeft?(leafOf: (table: string) => string): string;
 }
 
 /**
@@ -64,6 +67,8 @@ export const MESSAGE_FAMILY: PartitionFamily = {
   waiting: (leafOf) =>
     `exists (select 1 from workspaces w where exists (select 1 from "${leafOf("email_messages")}" m
       where m.workspace_id = w.id and m.status in ('PENDING', 'PAUSED')))`,
+  // email_messages_retention_idx holds exactly these rows.
+  bodiesLeft: (leafOf) => `exists (select 1 from "${leafOf("email_messages")}" m where m.content_purged_at is null)`,
 };
 
 /**
@@ -117,6 +122,8 @@ export const INBOUND_FAMILY: PartitionFamily = {
   ],
   keepDays: (longestMetadataWindow) => longestMetadataWindow,
   waiting: () => "false",
+  // inbound_messages_retention_idx holds exactly these rows.
+  bodiesLeft: (leafOf) => `exists (select 1 from "${leafOf("inbound_messages")}" m where m.content_purged_at is null)`,
 };
 
 export const FAMILIES: PartitionFamily[] = [MESSAGE_FAMILY, WEBHOOK_FAMILY, ACTIVITY_FAMILY, INBOUND_FAMILY];
