@@ -24,8 +24,8 @@ export const COMPACT_MAX_ROWS = 50_000;
  * rebuilt): a day of bench:retention's mail goes from 5.6 KB to 2.7 KB a message. One table at a time, each in a
  * transaction that gives up on a lock after `LOCK_TIMEOUT`. A larger day, on a PostgreSQL server, only has its
  * indexes rebuilt, online (`REINDEX CONCURRENTLY`), since a rewrite would lock it too long; in the embedded database
- * it is left as it is (and marked so). The root's table comes last: its primary key then marks the day done (`indisclustered`), so a
- * run stopped midway does the day again, and a done day is never done twice.
+ * it is left as it is (and marked so). The root's table comes last: its primary key then marks the day done
+ * (`indisclustered`), so a run stopped midway does the day again, and a done day is never done twice.
  */
 export async function compactPurgedDays(options: { now?: Date; maxRows?: number } = {}): Promise<string[]> {
   const { db, driver } = await getDbHandle();
