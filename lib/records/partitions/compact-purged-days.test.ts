@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
@@ -41,7 +41,7 @@ async function mailOn(day: number, count: number, bodyDays: number) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const createdAt = new Date(addDays(today, day).getTime() + 3600_000 + i * 1000);
-    const body = randomBytes(1500).toString("hex");
+    const body = receiptLines();
     const id = await insertTestMessage(workspace.id, {
       createdAt,
       status: "SUCCEEDED",
@@ -60,21 +60,30 @@ async function mailOn(day: number, count: number, bodyDays: number) {
   return ids;
 }
 
-/** Bytes and rows of the day's partitions of each table of the family, and whether each is ordered by its key. */
+/** A receipt's lines, ~2.7 KB that compress to about a third: two of them (HTML and text) keep a row inline, under
+ * PostgreSQL's 2 KB threshold for moving values out, as a real receipt's row is (docs/benchmarks.md). */
+function receiptLines(): string {
+  return Array.from({ length: 60 }, (_, line) => `<tr><td>Item ${line}</td><td>${randomInt(1_000_000)}</td></tr>`).join(
+    "",
+  );
+}
+
+/** The day's messages' heap, the rows of each table of the family, and whether each is ordered by its key. */
 async function dayState(day: number) {
   const suffix = daySuffix(addDays(today, day));
   const tables = MESSAGE_FAMILY.tables.map((table) => `${table.name}_${suffix}`);
   const rows = await query(
     tables
       .map(
-        (leaf) => `select '${leaf}' as leaf, pg_total_relation_size('"${leaf}"') as bytes,
+        (leaf) => `select '${leaf}' as leaf, pg_relation_size('"${leaf}"') as heap,
           (select count(*) from "${leaf}") as rows,
           exists (select 1 from pg_index where indrelid = '"${leaf}"'::regclass and indisprimary and indisclustered) as ordered`,
       )
       .join(" union all "),
   );
   return {
-    bytes: rows.reduce((sum, row) => sum + Number(row.bytes), 0),
+    /** The messages' heap: what the body purge leaves as it was, and autovacuum cannot give back. */
+    heap: Number(rows[0].heap),
     rows: rows.map((row) => Number(row.rows)),
     ordered: rows.map((row) => Boolean(row.ordered)),
   };
@@ -108,7 +117,7 @@ describe("compacting a day once its bodies are purged", { timeout: 120_000 }, ()
     expect(after.rows).toEqual(before.rows);
     expect(after.rows[0]).toBe(40);
     expect(after.ordered).toEqual([true, true, true, true]);
-    expect(after.bytes).toBeLessThan(before.bytes / 2);
+    expect(after.heap).toBeLessThan(before.heap / 2);
     const state = await readMessageState(ids[7]);
     expect(state.message).toMatchObject({ id: ids[7], status: "SUCCEEDED", bodyHtml: "" });
     expect(state.message.contentPurgedAt).not.toBeNull();
